@@ -1,0 +1,181 @@
+// Package link scores how likely it is that a conversation produced a commit.
+// It is pure: no I/O, no clock, no globals; callers pass everything in.
+package link
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Config holds the scorer's settings (git config convo.*).
+type Config struct {
+	Window        time.Duration // how far before a commit a conversation may have been active
+	OverlapWeight float64
+	RecencyWeight float64
+	Threshold     float64 // minimum score kept as an auto-link
+	// Skew tolerates a file touch recorded slightly after the commit time:
+	// git stores commit times in whole seconds, hooks in milliseconds.
+	Skew time.Duration
+}
+
+// DefaultConfig is the seed's algorithm: 0.7 × overlap + 0.3 × recency, a
+// 14-day window, keep ≥ 0.2.
+func DefaultConfig() Config {
+	return Config{
+		Window:        14 * 24 * time.Hour,
+		OverlapWeight: 0.7,
+		RecencyWeight: 0.3,
+		Threshold:     0.2,
+		Skew:          2 * time.Minute,
+	}
+}
+
+// Commit is what the scorer needs of a commit.
+type Commit struct {
+	Time    time.Time
+	Files   []string // path keys, relative to the repo root
+	IsMerge bool
+}
+
+// Conversation is what the scorer needs of a candidate conversation.
+type Conversation struct {
+	FirstSeen time.Time
+	Activity  time.Time // latest of its hook events and Cursor's lastUpdatedAt
+	// Files maps each path key the conversation edited to when it first did.
+	Files map[string]time.Time
+}
+
+// Result is a score and its explanation.
+type Result struct {
+	Score   float64
+	Overlap float64
+	Recency float64
+	Matched []string // commit files the conversation edited, sorted
+	Reason  string   // for people: "1 of 2 files edited in this conversation; ..."
+	Linked  bool     // score ≥ threshold and every rule passed
+	Skipped string   // why it was not linked, when it was not
+}
+
+// Score rates conv against commit. An auto-link needs a file overlap above
+// zero (the seed's recency-only links flood unrelated commits), a conversation
+// active within the window before the commit, and a score at the threshold or
+// above. Merge commits and commits whose matched files are all lockfiles or
+// generated files are never linked on file overlap alone.
+func Score(cfg Config, commit Commit, conv Conversation) Result {
+	var r Result
+	if len(commit.Files) == 0 {
+		r.Skipped = "the commit changes no files"
+		return r
+	}
+	limit := commit.Time.Add(cfg.Skew)
+	for _, f := range commit.Files {
+		at, ok := conv.Files[f]
+		if !ok {
+			continue
+		}
+		// An edit made after the commit cannot be part of it.
+		if !at.IsZero() && at.After(limit) {
+			continue
+		}
+		r.Matched = append(r.Matched, f)
+	}
+	sort.Strings(r.Matched)
+	r.Overlap = float64(len(r.Matched)) / float64(len(commit.Files))
+
+	ref := conv.Activity
+	if ref.After(commit.Time) {
+		ref = commit.Time // active during or after the commit: as recent as it gets
+	}
+	age := commit.Time.Sub(ref)
+	if cfg.Window > 0 {
+		r.Recency = math.Max(0, 1-float64(age)/float64(cfg.Window))
+	}
+	r.Score = round3(cfg.OverlapWeight*r.Overlap + cfg.RecencyWeight*r.Recency)
+	r.Reason = reason(len(r.Matched), len(commit.Files), conv.Activity, commit.Time)
+
+	switch {
+	case len(r.Matched) == 0:
+		r.Skipped = "no file in common"
+	case cfg.Window > 0 && age > cfg.Window:
+		r.Skipped = "last active " + Ago(age) + " before the commit, outside the window"
+	case !conv.FirstSeen.IsZero() && conv.FirstSeen.After(limit):
+		r.Skipped = "the conversation started after the commit"
+	case commit.IsMerge:
+		r.Skipped = "merge commits are not linked on file overlap alone"
+	case allNoise(r.Matched):
+		r.Skipped = "only lockfiles or generated files in common"
+	case r.Score < cfg.Threshold:
+		r.Skipped = fmt.Sprintf("score %.2f is below the threshold %.2f", r.Score, cfg.Threshold)
+	default:
+		r.Linked = true
+	}
+	return r
+}
+
+func reason(matched, total int, activity, commit time.Time) string {
+	noun := "files"
+	if total == 1 {
+		noun = "file"
+	}
+	files := fmt.Sprintf("%d of %d %s edited in this conversation", matched, total, noun)
+	switch d := commit.Sub(activity); {
+	case activity.IsZero():
+		return files
+	case d <= 0:
+		return files + "; active at the time of the commit"
+	default:
+		return files + "; last active " + Ago(d) + " before the commit"
+	}
+}
+
+// Ago renders a duration the way a person says it: "40 s", "5 min", "2 h", "3 days".
+func Ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h", int(d.Hours()))
+	default:
+		return fmt.Sprintf("%d days", int(d.Hours()/24))
+	}
+}
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+func allNoise(paths []string) bool {
+	for _, p := range paths {
+		if !IsNoise(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// IsNoise reports lockfiles and generated files: dependency bumps touch them
+// in every branch, so sharing them says nothing about who wrote a commit.
+func IsNoise(path string) bool {
+	p := strings.ToLower(path)
+	base := p[strings.LastIndex(p, "/")+1:]
+	switch base {
+	case "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock", "npm-shrinkwrap.json",
+		"go.sum", "cargo.lock", "gemfile.lock", "poetry.lock", "pipfile.lock", "uv.lock", "composer.lock",
+		"podfile.lock", "pubspec.lock", "mix.lock", "flake.lock", "packages.lock.json", "gradle.lockfile":
+		return true
+	}
+	for _, suffix := range []string{".min.js", ".min.css", ".map", ".pb.go", "_pb2.py", ".generated.go", "_generated.go", ".g.dart", ".freezed.dart"} {
+		if strings.HasSuffix(base, suffix) {
+			return true
+		}
+	}
+	for _, dir := range []string{"node_modules/", "vendor/", "dist/", "build/", "__generated__/"} {
+		if strings.HasPrefix(p, dir) || strings.Contains(p, "/"+dir) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,191 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Commit is one recorded commit.
+type Commit struct {
+	Hash        string
+	RepoPath    string // the work tree's top level it was recorded from
+	RepoKey     string // git common dir: worktrees of one repository share it
+	Branch      string
+	Author      string // "Name <email>"
+	Message     string // subject line
+	CommittedAt time.Time
+	ParentCount int
+	Files       []string // relative to the repo root
+	FileKeys    []string // Files as compared; defaults to Files
+	RewrittenTo string
+}
+
+// IsMerge reports whether the commit has more than one parent.
+func (c Commit) IsMerge() bool { return c.ParentCount > 1 }
+
+// UpsertCommit records (or re-records) a commit and its changed files.
+func (s *Store) UpsertCommit(ctx context.Context, c Commit) error {
+	if c.Hash == "" {
+		return errors.New("commit has no hash")
+	}
+	now := isoTime(s.now())
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `
+INSERT INTO commits (commitHash, repoPath, branch, author, message, committedAt, changedFiles, createdAt,
+    repoKey, committedMs, parentCount)
+VALUES (?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (commitHash) DO UPDATE SET
+    repoPath = excluded.repoPath, branch = COALESCE(excluded.branch, branch), author = excluded.author,
+    message = excluded.message, committedAt = excluded.committedAt, changedFiles = excluded.changedFiles,
+    repoKey = excluded.repoKey, committedMs = excluded.committedMs, parentCount = excluded.parentCount`,
+			c.Hash, c.RepoPath, c.Branch, c.Author, c.Message, isoTime(c.CommittedAt), jsonList(c.Files), now,
+			c.RepoKey, c.CommittedAt.UnixMilli(), c.ParentCount)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM commit_files WHERE commitHash = ?`, c.Hash); err != nil {
+			return err
+		}
+		stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO commit_files (commitHash, path, pathKey) VALUES (?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for i, f := range c.Files {
+			key := f
+			if i < len(c.FileKeys) && c.FileKeys[i] != "" {
+				key = c.FileKeys[i]
+			}
+			if _, err := stmt.ExecContext(ctx, c.Hash, f, key); err != nil {
+				return err
+			}
+		}
+		return setMeta(ctx, tx, "lastRecord", now)
+	})
+}
+
+// GetCommit returns a recorded commit, or (nil, nil) when it is not recorded.
+func (s *Store) GetCommit(ctx context.Context, hash string) (*Commit, error) {
+	var c Commit
+	var files string
+	var branch, rewritten sql.NullString
+	var ms int64
+	err := s.db.QueryRowContext(ctx, `
+SELECT commitHash, COALESCE(repoPath, ''), branch, COALESCE(author, ''), COALESCE(message, ''), committedMs,
+    parentCount, changedFiles, repoKey, rewrittenTo
+FROM commits WHERE commitHash = ?`, hash).Scan(&c.Hash, &c.RepoPath, &branch, &c.Author, &c.Message, &ms,
+		&c.ParentCount, &files, &c.RepoKey, &rewritten)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	c.Branch, c.RewrittenTo = branch.String, rewritten.String
+	c.CommittedAt = time.UnixMilli(ms)
+	_ = json.Unmarshal([]byte(files), &c.Files)
+	rows, err := s.db.QueryContext(ctx, `SELECT path, pathKey FROM commit_files WHERE commitHash = ? ORDER BY path`, hash)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	c.Files, c.FileKeys = nil, nil
+	for rows.Next() {
+		var p, k string
+		if err := rows.Scan(&p, &k); err != nil {
+			return nil, err
+		}
+		c.Files = append(c.Files, p)
+		c.FileKeys = append(c.FileKeys, k)
+	}
+	return &c, rows.Err()
+}
+
+// RecordedCommits reports which of hashes are already recorded.
+func (s *Store) RecordedCommits(ctx context.Context, hashes []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := inChunks(hashes, func(chunk []string) error {
+		rows, err := s.db.QueryContext(ctx, `SELECT commitHash FROM commits WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var h string
+			if err := rows.Scan(&h); err != nil {
+				return err
+			}
+			out[h] = true
+		}
+		return rows.Err()
+	})
+	return out, classify(s.path, err)
+}
+
+// MarkRewritten carries every link of old to new (git commit --amend, git
+// rebase) and marks old as rewritten. The old commit's row and links stay, so
+// nothing is lost; links already on new are kept (a manual link wins).
+func (s *Store) MarkRewritten(ctx context.Context, oldHash, newHash string) error {
+	now := isoTime(s.now())
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE commits SET rewrittenTo = ? WHERE commitHash = ?`, newHash, oldHash); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `
+INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt)
+SELECT conversationId, ?, matchedFiles, confidence, status, ?, 
+    CASE WHEN reason = '' THEN 'carried from ' || substr(commitHash, 1, 12) ELSE reason || '; carried from ' || substr(commitHash, 1, 12) END,
+    CASE WHEN status = 'manual' THEN 'manual' ELSE 'rewrite' END, ?
+FROM links WHERE commitHash = ?
+ON CONFLICT (conversationId, commitHash) DO UPDATE SET
+    confidence = MAX(confidence, excluded.confidence),
+    status = CASE WHEN links.status = 'manual' OR excluded.status = 'manual' THEN 'manual' ELSE 'auto' END,
+    updatedAt = excluded.updatedAt`, newHash, now, now, oldHash)
+		return err
+	})
+}
+
+func inChunks(items []string, fn func([]string) error) error {
+	const size = 500 // well under SQLite's bound-parameter limit
+	for start := 0; start < len(items); start += size {
+		end := min(start+size, len(items))
+		if err := fn(items[start:end]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+func jsonList(ss []string) string {
+	if len(ss) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(ss)
+	return string(b)
+}
+
+func setMeta(ctx context.Context, tx *sql.Tx, key, value string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	return err
+}
+
+// Meta returns a stored fact ("lastCapture", "lastRecord"), or "".
+func (s *Store) Meta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, classify(s.path, err)
+}

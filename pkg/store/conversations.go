@@ -1,0 +1,293 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"strings"
+)
+
+// File sources, from strongest evidence of editing to weakest.
+const (
+	SourceHook       = "hook"           // afterFileEdit
+	SourceTool       = "tool"           // postToolUse of an edit tool
+	SourceCursorEdit = "cursor-edit"    // codeBlockData / originalFileStates / newlyCreatedFiles
+	SourceContext    = "cursor-context" // fileSelections, relevantFiles
+	SourceAttachment = "attachment"     // beforeSubmitPrompt attachments
+)
+
+// editSourcesSQL lists the sources that mean "this conversation edited the
+// file"; only they count for file overlap.
+const editSourcesSQL = `('hook', 'tool', 'cursor-edit')`
+
+// FileTouch is one file a conversation edited or looked at.
+type FileTouch struct {
+	RepoKey string // git common dir; "" when the file is in no repository
+	Path    string // relative to the repo's top level; absolute when RepoKey is ""
+	PathKey string // Path as compared; defaults to Path
+	Source  string
+	AtMs    int64 // when; 0 means "the activity's time"
+}
+
+// Activity is what one Cursor hook event tells about a conversation.
+type Activity struct {
+	ConversationID string
+	GenerationID   string
+	Event          string
+	AtMs           int64
+	WorkspaceRoots []string
+	Model          string
+	TranscriptPath string
+	Status         string
+	Files          []FileTouch
+	Prompt         string
+	Response       string
+}
+
+// RecordActivity stores one hook event in a single short transaction: the
+// conversation's times and metadata, its workspace roots, files, prompt and
+// response. It merges with what is there; it never removes anything.
+func (s *Store) RecordActivity(ctx context.Context, a Activity) error {
+	if a.ConversationID == "" {
+		return errors.New("activity has no conversation id")
+	}
+	if a.AtMs == 0 {
+		a.AtMs = s.now().UnixMilli()
+	}
+	root, project := "", ""
+	if len(a.WorkspaceRoots) > 0 {
+		root = a.WorkspaceRoots[0]
+		project = filepath.Base(filepath.FromSlash(root))
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		at := isoMs(a.AtMs)
+		_, err := tx.ExecContext(ctx, `
+INSERT INTO conversations (conversationId, workspaceRoot, projectName, createdAt, updatedAt, lastHookEvent,
+    model, transcriptPath, status, firstSeenMs, lastHookMs, activityMs)
+VALUES (?, NULLIF(?, ''), NULLIF(?, ''), ?, ?, NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''), ?, ?, ?)
+ON CONFLICT (conversationId) DO UPDATE SET
+    workspaceRoot  = COALESCE(workspaceRoot, excluded.workspaceRoot),
+    projectName    = COALESCE(projectName, excluded.projectName),
+    lastHookEvent  = COALESCE(excluded.lastHookEvent, lastHookEvent),
+    model          = COALESCE(excluded.model, model),
+    transcriptPath = COALESCE(excluded.transcriptPath, transcriptPath),
+    status         = COALESCE(excluded.status, status),
+    firstSeenMs    = CASE WHEN firstSeenMs = 0 OR excluded.firstSeenMs < firstSeenMs THEN excluded.firstSeenMs ELSE firstSeenMs END,
+    createdAt      = COALESCE(createdAt, excluded.createdAt),
+    lastHookMs     = MAX(lastHookMs, excluded.lastHookMs),
+    activityMs     = MAX(activityMs, excluded.activityMs),
+    updatedAt      = CASE WHEN excluded.activityMs > activityMs THEN excluded.updatedAt ELSE updatedAt END`,
+			a.ConversationID, root, project, at, at, a.Event, a.Model, a.TranscriptPath, a.Status,
+			a.AtMs, a.AtMs, a.AtMs)
+		if err != nil {
+			return err
+		}
+		for _, r := range a.WorkspaceRoots {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO conversation_roots (conversationId, root) VALUES (?, ?)`, a.ConversationID, r); err != nil {
+				return err
+			}
+		}
+		if err := upsertFiles(ctx, tx, a.ConversationID, a.Files, a.AtMs); err != nil {
+			return err
+		}
+		if a.Prompt != "" {
+			res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO prompts (conversationId, generationId, text, atMs) VALUES (?, ?, ?, ?)`,
+				a.ConversationID, a.GenerationID, a.Prompt, a.AtMs)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n > 0 {
+				if _, err := tx.ExecContext(ctx, `
+UPDATE conversations SET firstPrompt = COALESCE(firstPrompt, ?),
+    searchableText = COALESCE(searchableText || char(10), '') || ?
+WHERE conversationId = ?`, a.Prompt, a.Prompt, a.ConversationID); err != nil {
+					return err
+				}
+			}
+		}
+		if a.Response != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO responses (conversationId, generationId, text, atMs) VALUES (?, ?, ?, ?)`,
+				a.ConversationID, a.GenerationID, a.Response, a.AtMs); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lastResponse = ? WHERE conversationId = ?`, a.Response, a.ConversationID); err != nil {
+				return err
+			}
+		}
+		if len(a.Files) > 0 {
+			if err := refreshCapturedFiles(ctx, tx, a.ConversationID); err != nil {
+				return err
+			}
+		}
+		return setMeta(ctx, tx, "lastCapture", at)
+	})
+}
+
+func upsertFiles(ctx context.Context, tx *sql.Tx, convID string, files []FileTouch, defaultMs int64) error {
+	if len(files) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `
+INSERT INTO conversation_files (conversationId, repoKey, path, pathKey, source, firstMs, lastMs)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (conversationId, repoKey, pathKey, source) DO UPDATE SET
+    firstMs = MIN(firstMs, excluded.firstMs),
+    lastMs  = MAX(lastMs, excluded.lastMs)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, f := range files {
+		at := f.AtMs
+		if at == 0 {
+			at = defaultMs
+		}
+		key := f.PathKey
+		if key == "" {
+			key = f.Path
+		}
+		if f.Path == "" || f.Source == "" {
+			continue
+		}
+		if _, err := stmt.ExecContext(ctx, convID, f.RepoKey, f.Path, key, f.Source, at, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refreshCapturedFiles keeps the seed's capturedFiles JSON column in step with
+// the indexed conversation_files table (the JSON is the interchange view).
+func refreshCapturedFiles(ctx context.Context, tx *sql.Tx, convID string) error {
+	_, err := tx.ExecContext(ctx, `
+UPDATE conversations SET capturedFiles = (
+    SELECT COALESCE(json_group_array(path), '[]') FROM (
+        SELECT DISTINCT path FROM conversation_files
+        WHERE conversationId = ?1 AND source IN `+editSourcesSQL+` ORDER BY path))
+WHERE conversationId = ?1`, convID)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `
+UPDATE conversations SET relevantFiles = (
+    SELECT COALESCE(json_group_array(path), '[]') FROM (
+        SELECT DISTINCT path FROM conversation_files
+        WHERE conversationId = ?1 AND source IN ('cursor-context', 'attachment') ORDER BY path))
+WHERE conversationId = ?1`, convID)
+	return err
+}
+
+// Enrichment is what Cursor's own database adds to a conversation.
+type Enrichment struct {
+	ConversationID  string
+	Title           string
+	Summary         string // latestConversationSummary
+	Status          string
+	Mode            string
+	Model           string
+	CreatedMs       int64
+	UpdatedMs       int64
+	FirstMessage    string
+	UserMessages    []string
+	AttachedFolders []string
+	Files           []FileTouch // edited and context files
+	EnrichedMs      int64
+}
+
+// ApplyEnrichment merges Cursor's view of a conversation into the store. Hook
+// data is never removed; Cursor's lastUpdatedAt raises the activity time.
+func (s *Store) ApplyEnrichment(ctx context.Context, e Enrichment) error {
+	if e.ConversationID == "" {
+		return errors.New("enrichment has no conversation id")
+	}
+	if e.EnrichedMs == 0 {
+		e.EnrichedMs = s.now().UnixMilli()
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `
+INSERT INTO conversations (conversationId, title, aiSummary, status, mode, model, createdAt, updatedAt,
+    firstSeenMs, cursorUpdatedMs, activityMs, enrichedMs, enrichError, attachedFolders)
+VALUES (?1, NULLIF(?2, ''), NULLIF(?3, ''), NULLIF(?4, ''), NULLIF(?5, ''), NULLIF(?6, ''), NULLIF(?7, ''), NULLIF(?8, ''),
+    ?9, ?10, ?10, ?11, NULL, ?12)
+ON CONFLICT (conversationId) DO UPDATE SET
+    title           = COALESCE(excluded.title, title),
+    aiSummary       = COALESCE(excluded.aiSummary, aiSummary),
+    status          = COALESCE(excluded.status, status),
+    mode            = COALESCE(excluded.mode, mode),
+    model           = COALESCE(model, excluded.model),
+    createdAt       = COALESCE(excluded.createdAt, createdAt),
+    firstSeenMs     = CASE WHEN firstSeenMs = 0 THEN excluded.firstSeenMs ELSE firstSeenMs END,
+    cursorUpdatedMs = MAX(cursorUpdatedMs, excluded.cursorUpdatedMs),
+    activityMs      = MAX(activityMs, excluded.cursorUpdatedMs),
+    updatedAt       = CASE WHEN excluded.cursorUpdatedMs > activityMs THEN excluded.updatedAt ELSE updatedAt END,
+    enrichedMs      = excluded.enrichedMs,
+    enrichError     = NULL,
+    attachedFolders = CASE WHEN excluded.attachedFolders != '[]' THEN excluded.attachedFolders ELSE attachedFolders END`,
+			e.ConversationID, e.Title, e.Summary, e.Status, e.Mode, e.Model, isoMs(e.CreatedMs), isoMs(e.UpdatedMs),
+			e.CreatedMs, e.UpdatedMs, e.EnrichedMs, jsonList(e.AttachedFolders))
+		if err != nil {
+			return err
+		}
+		if e.FirstMessage != "" {
+			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET firstPrompt = COALESCE(firstPrompt, ?) WHERE conversationId = ?`, e.FirstMessage, e.ConversationID); err != nil {
+				return err
+			}
+		}
+		if err := upsertFiles(ctx, tx, e.ConversationID, e.Files, e.UpdatedMs); err != nil {
+			return err
+		}
+		if err := refreshCapturedFiles(ctx, tx, e.ConversationID); err != nil {
+			return err
+		}
+		return refreshSearchText(ctx, tx, e.ConversationID, e.FirstMessage, e.UserMessages)
+	})
+}
+
+// refreshSearchText rebuilds searchableText: title + summary + first message +
+// every prompt (hooks' and Cursor's user messages), de-duplicated.
+func refreshSearchText(ctx context.Context, tx *sql.Tx, convID, firstMessage string, userMessages []string) error {
+	var title, summary sql.NullString
+	if err := tx.QueryRowContext(ctx, `SELECT title, aiSummary FROM conversations WHERE conversationId = ?`, convID).Scan(&title, &summary); err != nil {
+		return err
+	}
+	parts := []string{title.String, summary.String, firstMessage}
+	rows, err := tx.QueryContext(ctx, `SELECT text FROM prompts WHERE conversationId = ? ORDER BY atMs`, convID)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return err
+		}
+		parts = append(parts, t)
+	}
+	rows.Close()
+	parts = append(parts, userMessages...)
+	seen := map[string]bool{}
+	var b strings.Builder
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" || seen[p] {
+			continue
+		}
+		seen[p] = true
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p)
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE conversations SET searchableText = ? WHERE conversationId = ?`, b.String(), convID)
+	return err
+}
+
+// MarkEnrichError records why enrichment failed (missing or locked Cursor DB),
+// so `doctor` can show it and a later run retries.
+func (s *Store) MarkEnrichError(ctx context.Context, convID, msg string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE conversations SET enrichError = ? WHERE conversationId = ?`, msg, convID)
+		return err
+	})
+}

@@ -1,0 +1,255 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"sort"
+)
+
+// Link statuses and sources.
+const (
+	StatusAuto   = "auto"
+	StatusManual = "manual"
+
+	LinkSourceHook    = "hook"
+	LinkSourceRelink  = "relink"
+	LinkSourceImport  = "import"
+	LinkSourceManual  = "manual"
+	LinkSourceRewrite = "rewrite"
+)
+
+// Candidate is a conversation that edited at least one of a commit's files.
+type Candidate struct {
+	ConversationID string
+	FirstSeenMs    int64
+	ActivityMs     int64
+	// Files maps each matched commit path key to the earliest time the
+	// conversation touched it.
+	Files map[string]int64
+}
+
+// Candidates returns the conversations of repository repoKey that edited any of
+// pathKeys and were active at or after sinceMs. It reads the indexed
+// conversation_files table only: no JSON is scanned.
+func (s *Store) Candidates(ctx context.Context, repoKey string, pathKeys []string, sinceMs int64) ([]Candidate, error) {
+	byID := map[string]*Candidate{}
+	err := inChunks(pathKeys, func(chunk []string) error {
+		args := append([]any{repoKey, sinceMs}, anys(chunk)...)
+		rows, err := s.db.QueryContext(ctx, `
+SELECT f.conversationId, f.pathKey, MIN(f.firstMs), c.firstSeenMs, c.activityMs
+FROM conversation_files f JOIN conversations c ON c.conversationId = f.conversationId
+WHERE f.repoKey = ? AND c.activityMs >= ? AND f.source IN `+editSourcesSQL+`
+  AND f.pathKey IN (`+placeholders(len(chunk))+`)
+GROUP BY f.conversationId, f.pathKey`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, key string
+			var first, seen, act int64
+			if err := rows.Scan(&id, &key, &first, &seen, &act); err != nil {
+				return err
+			}
+			c := byID[id]
+			if c == nil {
+				c = &Candidate{ConversationID: id, FirstSeenMs: seen, ActivityMs: act, Files: map[string]int64{}}
+				byID[id] = c
+			}
+			c.Files[key] = first
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	out := make([]Candidate, 0, len(byID))
+	for _, c := range byID {
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ConversationID < out[j].ConversationID })
+	return out, nil
+}
+
+// CommitsTouchedBy returns the recorded commits of any repository that changed
+// a file conversation convID edited, committed in [fromMs, toMs]: the commits
+// to re-score when late information about the conversation arrives.
+func (s *Store) CommitsTouchedBy(ctx context.Context, convID string, fromMs, toMs int64) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT DISTINCT c.commitHash
+FROM conversation_files f
+JOIN commit_files cf ON cf.pathKey = f.pathKey
+JOIN commits c ON c.commitHash = cf.commitHash AND c.repoKey = f.repoKey
+WHERE f.conversationId = ? AND f.repoKey != '' AND f.source IN `+editSourcesSQL+`
+  AND c.committedMs BETWEEN ? AND ?
+ORDER BY c.committedMs`, convID, fromMs, toMs)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// Link is one conversation ↔ commit link.
+type Link struct {
+	ConversationID string
+	CommitHash     string
+	MatchedFiles   []string
+	Confidence     float64
+	Status         string
+	Reason         string
+	Source         string
+	CreatedAt      string
+}
+
+// ReplaceAutoLinks makes links the auto-links of commitHash: it inserts or
+// re-scores them and drops auto-links that no longer qualify. Manual links are
+// never touched, and links made by an import are never removed.
+func (s *Store) ReplaceAutoLinks(ctx context.Context, commitHash string, links []Link) error {
+	now := isoTime(s.now())
+	return s.write(ctx, func(tx *sql.Tx) error {
+		keep := make([]any, 0, len(links)+1)
+		keep = append(keep, commitHash)
+		for _, l := range links {
+			keep = append(keep, l.ConversationID)
+		}
+		q := `DELETE FROM links WHERE commitHash = ? AND status = 'auto' AND source != 'import'`
+		if len(links) > 0 {
+			q += ` AND conversationId NOT IN (` + placeholders(len(links)) + `)`
+		}
+		if _, err := tx.ExecContext(ctx, q, keep...); err != nil {
+			return err
+		}
+		return upsertAutoLinks(ctx, tx, commitHash, links, now, false)
+	})
+}
+
+// AddAutoLinks inserts auto-links without removing or lowering any existing
+// link (an import's promise: never duplicate, downgrade or remove).
+func (s *Store) AddAutoLinks(ctx context.Context, commitHash string, links []Link) error {
+	now := isoTime(s.now())
+	return s.write(ctx, func(tx *sql.Tx) error {
+		return upsertAutoLinks(ctx, tx, commitHash, links, now, true)
+	})
+}
+
+func upsertAutoLinks(ctx context.Context, tx *sql.Tx, commitHash string, links []Link, now string, onlyRaise bool) error {
+	cond := `links.status = 'auto'`
+	if onlyRaise {
+		cond += ` AND excluded.confidence > links.confidence`
+	}
+	stmt, err := tx.PrepareContext(ctx, `
+INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt)
+VALUES (?, ?, ?, ?, 'auto', ?, ?, ?, ?)
+ON CONFLICT (conversationId, commitHash) DO UPDATE SET
+    matchedFiles = excluded.matchedFiles, confidence = excluded.confidence, reason = excluded.reason,
+    source = CASE WHEN links.source = 'import' THEN 'import' ELSE excluded.source END,
+    updatedAt = excluded.updatedAt
+WHERE `+cond)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, l := range links {
+		src := l.Source
+		if src == "" {
+			src = LinkSourceHook
+		}
+		if _, err := stmt.ExecContext(ctx, l.ConversationID, commitHash, jsonList(l.MatchedFiles), clamp01(l.Confidence),
+			now, l.Reason, src, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetManualLink links a conversation to a commit by hand (confidence 1.0). It
+// works when only one side is known yet: neither row has to exist.
+func (s *Store) SetManualLink(ctx context.Context, convID, commitHash, reason string) error {
+	now := isoTime(s.now())
+	if reason == "" {
+		reason = "linked by hand"
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `
+INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt)
+VALUES (?, ?, '[]', 1.0, 'manual', ?, ?, 'manual', ?)
+ON CONFLICT (conversationId, commitHash) DO UPDATE SET
+    confidence = 1.0, status = 'manual', source = 'manual', reason = excluded.reason, updatedAt = excluded.updatedAt`,
+			convID, commitHash, now, reason, now)
+		return err
+	})
+}
+
+// Unlink removes the link between a conversation and a commit, whatever its
+// status. It reports whether a link was removed.
+func (s *Store) Unlink(ctx context.Context, convID, commitHash string) (bool, error) {
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM links WHERE conversationId = ? AND commitHash = ?`, convID, commitHash)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n > 0, err
+}
+
+// LinkedConversation is a conversation as seen from one of its commits.
+type LinkedConversation struct {
+	Link
+	Conv Conversation
+}
+
+// ConversationsForCommits returns, for each hash, its linked conversations,
+// strongest first. One query per 500 hashes: `log` calls it once per page.
+func (s *Store) ConversationsForCommits(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
+	out := map[string][]LinkedConversation{}
+	err := inChunks(hashes, func(chunk []string) error {
+		rows, err := s.db.QueryContext(ctx, `
+SELECT l.commitHash, l.conversationId, l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
+    `+conversationColumns+`
+FROM links l LEFT JOIN conversations c ON c.conversationId = l.conversationId
+WHERE l.commitHash IN (`+placeholders(len(chunk))+`)
+ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activityMs DESC`, anys(chunk)...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var lc LinkedConversation
+			var matched string
+			dest := []any{&lc.CommitHash, &lc.ConversationID, &matched, &lc.Confidence, &lc.Status, &lc.Reason, &lc.Source, &lc.CreatedAt}
+			cs := newConvScan()
+			if err := rows.Scan(append(dest, cs.dest()...)...); err != nil {
+				return err
+			}
+			lc.Conv = cs.result()
+			lc.Conv.ID = lc.ConversationID
+			_ = json.Unmarshal([]byte(matched), &lc.MatchedFiles)
+			out[lc.CommitHash] = append(out[lc.CommitHash], lc)
+		}
+		return rows.Err()
+	})
+	return out, classify(s.path, err)
+}
+
+func clamp01(f float64) float64 {
+	switch {
+	case f < 0:
+		return 0
+	case f > 1:
+		return 1
+	}
+	return f
+}

@@ -1,0 +1,356 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strings"
+)
+
+// Conversation is a stored conversation, as read commands show it.
+type Conversation struct {
+	ID             string
+	Title          string
+	Summary        string // Cursor's latestConversationSummary
+	FirstPrompt    string
+	LastResponse   string
+	WorkspaceRoot  string
+	ProjectName    string
+	Model          string
+	Status         string
+	Mode           string
+	Agent          string
+	TranscriptPath string
+	LastHookEvent  string
+	FirstSeenMs    int64
+	ActivityMs     int64
+	EnrichedMs     int64
+	EnrichError    string
+	CapturedFiles  []string
+	RelevantFiles  []string
+}
+
+// conversationColumns is selected from conversations aliased c, in convScan's order.
+const conversationColumns = `COALESCE(c.title, ''), COALESCE(c.aiSummary, ''), COALESCE(c.firstPrompt, ''),
+    COALESCE(c.lastResponse, ''), COALESCE(c.workspaceRoot, ''), COALESCE(c.projectName, ''), COALESCE(c.model, ''),
+    COALESCE(c.status, ''), COALESCE(c.mode, ''), COALESCE(c.agent, ''), COALESCE(c.transcriptPath, ''),
+    COALESCE(c.lastHookEvent, ''), COALESCE(c.firstSeenMs, 0), COALESCE(c.activityMs, 0), COALESCE(c.enrichedMs, 0),
+    COALESCE(c.enrichError, ''), COALESCE(c.capturedFiles, '[]'), COALESCE(c.relevantFiles, '[]')`
+
+type convScan struct {
+	c               Conversation
+	captured, relev string
+}
+
+func newConvScan() *convScan { return &convScan{} }
+
+func (s *convScan) dest() []any {
+	c := &s.c
+	return []any{&c.Title, &c.Summary, &c.FirstPrompt, &c.LastResponse, &c.WorkspaceRoot, &c.ProjectName, &c.Model,
+		&c.Status, &c.Mode, &c.Agent, &c.TranscriptPath, &c.LastHookEvent, &c.FirstSeenMs, &c.ActivityMs,
+		&c.EnrichedMs, &c.EnrichError, &s.captured, &s.relev}
+}
+
+func (s *convScan) result() Conversation {
+	_ = json.Unmarshal([]byte(s.captured), &s.c.CapturedFiles)
+	_ = json.Unmarshal([]byte(s.relev), &s.c.RelevantFiles)
+	return s.c
+}
+
+// GetConversation returns a conversation, or (nil, nil) when it is unknown.
+func (s *Store) GetConversation(ctx context.Context, id string) (*Conversation, error) {
+	cs := newConvScan()
+	err := s.db.QueryRowContext(ctx, `SELECT `+conversationColumns+` FROM conversations c WHERE c.conversationId = ?`, id).Scan(cs.dest()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	c := cs.result()
+	c.ID = id
+	return &c, nil
+}
+
+// ResolveConversationID expands a unique prefix of a conversation id (like a
+// short commit hash). It returns "" when nothing matches.
+func (s *Store) ResolveConversationID(ctx context.Context, prefix string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT conversationId FROM conversations WHERE conversationId >= ? AND conversationId < ? || x'ff'
+UNION SELECT DISTINCT conversationId FROM links WHERE conversationId >= ? AND conversationId < ? || x'ff'
+LIMIT 10`, prefix, prefix, prefix, prefix)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// Prompt is one user prompt of a conversation.
+type Prompt struct {
+	GenerationID string
+	Text         string
+	AtMs         int64
+}
+
+// Prompts returns a conversation's prompts in order.
+func (s *Store) Prompts(ctx context.Context, convID string) ([]Prompt, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT generationId, text, atMs FROM prompts WHERE conversationId = ? ORDER BY atMs, id`, convID)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	defer rows.Close()
+	var out []Prompt
+	for rows.Next() {
+		var p Prompt
+		if err := rows.Scan(&p.GenerationID, &p.Text, &p.AtMs); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// ConversationFile is a file a conversation touched, across sources.
+type ConversationFile struct {
+	RepoKey string
+	Path    string
+	Sources []string
+	FirstMs int64
+	LastMs  int64
+}
+
+// ConversationFiles returns the files a conversation touched.
+func (s *Store) ConversationFiles(ctx context.Context, convID string) ([]ConversationFile, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT repoKey, path, group_concat(source, ','), MIN(firstMs), MAX(lastMs)
+FROM conversation_files WHERE conversationId = ? GROUP BY repoKey, pathKey ORDER BY path`, convID)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	defer rows.Close()
+	var out []ConversationFile
+	for rows.Next() {
+		var f ConversationFile
+		var src string
+		if err := rows.Scan(&f.RepoKey, &f.Path, &src, &f.FirstMs, &f.LastMs); err != nil {
+			return nil, err
+		}
+		f.Sources = strings.Split(src, ",")
+		sort.Strings(f.Sources)
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// LinkedCommit is a commit as seen from one of its conversations.
+type LinkedCommit struct {
+	Link
+	Subject     string
+	Author      string
+	CommittedMs int64
+	RepoPath    string
+	Recorded    bool
+}
+
+// CommitsForConversation returns the commits linked to a conversation, newest first.
+func (s *Store) CommitsForConversation(ctx context.Context, convID string) ([]LinkedCommit, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT l.conversationId, l.commitHash, l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
+    COALESCE(c.message, ''), COALESCE(c.author, ''), COALESCE(c.committedMs, 0), COALESCE(c.repoPath, ''), c.commitHash IS NOT NULL
+FROM links l LEFT JOIN commits c ON c.commitHash = l.commitHash
+WHERE l.conversationId = ? ORDER BY COALESCE(c.committedMs, 0) DESC`, convID)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	defer rows.Close()
+	var out []LinkedCommit
+	for rows.Next() {
+		var lc LinkedCommit
+		var matched string
+		if err := rows.Scan(&lc.ConversationID, &lc.CommitHash, &matched, &lc.Confidence, &lc.Status, &lc.Reason, &lc.Source,
+			&lc.CreatedAt, &lc.Subject, &lc.Author, &lc.CommittedMs, &lc.RepoPath, &lc.Recorded); err != nil {
+			return nil, err
+		}
+		_ = json.Unmarshal([]byte(matched), &lc.MatchedFiles)
+		out = append(out, lc)
+	}
+	return out, rows.Err()
+}
+
+// ConversationFilter narrows ListConversations.
+type ConversationFilter struct {
+	RepoKey  string // only conversations that touched this repository
+	Root     string // ... or whose workspace root is this path
+	SinceMs  int64
+	FileKey  string // only conversations that touched this path (with RepoKey)
+	Limit    int
+	Query    string // search words (Search only)
+	Excerpts int
+}
+
+// ConversationSummary is a row of `git convo conversations`.
+type ConversationSummary struct {
+	Conversation
+	Commits int
+}
+
+// ListConversations lists conversations, most recently active first, with their
+// linked-commit counts.
+func (s *Store) ListConversations(ctx context.Context, f ConversationFilter) ([]ConversationSummary, error) {
+	var where []string
+	var args []any
+	if f.RepoKey != "" || f.Root != "" {
+		var ors []string
+		if f.RepoKey != "" {
+			if f.FileKey != "" {
+				ors = append(ors, `c.conversationId IN (SELECT conversationId FROM conversation_files WHERE repoKey = ? AND pathKey = ?)`)
+				args = append(args, f.RepoKey, f.FileKey)
+			} else {
+				ors = append(ors, `c.conversationId IN (SELECT conversationId FROM conversation_files WHERE repoKey = ?)`)
+				args = append(args, f.RepoKey)
+			}
+		}
+		if f.Root != "" && f.FileKey == "" {
+			ors = append(ors, `c.conversationId IN (SELECT conversationId FROM conversation_roots WHERE root = ?)`)
+			args = append(args, f.Root)
+		}
+		where = append(where, "("+strings.Join(ors, " OR ")+")")
+	}
+	if f.SinceMs > 0 {
+		where = append(where, `c.activityMs >= ?`)
+		args = append(args, f.SinceMs)
+	}
+	q := `SELECT c.conversationId, ` + conversationColumns + `,
+    (SELECT COUNT(*) FROM links l WHERE l.conversationId = c.conversationId)
+FROM conversations c`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY c.activityMs DESC"
+	if f.Limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, f.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	defer rows.Close()
+	var out []ConversationSummary
+	for rows.Next() {
+		var cs ConversationSummary
+		sc := newConvScan()
+		var id string
+		if err := rows.Scan(append(append([]any{&id}, sc.dest()...), &cs.Commits)...); err != nil {
+			return nil, err
+		}
+		cs.Conversation = sc.result()
+		cs.ID = id
+		out = append(out, cs)
+	}
+	return out, rows.Err()
+}
+
+// SearchDoc is a conversation's searchable text, for ranking by the caller.
+type SearchDoc struct {
+	Conversation
+	Text    string
+	Commits int
+}
+
+// SearchCandidates returns the conversations whose title, summary, first
+// message or prompts contain every word (case-insensitively), for ranking.
+func (s *Store) SearchCandidates(ctx context.Context, words []string, f ConversationFilter) ([]SearchDoc, error) {
+	var where []string
+	var args []any
+	for _, w := range words {
+		where = append(where, `(COALESCE(c.searchableText, '') || ' ' || COALESCE(c.title, '') || ' ' || COALESCE(c.aiSummary, '') || ' ' || COALESCE(c.firstPrompt, '')) LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscape(w)+"%")
+	}
+	if f.SinceMs > 0 {
+		where = append(where, `c.activityMs >= ?`)
+		args = append(args, f.SinceMs)
+	}
+	if f.RepoKey != "" {
+		where = append(where, `(c.conversationId IN (SELECT conversationId FROM conversation_files WHERE repoKey = ?) OR c.conversationId IN (SELECT conversationId FROM conversation_roots WHERE root = ?))`)
+		args = append(args, f.RepoKey, f.Root)
+	}
+	q := `SELECT c.conversationId, ` + conversationColumns + `,
+    COALESCE(c.searchableText, ''), (SELECT COUNT(*) FROM links l WHERE l.conversationId = c.conversationId)
+FROM conversations c`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY c.activityMs DESC LIMIT 1000"
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	defer rows.Close()
+	var out []SearchDoc
+	for rows.Next() {
+		var d SearchDoc
+		sc := newConvScan()
+		var id string
+		if err := rows.Scan(append(append([]any{&id}, sc.dest()...), &d.Text, &d.Commits)...); err != nil {
+			return nil, err
+		}
+		d.Conversation = sc.result()
+		d.ID = id
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+func likeEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}
+
+// Counts summarises the store for `doctor`.
+type Counts struct {
+	Conversations, Commits, Links, ManualLinks int
+}
+
+// Counts returns row counts.
+func (s *Store) Counts(ctx context.Context) (Counts, error) {
+	var c Counts
+	err := s.db.QueryRowContext(ctx, `SELECT
+    (SELECT COUNT(*) FROM conversations), (SELECT COUNT(*) FROM commits),
+    (SELECT COUNT(*) FROM links), (SELECT COUNT(*) FROM links WHERE status = 'manual')`).
+		Scan(&c.Conversations, &c.Commits, &c.Links, &c.ManualLinks)
+	return c, classify(s.path, err)
+}
+
+// StaleEnrichment returns conversations touched by hooks since they were last
+// enriched from Cursor's database (or whose enrichment failed), most recent first.
+func (s *Store) StaleEnrichment(ctx context.Context, sinceMs int64, limit int) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT conversationId FROM conversations
+WHERE activityMs >= ? AND agent = 'cursor' AND (enrichedMs < lastHookMs OR enrichError IS NOT NULL)
+ORDER BY activityMs DESC LIMIT ?`, sinceMs, limit)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,198 @@
+// Package store owns links.sqlite: opening it safely, migrating it, and every
+// query git-convo makes against it. It is the only package that speaks SQL to
+// links.sqlite, and it imports nothing else of git-convo's.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// BusyTimeout is how long a connection waits on another writer before SQLite
+// reports SQLITE_BUSY. Cursor fires many hooks at once; each write transaction
+// is short, so this is generous.
+const BusyTimeout = 5 * time.Second
+
+// Store is an open links.sqlite.
+type Store struct {
+	db   *sql.DB
+	path string
+	now  func() time.Time
+}
+
+// Options tune Open.
+type Options struct {
+	// MustExist refuses to create a new database (read commands use it so a
+	// typo in GIT_CONVO_DB does not silently create an empty one).
+	MustExist bool
+	// Now overrides the clock (tests).
+	Now func() time.Time
+}
+
+// Typed errors, so callers can tell the user what to do.
+var (
+	// ErrNotFound: no database at the path (with MustExist).
+	ErrNotFound = errors.New("links database not found")
+	// ErrCorrupt: the file is not a usable SQLite database.
+	ErrCorrupt = errors.New("links database is corrupt")
+	// ErrTooNew: written by a newer git-convo.
+	ErrTooNew = errors.New("links database was written by a newer git-convo")
+)
+
+// Open opens (creating if needed, unless opts.MustExist) the links database at
+// path and brings its schema up to date. A corrupt database, or one written by a
+// newer version, is reported and never reset.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := prepareFile(abs, opts.MustExist); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite3", dsn(abs))
+	if err != nil {
+		return nil, err
+	}
+	// One connection per process: SQLite allows one writer at a time anyway,
+	// and a single connection keeps transactions and pragmas predictable.
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db, path: abs, now: time.Now}
+	if opts.Now != nil {
+		s.now = opts.Now
+	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// dsn builds the connection string with net/url so unusual paths (spaces, '?',
+// '#') survive: WAL for concurrent readers, a busy timeout for concurrent
+// writers, BEGIN IMMEDIATE so a write transaction takes the lock up front
+// instead of failing half way.
+func dsn(abs string) string {
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
+	q.Set("_txlock", "immediate")
+	q.Set("_synchronous", "NORMAL")
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
+	return u.String()
+}
+
+// prepareFile creates the directory (0700) and an empty database file (0600)
+// so SQLite never creates it with the umask's looser mode: conversations can
+// hold secrets. SQLite gives the -wal and -shm files the same mode.
+func prepareFile(abs string, mustExist bool) error {
+	if _, err := os.Stat(abs); err == nil {
+		return nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if mustExist {
+		return fmt.Errorf("%w at %s", ErrNotFound, abs)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(abs, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) { // another process won the race
+			return nil
+		}
+		return err
+	}
+	return f.Close()
+}
+
+// Path is the absolute path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// write runs fn in a short immediate transaction, retrying when SQLite stays
+// busy past the busy timeout, so a burst of hooks loses nothing.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		err = s.tryWrite(ctx, fn)
+		if !isBusy(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(50*(attempt+1)) * time.Millisecond):
+		}
+	}
+	return err
+}
+
+func (s *Store) tryWrite(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return classify(s.path, err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return classify(s.path, err)
+	}
+	return classify(s.path, tx.Commit())
+}
+
+func isBusy(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked
+	}
+	return false
+}
+
+// classify turns SQLite's corruption codes into ErrCorrupt with the path, so
+// every caller reports the same clear message.
+func classify(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) && (se.Code == sqlite3.ErrNotADB || se.Code == sqlite3.ErrCorrupt) {
+		return fmt.Errorf("%w: %s: %v (move it aside and run `git convo doctor`; it is never reset automatically)", ErrCorrupt, path, err)
+	}
+	return err
+}
+
+// IsReadOnly reports an error caused by a read-only database file or directory.
+func IsReadOnly(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrReadonly
+}
+
+// isoTime formats t like git's strict ISO-8601, in UTC.
+func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func isoMs(ms int64) string {
+	if ms <= 0 {
+		return ""
+	}
+	return isoTime(time.UnixMilli(ms))
+}
+
+// placeholders returns "?,?,?" for n values.
+func placeholders(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strings.Repeat("?,", n-1) + "?"
+}
