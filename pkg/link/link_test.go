@@ -39,7 +39,7 @@ func TestScore(t *testing.T) {
 		{name: "window boundary: one second past is out", commit: Commit{Time: commitAt, Files: []string{"a.go"}}, conv: conv(14*day+time.Second, "a.go"),
 			wantSkipped: "outside the window"},
 		{name: "activity after the commit counts as current", commit: Commit{Time: commitAt, Files: []string{"a.go"}},
-			conv: Conversation{FirstSeen: commitAt.Add(-time.Hour), Activity: commitAt.Add(time.Hour), Files: map[string]time.Time{"a.go": commitAt.Add(-time.Hour)}},
+			conv:       Conversation{FirstSeen: commitAt.Add(-time.Hour), Activity: commitAt.Add(time.Hour), Files: map[string]time.Time{"a.go": commitAt.Add(-time.Hour)}},
 			wantLinked: true, wantScore: 1, wantMatched: "a.go"},
 		{name: "edit made after the commit is not in it", commit: Commit{Time: commitAt, Files: []string{"a.go"}},
 			conv:        Conversation{FirstSeen: commitAt.Add(time.Hour), Activity: commitAt.Add(time.Hour), Files: map[string]time.Time{"a.go": commitAt.Add(time.Hour)}},
