@@ -112,8 +112,9 @@ type Link struct {
 }
 
 // ReplaceAutoLinks makes links the auto-links of commitHash: it inserts or
-// re-scores them and drops auto-links that no longer qualify. Manual links are
-// never touched, and links made by an import are never removed.
+// re-scores them and drops auto-links that the scorer made and that no longer
+// qualify. Manual links are never touched; links made by an import or carried
+// over by a rewrite are never removed.
 func (s *Store) ReplaceAutoLinks(ctx context.Context, commitHash string, links []Link) error {
 	now := isoTime(s.now())
 	return s.write(ctx, func(tx *sql.Tx) error {
@@ -122,7 +123,7 @@ func (s *Store) ReplaceAutoLinks(ctx context.Context, commitHash string, links [
 		for _, l := range links {
 			keep = append(keep, l.ConversationID)
 		}
-		q := `DELETE FROM links WHERE commitHash = ? AND status = 'auto' AND source != 'import'`
+		q := `DELETE FROM links WHERE commitHash = ? AND status = 'auto' AND source IN ('hook', 'relink')`
 		if len(links) > 0 {
 			q += ` AND conversationId NOT IN (` + placeholders(len(links)) + `)`
 		}

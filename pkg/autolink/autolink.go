@@ -1,0 +1,130 @@
+// Package autolink runs the scorer (package link) over the store: it links
+// one recorded commit to the conversations that edited its files, or re-links
+// every commit a conversation touched when late information arrives.
+package autolink
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// Linker links commits already recorded in the store.
+type Linker struct {
+	Store *store.Store
+	// Config returns the scorer settings for a repository (git config convo.*
+	// of the work tree at repoPath); nil means the defaults.
+	Config func(repoPath string) link.Config
+}
+
+// Decision is the scorer's verdict on one candidate, for `record -v` and tests.
+type Decision struct {
+	ConversationID string
+	link.Result
+}
+
+func (l *Linker) config(repoPath string) link.Config {
+	if l.Config == nil {
+		return link.DefaultConfig()
+	}
+	return l.Config(repoPath)
+}
+
+// LinkCommit scores every candidate conversation of a recorded commit and
+// stores the auto-links that qualify (source names why this ran: hook,
+// relink). Manual links are never touched.
+func (l *Linker) LinkCommit(ctx context.Context, hash, source string) ([]Decision, error) {
+	c, err := l.Store.GetCommit(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, fmt.Errorf("commit %s is not recorded", hash)
+	}
+	cfg := l.config(c.RepoPath)
+	keys := c.FileKeys
+	var cands []store.Candidate
+	if len(keys) > 0 {
+		since := c.CommittedAt.Add(-cfg.Window).UnixMilli()
+		if cands, err = l.Store.Candidates(ctx, c.RepoKey, keys, since); err != nil {
+			return nil, err
+		}
+	}
+	commit := link.Commit{Time: c.CommittedAt, Files: keys, IsMerge: c.IsMerge()}
+	var decisions []Decision
+	var links []store.Link
+	for _, cand := range cands {
+		conv := link.Conversation{
+			FirstSeen: msTime(cand.FirstSeenMs),
+			Activity:  msTime(cand.ActivityMs),
+			Files:     make(map[string]time.Time, len(cand.Files)),
+		}
+		for k, ms := range cand.Files {
+			conv.Files[k] = msTime(ms)
+		}
+		r := link.Score(cfg, commit, conv)
+		decisions = append(decisions, Decision{ConversationID: cand.ConversationID, Result: r})
+		if !r.Linked {
+			continue
+		}
+		links = append(links, store.Link{
+			ConversationID: cand.ConversationID,
+			CommitHash:     hash,
+			MatchedFiles:   displayPaths(c, r.Matched),
+			Confidence:     r.Score,
+			Reason:         r.Reason,
+			Source:         source,
+		})
+	}
+	return decisions, l.Store.ReplaceAutoLinks(ctx, hash, links)
+}
+
+// RelinkConversation re-scores every recorded commit that changed a file the
+// conversation edited, from when it started to a window after its last
+// activity. It returns how many commits were re-scored.
+func (l *Linker) RelinkConversation(ctx context.Context, convID string) (int, error) {
+	conv, err := l.Store.GetConversation(ctx, convID)
+	if err != nil || conv == nil {
+		return 0, err
+	}
+	window := link.DefaultConfig().Window
+	from := conv.FirstSeenMs - int64(2*time.Minute/time.Millisecond)
+	to := conv.ActivityMs + window.Milliseconds()
+	hashes, err := l.Store.CommitsTouchedBy(ctx, convID, from, to)
+	if err != nil {
+		return 0, err
+	}
+	for _, h := range hashes {
+		if _, err := l.LinkCommit(ctx, h, store.LinkSourceRelink); err != nil {
+			return 0, err
+		}
+	}
+	return len(hashes), nil
+}
+
+// displayPaths maps matched path keys back to the commit's own spelling.
+func displayPaths(c *store.Commit, keys []string) []string {
+	byKey := make(map[string]string, len(c.Files))
+	for i, k := range c.FileKeys {
+		byKey[k] = c.Files[i]
+	}
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		if p, ok := byKey[k]; ok {
+			out[i] = p
+		} else {
+			out[i] = k
+		}
+	}
+	return out
+}
+
+func msTime(ms int64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}

@@ -1,0 +1,37 @@
+package store
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func TestDefaultPath(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		goos string
+		want string
+	}{
+		{"override", map[string]string{"GIT_CONVO_DB": "/x/l.db", "CURSOR_LINKS_DB_PATH": "/y"}, "linux", "/x/l.db"},
+		{"seed override", map[string]string{"CURSOR_LINKS_DB_PATH": "/y/l.db", "HOME": "/h"}, "linux", "/y/l.db"},
+		{"xdg", map[string]string{"XDG_DATA_HOME": "/d", "HOME": "/h"}, "linux", "/d/git-convo/links.sqlite"},
+		{"relative xdg ignored", map[string]string{"XDG_DATA_HOME": "rel", "HOME": "/h"}, "linux", "/h/.local/share/git-convo/links.sqlite"},
+		{"mac", map[string]string{"HOME": "/Users/a"}, "darwin", "/Users/a/Library/Application Support/git-convo/links.sqlite"},
+		{"windows", map[string]string{"APPDATA": "/c/AppData"}, "windows", filepath.Join("/c/AppData", "git-convo", "links.sqlite")},
+		{"nothing", map[string]string{}, "linux", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := DefaultPath(func(k string) string { return tt.env[k] }, tt.goos)
+			if tt.want == "" {
+				if err == nil {
+					t.Fatalf("want an error, got %q", got)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
