@@ -234,7 +234,14 @@ ON CONFLICT (conversationId) DO UPDATE SET
 				return err
 			}
 		}
-		if err := upsertFiles(ctx, tx, e.ConversationID, e.Files, e.UpdatedMs); err != nil {
+		// A file with no edit time of its own is dated from the conversation's
+		// start: dating it at its last update could place it after the commit
+		// it belongs to.
+		def := e.CreatedMs
+		if def == 0 {
+			def = e.UpdatedMs
+		}
+		if err := upsertFiles(ctx, tx, e.ConversationID, e.Files, def); err != nil {
 			return err
 		}
 		if err := refreshCapturedFiles(ctx, tx, e.ConversationID); err != nil {
