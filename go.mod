@@ -7,6 +7,7 @@ require (
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/urfave/cli/v2 v2.27.7
+	golang.org/x/term v0.45.0
 )
 
 require (

@@ -1,0 +1,191 @@
+// Package cli builds git-convo's commands: one file per command, each a thin
+// layer that parses flags and calls the packages that do the work.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/errlog"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// Version is git-convo's release version.
+const Version = "0.1.0"
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 1 // the command failed; the message says why
+	ExitUsage = 2 // bad flags or arguments
+)
+
+// Env is everything a command may take from the outside world, so tests can
+// run commands in-process with their own streams and environment.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Getenv reads the environment (os.Getenv in production).
+	Getenv func(string) string
+	// Now is the clock.
+	Now func() time.Time
+	// Executable is the absolute path of the running git-convo binary, written
+	// into hooks so GUI-launched Cursor and IDE git panels find it without PATH.
+	Executable string
+	// StdoutTTY and StderrTTY tell whether the streams are terminals.
+	StdoutTTY, StderrTTY bool
+}
+
+// SystemEnv is the real process's environment.
+func SystemEnv() *Env {
+	exe, err := os.Executable()
+	if err == nil {
+		if real, err2 := evalSymlinks(exe); err2 == nil {
+			exe = real
+		}
+	}
+	return &Env{
+		Stdin:      os.Stdin,
+		Stdout:     os.Stdout,
+		Stderr:     os.Stderr,
+		Getenv:     os.Getenv,
+		Now:        time.Now,
+		Executable: exe,
+		StdoutTTY:  isTerminal(os.Stdout),
+		StderrTTY:  isTerminal(os.Stderr),
+	}
+}
+
+// usageError marks an error as a usage problem (exit 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// exitError carries an exit code with no further message (already printed).
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// Run runs git-convo with args (args[0] is the program name) and returns the
+// process exit code.
+func Run(args []string, env *Env) int {
+	app := newApp(env)
+	err := app.RunContext(context.Background(), args)
+	if err == nil {
+		return ExitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(env.Stderr, "git-convo: %s\n", ue.msg)
+		return ExitUsage
+	}
+	fmt.Fprintf(env.Stderr, "git-convo: %s\n", err)
+	return ExitError
+}
+
+func newApp(env *Env) *cli.App {
+	app := &cli.App{
+		Name:                 "git-convo",
+		HelpName:             "git convo",
+		Usage:                "link commits to the AI conversations that produced them",
+		UsageText:            "git convo <command> [options] [arguments]",
+		Version:              versionString(),
+		Reader:               env.Stdin,
+		Writer:               env.Stdout,
+		ErrWriter:            env.Stderr,
+		EnableBashCompletion: true,
+		HideHelpCommand:      true,
+		Description: `git-convo answers the question git cannot: which AI conversation produced this
+commit, this file, this line, and why. Cursor's agent hooks call "git convo capture";
+a post-commit hook calls "git convo record"; "show", "log" and "blame" read the links.
+
+Start with "git convo install" in a repository (or "git convo demo" to see it work).`,
+		Commands: commands(env),
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usagef("%v (see `git convo --help`)", err)
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // Run maps errors to exit codes
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(env.Stderr, "git-convo: '%s' is not a git-convo command. See 'git convo --help'.\n", name)
+		},
+	}
+	return app
+}
+
+func commands(env *Env) []*cli.Command {
+	return []*cli.Command{
+		showCommand(env),
+		logCommand(env),
+		blameCommand(env),
+		conversationsCommand(env),
+		conversationCommand(env),
+		searchCommand(env),
+		linkCommand(env),
+		unlinkCommand(env),
+		relinkCommand(env),
+		installCommand(env),
+		uninstallCommand(env),
+		doctorCommand(env),
+		demoCommand(env),
+		captureCommand(env),
+		recordCommand(env),
+		enrichCommand(env),
+		completionCommand(env),
+		manCommand(env),
+	}
+}
+
+func versionString() string {
+	v := Version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+	}
+	return v + " " + runtime.Version()
+}
+
+// dbPath is where links.sqlite lives for this environment.
+func (env *Env) dbPath() (string, error) {
+	return store.DefaultPath(env.Getenv, runtime.GOOS)
+}
+
+// log returns the error log beside the links database.
+func (env *Env) log() errlog.Log {
+	p, err := env.dbPath()
+	if err != nil {
+		return errlog.Log{}
+	}
+	return errlog.Log{Path: errlog.PathBeside(p), Now: env.Now}
+}
+
+// openStore opens links.sqlite. Read commands pass mustExist so a missing
+// database gets a message saying how to start, instead of an empty result.
+func (env *Env) openStore(ctx context.Context, mustExist bool) (*store.Store, error) {
+	p, err := env.dbPath()
+	if err != nil {
+		return nil, err
+	}
+	s, err := store.Open(ctx, p, store.Options{MustExist: mustExist, Now: env.Now})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("no git-convo database yet at %s: run `git convo install` in a repository, then work with Cursor's agent and commit (or set GIT_CONVO_DB)", p)
+	}
+	return s, err
+}

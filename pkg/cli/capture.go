@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// maxPayload bounds what capture reads from stdin: a hook payload is small,
+// and a runaway writer must not exhaust memory inside Cursor's hook.
+const maxPayload = 64 << 20
+
+func captureCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "capture",
+		Usage:     "record one Cursor agent hook event (JSON on stdin); Cursor runs this",
+		UsageText: "git convo capture [--event <name>] < payload.json",
+		Description: `Reads one Cursor hook payload from standard input and records the conversation:
+its workspace roots and model, the user's prompts, the files it edited and the
+agent's final responses. On "stop" it also reads the conversation's title and
+summary from Cursor's state.vscdb (read-only) and re-links recent commits.
+
+It always exits 0 and prints Cursor's reply ({} or {"continue":true}), so a
+problem in git-convo can never block the agent. Problems go to stderr as one
+line and to the log that "git convo doctor" shows.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "event", Usage: "the hook event, overriding the payload's hook_event_name"},
+			&cli.StringFlag{Name: "agent", Value: "cursor", Usage: "which agent's hook file called this: cursor or claude (Cursor's third-party hooks)"},
+		},
+		Action: func(c *cli.Context) error {
+			runCapture(c.Context, env, c.String("event"), c.String("agent"))
+			return nil
+		},
+	}
+}
+
+// runCapture never fails: Cursor must always get its reply.
+func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
+	event := eventFlag
+	defer func() { fmt.Fprintln(env.Stdout, captureReply(event)) }()
+	log := env.log()
+	fail := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", msg)
+		log.Printf("capture", "%s", msg)
+	}
+	data, err := io.ReadAll(io.LimitReader(env.Stdin, maxPayload))
+	if err != nil {
+		fail("reading stdin: %v", err)
+		return
+	}
+	p, err := cursor.ParsePayload(data)
+	if err != nil {
+		fail("%v (nothing recorded; already recorded data is untouched)", err)
+		return
+	}
+	if event == "" {
+		event = p.Event
+	}
+	if agent == "claude" && p.ViaThirdParty() {
+		// Cursor also sends its events to Claude Code hook files; the
+		// same event reaches us through hooks.json, so count it once.
+		return
+	}
+	if p.ConversationID == "" {
+		fail("%s payload has no conversation_id; nothing recorded", orUnknown(event))
+		return
+	}
+	a := buildActivity(env, p, event)
+	s, err := env.openStore(ctx, false)
+	if err != nil {
+		fail("%v", err)
+		return
+	}
+	defer s.Close()
+	if err := s.RecordActivity(ctx, a); err != nil {
+		fail("recording %s for conversation %s: %v", orUnknown(event), p.ConversationID, err)
+		return
+	}
+	if event == "stop" || event == "sessionEnd" {
+		// Enrich now, and again shortly in the background: Cursor may not
+		// have flushed the conversation's last rows when stop fires.
+		if err := enrichAndRelink(ctx, env, s, p.ConversationID); err != nil {
+			log.Printf("capture", "enriching %s: %v (will retry)", p.ConversationID, err)
+		}
+		if env.Getenv("GIT_CONVO_SYNC") != "1" {
+			if err := spawnDetached(env.Executable, []string{"enrich", "--delay=10s", p.ConversationID}); err != nil {
+				log.Printf("capture", "starting the background enrichment: %v", err)
+			}
+		}
+	}
+}
+
+func captureReply(event string) string {
+	if event == "beforeSubmitPrompt" {
+		return `{"continue":true}`
+	}
+	return `{}`
+}
+
+func orUnknown(event string) string {
+	if event == "" {
+		return "an unnamed"
+	}
+	return event
+}
+
+// buildActivity turns a payload into what the store records. Paths become
+// repo-relative; a file outside every repository is kept as is, never matched.
+func buildActivity(env *Env, p *cursor.Payload, event string) store.Activity {
+	a := store.Activity{
+		ConversationID: p.ConversationID,
+		GenerationID:   p.GenerationID,
+		Event:          event,
+		AtMs:           env.Now().UnixMilli(),
+		Model:          p.Model,
+		TranscriptPath: p.TranscriptPath,
+	}
+	for _, r := range p.WorkspaceRoots {
+		if r = cursor.NormalizeFSPath(r); r != "" {
+			a.WorkspaceRoots = append(a.WorkspaceRoots, r)
+		}
+	}
+	base := ""
+	if len(a.WorkspaceRoots) > 0 {
+		base = a.WorkspaceRoots[0]
+	}
+	switch event {
+	case "beforeSubmitPrompt":
+		a.Prompt = strings.TrimSpace(p.Prompt)
+		for _, at := range p.Attachments {
+			if at.FilePath != "" {
+				a.Files = append(a.Files, touch(at.FilePath, base, store.SourceAttachment))
+			}
+		}
+	case "afterAgentResponse":
+		a.Response = strings.TrimSpace(p.Text)
+	case "stop":
+		a.Status = p.Status
+	}
+	source := store.SourceHook
+	if event == "postToolUse" {
+		source = store.SourceTool
+	}
+	for _, f := range p.EditedFiles() {
+		a.Files = append(a.Files, touch(f, base, source))
+	}
+	return a
+}
+
+// touch resolves a path Cursor sent to the repository that holds it.
+func touch(path, base, source string) store.FileTouch {
+	p := cursor.NormalizeFSPath(path)
+	if !filepath.IsAbs(p) && base != "" {
+		p = filepath.Join(base, p)
+	}
+	repoKey, rel, ok := locate(p)
+	if !ok {
+		return store.FileTouch{Path: p, PathKey: p, Source: source}
+	}
+	return store.FileTouch{RepoKey: repoKey, Path: rel, PathKey: pathKey(rel), Source: source}
+}

@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+func conversationCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "conversation",
+		Usage:     "print one conversation as Markdown (or JSON)",
+		UsageText: "git convo conversation [--json] <id>",
+		Description: `Prints a whole conversation: every message in order, with the agent's thinking, tool
+steps and code blocks, read from Cursor's state.vscdb (read-only), or from the agent
+transcript when Cursor's database lacks it. <id> may be a unique prefix. The Markdown is
+the context-file format agents can navigate with their file tools.`,
+		Flags: readFlags(),
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			if c.NArg() != 1 {
+				return usagef("usage: git convo conversation [--json] <id>")
+			}
+			s, err := env.openStore(ctx, false)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			id, err := resolveConversation(ctx, s, c.Args().First(), true)
+			if err != nil {
+				return err
+			}
+			conv, _ := s.GetConversation(ctx, id)
+			msgs, meta, err := loadTranscript(ctx, env, id, conv)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				commits, _ := s.CommitsForConversation(ctx, id)
+				var links []map[string]any
+				for _, lc := range commits {
+					links = append(links, map[string]any{"hash": lc.CommitHash, "subject": lc.Subject, "confidence": lc.Confidence, "status": lc.Status})
+				}
+				if links == nil {
+					links = []map[string]any{}
+				}
+				if msgs == nil {
+					msgs = []cursor.Message{}
+				}
+				enc := newJSONLines(env.Stdout)
+				return enc(map[string]any{"id": id, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
+					"project": meta.Project, "files": meta.Files, "commits": links, "messages": msgs})
+			}
+			_, err = cursor.RenderMarkdown(env.Stdout, meta, msgs)
+			return err
+		},
+	}
+}
+
+// loadTranscript reads a conversation's messages: Cursor's database first,
+// the transcript file as the fallback.
+func loadTranscript(ctx context.Context, env *Env, id string, conv *store.Conversation) ([]cursor.Message, cursor.ConversationMeta, error) {
+	meta := cursor.ConversationMeta{ID: id}
+	if conv != nil {
+		meta.Title, meta.Project, meta.Files = conv.Title, conv.ProjectName, conv.CapturedFiles
+		meta.Created, meta.Updated = msTimeOrZero(conv.FirstSeenMs), msTimeOrZero(conv.ActivityMs)
+	}
+	var dbErr error
+	if path, err := cursor.DefaultDBPath(env.Getenv); err == nil {
+		if db, err := cursor.OpenDB(ctx, path); err == nil {
+			defer db.Close()
+			comp, err := db.Composer(ctx, id)
+			if err == nil {
+				msgs, err := db.Messages(ctx, comp)
+				if err == nil {
+					if meta.Title == "" {
+						meta.Title = comp.Title
+					}
+					if !comp.CreatedAt.IsZero() {
+						meta.Created = comp.CreatedAt
+					}
+					return msgs, meta, nil
+				}
+				dbErr = err
+			} else {
+				dbErr = err
+			}
+		} else {
+			dbErr = err
+		}
+	} else {
+		dbErr = err
+	}
+	if conv != nil && conv.TranscriptPath != "" {
+		if msgs, err := cursor.ReadTranscript(conv.TranscriptPath); err == nil {
+			return msgs, meta, nil
+		}
+	}
+	if conv == nil {
+		return nil, meta, fmt.Errorf("no conversation %s in links.sqlite or Cursor's database (%v)", id, dbErr)
+	}
+	if errors.Is(dbErr, cursor.ErrNotFound) {
+		return nil, meta, fmt.Errorf("conversation %s is not in Cursor's database and has no transcript file", id)
+	}
+	return nil, meta, dbErr
+}
+
+// printTranscript prints a conversation's messages under show --full.
+func (rc *readContext) printTranscript(ctx context.Context, w io.Writer, id string) {
+	conv, _ := rc.store.GetConversation(ctx, id)
+	msgs, meta, err := loadTranscript(ctx, rc.env, id, conv)
+	if err != nil {
+		fmt.Fprintf(w, "      %s\n\n", rc.io.Palette().Dim("(transcript unavailable: "+err.Error()+")"))
+		return
+	}
+	fmt.Fprintln(w)
+	_, _ = cursor.RenderMarkdown(w, meta, msgs)
+}
+
+func msTimeOrZero(ms int64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}
+
+func isoTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// newJSONLines returns a writer of one JSON value per line, no HTML escaping.
+func newJSONLines(w io.Writer) func(any) error {
+	return func(v any) error {
+		enc := jsonEncoder(w)
+		return enc.Encode(v)
+	}
+}

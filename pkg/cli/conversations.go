@@ -1,0 +1,281 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
+)
+
+func conversationsCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "conversations",
+		Usage:     "list conversations, newest first, with their linked-commit counts",
+		UsageText: "git convo conversations [--all] [--since <date>] [--file <path>] [-n <count>] [--json]",
+		Description: `Lists the conversations of the current repository (those that edited its files or
+were opened on it), most recently active first. --all lists every repository's.`,
+		Flags: append(readFlags(),
+			&cli.BoolFlag{Name: "all", Usage: "every repository's conversations"},
+			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date (2026-11-01, \"2 weeks ago\", 3d)"},
+			&cli.StringFlag{Name: "file", Usage: "only conversations that touched this file"},
+			&cli.IntFlag{Name: "max-count", Aliases: []string{"n"}, Value: 50, Usage: "at most this many (0: no limit)"},
+		),
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			rc, err := newReadContext(ctx, env, c)
+			if err != nil {
+				return err
+			}
+			defer rc.Close()
+			f, err := rc.filter(c)
+			if err != nil {
+				return err
+			}
+			f.Limit = c.Int("max-count")
+			list, err := rc.store.ListConversations(ctx, f)
+			if err != nil {
+				return err
+			}
+			rc.startPager()
+			defer rc.stopPager()
+			p := rc.io.Palette()
+			for _, cs := range list {
+				if rc.json {
+					if err := rc.io.WriteJSON(conversationRow(cs.Conversation, cs.Commits)); err != nil {
+						return rc.ioErr(err)
+					}
+					continue
+				}
+				when := ""
+				if cs.ActivityMs > 0 {
+					when = term.RelativeTime(time.UnixMilli(cs.ActivityMs), env.Now())
+				}
+				if _, err := fmt.Fprintf(rc.io.Out, "%s %s %s\n", p.Key(cs.ID, shortID(cs.ID)), displayTitle(cs.Conversation, cs.ID),
+					p.Dim(fmt.Sprintf("(%d commit%s, %s)", cs.Commits, plural(cs.Commits), when))); err != nil {
+					return rc.ioErr(err)
+				}
+			}
+			if len(list) == 0 && !rc.json {
+				fmt.Fprintln(env.Stderr, "No conversations recorded for this repository yet.")
+			}
+			return nil
+		},
+	}
+}
+
+// filter builds the repository/--since/--file filter shared by conversations and search.
+func (rc *readContext) filter(c *cli.Context) (store.ConversationFilter, error) {
+	var f store.ConversationFilter
+	if !c.Bool("all") {
+		f.RepoKey = repoKey(rc.repo.CommonDir)
+		f.Root = rc.repo.TopLevel
+	}
+	if since := c.String("since"); since != "" {
+		t, err := parseSince(since, rc.env.Now())
+		if err != nil {
+			return f, usagef("--since=%s: %v", since, err)
+		}
+		f.SinceMs = t.UnixMilli()
+	}
+	if file := c.String("file"); file != "" {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return f, err
+		}
+		key, rel, ok := locate(abs)
+		if !ok {
+			return f, fmt.Errorf("%s is outside the repository", file)
+		}
+		f.RepoKey, f.FileKey = key, pathKey(rel)
+	}
+	return f, nil
+}
+
+type conversationRowJSON struct {
+	ID          string   `json:"id"`
+	Title       string   `json:"title"`
+	Summary     string   `json:"summary,omitempty"`
+	FirstPrompt string   `json:"firstPrompt,omitempty"`
+	Model       string   `json:"model,omitempty"`
+	Status      string   `json:"status,omitempty"`
+	Workspace   string   `json:"workspace,omitempty"`
+	Started     string   `json:"started,omitempty"`
+	LastActive  string   `json:"lastActive,omitempty"`
+	Files       []string `json:"files"`
+	Commits     int      `json:"commits"`
+}
+
+func conversationRow(c store.Conversation, commits int) conversationRowJSON {
+	files := c.CapturedFiles
+	if files == nil {
+		files = []string{}
+	}
+	return conversationRowJSON{ID: c.ID, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
+		Status: c.Status, Workspace: c.WorkspaceRoot, Started: isoMs(c.FirstSeenMs), LastActive: isoMs(c.ActivityMs),
+		Files: files, Commits: commits}
+}
+
+// parseSince accepts what people type: an ISO date, "3d"/"2w", or "N units ago".
+func parseSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	fields := strings.Fields(strings.TrimSuffix(strings.ToLower(s), " ago"))
+	if len(fields) == 1 { // 3d, 2w, 12h
+		f := fields[0]
+		if len(f) > 1 {
+			fields = []string{f[:len(f)-1], f[len(f)-1:]}
+		}
+	}
+	if len(fields) == 2 {
+		var n int
+		if _, err := fmt.Sscanf(fields[0], "%d", &n); err == nil && n >= 0 {
+			unit := map[string]time.Duration{"m": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+				"h": time.Hour, "hour": time.Hour, "hours": time.Hour, "d": 24 * time.Hour, "day": 24 * time.Hour,
+				"days": 24 * time.Hour, "w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
+				"month": 30 * 24 * time.Hour, "months": 30 * 24 * time.Hour}[fields[1]]
+			if unit > 0 {
+				return now.Add(-time.Duration(n) * unit), nil
+			}
+		}
+	}
+	return time.Time{}, fmt.Errorf("want a date (2026-11-01) or an age (3d, \"2 weeks ago\")")
+}
+
+func searchCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "search conversations' titles, summaries, first messages and prompts",
+		UsageText: "git convo search [--all] [--since <date>] [-n <count>] [--json] <words>...",
+		Description: `Finds the conversations whose title, Cursor summary, first message or prompts contain
+every word (case-insensitive), ranks them (title matches first, then how often the words
+occur, then recency) and shows an excerpt around the first match.`,
+		Flags: append(readFlags(),
+			&cli.BoolFlag{Name: "all", Usage: "search every repository's conversations"},
+			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date"},
+			&cli.IntFlag{Name: "max-count", Aliases: []string{"n"}, Value: 20, Usage: "at most this many results"},
+		),
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			words := strings.Fields(strings.Join(c.Args().Slice(), " "))
+			if len(words) == 0 {
+				return usagef("search needs words to look for")
+			}
+			rc, err := newReadContext(ctx, env, c)
+			if err != nil {
+				return err
+			}
+			defer rc.Close()
+			f, err := rc.filter(c)
+			if err != nil {
+				return err
+			}
+			docs, err := rc.store.SearchCandidates(ctx, words, f)
+			if err != nil {
+				return err
+			}
+			results := rankSearch(docs, words)
+			if n := c.Int("max-count"); n > 0 && len(results) > n {
+				results = results[:n]
+			}
+			return printSearch(ctx, rc, results)
+		},
+	}
+}
+
+type searchResult struct {
+	doc     store.SearchDoc
+	score   float64
+	excerpt string
+}
+
+// rankSearch orders matches: words in the title weigh most, then the number of
+// occurrences, then recency.
+func rankSearch(docs []store.SearchDoc, words []string) []searchResult {
+	out := make([]searchResult, 0, len(docs))
+	for _, d := range docs {
+		title := strings.ToLower(d.Title)
+		text := strings.ToLower(d.Text + "\n" + d.Summary + "\n" + d.FirstPrompt)
+		var score float64
+		for _, w := range words {
+			w = strings.ToLower(w)
+			if strings.Contains(title, w) {
+				score += 5
+			}
+			score += float64(min(strings.Count(text, w), 10))
+		}
+		out = append(out, searchResult{doc: d, score: score, excerpt: excerpt(d.Title+"\n"+d.Summary+"\n"+d.Text, words[0], 60)})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].doc.ActivityMs > out[j].doc.ActivityMs
+	})
+	return out
+}
+
+// excerpt returns the text around the first occurrence of word.
+func excerpt(text, word string, radius int) string {
+	lower := strings.ToLower(text)
+	i := strings.Index(lower, strings.ToLower(word))
+	if i < 0 {
+		return oneLine(text, 2*radius)
+	}
+	start, end := max(0, i-radius), min(len(text), i+len(word)+radius)
+	for start > 0 && !utf8Start(text[start]) {
+		start--
+	}
+	for end < len(text) && !utf8Start(text[end]) {
+		end++
+	}
+	s := oneLine(text[start:end], 3*radius)
+	if start > 0 {
+		s = "…" + s
+	}
+	if end < len(text) {
+		s += "…"
+	}
+	return s
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+type searchJSON struct {
+	conversationRowJSON
+	Score   float64 `json:"score"`
+	Excerpt string  `json:"excerpt"`
+}
+
+func printSearch(_ context.Context, rc *readContext, results []searchResult) error {
+	rc.startPager()
+	defer rc.stopPager()
+	p := rc.io.Palette()
+	for _, r := range results {
+		if rc.json {
+			if err := rc.io.WriteJSON(searchJSON{conversationRow(r.doc.Conversation, r.doc.Commits), r.score, r.excerpt}); err != nil {
+				return rc.ioErr(err)
+			}
+			continue
+		}
+		if _, err := fmt.Fprintf(rc.io.Out, "%s %s %s\n    %s\n", p.Key(r.doc.ID, shortID(r.doc.ID)),
+			p.Bold(displayTitle(r.doc.Conversation, r.doc.ID)),
+			p.Dim(fmt.Sprintf("(%d commit%s)", r.doc.Commits, plural(r.doc.Commits))), r.excerpt); err != nil {
+			return rc.ioErr(err)
+		}
+	}
+	if len(results) == 0 && !rc.json {
+		fmt.Fprintln(rc.io.ErrOut, "No conversation matches.")
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/hooks/templates"
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/githooks"
+	"github.com/git-convo/git-convo/pkg/gitx"
+)
+
+// gitHooks are the git hooks git-convo installs.
+func gitHooks() []string { return []string{"post-commit", "post-rewrite"} }
+
+func installCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "install",
+		Usage:     "install the git hooks in this repository and Cursor's agent hooks",
+		UsageText: "git convo install [--cursor=user|project|none] [--force]",
+		Description: `Adds a block between "# >>> git-convo >>>" and "# <<< git-convo <<<" right after the
+shebang of the post-commit and post-rewrite hooks (in the hooks directory git uses:
+core.hooksPath and linked worktrees are honoured). Your own hook content is kept byte for
+byte; a second install changes nothing; "git convo uninstall" takes the block out again.
+
+Cursor: by default the user-level ~/.cursor/hooks.json gets git-convo's capture command
+with this binary's absolute path, so one install serves every repository. --cursor=project
+writes <repo>/.cursor/hooks.json with a portable command instead, for teams that commit it;
+--cursor=none leaves Cursor alone. Other tools' entries are kept.
+
+--force writes into a hooks directory that a hook manager owns (husky).`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cursor", Value: "user", Usage: "where to install Cursor's hooks: user, project or none"},
+			&cli.BoolFlag{Name: "force", Usage: "write into a hooks directory a hook manager owns"},
+		},
+		Action: func(c *cli.Context) error {
+			mode := c.String("cursor")
+			if mode != "user" && mode != "project" && mode != "none" {
+				return usagef("--cursor=%s: want user, project or none", mode)
+			}
+			ctx := c.Context
+			repo, err := gitx.Open(ctx, ".", false)
+			if err != nil {
+				return err
+			}
+			if err := installGitHooks(ctx, env, repo, c.Bool("force")); err != nil {
+				return err
+			}
+			if mode != "none" {
+				path, command := cursorHooksTarget(env, repo, mode)
+				res, err := cursor.InstallHooksJSON(path, command, cursor.DefaultHookSpecs())
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Stdout, "%s: Cursor hooks %s\n", path, res)
+			}
+			fmt.Fprintln(env.Stdout, "\ngit-convo is set up. Work with Cursor's agent and commit as usual; then:")
+			fmt.Fprintln(env.Stdout, "  git convo show HEAD    # the conversations behind the last commit")
+			fmt.Fprintln(env.Stdout, "  git convo doctor       # check the setup")
+			if mode != "none" {
+				fmt.Fprintln(env.Stdout, "Restart Cursor if it is running so it loads the new hooks.")
+			}
+			return nil
+		},
+	}
+}
+
+func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force bool) error {
+	loc, err := githooks.Locate(ctx, repo.TopLevel)
+	if err != nil {
+		return err
+	}
+	if loc.Manager != "" && !force {
+		return fmt.Errorf("%s", loc.Advice())
+	}
+	for _, name := range gitHooks() {
+		block, err := templates.Render(name, env.Executable)
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(loc.Dir, name)
+		if loc.ManagerFile(name) != "" {
+			path = loc.ManagerFile(name)
+		}
+		res, err := githooks.InstallFile(path, block)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		fmt.Fprintf(env.Stdout, "%s: %s\n", path, res)
+	}
+	return nil
+}
+
+// cursorHooksTarget is the hooks.json to write and the command to put in it:
+// the absolute binary path at user level (GUI-launched Cursor may lack the
+// user's PATH), a portable command at project level (the file is shared).
+func cursorHooksTarget(env *Env, repo *gitx.Repo, mode string) (path, command string) {
+	if mode == "project" {
+		return filepath.Join(repo.TopLevel, ".cursor", "hooks.json"), "git-convo"
+	}
+	return filepath.Join(env.Getenv("HOME"), ".cursor", "hooks.json"), env.Executable
+}
+
+func uninstallCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "uninstall",
+		Usage:     "remove git-convo's hooks from this repository",
+		UsageText: "git convo uninstall [--cursor]",
+		Description: `Removes git-convo's block from the post-commit and post-rewrite hooks, leaving your
+own hook content exactly as it was (a hook file with nothing else left is deleted), and
+git-convo's entries from this repository's .cursor/hooks.json. --cursor also removes them
+from the user-level ~/.cursor/hooks.json, which serves every repository. Recorded links
+stay in links.sqlite (see "git convo forget").`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "cursor", Usage: "also remove the user-level Cursor hooks (~/.cursor/hooks.json)"},
+		},
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			repo, err := gitx.Open(ctx, ".", false)
+			if err != nil {
+				return err
+			}
+			loc, err := githooks.Locate(ctx, repo.TopLevel)
+			if err != nil {
+				return err
+			}
+			for _, name := range gitHooks() {
+				path := filepath.Join(loc.Dir, name)
+				if loc.ManagerFile(name) != "" {
+					path = loc.ManagerFile(name)
+				}
+				res, err := githooks.UninstallFile(path)
+				if err != nil {
+					return fmt.Errorf("%s: %w", path, err)
+				}
+				fmt.Fprintf(env.Stdout, "%s: %s\n", path, res)
+			}
+			targets := []string{filepath.Join(repo.TopLevel, ".cursor", "hooks.json")}
+			if c.Bool("cursor") {
+				targets = append(targets, filepath.Join(env.Getenv("HOME"), ".cursor", "hooks.json"))
+			}
+			for _, path := range targets {
+				res, err := cursor.UninstallHooksJSON(path)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Stdout, "%s: Cursor hooks %s\n", path, res)
+			}
+			return nil
+		},
+	}
+}

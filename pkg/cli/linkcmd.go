@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/autolink"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+func linkCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "link",
+		Usage:     "link a conversation to a commit by hand (status manual, confidence 1.0)",
+		UsageText: "git convo link <conversation> [<rev>]",
+		Description: `Links a conversation (its id, or a unique prefix of a known id) to a commit (default
+HEAD). It works when only one side is known yet: a conversation git-convo has not seen, or
+a commit not recorded yet. Manual links are never changed by auto-linking.`,
+		Action: func(c *cli.Context) error {
+			return runLinkCmd(c, env, true)
+		},
+	}
+}
+
+func unlinkCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "unlink",
+		Usage:     "remove the link between a conversation and a commit",
+		UsageText: "git convo unlink <conversation> [<rev>]",
+		Action: func(c *cli.Context) error {
+			return runLinkCmd(c, env, false)
+		},
+	}
+}
+
+func runLinkCmd(c *cli.Context, env *Env, add bool) error {
+	ctx := c.Context
+	args := c.Args().Slice()
+	if len(args) < 1 || len(args) > 2 {
+		return usagef("usage: git convo %s <conversation> [<rev>]", c.Command.Name)
+	}
+	rev := "HEAD"
+	if len(args) == 2 {
+		rev = args[1]
+	}
+	repo, err := gitx.Open(ctx, ".", false)
+	if err != nil {
+		return err
+	}
+	hashes, err := repo.RevParse(ctx, rev)
+	if err != nil {
+		return err
+	}
+	hash := hashes[0]
+	s, err := env.openStore(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	convID, err := resolveConversation(ctx, s, args[0], add)
+	if err != nil {
+		return err
+	}
+	if !add {
+		removed, err := s.Unlink(ctx, convID, hash)
+		if err != nil {
+			return err
+		}
+		if !removed {
+			return fmt.Errorf("conversation %s is not linked to %s", convID, shortHash(hash))
+		}
+		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", convID, shortHash(hash))
+		return nil
+	}
+	if err := s.SetManualLink(ctx, convID, hash, "linked by hand"); err != nil {
+		return err
+	}
+	// Record the commit too when it is not yet, so show has its details.
+	if done, err := s.RecordedCommits(ctx, []string{hash}); err == nil && !done[hash] {
+		if r, err := newRecorder(ctx, env, ".", false); err == nil {
+			_, _, _ = r.record(ctx, hash, store.LinkSourceRelink)
+			r.Close()
+		}
+	}
+	if conv, _ := s.GetConversation(ctx, convID); conv == nil || conv.Title == "" {
+		_ = enrich(ctx, env, s, convID) // best effort: the title, if Cursor knows it
+	}
+	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", convID, shortHash(hash))
+	return nil
+}
+
+// resolveConversation expands a unique prefix of a known conversation id. An
+// unknown full id is accepted when linking (only one side may be known yet).
+func resolveConversation(ctx context.Context, s *store.Store, arg string, allowUnknown bool) (string, error) {
+	ids, err := s.ResolveConversationID(ctx, arg)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		if id == arg {
+			return id, nil
+		}
+	}
+	switch {
+	case len(ids) == 1:
+		return ids[0], nil
+	case len(ids) > 1:
+		return "", fmt.Errorf("conversation id %q is ambiguous: %s", arg, strings.Join(ids, ", "))
+	case allowUnknown && len(arg) >= 8:
+		return arg, nil
+	default:
+		return "", fmt.Errorf("no conversation %q (see `git convo conversations`)", arg)
+	}
+}
+
+func relinkCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "relink",
+		Usage:     "re-score the auto-links of recorded commits",
+		UsageText: "git convo relink [<revision range>]",
+		Description: `Re-runs auto-linking for the recorded commits in a range (default: the last 200
+commits of HEAD), for example after changing convo.window or convo.threshold. Manual links
+are kept as they are. Commits not recorded yet are recorded first.`,
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			args := c.Args().Slice()
+			if len(args) == 0 {
+				args = []string{"-n", "200", "HEAD"}
+			}
+			r, err := newRecorder(ctx, env, ".", false)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			var hashes []string
+			err = r.repo.StreamLog(ctx, args, func(gc gitx.Commit) bool {
+				hashes = append(hashes, gc.Hash)
+				return true
+			})
+			if err != nil {
+				return err
+			}
+			recorded, err := r.store.RecordedCommits(ctx, hashes)
+			if err != nil {
+				return err
+			}
+			linker := &autolink.Linker{Store: r.store, Config: newConfigCache(ctx).get}
+			links := 0
+			for _, h := range hashes {
+				var decisions []autolink.Decision
+				if recorded[h] {
+					decisions, err = linker.LinkCommit(ctx, h, store.LinkSourceRelink)
+				} else {
+					_, decisions, err = r.record(ctx, h, store.LinkSourceRelink)
+				}
+				if err != nil {
+					return err
+				}
+				for _, d := range decisions {
+					if d.Linked {
+						links++
+					}
+				}
+			}
+			fmt.Fprintf(env.Stdout, "re-scored %d commit%s: %d auto-link%s\n", len(hashes), plural(len(hashes)), links, plural(links))
+			return nil
+		},
+	}
+}

@@ -1,0 +1,269 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/autolink"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// catchUp bounds how many unrecorded ancestors a post-commit run records: the
+// worker resolves HEAD a moment after the commit, so a script committing twice
+// in quick succession must not leave the first commit out.
+const (
+	catchUpCommits = 8
+	catchUpWindow  = 10 * time.Minute
+)
+
+func recordCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "record",
+		Usage:     "record commits and link them to conversations; the post-commit hook runs this",
+		UsageText: "git convo record [-v] [<rev>...]\ngit convo record --hook=post-commit\ngit convo record --hook=post-rewrite --rewrite-type=<amend|rebase> < old-new-pairs",
+		Description: `Reads each commit (default HEAD) with go-git: hash, branch, author, subject, time and
+the files changed against its first parent. It stores it in links.sqlite and links it to
+the conversations that edited those files recently (see docs/linking.md).
+
+With --hook the command was started by a git hook: it never prints and never fails; errors
+go to the log that "git convo doctor" shows. GIT_CONVO=0 turns the hooks off.
+post-rewrite (after amend and rebase) carries every link to the rewritten commits.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "hook", Usage: "started by this git hook (post-commit, post-rewrite)"},
+			&cli.StringFlag{Name: "rewrite-type", Usage: "post-rewrite's argument: amend or rebase"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "explain every candidate conversation's score"},
+		},
+		Action: func(c *cli.Context) error {
+			if env.Getenv("GIT_CONVO") == "0" {
+				return nil
+			}
+			hook := c.String("hook")
+			if hook == "" {
+				return recordRevs(c.Context, env, c.Args().Slice(), c.Bool("verbose"))
+			}
+			if env.Getenv("GIT_CONVO_SYNC") != "1" {
+				detach()
+			}
+			if err := recordHook(c.Context, env, hook); err != nil {
+				env.log().Printf("record", "%s: %v", hook, err)
+			}
+			return nil // a hook never fails the commit
+		},
+	}
+}
+
+// recorder records commits of one repository.
+type recorder struct {
+	env    *Env
+	repo   *gitx.Repo
+	store  *store.Store
+	linker *autolink.Linker
+}
+
+func newRecorder(ctx context.Context, env *Env, dir string, scrub bool) (*recorder, error) {
+	repo, err := gitx.Open(ctx, dir, scrub)
+	if err != nil {
+		return nil, err
+	}
+	s, err := env.openStore(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	cfg := newConfigCache(ctx)
+	return &recorder{env: env, repo: repo, store: s, linker: &autolink.Linker{Store: s, Config: cfg.get}}, nil
+}
+
+func (r *recorder) Close() { r.store.Close() }
+
+// record reads one commit, stores it and links it.
+func (r *recorder) record(ctx context.Context, rev, source string) (*gitx.Commit, []autolink.Decision, error) {
+	c, err := r.repo.ReadCommit(ctx, rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc := store.Commit{
+		Hash:        c.Hash,
+		RepoPath:    r.repo.TopLevel,
+		RepoKey:     repoKey(r.repo.CommonDir),
+		Branch:      c.Branch,
+		Author:      c.Author,
+		Message:     c.Subject,
+		CommittedAt: c.CommitTime,
+		ParentCount: len(c.Parents),
+	}
+	for _, f := range c.Files {
+		sc.Files = append(sc.Files, link.NormPath(f))
+		sc.FileKeys = append(sc.FileKeys, pathKey(f))
+	}
+	if err := r.store.UpsertCommit(ctx, sc); err != nil {
+		return nil, nil, err
+	}
+	r.refreshStale(ctx)
+	d, err := r.linker.LinkCommit(ctx, c.Hash, source)
+	return c, d, err
+}
+
+// refreshStale re-reads from Cursor the few recently active conversations whose
+// last rows may not have been flushed at stop, before linking (bounded: this
+// runs in the background after every commit).
+func (r *recorder) refreshStale(ctx context.Context) {
+	ids, err := r.store.StaleEnrichment(ctx, r.env.Now().Add(-2*time.Hour).UnixMilli(), 3)
+	if err != nil {
+		return
+	}
+	for _, id := range ids {
+		if err := enrich(ctx, r.env, r.store, id); err != nil {
+			_ = r.store.MarkEnrichError(ctx, id, err.Error())
+		}
+	}
+}
+
+func recordHook(ctx context.Context, env *Env, hook string) error {
+	r, err := newRecorder(ctx, env, ".", true)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	switch hook {
+	case "post-commit":
+		c, _, err := r.record(ctx, "HEAD", store.LinkSourceHook)
+		if err != nil {
+			return err
+		}
+		return r.catchUp(ctx, c)
+	case "post-rewrite":
+		return r.rewrite(ctx, env.Stdin)
+	default:
+		return fmt.Errorf("unknown hook %q", hook)
+	}
+}
+
+// catchUp records first-parent ancestors of c that were committed moments
+// before it and are not recorded yet.
+func (r *recorder) catchUp(ctx context.Context, c *gitx.Commit) error {
+	for range catchUpCommits {
+		if len(c.Parents) == 0 {
+			return nil
+		}
+		parent := c.Parents[0]
+		done, err := r.store.RecordedCommits(ctx, []string{parent})
+		if err != nil || done[parent] {
+			return err
+		}
+		p, _, err := r.record(ctx, parent, store.LinkSourceHook)
+		if err != nil {
+			return err
+		}
+		if c.CommitTime.Sub(p.CommitTime) > catchUpWindow {
+			return nil
+		}
+		c = p
+	}
+	return nil
+}
+
+// rewrite handles post-rewrite's "<old> <new> [extra]" lines: the new commit
+// is recorded and linked, and every link of the old one is carried over.
+func (r *recorder) rewrite(ctx context.Context, in io.Reader) error {
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 2 {
+			continue
+		}
+		oldHash, newHash := fields[0], fields[1]
+		if _, _, err := r.record(ctx, newHash, store.LinkSourceHook); err != nil {
+			return err
+		}
+		if err := r.store.MarkRewritten(ctx, oldHash, newHash); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) error {
+	if len(revs) == 0 {
+		revs = []string{"HEAD"}
+	}
+	r, err := newRecorder(ctx, env, ".", false)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	hashes, err := r.repo.RevParse(ctx, revs...)
+	if err != nil {
+		return err
+	}
+	for _, h := range hashes {
+		c, decisions, err := r.record(ctx, h, store.LinkSourceRelink)
+		if err != nil {
+			return err
+		}
+		linked := 0
+		for _, d := range decisions {
+			if d.Linked {
+				linked++
+			}
+		}
+		fmt.Fprintf(env.Stdout, "recorded %s %s: %d conversation%s linked\n", shortHash(c.Hash), c.Subject, linked, plural(linked))
+		if verbose {
+			for _, d := range decisions {
+				verdict := "linked"
+				if !d.Linked {
+					verdict = "not linked: " + d.Skipped
+				}
+				fmt.Fprintf(env.Stdout, "  %s score %.2f (%s) %s\n", d.ConversationID, d.Score, d.Reason, verdict)
+			}
+		}
+	}
+	return nil
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// configCache loads each repository's convo.* settings once per process.
+type configCache struct {
+	ctx  context.Context
+	byID map[string]link.Config
+}
+
+func newConfigCache(ctx context.Context) *configCache {
+	return &configCache{ctx: ctx, byID: map[string]link.Config{}}
+}
+
+func (c *configCache) get(repoPath string) link.Config {
+	if cfg, ok := c.byID[repoPath]; ok {
+		return cfg
+	}
+	cfg := link.DefaultConfig()
+	if repoPath != "" {
+		if values, err := gitx.ConfigRegexp(c.ctx, repoPath, `^convo\.`); err == nil {
+			if parsed, err := link.ParseConfig(values); err == nil {
+				cfg = parsed
+			}
+		}
+	}
+	c.byID[repoPath] = cfg
+	return cfg
+}

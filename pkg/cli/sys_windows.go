@@ -1,0 +1,25 @@
+//go:build windows
+
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"golang.org/x/term"
+)
+
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+func evalSymlinks(p string) (string, error) { return filepath.EvalSymlinks(p) }
+
+func detach() {}
+
+func spawnDetached(exe string, args []string) error {
+	cmd := exec.Command(exe, args...)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Process.Release()
+}

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// The --json shapes of the read commands. They are a documented contract
+// (docs/json.md): add fields freely, never rename or remove one.
+
+// commitJSON is a commit as show, log and the MCP tools print it.
+type commitJSON struct {
+	Hash        string   `json:"hash"`
+	ShortHash   string   `json:"shortHash"`
+	Author      string   `json:"author"` // "Name <email>"
+	AuthorName  string   `json:"authorName"`
+	AuthorEmail string   `json:"authorEmail"`
+	Date        string   `json:"date"` // author date, ISO-8601
+	Subject     string   `json:"subject"`
+	Parents     []string `json:"parents"`
+	Branch      string   `json:"branch,omitempty"`
+	Recorded    bool     `json:"recorded"`
+	Files       []string `json:"files,omitempty"`
+	RewrittenTo string   `json:"rewrittenTo,omitempty"`
+}
+
+// conversationJSON is a conversation linked to a commit.
+type conversationJSON struct {
+	ID           string   `json:"id"`
+	Title        string   `json:"title"`
+	Confidence   float64  `json:"confidence"`
+	Status       string   `json:"status"` // auto | manual
+	MatchedFiles []string `json:"matchedFiles"`
+	Reason       string   `json:"reason"`
+	Source       string   `json:"source"`
+	Summary      string   `json:"summary,omitempty"`
+	FirstPrompt  string   `json:"firstPrompt,omitempty"`
+	Model        string   `json:"model,omitempty"`
+	Agent        string   `json:"agent,omitempty"`
+	Started      string   `json:"started,omitempty"`
+	LastActive   string   `json:"lastActive,omitempty"`
+	LinkedAt     string   `json:"linkedAt,omitempty"`
+}
+
+// showJSON is one commit with its conversations: show's output, and one line of log's.
+type showJSON struct {
+	Commit        commitJSON         `json:"commit"`
+	Conversations []conversationJSON `json:"conversations"`
+}
+
+func toConversationJSON(lc store.LinkedConversation) conversationJSON {
+	matched := lc.MatchedFiles
+	if matched == nil {
+		matched = []string{}
+	}
+	return conversationJSON{
+		ID:           lc.ConversationID,
+		Title:        lc.Conv.Title,
+		Confidence:   lc.Confidence,
+		Status:       lc.Status,
+		MatchedFiles: matched,
+		Reason:       lc.Reason,
+		Source:       lc.Source,
+		Summary:      lc.Conv.Summary,
+		FirstPrompt:  lc.Conv.FirstPrompt,
+		Model:        lc.Conv.Model,
+		Agent:        lc.Conv.Agent,
+		Started:      isoMs(lc.Conv.FirstSeenMs),
+		LastActive:   isoMs(lc.Conv.ActivityMs),
+		LinkedAt:     lc.CreatedAt,
+	}
+}
+
+func toConversationsJSON(lcs []store.LinkedConversation) []conversationJSON {
+	out := make([]conversationJSON, 0, len(lcs))
+	for _, lc := range lcs {
+		out = append(out, toConversationJSON(lc))
+	}
+	return out
+}
+
+func isoMs(ms int64) string {
+	if ms <= 0 {
+		return ""
+	}
+	return time.UnixMilli(ms).UTC().Format(time.RFC3339)
+}
+
+// displayTitle is what a person sees for a conversation without a title yet.
+func displayTitle(c store.Conversation, id string) string {
+	switch {
+	case c.Title != "":
+		return c.Title
+	case c.FirstPrompt != "":
+		return c.FirstPrompt
+	default:
+		return "conversation " + shortID(id)
+	}
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+func jsonEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}

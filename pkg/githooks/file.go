@@ -1,0 +1,202 @@
+package githooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// InstallFile puts block into the hook file at path and says what it did:
+// created, installed, upgraded or unchanged. A new file is `#!/bin/sh` plus
+// the block, mode 0755; an existing file keeps its mode and every byte of the
+// user's content. Writes are atomic.
+func InstallFile(path, block string) (string, error) {
+	content, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return "", err
+	}
+	if os.IsNotExist(err) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return "", err
+		}
+		if err := atomicWrite(path, []byte("#!/bin/sh\n"+block), 0o755); err != nil {
+			return "", err
+		}
+		return "created", nil
+	}
+	if !IsShell(content) {
+		line, _, _ := bytes.Cut(content, []byte("\n"))
+		return "", fmt.Errorf("%w (%s): add `git-convo record --hook=%s </dev/null >/dev/null 2>&1 &` to it yourself", ErrNotShell, strings.TrimSpace(string(line)), filepath.Base(path))
+	}
+	old := Current(content)
+	out, err := Insert(content, block)
+	if err != nil {
+		return "", err
+	}
+	if bytes.Equal(out, content) {
+		return "unchanged", nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if err := atomicWrite(path, out, fi.Mode().Perm()); err != nil {
+		return "", err
+	}
+	result := "installed"
+	if old != "" {
+		result = "upgraded"
+	}
+	if fi.Mode().Perm()&0o111 == 0 {
+		result += " (the hook is not executable, so git does not run it: chmod +x " + path + ")"
+	}
+	return result, nil
+}
+
+// UninstallFile removes the block from the hook file at path: removed,
+// deleted (nothing but a shebang was left) or not present.
+func UninstallFile(path string) (string, error) {
+	content, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return "not present", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	out, had, err := Remove(content)
+	if err != nil {
+		return "", err
+	}
+	if !had {
+		return "not present", nil
+	}
+	if len(bytes.TrimSpace(out)) == 0 || string(bytes.TrimSpace(out)) == "#!/bin/sh" {
+		if err := os.Remove(path); err != nil {
+			return "", err
+		}
+		return "deleted (it held only git-convo's block)", nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if err := atomicWrite(path, out, fi.Mode().Perm()); err != nil {
+		return "", err
+	}
+	return "removed", nil
+}
+
+func atomicWrite(path string, data []byte, mode os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".git-convo-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Chmod(mode)
+	if err := errors.Join(werr, cerr, f.Close()); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// Location is the hooks directory git uses for a work tree, and whether a
+// hook manager owns it.
+type Location struct {
+	Dir     string // absolute
+	Manager string // "", "husky", "disabled"
+	// HuskyDir is husky's directory of user hook files (.husky) when husky
+	// v9 owns Dir (.husky/_): its generated files call .husky/<hook>.
+	HuskyDir string
+}
+
+// Locate asks git where hooks live (`git rev-parse --git-path hooks`, which
+// honours core.hooksPath and linked worktrees) and detects hook managers.
+func Locate(ctx context.Context, workTree string) (Location, error) {
+	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	cmd.Dir = workTree
+	out, err := cmd.Output()
+	if err != nil {
+		return Location{}, fmt.Errorf("finding the hooks directory: %v", err)
+	}
+	loc := Location{Dir: strings.TrimSpace(string(out))}
+	switch {
+	case loc.Dir == "/dev/null" || strings.HasSuffix(loc.Dir, string(filepath.Separator)+"dev"+string(filepath.Separator)+"null"):
+		loc.Manager = "disabled"
+	case filepath.Base(loc.Dir) == "_" && filepath.Base(filepath.Dir(loc.Dir)) == ".husky":
+		loc.Manager, loc.HuskyDir = "husky", filepath.Dir(loc.Dir)
+	case filepath.Base(loc.Dir) == ".husky":
+		loc.Manager, loc.HuskyDir = "husky", loc.Dir
+	}
+	return loc, nil
+}
+
+// ManagerFile is the file to edit for hook when a manager owns the directory
+// ("" otherwise): husky runs .husky/<hook> from its generated stubs.
+func (l Location) ManagerFile(hook string) string {
+	if l.Manager == "husky" && l.HuskyDir != l.Dir {
+		return filepath.Join(l.HuskyDir, hook)
+	}
+	return ""
+}
+
+// Advice explains what to do when a manager owns the hooks directory.
+func (l Location) Advice() string {
+	switch l.Manager {
+	case "disabled":
+		return "git hooks are turned off here (core.hooksPath is /dev/null), so git would never run git-convo's hook; " +
+			"unset it (git config --unset core.hooksPath) and run git convo install again"
+	case "husky":
+		return "husky manages this repository's hooks (core.hooksPath=" + l.Dir + "); run `git convo install --force` to add " +
+			"git-convo's block to husky's own hook files (" + filepath.Join(l.HuskyDir, "post-commit") + ", post-rewrite)"
+	}
+	return ""
+}
+
+// Status is what a hook file holds, for doctor.
+type Status struct {
+	Installed    bool
+	Executable   bool
+	Binary       string // the absolute path the block names
+	BinaryExists bool
+	Block        string // the block itself
+}
+
+var binaryLine = regexp.MustCompile(`(?m)^\s*_convo_bin='((?:[^']|'\\'')*)'`)
+
+// Inspect reads a hook file's git-convo block.
+func Inspect(path string) Status {
+	var st Status
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return st
+	}
+	blk := Current(content)
+	if blk == "" {
+		return st
+	}
+	st.Installed, st.Block = true, blk
+	if fi, err := os.Stat(path); err == nil {
+		st.Executable = fi.Mode().Perm()&0o111 != 0
+	}
+	if m := binaryLine.FindStringSubmatch(blk); m != nil {
+		st.Binary = strings.ReplaceAll(m[1], `'\''`, "'")
+		if fi, err := os.Stat(st.Binary); err == nil && !fi.IsDir() {
+			st.BinaryExists = true
+		} else if p, err := exec.LookPath("git-convo"); err == nil {
+			st.BinaryExists, st.Binary = true, p
+		}
+	}
+	return st
+}

@@ -1,0 +1,164 @@
+package gitx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Commit is one commit's metadata.
+type Commit struct {
+	Hash        string
+	Parents     []string
+	Author      string // "Name <email>"
+	AuthorName  string
+	AuthorEmail string
+	AuthorTime  time.Time
+	CommitTime  time.Time
+	Subject     string
+	Body        string   // the message after the subject and blank line
+	Branch      string   // HEAD's branch when the commit is its tip
+	Files       []string // changed paths against the first parent (ReadCommit only)
+}
+
+// ReadCommit reads one commit and its changed files with go-git, falling back
+// to the git CLI where go-git cannot open the repository (SHA-256 object
+// format, unusual layouts).
+func (r *Repo) ReadCommit(ctx context.Context, rev string) (*Commit, error) {
+	if r.ObjectFormat == "sha1" || r.ObjectFormat == "" {
+		c, err := r.readCommitGoGit(rev)
+		if err == nil {
+			return c, nil
+		}
+	}
+	return r.readCommitCLI(ctx, rev)
+}
+
+func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
+	repo, err := git.PlainOpenWithOptions(r.run.dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, err
+	}
+	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return nil, err
+	}
+	co, err := repo.CommitObject(*h)
+	if err != nil {
+		return nil, err
+	}
+	c := &Commit{
+		Hash:        co.Hash.String(),
+		AuthorName:  co.Author.Name,
+		AuthorEmail: co.Author.Email,
+		AuthorTime:  co.Author.When,
+		CommitTime:  co.Committer.When,
+	}
+	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
+	c.Subject, c.Body = splitMessage(co.Message)
+	for _, p := range co.ParentHashes {
+		c.Parents = append(c.Parents, p.String())
+	}
+	tree, err := co.Tree()
+	if err != nil {
+		return nil, err
+	}
+	if len(co.ParentHashes) == 0 {
+		err = tree.Files().ForEach(func(f *object.File) error {
+			c.Files = append(c.Files, f.Name)
+			return nil
+		})
+	} else {
+		var parent *object.Commit
+		if parent, err = repo.CommitObject(co.ParentHashes[0]); err != nil {
+			return nil, err
+		}
+		var ptree *object.Tree
+		if ptree, err = parent.Tree(); err != nil {
+			return nil, err
+		}
+		var changes object.Changes
+		if changes, err = object.DiffTree(ptree, tree); err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for _, ch := range changes {
+			for _, name := range []string{ch.From.Name, ch.To.Name} {
+				if name != "" && !seen[name] {
+					seen[name] = true
+					c.Files = append(c.Files, name)
+				}
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(c.Files)
+	if head, err := repo.Head(); err == nil && head.Hash() == co.Hash && head.Name().IsBranch() {
+		c.Branch = head.Name().Short()
+	}
+	return c, nil
+}
+
+// metaFormat is the --format of one commit's metadata, NUL-separated.
+const metaFormat = "%H%x00%P%x00%an%x00%ae%x00%at%x00%ct%x00%B"
+
+func (r *Repo) readCommitCLI(ctx context.Context, rev string) (*Commit, error) {
+	out, err := r.run.output(ctx, "show", "-s", "--no-show-signature", "--format="+metaFormat, "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return nil, err
+	}
+	f := strings.SplitN(string(out), "\x00", 7)
+	if len(f) != 7 {
+		return nil, fmt.Errorf("unexpected git show output for %s", rev)
+	}
+	c := &Commit{Hash: f[0], AuthorName: f[2], AuthorEmail: f[3]}
+	c.Parents = strings.Fields(f[1])
+	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
+	c.AuthorTime = unixTime(f[4])
+	c.CommitTime = unixTime(f[5])
+	c.Subject, c.Body = splitMessage(strings.TrimSuffix(f[6], "\n"))
+	files, err := r.run.output(ctx, "diff-tree", "-r", "--root", "--no-commit-id", "--name-only", "--no-renames", "-z", "-m", "--first-parent", c.Hash)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range bytes.Split(files, []byte{0}) {
+		if len(p) > 0 {
+			c.Files = append(c.Files, string(p))
+		}
+	}
+	sort.Strings(c.Files)
+	if head, err := r.run.output(ctx, "symbolic-ref", "-q", "--short", "HEAD"); err == nil {
+		if tip, err := r.run.output(ctx, "rev-parse", "HEAD"); err == nil && strings.TrimSpace(string(tip)) == c.Hash {
+			c.Branch = strings.TrimSpace(string(head))
+		}
+	}
+	return c, nil
+}
+
+func splitMessage(msg string) (subject, body string) {
+	msg = strings.TrimLeft(msg, "\n")
+	subject, body, _ = strings.Cut(msg, "\n")
+	return strings.TrimSpace(subject), strings.Trim(body, "\n")
+}
+
+func unixTime(s string) time.Time {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.Unix(n, 0)
+}
+
+// errStop ends a log stream early.
+var errStop = errors.New("stop")

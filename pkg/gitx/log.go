@@ -1,0 +1,116 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// logFormat: one record per commit, starting with a record separator so the
+// parser needs no lookahead; fields NUL-separated.
+const logFormat = "%x1e%H%x00%P%x00%an%x00%ae%x00%aI%x00%s%x00%b"
+
+// StreamLog runs `git log` with the caller's options, revisions and
+// pathspecs, and calls fn with each commit as git prints it, so the first
+// commits arrive long before git finishes a long history. fn returns false to
+// stop; git is then killed.
+func (r *Repo) StreamLog(ctx context.Context, userArgs []string, fn func(Commit) bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	args := []string{"-c", "log.showSignature=false", "log"}
+	// Our format goes after the user's options (the last --format wins) and
+	// before a "--" that starts pathspecs.
+	split := len(userArgs)
+	for i, a := range userArgs {
+		if a == "--" {
+			split = i
+			break
+		}
+	}
+	args = append(args, userArgs[:split]...)
+	args = append(args, "--no-patch", "--no-color", "--format="+logFormat)
+	args = append(args, userArgs[split:]...)
+	cmd := r.run.cmd(ctx, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	perr := parseLog(out, fn)
+	if errors.Is(perr, errStop) {
+		cancel()
+		_ = cmd.Wait()
+		return nil
+	}
+	werr := cmd.Wait()
+	if perr != nil {
+		return perr
+	}
+	if werr != nil {
+		return &Error{Args: args, Stderr: stderr.String(), Err: werr}
+	}
+	return nil
+}
+
+// LogCommits is StreamLog collected into a slice.
+func (r *Repo) LogCommits(ctx context.Context, userArgs []string) ([]Commit, error) {
+	var out []Commit
+	err := r.StreamLog(ctx, userArgs, func(c Commit) bool {
+		out = append(out, c)
+		return true
+	})
+	return out, err
+}
+
+func parseLog(rd io.Reader, fn func(Commit) bool) error {
+	br := bufio.NewReaderSize(rd, 64*1024)
+	// Skip up to the first record separator.
+	if _, err := br.ReadBytes(0x1e); err != nil {
+		if err == io.EOF {
+			return nil
+		}
+		return err
+	}
+	for {
+		rec, err := br.ReadBytes(0x1e)
+		last := err == io.EOF
+		if err != nil && !last {
+			return err
+		}
+		rec = bytes.TrimSuffix(rec, []byte{0x1e})
+		if len(bytes.TrimSpace(rec)) > 0 {
+			c, perr := parseLogRecord(rec)
+			if perr != nil {
+				return perr
+			}
+			if !fn(c) {
+				return errStop
+			}
+		}
+		if last {
+			return nil
+		}
+	}
+}
+
+func parseLogRecord(rec []byte) (Commit, error) {
+	f := strings.SplitN(string(rec), "\x00", 7)
+	if len(f) != 7 {
+		return Commit{}, fmt.Errorf("unexpected git log record %q", rec)
+	}
+	c := Commit{Hash: f[0], AuthorName: f[2], AuthorEmail: f[3], Subject: f[5]}
+	c.Parents = strings.Fields(f[1])
+	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
+	c.AuthorTime, _ = time.Parse(time.RFC3339, f[4])
+	c.Body = strings.Trim(f[6], "\n")
+	return c, nil
+}

@@ -1,0 +1,207 @@
+// Package term is the terminal side of git-convo's output: streams, whether
+// they are terminals, color, the pager and JSON Lines (after GitHub CLI's
+// iostreams).
+package term
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/fatih/color"
+)
+
+// IO is one command's streams and terminal settings.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	stdoutTTY, stderrTTY bool
+	getenv               func(string) string
+	colorOn              bool
+	palette              *Palette
+
+	realOut  io.Writer
+	pagerCmd *exec.Cmd
+	pagerIn  io.WriteCloser
+}
+
+// New wraps streams; the TTY flags say whether stdout and stderr are terminals.
+func New(in io.Reader, out, errOut io.Writer, stdoutTTY, stderrTTY bool, getenv func(string) string) *IO {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	t := &IO{In: in, Out: out, ErrOut: errOut, stdoutTTY: stdoutTTY, stderrTTY: stderrTTY, getenv: getenv}
+	t.palette = newPalette(false)
+	return t
+}
+
+// StdoutTTY reports whether stdout is a terminal.
+func (t *IO) StdoutTTY() bool { return t.stdoutTTY }
+
+// StderrTTY reports whether stderr is a terminal.
+func (t *IO) StderrTTY() bool { return t.stderrTTY }
+
+// ColorDecision decides whether to color: --color=always|never wins, then
+// NO_COLOR, then git's answer for color.convo (falling back to color.ui),
+// then auto (stdout is a terminal). gitColor may be nil; ok=false means git
+// could not answer.
+func ColorDecision(mode string, noColor string, stdoutTTY bool, gitColor func(stdoutTTY bool) (on, ok bool)) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if noColor != "" {
+		return false
+	}
+	if gitColor != nil {
+		if on, ok := gitColor(stdoutTTY); ok {
+			return on
+		}
+	}
+	return stdoutTTY
+}
+
+// SetColor applies ColorDecision to this IO.
+func (t *IO) SetColor(mode string, gitColor func(stdoutTTY bool) (on, ok bool)) {
+	t.colorOn = ColorDecision(mode, t.getenv("NO_COLOR"), t.stdoutTTY, gitColor)
+	t.palette = newPalette(t.colorOn)
+}
+
+// ColorEnabled reports the color decision.
+func (t *IO) ColorEnabled() bool { return t.colorOn }
+
+// Palette returns the colors for this output (no-ops when color is off).
+func (t *IO) Palette() *Palette { return t.palette }
+
+// WriteJSON writes v as one compact line (JSON Lines), without HTML escaping.
+func (t *IO) WriteJSON(v any) error {
+	enc := json.NewEncoder(t.Out)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// StartPager pipes Out into the pager command (from `git var GIT_PAGER`),
+// run through sh with LESS=FRX and LV=-c unless set, when stdout is a
+// terminal and no pager is already running (GIT_PAGER_IN_USE).
+func (t *IO) StartPager(pager string) error {
+	if !t.stdoutTTY || t.getenv("GIT_PAGER_IN_USE") != "" || pager == "" || pager == "cat" || t.pagerCmd != nil {
+		return nil
+	}
+	cmd := exec.Command("sh", "-c", pager)
+	env := os.Environ()
+	if t.getenv("LESS") == "" {
+		env = append(env, "LESS=FRX")
+	}
+	if t.getenv("LV") == "" {
+		env = append(env, "LV=-c")
+	}
+	cmd.Env = append(env, "GIT_PAGER_IN_USE=true")
+	cmd.Stdout = t.Out
+	cmd.Stderr = t.ErrOut
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	t.realOut, t.Out, t.pagerCmd, t.pagerIn = t.Out, in, cmd, in
+	return nil
+}
+
+// StopPager closes the pager's input and waits for the user to quit it.
+func (t *IO) StopPager() {
+	if t.pagerCmd == nil {
+		return
+	}
+	_ = t.pagerIn.Close()
+	_ = t.pagerCmd.Wait()
+	t.Out, t.pagerCmd, t.pagerIn = t.realOut, nil, nil
+}
+
+// IsBrokenPipe reports a write to a pager (or a pipe) the reader closed:
+// the user quit the pager early, which is not an error.
+func IsBrokenPipe(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)
+}
+
+// Palette holds the few colors git-convo uses, bound to one color decision.
+type Palette struct {
+	on                     bool
+	hash, bold, dim, green *color.Color
+	keyed                  []*color.Color
+}
+
+func newPalette(on bool) *Palette {
+	mk := func(attrs ...color.Attribute) *color.Color {
+		c := color.New(attrs...)
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	p := &Palette{on: on, hash: mk(color.FgYellow), bold: mk(color.Bold), dim: mk(color.Faint), green: mk(color.FgGreen)}
+	for _, a := range []color.Attribute{color.FgCyan, color.FgMagenta, color.FgGreen, color.FgBlue,
+		color.FgHiYellow, color.FgHiCyan, color.FgHiMagenta, color.FgHiGreen} {
+		p.keyed = append(p.keyed, mk(a))
+	}
+	return p
+}
+
+// Hash colors a commit hash like git (yellow).
+func (p *Palette) Hash(s string) string { return p.hash.Sprint(s) }
+
+// Bold makes s bold.
+func (p *Palette) Bold(s string) string { return p.bold.Sprint(s) }
+
+// Dim makes s faint.
+func (p *Palette) Dim(s string) string { return p.dim.Sprint(s) }
+
+// Key colors s with the color that key (a conversation id) always gets.
+func (p *Palette) Key(key, s string) string {
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	return p.keyed[int(h.Sum32()%uint32(len(p.keyed)))].Sprint(s)
+}
+
+// RelativeTime says how long before now t was, like git's --date=relative.
+func RelativeTime(t, now time.Time) string {
+	d := now.Sub(t)
+	if d < 0 {
+		return "in the future"
+	}
+	unit := func(n int, name string) string {
+		if n == 1 {
+			return fmt.Sprintf("1 %s ago", name)
+		}
+		return fmt.Sprintf("%d %ss ago", n, name)
+	}
+	switch {
+	case d < 90*time.Second:
+		return unit(int(d.Seconds()), "second")
+	case d < 90*time.Minute:
+		return unit(int(d.Minutes()+0.5), "minute")
+	case d < 36*time.Hour:
+		return unit(int(d.Hours()+0.5), "hour")
+	case d < 14*24*time.Hour:
+		return unit(int(d.Hours()/24+0.5), "day")
+	case d < 10*7*24*time.Hour:
+		return unit(int(d.Hours()/24/7+0.5), "week")
+	case d < 365*24*time.Hour:
+		return unit(int(d.Hours()/24/30+0.5), "month")
+	default:
+		return unit(int(d.Hours()/24/365+0.5), "year")
+	}
+}

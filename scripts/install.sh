@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Build git-convo from this checkout and install it, with its man page and
+# shell completion, under a prefix whose bin directory is on PATH.
+#
+#   scripts/install.sh                 # picks /usr/local if writable, else ~/.local
+#   PREFIX=/opt/convo scripts/install.sh
+#
+# Needs Go (1.24+) and a C compiler: SQLite is compiled in through cgo.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+command -v go >/dev/null 2>&1 || die "Go is not installed: get it from https://go.dev/dl/ (1.24 or newer)"
+cc=${CC:-gcc}
+command -v "$cc" >/dev/null 2>&1 || command -v cc >/dev/null 2>&1 || \
+  die "no C compiler found (git-convo compiles SQLite with cgo): install gcc (Debian/Ubuntu: apt-get install gcc; macOS: xcode-select --install)"
+
+on_path() { case ":$PATH:" in *":$1:"*) return 0 ;; esac; return 1; }
+
+if [ -z "${PREFIX:-}" ]; then
+  if [ -w /usr/local/bin ] && on_path /usr/local/bin; then
+    PREFIX=/usr/local
+  else
+    PREFIX="$HOME/.local"
+  fi
+fi
+bindir="$PREFIX/bin"
+mandir="$PREFIX/share/man/man1"
+bashdir="$PREFIX/share/bash-completion/completions"
+zshdir="$PREFIX/share/zsh/site-functions"
+
+echo "Building git-convo (the first build compiles SQLite: about a minute)..."
+mkdir -p "$bindir"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+CGO_ENABLED=1 go build -trimpath -o "$tmp/git-convo" ./cmd/git-convo
+install -m 0755 "$tmp/git-convo" "$bindir/git-convo"
+
+mkdir -p "$mandir" "$bashdir" "$zshdir"
+"$bindir/git-convo" man > "$mandir/git-convo.1"
+"$bindir/git-convo" completion bash > "$bashdir/git-convo"
+"$bindir/git-convo" completion zsh > "$zshdir/_git-convo"
+
+echo "Installed $("$bindir/git-convo" --version)"
+echo "  binary      $bindir/git-convo"
+echo "  man page    $mandir/git-convo.1   (git convo --help opens it)"
+echo "  completion  $bashdir/git-convo, $zshdir/_git-convo"
+if ! on_path "$bindir"; then
+  echo
+  echo "$bindir is not on your PATH. Add it, e.g.:"
+  echo "  echo 'export PATH=\"$bindir:\$PATH\"' >> ~/.bashrc && export PATH=\"$bindir:\$PATH\""
+fi
+echo
+echo "Next steps:"
+echo "  git convo demo              # see it work in a throwaway repo"
+echo "  cd <your repo> && git convo install"
+echo "  ... work with Cursor's agent, commit as usual, then: git convo show HEAD"
