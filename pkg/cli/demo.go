@@ -80,7 +80,9 @@ func runDemo(ctx context.Context, env *Env, keep bool) error {
 	}
 	d := &demo{env: env, root: root, repo: filepath.Join(root, "shop-api")}
 	out := env.Stdout
-	step := func(format string, args ...any) { fmt.Fprintf(out, "\n\033[1m==> %s\033[0m\n", fmt.Sprintf(format, args...)) }
+	step := func(format string, args ...any) {
+		fmt.Fprintf(out, "\n\033[1m==> %s\033[0m\n", fmt.Sprintf(format, args...))
+	}
 	if env.Getenv("NO_COLOR") != "" || !env.StdoutTTY {
 		step = func(format string, args ...any) { fmt.Fprintf(out, "\n==> %s\n", fmt.Sprintf(format, args...)) }
 	}
@@ -290,11 +292,11 @@ func writeDemoCursorDB(path string, convs []demoConversation, repo string, now t
 		composer := map[string]any{
 			"_v": 10, "composerId": c.id, "name": c.title, "status": "completed", "unifiedMode": "agent",
 			"createdAt": created.UnixMilli(), "lastUpdatedAt": created.Add(3 * time.Minute).UnixMilli(),
-			"modelConfig":                map[string]any{"modelName": "claude-4.5-sonnet"},
-			"latestConversationSummary":  map[string]any{"summary": map[string]any{"summary": c.summary}},
+			"modelConfig":                 map[string]any{"modelName": "claude-4.5-sonnet"},
+			"latestConversationSummary":   map[string]any{"summary": map[string]any{"summary": c.summary}},
 			"fullConversationHeadersOnly": []map[string]any{{"bubbleId": userBubble, "type": 1}, {"bubbleId": agentBubble, "type": 2}},
-			"codeBlockData":              codeBlockData,
-			"context":                    map[string]any{"fileSelections": []any{}},
+			"codeBlockData":               codeBlockData,
+			"context":                     map[string]any{"fileSelections": []any{}},
 		}
 		rows := map[string]any{
 			"composerData:" + c.id: composer,
