@@ -91,7 +91,7 @@ func (l *Linker) RelinkConversation(ctx context.Context, convID string) (int, er
 		return 0, err
 	}
 	window := link.DefaultConfig().Window
-	from := conv.FirstSeenMs - int64(2*time.Minute/time.Millisecond)
+	from := conv.FirstSeenMs - link.DefaultConfig().Skew.Milliseconds()
 	to := conv.ActivityMs + window.Milliseconds()
 	hashes, err := l.Store.CommitsTouchedBy(ctx, convID, from, to)
 	if err != nil {

@@ -96,11 +96,11 @@ func runDemo(ctx context.Context, env *Env, keep bool) error {
 	script := demoScript()
 	for i, conv := range script {
 		step("Cursor's agent: %q", conv.prompt)
-		if err := d.agentSession(ctx, conv, time.Duration(len(script)-i)*time.Hour); err != nil {
+		if err := d.agentSession(ctx, conv); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "(the agent edited %s; the hooks recorded it)\n", strings.Join(sortedKeys(conv.edits), ", "))
-		if err := d.git(ctx, "add", "-A"); err != nil {
+		if err := d.git(ctx, append([]string{"add", "--"}, sortedKeys(conv.edits)...)...); err != nil {
 			return err
 		}
 		if err := d.git(ctx, "commit", "-q", "-m", conv.commit); err != nil {
@@ -192,15 +192,19 @@ func (d *demo) setup(ctx context.Context) error {
 	if err := d.git(ctx, "add", "-A"); err != nil {
 		return err
 	}
-	if err := d.git(ctx, "commit", "-q", "-m", "Initial API"); err != nil {
+	// The project existed before today's conversations.
+	yesterday := "GIT_AUTHOR_DATE=" + d.env.Now().Add(-24*time.Hour).Format(time.RFC3339)
+	if err := d.gitEnv(ctx, []string{yesterday, strings.Replace(yesterday, "AUTHOR", "COMMITTER", 1)}, "commit", "-q", "-m", "Initial API"); err != nil {
 		return err
 	}
-	return writeDemoCursorDB(d.cursorDB(), demoScript(), d.repo, d.env.Now())
+	return createDemoCursorDB(d.cursorDB())
 }
 
-func (d *demo) git(ctx context.Context, args ...string) error {
+func (d *demo) git(ctx context.Context, args ...string) error { return d.gitEnv(ctx, nil, args...) }
+
+func (d *demo) gitEnv(ctx context.Context, extra []string, args ...string) error {
 	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir, cmd.Env = d.repo, d.environ()
+	cmd.Dir, cmd.Env = d.repo, append(d.environ(), extra...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, bytes.TrimSpace(out))
 	}
@@ -219,7 +223,8 @@ func (d *demo) convo(ctx context.Context, args ...string) error {
 }
 
 // agentSession replays what Cursor's hooks send for one conversation.
-func (d *demo) agentSession(ctx context.Context, conv demoConversation, _ time.Duration) error {
+func (d *demo) agentSession(ctx context.Context, conv demoConversation) error {
+	start := time.Now()
 	send := func(event string, extra map[string]any) error {
 		payload := map[string]any{
 			"conversation_id": conv.id, "generation_id": conv.id[:8] + "-gen-1", "hook_event_name": event,
@@ -257,17 +262,17 @@ func (d *demo) agentSession(ctx context.Context, conv demoConversation, _ time.D
 	if err := send("afterAgentResponse", map[string]any{"text": conv.answer}); err != nil {
 		return err
 	}
+	// Cursor writes the conversation (title, summary, edited files) into its
+	// database as it goes; the stop hook then reads it from there.
+	if err := writeDemoConversation(d.cursorDB(), conv, d.repo, start, time.Now()); err != nil {
+		return err
+	}
 	return send("stop", map[string]any{"status": "completed", "loop_count": 0})
 }
 
-// writeDemoCursorDB creates a small state.vscdb with Cursor's real schema and
-// key shapes, so enrichment reads titles and summaries as it would from Cursor.
-func writeDemoCursorDB(path string, convs []demoConversation, repo string, now time.Time) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
-	db, err := sql.Open("sqlite3", u.String())
+// createDemoCursorDB creates an empty state.vscdb with Cursor's real schema.
+func createDemoCursorDB(path string) error {
+	db, err := openDemoCursorDB(path)
 	if err != nil {
 		return err
 	}
@@ -280,36 +285,52 @@ func writeDemoCursorDB(path string, convs []demoConversation, repo string, now t
 			return err
 		}
 	}
-	for i, c := range convs {
-		created := now.Add(-time.Duration(len(convs)-i) * time.Hour)
-		userBubble, agentBubble := c.id[:8]+"-b1", c.id[:8]+"-b2"
-		codeBlockData := map[string]any{}
-		for _, p := range sortedKeys(c.edits) {
-			uri := "file://" + filepath.ToSlash(filepath.Join(repo, p))
-			codeBlockData[uri] = map[string]any{"cb-" + p: map[string]any{"_v": 3, "bubbleId": agentBubble, "status": "accepted",
-				"createdAt": created.Add(time.Minute).UnixMilli(), "lastAppliedAt": created.Add(2 * time.Minute).UnixMilli()}}
-		}
-		composer := map[string]any{
-			"_v": 10, "composerId": c.id, "name": c.title, "status": "completed", "unifiedMode": "agent",
-			"createdAt": created.UnixMilli(), "lastUpdatedAt": created.Add(3 * time.Minute).UnixMilli(),
-			"modelConfig":                 map[string]any{"modelName": "claude-4.5-sonnet"},
-			"latestConversationSummary":   map[string]any{"summary": map[string]any{"summary": c.summary}},
-			"fullConversationHeadersOnly": []map[string]any{{"bubbleId": userBubble, "type": 1}, {"bubbleId": agentBubble, "type": 2}},
-			"codeBlockData":               codeBlockData,
-			"context":                     map[string]any{"fileSelections": []any{}},
-		}
-		rows := map[string]any{
-			"composerData:" + c.id: composer,
-			"bubbleId:" + c.id + ":" + userBubble: map[string]any{"_v": 3, "type": 1, "bubbleId": userBubble, "text": c.prompt,
-				"createdAt": created.UTC().Format(time.RFC3339)},
-			"bubbleId:" + c.id + ":" + agentBubble: map[string]any{"_v": 3, "type": 2, "bubbleId": agentBubble, "text": c.answer,
-				"createdAt": created.Add(2 * time.Minute).UTC().Format(time.RFC3339)},
-		}
-		for k, v := range rows {
-			b, _ := json.Marshal(v)
-			if _, err := db.Exec(`INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)`, k, string(b)); err != nil {
-				return err
-			}
+	return nil
+}
+
+func openDemoCursorDB(path string) (*sql.DB, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	return sql.Open("sqlite3", u.String())
+}
+
+// writeDemoConversation writes one conversation in Cursor's key shapes
+// (composerData:<id>, bubbleId:<id>:<bubble>), as Cursor does while the agent works.
+func writeDemoConversation(path string, c demoConversation, repo string, start, end time.Time) error {
+	db, err := openDemoCursorDB(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	userBubble, agentBubble := c.id[:8]+"-b1", c.id[:8]+"-b2"
+	codeBlockData := map[string]any{}
+	for _, p := range sortedKeys(c.edits) {
+		uri := "file://" + filepath.ToSlash(filepath.Join(repo, p))
+		codeBlockData[uri] = map[string]any{"cb-" + p: map[string]any{"_v": 3, "bubbleId": agentBubble, "status": "accepted",
+			"createdAt": start.UnixMilli(), "lastAppliedAt": end.UnixMilli()}}
+	}
+	composer := map[string]any{
+		"_v": 10, "composerId": c.id, "name": c.title, "status": "completed", "unifiedMode": "agent",
+		"createdAt": start.UnixMilli(), "lastUpdatedAt": end.UnixMilli(),
+		"modelConfig":                 map[string]any{"modelName": "claude-4.5-sonnet"},
+		"latestConversationSummary":   map[string]any{"summary": map[string]any{"summary": c.summary}},
+		"fullConversationHeadersOnly": []map[string]any{{"bubbleId": userBubble, "type": 1}, {"bubbleId": agentBubble, "type": 2}},
+		"codeBlockData":               codeBlockData,
+		"context":                     map[string]any{"fileSelections": []any{}},
+	}
+	rows := map[string]any{
+		"composerData:" + c.id: composer,
+		"bubbleId:" + c.id + ":" + userBubble: map[string]any{"_v": 3, "type": 1, "bubbleId": userBubble, "text": c.prompt,
+			"createdAt": start.UTC().Format(time.RFC3339)},
+		"bubbleId:" + c.id + ":" + agentBubble: map[string]any{"_v": 3, "type": 2, "bubbleId": agentBubble, "text": c.answer,
+			"createdAt": end.UTC().Format(time.RFC3339)},
+	}
+	for k, v := range rows {
+		b, _ := json.Marshal(v)
+		if _, err := db.Exec(`INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)`, k, string(b)); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -18,6 +18,8 @@ type Config struct {
 	Threshold     float64 // minimum score kept as an auto-link
 	// Skew tolerates a file touch recorded slightly after the commit time:
 	// git stores commit times in whole seconds, hooks in milliseconds.
+	// Anything wider would let a conversation started just after a commit
+	// claim it.
 	Skew time.Duration
 }
 
@@ -29,7 +31,7 @@ func DefaultConfig() Config {
 		OverlapWeight: 0.7,
 		RecencyWeight: 0.3,
 		Threshold:     0.2,
-		Skew:          2 * time.Minute,
+		Skew:          2 * time.Second,
 	}
 }
 
