@@ -10,7 +10,20 @@ import (
 // platform: file:// URIs are decoded, Windows forms such as /c:/Users/x and
 // c:\Users\x become C:/Users/x, ".." is cleaned and trailing slashes dropped.
 func NormalizeFSPath(p string) string {
-	p = strings.TrimSpace(p)
+	// Decoding can expose another layer (a URI inside a URI, spaces around an
+	// encoded path or a cleaned-off component): repeat until nothing
+	// changes, so the result is stable. Each round shrinks the string.
+	for range 64 {
+		next := strings.TrimSpace(normalizeOnce(strings.TrimSpace(p)))
+		if next == p {
+			break
+		}
+		p = next
+	}
+	return p
+}
+
+func normalizeOnce(p string) string {
 	if p == "" {
 		return ""
 	}
