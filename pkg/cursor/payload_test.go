@@ -115,15 +115,15 @@ func TestViaThirdParty(t *testing.T) {
 
 func TestNormalizeFSPath(t *testing.T) {
 	tests := map[string]string{
-		"/c:/Users/x/a.go":               "C:/Users/x/a.go",
-		`c:\Users\x\a.go`:                "C:/Users/x/a.go",
-		"file:///home/u/my%20repo/a.go":  "/home/u/my repo/a.go",
-		"file:///c%3A/Users/x/a.go":      "C:/Users/x/a.go",
-		"/home/u/repo/../repo/./src/":    "/home/u/repo/src",
-		"":                               "",
-		"  /tmp/x  ":                     "/tmp/x",
-		"/":                              "/",
-		"relative/path":                  "relative/path",
+		"/c:/Users/x/a.go":              "C:/Users/x/a.go",
+		`c:\Users\x\a.go`:               "C:/Users/x/a.go",
+		"file:///home/u/my%20repo/a.go": "/home/u/my repo/a.go",
+		"file:///c%3A/Users/x/a.go":     "C:/Users/x/a.go",
+		"/home/u/repo/../repo/./src/":   "/home/u/repo/src",
+		"":                              "",
+		"  /tmp/x  ":                    "/tmp/x",
+		"/":                             "/",
+		"relative/path":                 "relative/path",
 	}
 	for in, want := range tests {
 		if got := NormalizeFSPath(in); got != want {

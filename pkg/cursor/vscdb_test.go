@@ -140,7 +140,7 @@ func put(t *testing.T, db *sql.DB, key string, v any) {
 func TestLegacyInlineConversation(t *testing.T) {
 	path, w := newCursorDB(t, false)
 	put(t, w, "composerData:old", map[string]any{"name": "Old style", "createdAt": 1700000000000,
-		"conversation": []map[string]any{{"type": 1, "bubbleId": "u", "text": "hello"}, {"type": 2, "bubbleId": "a", "text": "hi there"}},
+		"conversation":      []map[string]any{{"type": 1, "bubbleId": "u", "text": "hello"}, {"type": 2, "bubbleId": "a", "text": "hi there"}},
 		"newlyCreatedFiles": []any{"file:///r/new.go", map[string]any{"uri": map[string]any{"fsPath": "/r/other.go"}}}})
 	db, err := OpenDB(context.Background(), path)
 	if err != nil {
