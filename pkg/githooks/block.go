@@ -87,15 +87,23 @@ func Insert(content []byte, block string) ([]byte, error) {
 	if !bytes.HasSuffix(blk, []byte("\n")) {
 		blk = append(blk, '\n')
 	}
-	if bytes.Contains(content, []byte("\r\n")) {
-		blk = bytes.ReplaceAll(bytes.ReplaceAll(blk, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
-	}
 	start, end, err := find(content)
 	if err != nil {
 		return nil, err
 	}
+	// Line endings follow the user's own content, not the block's.
+	user := content
+	if start >= 0 {
+		user, _, _ = Remove(content)
+	}
+	if bytes.Contains(user, []byte("\r\n")) {
+		blk = bytes.ReplaceAll(bytes.ReplaceAll(blk, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+	}
 	out := make([]byte, 0, len(content)+len(blk)+1)
 	if start >= 0 {
+		if end == len(content) && !bytes.HasSuffix(content, []byte("\n")) {
+			blk = bytes.TrimRight(blk, "\r\n") // keep the missing final newline
+		}
 		out = append(out, content[:start]...)
 		out = append(out, blk...)
 		return append(out, content[end:]...), nil
