@@ -128,7 +128,18 @@ func (r *Repo) readCommitCLI(ctx context.Context, rev string) (*Commit, error) {
 	c.AuthorTime = unixTime(f[4])
 	c.CommitTime = unixTime(f[5])
 	c.Subject, c.Body = splitMessage(strings.TrimSuffix(f[6], "\n"))
-	files, err := r.run.output(ctx, "diff-tree", "-r", "--root", "--no-commit-id", "--name-only", "--no-renames", "-z", "-m", "--first-parent", c.Hash)
+	if len(c.Parents) == 0 {
+		c.Parents = nil
+	}
+	// Against the first parent only (a merge lists what it brought in); a
+	// root commit lists every file.
+	diffArgs := []string{"diff-tree", "-r", "--no-commit-id", "--name-only", "--no-renames", "-z"}
+	if len(c.Parents) == 0 {
+		diffArgs = append(diffArgs, "--root", c.Hash)
+	} else {
+		diffArgs = append(diffArgs, c.Parents[0], c.Hash)
+	}
+	files, err := r.run.output(ctx, diffArgs...)
 	if err != nil {
 		return nil, err
 	}
