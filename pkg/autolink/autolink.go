@@ -53,7 +53,8 @@ func (l *Linker) LinkCommit(ctx context.Context, hash, source string) ([]Decisio
 			return nil, err
 		}
 	}
-	commit := link.Commit{Time: c.CommittedAt, Files: keys, IsMerge: c.IsMerge()}
+	commit := link.NewCommit(c.CommittedAt, keys, c.IsMerge())
+	display := displayPaths(c)
 	var decisions []Decision
 	var links []store.Link
 	for _, cand := range cands {
@@ -73,7 +74,7 @@ func (l *Linker) LinkCommit(ctx context.Context, hash, source string) ([]Decisio
 		links = append(links, store.Link{
 			ConversationID: cand.ConversationID,
 			CommitHash:     hash,
-			MatchedFiles:   displayPaths(c, r.Matched),
+			MatchedFiles:   display(r.Matched),
 			Confidence:     r.Score,
 			Reason:         r.Reason,
 			Source:         source,
@@ -105,21 +106,24 @@ func (l *Linker) RelinkConversation(ctx context.Context, convID string) (int, er
 	return len(hashes), nil
 }
 
-// displayPaths maps matched path keys back to the commit's own spelling.
-func displayPaths(c *store.Commit, keys []string) []string {
+// displayPaths returns a mapper from path keys back to the commit's own
+// spelling of each path (built once per commit: it is called per candidate).
+func displayPaths(c *store.Commit) func([]string) []string {
 	byKey := make(map[string]string, len(c.Files))
 	for i, k := range c.FileKeys {
 		byKey[k] = c.Files[i]
 	}
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		if p, ok := byKey[k]; ok {
-			out[i] = p
-		} else {
-			out[i] = k
+	return func(keys []string) []string {
+		out := make([]string, len(keys))
+		for i, k := range keys {
+			if p, ok := byKey[k]; ok {
+				out[i] = p
+			} else {
+				out[i] = k
+			}
 		}
+		return out
 	}
-	return out
 }
 
 func msTime(ms int64) time.Time {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,10 +74,21 @@ func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 		return nil, err
 	}
 	if len(co.ParentHashes) == 0 {
-		err = tree.Files().ForEach(func(f *object.File) error {
-			c.Files = append(c.Files, f.Name)
-			return nil
-		})
+		// Walk names only: tree.Files() would load every blob.
+		w := object.NewTreeWalker(tree, true, nil)
+		defer w.Close()
+		for {
+			name, entry, werr := w.Next()
+			if werr == io.EOF {
+				break
+			}
+			if werr != nil {
+				return nil, werr
+			}
+			if entry.Mode.IsFile() {
+				c.Files = append(c.Files, name)
+			}
+		}
 	} else {
 		var parent *object.Commit
 		if parent, err = repo.CommitObject(co.ParentHashes[0]); err != nil {

@@ -35,11 +35,23 @@ func DefaultConfig() Config {
 	}
 }
 
-// Commit is what the scorer needs of a commit.
+// Commit is what the scorer needs of a commit. Build it with NewCommit when
+// scoring many conversations against it.
 type Commit struct {
 	Time    time.Time
 	Files   []string // path keys, relative to the repo root
 	IsMerge bool
+	set     map[string]bool
+}
+
+// NewCommit indexes files once, so scoring each candidate costs what the
+// candidate shares with the commit, not the commit's size.
+func NewCommit(at time.Time, files []string, isMerge bool) Commit {
+	set := make(map[string]bool, len(files))
+	for _, f := range files {
+		set[f] = true
+	}
+	return Commit{Time: at, Files: files, IsMerge: isMerge, set: set}
 }
 
 // Conversation is what the scorer needs of a candidate conversation.
@@ -73,16 +85,26 @@ func Score(cfg Config, commit Commit, conv Conversation) Result {
 		return r
 	}
 	limit := commit.Time.Add(cfg.Skew)
-	for _, f := range commit.Files {
-		at, ok := conv.Files[f]
-		if !ok {
-			continue
-		}
+	counted := func(f string, at time.Time) {
 		// An edit made after the commit cannot be part of it.
-		if !at.IsZero() && at.After(limit) {
-			continue
+		if at.IsZero() || !at.After(limit) {
+			r.Matched = append(r.Matched, f)
 		}
-		r.Matched = append(r.Matched, f)
+	}
+	// Walk the smaller side: a 1,000-file commit is scored against hundreds
+	// of candidates that each share a few files.
+	if commit.set != nil && len(conv.Files) < len(commit.Files) {
+		for f, at := range conv.Files {
+			if commit.set[f] {
+				counted(f, at)
+			}
+		}
+	} else {
+		for _, f := range commit.Files {
+			if at, ok := conv.Files[f]; ok {
+				counted(f, at)
+			}
+		}
 	}
 	sort.Strings(r.Matched)
 	r.Overlap = float64(len(r.Matched)) / float64(len(commit.Files))

@@ -64,6 +64,10 @@ func TestScore(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := Score(cfg, tt.commit, tt.conv)
+			indexed := Score(cfg, NewCommit(tt.commit.Time, tt.commit.Files, tt.commit.IsMerge), tt.conv)
+			if indexed.Linked != r.Linked || indexed.Score != r.Score || strings.Join(indexed.Matched, ",") != strings.Join(r.Matched, ",") {
+				t.Fatalf("NewCommit scores differently: %+v vs %+v", indexed, r)
+			}
 			if r.Linked != tt.wantLinked {
 				t.Fatalf("Linked = %v (skipped %q, score %v), want %v", r.Linked, r.Skipped, r.Score, tt.wantLinked)
 			}

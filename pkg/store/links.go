@@ -36,12 +36,13 @@ func (s *Store) Candidates(ctx context.Context, repoKey string, pathKeys []strin
 	byID := map[string]*Candidate{}
 	err := inChunks(pathKeys, func(chunk []string) error {
 		args := append([]any{repoKey, sinceMs}, anys(chunk)...)
+		// No GROUP BY: SQLite would sort every row in a temp b-tree; the
+		// earliest touch per file is kept below instead.
 		rows, err := s.db.QueryContext(ctx, `
-SELECT f.conversationId, f.pathKey, MIN(f.firstMs), c.firstSeenMs, c.activityMs
+SELECT f.conversationId, f.pathKey, f.firstMs, c.firstSeenMs, c.activityMs
 FROM conversation_files f JOIN conversations c ON c.conversationId = f.conversationId
 WHERE f.repoKey = ? AND c.activityMs >= ? AND f.source IN `+editSourcesSQL+`
-  AND f.pathKey IN (`+placeholders(len(chunk))+`)
-GROUP BY f.conversationId, f.pathKey`, args...)
+  AND f.pathKey IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return err
 		}
@@ -57,7 +58,9 @@ GROUP BY f.conversationId, f.pathKey`, args...)
 				c = &Candidate{ConversationID: id, FirstSeenMs: seen, ActivityMs: act, Files: map[string]int64{}}
 				byID[id] = c
 			}
-			c.Files[key] = first
+			if prev, ok := c.Files[key]; !ok || first < prev {
+				c.Files[key] = first
+			}
 		}
 		return rows.Err()
 	})

@@ -102,7 +102,7 @@ CREATE TABLE commit_files (
 CREATE INDEX commit_files_path ON commit_files(pathKey);
 
 CREATE TABLE links (
-    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    id             INTEGER PRIMARY KEY, -- rowid alias: ids are assigned in order, without AUTOINCREMENT's extra write
     conversationId TEXT NOT NULL,
     commitHash     TEXT NOT NULL,
     matchedFiles   TEXT NOT NULL DEFAULT '[]',

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Times git-convo against plain git on the same work and prints ratios, plus
+# git-convo's own latencies, with the goals from the issues beside them.
+#
+#   scripts/bench.sh [workdir]     (default .bench/; large inputs are reused)
+#
+# Takes a few minutes the first time (it generates a 20,000-commit repository
+# and a 1 GB Cursor database). The figures go in docs/performance.md.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-$root/.bench}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+export CGO_ENABLED=1
+
+echo "building..." >&2
+go build -C "$root" -o "$work/bin/git-convo" ./cmd/git-convo
+go build -C "$root" -o "$work/bin/benchgen" ./scripts/benchgen
+export PATH="$work/bin:$PATH"
+bg="$work/bin/benchgen"
+
+# An isolated user: no global hooks, config or pager get in the way.
+export HOME="$work/home" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$work/gitconfig" GIT_PAGER=cat NO_COLOR=1
+mkdir -p "$HOME"
+printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n' > "$GIT_CONFIG_GLOBAL"
+export CURSOR_DB_PATH="$work/none.vscdb"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+row() { printf '%-58s %10s %10s %8s   %s\n' "$@"; }
+
+echo
+row "measure" "git-convo" "git" "ratio" "goal"
+row "-------" "---------" "---" "-----" "----"
+
+# 1. git commit with and without the post-commit hook.
+rm -rf "$work/commit" && mkdir -p "$work/commit" && cd "$work/commit"
+git init -q
+for i in $(seq 1 300); do echo "$i" > "f$i.txt"; done
+git add -A && git commit -qm init
+export GIT_CONVO_DB="$work/commit.sqlite"
+rm -f "$GIT_CONVO_DB"
+"$bg" links -db "$GIT_CONVO_DB" -conversations 1000 2>/dev/null
+commit_cmd='echo "$$" >> f1.txt && git commit -qam change'
+plain=$("$bg" median -n 20 -dir "$work/commit" -- sh -c "$commit_cmd")
+git convo install --cursor=none >/dev/null
+sleep 1
+hooked=$("$bg" median -n 20 -dir "$work/commit" -- sh -c "$commit_cmd")
+sleep 1
+row "git commit, hook installed vs not (median of 20, ms)" "$hooked" "$plain" "$(ratio "$hooked" "$plain")" "<= 1.10"
+
+# 2. record of a 1,000-file commit with 10,000 conversations in the DB.
+rm -rf "$work/record" && mkdir -p "$work/record" && cd "$work/record"
+git init -q
+for d in $(seq 1 20); do mkdir -p "src/pkg$d"; for f in $(seq 1 50); do echo "x" > "src/pkg$d/file$f.go"; done; done
+git add -A && git commit -qm "1,000 files"
+export GIT_CONVO_DB="$work/record.sqlite"
+[ -f "$GIT_CONVO_DB" ] || "$bg" links -db "$GIT_CONVO_DB" -conversations 10000 -repo-key "$(cd .git && pwd -P)" 2>/dev/null
+rec=$("$bg" median -n 10 -dir "$work/record" -- git-convo record HEAD)
+row "record, 1,000-file commit, 10k conversations (ms)" "$rec" "" "" "<= 50"
+
+# 3. capture of one afterFileEdit, as a whole process, 10k conversations.
+printf '{"conversation_id":"bench-conv-00001","generation_id":"g","hook_event_name":"afterFileEdit","workspace_roots":["%s"],"file_path":"%s/src/pkg1/file1.go","edits":[{"old_string":"x","new_string":"y"}]}' \
+  "$work/record" "$work/record" > "$work/payload.json"
+cap=$("$bg" median -n 20 -dir "$work/record" -stdin "$work/payload.json" -- git-convo capture)
+row "capture afterFileEdit, whole process, 10k conversations (ms)" "$cap" "" "" "<= 15"
+
+# 4. Enrichment from a >= 1 GB state.vscdb (500 conversations, 50,000 bubbles).
+"$bg" vscdb -path "$work/big.vscdb" -conversations 500 -bubbles 50000 -mb 1100
+size=$(du -m "$work/big.vscdb" | cut -f1)
+enr=$("$bg" enrich -path "$work/big.vscdb" -id bench-0250-0000-4000-8000-000000000000 -n 20)
+row "enrich one conversation from a ${size} MB state.vscdb (ms)" "$enr" "" "" "<= 100"
+
+# 5. Read path on a 20,000-commit repository with 5,000 links.
+if [ ! -f "$work/big/.git/bench-done" ]; then
+  rm -rf "$work/big" "$work/read.sqlite"
+  "$bg" repo -dir "$work/big" -commits 20000 -lines 3000 -touches 500
+  touch "$work/big/.git/bench-done"
+fi
+export GIT_CONVO_DB="$work/read.sqlite"
+[ -f "$GIT_CONVO_DB" ] || "$bg" links -db "$GIT_CONVO_DB" -conversations 10000 -repo "$work/big" -repo-key "$(cd "$work/big/.git" && pwd -P)" -links 5000 2>/dev/null
+cd "$work/big"
+touches=$(git rev-list --count HEAD -- big.txt)
+gb=$("$bg" median -n 10 -dir "$work/big" -- git blame --porcelain big.txt)
+cb=$("$bg" median -n 10 -dir "$work/big" -- git-convo blame big.txt)
+row "blame big.txt (3,000 lines, $touches commits) (ms)" "$cb" "$gb" "$(ratio "$cb" "$gb")" "<= 1.2"
+gl=$("$bg" median -n 10 -dir "$work/big" -- git log -n 1000)
+cl=$("$bg" median -n 10 -dir "$work/big" -- git-convo log -n 1000)
+row "log -n 1000 (ms)" "$cl" "$gl" "$(ratio "$cl" "$gl")" "<= 1.5"
+gs=$("$bg" median -n 20 -dir "$work/big" -- git show --no-patch HEAD)
+cs=$("$bg" median -n 20 -dir "$work/big" -- git-convo show HEAD)
+row "show HEAD, whole process (ms)" "$cs" "$gs" "$(ratio "$cs" "$gs")" "<= 30 ms"
+echo
+echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), $(git --version)"

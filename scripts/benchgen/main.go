@@ -1,0 +1,305 @@
+// Command benchgen builds the large inputs scripts/bench.sh measures on and
+// times commands. It is a development tool, not part of git-convo.
+//
+//	benchgen repo -dir D [-commits 20000] [-lines 3000] [-touches 500]
+//	benchgen links -db F [-conversations 10000] [-repo D -links 5000]
+//	benchgen vscdb -path F [-conversations 500] [-bubbles 50000] [-mb 1100]
+//	benchgen enrich -path F -id ID [-n 20]
+//	benchgen median [-n 20] [-dir D] [-stdin F] -- command args...
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: benchgen repo|links|vscdb|enrich|median ...")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "repo":
+		err = genRepo(os.Args[2:])
+	case "links":
+		err = genLinks(os.Args[2:])
+	case "vscdb":
+		err = genVscdb(os.Args[2:])
+	case "enrich":
+		err = timeEnrich(os.Args[2:])
+	case "median":
+		err = median(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchgen:", err)
+		os.Exit(1)
+	}
+}
+
+// genRepo writes a history with git fast-import: many small commits, and one
+// long file (big.txt) that a share of them edit, so blame has real work.
+func genRepo(args []string) error {
+	fs := flag.NewFlagSet("repo", flag.ExitOnError)
+	dir := fs.String("dir", "", "repository to create")
+	commits := fs.Int("commits", 20000, "number of commits")
+	lines := fs.Int("lines", 3000, "lines in big.txt")
+	touches := fs.Int("touches", 500, "commits that edit big.txt")
+	fs.Parse(args)
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
+	}
+	if out, err := exec.Command("git", "-C", *dir, "init", "-q", "-b", "main").CombinedOutput(); err != nil {
+		return fmt.Errorf("git init: %v %s", err, out)
+	}
+	cmd := exec.Command("git", "-C", *dir, "fast-import", "--quiet")
+	in, _ := cmd.StdinPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(in, 1<<20)
+	big := make([]string, *lines)
+	for i := range big {
+		big[i] = fmt.Sprintf("line %d: the quick brown fox jumps over the lazy dog", i)
+	}
+	every := max(1, *commits / *touches)
+	start := time.Now().Add(-time.Duration(*commits) * time.Minute).Unix()
+	for c := 0; c < *commits; c++ {
+		fmt.Fprintf(w, "commit refs/heads/main\nmark :%d\n", c+1)
+		ts := start + int64(c)*60
+		fmt.Fprintf(w, "author Dev %d <dev%d@example.com> %d +0000\ncommitter Dev %d <dev%d@example.com> %d +0000\n", c%7, c%7, ts, c%7, c%7, ts)
+		msg := fmt.Sprintf("change %d", c)
+		fmt.Fprintf(w, "data %d\n%s\n", len(msg), msg)
+		if c > 0 {
+			fmt.Fprintf(w, "from :%d\n", c)
+		}
+		body := fmt.Sprintf("package p%d\n// revision %d\n", c%50, c)
+		fmt.Fprintf(w, "M 644 inline src/pkg%d/file%d.go\ndata %d\n%s\n", c%50, c%400, len(body), body)
+		if c == 0 || c%every == 0 {
+			for k := 0; k < 6; k++ { // rewrite a few lines spread over the file
+				i := (c*7 + k*(*lines/6)) % *lines
+				big[i] = fmt.Sprintf("line %d: edited in commit %d", i, c)
+			}
+			content := strings.Join(big, "\n") + "\n"
+			fmt.Fprintf(w, "M 644 inline big.txt\ndata %d\n%s\n", len(content), content)
+		}
+	}
+	w.Flush()
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		return err
+	}
+	out, err := exec.Command("git", "-C", *dir, "reset", "-q", "--hard").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("git reset: %v %s", err, out)
+	}
+	return nil
+}
+
+// genLinks fills links.sqlite: conversations with files, and (with -repo)
+// the repository's commits linked to them.
+func genLinks(args []string) error {
+	fs := flag.NewFlagSet("links", flag.ExitOnError)
+	db := fs.String("db", "", "links.sqlite to fill")
+	convs := fs.Int("conversations", 10000, "conversations")
+	repo := fs.String("repo", "", "repository whose commits get links")
+	repoKey := fs.String("repo-key", "/bench/.git", "repository key for generated conversation files")
+	nLinks := fs.Int("links", 5000, "links to make to the repository's commits")
+	fs.Parse(args)
+	ctx := context.Background()
+	s, err := store.Open(ctx, *db, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	now := time.Now().UnixMilli()
+	for i := 0; i < *convs; i++ {
+		var files []store.FileTouch
+		for k := 0; k < 5; k++ {
+			files = append(files, store.FileTouch{RepoKey: *repoKey, Path: fmt.Sprintf("src/pkg%d/file%d.go", (i+k)%50, (i*3+k)%400), Source: store.SourceHook})
+		}
+		a := store.Activity{ConversationID: fmt.Sprintf("bench-conv-%05d", i), Event: "afterFileEdit",
+			AtMs: now - int64(i)*60_000, Files: files, WorkspaceRoots: []string{"/bench"}, Prompt: fmt.Sprintf("bench prompt %d", i)}
+		if err := s.RecordActivity(ctx, a); err != nil {
+			return err
+		}
+		if err := s.ApplyEnrichment(ctx, store.Enrichment{ConversationID: a.ConversationID, Title: fmt.Sprintf("Bench conversation %d", i),
+			Summary: "a generated conversation", UpdatedMs: a.AtMs}); err != nil {
+			return err
+		}
+	}
+	if *repo == "" {
+		return nil
+	}
+	out, err := exec.Command("git", "-C", *repo, "rev-list", "--all").Output()
+	if err != nil {
+		return err
+	}
+	hashes := strings.Fields(string(out))
+	step := max(1, len(hashes) / *nLinks)
+	made := 0
+	for i := 0; i < len(hashes) && made < *nLinks; i += step {
+		h := hashes[i]
+		if err := s.UpsertCommit(ctx, store.Commit{Hash: h, RepoPath: *repo, RepoKey: *repoKey, CommittedAt: time.Now(), ParentCount: 1,
+			Files: []string{"big.txt"}}); err != nil {
+			return err
+		}
+		if err := s.AddAutoLinks(ctx, h, []store.Link{{ConversationID: fmt.Sprintf("bench-conv-%05d", made%*convs), Confidence: 0.8,
+			MatchedFiles: []string{"big.txt"}, Reason: "generated", Source: store.LinkSourceImport}}); err != nil {
+			return err
+		}
+		made++
+	}
+	fmt.Fprintf(os.Stderr, "%d conversations, %d links\n", *convs, made)
+	return nil
+}
+
+// genVscdb writes a Cursor state.vscdb with Cursor's real schema and key
+// shapes, padded to the requested size.
+func genVscdb(args []string) error {
+	fs := flag.NewFlagSet("vscdb", flag.ExitOnError)
+	path := fs.String("path", "", "state.vscdb to create")
+	convs := fs.Int("conversations", 500, "conversations")
+	bubbles := fs.Int("bubbles", 50000, "bubbles in all")
+	mb := fs.Int("mb", 1100, "approximate size in MiB")
+	fs.Parse(args)
+	if _, err := os.Stat(*path); err == nil {
+		fmt.Fprintln(os.Stderr, "reusing", *path)
+		return nil
+	}
+	os.MkdirAll(filepath.Dir(*path), 0o755)
+	u := url.URL{Scheme: "file", Path: *path}
+	db, err := sql.Open("sqlite3", u.String()+"?_journal_mode=WAL&_synchronous=OFF")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, q := range []string{`CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`,
+		`CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`} {
+		if _, err := db.Exec(q); err != nil {
+			return err
+		}
+	}
+	tx, _ := db.Begin()
+	stmt, _ := tx.Prepare(`INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)`)
+	per := *bubbles / *convs
+	pad := strings.Repeat("lorem ipsum dolor sit amet ", max(1, (*mb<<20) / *bubbles / 27))
+	now := time.Now().UnixMilli()
+	for c := 0; c < *convs; c++ {
+		id := fmt.Sprintf("bench-%04d-0000-4000-8000-000000000000", c)
+		var headers []map[string]any
+		for b := 0; b < per; b++ {
+			bid := fmt.Sprintf("b%05d", b)
+			typ := 1 + b%2
+			headers = append(headers, map[string]any{"bubbleId": bid, "type": typ})
+			v, _ := json.Marshal(map[string]any{"_v": 3, "type": typ, "bubbleId": bid, "text": fmt.Sprintf("message %d %s", b, pad),
+				"createdAt": time.UnixMilli(now).UTC().Format(time.RFC3339)})
+			if _, err := stmt.Exec("bubbleId:"+id+":"+bid, v); err != nil {
+				return err
+			}
+		}
+		cd, _ := json.Marshal(map[string]any{"_v": 10, "composerId": id, "name": fmt.Sprintf("Bench conversation %d", c),
+			"createdAt": now - 3600_000, "lastUpdatedAt": now, "status": "completed", "fullConversationHeadersOnly": headers,
+			"codeBlockData": map[string]any{fmt.Sprintf("file:///bench/src/f%d.go", c): map[string]any{"x": map[string]any{"createdAt": now}}}})
+		if _, err := stmt.Exec("composerData:"+id, cd); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	_, err = db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	return err
+}
+
+// timeEnrich times what enrichment reads for one conversation, in process.
+func timeEnrich(args []string) error {
+	fs := flag.NewFlagSet("enrich", flag.ExitOnError)
+	path := fs.String("path", "", "state.vscdb")
+	id := fs.String("id", "", "conversation id")
+	n := fs.Int("n", 20, "runs")
+	fs.Parse(args)
+	var ds []time.Duration
+	for i := 0; i < *n; i++ {
+		start := time.Now()
+		db, err := cursor.OpenDB(context.Background(), *path)
+		if err != nil {
+			return err
+		}
+		c, err := db.Composer(context.Background(), *id)
+		if err != nil {
+			return err
+		}
+		if c.Title == "" {
+			return fmt.Errorf("no title")
+		}
+		db.Close()
+		ds = append(ds, time.Since(start))
+	}
+	fmt.Printf("%.1f\n", ms(medianOf(ds)))
+	return nil
+}
+
+// median runs a command n times and prints its median wall time in ms.
+func median(args []string) error {
+	fs := flag.NewFlagSet("median", flag.ExitOnError)
+	n := fs.Int("n", 20, "runs")
+	dir := fs.String("dir", "", "working directory")
+	stdin := fs.String("stdin", "", "file fed on stdin")
+	pause := fs.Duration("pause", 0, "pause between runs (lets background work finish)")
+	fs.Parse(args)
+	cmdArgs := fs.Args()
+	if len(cmdArgs) == 0 {
+		return fmt.Errorf("no command")
+	}
+	var input []byte
+	if *stdin != "" {
+		var err error
+		if input, err = os.ReadFile(*stdin); err != nil {
+			return err
+		}
+	}
+	var ds []time.Duration
+	for i := 0; i < *n; i++ {
+		time.Sleep(*pause)
+		cmd := exec.Command(cmdArgs[0], cmdArgs[1:]...)
+		cmd.Dir = *dir
+		if input != nil {
+			cmd.Stdin = bytes.NewReader(input)
+		}
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%v: %v\n%s", cmdArgs, err, out)
+		}
+		ds = append(ds, time.Since(start))
+	}
+	fmt.Printf("%.1f\n", ms(medianOf(ds)))
+	return nil
+}
+
+func medianOf(ds []time.Duration) time.Duration {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[len(ds)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
