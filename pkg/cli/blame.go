@@ -84,6 +84,9 @@ func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, r
 			hashes = append(hashes, l.Commit)
 		}
 	}
+	if err := rc.ready(); err != nil {
+		return err
+	}
 	linked, err := rc.store.ConversationsForCommits(ctx, hashes)
 	if err != nil {
 		return err

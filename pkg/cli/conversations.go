@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -34,6 +35,9 @@ were opened on it), most recently active first. --all lists every repository's.`
 				return err
 			}
 			defer rc.Close()
+			if err := rc.ready(); err != nil {
+				return err
+			}
 			f, err := rc.filter(c)
 			if err != nil {
 				return err
@@ -74,8 +78,12 @@ were opened on it), most recently active first. --all lists every repository's.`
 func (rc *readContext) filter(c *cli.Context) (store.ConversationFilter, error) {
 	var f store.ConversationFilter
 	if !c.Bool("all") {
-		f.RepoKey = repoKey(rc.repo.CommonDir)
-		f.Root = rc.repo.TopLevel
+		repo, err := gitx.Open(c.Context, ".", false)
+		if err != nil {
+			return f, fmt.Errorf("%v (use --all outside a repository)", err)
+		}
+		f.RepoKey = repoKey(repo.CommonDir)
+		f.Root = repo.TopLevel
 	}
 	if since := c.String("since"); since != "" {
 		t, err := parseSince(since, rc.env.Now())
@@ -176,6 +184,9 @@ occur, then recency) and shows an excerpt around the first match.`,
 				return err
 			}
 			defer rc.Close()
+			if err := rc.ready(); err != nil {
+				return err
+			}
 			f, err := rc.filter(c)
 			if err != nil {
 				return err

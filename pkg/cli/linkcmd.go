@@ -137,7 +137,7 @@ are kept as they are. Commits not recorded yet are recorded first.`,
 			}
 			defer r.Close()
 			var hashes []string
-			err = r.repo.StreamLog(ctx, args, func(gc gitx.Commit) bool {
+			err = r.repo.StreamLog(ctx, args, gitx.LogOptions{}, func(gc gitx.Commit) bool {
 				hashes = append(hashes, gc.Hash)
 				return true
 			})

@@ -12,9 +12,13 @@ import (
 	"github.com/git-convo/git-convo/pkg/term"
 )
 
-// logBatch is how many commits log collects before one links query: small
-// enough that the first lines appear at once on a huge history.
-const logBatch = 64
+// Log collects commits in batches, one links query each: the first batch is
+// small so the first lines appear at once on a huge history, later ones large
+// so a long log costs few queries.
+const (
+	logFirstBatch = 32
+	logBatch      = 128
+)
 
 func logCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -104,6 +108,10 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		for i, c := range batch {
 			hashes[i] = c.Hash
 		}
+		if err := rc.ready(); err != nil {
+			writeErr = err
+			return false
+		}
 		linked, err := rc.store.ConversationsForCommits(ctx, hashes)
 		if err != nil {
 			writeErr = err
@@ -124,11 +132,14 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			}
 		}
 		batch = batch[:0]
-		return true
+		writeErr = rc.io.Flush() // stream: each batch reaches the reader now
+		return writeErr == nil
 	}
-	err = rc.repo.StreamLog(ctx, gitArgs, func(c gitx.Commit) bool {
+	limit := logFirstBatch
+	err = rc.repo.StreamLog(ctx, gitArgs, gitx.LogOptions{}, func(c gitx.Commit) bool {
 		batch = append(batch, c)
-		if len(batch) >= logBatch {
+		if len(batch) >= limit {
+			limit = logBatch
 			return flush()
 		}
 		return true

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -26,10 +24,19 @@ func readFlags() []cli.Flag {
 type readContext struct {
 	env   *Env
 	repo  *gitx.Repo
-	store *store.Store
+	store *store.Store // valid once ready() returned nil
 	io    *term.IO
 	json  bool
 	pager bool
+
+	opened  chan struct{} // closed when the store is open (or failed to)
+	openErr error
+}
+
+// ready waits for the store, which opens in the background while git works.
+func (rc *readContext) ready() error {
+	<-rc.opened
+	return rc.openErr
 }
 
 func newReadContext(ctx context.Context, env *Env, c *cli.Context) (*readContext, error) {
@@ -40,27 +47,34 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	if color != "auto" && color != "always" && color != "never" {
 		return nil, usagef("--color=%s: want auto, always or never", color)
 	}
-	repo, err := gitx.Open(ctx, ".", false)
-	if err != nil {
-		return nil, err
-	}
-	s, err := env.openStore(ctx, true)
-	if err != nil {
-		return nil, err
-	}
+	// git itself says "not a git repository" when it is run; asking first
+	// would cost every read command a subprocess.
+	repo := gitx.Here(".")
 	io := term.New(env.Stdin, env.Stdout, env.Stderr, env.StdoutTTY, env.StderrTTY, env.Getenv)
 	io.SetColor(color, func(stdoutTTY bool) (bool, bool) {
 		return repo.ColorBool(ctx, "color.convo", stdoutTTY)
 	})
-	return &readContext{env: env, repo: repo, store: s, io: io, json: json, pager: pager}, nil
+	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{})}
+	// Open the store while the command starts git: on log -n 1000 the
+	// overlap is a tenth of the run.
+	go func() {
+		defer close(rc.opened)
+		rc.store, rc.openErr = env.openStore(ctx, true)
+	}()
+	return rc, nil
 }
 
-func (rc *readContext) Close() { rc.store.Close() }
+func (rc *readContext) Close() {
+	_ = rc.io.StopPager() // flushes output even when no pager ran
+	if rc.ready() == nil {
+		rc.store.Close()
+	}
+}
 
 // startPager pipes text output into the user's pager (git var GIT_PAGER)
 // when stdout is a terminal; never for JSON.
 func (rc *readContext) startPager() {
-	if rc.json || !rc.pager {
+	if rc.json || !rc.pager || !rc.io.StdoutTTY() || rc.env.Getenv("GIT_PAGER_IN_USE") != "" {
 		return
 	}
 	pager, err := rc.repo.Pager(context.Background())
@@ -70,11 +84,11 @@ func (rc *readContext) startPager() {
 	_ = rc.io.StartPager(pager)
 }
 
-func (rc *readContext) stopPager() { rc.io.StopPager() }
+func (rc *readContext) stopPager() { _ = rc.io.StopPager() }
 
 // ioErr hides the broken pipe of a pager the user quit early.
 func (rc *readContext) ioErr(err error) error {
-	if errors.Is(err, syscall.EPIPE) {
+	if term.IsBrokenPipe(err) {
 		return nil
 	}
 	return err

@@ -44,8 +44,11 @@ transcript, read from Cursor's database. --json prints one object per commit:
 			if err != nil {
 				return err
 			}
-			commits, err := rc.repo.LogCommits(ctx, append([]string{"--no-walk=unsorted"}, hashes...))
+			commits, err := rc.repo.LogCommits(ctx, append([]string{"--no-walk=unsorted"}, hashes...), gitx.LogOptions{Body: true})
 			if err != nil {
+				return err
+			}
+			if err := rc.ready(); err != nil {
 				return err
 			}
 			linked, err := rc.store.ConversationsForCommits(ctx, hashes)

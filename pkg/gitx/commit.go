@@ -11,9 +11,13 @@ import (
 	"strings"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // Commit is one commit's metadata.
@@ -45,15 +49,27 @@ func (r *Repo) ReadCommit(ctx context.Context, rev string) (*Commit, error) {
 }
 
 func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
-	repo, err := git.PlainOpenWithOptions(r.run.dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
-		return nil, err
+	if r.GitDir == "" || r.CommonDir == "" {
+		return nil, errors.New("repository layout unknown")
 	}
-	h, err := repo.ResolveRevision(plumbing.Revision(rev))
-	if err != nil {
-		return nil, err
+	// go-git's storage alone: the root package would also link (and
+	// initialise, in every git-convo process) its transports, SSH and OpenPGP.
+	fs := dotgit.NewRepositoryFilesystem(osfs.New(r.GitDir), osfs.New(r.CommonDir))
+	st := filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
+	var h plumbing.Hash
+	switch {
+	case rev == "HEAD":
+		ref, err := storer.ResolveReference(st, plumbing.HEAD)
+		if err != nil {
+			return nil, err
+		}
+		h = ref.Hash()
+	case plumbing.IsHash(rev):
+		h = plumbing.NewHash(rev)
+	default:
+		return nil, errors.New("go-git path reads HEAD or full hashes only")
 	}
-	co, err := repo.CommitObject(*h)
+	co, err := object.GetCommit(st, h)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +107,7 @@ func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 		}
 	} else {
 		var parent *object.Commit
-		if parent, err = repo.CommitObject(co.ParentHashes[0]); err != nil {
+		if parent, err = object.GetCommit(st, co.ParentHashes[0]); err != nil {
 			return nil, err
 		}
 		var ptree *object.Tree
@@ -116,8 +132,10 @@ func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 		return nil, err
 	}
 	sort.Strings(c.Files)
-	if head, err := repo.Head(); err == nil && head.Hash() == co.Hash && head.Name().IsBranch() {
-		c.Branch = head.Name().Short()
+	if head, err := st.Reference(plumbing.HEAD); err == nil && head.Type() == plumbing.SymbolicReference && head.Target().IsBranch() {
+		if tip, err := storer.ResolveReference(st, head.Target()); err == nil && tip.Hash() == co.Hash {
+			c.Branch = head.Target().Short()
+		}
 	}
 	return c, nil
 }

@@ -83,11 +83,12 @@ func TestReadCommitGoGitAgreesWithCLI(t *testing.T) {
 		"HEAD":     {"side.txt"},
 	}
 	for rev, files := range want {
-		viaGoGit, err := repo.readCommitGoGit(rev)
+		hash := r.git("rev-parse", rev)
+		viaGoGit, err := repo.readCommitGoGit(hash)
 		if err != nil {
 			t.Fatal(rev, err)
 		}
-		viaCLI, err := repo.readCommitCLI(ctx, rev)
+		viaCLI, err := repo.readCommitCLI(ctx, hash)
 		if err != nil {
 			t.Fatal(rev, err)
 		}
@@ -100,7 +101,7 @@ func TestReadCommitGoGitAgreesWithCLI(t *testing.T) {
 			t.Errorf("%s: go-git %+v\nCLI %+v", rev, viaGoGit, viaCLI)
 		}
 	}
-	head, _ := repo.ReadCommit(ctx, "HEAD")
+	head, _ := repo.readCommitGoGit("HEAD")
 	if head.Branch != "main" || len(head.Parents) != 2 || head.Author != "Zoë Tester <zoe@example.com>" {
 		t.Errorf("HEAD = %+v", head)
 	}
@@ -224,19 +225,19 @@ func TestStreamLog(t *testing.T) {
 	r.git("commit", "-q", "-m", "other file")
 	repo := r.open()
 	ctx := context.Background()
-	all, err := repo.LogCommits(ctx, nil)
+	all, err := repo.LogCommits(ctx, nil, LogOptions{})
 	if err != nil || len(all) != 31 || all[0].Subject != "other file" {
 		t.Fatalf("log: %d commits, %v", len(all), err)
 	}
 	var seen int
-	if err := repo.StreamLog(ctx, nil, func(Commit) bool { seen++; return seen < 5 }); err != nil || seen != 5 {
+	if err := repo.StreamLog(ctx, nil, LogOptions{}, func(Commit) bool { seen++; return seen < 5 }); err != nil || seen != 5 {
 		t.Errorf("early stop: %d seen, %v", seen, err)
 	}
-	limited, _ := repo.LogCommits(ctx, []string{"-n", "3", "--format=%s", "--", "f"})
+	limited, _ := repo.LogCommits(ctx, []string{"-n", "3", "--format=%s", "--", "f"}, LogOptions{})
 	if len(limited) != 3 || limited[0].Subject != "commit D" {
 		t.Errorf("-n 3 -- f: %+v", limited)
 	}
-	if _, err := repo.LogCommits(ctx, []string{"--bogus-option"}); err == nil {
+	if _, err := repo.LogCommits(ctx, []string{"--bogus-option"}, LogOptions{}); err == nil {
 		t.Error("a bad git log option should fail")
 	}
 }

@@ -13,13 +13,18 @@ import (
 
 // logFormat: one record per commit, starting with a record separator so the
 // parser needs no lookahead; fields NUL-separated.
-const logFormat = "%x1e%H%x00%P%x00%an%x00%ae%x00%aI%x00%s%x00%b"
+const logFormat = "%x1e%H%x00%P%x00%an%x00%ae%x00%aI%x00%s%x00"
+
+// LogOptions are git-convo's own choices for a log stream.
+type LogOptions struct {
+	Body bool // also read each message's body (show prints it; log does not)
+}
 
 // StreamLog runs `git log` with the caller's options, revisions and
 // pathspecs, and calls fn with each commit as git prints it, so the first
 // commits arrive long before git finishes a long history. fn returns false to
 // stop; git is then killed.
-func (r *Repo) StreamLog(ctx context.Context, userArgs []string, fn func(Commit) bool) error {
+func (r *Repo) StreamLog(ctx context.Context, userArgs []string, opts LogOptions, fn func(Commit) bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	args := []string{"-c", "log.showSignature=false", "log"}
@@ -33,7 +38,11 @@ func (r *Repo) StreamLog(ctx context.Context, userArgs []string, fn func(Commit)
 		}
 	}
 	args = append(args, userArgs[:split]...)
-	args = append(args, "--no-patch", "--no-color", "--format="+logFormat)
+	format := logFormat
+	if opts.Body {
+		format += "%b"
+	}
+	args = append(args, "--no-patch", "--no-color", "--format="+format)
 	args = append(args, userArgs[split:]...)
 	cmd := r.run.cmd(ctx, args...)
 	var stderr bytes.Buffer
@@ -62,9 +71,9 @@ func (r *Repo) StreamLog(ctx context.Context, userArgs []string, fn func(Commit)
 }
 
 // LogCommits is StreamLog collected into a slice.
-func (r *Repo) LogCommits(ctx context.Context, userArgs []string) ([]Commit, error) {
+func (r *Repo) LogCommits(ctx context.Context, userArgs []string, opts LogOptions) ([]Commit, error) {
 	var out []Commit
-	err := r.StreamLog(ctx, userArgs, func(c Commit) bool {
+	err := r.StreamLog(ctx, userArgs, opts, func(c Commit) bool {
 		out = append(out, c)
 		return true
 	})

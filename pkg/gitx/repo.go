@@ -44,6 +44,18 @@ func Open(ctx context.Context, dir string, scrub bool) (*Repo, error) {
 	return &Repo{TopLevel: lines[0], GitDir: lines[1], CommonDir: lines[2], ObjectFormat: lines[3], run: r}, nil
 }
 
+// Here returns a Repo that runs git in dir without asking git anything first:
+// for read commands that only hand work to git (log, blame, rev-parse), one
+// subprocess fewer. TopLevel, GitDir and CommonDir are empty; git itself
+// reports "not a git repository".
+func Here(dir string) *Repo {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	return &Repo{run: runner{dir: abs}}
+}
+
 // Location is where FindRepoForPath found a path's repository.
 type Location struct {
 	TopLevel  string

@@ -220,12 +220,13 @@ type LinkedConversation struct {
 func (s *Store) ConversationsForCommits(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
 	out := map[string][]LinkedConversation{}
 	err := inChunks(hashes, func(chunk []string) error {
+		args := padded(chunk)
 		rows, err := s.db.QueryContext(ctx, `
 SELECT l.commitHash, l.conversationId, l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
     `+conversationColumns+`
 FROM links l LEFT JOIN conversations c ON c.conversationId = l.conversationId
-WHERE l.commitHash IN (`+placeholders(len(chunk))+`)
-ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activityMs DESC`, anys(chunk)...)
+WHERE l.commitHash IN (`+placeholders(len(args))+`)
+ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activityMs DESC`, args...)
 		if err != nil {
 			return err
 		}

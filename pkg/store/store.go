@@ -87,6 +87,8 @@ func dsn(abs string) string {
 	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
 	q.Set("_txlock", "immediate")
 	q.Set("_synchronous", "NORMAL")
+	// Cache prepared statements: log runs the same batch query many times.
+	q.Set("_stmt_cache_size", "32")
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
 	return u.String()
 }
@@ -187,6 +189,24 @@ func isoMs(ms int64) string {
 		return ""
 	}
 	return isoTime(time.UnixMilli(ms))
+}
+
+// padded returns values padded with "" up to a few fixed sizes, so a batch
+// query has one of few shapes and its prepared statement is reused. No
+// stored key is "".
+func padded(values []string) []any {
+	size := len(values)
+	for _, bucket := range []int{32, 128, 500} {
+		if size <= bucket {
+			size = bucket
+			break
+		}
+	}
+	out := anys(values)
+	for len(out) < size {
+		out = append(out, "")
+	}
+	return out
 }
 
 // placeholders returns "?,?,?" for n values.

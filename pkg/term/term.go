@@ -4,6 +4,7 @@
 package term
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,10 +18,12 @@ import (
 	"github.com/fatih/color"
 )
 
-// IO is one command's streams and terminal settings.
+// IO is one command's streams and terminal settings. Out is buffered (a
+// long log would otherwise cost a write system call per line): call Flush
+// when a batch is complete, and StopPager (which flushes) at the end.
 type IO struct {
 	In     io.Reader
-	Out    io.Writer
+	Out    *bufio.Writer
 	ErrOut io.Writer
 
 	stdoutTTY, stderrTTY bool
@@ -28,7 +31,7 @@ type IO struct {
 	colorOn              bool
 	palette              *Palette
 
-	realOut  io.Writer
+	dest     io.Writer // where Out's bytes go when no pager runs
 	pagerCmd *exec.Cmd
 	pagerIn  io.WriteCloser
 }
@@ -38,7 +41,7 @@ func New(in io.Reader, out, errOut io.Writer, stdoutTTY, stderrTTY bool, getenv 
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	t := &IO{In: in, Out: out, ErrOut: errOut, stdoutTTY: stdoutTTY, stderrTTY: stderrTTY, getenv: getenv}
+	t := &IO{In: in, Out: bufio.NewWriterSize(out, 32<<10), dest: out, ErrOut: errOut, stdoutTTY: stdoutTTY, stderrTTY: stderrTTY, getenv: getenv}
 	t.palette = newPalette(false)
 	return t
 }
@@ -106,7 +109,10 @@ func (t *IO) StartPager(pager string) error {
 		env = append(env, "LV=-c")
 	}
 	cmd.Env = append(env, "GIT_PAGER_IN_USE=true")
-	cmd.Stdout = t.Out
+	if err := t.Out.Flush(); err != nil {
+		return err
+	}
+	cmd.Stdout = t.dest
 	cmd.Stderr = t.ErrOut
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -115,18 +121,27 @@ func (t *IO) StartPager(pager string) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	t.realOut, t.Out, t.pagerCmd, t.pagerIn = t.Out, in, cmd, in
+	t.Out, t.pagerCmd, t.pagerIn = bufio.NewWriterSize(in, 32<<10), cmd, in
 	return nil
 }
 
-// StopPager closes the pager's input and waits for the user to quit it.
-func (t *IO) StopPager() {
+// Flush writes out what Out holds.
+func (t *IO) Flush() error { return t.Out.Flush() }
+
+// StopPager flushes Out and, when a pager runs, closes its input and waits
+// for the user to quit it. Call it at the end of every command that wrote.
+func (t *IO) StopPager() error {
+	err := t.Out.Flush()
 	if t.pagerCmd == nil {
-		return
+		return err
 	}
 	_ = t.pagerIn.Close()
 	_ = t.pagerCmd.Wait()
-	t.Out, t.pagerCmd, t.pagerIn = t.realOut, nil, nil
+	t.Out, t.pagerCmd, t.pagerIn = bufio.NewWriterSize(t.dest, 32<<10), nil, nil
+	if IsBrokenPipe(err) {
+		return nil // the user quit the pager early
+	}
+	return err
 }
 
 // IsBrokenPipe reports a write to a pager (or a pipe) the reader closed:
@@ -161,16 +176,34 @@ func newPalette(on bool) *Palette {
 }
 
 // Hash colors a commit hash like git (yellow).
-func (p *Palette) Hash(s string) string { return p.hash.Sprint(s) }
+func (p *Palette) Hash(s string) string {
+	if !p.on {
+		return s
+	}
+	return p.hash.Sprint(s)
+}
 
 // Bold makes s bold.
-func (p *Palette) Bold(s string) string { return p.bold.Sprint(s) }
+func (p *Palette) Bold(s string) string {
+	if !p.on {
+		return s
+	}
+	return p.bold.Sprint(s)
+}
 
 // Dim makes s faint.
-func (p *Palette) Dim(s string) string { return p.dim.Sprint(s) }
+func (p *Palette) Dim(s string) string {
+	if !p.on {
+		return s
+	}
+	return p.dim.Sprint(s)
+}
 
 // Key colors s with the color that key (a conversation id) always gets.
 func (p *Palette) Key(key, s string) string {
+	if !p.on {
+		return s
+	}
 	h := fnv.New32a()
 	h.Write([]byte(key))
 	return p.keyed[int(h.Sum32()%uint32(len(p.keyed)))].Sprint(s)

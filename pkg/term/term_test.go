@@ -86,7 +86,9 @@ func TestPager(t *testing.T) {
 		t.Fatal(err)
 	}
 	io.Out.Write([]byte("hello pager\n"))
-	io.StopPager()
+	if err := io.StopPager(); err != nil {
+		t.Fatal(err)
+	}
 	if b, _ := os.ReadFile(got); string(b) != "hello pager\n" {
 		t.Errorf("pager got %q", b)
 	}
@@ -125,7 +127,9 @@ func TestPagerQuitEarly(t *testing.T) {
 			break
 		}
 	}
-	io.StopPager()
+	if serr := io.StopPager(); serr != nil {
+		t.Errorf("StopPager after an early quit: %v", serr)
+	}
 	if err == nil || !IsBrokenPipe(err) {
 		t.Errorf("write after the pager quit: %v, want a broken pipe", err)
 	}
@@ -139,6 +143,7 @@ func TestWriteJSON(t *testing.T) {
 	io := New(nil, &out, &out, false, false, nil)
 	io.WriteJSON(map[string]string{"a": "<b>"})
 	io.WriteJSON([]int{1})
+	io.Flush()
 	if out.String() != "{\"a\":\"<b>\"}\n[1]\n" {
 		t.Errorf("JSON Lines = %q", out.String())
 	}
