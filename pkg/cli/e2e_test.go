@@ -110,11 +110,6 @@ func newSandbox(t testing.TB) *sandbox {
 	return sb
 }
 
-// with returns a copy of the sandbox's environment with extra variables.
-func (sb *sandbox) with(extra ...string) []string {
-	return append(append([]string{}, sb.env...), extra...)
-}
-
 type result struct {
 	stdout, stderr string
 	code           int

@@ -22,7 +22,7 @@ var (
 	// ErrNotFound: no such conversation (or no database file).
 	ErrNotFound = errors.New("not found in Cursor's database")
 	// ErrBusy: Cursor holds a lock; retry later.
-	ErrBusy = errors.New("Cursor's database is busy")
+	ErrBusy = errors.New("the Cursor database is busy")
 )
 
 // DefaultDBPath is Cursor's global state.vscdb for this platform, or

@@ -20,7 +20,9 @@ func DefaultPath(getenv func(string) string, goos string) (string, error) {
 		if d := getenv("APPDATA"); d != "" {
 			return filepath.Join(d, "git-convo", "links.sqlite"), nil
 		}
-		home = getenv("USERPROFILE")
+		if up := getenv("USERPROFILE"); up != "" {
+			return filepath.Join(up, "AppData", "Roaming", "git-convo", "links.sqlite"), nil
+		}
 	case "darwin":
 		if home != "" {
 			return filepath.Join(home, "Library", "Application Support", "git-convo", "links.sqlite"), nil

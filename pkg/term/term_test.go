@@ -51,8 +51,9 @@ func TestPaletteOnlyWhenColored(t *testing.T) {
 		t.Errorf("colored hash = %q", got)
 	}
 	p := io.Palette()
-	if p.Key("conv-1", "x") != p.Key("conv-1", "x") {
-		t.Error("a key's color is not stable")
+	first := p.Key("conv-1", "x")
+	if again := p.Key("conv-1", "x"); again != first || !strings.Contains(first, "\x1b[") {
+		t.Errorf("a key's color is not stable or missing: %q %q", first, again)
 	}
 }
 
