@@ -58,11 +58,20 @@ func SystemEnv() *Env {
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,
 		Getenv:     os.Getenv,
-		Now:        time.Now,
+		Now:        clock(os.Getenv("GIT_CONVO_NOW")),
 		Executable: exe,
 		StdoutTTY:  isTerminal(os.Stdout),
 		StderrTTY:  isTerminal(os.Stderr),
 	}
+}
+
+// clock is time.Now, or a fixed time when GIT_CONVO_NOW holds one
+// (RFC 3339): reproducible output for golden tests and bug reports.
+func clock(fixed string) func() time.Time {
+	if t, err := time.Parse(time.RFC3339, fixed); err == nil {
+		return func() time.Time { return t }
+	}
+	return time.Now
 }
 
 // usageError marks an error as a usage problem (exit 2).

@@ -225,7 +225,11 @@ func rankSearch(docs []store.SearchDoc, words []string) []searchResult {
 			}
 			score += float64(min(strings.Count(text, w), 10))
 		}
-		out = append(out, searchResult{doc: d, score: score, excerpt: excerpt(d.Title+"\n"+d.Summary+"\n"+d.Text, words[0], 60)})
+		shown := d.Text // title, summary, first message and prompts
+		if shown == "" {
+			shown = d.Title + "\n" + d.Summary + "\n" + d.FirstPrompt
+		}
+		out = append(out, searchResult{doc: d, score: score, excerpt: excerpt(shown, words[0], 60)})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].score != out[j].score {

@@ -110,6 +110,22 @@ func newSandbox(t testing.TB) *sandbox {
 	return sb
 }
 
+// with returns the sandbox's environment with variables replaced or added.
+func (sb *sandbox) with(kvs ...string) []string {
+	out := append([]string{}, sb.env...)
+	for _, kv := range kvs {
+		k, _, _ := strings.Cut(kv, "=")
+		for i, old := range out {
+			if strings.HasPrefix(old, k+"=") {
+				out = append(out[:i], out[i+1:]...)
+				break
+			}
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
 type result struct {
 	stdout, stderr string
 	code           int
