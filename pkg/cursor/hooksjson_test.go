@@ -108,6 +108,7 @@ func TestInstallHooksJSONMerges(t *testing.T) {
 				t.Error("second install changed the bytes")
 			}
 			if _, err = UninstallHooksJSON(path); err != nil {
+				t.Fatal(err)
 			}
 			if _, statErr := os.Stat(path); statErr == nil {
 				m := readJSON(t, path)
