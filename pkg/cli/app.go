@@ -90,7 +90,15 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 // process exit code.
 func Run(args []string, env *Env) int {
 	app := newApp(env)
+	unknown := false
+	app.CommandNotFound = func(c *cli.Context, name string) {
+		unknown = true
+		fmt.Fprintf(env.Stderr, "git-convo: '%s' is not a git-convo command. See 'git convo --help'.\n", name)
+	}
 	err := app.RunContext(context.Background(), args)
+	if unknown {
+		return ExitUsage
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -129,9 +137,6 @@ Start with "git convo install" in a repository (or "git convo demo" to see it wo
 			return usagef("%v (see `git convo --help`)", err)
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // Run maps errors to exit codes
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(env.Stderr, "git-convo: '%s' is not a git-convo command. See 'git convo --help'.\n", name)
-		},
 	}
 	return app
 }

@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestConversationCommand(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.agentEdit(repo, fixtureConv, "src/query.rs", "fn main() {}\n")
+	md := sb.convo(repo, "conversation", fixtureConv[:8])
+	if !strings.HasPrefix(md, "# Conversation: Retrieve SQLite cursor queries\n") || strings.Count(md, "\n## Message ") != 42 {
+		t.Fatalf("markdown:\n%.500s", md)
+	}
+	var obj struct {
+		ID       string           `json:"id"`
+		Title    string           `json:"title"`
+		Messages []map[string]any `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(sb.convo(repo, "conversation", "--json", fixtureConv)), &obj); err != nil {
+		t.Fatal(err)
+	}
+	if obj.ID != fixtureConv || len(obj.Messages) != 42 || obj.Messages[0]["role"] != "user" {
+		t.Errorf("json: id %s, %d messages", obj.ID, len(obj.Messages))
+	}
+	// Not in Cursor's database: the transcript is the fallback.
+	transcript := fixturePath("transcripts", "cursor-session-simple.jsonl")
+	abs, _ := filepath.Abs(transcript)
+	sb.capture(repo, "conv-from-transcript", "stop", map[string]any{"transcript_path": abs})
+	if md := sb.convo(repo, "conversation", "conv-from-transcript"); !strings.Contains(md, "HBO shows") {
+		t.Errorf("transcript fallback:\n%.300s", md)
+	}
+	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "conversation", "nope"); r.code == 0 {
+		t.Error("an unknown conversation should fail")
+	}
+}
+
+func TestInstallCursorModes(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	out := sb.convo(repo, "install", "--cursor=project")
+	proj := filepath.Join(repo, ".cursor", "hooks.json")
+	b, err := os.ReadFile(proj)
+	if err != nil || !strings.Contains(string(b), `"git-convo capture --event afterFileEdit"`) || !strings.Contains(out, proj) {
+		t.Fatalf("project hooks.json: %s %v\n%s", b, err, out)
+	}
+	user := filepath.Join(sb.home, ".cursor", "hooks.json")
+	if _, err := os.Stat(user); err == nil {
+		t.Error("--cursor=project wrote the user-level file")
+	}
+	sb.convo(repo, "install") // user level, absolute path
+	ub, _ := os.ReadFile(user)
+	if !strings.Contains(string(ub), binPath) && !strings.Contains(string(ub), filepath.Base(binPath)) {
+		t.Errorf("user hooks.json lacks the binary's path:\n%s", ub)
+	}
+	sb.convo(repo, "uninstall")
+	if _, err := os.Stat(proj); err == nil {
+		t.Error("uninstall left the project hooks.json that held only git-convo's hooks")
+	}
+	if ub, _ := os.ReadFile(user); !strings.Contains(string(ub), "capture") {
+		t.Error("plain uninstall removed the user-level hooks that serve other repositories")
+	}
+	sb.convo(repo, "uninstall", "--cursor")
+	if _, err := os.Stat(user); err == nil {
+		t.Error("uninstall --cursor left the user-level hooks")
+	}
+	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "install", "--cursor=elsewhere"); r.code != ExitUsage {
+		t.Errorf("bad --cursor: exit %d", r.code)
+	}
+}
+
+func TestInstallRefusesHookManagers(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.run(repo, "git", "config", "core.hooksPath", ".husky/_")
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "install", "--cursor=none")
+	if r.code == 0 || !strings.Contains(r.stderr, "--force") {
+		t.Fatalf("husky without --force: exit %d %q", r.code, r.stderr)
+	}
+	sb.convo(repo, "install", "--cursor=none", "--force")
+	if b, err := os.ReadFile(filepath.Join(repo, ".husky", "post-commit")); err != nil || !strings.Contains(string(b), "git-convo") {
+		t.Errorf(".husky/post-commit: %s %v", b, err)
+	}
+	other := sb.repo("python-hook")
+	os.WriteFile(filepath.Join(other, ".git", "hooks", "post-commit"), []byte("#!/usr/bin/env python3\nprint('hi')\n"), 0o755)
+	r = sb.runEnv(other, sb.env, "", "git", "convo", "install", "--cursor=none")
+	if r.code == 0 || !strings.Contains(r.stderr, "not a shell script") {
+		t.Errorf("python hook: exit %d %q", r.code, r.stderr)
+	}
+}
+
+func TestDoctor(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor", "--json")
+	var rep struct {
+		OK     bool    `json:"ok"`
+		Checks []check `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err, r.stdout)
+	}
+	if rep.OK || r.code != ExitError {
+		t.Errorf("doctor before install: ok=%v exit %d", rep.OK, r.code)
+	}
+	sb.convo(repo, "install")
+	sb.agentEdit(repo, "c1", "a.go", "package a\n")
+	sb.commit(repo, "a", "a.go")
+	r = sb.runEnv(repo, sb.env, "", "git", "convo", "doctor")
+	if r.code != 0 || !strings.Contains(r.stdout, "last record") || strings.Contains(r.stdout, "FAIL") {
+		t.Errorf("doctor after install: exit %d\n%s", r.code, r.stdout)
+	}
+	// The binary named in the hook disappears: doctor says so and how to fix it.
+	hook := filepath.Join(repo, ".git", "hooks", "post-commit")
+	b, _ := os.ReadFile(hook)
+	os.WriteFile(hook, []byte(strings.Replace(string(b), binPath, "/gone/git-convo", 1)), 0o755)
+	env := sb.with("PATH=/usr/bin:/bin")
+	r = sb.runEnv(repo, env, "", binPath, "doctor")
+	if r.code == 0 || !strings.Contains(r.stdout, "gone") {
+		t.Errorf("doctor with the binary gone: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+func TestHelpManAndCompletion(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	help := sb.convo(repo, "show", "--help")
+	if !strings.Contains(help, "git convo show") || !strings.Contains(help, "--json") {
+		t.Errorf("show --help:\n%s", help)
+	}
+	man := sb.convo(repo, "man")
+	for _, want := range []string{".TH GIT-CONVO 1", ".SS blame", "GIT_CONVO_DB"} {
+		if !strings.Contains(man, want) {
+			t.Errorf("man page lacks %q", want)
+		}
+	}
+	if _, err := exec.LookPath("groff"); err == nil {
+		cmd := exec.Command("groff", "-man", "-Tutf8", "-ww", "-z")
+		cmd.Stdin = strings.NewReader(man)
+		if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+			t.Errorf("groff warns: %v\n%s", err, out)
+		}
+	}
+	bash := sb.convo(repo, "completion", "bash")
+	if !strings.Contains(bash, "_git_convo") || !strings.Contains(bash, "blame") {
+		t.Errorf("bash completion:\n%s", bash)
+	}
+	cmd := exec.Command("bash", "-n")
+	cmd.Stdin = strings.NewReader(bash)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("bash completion does not parse: %v %s", err, out)
+	}
+	if zsh := sb.convo(repo, "completion", "zsh"); !strings.HasPrefix(zsh, "#compdef git-convo") {
+		t.Errorf("zsh completion:\n%s", zsh)
+	}
+	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "frobnicate"); r.code == 0 || !strings.Contains(r.stderr, "not a git-convo command") {
+		t.Errorf("unknown command: exit %d %q", r.code, r.stderr)
+	}
+}
+
+func TestLinkUnlinkRelinkSearch(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.write(repo, "README.md", "# changed\n")
+	sha := sb.commit(repo, "a change", "README.md")
+	// Only one side known: a conversation git-convo never saw.
+	sb.convo(repo, "link", "abcdef12-0000-0000-0000-000000000000", "HEAD")
+	s := sb.showJSON(repo, sha)
+	if len(s.Conversations) != 1 || s.Conversations[0].Status != "manual" || s.Conversations[0].Confidence != 1 {
+		t.Fatalf("manual link: %+v", s.Conversations)
+	}
+	sb.convo(repo, "unlink", "abcdef12", sha)
+	if s := sb.showJSON(repo, sha); len(s.Conversations) != 0 {
+		t.Errorf("after unlink: %+v", s.Conversations)
+	}
+	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "unlink", "abcdef12-0000-0000-0000-000000000000", sha); r.code == 0 {
+		t.Error("unlinking what is not linked should fail")
+	}
+	sb.agentEdit(repo, fixtureConv, "src/query.rs", "fn main() {}\n")
+	sb.commit(repo, "queries", "src/query.rs")
+	sb.run(repo, "git", "config", "convo.threshold", "0.99")
+	out := sb.convo(repo, "relink")
+	if !strings.Contains(out, "re-scored") {
+		t.Errorf("relink: %s", out)
+	}
+	res := sb.convo(repo, "search", "--json", "SQLite", "queries")
+	if !strings.Contains(res, fixtureConv) || !strings.Contains(res, `"excerpt"`) {
+		t.Errorf("search: %s", res)
+	}
+	if out := sb.convo(repo, "search", "nothing-matches-this"); out != "" {
+		t.Errorf("search with no match printed %q", out)
+	}
+}
