@@ -197,3 +197,69 @@ func TestLinkUnlinkRelinkSearch(t *testing.T) {
 		t.Errorf("search with no match printed %q", out)
 	}
 }
+
+// TestMultiRootWorkspace: one conversation edits files in two repositories
+// of one workspace; each repository's commit is linked, with its own paths.
+func TestMultiRootWorkspace(t *testing.T) {
+	sb := newSandbox(t)
+	app, lib := sb.repo("app"), sb.repo("lib")
+	for _, r := range []string{app, lib} {
+		sb.convo(r, "install", "--cursor=none")
+	}
+	conv := "multi-root-0001"
+	send := func(event string, fields map[string]any) {
+		payload := map[string]any{"conversation_id": conv, "hook_event_name": event, "workspace_roots": []string{app, lib}}
+		for k, v := range fields {
+			payload[k] = v
+		}
+		b, _ := json.Marshal(payload)
+		if r := sb.runEnv(app, sb.env, string(b), "git", "convo", "capture"); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+	}
+	for _, p := range []string{sb.write(app, "main.go", "package main\n"), sb.write(lib, "lib/util.go", "package lib\n")} {
+		send("afterFileEdit", map[string]any{"file_path": p})
+	}
+	send("postToolUse", map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": "/tmp/outside-every-repo.txt"}})
+	send("stop", map[string]any{"status": "completed"})
+	for repo, file := range map[string]string{app: "main.go", lib: "lib/util.go"} {
+		sha := sb.commit(repo, "change", file)
+		s := sb.showJSON(repo, sha)
+		if len(s.Conversations) != 1 || s.Conversations[0].ID != conv || strings.Join(s.Conversations[0].MatchedFiles, ",") != file {
+			t.Errorf("%s: %+v", repo, s.Conversations)
+		}
+	}
+}
+
+// TestThirdPartyHookDeduplicated: Cursor also sends its events to Claude Code
+// hook files; capture --agent=claude recognises them and records nothing.
+func TestThirdPartyHookDeduplicated(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	p := sb.write(repo, "x.go", "package x\n")
+	body, _ := json.Marshal(map[string]any{"conversation_id": "via-claude", "cursor_version": "2.5.26", "hook_event_name": "postToolUse",
+		"workspace_roots": []string{repo}, "tool_name": "Write", "tool_input": map[string]any{"file_path": p}})
+	if r := sb.runEnv(repo, sb.env, string(body), "git", "convo", "capture", "--agent=claude"); r.code != 0 || strings.TrimSpace(r.stdout) != "{}" {
+		t.Fatalf("exit %d %q", r.code, r.stdout)
+	}
+	sb.capture(repo, "someone-else", "sessionStart", nil)
+	if out := sb.convo(repo, "conversations", "--json", "--all"); strings.Contains(out, "via-claude") {
+		t.Errorf("a Cursor payload seen through a Claude hook was recorded:\n%s", out)
+	}
+}
+
+func TestShowFullAndOutsidePaths(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.agentEdit(repo, fixtureConv, "src/query.rs", "fn main() {}\n")
+	sb.commit(repo, "queries", "src/query.rs")
+	full := sb.convo(repo, "show", "--full")
+	if !strings.Contains(full, "## Message 42 (") || !strings.Contains(full, "Retrieve SQLite cursor queries") {
+		t.Errorf("show --full lacks the transcript:\n%.600s", full)
+	}
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "blame", "../elsewhere.go")
+	if r.code == 0 || !strings.Contains(r.stderr, "outside repository") {
+		t.Errorf("blame outside the repository: exit %d %q", r.code, r.stderr)
+	}
+}
