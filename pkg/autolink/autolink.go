@@ -55,6 +55,29 @@ func (l *Linker) LinkCommit(ctx context.Context, hash, source string) ([]Decisio
 	}
 	commit := link.NewCommit(c.CommittedAt, keys, c.IsMerge())
 	display := displayPaths(c)
+	added, written, _, err := l.Store.CommitLineCounts(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	commit.AddedLines = added
+	// A conversation that wrote some of the commit's lines is a candidate
+	// even when the lines ended up in a file it never edited (moved code).
+	have := map[string]bool{}
+	for _, cand := range cands {
+		have[cand.ConversationID] = true
+	}
+	for id := range written {
+		if have[id] {
+			continue
+		}
+		conv, err := l.Store.GetConversation(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if conv != nil {
+			cands = append(cands, store.Candidate{ConversationID: id, FirstSeenMs: conv.FirstSeenMs, ActivityMs: conv.ActivityMs, Files: map[string]int64{}})
+		}
+	}
 	var decisions []Decision
 	var links []store.Link
 	for _, cand := range cands {
@@ -66,6 +89,7 @@ func (l *Linker) LinkCommit(ctx context.Context, hash, source string) ([]Decisio
 		for k, ms := range cand.Files {
 			conv.Files[k] = msTime(ms)
 		}
+		conv.WrittenLines = written[cand.ConversationID]
 		r := link.Score(cfg, commit, conv)
 		decisions = append(decisions, Decision{ConversationID: cand.ConversationID, Result: r})
 		if !r.Linked {
@@ -78,6 +102,8 @@ func (l *Linker) LinkCommit(ctx context.Context, hash, source string) ([]Decisio
 			Confidence:     r.Score,
 			Reason:         r.Reason,
 			Source:         source,
+			WrittenLines:   conv.WrittenLines,
+			AddedLines:     added,
 		})
 	}
 	return decisions, l.Store.ReplaceAutoLinks(ctx, hash, links)

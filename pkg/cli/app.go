@@ -146,6 +146,7 @@ func commands(env *Env) []*cli.Command {
 		showCommand(env),
 		logCommand(env),
 		blameCommand(env),
+		statsCommand(env),
 		conversationsCommand(env),
 		conversationCommand(env),
 		searchCommand(env),

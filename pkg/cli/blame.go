@@ -58,12 +58,54 @@ type blameConvJSON struct {
 type blameLineJSON struct {
 	Line          int             `json:"line"`
 	Commit        string          `json:"commit"`
-	Conversations []blameConvJSON `json:"conversations"`
+	Conversations []blameConvJSON `json:"conversations"` // the commit's, the writer first
 	Text          string          `json:"text"`
 	Author        string          `json:"author"`
 	Date          string          `json:"date"`
 	OrigLine      int             `json:"origLine"`
 	Path          string          `json:"path"`
+	WrittenBy     *string         `json:"writtenBy"`   // the conversation that wrote the line, or null
+	Prompt        *string         `json:"prompt"`      // the prompt that produced it, or null
+	Attribution   string          `json:"attribution"` // agent | human | unknown
+}
+
+// Attributions of a line.
+const (
+	attrAgent   = "agent"   // an agent's edit wrote this exact line
+	attrHuman   = "human"   // a person wrote it, in a commit an agent contributed to
+	attrUnknown = "unknown" // no evidence either way
+)
+
+// lineAttribution says who wrote one blamed line: the conversation whose edit
+// introduced it in its commit, or a person (the commit had an agent's
+// conversation but not this line), or nobody we know of.
+func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]store.LineWriter, linked []store.LinkedConversation) (store.LineWriter, string) {
+	if w, ok := writers[l.Commit][l.Filename][l.OrigLine]; ok {
+		return w, attrAgent
+	}
+	if len(linked) > 0 {
+		return store.LineWriter{}, attrHuman
+	}
+	return store.LineWriter{}, attrUnknown
+}
+
+// writerFirst orders a commit's conversations with the line's writer first.
+func writerFirst(lcs []store.LinkedConversation, writer string) []store.LinkedConversation {
+	if writer == "" || len(lcs) < 2 || lcs[0].ConversationID == writer {
+		return lcs
+	}
+	out := make([]store.LinkedConversation, 0, len(lcs))
+	for _, lc := range lcs {
+		if lc.ConversationID == writer {
+			out = append(out, lc)
+		}
+	}
+	for _, lc := range lcs {
+		if lc.ConversationID != writer {
+			out = append(out, lc)
+		}
+	}
+	return out
 }
 
 func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, ranges []string) error {
@@ -91,13 +133,31 @@ func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, r
 	if err != nil {
 		return err
 	}
+	writers, _, err := rc.store.CommitLineWriters(ctx, hashes)
+	if err != nil {
+		return err
+	}
 	rc.startPager()
 	defer rc.stopPager()
 	if rc.json {
+		prompts := map[store.LineWriter]*string{}
 		for _, l := range lines {
+			w, attr := lineAttribution(l, writers, linked[l.Commit])
 			obj := blameLineJSON{Line: l.Line, Commit: l.Commit, Conversations: []blameConvJSON{}, Text: l.Text,
-				Author: l.Author, Date: isoMs(l.AuthorTime.UnixMilli()), OrigLine: l.OrigLine, Path: l.Filename}
-			for _, lc := range linked[l.Commit] {
+				Author: l.Author, Date: isoMs(l.AuthorTime.UnixMilli()), OrigLine: l.OrigLine, Path: l.Filename, Attribution: attr}
+			if attr == attrAgent {
+				id := w.ConversationID
+				obj.WrittenBy = &id
+				p, ok := prompts[w]
+				if !ok {
+					if text, _ := rc.store.PromptText(ctx, w.ConversationID, w.GenerationID); text != "" {
+						p = &text
+					}
+					prompts[w] = p
+				}
+				obj.Prompt = p
+			}
+			for _, lc := range writerFirst(linked[l.Commit], w.ConversationID) {
 				obj.Conversations = append(obj.Conversations, blameConvJSON{ID: lc.ConversationID,
 					Title: lc.Conv.Title, Confidence: lc.Confidence, Status: lc.Status})
 			}
@@ -107,10 +167,10 @@ func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, r
 		}
 		return nil
 	}
-	return rc.ioErr(printBlame(rc, lines, linked))
+	return rc.ioErr(printBlame(rc, lines, linked, writers))
 }
 
-func printBlame(rc *readContext, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation) error {
+func printBlame(rc *readContext, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation, writers map[string]map[string]map[int]store.LineWriter) error {
 	p := rc.io.Palette()
 	authorWidth, numWidth := 0, len(fmt.Sprint(len(lines)))
 	for _, l := range lines {
@@ -130,8 +190,25 @@ func printBlame(rc *readContext, lines []gitx.BlameLine, linked map[string][]sto
 		}
 		b.WriteString(p.Hash(hash))
 		b.WriteByte(' ')
+		// The column names the conversation that wrote the line; "(by hand)"
+		// marks a person's line in a commit an agent contributed to; lines
+		// with no evidence stay blank. Commits recorded before line evidence
+		// existed fall back to their strongest conversation.
 		col := strings.Repeat(" ", blameTitleWidth)
-		if lcs := linked[l.Commit]; len(lcs) > 0 {
+		lcs := linked[l.Commit]
+		w, attr := lineAttribution(l, writers, lcs)
+		switch {
+		case attr == attrAgent:
+			title := w.ConversationID
+			for _, lc := range lcs {
+				if lc.ConversationID == w.ConversationID {
+					title = displayTitle(lc.Conv, lc.ConversationID)
+				}
+			}
+			col = p.Key(w.ConversationID, padRight(oneLine(title, blameTitleWidth), blameTitleWidth))
+		case attr == attrHuman && len(writers[l.Commit]) > 0:
+			col = p.Dim(padRight("(by hand)", blameTitleWidth))
+		case len(lcs) > 0:
 			title := padRight(oneLine(displayTitle(lcs[0].Conv, lcs[0].ConversationID), blameTitleWidth), blameTitleWidth)
 			col = p.Key(lcs[0].ConversationID, title)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -151,6 +152,17 @@ func buildActivity(env *Env, p *cursor.Payload, event string) store.Activity {
 	}
 	for _, f := range p.EditedFiles() {
 		a.Files = append(a.Files, touch(f, base, source))
+	}
+	for f, texts := range p.AddedText() {
+		t := touch(f, base, source)
+		if t.RepoKey == "" {
+			continue // a file in no repository is never matched
+		}
+		for _, text := range texts {
+			for _, line := range link.SplitLines(text) {
+				a.Lines = append(a.Lines, store.EditLine{RepoKey: t.RepoKey, PathKey: t.PathKey, Hash: link.LineHash(line), Text: line})
+			}
+		}
 	}
 	return a
 }

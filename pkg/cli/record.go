@@ -106,9 +106,79 @@ func (r *recorder) record(ctx context.Context, rev, source string) (*gitx.Commit
 	if err := r.store.UpsertCommit(ctx, sc); err != nil {
 		return nil, nil, err
 	}
+	if err := r.attributeLines(ctx, c, sc); err != nil {
+		return nil, nil, fmt.Errorf("line attribution of %s: %w", shortHash(c.Hash), err)
+	}
 	r.refreshStale(ctx)
 	d, err := r.linker.LinkCommit(ctx, c.Hash, source)
 	return c, d, err
+}
+
+// attributeLines matches the commit's added lines against the lines the
+// agents' edits wrote (captured from the hooks) and stores, per line, the
+// conversation and prompt that wrote it. The most recent edit that wrote a
+// line in the same file wins; a line moved to another file still matches.
+func (r *recorder) attributeLines(ctx context.Context, c *gitx.Commit, sc store.Commit) error {
+	added, err := r.repo.AddedLines(ctx, c)
+	if err != nil {
+		return err
+	}
+	type ref struct {
+		path string
+		line int
+		hash int64
+	}
+	var refs []ref
+	counts := map[string]*store.FileLines{}
+	seen := map[int64]bool{}
+	var hashes []int64
+	for path, lines := range added {
+		fl := &store.FileLines{Path: link.NormPath(path)}
+		counts[path] = fl
+		for _, l := range lines {
+			if !link.Countable(l.Text) {
+				continue
+			}
+			h := link.LineHash(l.Text)
+			refs = append(refs, ref{path, l.Line, h})
+			fl.Added++
+			if !seen[h] {
+				seen[h] = true
+				hashes = append(hashes, h)
+			}
+		}
+	}
+	cfg := r.linker.Config
+	window := link.DefaultConfig()
+	if cfg != nil {
+		window = cfg(sc.RepoPath)
+	}
+	commitMs := sc.CommittedAt.UnixMilli()
+	evidence, err := r.store.LineEvidence(ctx, sc.RepoKey, hashes, commitMs-window.Window.Milliseconds(), commitMs+window.Skew.Milliseconds())
+	if err != nil {
+		return err
+	}
+	var lines []store.CommitLine
+	for _, rf := range refs {
+		key := pathKey(rf.path)
+		var best *store.Evidence
+		for i, e := range evidence[rf.hash] {
+			samePath, bestSame := e.PathKey == key, best != nil && best.PathKey == key
+			if best == nil || (samePath && !bestSame) || (samePath == bestSame && e.AtMs > best.AtMs) {
+				best = &evidence[rf.hash][i]
+			}
+		}
+		if best == nil {
+			continue
+		}
+		lines = append(lines, store.CommitLine{Path: link.NormPath(rf.path), Line: rf.line, ConversationID: best.ConversationID, GenerationID: best.GenerationID})
+		counts[rf.path].Agent++
+	}
+	files := make([]store.FileLines, 0, len(counts))
+	for _, fl := range counts {
+		files = append(files, *fl)
+	}
+	return r.store.SetCommitLines(ctx, c.Hash, files, lines)
 }
 
 // refreshStale re-reads from Cursor the few recently active conversations whose
@@ -137,6 +207,11 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 		c, _, err := r.record(ctx, "HEAD", store.LinkSourceHook)
 		if err != nil {
 			return err
+		}
+		// Keep stored edit lines bounded (docs/data-model.md).
+		cutoff := env.Now().Add(-store.EditLineRetentionDays * 24 * time.Hour).UnixMilli()
+		if _, err := r.store.PruneEditLines(ctx, cutoff); err != nil {
+			env.log().Printf("record", "pruning edit lines: %v", err)
 		}
 		return r.catchUp(ctx, c)
 	case "post-rewrite":

@@ -43,6 +43,8 @@ type conversationJSON struct {
 	Started      string   `json:"started,omitempty"`
 	LastActive   string   `json:"lastActive,omitempty"`
 	LinkedAt     string   `json:"linkedAt,omitempty"`
+	WrittenLines int      `json:"writtenLines"` // the commit's added lines this conversation wrote
+	AddedLines   int      `json:"addedLines"`   // the commit's countable added lines (0: not examined)
 }
 
 // showJSON is one commit with its conversations: show's output, and one line of log's.
@@ -71,6 +73,8 @@ func toConversationJSON(lc store.LinkedConversation) conversationJSON {
 		Started:      isoMs(lc.Conv.FirstSeenMs),
 		LastActive:   isoMs(lc.Conv.ActivityMs),
 		LinkedAt:     lc.CreatedAt,
+		WrittenLines: lc.WrittenLines,
+		AddedLines:   lc.AddedLines,
 	}
 }
 

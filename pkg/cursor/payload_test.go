@@ -162,3 +162,37 @@ func FuzzNormalizePath(f *testing.F) {
 		}
 	})
 }
+
+func TestAddedText(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want map[string]string
+	}{
+		{"afterFileEdit", `{"hook_event_name":"afterFileEdit","file_path":"/r/a.go","edits":[{"old_string":"a","new_string":"b\nc"},{"old_string":"x","new_string":""}]}`,
+			map[string]string{"/r/a.go": "b\nc"}},
+		{"Write", `{"hook_event_name":"postToolUse","tool_name":"Write","tool_input":{"file_path":"/r/w.go","content":"package w\n"}}`,
+			map[string]string{"/r/w.go": "package w\n"}},
+		{"ApplyPatch", `{"hook_event_name":"postToolUse","tool_name":"ApplyPatch","workspace_roots":["/r"],"tool_input":{"patch":"*** Begin Patch\n*** Update File: src/x.go\n@@\n-old\n+new one\n+new two\n*** End Patch"}}`,
+			map[string]string{"/r/src/x.go": "new one\nnew two\n"}},
+		{"shell", `{"hook_event_name":"postToolUse","tool_name":"Shell","tool_input":{"command":"echo"}}`, map[string]string{}},
+	}
+	for _, tt := range tests {
+		p, err := ParsePayload([]byte(tt.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for f, texts := range p.AddedText() {
+			got[f] = strings.Join(texts, "\n")
+		}
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: %v", tt.name, got)
+		}
+		for f, w := range tt.want {
+			if got[f] != w {
+				t.Errorf("%s: %s = %q, want %q", tt.name, f, got[f], w)
+			}
+		}
+	}
+}

@@ -316,3 +316,31 @@ func BenchmarkReadCommit1000Files(b *testing.B) {
 		}
 	}
 }
+
+func TestAddedLines(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a.go", "one\ntwo\nthree\n")
+	r.write("sp ace.go", "x\n")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "root")
+	r.write("a.go", "one\nTWO\nthree\nfour\n")
+	r.git("rm", "-q", "sp ace.go")
+	r.write("new.go", "n1\n\nn3\n")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "second")
+	repo := r.open()
+	ctx := context.Background()
+	for rev, want := range map[string]map[string][]AddedLine{
+		"HEAD~1": {"a.go": {{1, "one"}, {2, "two"}, {3, "three"}}, "sp ace.go": {{1, "x"}}},
+		"HEAD":   {"a.go": {{2, "TWO"}, {4, "four"}}, "new.go": {{1, "n1"}, {2, ""}, {3, "n3"}}},
+	} {
+		c, err := repo.ReadCommit(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := repo.AddedLines(ctx, c)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %v %v, want %v", rev, got, err, want)
+		}
+	}
+}

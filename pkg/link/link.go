@@ -35,13 +35,18 @@ func DefaultConfig() Config {
 	}
 }
 
+// FileOnlyCap bounds the confidence of a conversation that edited a commit's
+// files but wrote none of its added lines, when the lines were examined.
+const FileOnlyCap = 0.5
+
 // Commit is what the scorer needs of a commit. Build it with NewCommit when
 // scoring many conversations against it.
 type Commit struct {
-	Time    time.Time
-	Files   []string // path keys, relative to the repo root
-	IsMerge bool
-	set     map[string]bool
+	Time       time.Time
+	Files      []string // path keys, relative to the repo root
+	IsMerge    bool
+	AddedLines int // countable lines the commit adds (0: unknown)
+	set        map[string]bool
 }
 
 // NewCommit indexes files once, so scoring each candidate costs what the
@@ -60,6 +65,9 @@ type Conversation struct {
 	Activity  time.Time // latest of its hook events and Cursor's lastUpdatedAt
 	// Files maps each path key the conversation edited to when it first did.
 	Files map[string]time.Time
+	// WrittenLines is how many of the commit's added lines this
+	// conversation's edits wrote: the strongest evidence there is.
+	WrittenLines int
 }
 
 // Result is a score and its explanation.
@@ -119,8 +127,25 @@ func Score(cfg Config, commit Commit, conv Conversation) Result {
 	}
 	r.Score = round3(cfg.OverlapWeight*r.Overlap + cfg.RecencyWeight*r.Recency)
 	r.Reason = reason(len(r.Matched), len(commit.Files), conv.Activity, commit.Time)
+	written := conv.WrittenLines > 0 && commit.AddedLines > 0
+	switch {
+	case written:
+		// "The session wrote the text the commit adds" was never wrong in
+		// the study of 494 commits: the confidence follows the share of the
+		// commit's lines it wrote, and it links even where file overlap
+		// alone would not (merges, lockfiles).
+		share := math.Min(1, float64(conv.WrittenLines)/float64(commit.AddedLines))
+		r.Score = round3(0.6 + 0.4*share)
+		r.Reason = fmt.Sprintf("%d of %d added lines written in this conversation; %s", conv.WrittenLines, commit.AddedLines, r.Reason)
+	case commit.AddedLines > 0:
+		// The lines were examined and none is this conversation's: it only
+		// edited the same files, so it stays a weaker link.
+		r.Score = math.Min(r.Score, FileOnlyCap)
+	}
 
 	switch {
+	case written && (cfg.Window <= 0 || age <= cfg.Window):
+		r.Linked = true
 	case len(r.Matched) == 0:
 		r.Skipped = "no file in common"
 	case cfg.Window > 0 && age > cfg.Window:

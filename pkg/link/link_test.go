@@ -58,13 +58,28 @@ func TestScore(t *testing.T) {
 			wantLinked: true, wantScore: 1, wantMatched: "go.sum,main.go"},
 		{name: "rename: old and new paths listed, conversation edited the new", commit: Commit{Time: commitAt, Files: []string{"new.go", "old.go"}}, conv: conv(time.Hour, "new.go"),
 			wantLinked: true, wantScore: 0.649, wantMatched: "new.go"},
+		{name: "lines written: confidence rises with the share", commit: Commit{Time: commitAt, Files: []string{"a.go", "b.go", "c.go", "d.go"}, AddedLines: 14},
+			conv:       Conversation{FirstSeen: commitAt.Add(-time.Hour), Activity: commitAt.Add(-2 * time.Hour), Files: map[string]time.Time{"a.go": commitAt.Add(-2 * time.Hour)}, WrittenLines: 12},
+			wantLinked: true, wantScore: 0.943, wantMatched: "a.go",
+			wantReason: "12 of 14 added lines written in this conversation; 1 of 4 files edited in this conversation; last active 2 h before the commit"},
+		{name: "lines examined, none written: a weaker link", commit: Commit{Time: commitAt, Files: []string{"a.go"}, AddedLines: 10},
+			conv:       Conversation{Activity: commitAt, Files: map[string]time.Time{"a.go": commitAt}},
+			wantLinked: true, wantScore: 0.5, wantMatched: "a.go"},
+		{name: "lines written in a merge still link", commit: Commit{Time: commitAt, Files: []string{"a.go"}, IsMerge: true, AddedLines: 2},
+			conv:       Conversation{Activity: commitAt, Files: map[string]time.Time{"a.go": commitAt}, WrittenLines: 2},
+			wantLinked: true, wantScore: 1, wantMatched: "a.go"},
+		{name: "lines written but too long ago", commit: Commit{Time: commitAt, Files: []string{"a.go"}, AddedLines: 2},
+			conv:        Conversation{Activity: commitAt.Add(-20 * day), Files: map[string]time.Time{"a.go": commitAt.Add(-20 * day)}, WrittenLines: 2},
+			wantSkipped: "outside the window"},
 		{name: "below threshold", commit: Commit{Time: commitAt, Files: strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z")}, conv: conv(13*day, "a"),
 			wantSkipped: "below the threshold"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := Score(cfg, tt.commit, tt.conv)
-			indexed := Score(cfg, NewCommit(tt.commit.Time, tt.commit.Files, tt.commit.IsMerge), tt.conv)
+			ic := NewCommit(tt.commit.Time, tt.commit.Files, tt.commit.IsMerge)
+			ic.AddedLines = tt.commit.AddedLines
+			indexed := Score(cfg, ic, tt.conv)
 			if indexed.Linked != r.Linked || indexed.Score != r.Score || strings.Join(indexed.Matched, ",") != strings.Join(r.Matched, ",") {
 				t.Fatalf("NewCommit scores differently: %+v vs %+v", indexed, r)
 			}

@@ -43,6 +43,7 @@ type Activity struct {
 	Files          []FileTouch
 	Prompt         string
 	Response       string
+	Lines          []EditLine // lines the edits introduced (line-level attribution)
 }
 
 // RecordActivity stores one hook event in a single short transaction: the
@@ -89,6 +90,9 @@ ON CONFLICT (conversationId) DO UPDATE SET
 			}
 		}
 		if err := upsertFiles(ctx, tx, a.ConversationID, a.Files, a.AtMs); err != nil {
+			return err
+		}
+		if err := insertEditLines(ctx, tx, a.ConversationID, a.GenerationID, a.Lines, a.AtMs); err != nil {
 			return err
 		}
 		if a.Prompt != "" {

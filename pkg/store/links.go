@@ -112,6 +112,8 @@ type Link struct {
 	Reason         string
 	Source         string
 	CreatedAt      string
+	WrittenLines   int // the commit's added lines this conversation wrote
+	AddedLines     int // the commit's countable added lines
 }
 
 // ReplaceAutoLinks makes links the auto-links of commitHash: it inserts or
@@ -152,10 +154,11 @@ func upsertAutoLinks(ctx context.Context, tx *sql.Tx, commitHash string, links [
 		cond += ` AND excluded.confidence > links.confidence`
 	}
 	stmt, err := tx.PrepareContext(ctx, `
-INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt)
-VALUES (?, ?, ?, ?, 'auto', ?, ?, ?, ?)
+INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt, writtenLines, addedLines)
+VALUES (?, ?, ?, ?, 'auto', ?, ?, ?, ?, ?, ?)
 ON CONFLICT (conversationId, commitHash) DO UPDATE SET
     matchedFiles = excluded.matchedFiles, confidence = excluded.confidence, reason = excluded.reason,
+    writtenLines = excluded.writtenLines, addedLines = excluded.addedLines,
     source = CASE WHEN links.source = 'import' THEN 'import' ELSE excluded.source END,
     updatedAt = excluded.updatedAt
 WHERE `+cond)
@@ -169,7 +172,7 @@ WHERE `+cond)
 			src = LinkSourceHook
 		}
 		if _, err := stmt.ExecContext(ctx, l.ConversationID, commitHash, jsonList(l.MatchedFiles), clamp01(l.Confidence),
-			now, l.Reason, src, now); err != nil {
+			now, l.Reason, src, now, l.WrittenLines, l.AddedLines); err != nil {
 			return err
 		}
 	}
@@ -223,7 +226,7 @@ func (s *Store) ConversationsForCommits(ctx context.Context, hashes []string) (m
 		args := padded(chunk)
 		rows, err := s.db.QueryContext(ctx, `
 SELECT l.commitHash, l.conversationId, l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
-    `+conversationColumns+`
+    l.writtenLines, l.addedLines, `+conversationColumns+`
 FROM links l LEFT JOIN conversations c ON c.conversationId = l.conversationId
 WHERE l.commitHash IN (`+placeholders(len(args))+`)
 ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activityMs DESC`, args...)
@@ -234,7 +237,8 @@ ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activity
 		for rows.Next() {
 			var lc LinkedConversation
 			var matched string
-			dest := []any{&lc.CommitHash, &lc.ConversationID, &matched, &lc.Confidence, &lc.Status, &lc.Reason, &lc.Source, &lc.CreatedAt}
+			dest := []any{&lc.CommitHash, &lc.ConversationID, &matched, &lc.Confidence, &lc.Status, &lc.Reason, &lc.Source, &lc.CreatedAt,
+				&lc.WrittenLines, &lc.AddedLines}
 			cs := newConvScan()
 			if err := rows.Scan(append(dest, cs.dest()...)...); err != nil {
 				return err

@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+)
+
+func statsCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "stats",
+		Usage:     "the share of added lines written by agents, per file and per author",
+		UsageText: "git convo stats [--json] [<revision range>] [-- <path>...]",
+		Description: `Adds up, over the recorded commits of a range (default: the last 1,000 commits of
+HEAD), the lines each commit added and how many of them an agent's edit wrote, per file and
+per commit author. Paths limit the files counted. Commits recorded before line-level
+attribution existed are left out of the counts.`,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			opts, gitArgs, err := parseLogArgs(c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			if opts.help {
+				return cli.ShowCommandHelp(c, "stats")
+			}
+			return runStats(c.Context, env, opts, gitArgs)
+		},
+	}
+}
+
+type lineCount struct {
+	Name   string  `json:"name"`
+	Added  int     `json:"added"`
+	Agent  int     `json:"agent"`
+	Share  float64 `json:"share"`
+	Commit int     `json:"commits"`
+}
+
+type statsJSON struct {
+	Commits   int         `json:"commits"`  // commits in the range
+	Examined  int         `json:"examined"` // of them, with line evidence recorded
+	Added     int         `json:"added"`
+	Agent     int         `json:"agent"`
+	Share     float64     `json:"share"`
+	ByFile    []lineCount `json:"byFile"`
+	ByAuthor  []lineCount `json:"byAuthor"`
+	Pathspecs []string    `json:"paths,omitempty"`
+}
+
+func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
+	var paths []string
+	for i, a := range gitArgs {
+		if a == "--" {
+			paths = gitArgs[i+1:]
+			break
+		}
+	}
+	if len(gitArgs) == 0 || gitArgs[0] == "--" {
+		gitArgs = append([]string{"-n", "1000", "HEAD"}, gitArgs...)
+	}
+	rc, err := newReadContextWith(ctx, env, opts.color, opts.json, !opts.noPager)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	repo, err := gitx.Open(ctx, ".", false)
+	if err != nil {
+		return err
+	}
+	var commits []gitx.Commit
+	if err := rc.repo.StreamLog(ctx, gitArgs, gitx.LogOptions{}, func(c gitx.Commit) bool {
+		commits = append(commits, c)
+		return true
+	}); err != nil {
+		return err
+	}
+	if err := rc.ready(); err != nil {
+		return err
+	}
+	hashes := make([]string, len(commits))
+	author := map[string]string{}
+	for i, c := range commits {
+		hashes[i] = c.Hash
+		author[c.Hash] = c.Author
+	}
+	fileStats, err := rc.store.CommitFileStats(ctx, hashes)
+	if err != nil {
+		return err
+	}
+	prefixes := pathPrefixes(repo, paths)
+	out := statsJSON{Commits: len(commits), Pathspecs: paths}
+	files, authors := map[string]*lineCount{}, map[string]*lineCount{}
+	examined, fileCommits, authorCommits := map[string]bool{}, map[string]map[string]bool{}, map[string]map[string]bool{}
+	for _, fs := range fileStats {
+		examined[fs.CommitHash] = true
+		if !matchesPrefix(fs.Path, prefixes) || fs.Added == 0 {
+			continue
+		}
+		add := func(m map[string]*lineCount, seen map[string]map[string]bool, key string) {
+			lc := m[key]
+			if lc == nil {
+				lc = &lineCount{Name: key}
+				m[key] = lc
+				seen[key] = map[string]bool{}
+			}
+			lc.Added += fs.Added
+			lc.Agent += fs.Agent
+			if !seen[key][fs.CommitHash] {
+				seen[key][fs.CommitHash] = true
+				lc.Commit++
+			}
+		}
+		add(files, fileCommits, fs.Path)
+		add(authors, authorCommits, author[fs.CommitHash])
+		out.Added += fs.Added
+		out.Agent += fs.Agent
+	}
+	out.Examined = len(examined)
+	out.Share = share(out.Agent, out.Added)
+	out.ByFile, out.ByAuthor = sortedCounts(files), sortedCounts(authors)
+	rc.startPager()
+	defer rc.stopPager()
+	if rc.json {
+		return rc.ioErr(rc.io.WriteJSON(out))
+	}
+	w := rc.io.Out
+	p := rc.io.Palette()
+	fmt.Fprintf(w, "%s of %d added lines written by agents (%s), in %d of %d commits with line evidence\n\n",
+		p.Bold(fmt.Sprint(out.Agent)), out.Added, percent(out.Share), out.Examined, out.Commits)
+	for _, section := range []struct {
+		title string
+		rows  []lineCount
+	}{{"By author", out.ByAuthor}, {"By file", out.ByFile}} {
+		if len(section.rows) == 0 {
+			continue
+		}
+		fmt.Fprintln(w, p.Bold(section.title))
+		for _, r := range section.rows {
+			fmt.Fprintf(w, "  %6s  %5d / %-5d  %s\n", percent(r.Share), r.Agent, r.Added, r.Name)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+func share(agent, added int) float64 {
+	if added == 0 {
+		return 0
+	}
+	return float64(int(float64(agent)/float64(added)*1000+0.5)) / 1000
+}
+
+func percent(f float64) string { return fmt.Sprintf("%.0f%%", f*100) }
+
+func sortedCounts(m map[string]*lineCount) []lineCount {
+	out := make([]lineCount, 0, len(m))
+	for _, lc := range m {
+		lc.Share = share(lc.Agent, lc.Added)
+		out = append(out, *lc)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Added != out[j].Added {
+			return out[i].Added > out[j].Added
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// pathPrefixes turns pathspecs (relative to the current directory) into
+// repo-relative prefixes.
+func pathPrefixes(repo *gitx.Repo, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		abs := p
+		if !path.IsAbs(p) {
+			abs = path.Join(cwdOr("."), p)
+		}
+		if rel := strings.TrimPrefix(abs, repo.TopLevel); rel != abs {
+			out = append(out, strings.Trim(rel, "/"))
+		} else {
+			out = append(out, strings.Trim(p, "/"))
+		}
+	}
+	return out
+}
+
+func matchesPrefix(p string, prefixes []string) bool {
+	if len(prefixes) == 0 {
+		return true
+	}
+	for _, pre := range prefixes {
+		if pre == "" || p == pre || strings.HasPrefix(p, pre+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func cwdOr(def string) string {
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return def
+}

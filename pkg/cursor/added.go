@@ -1,0 +1,82 @@
+package cursor
+
+import "strings"
+
+// AddedText returns, per edited file (as EditedFiles names it), the text this
+// payload says the agent wrote there: afterFileEdit's new_string values,
+// Write's content, StrReplace's new_string, the "+" lines of an ApplyPatch.
+// Line-level attribution matches a commit's added lines against it.
+func (p *Payload) AddedText() map[string][]string {
+	out := map[string][]string{}
+	files := p.EditedFiles()
+	if len(files) == 0 {
+		return out
+	}
+	switch p.Event {
+	case "afterFileEdit", "afterTabFileEdit":
+		for _, e := range p.Edits {
+			if e.NewString != "" {
+				out[files[0]] = append(out[files[0]], e.NewString)
+			}
+		}
+	case "postToolUse":
+		if patch := p.ToolInput.str("patch", "input", "diff"); patch != "" {
+			for file, text := range patchAdditions(patch) {
+				for _, f := range files {
+					if f == file || strings.HasSuffix(f, "/"+strings.TrimPrefix(file, "/")) {
+						out[f] = append(out[f], text)
+						break
+					}
+				}
+			}
+			return out
+		}
+		if t := p.ToolInput.str("content", "contents", "new_string", "newString", "code_edit", "text"); t != "" {
+			out[files[0]] = append(out[files[0]], t)
+		}
+		if edits, ok := p.ToolInput["edits"].([]any); ok {
+			for _, e := range edits {
+				if m, ok := e.(map[string]any); ok {
+					if s, ok := m["new_string"].(string); ok {
+						out[files[0]] = append(out[files[0]], s)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// patchAdditions returns each file's added lines in an ApplyPatch text or a
+// unified diff, joined with newlines.
+func patchAdditions(patch string) map[string]string {
+	out := map[string]string{}
+	file := ""
+	var b strings.Builder
+	flush := func() {
+		if file != "" && b.Len() > 0 {
+			out[file] += b.String()
+		}
+		b.Reset()
+	}
+	for _, line := range strings.Split(patch, "\n") {
+		line = strings.TrimRight(line, "\r")
+		switch {
+		case strings.HasPrefix(line, "*** Update File: "), strings.HasPrefix(line, "*** Add File: "):
+			flush()
+			file = strings.TrimSpace(line[strings.Index(line, ": ")+2:])
+		case strings.HasPrefix(line, "*** Move to: "):
+			flush()
+			file = strings.TrimSpace(strings.TrimPrefix(line, "*** Move to: "))
+		case strings.HasPrefix(line, "+++ "):
+			flush()
+			file = strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, "+++ ")), "b/")
+		case strings.HasPrefix(line, "*** "), strings.HasPrefix(line, "--- "):
+		case strings.HasPrefix(line, "+"):
+			b.WriteString(line[1:])
+			b.WriteByte('\n')
+		}
+	}
+	flush()
+	return out
+}

@@ -1,0 +1,35 @@
+package link
+
+import (
+	"hash/fnv"
+	"strings"
+)
+
+// NormLine is a line as compared: line endings and trailing white space
+// removed (editors and formatters change them without changing the code).
+func NormLine(s string) string {
+	return strings.TrimRight(s, " \t\r\n")
+}
+
+// LineHash is a 64-bit FNV-1a hash of NormLine(s), as a signed integer so
+// SQLite stores it as one.
+func LineHash(s string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(NormLine(s)))
+	return int64(h.Sum64())
+}
+
+// Countable reports whether a line counts as evidence: blank lines do not
+// (every file has them, and nobody "wrote" one).
+func Countable(s string) bool { return strings.TrimSpace(s) != "" }
+
+// SplitLines splits text written by an edit into its countable lines.
+func SplitLines(text string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		if Countable(l) {
+			out = append(out, NormLine(l))
+		}
+	}
+	return out
+}

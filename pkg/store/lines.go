@@ -1,0 +1,279 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Bounds on stored edit lines (docs/data-model.md).
+const (
+	MaxEditLinesPerConversation = 50000
+	EditLineRetentionDays       = 60
+)
+
+// EditLine is one line an agent wrote into a file.
+type EditLine struct {
+	RepoKey string
+	PathKey string
+	Hash    int64
+	Text    string
+}
+
+func insertEditLines(ctx context.Context, tx *sql.Tx, convID, genID string, lines []EditLine, atMs int64) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM edit_lines WHERE conversationId = ?`, convID).Scan(&n); err != nil {
+		return err
+	}
+	if n >= MaxEditLinesPerConversation {
+		return nil // bounded: the conversation's file-level evidence still counts
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO edit_lines (conversationId, generationId, repoKey, pathKey, lineHash, text, atMs)
+VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i, l := range lines {
+		if n+i >= MaxEditLinesPerConversation {
+			break
+		}
+		text := l.Text
+		if len(text) > 200 {
+			text = text[:200]
+		}
+		if _, err := stmt.ExecContext(ctx, convID, genID, l.RepoKey, l.PathKey, l.Hash, text, atMs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Evidence is a stored edit line that matches a commit's added line.
+type Evidence struct {
+	ConversationID string
+	GenerationID   string
+	PathKey        string
+	AtMs           int64
+}
+
+// LineEvidence returns, for each hash, the edits of repository repoKey that
+// wrote that line between fromMs and toMs.
+func (s *Store) LineEvidence(ctx context.Context, repoKey string, hashes []int64, fromMs, toMs int64) (map[int64][]Evidence, error) {
+	out := map[int64][]Evidence{}
+	for start := 0; start < len(hashes); start += 500 {
+		chunk := hashes[start:min(start+500, len(hashes))]
+		args := []any{repoKey, fromMs, toMs}
+		for _, h := range chunk {
+			args = append(args, h)
+		}
+		rows, err := s.db.QueryContext(ctx, `
+SELECT lineHash, conversationId, generationId, pathKey, atMs FROM edit_lines
+WHERE repoKey = ? AND atMs BETWEEN ? AND ? AND lineHash IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, classify(s.path, err)
+		}
+		for rows.Next() {
+			var h int64
+			var e Evidence
+			if err := rows.Scan(&h, &e.ConversationID, &e.GenerationID, &e.PathKey, &e.AtMs); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[h] = append(out[h], e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// CommitLine is an added line of a commit that a conversation wrote.
+type CommitLine struct {
+	Path           string
+	Line           int
+	ConversationID string
+	GenerationID   string
+}
+
+// FileLines counts a commit's added lines in one file.
+type FileLines struct {
+	Path  string
+	Added int
+	Agent int
+}
+
+// SetCommitLines stores which of a commit's added lines conversations wrote,
+// and the per-file counts, replacing what was there.
+func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLines, lines []CommitLine) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM commit_lines WHERE commitHash = ?`, hash); err != nil {
+			return err
+		}
+		stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO commit_lines (commitHash, path, line, conversationId, generationId) VALUES (?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, l := range lines {
+			if _, err := stmt.ExecContext(ctx, hash, l.Path, l.Line, l.ConversationID, l.GenerationID); err != nil {
+				return err
+			}
+		}
+		for _, f := range files {
+			if _, err := tx.ExecContext(ctx, `UPDATE commit_files SET addedLines = ?, agentLines = ? WHERE commitHash = ? AND path = ?`,
+				f.Added, f.Agent, hash, f.Path); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = 1 WHERE commitHash = ?`, hash)
+		return err
+	})
+}
+
+// LineWriter is who wrote one line of a commit.
+type LineWriter struct {
+	ConversationID string
+	GenerationID   string
+}
+
+// CommitLineWriters returns, for each commit, path and line, the conversation
+// that wrote it; and which commits have line evidence recorded at all.
+func (s *Store) CommitLineWriters(ctx context.Context, hashes []string) (map[string]map[string]map[int]LineWriter, map[string]bool, error) {
+	out := map[string]map[string]map[int]LineWriter{}
+	recorded := map[string]bool{}
+	err := inChunks(hashes, func(chunk []string) error {
+		rows, err := s.db.QueryContext(ctx, `SELECT commitHash, path, line, conversationId, generationId FROM commit_lines
+WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var h, p string
+			var n int
+			var w LineWriter
+			if err := rows.Scan(&h, &p, &n, &w.ConversationID, &w.GenerationID); err != nil {
+				return err
+			}
+			if out[h] == nil {
+				out[h] = map[string]map[int]LineWriter{}
+			}
+			if out[h][p] == nil {
+				out[h][p] = map[int]LineWriter{}
+			}
+			out[h][p][n] = w
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows2, err := s.db.QueryContext(ctx, `SELECT commitHash FROM commits WHERE linesRecorded = 1 AND commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
+		if err != nil {
+			return err
+		}
+		defer rows2.Close()
+		for rows2.Next() {
+			var h string
+			if err := rows2.Scan(&h); err != nil {
+				return err
+			}
+			recorded[h] = true
+		}
+		return rows2.Err()
+	})
+	return out, recorded, classify(s.path, err)
+}
+
+// PromptText returns the text of a conversation's prompt by generation id ("" if unknown).
+func (s *Store) PromptText(ctx context.Context, convID, genID string) (string, error) {
+	var t string
+	err := s.db.QueryRowContext(ctx, `SELECT text FROM prompts WHERE conversationId = ? AND generationId = ? ORDER BY atMs LIMIT 1`, convID, genID).Scan(&t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return t, classify(s.path, err)
+}
+
+// PruneEditLines deletes edit lines recorded before beforeMs.
+func (s *Store) PruneEditLines(ctx context.Context, beforeMs int64) (int64, error) {
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM edit_lines WHERE atMs < ?`, beforeMs)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}
+
+// FileStat is one recorded commit's line counts in one file.
+type FileStat struct {
+	CommitHash string
+	Path       string
+	Added      int
+	Agent      int
+}
+
+// CommitFileStats returns the line counts of recorded commits.
+func (s *Store) CommitFileStats(ctx context.Context, hashes []string) ([]FileStat, error) {
+	var out []FileStat
+	err := inChunks(hashes, func(chunk []string) error {
+		rows, err := s.db.QueryContext(ctx, `SELECT f.commitHash, f.path, f.addedLines, f.agentLines FROM commit_files f
+JOIN commits c ON c.commitHash = f.commitHash AND c.linesRecorded = 1
+WHERE f.commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var f FileStat
+			if err := rows.Scan(&f.CommitHash, &f.Path, &f.Added, &f.Agent); err != nil {
+				return err
+			}
+			out = append(out, f)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("line statistics: %w", classify(s.path, err))
+	}
+	return out, nil
+}
+
+// CommitLineCounts returns a recorded commit's countable added lines and how
+// many of them each conversation wrote (ok is false when the commit's lines
+// were never examined).
+func (s *Store) CommitLineCounts(ctx context.Context, hash string) (added int, written map[string]int, ok bool, err error) {
+	var recorded int
+	err = s.db.QueryRowContext(ctx, `SELECT linesRecorded, (SELECT COALESCE(SUM(addedLines), 0) FROM commit_files WHERE commitHash = ?1)
+FROM commits WHERE commitHash = ?1`, hash).Scan(&recorded, &added)
+	if errors.Is(err, sql.ErrNoRows) || recorded == 0 {
+		return 0, nil, false, nil
+	}
+	if err != nil {
+		return 0, nil, false, classify(s.path, err)
+	}
+	written = map[string]int{}
+	rows, err := s.db.QueryContext(ctx, `SELECT conversationId, COUNT(*) FROM commit_lines WHERE commitHash = ? GROUP BY conversationId`, hash)
+	if err != nil {
+		return 0, nil, false, classify(s.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return 0, nil, false, err
+		}
+		written[id] = n
+	}
+	return added, written, true, rows.Err()
+}
