@@ -69,6 +69,18 @@ export GIT_CONVO_DB="$work/record.sqlite"
 rec=$("$bg" median -n 10 -dir "$work/record" -- git-convo record HEAD)
 row "record, 1,000-file commit, 10k conversations (ms)" "$rec" "" "" "<= 50"
 
+# 2b. record of a 2,000-line diff against 50,000 stored edit lines.
+rm -rf "$work/lines" && mkdir -p "$work/lines/src" && cd "$work/lines"
+git init -q && echo x > README && git add -A && git commit -qm init
+export GIT_CONVO_DB="$work/lines.sqlite"
+rm -f "$GIT_CONVO_DB"*
+"$bg" editlines -db "$GIT_CONVO_DB" -repo-key "$(cd .git && pwd -P)" -n 50000 -match 1000
+{ for i in $(seq 0 999); do printf '\tline%d := compute(%d)\n' "$i" "$i"; done
+  for i in $(seq 0 999); do printf '\thuman%d := 0\n' "$i"; done; } > src/big.go
+git add -A && git commit -qm "2,000 lines, half written by agents"
+lines=$("$bg" median -n 10 -dir "$work/lines" -- git-convo record HEAD)
+row "record, 2,000-line diff, 50k stored edit lines (ms)" "$lines" "" "" "<= 50"
+
 # 3. capture of one afterFileEdit, as a whole process, 10k conversations.
 printf '{"conversation_id":"bench-conv-00001","generation_id":"g","hook_event_name":"afterFileEdit","workspace_roots":["%s"],"file_path":"%s/src/pkg1/file1.go","edits":[{"old_string":"x","new_string":"y"}]}' \
   "$work/record" "$work/record" > "$work/payload.json"

@@ -37,6 +37,13 @@ func (l *Linker) config(repoPath string) link.Config {
 // stores the auto-links that qualify (source names why this ran: hook,
 // relink). Manual links are never touched.
 func (l *Linker) LinkCommit(ctx context.Context, hash, source string) ([]Decision, error) {
+	return l.LinkCommitWhen(ctx, hash, source, nil)
+}
+
+// LinkCommitWhen is LinkCommit that looks up the candidates first and then
+// calls ready (when not nil) before reading the commit's line evidence: record
+// runs git's diff and the line attribution meanwhile.
+func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready func() error) ([]Decision, error) {
 	c, err := l.Store.GetCommit(ctx, hash)
 	if err != nil {
 		return nil, err
@@ -55,6 +62,11 @@ func (l *Linker) LinkCommit(ctx context.Context, hash, source string) ([]Decisio
 	}
 	commit := link.NewCommit(c.CommittedAt, keys, c.IsMerge())
 	display := displayPaths(c)
+	if ready != nil {
+		if err := ready(); err != nil {
+			return nil, err
+		}
+	}
 	added, written, _, err := l.Store.CommitLineCounts(ctx, hash)
 	if err != nil {
 		return nil, err

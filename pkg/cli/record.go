@@ -103,14 +103,32 @@ func (r *recorder) record(ctx context.Context, rev, source string) (*gitx.Commit
 		sc.Files = append(sc.Files, link.NormPath(f))
 		sc.FileKeys = append(sc.FileKeys, pathKey(f))
 	}
+	// git's diff of the commit (the slow part of a large commit) runs while
+	// the commit is stored and its candidate conversations are looked up.
+	type diffResult struct {
+		lines map[string][]gitx.AddedLine
+		err   error
+	}
+	diff := make(chan diffResult, 1)
+	go func() {
+		lines, err := r.repo.AddedLines(ctx, c)
+		diff <- diffResult{lines, err}
+	}()
 	if err := r.store.UpsertCommit(ctx, sc); err != nil {
+		<-diff
 		return nil, nil, err
 	}
-	if err := r.attributeLines(ctx, c, sc); err != nil {
-		return nil, nil, fmt.Errorf("line attribution of %s: %w", shortHash(c.Hash), err)
-	}
 	r.refreshStale(ctx)
-	d, err := r.linker.LinkCommit(ctx, c.Hash, source)
+	d, err := r.linker.LinkCommitWhen(ctx, c.Hash, source, func() error {
+		res := <-diff
+		if res.err == nil {
+			res.err = r.attributeLines(ctx, res.lines, sc)
+		}
+		if res.err != nil {
+			return fmt.Errorf("line attribution of %s: %w", shortHash(c.Hash), res.err)
+		}
+		return nil
+	})
 	return c, d, err
 }
 
@@ -118,11 +136,7 @@ func (r *recorder) record(ctx context.Context, rev, source string) (*gitx.Commit
 // agents' edits wrote (captured from the hooks) and stores, per line, the
 // conversation and prompt that wrote it. The most recent edit that wrote a
 // line in the same file wins; a line moved to another file still matches.
-func (r *recorder) attributeLines(ctx context.Context, c *gitx.Commit, sc store.Commit) error {
-	added, err := r.repo.AddedLines(ctx, c)
-	if err != nil {
-		return err
-	}
+func (r *recorder) attributeLines(ctx context.Context, added map[string][]gitx.AddedLine, sc store.Commit) error {
 	type ref struct {
 		path string
 		line int
@@ -133,7 +147,7 @@ func (r *recorder) attributeLines(ctx context.Context, c *gitx.Commit, sc store.
 	seen := map[int64]bool{}
 	var hashes []int64
 	for path, lines := range added {
-		fl := &store.FileLines{Path: link.NormPath(path)}
+		fl := &store.FileLines{Path: link.NormPath(path), PathKey: pathKey(path)}
 		counts[path] = fl
 		for _, l := range lines {
 			if !link.Countable(l.Text) {
@@ -178,7 +192,7 @@ func (r *recorder) attributeLines(ctx context.Context, c *gitx.Commit, sc store.
 	for _, fl := range counts {
 		files = append(files, *fl)
 	}
-	return r.store.SetCommitLines(ctx, c.Hash, files, lines)
+	return r.store.SetCommitLines(ctx, sc.Hash, files, lines)
 }
 
 // refreshStale re-reads from Cursor the few recently active conversations whose
@@ -274,11 +288,14 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 		return err
 	}
 	defer r.Close()
-	hashes, err := r.repo.RevParse(ctx, revs...)
-	if err != nil {
-		return err
-	}
-	for _, h := range hashes {
+	for _, h := range revs {
+		if h != "HEAD" && !isFullHash(h) {
+			resolved, err := r.repo.RevParse(ctx, h)
+			if err != nil {
+				return err
+			}
+			h = resolved[0]
+		}
 		c, decisions, err := r.record(ctx, h, store.LinkSourceRelink)
 		if err != nil {
 			return err
@@ -301,6 +318,18 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 		}
 	}
 	return nil
+}
+
+func isFullHash(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func shortHash(h string) string {

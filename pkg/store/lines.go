@@ -104,9 +104,10 @@ type CommitLine struct {
 
 // FileLines counts a commit's added lines in one file.
 type FileLines struct {
-	Path  string
-	Added int
-	Agent int
+	Path    string
+	PathKey string // defaults to Path
+	Added   int
+	Agent   int
 }
 
 // SetCommitLines stores which of a commit's added lines conversations wrote,
@@ -126,9 +127,17 @@ func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLin
 				return err
 			}
 		}
+		upd, err := tx.PrepareContext(ctx, `UPDATE commit_files SET addedLines = ?, agentLines = ? WHERE commitHash = ? AND pathKey = ?`)
+		if err != nil {
+			return err
+		}
+		defer upd.Close()
 		for _, f := range files {
-			if _, err := tx.ExecContext(ctx, `UPDATE commit_files SET addedLines = ?, agentLines = ? WHERE commitHash = ? AND path = ?`,
-				f.Added, f.Agent, hash, f.Path); err != nil {
+			key := f.PathKey
+			if key == "" {
+				key = f.Path
+			}
+			if _, err := upd.ExecContext(ctx, f.Added, f.Agent, hash, key); err != nil {
 				return err
 			}
 		}

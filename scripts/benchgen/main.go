@@ -27,6 +27,7 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -43,6 +44,8 @@ func main() {
 		err = genLinks(os.Args[2:])
 	case "vscdb":
 		err = genVscdb(os.Args[2:])
+	case "editlines":
+		err = genEditLines(os.Args[2:])
 	case "enrich":
 		err = timeEnrich(os.Args[2:])
 	case "median":
@@ -171,6 +174,42 @@ func genLinks(args []string) error {
 		made++
 	}
 	fmt.Fprintf(os.Stderr, "%d conversations, %d links\n", *convs, made)
+	return nil
+}
+
+// genEditLines stores n lines written by agents' edits (what capture keeps
+// for line-level attribution), spread over 100 conversations and 500 files;
+// the lines "src/big.go line <i>" for i < -match are the ones a bench commit adds.
+func genEditLines(args []string) error {
+	fs := flag.NewFlagSet("editlines", flag.ExitOnError)
+	db := fs.String("db", "", "links.sqlite")
+	repoKey := fs.String("repo-key", "", "repository key")
+	n := fs.Int("n", 50000, "edit lines")
+	match := fs.Int("match", 1000, "of them, lines of src/big.go the bench commit adds")
+	fs.Parse(args)
+	ctx := context.Background()
+	s, err := store.Open(ctx, *db, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	now := time.Now().UnixMilli()
+	per := *n / 100
+	for c := 0; c < 100; c++ {
+		a := store.Activity{ConversationID: fmt.Sprintf("edit-conv-%03d", c), Event: "afterFileEdit", AtMs: now - 60_000}
+		for i := 0; i < per; i++ {
+			k := c*per + i
+			path, text := fmt.Sprintf("src/f%d.go", k%500), fmt.Sprintf("\tvalue%d := compute(%d) // generated", k, k)
+			if k < *match {
+				path, text = "src/big.go", fmt.Sprintf("\tline%d := compute(%d)", k, k)
+			}
+			a.Files = append(a.Files, store.FileTouch{RepoKey: *repoKey, Path: path, Source: store.SourceHook})
+			a.Lines = append(a.Lines, store.EditLine{RepoKey: *repoKey, PathKey: path, Hash: link.LineHash(text), Text: text})
+		}
+		if err := s.RecordActivity(ctx, a); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
