@@ -5,3 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CGO_ENABLED=1
 go test -count=1 "$@" ./...
+
+# Each fuzz target for a few seconds (FUZZTIME=0 skips; longer runs: FUZZTIME=5m).
+fuzztime=${FUZZTIME:-8s}
+if [ "$fuzztime" != "0" ]; then
+  for target in "FuzzParsePayload ./pkg/cursor" "FuzzNormalizePath ./pkg/cursor" \
+                "FuzzParseBlame ./pkg/gitx" "FuzzInstallUninstall ./pkg/githooks"; do
+    set -- $target
+    echo "fuzz $1 ($fuzztime)"
+    go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" "$2" | tail -n 1
+  done
+fi

@@ -156,6 +156,7 @@ func commands(env *Env) []*cli.Command {
 		installCommand(env),
 		uninstallCommand(env),
 		doctorCommand(env),
+		forgetCommand(env),
 		demoCommand(env),
 		captureCommand(env),
 		recordCommand(env),

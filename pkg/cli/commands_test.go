@@ -263,3 +263,38 @@ func TestShowFullAndOutsidePaths(t *testing.T) {
 		t.Errorf("blame outside the repository: exit %d %q", r.code, r.stderr)
 	}
 }
+
+func TestForget(t *testing.T) {
+	sb := newSandbox(t)
+	repo, other := sb.repo("project"), sb.repo("other")
+	for _, r := range []string{repo, other} {
+		sb.convo(r, "install", "--cursor=none")
+	}
+	sb.agentEdit(repo, "conv-keep-0001", "a.go", "package a // secret-a\n")
+	shaA := sb.commit(repo, "a", "a.go")
+	sb.agentEdit(other, "conv-other-001", "b.go", "package b // secret-b\n")
+	sb.commit(other, "b", "b.go")
+
+	out := sb.convo(repo, "forget", "conv-keep")
+	if !strings.Contains(out, "forgot conversation conv-keep-0001") {
+		t.Errorf("forget: %s", out)
+	}
+	if s := sb.showJSON(repo, shaA); len(s.Conversations) != 0 {
+		t.Errorf("links survived forget: %+v", s.Conversations)
+	}
+	db, _ := os.ReadFile(sb.linksDB)
+	wal, _ := os.ReadFile(sb.linksDB + "-wal")
+	if strings.Contains(string(db)+string(wal), "secret-a") || strings.Contains(string(db)+string(wal), "please write a.go") {
+		t.Error("the forgotten conversation's text is still in the database file")
+	}
+	out = sb.convo(other, "forget", "--repo")
+	if !strings.Contains(out, "1 conversations") && !strings.Contains(out, "conversations") {
+		t.Errorf("forget --repo: %s", out)
+	}
+	if got := sb.convo(other, "conversations", "--json", "--all"); strings.Contains(got, "conv-other-001") {
+		t.Errorf("forget --repo left the repository's conversation:\n%s", got)
+	}
+	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "forget"); r.code != ExitUsage {
+		t.Errorf("forget with nothing: exit %d", r.code)
+	}
+}

@@ -89,14 +89,20 @@ func ParsePayload(data []byte) (*Payload, error) {
 	if len(trimmed) == 0 {
 		return nil, fmt.Errorf("%w: stdin was empty (Cursor sends the event as JSON on stdin)", ErrBadPayload)
 	}
+	// Errors describe the input's shape, never its content: a payload can
+	// hold the user's prompt, and errors go to the log (docs/privacy.md).
 	if trimmed[0] != '{' {
-		return nil, fmt.Errorf("%w: it starts with %q", ErrBadPayload, firstRunes(trimmed, 20))
+		return nil, fmt.Errorf("%w: %d bytes that do not start with '{'", ErrBadPayload, len(trimmed))
 	}
 	// Decode leniently: first into raw fields, so one field of an unexpected
 	// type does not lose the rest.
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &raw); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadPayload, err)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("%w: invalid JSON at byte %d of %d", ErrBadPayload, se.Offset, len(trimmed))
+		}
+		return nil, fmt.Errorf("%w: invalid JSON (%d bytes)", ErrBadPayload, len(trimmed))
 	}
 	p := &Payload{}
 	for key, val := range raw {
@@ -164,14 +170,6 @@ func setField(p *Payload, key string, val json.RawMessage) {
 	case "is_background_agent":
 		_ = json.Unmarshal(val, &p.IsBackground)
 	}
-}
-
-func firstRunes(b []byte, n int) string {
-	r := []rune(string(b))
-	if len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return string(r)
 }
 
 // ViaThirdParty reports a Cursor payload that reached a Claude Code hook file

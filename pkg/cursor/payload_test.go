@@ -93,6 +93,9 @@ func TestParsePayload(t *testing.T) {
 				if strings.Contains(err.Error(), "\n") {
 					t.Errorf("error is not one line: %q", err)
 				}
+				if strings.Contains(err.Error(), "not json") || strings.Contains(err.Error(), "conversation_id") {
+					t.Errorf("the error repeats the payload's content: %q", err)
+				}
 				return
 			}
 			if p.Event != tt.wantEvent || p.ConversationID != tt.wantConv {

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+)
+
+func forgetCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "forget",
+		Usage:     "delete what git-convo recorded about a conversation or a repository",
+		UsageText: "git convo forget <conversation>...\ngit convo forget --repo",
+		Description: `Deletes a conversation from links.sqlite: its metadata, prompts, responses, files,
+the lines its edits wrote and its links (manual ones too). With --repo, deletes the current
+repository's commits and links, what conversations recorded in it, and the conversations
+that belong to it alone. Cursor's own database is never touched. See docs/privacy.md.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "repo", Usage: "forget the current repository"},
+		},
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			if c.Bool("repo") == (c.NArg() > 0) {
+				return usagef("usage: git convo forget <conversation>... | git convo forget --repo")
+			}
+			s, err := env.openStore(ctx, true)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if c.Bool("repo") {
+				repo, err := gitx.Open(ctx, ".", false)
+				if err != nil {
+					return err
+				}
+				f, err := s.ForgetRepository(ctx, repoKey(repo.CommonDir), repo.TopLevel)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Stdout, "forgot %s: %d commits, %d links, %d conversations\n", repo.TopLevel, f.Commits, f.Links, f.Conversations)
+				return nil
+			}
+			for _, arg := range c.Args().Slice() {
+				id, err := resolveConversation(ctx, s, arg, false)
+				if err != nil {
+					return err
+				}
+				f, err := s.ForgetConversation(ctx, id)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Stdout, "forgot conversation %s (%d links)\n", id, f.Links)
+			}
+			return nil
+		},
+	}
+}

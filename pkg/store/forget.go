@@ -1,0 +1,116 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Forgotten counts what Forget* removed.
+type Forgotten struct {
+	Conversations int64
+	Commits       int64
+	Links         int64
+}
+
+// ForgetConversation removes a conversation and everything recorded about it:
+// its files, prompts, responses, edit lines, line attributions and links
+// (manual ones too: forgetting is the user's explicit wish).
+func (s *Store) ForgetConversation(ctx context.Context, convID string) (Forgotten, error) {
+	var f Forgotten
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		n, err := execCount(ctx, tx, `DELETE FROM links WHERE conversationId = ?`, convID)
+		if err != nil {
+			return err
+		}
+		f.Links = n
+		for _, q := range []string{
+			`DELETE FROM conversation_files WHERE conversationId = ?`,
+			`DELETE FROM conversation_roots WHERE conversationId = ?`,
+			`DELETE FROM prompts WHERE conversationId = ?`,
+			`DELETE FROM responses WHERE conversationId = ?`,
+			`DELETE FROM edit_lines WHERE conversationId = ?`,
+			`DELETE FROM commit_lines WHERE conversationId = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, convID); err != nil {
+				return err
+			}
+		}
+		f.Conversations, err = execCount(ctx, tx, `DELETE FROM conversations WHERE conversationId = ?`, convID)
+		return err
+	})
+	return f, err
+}
+
+// ForgetRepository removes a repository's commits (with their files, line
+// attributions and links), the files and edit lines conversations recorded in
+// it, and the conversations that are left with nothing but this repository.
+func (s *Store) ForgetRepository(ctx context.Context, repoKey, root string) (Forgotten, error) {
+	var f Forgotten
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		// Conversations that belong to this repository only.
+		rows, err := tx.QueryContext(ctx, `
+SELECT c.conversationId FROM conversations c
+WHERE (EXISTS (SELECT 1 FROM conversation_files f WHERE f.conversationId = c.conversationId AND f.repoKey = ?1)
+       OR EXISTS (SELECT 1 FROM conversation_roots r WHERE r.conversationId = c.conversationId AND r.root = ?2))
+  AND NOT EXISTS (SELECT 1 FROM conversation_files f WHERE f.conversationId = c.conversationId AND f.repoKey NOT IN (?1, ''))
+  AND NOT EXISTS (SELECT 1 FROM conversation_roots r WHERE r.conversationId = c.conversationId AND r.root != ?2)`, repoKey, root)
+		if err != nil {
+			return err
+		}
+		var only []string
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			only = append(only, id)
+		}
+		rows.Close()
+		commitSub := `(SELECT commitHash FROM commits WHERE repoKey = ?)`
+		if f.Links, err = execCount(ctx, tx, `DELETE FROM links WHERE commitHash IN `+commitSub, repoKey); err != nil {
+			return err
+		}
+		for _, q := range []string{
+			`DELETE FROM commit_files WHERE commitHash IN ` + commitSub,
+			`DELETE FROM commit_lines WHERE commitHash IN ` + commitSub,
+			`DELETE FROM conversation_files WHERE repoKey = ?`,
+			`DELETE FROM edit_lines WHERE repoKey = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, repoKey); err != nil {
+				return err
+			}
+		}
+		if f.Commits, err = execCount(ctx, tx, `DELETE FROM commits WHERE repoKey = ?`, repoKey); err != nil {
+			return err
+		}
+		for _, id := range only {
+			for _, q := range []string{`DELETE FROM links WHERE conversationId = ?`, `DELETE FROM conversation_files WHERE conversationId = ?`,
+				`DELETE FROM conversation_roots WHERE conversationId = ?`, `DELETE FROM prompts WHERE conversationId = ?`,
+				`DELETE FROM responses WHERE conversationId = ?`, `DELETE FROM edit_lines WHERE conversationId = ?`} {
+				if _, err := tx.ExecContext(ctx, q, id); err != nil {
+					return err
+				}
+			}
+			n, err := execCount(ctx, tx, `DELETE FROM conversations WHERE conversationId = ?`, id)
+			if err != nil {
+				return err
+			}
+			f.Conversations += n
+		}
+		return nil
+	})
+	if err == nil {
+		// Deleted rows must not linger in free pages or the WAL.
+		_, _ = s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
+	return f, err
+}
+
+func execCount(ctx context.Context, tx *sql.Tx, q string, args ...any) (int64, error) {
+	res, err := tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
