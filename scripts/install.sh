@@ -37,7 +37,9 @@ mkdir -p "$bindir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CGO_ENABLED=1 go build -trimpath -o "$tmp/git-convo" ./cmd/git-convo
+CGO_ENABLED=1 go build -trimpath -o "$tmp/git-convo-mcp" ./cmd/git-convo-mcp
 install -m 0755 "$tmp/git-convo" "$bindir/git-convo"
+install -m 0755 "$tmp/git-convo-mcp" "$bindir/git-convo-mcp"
 
 mkdir -p "$mandir" "$bashdir" "$zshdir"
 "$bindir/git-convo" man > "$mandir/git-convo.1"
@@ -45,7 +47,7 @@ mkdir -p "$mandir" "$bashdir" "$zshdir"
 "$bindir/git-convo" completion zsh > "$zshdir/_git-convo"
 
 echo "Installed $("$bindir/git-convo" --version)"
-echo "  binary      $bindir/git-convo"
+echo "  binaries    $bindir/git-convo, $bindir/git-convo-mcp (the MCP server)"
 echo "  man page    $mandir/git-convo.1   (git convo --help opens it)"
 echo "  completion  $bashdir/git-convo, $zshdir/_git-convo"
 if ! on_path "$bindir"; then

@@ -157,6 +157,7 @@ func commands(env *Env) []*cli.Command {
 		uninstallCommand(env),
 		doctorCommand(env),
 		forgetCommand(env),
+		mcpCommand(env),
 		demoCommand(env),
 		captureCommand(env),
 		recordCommand(env),

@@ -26,11 +26,13 @@ func buildBinary() (string, func(), error) {
 		return "", nil, err
 	}
 	bin := filepath.Join(dir, "git-convo")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/git-convo/git-convo/cmd/git-convo")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		return "", nil, fmt.Errorf("building git-convo: %v\n%s", err, out)
+	for _, name := range []string{"git-convo", "git-convo-mcp"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "github.com/git-convo/git-convo/cmd/"+name)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			os.RemoveAll(dir)
+			return "", nil, fmt.Errorf("building %s: %v\n%s", name, err, out)
+		}
 	}
 	return bin, func() { os.RemoveAll(dir) }, nil
 }
@@ -76,8 +78,10 @@ func newSandbox(t testing.TB) *sandbox {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink(bin, filepath.Join(bindir, "git-convo")); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"git-convo", "git-convo-mcp"} {
+		if err := os.Symlink(filepath.Join(filepath.Dir(bin), name), filepath.Join(bindir, name)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	gitconfig := filepath.Join(root, "gitconfig")
 	os.WriteFile(gitconfig, []byte("[user]\n\tname = Ada Tester\n\temail = ada@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n"), 0o644)

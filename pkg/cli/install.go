@@ -31,9 +31,13 @@ with this binary's absolute path, so one install serves every repository. --curs
 writes <repo>/.cursor/hooks.json with a portable command instead, for teams that commit it;
 --cursor=none leaves Cursor alone. Other tools' entries are kept.
 
+--mcp also registers git-convo's MCP server ("git convo mcp") in Cursor's mcp.json, at the
+same level (user or project), so the agent can ask why code exists.
+
 --force writes into a hooks directory that a hook manager owns (husky).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cursor", Value: "user", Usage: "where to install Cursor's hooks: user, project or none"},
+			&cli.BoolFlag{Name: "mcp", Usage: "also register the MCP server in Cursor's mcp.json"},
 			&cli.BoolFlag{Name: "force", Usage: "write into a hooks directory a hook manager owns"},
 		},
 		Action: func(c *cli.Context) error {
@@ -56,6 +60,16 @@ writes <repo>/.cursor/hooks.json with a portable command instead, for teams that
 					return err
 				}
 				fmt.Fprintf(env.Stdout, "%s: Cursor hooks %s\n", path, res)
+				if c.Bool("mcp") {
+					mcpPath := filepath.Join(filepath.Dir(path), "mcp.json")
+					res, err := cursor.InstallMCPJSON(mcpPath, command)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(env.Stdout, "%s: MCP server %s\n", mcpPath, res)
+				}
+			} else if c.Bool("mcp") {
+				return usagef("--mcp needs Cursor: use --cursor=user or --cursor=project")
 			}
 			fmt.Fprintln(env.Stdout, "\ngit-convo is set up. Work with Cursor's agent and commit as usual; then:")
 			fmt.Fprintln(env.Stdout, "  git convo show HEAD    # the conversations behind the last commit")
@@ -148,6 +162,12 @@ stay in links.sqlite (see "git convo forget").`,
 					return err
 				}
 				fmt.Fprintf(env.Stdout, "%s: Cursor hooks %s\n", path, res)
+				mcpPath := filepath.Join(filepath.Dir(path), "mcp.json")
+				if res, err := cursor.UninstallMCPJSON(mcpPath); err != nil {
+					return err
+				} else if res != "not present" {
+					fmt.Fprintf(env.Stdout, "%s: MCP server %s\n", mcpPath, res)
+				}
 			}
 			return nil
 		},

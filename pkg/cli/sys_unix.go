@@ -30,3 +30,7 @@ func spawnDetached(exe string, args []string) error {
 	}
 	return cmd.Process.Release()
 }
+
+// execReplace runs bin in place of this process (the MCP client keeps its
+// pipes to the same process id).
+func execReplace(bin string, argv, env []string) error { return syscall.Exec(bin, argv, env) }

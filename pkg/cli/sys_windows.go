@@ -23,3 +23,9 @@ func spawnDetached(exe string, args []string) error {
 	}
 	return cmd.Process.Release()
 }
+
+func execReplace(bin string, argv, env []string) error {
+	cmd := exec.Command(bin, argv[1:]...)
+	cmd.Env, cmd.Stdin, cmd.Stdout, cmd.Stderr = env, os.Stdin, os.Stdout, os.Stderr
+	return cmd.Run()
+}

@@ -234,7 +234,7 @@ func UninstallHooksJSON(path string) (string, error) {
 		top.set("hooks", hooks.marshal())
 	}
 	if len(hooks.keys) == 0 && onlyKeys(top, "version", "hooks") {
-		if err := os.Remove(path); err != nil {
+		if err := removeFile(path); err != nil {
 			return "", err
 		}
 		return "removed (the file held nothing else)", nil
@@ -335,3 +335,5 @@ func onlyKeys(o *object, keys ...string) bool {
 	}
 	return true
 }
+
+func removeFile(path string) error { return os.Remove(path) }

@@ -354,3 +354,90 @@ ORDER BY activityMs DESC LIMIT ?`, sinceMs, limit)
 	}
 	return out, rows.Err()
 }
+
+// FileConversation is a conversation that touched a file, directly (the same
+// path) or indirectly (another file in the same directory).
+type FileConversation struct {
+	Conversation
+	Path    string
+	Direct  bool
+	Sources []string
+}
+
+// ConversationsForFile returns the conversations that touched pathKey in
+// repoKey, and those that touched other files of its directory (indirect),
+// most recently active first.
+func (s *Store) ConversationsForFile(ctx context.Context, repoKey, pathKey string, limit int) ([]FileConversation, error) {
+	dir := ""
+	if i := strings.LastIndex(pathKey, "/"); i >= 0 {
+		dir = pathKey[:i+1]
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT f.conversationId, MIN(f.path), MAX(f.pathKey = ?3), group_concat(DISTINCT f.source), `+conversationColumns+`
+FROM conversation_files f JOIN conversations c ON c.conversationId = f.conversationId
+WHERE f.repoKey = ?1 AND (f.pathKey = ?3 OR (?2 != '' AND f.pathKey >= ?2 AND f.pathKey < ?2 || x'ff' AND instr(substr(f.pathKey, length(?2) + 1), '/') = 0))
+GROUP BY f.conversationId
+ORDER BY MAX(f.pathKey = ?3) DESC, c.activityMs DESC
+LIMIT ?4`, repoKey, dir, pathKey, limit)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	defer rows.Close()
+	var out []FileConversation
+	for rows.Next() {
+		var fc FileConversation
+		var id, sources string
+		sc := newConvScan()
+		if err := rows.Scan(append([]any{&id, &fc.Path, &fc.Direct, &sources}, sc.dest()...)...); err != nil {
+			return nil, err
+		}
+		fc.Conversation = sc.result()
+		fc.ID = id
+		fc.Sources = strings.Split(sources, ",")
+		out = append(out, fc)
+	}
+	return out, rows.Err()
+}
+
+// CommitsForFile returns the recorded commits of repoKey that changed pathKey,
+// newest first.
+func (s *Store) CommitsForFile(ctx context.Context, repoKey, pathKey string, limit int) ([]Commit, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT c.commitHash FROM commit_files f JOIN commits c ON c.commitHash = f.commitHash
+WHERE f.pathKey = ? AND c.repoKey = ? ORDER BY c.committedMs DESC LIMIT ?`, pathKey, repoKey, limit)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	var hashes []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		hashes = append(hashes, h)
+	}
+	rows.Close()
+	var out []Commit
+	for _, h := range hashes {
+		c, err := s.GetCommit(ctx, h)
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			out = append(out, *c)
+		}
+	}
+	return out, nil
+}
+
+// SearchText returns a conversation's searchable text (title, summary, first
+// message and prompts), or "".
+func (s *Store) SearchText(ctx context.Context, id string) (string, error) {
+	var t sql.NullString
+	err := s.db.QueryRowContext(ctx, `SELECT searchableText FROM conversations WHERE conversationId = ?`, id).Scan(&t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return t.String, classify(s.path, err)
+}

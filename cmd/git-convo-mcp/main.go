@@ -1,0 +1,15 @@
+// Command git-convo-mcp is git-convo's MCP server (`git convo mcp` runs it).
+// It is a binary of its own so the MCP SDK stays out of the git-convo binary
+// that every hook starts.
+package main
+
+import (
+	"os"
+
+	"github.com/git-convo/git-convo/pkg/mcpserver"
+)
+
+// version matches git-convo's; install.sh builds both from one checkout.
+const version = "0.1.0"
+
+func main() { os.Exit(mcpserver.Main(version)) }

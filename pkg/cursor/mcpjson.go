@@ -1,0 +1,68 @@
+package cursor
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// MCPServerName is git-convo's key in Cursor's mcp.json.
+const MCPServerName = "git-convo"
+
+// InstallMCPJSON registers git-convo's MCP server in Cursor's mcp.json
+// ({"mcpServers": {"git-convo": {"command": ..., "args": ["mcp"]}}}), merged
+// like hooks.json: other servers and unknown keys are kept in order, ours is
+// replaced, an unchanged file is not rewritten, a malformed one never touched.
+func InstallMCPJSON(path, bin string) (string, error) {
+	top, servers, existing, err := readMCPFile(path)
+	if err != nil {
+		return "", err
+	}
+	entry, _ := json.Marshal(struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}{bin, []string{"mcp"}})
+	servers.set(MCPServerName, entry)
+	top.set("mcpServers", servers.marshal())
+	return writeIfChanged(path, existing, top.marshal())
+}
+
+// UninstallMCPJSON removes git-convo's server from mcp.json; a file left
+// with nothing else is deleted.
+func UninstallMCPJSON(path string) (string, error) {
+	top, servers, existing, err := readMCPFile(path)
+	if err != nil {
+		return "", err
+	}
+	if existing == nil {
+		return "not present", nil
+	}
+	if _, ok := servers.vals[MCPServerName]; !ok {
+		return "not present", nil
+	}
+	servers.del(MCPServerName)
+	if len(servers.keys) == 0 && onlyKeys(top, "mcpServers") {
+		if err := removeFile(path); err != nil {
+			return "", err
+		}
+		return "removed (the file held nothing else)", nil
+	}
+	top.set("mcpServers", servers.marshal())
+	if _, err := writeIfChanged(path, existing, top.marshal()); err != nil {
+		return "", err
+	}
+	return "removed", nil
+}
+
+func readMCPFile(path string) (top, servers *object, existing []byte, err error) {
+	top, _, existing, err = readHooksFile(path)
+	if err != nil {
+		return nil, nil, existing, err
+	}
+	servers = &object{vals: map[string]json.RawMessage{}}
+	if raw, ok := top.vals["mcpServers"]; ok {
+		if servers, err = parseObject(raw); err != nil {
+			return nil, nil, existing, fmt.Errorf("%w: %s: \"mcpServers\" is not an object (fix or move it; git-convo will not overwrite it)", ErrMalformedHooksJSON, path)
+		}
+	}
+	return top, servers, existing, nil
+}

@@ -1,0 +1,109 @@
+// Package mcpserver serves git-convo's links to AI agents over the Model
+// Context Protocol, so an agent about to change a file can first read why it
+// is the way it is: which conversations and commits produced it.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// Deps is what the tools work with.
+type Deps struct {
+	Store   *store.Store
+	Dir     string              // the directory the server was started in (its repository)
+	Getenv  func(string) string // for Cursor's database and the cache directory
+	Now     func() time.Time
+	Version string
+}
+
+// New returns the MCP server with git-convo's tools.
+func New(d *Deps) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "git-convo", Version: d.Version}, &mcp.ServerOptions{
+		Instructions: "git-convo links git commits to the AI conversations that produced them. Before changing a file, " +
+			"call get_file_context with its path to learn which conversations and commits shaped it and why; " +
+			"then get_conversation to read one in full.",
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "get_file_context", Description: "Conversations and commits that touched a file, and why. " +
+		"Use it before changing a file. relevance is 'direct' (the conversation edited or read this file) or 'indirect' " +
+		"(another file in the same directory). With keywords, each conversation gets keyword match counts with excerpts, " +
+		"and results are ranked by them."}, d.fileContext)
+	mcp.AddTool(s, &mcp.Tool{Name: "get_commit_conversations", Description: "The conversations behind a commit: title, " +
+		"confidence, whether linked automatically or by hand, the files and lines they account for, and why. " +
+		"commitHash takes any revision git accepts (HEAD, a short hash, a branch)."}, d.commitConversations)
+	mcp.AddTool(s, &mcp.Tool{Name: "list_conversation_commits", Description: "Conversations with their linked commits and " +
+		"confidence, newest first; filter by conversationId (or a unique prefix), projectPath (a repository) or filePath."}, d.listConversationCommits)
+	mcp.AddTool(s, &mcp.Tool{Name: "get_conversation", Description: "Writes a whole conversation (every message, the " +
+		"agent's thinking, tool steps and code) to a Markdown file and returns its path and size. Read the file with your " +
+		"own file tools (grep for keywords, read the relevant sections) rather than all at once."}, d.getConversation)
+	mcp.AddTool(s, &mcp.Tool{Name: "link_conversation_commit", Description: "Links a conversation to a commit by hand " +
+		"(status manual, confidence 1.0), for example when you know a commit came from this conversation. Works when " +
+		"only one side is known to git-convo yet."}, d.linkConversationCommit)
+	return s
+}
+
+// repoFor opens the repository at dir (the server's directory by default)
+// and returns it with its key.
+func (d *Deps) repoFor(ctx context.Context, dir string) (*gitx.Repo, string, error) {
+	if dir == "" {
+		dir = d.Dir
+	}
+	repo, err := gitx.Open(ctx, dir, false)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s is not in a git repository: %v", dir, err)
+	}
+	key := repo.CommonDir
+	if real, err := filepath.EvalSymlinks(key); err == nil {
+		key = real
+	}
+	return repo, filepath.ToSlash(filepath.Clean(key)), nil
+}
+
+// relPath makes a file path (absolute, or relative to the repository's top
+// level or the server's directory) repository-relative.
+func relPath(repo *gitx.Repo, base, p string) (string, error) {
+	if p == "" {
+		return "", errors.New("filePath is required")
+	}
+	p = filepath.FromSlash(p)
+	if !filepath.IsAbs(p) {
+		if _, err := filepath.Rel(repo.TopLevel, filepath.Join(repo.TopLevel, p)); err == nil && !strings.HasPrefix(p, "..") {
+			return link.NormPath(filepath.ToSlash(p)), nil
+		}
+		p = filepath.Join(base, p)
+	}
+	rel, err := filepath.Rel(repo.TopLevel, p)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return "", fmt.Errorf("%s is outside the repository %s", p, repo.TopLevel)
+	}
+	return link.NormPath(filepath.ToSlash(rel)), nil
+}
+
+func pathKey(rel string) string { return link.PathKey(rel, link.CaseInsensitiveFS(runtime.GOOS)) }
+
+func iso(ms int64) string {
+	if ms <= 0 {
+		return ""
+	}
+	return time.UnixMilli(ms).UTC().Format(time.RFC3339)
+}
+
+func cursorDB(ctx context.Context, getenv func(string) string) (*cursor.DB, error) {
+	p, err := cursor.DefaultDBPath(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return cursor.OpenDB(ctx, p)
+}

@@ -1,0 +1,415 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// ConversationRef is a conversation as the tools return it.
+type ConversationRef struct {
+	ID           string   `json:"id"`
+	Title        string   `json:"title"`
+	Summary      string   `json:"summary,omitempty"`
+	FirstPrompt  string   `json:"firstPrompt,omitempty"`
+	LastActive   string   `json:"lastActive,omitempty"`
+	Confidence   float64  `json:"confidence,omitempty"`
+	Status       string   `json:"status,omitempty"`
+	Reason       string   `json:"reason,omitempty"`
+	MatchedFiles []string `json:"matchedFiles,omitempty"`
+	WrittenLines int      `json:"writtenLines,omitempty"`
+	AddedLines   int      `json:"addedLines,omitempty"`
+}
+
+// CommitRef is a commit as the tools return it.
+type CommitRef struct {
+	Hash        string  `json:"hash"`
+	Subject     string  `json:"subject,omitempty"`
+	Author      string  `json:"author,omitempty"`
+	CommittedAt string  `json:"committedAt,omitempty"`
+	Confidence  float64 `json:"confidence,omitempty"`
+	Status      string  `json:"status,omitempty"`
+	Reason      string  `json:"reason,omitempty"`
+}
+
+func convRef(lc store.LinkedConversation) ConversationRef {
+	return ConversationRef{ID: lc.ConversationID, Title: lc.Conv.Title, Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt,
+		LastActive: iso(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
+		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines}
+}
+
+// ---- get_commit_conversations
+
+// CommitInput is get_commit_conversations' input.
+type CommitInput struct {
+	CommitHash string `json:"commitHash" jsonschema:"any revision git accepts: a full or short hash, HEAD, HEAD~2, a branch"`
+	RepoPath   string `json:"repoPath,omitempty" jsonschema:"the repository (default: the directory the server runs in)"`
+}
+
+// CommitOutput is get_commit_conversations' result.
+type CommitOutput struct {
+	Commit        CommitRef         `json:"commit"`
+	Recorded      bool              `json:"recorded"`
+	Conversations []ConversationRef `json:"conversations"`
+	Hint          string            `json:"hint"`
+}
+
+func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, in CommitInput) (*mcp.CallToolResult, CommitOutput, error) {
+	var out CommitOutput
+	if strings.TrimSpace(in.CommitHash) == "" {
+		return nil, out, errors.New("commitHash is required (a revision such as HEAD or a hash)")
+	}
+	repo, _, err := d.repoFor(ctx, in.RepoPath)
+	if err != nil {
+		return nil, out, err
+	}
+	hashes, err := repo.RevParse(ctx, in.CommitHash)
+	if err != nil {
+		return nil, out, err
+	}
+	h := hashes[0]
+	out.Commit.Hash = h
+	if c, err := d.Store.GetCommit(ctx, h); err != nil {
+		return nil, out, err
+	} else if c != nil {
+		out.Recorded = true
+		out.Commit.Subject, out.Commit.Author, out.Commit.CommittedAt = c.Message, c.Author, c.CommittedAt.UTC().Format("2006-01-02T15:04:05Z")
+	}
+	linked, err := d.Store.ConversationsForCommits(ctx, []string{h})
+	if err != nil {
+		return nil, out, err
+	}
+	out.Conversations = []ConversationRef{}
+	for _, lc := range linked[h] {
+		out.Conversations = append(out.Conversations, convRef(lc))
+	}
+	out.Hint = hint(out.Conversations)
+	return nil, out, nil
+}
+
+func hint(convs []ConversationRef) string {
+	switch {
+	case len(convs) == 0:
+		return "No conversation is linked: this was probably written by hand, or before git-convo was installed."
+	case convs[0].Confidence >= 0.7:
+		return fmt.Sprintf("High confidence: read conversation %s with get_conversation for the reasoning behind it.", convs[0].ID)
+	default:
+		return "Low confidence links: the conversations were around this code but may not have written it."
+	}
+}
+
+// ---- list_conversation_commits
+
+// ListInput is list_conversation_commits' input.
+type ListInput struct {
+	ConversationID string `json:"conversationId,omitempty" jsonschema:"a conversation id or a unique prefix"`
+	ProjectPath    string `json:"projectPath,omitempty" jsonschema:"only conversations of this repository"`
+	FilePath       string `json:"filePath,omitempty" jsonschema:"only conversations that touched this file"`
+	Limit          int    `json:"limit,omitempty" jsonschema:"at most this many conversations (default 20)"`
+}
+
+// ConversationCommits is a conversation with its linked commits.
+type ConversationCommits struct {
+	ConversationRef
+	Commits []CommitRef `json:"commits"`
+}
+
+// ListOutput is list_conversation_commits' result.
+type ListOutput struct {
+	Conversations []ConversationCommits `json:"conversations"`
+}
+
+func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolRequest, in ListInput) (*mcp.CallToolResult, ListOutput, error) {
+	out := ListOutput{Conversations: []ConversationCommits{}}
+	limit := in.Limit
+	if limit <= 0 || limit > 200 {
+		limit = 20
+	}
+	var convs []store.Conversation
+	switch {
+	case in.ConversationID != "":
+		ids, err := d.Store.ResolveConversationID(ctx, in.ConversationID)
+		if err != nil {
+			return nil, out, err
+		}
+		if len(ids) == 0 {
+			return nil, out, fmt.Errorf("no conversation %q is known", in.ConversationID)
+		}
+		for _, id := range ids {
+			c, err := d.Store.GetConversation(ctx, id)
+			if err != nil {
+				return nil, out, err
+			}
+			if c == nil {
+				c = &store.Conversation{ID: id}
+			}
+			convs = append(convs, *c)
+		}
+	default:
+		f := store.ConversationFilter{Limit: limit}
+		if in.ProjectPath != "" || in.FilePath != "" {
+			repo, key, err := d.repoFor(ctx, firstNonEmpty(in.ProjectPath, d.Dir))
+			if err != nil {
+				return nil, out, err
+			}
+			f.RepoKey, f.Root = key, repo.TopLevel
+			if in.FilePath != "" {
+				rel, err := relPath(repo, d.Dir, in.FilePath)
+				if err != nil {
+					return nil, out, err
+				}
+				f.FileKey = pathKey(rel)
+			}
+		}
+		list, err := d.Store.ListConversations(ctx, f)
+		if err != nil {
+			return nil, out, err
+		}
+		for _, cs := range list {
+			convs = append(convs, cs.Conversation)
+		}
+	}
+	for _, c := range convs {
+		commits, err := d.Store.CommitsForConversation(ctx, c.ID)
+		if err != nil {
+			return nil, out, err
+		}
+		cc := ConversationCommits{ConversationRef: ConversationRef{ID: c.ID, Title: c.Title, Summary: c.Summary,
+			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs)}, Commits: []CommitRef{}}
+		for _, lc := range commits {
+			cc.Commits = append(cc.Commits, CommitRef{Hash: lc.CommitHash, Subject: lc.Subject, Author: lc.Author,
+				CommittedAt: iso(lc.CommittedMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason})
+		}
+		out.Conversations = append(out.Conversations, cc)
+	}
+	return nil, out, nil
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// ---- get_file_context
+
+// FileInput is get_file_context's input.
+type FileInput struct {
+	FilePath string   `json:"filePath" jsonschema:"the file, absolute or relative to the repository"`
+	Keywords []string `json:"keywords,omitempty" jsonschema:"words to look for in the conversations (titles, summaries, prompts)"`
+	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many conversations and commits (default 10)"`
+}
+
+// KeywordMatch counts one keyword in a conversation.
+type KeywordMatch struct {
+	Keyword  string   `json:"keyword"`
+	Count    int      `json:"count"`
+	Excerpts []string `json:"excerpts"`
+}
+
+// FileConversation is a conversation in get_file_context's result.
+type FileConversation struct {
+	ConversationRef
+	Relevance      string         `json:"relevance"` // direct | indirect
+	Path           string         `json:"path"`
+	KeywordMatches []KeywordMatch `json:"keywordMatches,omitempty"`
+	Score          float64        `json:"score"`
+}
+
+// FileCommit is a commit in get_file_context's result.
+type FileCommit struct {
+	CommitRef
+	Conversations []ConversationRef `json:"conversations"`
+}
+
+// FileOutput is get_file_context's result.
+type FileOutput struct {
+	FilePath      string             `json:"filePath"`
+	Conversations []FileConversation `json:"conversations"`
+	Commits       []FileCommit       `json:"commits"`
+	Hints         []string           `json:"hints"`
+}
+
+func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileInput) (*mcp.CallToolResult, FileOutput, error) {
+	var out FileOutput
+	repo, key, err := d.repoFor(ctx, "")
+	if err != nil {
+		return nil, out, err
+	}
+	rel, err := relPath(repo, d.Dir, in.FilePath)
+	if err != nil {
+		return nil, out, err
+	}
+	limit := in.Limit
+	if limit <= 0 || limit > 100 {
+		limit = 10
+	}
+	out.FilePath = rel
+	pk := pathKey(rel)
+	convs, err := d.Store.ConversationsForFile(ctx, key, pk, limit*3)
+	if err != nil {
+		return nil, out, err
+	}
+	commits, err := d.Store.CommitsForFile(ctx, key, pk, limit)
+	if err != nil {
+		return nil, out, err
+	}
+	hashes := make([]string, len(commits))
+	for i, c := range commits {
+		hashes[i] = c.Hash
+	}
+	linked, err := d.Store.ConversationsForCommits(ctx, hashes)
+	if err != nil {
+		return nil, out, err
+	}
+	best := map[string]store.LinkedConversation{}
+	out.Commits = []FileCommit{}
+	for _, c := range commits {
+		fc := FileCommit{CommitRef: CommitRef{Hash: c.Hash, Subject: c.Message, Author: c.Author,
+			CommittedAt: c.CommittedAt.UTC().Format("2006-01-02T15:04:05Z")}, Conversations: []ConversationRef{}}
+		for _, lc := range linked[c.Hash] {
+			fc.Conversations = append(fc.Conversations, convRef(lc))
+			if b, ok := best[lc.ConversationID]; !ok || lc.Confidence > b.Confidence {
+				best[lc.ConversationID] = lc
+			}
+		}
+		out.Commits = append(out.Commits, fc)
+	}
+	out.Conversations = []FileConversation{}
+	for _, c := range convs {
+		fc := FileConversation{ConversationRef: ConversationRef{ID: c.ID, Title: c.Title, Summary: c.Summary,
+			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs)}, Relevance: "indirect", Path: c.Path}
+		if c.Direct {
+			fc.Relevance = "direct"
+			fc.Score = 1
+		}
+		if lc, ok := best[c.ID]; ok {
+			fc.Confidence, fc.Status, fc.Reason = lc.Confidence, lc.Status, lc.Reason
+			fc.Score += lc.Confidence
+		}
+		if len(in.Keywords) > 0 {
+			text := c.Title + "\n" + c.Summary + "\n" + c.FirstPrompt
+			if full, err := d.Store.SearchText(ctx, c.ID); err == nil && full != "" {
+				text = c.Title + "\n" + c.Summary + "\n" + full
+			}
+			for _, kw := range in.Keywords {
+				m := keywordMatch(text, kw)
+				fc.KeywordMatches = append(fc.KeywordMatches, m)
+				fc.Score += float64(min(m.Count, 10)) / 2
+			}
+		}
+		out.Conversations = append(out.Conversations, fc)
+	}
+	sort.SliceStable(out.Conversations, func(i, j int) bool { return out.Conversations[i].Score > out.Conversations[j].Score })
+	if len(out.Conversations) > limit {
+		out.Conversations = out.Conversations[:limit]
+	}
+	out.Hints = fileHints(out)
+	return nil, out, nil
+}
+
+func keywordMatch(text, kw string) KeywordMatch {
+	m := KeywordMatch{Keyword: kw, Excerpts: []string{}}
+	lower, k := strings.ToLower(text), strings.ToLower(strings.TrimSpace(kw))
+	if k == "" {
+		return m
+	}
+	for off := 0; ; {
+		i := strings.Index(lower[off:], k)
+		if i < 0 {
+			break
+		}
+		i += off
+		m.Count++
+		if len(m.Excerpts) < 3 {
+			start, end := max(0, i-40), min(len(text), i+len(k)+40)
+			for start > 0 && text[start]&0xC0 == 0x80 {
+				start--
+			}
+			for end < len(text) && text[end]&0xC0 == 0x80 {
+				end++
+			}
+			m.Excerpts = append(m.Excerpts, "…"+strings.Join(strings.Fields(text[start:end]), " ")+"…")
+		}
+		off = i + len(k)
+	}
+	return m
+}
+
+func fileHints(out FileOutput) []string {
+	var hints []string
+	if len(out.Conversations) == 0 && len(out.Commits) == 0 {
+		return []string{"git-convo knows no conversation or recorded commit for this file."}
+	}
+	for _, c := range out.Conversations {
+		if c.Relevance == "direct" && c.Confidence >= 0.7 {
+			hints = append(hints, fmt.Sprintf("High confidence: read conversation %s (%q) with get_conversation before changing this file.", c.ID, c.Title))
+			break
+		}
+	}
+	if len(hints) == 0 && len(out.Conversations) > 0 {
+		hints = append(hints, "Use get_conversation on the most relevant conversation, then grep the file it returns for the keywords.")
+	}
+	return hints
+}
+
+// ---- link_conversation_commit
+
+// LinkInput is link_conversation_commit's input.
+type LinkInput struct {
+	ConversationID string `json:"conversationId" jsonschema:"the conversation id"`
+	CommitHash     string `json:"commitHash" jsonschema:"a revision git accepts, or a full hash not known yet"`
+	RepoPath       string `json:"repoPath,omitempty" jsonschema:"the repository (default: the directory the server runs in)"`
+}
+
+// LinkOutput is link_conversation_commit's result.
+type LinkOutput struct {
+	ConversationID string  `json:"conversationId"`
+	CommitHash     string  `json:"commitHash"`
+	Status         string  `json:"status"`
+	Confidence     float64 `json:"confidence"`
+}
+
+func (d *Deps) linkConversationCommit(ctx context.Context, _ *mcp.CallToolRequest, in LinkInput) (*mcp.CallToolResult, LinkOutput, error) {
+	var out LinkOutput
+	if strings.TrimSpace(in.ConversationID) == "" || strings.TrimSpace(in.CommitHash) == "" {
+		return nil, out, errors.New("conversationId and commitHash are both required")
+	}
+	hash := in.CommitHash
+	if repo, _, err := d.repoFor(ctx, in.RepoPath); err == nil {
+		if hashes, err := repo.RevParse(ctx, in.CommitHash); err == nil {
+			hash = hashes[0]
+		} else if !isFullHash(hash) {
+			return nil, out, err
+		}
+	} else if !isFullHash(hash) {
+		return nil, out, err
+	}
+	id := in.ConversationID
+	if ids, err := d.Store.ResolveConversationID(ctx, id); err == nil && len(ids) == 1 {
+		id = ids[0]
+	}
+	if err := d.Store.SetManualLink(ctx, id, hash, "linked by an agent through MCP"); err != nil {
+		return nil, out, err
+	}
+	return nil, LinkOutput{ConversationID: id, CommitHash: hash, Status: store.StatusManual, Confidence: 1}, nil
+}
+
+func isFullHash(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
