@@ -13,6 +13,10 @@ if [ "$fuzztime" != "0" ]; then
                 "FuzzParseBlame ./pkg/gitx" "FuzzInstallUninstall ./pkg/githooks"; do
     set -- $target
     echo "fuzz $1 ($fuzztime)"
-    go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" "$2" | tail -n 1
+    if ! out=$(go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" "$2" 2>&1); then
+      echo "$out"   # the failing input is saved under $2/testdata/fuzz/$1
+      exit 1
+    fi
+    echo "$out" | tail -n 1
   done
 fi

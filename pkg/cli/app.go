@@ -89,6 +89,8 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 // Run runs git-convo with args (args[0] is the program name) and returns the
 // process exit code.
 func Run(args []string, env *Env) int {
+	// A full disk or a file-size limit must fail a write, not kill a hook.
+	ignoreFileSizeSignal()
 	app := newApp(env)
 	unknown := false
 	app.CommandNotFound = func(c *cli.Context, name string) {
@@ -196,11 +198,16 @@ func (env *Env) log() errlog.Log {
 // openStore opens links.sqlite. Read commands pass mustExist so a missing
 // database gets a message saying how to start, instead of an empty result.
 func (env *Env) openStore(ctx context.Context, mustExist bool) (*store.Store, error) {
+	return env.openStoreWith(ctx, store.Options{MustExist: mustExist})
+}
+
+func (env *Env) openStoreWith(ctx context.Context, opts store.Options) (*store.Store, error) {
 	p, err := env.dbPath()
 	if err != nil {
 		return nil, err
 	}
-	s, err := store.Open(ctx, p, store.Options{MustExist: mustExist, Now: env.Now})
+	opts.Now = env.Now
+	s, err := store.Open(ctx, p, opts)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("no git-convo database yet at %s: run `git convo install` in a repository, then work with Cursor's agent and commit (or set GIT_CONVO_DB)", p)
 	}

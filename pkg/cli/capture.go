@@ -2,15 +2,18 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -74,15 +77,16 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 		fail("%s payload has no conversation_id; nothing recorded", orUnknown(event))
 		return
 	}
-	a := buildActivity(env, p, event)
-	s, err := env.openStore(ctx, false)
+	a := buildActivity(env, p, event, env.Now().UnixMilli())
+	s, err := env.openStoreWith(ctx, store.Options{BusyTimeout: hookBusyTimeout})
 	if err != nil {
-		fail("%v", err)
+		keep(env, data, event, agent, a.AtMs, err)
 		return
 	}
 	defer s.Close()
+	drainSpool(ctx, env, s)
 	if err := s.RecordActivity(ctx, a); err != nil {
-		fail("recording %s for conversation %s: %v", orUnknown(event), p.ConversationID, err)
+		keep(env, data, event, agent, a.AtMs, err)
 		return
 	}
 	if event == "stop" || event == "sessionEnd" {
@@ -96,6 +100,61 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 				log.Printf("capture", "starting the background enrichment: %v", err)
 			}
 		}
+	}
+}
+
+// hookBusyTimeout bounds how long a hook waits for links.sqlite: Cursor gives
+// a hook a few seconds; past this the event is spooled, not lost.
+const hookBusyTimeout = 2 * time.Second
+
+// spooled is one hook event kept in the spool while links.sqlite could not be
+// written, with the time it arrived.
+type spooled struct {
+	Event   string          `json:"event"`
+	Agent   string          `json:"agent"`
+	AtMs    int64           `json:"atMs"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// keep spools an event that could not be recorded, so it is not lost.
+func keep(env *Env, payload []byte, event, agent string, atMs int64, cause error) {
+	msg := fmt.Sprintf("links database unavailable (%v): the %s event is kept in the spool and recorded by the next hook that can write", cause, orUnknown(event))
+	dbPath, err := env.dbPath()
+	if err == nil {
+		b, _ := json.Marshal(spooled{Event: event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload)})
+		err = spool.Put(spool.Dir(dbPath), b, env.Now())
+	}
+	if err != nil {
+		msg = fmt.Sprintf("links database unavailable (%v) and the spool too (%v): the %s event is lost", cause, err, orUnknown(event))
+	}
+	fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", msg)
+	env.log().Printf("capture", "%s", msg)
+}
+
+// drainSpool records the events spooled while the database was unavailable,
+// oldest first, each at the time it arrived.
+func drainSpool(ctx context.Context, env *Env, s *store.Store) {
+	dbPath, err := env.dbPath()
+	if err != nil {
+		return
+	}
+	n, err := spool.Drain(spool.Dir(dbPath), 500, func(b []byte) error {
+		var e spooled
+		if json.Unmarshal(b, &e) != nil {
+			return nil // unreadable: drop it rather than block the spool
+		}
+		p, err := cursor.ParsePayload(e.Payload)
+		if err != nil || p.ConversationID == "" {
+			return nil
+		}
+		event := e.Event
+		if event == "" {
+			event = p.Event
+		}
+		return s.RecordActivity(ctx, buildActivity(env, p, event, e.AtMs))
+	})
+	if n > 0 || err != nil {
+		env.log().Printf("capture", "replayed %d spooled events (%v)", n, err)
 	}
 }
 
@@ -115,12 +174,12 @@ func orUnknown(event string) string {
 
 // buildActivity turns a payload into what the store records. Paths become
 // repo-relative; a file outside every repository is kept as is, never matched.
-func buildActivity(env *Env, p *cursor.Payload, event string) store.Activity {
+func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.Activity {
 	a := store.Activity{
 		ConversationID: p.ConversationID,
 		GenerationID:   p.GenerationID,
 		Event:          event,
-		AtMs:           env.Now().UnixMilli(),
+		AtMs:           atMs,
 		Model:          p.Model,
 		TranscriptPath: p.TranscriptPath,
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -118,8 +119,11 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: "set GIT_CONVO_DB"})
 	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true}); err != nil {
 		fix := "move the file aside; git-convo starts a new one (links in the old file are not lost: keep it)"
-		if os.IsNotExist(err) || strings.Contains(err.Error(), "not found") {
+		switch {
+		case os.IsNotExist(err) || strings.Contains(err.Error(), "not found"):
 			fix = "nothing recorded yet: work with Cursor's agent and commit"
+		case store.IsReadOnly(err) || strings.Contains(err.Error(), "readonly"):
+			fix = "make it writable: chmod u+w " + dbPath
 		}
 		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: fix})
 	} else {
@@ -145,6 +149,13 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		s.Close()
 	}
 
+	if dbPath, err := env.dbPath(); err == nil {
+		if pending, _ := spool.Pending(spool.Dir(dbPath)); len(pending) > 0 {
+			add(check{Name: "spool", OK: true, Warn: true,
+				Detail: fmt.Sprintf("%d Cursor event(s) waiting in %s: the links database could not be written when they came", len(pending), spool.Dir(dbPath)),
+				Fix:    "fix the links database problem above; the next hook records them"})
+		}
+	}
 	if p, err := cursor.DefaultDBPath(env.Getenv); err != nil {
 		add(check{Name: "cursor db", OK: true, Warn: true, Detail: err.Error()})
 	} else if _, err := os.Stat(p); err != nil {

@@ -216,6 +216,7 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 		return err
 	}
 	defer r.Close()
+	drainSpool(ctx, env, r.store) // Cursor events kept while the database was unavailable
 	switch hook {
 	case "post-commit":
 		c, _, err := r.record(ctx, "HEAD", store.LinkSourceHook)

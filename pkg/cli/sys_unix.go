@@ -5,6 +5,7 @@ package cli
 import (
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"syscall"
 
@@ -34,3 +35,7 @@ func spawnDetached(exe string, args []string) error {
 // execReplace runs bin in place of this process (the MCP client keeps its
 // pipes to the same process id).
 func execReplace(bin string, argv, env []string) error { return syscall.Exec(bin, argv, env) }
+
+// ignoreFileSizeSignal makes writes past a file-size limit (ulimit -f)
+// return EFBIG instead of killing the process with SIGXFSZ.
+func ignoreFileSizeSignal() { signal.Ignore(syscall.SIGXFSZ) }

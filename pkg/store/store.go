@@ -24,9 +24,10 @@ const BusyTimeout = 5 * time.Second
 
 // Store is an open links.sqlite.
 type Store struct {
-	db   *sql.DB
-	path string
-	now  func() time.Time
+	db       *sql.DB
+	path     string
+	now      func() time.Time
+	attempts int // write attempts when SQLite stays busy
 }
 
 // Options tune Open.
@@ -36,6 +37,10 @@ type Options struct {
 	MustExist bool
 	// Now overrides the clock (tests).
 	Now func() time.Time
+	// BusyTimeout overrides how long to wait on another writer (0: the
+	// default). Hooks pass a short one: Cursor's hook timeout is seconds, and
+	// a capture that cannot write in time is spooled instead (package spool).
+	BusyTimeout time.Duration
 }
 
 // Typed errors, so callers can tell the user what to do.
@@ -59,14 +64,19 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := prepareFile(abs, opts.MustExist); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite3", dsn(abs))
+	busy := BusyTimeout
+	attempts := 4
+	if opts.BusyTimeout > 0 {
+		busy, attempts = opts.BusyTimeout, 1
+	}
+	db, err := sql.Open("sqlite3", dsn(abs, busy))
 	if err != nil {
 		return nil, err
 	}
 	// One connection per process: SQLite allows one writer at a time anyway,
 	// and a single connection keeps transactions and pragmas predictable.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: abs, now: time.Now}
+	s := &Store{db: db, path: abs, now: time.Now, attempts: attempts}
 	if opts.Now != nil {
 		s.now = opts.Now
 	}
@@ -81,10 +91,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // '#') survive: WAL for concurrent readers, a busy timeout for concurrent
 // writers, BEGIN IMMEDIATE so a write transaction takes the lock up front
 // instead of failing half way.
-func dsn(abs string) string {
+func dsn(abs string, busy time.Duration) string {
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
-	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
+	q.Set("_busy_timeout", fmt.Sprint(busy.Milliseconds()))
 	q.Set("_txlock", "immediate")
 	q.Set("_synchronous", "NORMAL")
 	// Deleted rows are overwritten, not left in free pages: `forget` must
@@ -131,7 +141,7 @@ func (s *Store) Close() error { return s.db.Close() }
 // busy past the busy timeout, so a burst of hooks loses nothing.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	var err error
-	for attempt := 0; attempt < 4; attempt++ {
+	for attempt := 0; attempt < s.attempts; attempt++ {
 		err = s.tryWrite(ctx, fn)
 		if !isBusy(err) {
 			return err
@@ -177,6 +187,9 @@ func classify(path string, err error) error {
 	}
 	return err
 }
+
+// IsBusy reports an error caused by another process holding the database.
+func IsBusy(err error) bool { return isBusy(err) }
 
 // IsReadOnly reports an error caused by a read-only database file or directory.
 func IsReadOnly(err error) bool {
