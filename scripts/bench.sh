@@ -93,6 +93,17 @@ size=$(du -m "$work/big.vscdb" | cut -f1)
 enr=$("$bg" enrich -path "$work/big.vscdb" -id bench-0250-0000-4000-8000-000000000000 -n 20)
 row "enrich one conversation from a ${size} MB state.vscdb (ms)" "$enr" "" "" "<= 100"
 
+# 4b. Import of 500 conversations against 10,000 commits.
+if [ ! -f "$work/imp/.git/bench-done" ]; then
+  rm -rf "$work/imp"
+  "$bg" repo -dir "$work/imp" -commits 10000 -lines 100 -touches 10
+  touch "$work/imp/.git/bench-done"
+fi
+"$bg" importdb -path "$work/import.vscdb" -repo "$work/imp" -conversations 500
+imp=$(CURSOR_DB_PATH="$work/import.vscdb" GIT_CONVO_DB="$work/import.sqlite" "$bg" median -n 3 -dir "$work/imp" -- \
+  sh -c 'rm -f "$GIT_CONVO_DB"*; git-convo import --since "100 years ago" >/dev/null')
+row "import 500 conversations, 10,000 commits, fresh DB (ms)" "$imp" "" "" "<= 10000"
+
 # 5. Read path on a 20,000-commit repository with 5,000 links.
 if [ ! -f "$work/big/.git/bench-done" ]; then
   rm -rf "$work/big" "$work/read.sqlite"

@@ -18,6 +18,9 @@ type Linker struct {
 	// Config returns the scorer settings for a repository (git config convo.*
 	// of the work tree at repoPath); nil means the defaults.
 	Config func(repoPath string) link.Config
+	// AddOnly makes links without removing or lowering any existing one (an
+	// import's promise); by default a commit's scorer-made links are replaced.
+	AddOnly bool
 }
 
 // Decision is the scorer's verdict on one candidate, for `record -v` and tests.
@@ -117,6 +120,9 @@ func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready 
 			WrittenLines:   conv.WrittenLines,
 			AddedLines:     added,
 		})
+	}
+	if l.AddOnly {
+		return decisions, l.Store.AddAutoLinks(ctx, hash, links)
 	}
 	return decisions, l.Store.ReplaceAutoLinks(ctx, hash, links)
 }

@@ -155,6 +155,7 @@ func commands(env *Env) []*cli.Command {
 		linkCommand(env),
 		unlinkCommand(env),
 		relinkCommand(env),
+		importCommand(env),
 		installCommand(env),
 		uninstallCommand(env),
 		doctorCommand(env),

@@ -151,7 +151,8 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 			unit := map[string]time.Duration{"m": time.Minute, "minute": time.Minute, "minutes": time.Minute,
 				"h": time.Hour, "hour": time.Hour, "hours": time.Hour, "d": 24 * time.Hour, "day": 24 * time.Hour,
 				"days": 24 * time.Hour, "w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
-				"month": 30 * 24 * time.Hour, "months": 30 * 24 * time.Hour}[fields[1]]
+				"month": 30 * 24 * time.Hour, "months": 30 * 24 * time.Hour,
+				"y": 365 * 24 * time.Hour, "year": 365 * 24 * time.Hour, "years": 365 * 24 * time.Hour}[fields[1]]
 			if unit > 0 {
 				return now.Add(-time.Duration(n) * unit), nil
 			}

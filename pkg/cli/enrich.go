@@ -85,6 +85,11 @@ func enrich(ctx context.Context, env *Env, s *store.Store, convID string) error 
 		return err
 	}
 	defer db.Close()
+	return enrichFrom(ctx, env, s, db, dbPath, convID)
+}
+
+// enrichFrom reads one conversation from an open Cursor database into the store.
+func enrichFrom(ctx context.Context, env *Env, s *store.Store, db *cursor.DB, dbPath, convID string) error {
 	comp, err := db.Composer(ctx, convID)
 	if errors.Is(err, cursor.ErrNotFound) {
 		return fmt.Errorf("conversation %s is not in Cursor's database %s (yet)", convID, dbPath)

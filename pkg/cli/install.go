@@ -75,6 +75,9 @@ same level (user or project), so the agent can ask why code exists.
 			fmt.Fprintln(env.Stdout, "  git convo show HEAD    # the conversations behind the last commit")
 			fmt.Fprintln(env.Stdout, "  git convo doctor       # check the setup")
 			if mode != "none" {
+				fmt.Fprintln(env.Stdout, "  git convo import       # bring in your existing Cursor history and link it to past commits")
+			}
+			if mode != "none" {
 				fmt.Fprintln(env.Stdout, "Restart Cursor if it is running so it loads the new hooks.")
 			}
 			return nil

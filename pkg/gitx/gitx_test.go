@@ -344,3 +344,23 @@ func TestAddedLines(t *testing.T) {
 		}
 	}
 }
+
+func TestStreamLogFiles(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a.go", "a")
+	r.write("dir/b c.go", "b")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "two files")
+	r.write("a.go", "a2")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "one file")
+	repo := r.open()
+	got, err := repo.LogCommits(context.Background(), nil, LogOptions{Files: true})
+	if err != nil || len(got) != 2 {
+		t.Fatal(got, err)
+	}
+	if !reflect.DeepEqual(got[0].Files, []string{"a.go"}) || !reflect.DeepEqual(got[1].Files, []string{"a.go", "dir/b c.go"}) ||
+		got[0].Subject != "one file" || got[0].CommitTime.IsZero() {
+		t.Errorf("%+v", got)
+	}
+}

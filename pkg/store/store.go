@@ -232,3 +232,9 @@ func placeholders(n int) string {
 	}
 	return strings.Repeat("?,", n-1) + "?"
 }
+
+// CopyTo writes a consistent copy of the database to path (VACUUM INTO).
+func (s *Store) CopyTo(ctx context.Context, path string) error {
+	_, err := s.db.ExecContext(ctx, `VACUUM INTO ?`, path)
+	return classify(s.path, err)
+}

@@ -46,6 +46,8 @@ func main() {
 		err = genVscdb(os.Args[2:])
 	case "editlines":
 		err = genEditLines(os.Args[2:])
+	case "importdb":
+		err = genImportDB(os.Args[2:])
 	case "enrich":
 		err = timeEnrich(os.Args[2:])
 	case "median":
@@ -211,6 +213,46 @@ func genEditLines(args []string) error {
 		}
 	}
 	return nil
+}
+
+// genImportDB writes a Cursor database whose conversations edited files of
+// the generated repository (src/pkgN/fileM.go), for timing git convo import.
+func genImportDB(args []string) error {
+	fs := flag.NewFlagSet("importdb", flag.ExitOnError)
+	path := fs.String("path", "", "state.vscdb to create")
+	repo := fs.String("repo", "", "the repository's top level")
+	convs := fs.Int("conversations", 500, "conversations")
+	fs.Parse(args)
+	os.Remove(*path)
+	u := url.URL{Scheme: "file", Path: *path}
+	db, err := sql.Open("sqlite3", u.String())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, q := range []string{`CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`,
+		`CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`} {
+		if _, err := db.Exec(q); err != nil {
+			return err
+		}
+	}
+	tx, _ := db.Begin()
+	now := time.Now()
+	for c := 0; c < *convs; c++ {
+		at := now.Add(-time.Duration(c) * 30 * time.Minute).UnixMilli()
+		blocks := map[string]any{}
+		for k := 0; k < 4; k++ {
+			f := fmt.Sprintf("file://%s/src/pkg%d/file%d.go", *repo, (c+k)%50, (c*7+k)%400)
+			blocks[f] = map[string]any{"b": map[string]any{"createdAt": at - 3600_000, "lastAppliedAt": at}}
+		}
+		v, _ := json.Marshal(map[string]any{"_v": 10, "name": fmt.Sprintf("Conversation %d", c), "createdAt": at - 7200_000,
+			"lastUpdatedAt": at, "status": "completed", "fullConversationHeadersOnly": []any{}, "codeBlockData": blocks,
+			"workspaceIdentifier": map[string]any{"uri": map[string]any{"fsPath": *repo}}})
+		if _, err := tx.Exec(`INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)`, fmt.Sprintf("composerData:imp-%04d", c), v); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
 // genVscdb writes a Cursor state.vscdb with Cursor's real schema and key

@@ -1,0 +1,303 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/autolink"
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+func importCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "bring existing Cursor history in and link it to past commits",
+		UsageText: "git convo import [--since <date>] [--dry-run] [--limit <n>] [<revision range>]",
+		Description: `Finds the conversations of this repository in Cursor's databases (read-only), by every
+association Cursor has used: workspace databases mapped through workspace.json, the global
+composer headers, each conversation's workspace identifier, its project layouts, and the
+files it edited inside the repository. It records each with its edited files and their
+times, then links them to the commits of a range (default: the last 90 days of HEAD) with
+the usual scorer; these links have source "import".
+
+An import never duplicates, lowers or removes a link, so running it again changes nothing.
+Ctrl-C leaves the database consistent; run it again to finish. --dry-run prints what would
+be linked and writes nothing.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "since", Value: "90 days ago", Usage: "commits since this date (with no revision range)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be linked; write nothing"},
+			&cli.IntFlag{Name: "limit", Usage: "import at most this many conversations in this run (0: all)"},
+		},
+		Action: func(c *cli.Context) error {
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+			defer stop()
+			return runImport(ctx, env, importOptions{since: c.String("since"), dryRun: c.Bool("dry-run"),
+				limit: c.Int("limit"), revs: c.Args().Slice()})
+		},
+	}
+}
+
+type importOptions struct {
+	since  string
+	dryRun bool
+	limit  int
+	revs   []string
+}
+
+type importSummary struct {
+	conversations, imported, commitsScanned, commitsRelevant, links int
+	bySource                                                        map[string]int
+	newLinks                                                        []string
+}
+
+func runImport(ctx context.Context, env *Env, o importOptions) error {
+	repo, err := gitx.Open(ctx, ".", false)
+	if err != nil {
+		return err
+	}
+	s, cleanup, err := importStore(ctx, env, o.dryRun)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	dbPath, err := cursor.DefaultDBPath(env.Getenv)
+	if err != nil {
+		return err
+	}
+	db, err := cursor.OpenDB(ctx, dbPath)
+	if err != nil {
+		return fmt.Errorf("%v: nothing to import", err)
+	}
+	defer db.Close()
+	userDir := ""
+	if filepath.Base(filepath.Dir(dbPath)) == "globalStorage" {
+		userDir = filepath.Dir(filepath.Dir(dbPath))
+	}
+	progress := newProgress(env)
+	progress.say("finding this repository's conversations in %s", dbPath)
+	found, err := db.FindForRoot(ctx, userDir, repo.TopLevel)
+	if err != nil {
+		return interrupted(err, "finding conversations")
+	}
+	sum := importSummary{conversations: len(found), bySource: map[string]int{}}
+	ids := make([]string, 0, len(found))
+	for id, vias := range found {
+		ids = append(ids, id)
+		for _, v := range vias {
+			sum.bySource[v]++
+		}
+	}
+	sort.Strings(ids)
+	if o.limit > 0 && len(ids) > o.limit {
+		ids = ids[:o.limit]
+	}
+	key := repoKey(repo.CommonDir)
+	edited := map[string]bool{}
+	for i, id := range ids {
+		if ctx.Err() != nil {
+			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d conversations imported", i, len(ids)))
+		}
+		progress.step("conversations", i+1, len(ids))
+		if err := enrichFrom(ctx, env, s, db, dbPath, id); err != nil {
+			env.log().Printf("import", "%s: %v", id, err)
+			continue
+		}
+		sum.imported++
+	}
+	progress.done()
+	for id := range found { // earlier runs' conversations count too (resume)
+		files, err := s.ConversationFiles(ctx, id)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if f.RepoKey == key && hasEditSource(f.Sources) {
+				edited[pathKey(f.Path)] = true
+			}
+		}
+	}
+
+	args := o.revs
+	if len(args) == 0 {
+		since, err := parseSince(o.since, env.Now())
+		if err != nil {
+			return usagef("--since=%s: %v", o.since, err)
+		}
+		args = []string{"--since=" + since.Format(time.RFC3339), "HEAD"}
+	}
+	var relevant []gitx.Commit
+	err = repo.StreamLog(ctx, args, gitx.LogOptions{Files: true}, func(c gitx.Commit) bool {
+		sum.commitsScanned++
+		for _, f := range c.Files {
+			if edited[pathKey(f)] {
+				relevant = append(relevant, c)
+				break
+			}
+		}
+		return ctx.Err() == nil
+	})
+	if err != nil {
+		return err
+	}
+	sum.commitsRelevant = len(relevant)
+	linker := &autolink.Linker{Store: s, Config: newConfigCache(ctx).get, AddOnly: true}
+	for i, c := range relevant {
+		if ctx.Err() != nil {
+			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d commits linked", i, len(relevant)))
+		}
+		progress.step("commits", i+1, len(relevant))
+		recorded, err := s.RecordedCommits(ctx, []string{c.Hash})
+		if err != nil {
+			return err
+		}
+		if !recorded[c.Hash] {
+			sc := store.Commit{Hash: c.Hash, RepoPath: repo.TopLevel, RepoKey: key, Author: c.Author, Message: c.Subject,
+				CommittedAt: c.CommitTime, ParentCount: len(c.Parents)}
+			for _, f := range c.Files {
+				sc.Files = append(sc.Files, link.NormPath(f))
+				sc.FileKeys = append(sc.FileKeys, pathKey(f))
+			}
+			if err := s.UpsertCommit(ctx, sc); err != nil {
+				return err
+			}
+		}
+		before, err := s.ConversationsForCommits(ctx, []string{c.Hash})
+		if err != nil {
+			return err
+		}
+		had := map[string]bool{}
+		for _, lc := range before[c.Hash] {
+			had[lc.ConversationID] = true
+		}
+		decisions, err := linker.LinkCommit(ctx, c.Hash, store.LinkSourceImport)
+		if err != nil {
+			return err
+		}
+		for _, d := range decisions {
+			if d.Linked && !had[d.ConversationID] {
+				sum.links++
+				sum.newLinks = append(sum.newLinks, fmt.Sprintf("%s %s  ←  %s (%.0f%%: %s)", shortHash(c.Hash)[:7], oneLine(c.Subject, 50),
+					d.ConversationID, d.Score*100, d.Reason))
+			}
+		}
+	}
+	progress.done()
+	printImportSummary(env, o, sum)
+	return nil
+}
+
+func hasEditSource(sources []string) bool {
+	for _, s := range sources {
+		if s == store.SourceHook || s == store.SourceTool || s == store.SourceCursorEdit {
+			return true
+		}
+	}
+	return false
+}
+
+// importStore is the links database, or for --dry-run a throwaway copy of it
+// (VACUUM INTO), so the dry run computes exactly what the import would do.
+func importStore(ctx context.Context, env *Env, dryRun bool) (*store.Store, func(), error) {
+	s, err := env.openStore(ctx, false)
+	if err != nil || !dryRun {
+		return s, func() {
+			if s != nil {
+				s.Close()
+			}
+		}, err
+	}
+	dir, err := os.MkdirTemp("", "git-convo-dry-run-")
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	copyPath := filepath.Join(dir, "links.sqlite")
+	err = s.CopyTo(ctx, copyPath)
+	s.Close()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	c, err := store.Open(ctx, copyPath, store.Options{Now: env.Now})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return c, func() { c.Close(); os.RemoveAll(dir) }, nil
+}
+
+func interrupted(err error, what string) error {
+	if err == context.Canceled {
+		return fmt.Errorf("interrupted after %s; the database is consistent: run git convo import again to finish", what)
+	}
+	return err
+}
+
+func printImportSummary(env *Env, o importOptions, sum importSummary) {
+	w := env.Stdout
+	verb := "made"
+	if o.dryRun {
+		verb = "that would be made"
+		for _, l := range sum.newLinks {
+			fmt.Fprintln(w, l)
+		}
+		if len(sum.newLinks) > 0 {
+			fmt.Fprintln(w)
+		}
+	}
+	var sources []string
+	for v, n := range sum.bySource {
+		sources = append(sources, fmt.Sprintf("%s %d", v, n))
+	}
+	sort.Strings(sources)
+	fmt.Fprintf(w, "conversations found: %d (%s); imported now: %d\n", sum.conversations, strings.Join(sources, ", "), sum.imported)
+	fmt.Fprintf(w, "commits scanned: %d, sharing files with them: %d\n", sum.commitsScanned, sum.commitsRelevant)
+	fmt.Fprintf(w, "links %s: %d new\n", verb, sum.links)
+	if o.dryRun {
+		fmt.Fprintln(w, "(dry run: nothing was written)")
+	}
+}
+
+// progress draws a progress line on stderr when it is a terminal; quiet otherwise.
+type progress struct {
+	env  *Env
+	last time.Time
+	line bool
+}
+
+func newProgress(env *Env) *progress { return &progress{env: env} }
+
+func (p *progress) say(format string, args ...any) {
+	if p.env.StderrTTY {
+		fmt.Fprintf(p.env.Stderr, format+"\n", args...)
+	}
+}
+
+func (p *progress) step(what string, i, n int) {
+	if !p.env.StderrTTY || (time.Since(p.last) < 100*time.Millisecond && i != n) {
+		return
+	}
+	p.last = time.Now()
+	width := 30
+	filled := width * i / max(n, 1)
+	fmt.Fprintf(p.env.Stderr, "\r%-13s [%s%s] %d/%d", what, strings.Repeat("#", filled), strings.Repeat(".", width-filled), i, n)
+	p.line = true
+}
+
+func (p *progress) done() {
+	if p.line {
+		fmt.Fprintln(p.env.Stderr)
+		p.line = false
+	}
+}

@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"database/sql"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cursorKV writes rows in Cursor's real schema and key shapes.
+func cursorKV(t *testing.T, path string, table string, rows map[string]any) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{`CREATE TABLE IF NOT EXISTS ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`,
+		`CREATE TABLE IF NOT EXISTS cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k, v := range rows {
+		b, _ := json.Marshal(v)
+		if _, err := db.Exec(`INSERT INTO `+table+` (key, value) VALUES (?, ?)`, k, string(b)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestImport(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	now := time.Now()
+	day := 24 * time.Hour
+	commitAt := func(msg string, at time.Time, files ...string) string {
+		for _, f := range files {
+			sb.write(repo, f, msg+"\n")
+		}
+		sb.run(repo, append([]string{"git", "add", "--"}, files...)...)
+		env := sb.with("GIT_AUTHOR_DATE="+at.Format(time.RFC3339), "GIT_COMMITTER_DATE="+at.Format(time.RFC3339))
+		if r := sb.runEnv(repo, env, "", "git", "commit", "-q", "-m", msg); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+		return strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+	}
+	c1 := commitAt("old work", now.Add(-200*day), "a.go")
+	c2 := commitAt("b", now.Add(-10*day), "b.go")
+	c3 := commitAt("c and d", now.Add(-5*day), "c.go", "d.go")
+	c4 := commitAt("docs", now.Add(-2*day), "unrelated.md")
+
+	// A fresh Cursor: the global DB and one workspace DB, in every association format.
+	userDir := filepath.Join(sb.home, ".config", "Cursor", "User")
+	global := filepath.Join(userDir, "globalStorage", "state.vscdb")
+	os.Remove(sb.cursorDB)
+	ms := func(t time.Time) int64 { return t.UnixMilli() }
+	uri := func(rel string) string { return "file://" + filepath.Join(repo, rel) }
+	composer := func(name string, created time.Time, extra map[string]any) map[string]any {
+		m := map[string]any{"_v": 10, "name": name, "createdAt": ms(created), "lastUpdatedAt": ms(created.Add(time.Hour)),
+			"status": "completed", "fullConversationHeadersOnly": []any{}}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	block := func(at time.Time) map[string]any {
+		return map[string]any{"cb1": map[string]any{"_v": 3, "createdAt": ms(at), "lastAppliedAt": ms(at.Add(time.Minute))}}
+	}
+	cursorKV(t, global, "cursorDiskKV", map[string]any{
+		"composerData:conv-wstorage": composer("Workspace storage", now.Add(-10*day-3*time.Hour),
+			map[string]any{"codeBlockData": map[string]any{uri("b.go"): block(now.Add(-10*day - 2*time.Hour))}}),
+		"composerData:conv-wsid": composer("Workspace identifier", now.Add(-5*day-3*time.Hour), map[string]any{
+			"workspaceIdentifier": map[string]any{"id": "abc", "uri": map[string]any{"fsPath": repo, "scheme": "file"}},
+			"originalFileStates":  map[string]any{uri("c.go"): map[string]any{"content": "x"}}}),
+		"composerData:conv-headers": composer("Composer headers", now.Add(-5*day-3*time.Hour), map[string]any{
+			"newlyCreatedFiles": []any{map[string]any{"uri": map[string]any{"fsPath": filepath.Join(repo, "d.go")}}}}),
+		"composerData:conv-layout": composer("Project layouts", now.Add(-5*day-4*time.Hour), map[string]any{
+			"codeBlockData": map[string]any{uri("d.go"): block(now.Add(-5*day - 3*time.Hour))}}),
+		"messageRequestContext:conv-layout:b1": map[string]any{"projectLayouts": []any{
+			`{"rootPath":"project","listDirV2Result":{"directoryTreeRoot":{"absPath":"` + repo + `"}}}`}},
+		"composerData:conv-other": composer("Another project", now.Add(-5*day), map[string]any{
+			"codeBlockData": map[string]any{"file:///elsewhere/x.go": block(now.Add(-5 * day))}}),
+		"composerData:conv-old": composer("Long ago", now.Add(-200*day-3*time.Hour), map[string]any{
+			"codeBlockData": map[string]any{uri("a.go"): block(now.Add(-200*day - 2*time.Hour))}}),
+	})
+	cursorKV(t, global, "ItemTable", map[string]any{"composer.composerHeaders": map[string]any{"allComposers": []any{
+		map[string]any{"composerId": "conv-headers", "workspaceIdentifier": map[string]any{"uri": map[string]any{"external": "file://" + repo}}},
+		map[string]any{"composerId": "conv-other", "workspaceIdentifier": map[string]any{"uri": map[string]any{"fsPath": "/elsewhere"}}},
+	}}})
+	ws := filepath.Join(userDir, "workspaceStorage", "0123abcd")
+	os.MkdirAll(ws, 0o755)
+	os.WriteFile(filepath.Join(ws, "workspace.json"), []byte(`{"folder": "file://`+repo+`"}`), 0o644)
+	cursorKV(t, filepath.Join(ws, "state.vscdb"), "ItemTable", map[string]any{"composer.composerData": map[string]any{
+		"allComposers": []any{map[string]any{"composerId": "conv-wstorage"}}}})
+	env := sb.with("CURSOR_DB_PATH=" + global)
+
+	// A link made by hand before the import is never touched.
+	if r := sb.runEnv(repo, env, "", "git", "convo", "link", "conv-wstorage", c2); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+
+	// Dry run: prints the links, writes nothing.
+	r := sb.runEnv(repo, env, "", "git", "convo", "import", "--dry-run")
+	if r.code != 0 || !strings.Contains(r.stdout, "links that would be made: 3 new") || !strings.Contains(r.stdout, "nothing was written") {
+		t.Fatalf("dry run: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if s := sb.showJSON(repo, c3); len(s.Conversations) != 0 {
+		t.Fatalf("the dry run wrote links: %+v", s.Conversations)
+	}
+
+	// Interrupted (here: limited to two conversations), then resumed.
+	r = sb.runEnv(repo, env, "", "git", "convo", "import", "--limit", "2")
+	if r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r = sb.runEnv(repo, env, "", "git", "convo", "import")
+	if r.code != 0 || !strings.Contains(r.stdout, "conversations found: 5") {
+		t.Fatalf("import: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, src := range []string{"workspaceStorage", "workspaceIdentifier", "composerHeaders", "projectLayouts", "editedFiles"} {
+		if !strings.Contains(r.stdout, src) {
+			t.Errorf("the summary does not mention the %s source:\n%s", src, r.stdout)
+		}
+	}
+	want := map[string][]string{c1: nil, c2: {"conv-wstorage"}, c3: {"conv-headers", "conv-layout", "conv-wsid"}, c4: nil}
+	check := func() {
+		t.Helper()
+		for sha, ids := range want {
+			s := sb.showJSON(repo, sha)
+			var got []string
+			for _, c := range s.Conversations {
+				got = append(got, c.ID)
+				if c.ID == "conv-wstorage" && sha == c2 && c.Status != "manual" {
+					t.Errorf("the import changed a manual link: %+v", c)
+				}
+				if c.Status == "auto" && c.Source != "import" {
+					t.Errorf("%s: source %q, want import", c.ID, c.Source)
+				}
+			}
+			sortStrings(got)
+			if strings.Join(got, ",") != strings.Join(ids, ",") {
+				t.Errorf("%s (%s): linked %v, want %v", sha[:7], s.Commit.Subject, got, ids)
+			}
+		}
+	}
+	check()
+	// A second run changes nothing.
+	r = sb.runEnv(repo, env, "", "git", "convo", "import")
+	if r.code != 0 || !strings.Contains(r.stdout, "links made: 0 new") {
+		t.Errorf("second run: %s %s", r.stdout, r.stderr)
+	}
+	check()
+	if s := sb.showJSON(repo, c3); len(s.Conversations) != 3 || s.Conversations[0].Title == "" {
+		t.Errorf("titles: %+v", s.Conversations)
+	}
+}
+
+func sortStrings(s []string) {
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+}
