@@ -35,16 +35,22 @@ to each commit beneath it. Every option git-convo does not know is handed to git
 
 Output streams: on a long history the first commits appear before git log has finished.`,
 		SkipFlagParsing: true,
-		Action: func(c *cli.Context) error {
-			opts, gitArgs, err := parseLogArgs(c.Args().Slice())
-			if err != nil {
-				return err
-			}
-			if opts.help {
-				return cli.ShowCommandHelp(c, "log")
-			}
-			return runLog(c.Context, env, opts, gitArgs)
-		},
+		Action:          gitLogStyle("log", env, runLog),
+	}
+}
+
+// gitLogStyle is the action of a command that takes git log's arguments
+// (log, stats): git-convo's own options are taken out, the rest go to git.
+func gitLogStyle(name string, env *Env, run func(context.Context, *Env, logOptions, []string) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		opts, gitArgs, err := parseLogArgs(c.Args().Slice())
+		if err != nil {
+			return err
+		}
+		if opts.help {
+			return cli.ShowCommandHelp(c, name)
+		}
+		return run(c.Context, env, opts, gitArgs)
 	}
 }
 

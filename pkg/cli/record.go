@@ -290,7 +290,7 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 	}
 	defer r.Close()
 	for _, h := range revs {
-		if h != "HEAD" && !isFullHash(h) {
+		if h != "HEAD" && !gitx.IsFullHash(h) {
 			resolved, err := r.repo.RevParse(ctx, h)
 			if err != nil {
 				return err
@@ -319,18 +319,6 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 		}
 	}
 	return nil
-}
-
-func isFullHash(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 func shortHash(h string) string {

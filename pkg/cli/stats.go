@@ -23,16 +23,7 @@ HEAD), the lines each commit added and how many of them an agent's edit wrote, p
 per commit author. Paths limit the files counted. Commits recorded before line-level
 attribution existed are left out of the counts.`,
 		SkipFlagParsing: true,
-		Action: func(c *cli.Context) error {
-			opts, gitArgs, err := parseLogArgs(c.Args().Slice())
-			if err != nil {
-				return err
-			}
-			if opts.help {
-				return cli.ShowCommandHelp(c, "stats")
-			}
-			return runStats(c.Context, env, opts, gitArgs)
-		},
+		Action:          gitLogStyle("stats", env, runStats),
 	}
 }
 

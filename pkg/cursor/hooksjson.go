@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/atomicfile"
 )
 
 // HookSpec is one event git-convo registers in hooks.json.
@@ -271,7 +273,7 @@ func writeIfChanged(path string, existing []byte, compact json.RawMessage) (stri
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
-	if err := atomicWrite(path, out.Bytes(), mode); err != nil {
+	if err := atomicfile.Write(path, out.Bytes(), mode); err != nil {
 		return "", err
 	}
 	if existing == nil {
@@ -284,34 +286,6 @@ func jsonEqual(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return bytes.Equal(x, y)
-}
-
-// atomicWrite replaces path with data via a temp file in the same directory.
-func atomicWrite(path string, data []byte, mode os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
 
 // shellQuote quotes s for sh when it needs it.

@@ -3,13 +3,14 @@ package githooks
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/atomicfile"
 )
 
 // InstallFile puts block into the hook file at path and says what it did:
@@ -25,7 +26,7 @@ func InstallFile(path, block string) (string, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return "", err
 		}
-		if err := atomicWrite(path, []byte("#!/bin/sh\n"+block), 0o755); err != nil {
+		if err := atomicfile.Write(path, []byte("#!/bin/sh\n"+block), 0o755); err != nil {
 			return "", err
 		}
 		return "created", nil
@@ -46,7 +47,7 @@ func InstallFile(path, block string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := atomicWrite(path, out, fi.Mode().Perm()); err != nil {
+	if err := atomicfile.Write(path, out, fi.Mode().Perm()); err != nil {
 		return "", err
 	}
 	result := "installed"
@@ -86,29 +87,10 @@ func UninstallFile(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := atomicWrite(path, out, fi.Mode().Perm()); err != nil {
+	if err := atomicfile.Write(path, out, fi.Mode().Perm()); err != nil {
 		return "", err
 	}
 	return "removed", nil
-}
-
-func atomicWrite(path string, data []byte, mode os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".git-convo-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Chmod(mode)
-	if err := errors.Join(werr, cerr, f.Close()); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
 
 // Location is the hooks directory git uses for a work tree, and whether a

@@ -77,7 +77,7 @@ func ParseBlame(rd io.Reader) ([]BlameLine, error) {
 			continue
 		}
 		key, val, _ := bytes.Cut(b, []byte{' '})
-		if isHash(key) {
+		if IsFullHash(string(key)) {
 			fields := bytes.Fields(val)
 			if len(fields) < 2 {
 				return nil, errors.New("git blame: malformed header line")
@@ -115,11 +115,12 @@ func ParseBlame(rd io.Reader) ([]BlameLine, error) {
 	return lines, sc.Err()
 }
 
-func isHash(b []byte) bool {
+// IsFullHash reports a full SHA-1 or SHA-256 object name in lower-case hex.
+func IsFullHash(b string) bool {
 	if len(b) != 40 && len(b) != 64 {
 		return false
 	}
-	for _, c := range b {
+	for _, c := range []byte(b) {
 		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
 			return false
 		}

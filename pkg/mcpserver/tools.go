@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -386,10 +387,10 @@ func (d *Deps) linkConversationCommit(ctx context.Context, _ *mcp.CallToolReques
 	if repo, _, err := d.repoFor(ctx, in.RepoPath); err == nil {
 		if hashes, err := repo.RevParse(ctx, in.CommitHash); err == nil {
 			hash = hashes[0]
-		} else if !isFullHash(hash) {
+		} else if !gitx.IsFullHash(hash) {
 			return nil, out, err
 		}
-	} else if !isFullHash(hash) {
+	} else if !gitx.IsFullHash(hash) {
 		return nil, out, err
 	}
 	id := in.ConversationID
@@ -400,16 +401,4 @@ func (d *Deps) linkConversationCommit(ctx context.Context, _ *mcp.CallToolReques
 		return nil, out, err
 	}
 	return nil, LinkOutput{ConversationID: id, CommitHash: hash, Status: store.StatusManual, Confidence: 1}, nil
-}
-
-func isFullHash(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }

@@ -4,13 +4,14 @@
 package spool
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/git-convo/git-convo/pkg/atomicfile"
 )
 
 // Dir is the spool directory beside the links database.
@@ -22,20 +23,7 @@ func Put(dir string, data []byte, now time.Time) error {
 		return err
 	}
 	name := fmt.Sprintf("%020d-%d.json", now.UnixNano(), os.Getpid())
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	if err := errors.Join(werr, tmp.Chmod(0o600), tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(filepath.Join(dir, name), data, 0o600)
 }
 
 // Pending lists the entries waiting, oldest first.

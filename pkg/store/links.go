@@ -90,16 +90,7 @@ ORDER BY c.committedMs`, convID, fromMs, toMs)
 	if err != nil {
 		return nil, classify(s.path, err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	return scanStrings(rows)
 }
 
 // Link is one conversation ↔ commit link.

@@ -84,16 +84,7 @@ LIMIT 10`, prefix, prefix, prefix, prefix)
 	if err != nil {
 		return nil, classify(s.path, err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return scanStrings(rows)
 }
 
 // Prompt is one user prompt of a conversation.
@@ -343,16 +334,7 @@ ORDER BY activityMs DESC LIMIT ?`, sinceMs, limit)
 	if err != nil {
 		return nil, classify(s.path, err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return scanStrings(rows)
 }
 
 // FileConversation is a conversation that touched a file, directly (the same
@@ -440,4 +422,18 @@ func (s *Store) SearchText(ctx context.Context, id string) (string, error) {
 		return "", nil
 	}
 	return t.String, classify(s.path, err)
+}
+
+// scanStrings reads a one-column result of strings and closes rows.
+func scanStrings(rows *sql.Rows) ([]string, error) {
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
