@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"time"
@@ -185,6 +186,17 @@ func versionString() string {
 // dbPath is where links.sqlite lives for this environment.
 func (env *Env) dbPath() (string, error) {
 	return store.DefaultPath(env.Getenv, runtime.GOOS)
+}
+
+// userCursorDir is Cursor's per-user directory (~/.cursor), where the
+// user-level hooks.json and mcp.json live.
+func (env *Env) userCursorDir() (string, error) {
+	for _, k := range []string{"HOME", "USERPROFILE"} {
+		if h := env.Getenv(k); h != "" {
+			return filepath.Join(h, ".cursor"), nil
+		}
+	}
+	return "", fmt.Errorf("cannot find your home directory (HOME is not set): use --cursor=project or --cursor=none")
 }
 
 // log returns the error log beside the links database.

@@ -99,7 +99,8 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 			add(check{Name: "settings", OK: true, Detail: fmt.Sprintf("%d convo.* setting(s)", len(values))})
 		}
 		proj := filepath.Join(repo.TopLevel, ".cursor", "hooks.json")
-		user := filepath.Join(env.Getenv("HOME"), ".cursor", "hooks.json")
+		userDir, _ := env.userCursorDir()
+		user := filepath.Join(userDir, "hooks.json")
 		found := ""
 		for _, p := range []string{proj, user} {
 			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "capture") && strings.Contains(string(b), "git-convo") {

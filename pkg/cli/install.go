@@ -54,7 +54,10 @@ same level (user or project), so the agent can ask why code exists.
 				return err
 			}
 			if mode != "none" {
-				path, command := cursorHooksTarget(env, repo, mode)
+				path, command, err := cursorHooksTarget(env, repo, mode)
+				if err != nil {
+					return err
+				}
 				res, err := cursor.InstallHooksJSON(path, command, cursor.DefaultHookSpecs())
 				if err != nil {
 					return err
@@ -114,11 +117,12 @@ func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force bool)
 // cursorHooksTarget is the hooks.json to write and the command to put in it:
 // the absolute binary path at user level (GUI-launched Cursor may lack the
 // user's PATH), a portable command at project level (the file is shared).
-func cursorHooksTarget(env *Env, repo *gitx.Repo, mode string) (path, command string) {
+func cursorHooksTarget(env *Env, repo *gitx.Repo, mode string) (path, command string, err error) {
 	if mode == "project" {
-		return filepath.Join(repo.TopLevel, ".cursor", "hooks.json"), "git-convo"
+		return filepath.Join(repo.TopLevel, ".cursor", "hooks.json"), "git-convo", nil
 	}
-	return filepath.Join(env.Getenv("HOME"), ".cursor", "hooks.json"), env.Executable
+	dir, err := env.userCursorDir()
+	return filepath.Join(dir, "hooks.json"), env.Executable, err
 }
 
 func uninstallCommand(env *Env) *cli.Command {
@@ -157,7 +161,11 @@ stay in links.sqlite (see "git convo forget").`,
 			}
 			targets := []string{filepath.Join(repo.TopLevel, ".cursor", "hooks.json")}
 			if c.Bool("cursor") {
-				targets = append(targets, filepath.Join(env.Getenv("HOME"), ".cursor", "hooks.json"))
+				dir, err := env.userCursorDir()
+				if err != nil {
+					return err
+				}
+				targets = append(targets, filepath.Join(dir, "hooks.json"))
 			}
 			for _, path := range targets {
 				res, err := cursor.UninstallHooksJSON(path)
