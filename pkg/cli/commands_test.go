@@ -298,3 +298,26 @@ func TestForget(t *testing.T) {
 		t.Errorf("forget with nothing: exit %d", r.code)
 	}
 }
+
+// TestWorktreesAreOneRepository: a conversation edits a file in a linked
+// worktree; the commit made there is linked, and the main work tree's log
+// shows it too: worktrees of one repository count as one.
+func TestWorktreesAreOneRepository(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	wt := filepath.Join(sb.root, "feature worktree")
+	sb.run(repo, "git", "worktree", "add", "-q", "-b", "feature", wt)
+	sb.convo(wt, "install", "--cursor=none")
+	sb.agentEdit(wt, "conv-in-worktree", "feature.go", "package feature\n")
+	sha := sb.commit(wt, "feature", "feature.go")
+	if s := sb.showJSON(wt, "HEAD"); len(s.Conversations) != 1 || s.Commit.Branch != "feature" {
+		t.Fatalf("in the worktree: %+v", s)
+	}
+	if s := sb.showJSON(repo, sha); len(s.Conversations) != 1 || s.Conversations[0].ID != "conv-in-worktree" {
+		t.Errorf("from the main work tree: %+v", s)
+	}
+	if out := sb.convo(repo, "conversations", "--json"); !strings.Contains(out, "conv-in-worktree") {
+		t.Errorf("the main work tree does not list the worktree's conversation:\n%s", out)
+	}
+}
