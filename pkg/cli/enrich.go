@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -125,6 +126,22 @@ func enrichFrom(ctx context.Context, env *Env, s *store.Store, db *cursor.DB, db
 	}
 	for _, f := range comp.ContextFiles {
 		e.Files = append(e.Files, touch(f, "", store.SourceContext))
+	}
+	for path, lines := range comp.WrittenLines {
+		t := touch(path, "", store.SourceCursorEdit)
+		if t.RepoKey == "" {
+			continue // a file in no repository is never matched
+		}
+		for _, l := range lines {
+			if !link.Countable(l.Text) {
+				continue
+			}
+			el := store.EditLine{RepoKey: t.RepoKey, PathKey: t.PathKey, Hash: link.LineHash(l.Text), Text: link.NormLine(l.Text)}
+			if !l.At.IsZero() {
+				el.AtMs = l.At.UnixMilli()
+			}
+			e.Lines = append(e.Lines, el)
+		}
 	}
 	return s.ApplyEnrichment(ctx, e)
 }

@@ -152,6 +152,13 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	}
 	sum.commitsRelevant = len(relevant)
 	linker := &autolink.Linker{Store: s, Config: newConfigCache(ctx).get, AddOnly: true}
+	// Line-level evidence (Cursor's own diffs, or earlier hooks) needs each
+	// commit's diff; skip that work when there is none for this repository.
+	withLines, err := s.HasEditLines(ctx, key)
+	if err != nil {
+		return err
+	}
+	rec := &recorder{env: env, repo: repo, store: s, linker: linker}
 	for i, c := range relevant {
 		if ctx.Err() != nil {
 			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d commits linked", i, len(relevant)))
@@ -170,6 +177,15 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 			}
 			if err := s.UpsertCommit(ctx, sc); err != nil {
 				return err
+			}
+			if withLines {
+				added, err := repo.AddedLines(ctx, &c)
+				if err == nil {
+					err = rec.attributeLines(ctx, added, sc)
+				}
+				if err != nil {
+					return err
+				}
 			}
 		}
 		before, err := s.ConversationsForCommits(ctx, []string{c.Hash})

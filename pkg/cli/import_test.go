@@ -170,3 +170,34 @@ func sortStrings(s []string) {
 		}
 	}
 }
+
+// TestImportLineEvidence: Cursor's own diff (codeBlockDiff) of an imported
+// conversation attributes the commit's lines to it.
+func TestImportLineEvidence(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	now := time.Now()
+	at := now.Add(-2 * 24 * time.Hour)
+	sb.write(repo, "q.rs", "fn agent_wrote_this() {}\nfn a_person_wrote_this() {}\n")
+	sb.run(repo, "git", "add", "q.rs")
+	env := sb.with("GIT_AUTHOR_DATE="+at.Format(time.RFC3339), "GIT_COMMITTER_DATE="+at.Format(time.RFC3339))
+	sb.runEnv(repo, env, "", "git", "commit", "-q", "-m", "query")
+	global := filepath.Join(sb.root, "cursor", "state.vscdb")
+	cursorKV(t, global, "cursorDiskKV", map[string]any{
+		"composerData:conv-diffs": map[string]any{"name": "Diffs", "createdAt": at.Add(-time.Hour).UnixMilli(), "lastUpdatedAt": at.Add(-30 * time.Minute).UnixMilli(),
+			"fullConversationHeadersOnly": []any{}, "codeBlockData": map[string]any{"file://" + filepath.Join(repo, "q.rs"): map[string]any{
+				"cb": map[string]any{"diffId": "d1", "createdAt": at.Add(-time.Hour).UnixMilli()}}}},
+		"codeBlockDiff:conv-diffs:d1": map[string]any{"newModelDiffWrtV0": []any{map[string]any{
+			"original": map[string]any{"startLineNumber": 1, "endLineNumberExclusive": 1}, "modified": []string{"fn agent_wrote_this() {}"}}}},
+	})
+	if r := sb.runEnv(repo, sb.with("CURSOR_DB_PATH="+global), "", "git", "convo", "import"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	out := sb.convo(repo, "blame", "--json", "q.rs")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"attribution":"agent"`) || !strings.Contains(lines[0], `"writtenBy":"conv-diffs"`) ||
+		!strings.Contains(lines[1], `"attribution":"human"`) {
+		t.Errorf("blame after import:\n%s", out)
+	}
+}

@@ -130,7 +130,10 @@ type Composer struct {
 	ContextFiles     []string
 	FirstUserMessage string
 	UserMessages     []string
-	headers          []header
+	// WrittenLines holds, per edited file, the lines Cursor's own diffs say
+	// the agent wrote (codeBlockDiff and checkpoint diffs), with when.
+	WrittenLines map[string][]WrittenLine
+	headers      []header
 	legacy           []json.RawMessage
 }
 
@@ -185,6 +188,7 @@ func (d *DB) Composer(ctx context.Context, id string) (*Composer, error) {
 	}
 	c.Summary = summaryText(cj.LatestConversationSummary)
 	c.EditedFiles = editedFiles(cj)
+	c.WrittenLines = d.writtenLines(ctx, id, cj)
 	seen := map[string]bool{}
 	for _, fs := range cj.Context.FileSelections {
 		p := fs.URI.FsPath

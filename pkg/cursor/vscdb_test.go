@@ -68,6 +68,19 @@ func TestRealFixture(t *testing.T) {
 	if len(c.ContextFiles) == 0 {
 		t.Error("no context files")
 	}
+	written := 0
+	for p, lines := range c.WrittenLines {
+		if strings.HasSuffix(p, "agent_preset.rs") {
+			for _, l := range lines {
+				if strings.Contains(l.Text, "let bubble_created_at = bubble_content.get") {
+					written++
+				}
+			}
+		}
+	}
+	if written == 0 {
+		t.Errorf("codeBlockDiff lines not read: %d files", len(c.WrittenLines))
+	}
 	msgs, err := db.Messages(ctx, c)
 	if err != nil {
 		t.Fatal(err)

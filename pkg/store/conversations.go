@@ -196,6 +196,7 @@ type Enrichment struct {
 	UserMessages    []string
 	AttachedFolders []string
 	Files           []FileTouch // edited and context files
+	Lines           []EditLine  // lines Cursor's own diffs say the agent wrote
 	EnrichedMs      int64
 }
 
@@ -246,6 +247,9 @@ ON CONFLICT (conversationId) DO UPDATE SET
 			def = e.UpdatedMs
 		}
 		if err := upsertFiles(ctx, tx, e.ConversationID, e.Files, def); err != nil {
+			return err
+		}
+		if err := insertEditLines(ctx, tx, e.ConversationID, "", e.Lines, def); err != nil {
 			return err
 		}
 		if err := refreshCapturedFiles(ctx, tx, e.ConversationID); err != nil {

@@ -19,6 +19,7 @@ type EditLine struct {
 	PathKey string
 	Hash    int64
 	Text    string
+	AtMs    int64 // when it was written; 0: the activity's time
 }
 
 func insertEditLines(ctx context.Context, tx *sql.Tx, convID, genID string, lines []EditLine, atMs int64) error {
@@ -46,7 +47,11 @@ VALUES (?, ?, ?, ?, ?, ?, ?)`)
 		if len(text) > 200 {
 			text = text[:200]
 		}
-		if _, err := stmt.ExecContext(ctx, convID, genID, l.RepoKey, l.PathKey, l.Hash, text, atMs); err != nil {
+		at := l.AtMs
+		if at == 0 {
+			at = atMs
+		}
+		if _, err := stmt.ExecContext(ctx, convID, genID, l.RepoKey, l.PathKey, l.Hash, text, at); err != nil {
 			return err
 		}
 	}
@@ -285,4 +290,14 @@ FROM commits WHERE commitHash = ?1`, hash).Scan(&recorded, &added)
 		written[id] = n
 	}
 	return added, written, true, rows.Err()
+}
+
+// HasEditLines reports whether any edit line is stored for repository repoKey.
+func (s *Store) HasEditLines(ctx context.Context, repoKey string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM edit_lines WHERE repoKey = ? LIMIT 1`, repoKey).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, classify(s.path, err)
 }
