@@ -134,7 +134,7 @@ type Composer struct {
 	// the agent wrote (codeBlockDiff and checkpoint diffs), with when.
 	WrittenLines map[string][]WrittenLine
 	headers      []header
-	legacy           []json.RawMessage
+	legacy       []json.RawMessage
 }
 
 type header struct {
