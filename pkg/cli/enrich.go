@@ -86,11 +86,12 @@ func enrich(ctx context.Context, env *Env, s *store.Store, convID string) error 
 		return err
 	}
 	defer db.Close()
-	return enrichFrom(ctx, env, s, db, dbPath, convID)
+	return enrichFrom(ctx, env, s, db, dbPath, convID, nil)
 }
 
-// enrichFrom reads one conversation from an open Cursor database into the store.
-func enrichFrom(ctx context.Context, env *Env, s *store.Store, db *cursor.DB, dbPath, convID string) error {
+// enrichFrom reads one conversation from an open Cursor database into the
+// store; roots, when given, are the workspace roots it was found to belong to.
+func enrichFrom(ctx context.Context, env *Env, s *store.Store, db *cursor.DB, dbPath, convID string, roots []string) error {
 	comp, err := db.Composer(ctx, convID)
 	if errors.Is(err, cursor.ErrNotFound) {
 		return fmt.Errorf("conversation %s is not in Cursor's database %s (yet)", convID, dbPath)
@@ -110,6 +111,7 @@ func enrichFrom(ctx context.Context, env *Env, s *store.Store, db *cursor.DB, db
 		FirstMessage:   comp.FirstUserMessage,
 		UserMessages:   comp.UserMessages,
 		EnrichedMs:     env.Now().UnixMilli(),
+		Roots:          roots,
 	}
 	if comp.CreatedAt.IsZero() {
 		e.CreatedMs = 0

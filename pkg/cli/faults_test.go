@@ -388,3 +388,41 @@ func TestLoad(t *testing.T) {
 	}
 	t.Logf("load: 200 captures and 50 commits in %v (%.0f captures/s with the commits racing)", elapsed, 200/elapsed.Seconds())
 }
+
+// TestPayloadsCannotWriteElsewhere: paths in payloads are recorded, never
+// written; nothing a payload says reaches the log as text.
+func TestPayloadsCannotWriteElsewhere(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	victimDir := filepath.Join(sb.root, "victim")
+	os.MkdirAll(victimDir, 0o755)
+	victim := filepath.Join(victimDir, "precious.txt")
+	os.WriteFile(victim, []byte("keep me"), 0o644)
+	secret := "sk-live-SECRET-TOKEN-1234"
+	payloads := []map[string]any{
+		{"conversation_id": "evil", "hook_event_name": "afterFileEdit", "file_path": victim,
+			"edits": []map[string]string{{"old_string": "keep me", "new_string": secret}}},
+		{"conversation_id": "evil", "hook_event_name": "afterFileEdit", "workspace_roots": []string{repo}, "file_path": "../../victim/precious.txt"},
+		{"conversation_id": "evil", "hook_event_name": "postToolUse", "tool_name": "ApplyPatch", "workspace_roots": []string{repo},
+			"tool_input": map[string]any{"patch": "*** Add File: " + filepath.Join(victimDir, "new.txt") + "\n+" + secret}},
+		{"conversation_id": "../../../../tmp/evil", "hook_event_name": "stop", "transcript_path": victim},
+		{"conversation_id": "evil", "hook_event_name": "beforeSubmitPrompt", "prompt": "my key is " + secret},
+	}
+	for _, p := range payloads {
+		sb.captureOK(repo, sb.env, p)
+	}
+	sb.runEnv(repo, sb.env, "not json but "+secret, "git", "convo", "capture")
+	if b, _ := os.ReadFile(victim); string(b) != "keep me" {
+		t.Errorf("a payload changed %s: %q", victim, b)
+	}
+	if entries, _ := os.ReadDir(victimDir); len(entries) != 1 {
+		t.Errorf("a payload created files in %s: %v", victimDir, entries)
+	}
+	logFile := filepath.Join(filepath.Dir(sb.linksDB), "git-convo.log")
+	if b, err := os.ReadFile(logFile); err != nil || strings.Contains(string(b), secret) || strings.Contains(string(b), "my key is") {
+		t.Errorf("the log holds payload text (or is missing: %v):\n%s", err, b)
+	}
+	if fi, err := os.Stat(logFile); err == nil && fi.Mode().Perm() != 0o600 {
+		t.Errorf("log mode %v", fi.Mode().Perm())
+	}
+}

@@ -93,6 +93,8 @@ func TestGoldenOutput(t *testing.T) {
 		{"blame.json", []string{"blame", "--json", "src/query.rs"}},
 		{"conversations.json", []string{"conversations", "--json"}},
 		{"show-color.txt", []string{"show", "--color=always", "HEAD~1"}},
+		{"stats.txt", []string{"stats"}},
+		{"stats.json", []string{"stats", "--json"}},
 	}
 	for _, tt := range piped {
 		t.Run(tt.name, func(t *testing.T) {

@@ -109,7 +109,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d conversations imported", i, len(ids)))
 		}
 		progress.step("conversations", i+1, len(ids))
-		if err := enrichFrom(ctx, env, s, db, dbPath, id); err != nil {
+		if err := enrichFrom(ctx, env, s, db, dbPath, id, []string{repo.TopLevel}); err != nil {
 			env.log().Printf("import", "%s: %v", id, err)
 			continue
 		}

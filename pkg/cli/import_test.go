@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -201,3 +202,42 @@ func TestImportLineEvidence(t *testing.T) {
 		t.Errorf("blame after import:\n%s", out)
 	}
 }
+
+// TestImportInterrupted sends Ctrl-C (SIGINT) to a running import: it stops
+// with a consistent database, and the next run finishes the job.
+func TestImportInterrupted(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	global := filepath.Join(sb.root, "cursor", "state.vscdb")
+	rows := map[string]any{}
+	for i := range 400 {
+		rows["composerData:conv-"+itoa3(i)] = map[string]any{"name": "c", "createdAt": time.Now().Add(-time.Hour).UnixMilli(),
+			"lastUpdatedAt": time.Now().UnixMilli(), "fullConversationHeadersOnly": []any{},
+			"workspaceIdentifier": map[string]any{"uri": map[string]any{"fsPath": repo}}}
+	}
+	cursorKV(t, global, "cursorDiskKV", rows)
+	env := sb.with("CURSOR_DB_PATH=" + global)
+	cmd := exec.Command(binPath, "import")
+	cmd.Dir, cmd.Env = repo, env
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if err != nil && !strings.Contains(out.String(), "interrupted") {
+		t.Fatalf("interrupted import: %v\n%s", err, out.String())
+	}
+	r := sb.runEnv(repo, env, "", "git", "convo", "import")
+	if r.code != 0 || !strings.Contains(r.stdout, "conversations found: 400") {
+		t.Fatalf("resumed import: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if n := strings.Count(sb.convo(repo, "conversations", "--json", "-n", "0"), "\n"); n != 400 {
+		t.Errorf("%d conversations after the resumed import, want 400", n)
+	}
+}
+
+func itoa3(i int) string { return string(rune('0'+i/100)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10)) }

@@ -197,6 +197,7 @@ type Enrichment struct {
 	AttachedFolders []string
 	Files           []FileTouch // edited and context files
 	Lines           []EditLine  // lines Cursor's own diffs say the agent wrote
+	Roots           []string    // workspace roots it belongs to (import)
 	EnrichedMs      int64
 }
 
@@ -251,6 +252,14 @@ ON CONFLICT (conversationId) DO UPDATE SET
 		}
 		if err := insertEditLines(ctx, tx, e.ConversationID, "", e.Lines, def); err != nil {
 			return err
+		}
+		for _, r := range e.Roots {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO conversation_roots (conversationId, root) VALUES (?, ?)`, e.ConversationID, r); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET workspaceRoot = COALESCE(workspaceRoot, ?) WHERE conversationId = ?`, r, e.ConversationID); err != nil {
+				return err
+			}
 		}
 		if err := refreshCapturedFiles(ctx, tx, e.ConversationID); err != nil {
 			return err
