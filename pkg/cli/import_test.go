@@ -240,4 +240,6 @@ func TestImportInterrupted(t *testing.T) {
 	}
 }
 
-func itoa3(i int) string { return string(rune('0'+i/100)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10)) }
+func itoa3(i int) string {
+	return string(rune('0'+i/100)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10))
+}
