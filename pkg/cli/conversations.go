@@ -30,18 +30,11 @@ were opened on it), most recently active first. --all lists every repository's.`
 		),
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
-			rc, err := newReadContext(ctx, env, c)
+			rc, f, err := openFiltered(c, env)
 			if err != nil {
 				return err
 			}
 			defer rc.Close()
-			if err := rc.ready(); err != nil {
-				return err
-			}
-			f, err := rc.filter(c)
-			if err != nil {
-				return err
-			}
 			f.Limit = c.Int("max-count")
 			list, err := rc.store.ListConversations(ctx, f)
 			if err != nil {
@@ -72,6 +65,25 @@ were opened on it), most recently active first. --all lists every repository's.`
 			return nil
 		},
 	}
+}
+
+// openFiltered opens the read context and builds the conversation filter
+// that conversations and search share. The caller closes rc.
+func openFiltered(c *cli.Context, env *Env) (*readContext, store.ConversationFilter, error) {
+	rc, err := newReadContext(c.Context, env, c)
+	if err != nil {
+		return nil, store.ConversationFilter{}, err
+	}
+	if err := rc.ready(); err != nil {
+		rc.Close()
+		return nil, store.ConversationFilter{}, err
+	}
+	f, err := rc.filter(c)
+	if err != nil {
+		rc.Close()
+		return nil, f, err
+	}
+	return rc, f, nil
 }
 
 // filter builds the repository/--since/--file filter shared by conversations and search.
@@ -180,18 +192,11 @@ occur, then recency) and shows an excerpt around the first match.`,
 			if len(words) == 0 {
 				return usagef("search needs words to look for")
 			}
-			rc, err := newReadContext(ctx, env, c)
+			rc, f, err := openFiltered(c, env)
 			if err != nil {
 				return err
 			}
 			defer rc.Close()
-			if err := rc.ready(); err != nil {
-				return err
-			}
-			f, err := rc.filter(c)
-			if err != nil {
-				return err
-			}
 			docs, err := rc.store.SearchCandidates(ctx, words, f)
 			if err != nil {
 				return err
