@@ -5,7 +5,7 @@
 #   scripts/install.sh                 # picks /usr/local if writable, else ~/.local
 #   PREFIX=/opt/convo scripts/install.sh
 #
-# Needs Go (1.24+) and a C compiler: SQLite is compiled in through cgo.
+# Needs Go (1.26+) and a C compiler: SQLite is compiled in through cgo.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +13,7 @@ cd "$here"
 
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
-command -v go >/dev/null 2>&1 || die "Go is not installed: get it from https://go.dev/dl/ (1.24 or newer)"
+command -v go >/dev/null 2>&1 || die "Go is not installed: get it from https://go.dev/dl/ (1.26 or newer)"
 cc=${CC:-gcc}
 command -v "$cc" >/dev/null 2>&1 || command -v cc >/dev/null 2>&1 || \
   die "no C compiler found (git-convo compiles SQLite with cgo): install gcc (Debian/Ubuntu: apt-get install gcc; macOS: xcode-select --install)"
