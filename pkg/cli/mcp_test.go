@@ -159,3 +159,31 @@ func TestInstallMCP(t *testing.T) {
 		t.Errorf("after uninstall: %s", b)
 	}
 }
+
+// TestMCPOutsideRepository: a user-level mcp.json may start the server
+// anywhere; an absolute filePath names its own repository.
+func TestMCPOutsideRepository(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.agentEdit(repo, "conv-abs-path", "lib.go", "package lib\n")
+	sb.commit(repo, "lib", "lib.go")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command("git", "convo", "mcp")
+	cmd.Dir, cmd.Env = sb.home, sb.env
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_file_context", Arguments: map[string]any{"filePath": filepath.Join(repo, "lib.go")}})
+	if err != nil || res.IsError {
+		t.Fatalf("get_file_context outside a repository: %v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(b), "conv-abs-path") {
+		t.Errorf("result: %s", b)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -155,7 +156,13 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 	default:
 		f := store.ConversationFilter{Limit: limit}
 		if in.ProjectPath != "" || in.FilePath != "" {
-			repo, key, err := d.repoFor(ctx, firstNonEmpty(in.ProjectPath, d.Dir))
+			where := firstNonEmpty(in.ProjectPath, d.Dir)
+			if in.ProjectPath == "" && filepath.IsAbs(in.FilePath) {
+				if loc, ok := gitx.FindRepoForPath(in.FilePath); ok {
+					where = loc.TopLevel
+				}
+			}
+			repo, key, err := d.repoFor(ctx, where)
 			if err != nil {
 				return nil, out, err
 			}
@@ -240,7 +247,15 @@ type FileOutput struct {
 
 func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileInput) (*mcp.CallToolResult, FileOutput, error) {
 	var out FileOutput
-	repo, key, err := d.repoFor(ctx, "")
+	// An absolute path names its own repository: the server may have been
+	// started anywhere (a user-level mcp.json).
+	where := ""
+	if filepath.IsAbs(in.FilePath) {
+		if loc, ok := gitx.FindRepoForPath(in.FilePath); ok {
+			where = loc.TopLevel
+		}
+	}
+	repo, key, err := d.repoFor(ctx, where)
 	if err != nil {
 		return nil, out, err
 	}
