@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -110,10 +111,28 @@ const hookBusyTimeout = 2 * time.Second
 // spooled is one hook event kept in the spool while links.sqlite could not be
 // written, with the time it arrived.
 type spooled struct {
-	Event   string          `json:"event"`
-	Agent   string          `json:"agent"`
+	Event   string          `json:"event,omitempty"`
+	Agent   string          `json:"agent,omitempty"`
 	AtMs    int64           `json:"atMs"`
-	Payload json.RawMessage `json:"payload"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+	// A commit (post-commit) or rewrite (post-rewrite) the recorder could
+	// not store, in the work tree at Repo.
+	Repo    string      `json:"repo,omitempty"`
+	Commit  string      `json:"commit,omitempty"`
+	Rewrite [][2]string `json:"rewrite,omitempty"`
+}
+
+// spoolEntry keeps a hook's work that the database could not take.
+func spoolEntry(env *Env, e spooled, cause error) error {
+	dbPath, err := env.dbPath()
+	if err == nil {
+		b, _ := json.Marshal(e)
+		err = spool.Put(spool.Dir(dbPath), b, env.Now())
+	}
+	if err != nil {
+		return fmt.Errorf("links database unavailable (%v) and the spool too (%v)", cause, err)
+	}
+	return fmt.Errorf("links database unavailable (%v): kept in the spool for the next hook", cause)
 }
 
 // keep spools an event that could not be recorded, so it is not lost.
@@ -142,6 +161,19 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 		var e spooled
 		if json.Unmarshal(b, &e) != nil {
 			return nil // unreadable: drop it rather than block the spool
+		}
+		if e.Repo != "" {
+			repo, err := gitx.Open(ctx, e.Repo, false)
+			if err != nil {
+				return nil // the work tree is gone: nothing left to record
+			}
+			r := recorderFor(ctx, env, repo, s)
+			if e.Commit != "" {
+				if _, _, err := r.record(ctx, e.Commit, store.LinkSourceHook); err != nil {
+					return err
+				}
+			}
+			return r.rewrite(ctx, e.Rewrite)
 		}
 		p, err := cursor.ParsePayload(e.Payload)
 		if err != nil || p.ConversationID == "" {

@@ -140,6 +140,10 @@ func TestBrokenDatabase(t *testing.T) {
 	if files := sb.filesOf(repo, "conv-1"); strings.Join(files, ",") != "a.go,b.go" {
 		t.Errorf("after repair: %v", files)
 	}
+	// The commit made while the file was corrupt was spooled too, and is recorded and linked now.
+	if s := sb.showJSON(repo, "HEAD"); !s.Commit.Recorded || len(s.Conversations) != 1 || s.Conversations[0].ID != "conv-1" {
+		t.Errorf("the commit made on a corrupt DB after repair: %+v", s)
+	}
 
 	// Deleted: the next hook starts a new database.
 	for _, suffix := range []string{"", "-wal", "-shm"} {

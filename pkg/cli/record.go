@@ -77,8 +77,12 @@ func newRecorder(ctx context.Context, env *Env, dir string, scrub bool) (*record
 	if err != nil {
 		return nil, err
 	}
+	return recorderFor(ctx, env, repo, s), nil
+}
+
+func recorderFor(ctx context.Context, env *Env, repo *gitx.Repo, s *store.Store) *recorder {
 	cfg := newConfigCache(ctx)
-	return &recorder{env: env, repo: repo, store: s, linker: &autolink.Linker{Store: s, Config: cfg.get}}, nil
+	return &recorder{env: env, repo: repo, store: s, linker: &autolink.Linker{Store: s, Config: cfg.get}}
 }
 
 func (r *recorder) Close() { r.store.Close() }
@@ -211,15 +215,38 @@ func (r *recorder) refreshStale(ctx context.Context) {
 }
 
 func recordHook(ctx context.Context, env *Env, hook string) error {
-	r, err := newRecorder(ctx, env, ".", true)
+	repo, err := gitx.Open(ctx, ".", true)
 	if err != nil {
 		return err
 	}
+	// Read what the hook is about before the database, so that if the
+	// database cannot be written the work is spooled, not lost.
+	var head *gitx.Commit
+	var pairs [][2]string
+	switch hook {
+	case "post-commit":
+		if head, err = repo.ReadCommit(ctx, "HEAD"); err != nil {
+			return err
+		}
+	case "post-rewrite":
+		pairs = rewritePairs(env.Stdin)
+	default:
+		return fmt.Errorf("unknown hook %q", hook)
+	}
+	s, err := env.openStore(ctx, false)
+	if err != nil {
+		e := spooled{Repo: repo.TopLevel, Rewrite: pairs, AtMs: env.Now().UnixMilli()}
+		if head != nil {
+			e.Commit = head.Hash
+		}
+		return spoolEntry(env, e, err)
+	}
+	r := recorderFor(ctx, env, repo, s)
 	defer r.Close()
 	drainSpool(ctx, env, r.store) // Cursor events kept while the database was unavailable
 	switch hook {
 	case "post-commit":
-		c, _, err := r.record(ctx, "HEAD", store.LinkSourceHook)
+		c, _, err := r.record(ctx, head.Hash, store.LinkSourceHook)
 		if err != nil {
 			return err
 		}
@@ -229,10 +256,8 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 			env.log().Printf("record", "pruning edit lines: %v", err)
 		}
 		return r.catchUp(ctx, c)
-	case "post-rewrite":
-		return r.rewrite(ctx, env.Stdin)
-	default:
-		return fmt.Errorf("unknown hook %q", hook)
+	default: // post-rewrite
+		return r.rewrite(ctx, pairs)
 	}
 }
 
@@ -260,24 +285,30 @@ func (r *recorder) catchUp(ctx context.Context, c *gitx.Commit) error {
 	return nil
 }
 
-// rewrite handles post-rewrite's "<old> <new> [extra]" lines: the new commit
-// is recorded and linked, and every link of the old one is carried over.
-func (r *recorder) rewrite(ctx context.Context, in io.Reader) error {
+// rewritePairs reads post-rewrite's "<old> <new> [extra]" lines.
+func rewritePairs(in io.Reader) [][2]string {
+	var out [][2]string
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 2 {
-			continue
+		if f := strings.Fields(sc.Text()); len(f) >= 2 {
+			out = append(out, [2]string{f[0], f[1]})
 		}
-		oldHash, newHash := fields[0], fields[1]
-		if _, _, err := r.record(ctx, newHash, store.LinkSourceHook); err != nil {
+	}
+	return out
+}
+
+// rewrite records each new commit of an amend or rebase and carries every
+// link of the old one over.
+func (r *recorder) rewrite(ctx context.Context, pairs [][2]string) error {
+	for _, p := range pairs {
+		if _, _, err := r.record(ctx, p[1], store.LinkSourceHook); err != nil {
 			return err
 		}
-		if err := r.store.MarkRewritten(ctx, oldHash, newHash); err != nil {
+		if err := r.store.MarkRewritten(ctx, p[0], p[1]); err != nil {
 			return err
 		}
 	}
-	return sc.Err()
+	return nil
 }
 
 func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) error {
