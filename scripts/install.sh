@@ -14,6 +14,11 @@ cd "$here"
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
 command -v go >/dev/null 2>&1 || die "Go is not installed: get it from https://go.dev/dl/ (1.26 or newer)"
+gover=$(go env GOVERSION | sed 's/^go//')
+case "$gover" in
+  1.2[6-9]*|1.[3-9][0-9]*|[2-9].*) ;;
+  *) die "Go $gover is too old: git-convo needs Go 1.26 or newer (https://go.dev/dl/)" ;;
+esac
 cc=${CC:-gcc}
 command -v "$cc" >/dev/null 2>&1 || command -v cc >/dev/null 2>&1 || \
   die "no C compiler found (git-convo compiles SQLite with cgo): install gcc (Debian/Ubuntu: apt-get install gcc; macOS: xcode-select --install)"
