@@ -50,12 +50,7 @@ func ParseAddedLines(rd io.Reader) (map[string][]AddedLine, error) {
 				path = ""
 				continue
 			}
-			if strings.HasPrefix(p, `"`) {
-				if u, err := strconv.Unquote(p); err == nil {
-					p = u
-				}
-			}
-			path = strings.TrimPrefix(p, "b/")
+			path = strings.TrimPrefix(unquotePath(p), "b/")
 		case strings.HasPrefix(line, "--- "):
 		case strings.HasPrefix(line, "@@ "):
 			// @@ -a,b +c,d @@

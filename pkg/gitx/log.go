@@ -4,34 +4,53 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 )
 
-// logFormat: one record per commit, starting with a record separator so the
-// parser needs no lookahead; fields NUL-separated.
-const logFormat = "%x1e%H%x00%P%x00%an%x00%ae%x00%aI%x00%cI%x00%s%x00"
-
 // LogOptions are git-convo's own choices for a log stream.
 type LogOptions struct {
-	Body  bool // also read each message's body (show prints it; log does not)
-	Files bool // also list each commit's changed paths (against its first parent)
+	Body     bool // also read each message's body (%b)
+	Files    bool // also list each commit's changed paths (against its first parent)
+	Decorate bool // also read each commit's decorations (%D) into Refs
 }
 
+// logFormat is one commit of the stream: a record separator first (with
+// Files, git prints the paths after the format, so a record is known
+// complete only when the next one starts), then NUL-terminated fields, the
+// paths last. Decorations cost git a read of every ref: only when asked.
+func logFormat(o LogOptions) string {
+	f := "%x1e%H%x00%P%x00%an%x00%ae%x00%aI%x00%cI%x00%s%x00"
+	if o.Decorate {
+		f += "%D"
+	}
+	f += "%x00"
+	if o.Body {
+		f += "%b"
+	}
+	return f + "%x00"
+}
+
+// logFields counts logFormat's fields and the paths after them.
+const logFields = 10
+
 // StreamLog runs `git log` with the caller's options, revisions and
-// pathspecs, and calls fn with each commit as git prints it, so the first
-// commits arrive long before git finishes a long history. fn returns false to
-// stop; git is then killed.
+// pathspecs (-n, --since, --author, ranges, "-- <path>"...) and calls fn
+// with each commit as git prints it, so the first commits arrive long before
+// git finishes a long history. fn returns false to stop; git is then killed
+// and StreamLog returns nil. A cancelled ctx also kills git and returns
+// ctx's error. User options that change the output's shape (--graph, -z,
+// -p) are not for this stream.
 func (r *Repo) StreamLog(ctx context.Context, userArgs []string, opts LogOptions, fn func(Commit) bool) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	args := []string{"-c", "log.showSignature=false", "log"}
-	// Our format goes after the user's options (the last --format wins) and
-	// before a "--" that starts pathspecs.
+	args := []string{"-c", "log.showSignature=false"}
+	if opts.Files {
+		args = append(args, "-c", "core.quotePath=false")
+	}
+	args = append(args, "log")
+	// Our options go after the user's (the last --format wins) and before a
+	// "--" that starts pathspecs.
 	split := len(userArgs)
 	for i, a := range userArgs {
 		if a == "--" {
@@ -40,42 +59,18 @@ func (r *Repo) StreamLog(ctx context.Context, userArgs []string, opts LogOptions
 		}
 	}
 	args = append(args, userArgs[:split]...)
-	format := logFormat
-	if opts.Body {
-		format += "%b"
-	}
 	if opts.Files {
 		// Names only, against the first parent, quoted only where git must.
-		args = append([]string{"-c", "core.quotePath=false"}, args...)
-		args = append(args, "--name-only", "--no-renames", "--diff-merges=first-parent", "--no-color", "--format="+format)
+		args = append(args, "--name-only", "--no-renames", "--diff-merges=first-parent")
 	} else {
-		args = append(args, "--no-patch", "--no-color", "--format="+format)
+		args = append(args, "--no-patch")
 	}
+	args = append(args, "--no-color", "--format="+logFormat(opts))
 	args = append(args, userArgs[split:]...)
-	cmd := r.run.cmd(ctx, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	perr := parseLog(out, opts, fn)
-	if errors.Is(perr, errStop) {
-		cancel()
-		_ = cmd.Wait()
-		return nil
-	}
-	werr := cmd.Wait()
-	if perr != nil {
-		return perr
-	}
-	if werr != nil {
-		return &Error{Args: args, Stderr: stderr.String(), Err: werr}
-	}
-	return nil
+	return r.run.stream(ctx, args, func(out io.Reader) error {
+		// Commits already read are not handed out once ctx is done.
+		return parseLog(out, opts, func(c Commit) bool { return ctx.Err() == nil && fn(c) })
+	})
 }
 
 // LogCommits is StreamLog collected into a slice.
@@ -88,9 +83,11 @@ func (r *Repo) LogCommits(ctx context.Context, userArgs []string, opts LogOption
 	return out, err
 }
 
+// parseLog reads logFormat records and hands each to fn as soon as the next
+// record (or the end) shows it is complete.
 func parseLog(rd io.Reader, opts LogOptions, fn func(Commit) bool) error {
 	br := bufio.NewReaderSize(rd, 64*1024)
-	// Skip up to the first record separator.
+	// Anything before the first record separator is no commit.
 	if _, err := br.ReadBytes(0x1e); err != nil {
 		if err == io.EOF {
 			return nil
@@ -104,14 +101,12 @@ func parseLog(rd io.Reader, opts LogOptions, fn func(Commit) bool) error {
 			return err
 		}
 		rec = bytes.TrimSuffix(rec, []byte{0x1e})
-		if len(bytes.TrimSpace(rec)) > 0 {
-			c, perr := parseLogRecord(rec, opts)
-			if perr != nil {
-				return perr
-			}
-			if !fn(c) {
-				return errStop
-			}
+		c, perr := parseLogRecord(rec, opts)
+		if perr != nil {
+			return perr
+		}
+		if !fn(c) {
+			return errStop
 		}
 		if last {
 			return nil
@@ -120,31 +115,32 @@ func parseLog(rd io.Reader, opts LogOptions, fn func(Commit) bool) error {
 }
 
 func parseLogRecord(rec []byte, opts LogOptions) (Commit, error) {
-	f := strings.SplitN(string(rec), "\x00", 8)
-	if len(f) != 8 {
-		return Commit{}, fmt.Errorf("unexpected git log record %q", rec)
+	f := strings.SplitN(string(rec), "\x00", logFields)
+	if len(f) != logFields {
+		return Commit{}, fmt.Errorf("unexpected git log record %.200q", rec)
 	}
 	c := Commit{Hash: f[0], AuthorName: f[2], AuthorEmail: f[3], Subject: f[6]}
+	if !IsFullHash(c.Hash) {
+		return Commit{}, fmt.Errorf("unexpected git log record %.200q", rec)
+	}
 	c.Parents = strings.Fields(f[1])
+	if len(c.Parents) == 0 {
+		c.Parents = nil
+	}
 	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
 	c.AuthorTime, _ = time.Parse(time.RFC3339, f[4])
 	c.CommitTime, _ = time.Parse(time.RFC3339, f[5])
-	rest := f[7]
-	if opts.Files {
-		// With --name-only the names follow the (empty) body, one a line.
-		for _, line := range strings.Split(rest, "\n") {
-			if line == "" {
-				continue
-			}
-			if strings.HasPrefix(line, `"`) {
-				if u, err := strconv.Unquote(line); err == nil {
-					line = u
-				}
-			}
-			c.Files = append(c.Files, line)
-		}
+	c.Refs = splitRefs(f[7])
+	c.Body = strings.Trim(f[8], "\n")
+	if !opts.Files {
 		return c, nil
 	}
-	c.Body = strings.Trim(rest, "\n")
+	// --name-only prints the paths after the format, one a line.
+	for _, line := range strings.Split(f[9], "\n") {
+		if line == "" {
+			continue
+		}
+		c.Files = append(c.Files, unquotePath(line))
+	}
 	return c, nil
 }

@@ -8,44 +8,52 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"os/exec"
-	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Error is a failed git command, carrying git's own message ("fatal: ...").
 type Error struct {
 	Args   []string
-	Stderr string
-	Err    error
+	Stderr string // git's stderr, as printed
+	Err    error  // usually an *exec.ExitError
 }
 
+// Error returns git's first line of complaint without its "fatal: " or
+// "error: " prefix (git-convo prints its own), or the exit status when git
+// said nothing.
 func (e *Error) Error() string {
 	msg := strings.TrimSpace(e.Stderr)
 	if msg == "" {
 		return fmt.Sprintf("git %s: %v", strings.Join(e.Args, " "), e.Err)
 	}
-	// git's first line says what went wrong; drop its "fatal: " prefix
-	// since git-convo prints its own.
 	first, _, _ := strings.Cut(msg, "\n")
 	first = strings.TrimPrefix(first, "fatal: ")
 	first = strings.TrimPrefix(first, "error: ")
-	return first
+	return strings.TrimSpace(first)
 }
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// hookVariables are set by git while it runs a hook. A background worker that
-// outlives the hook must not inherit them: GIT_INDEX_FILE points at a lock file
-// that is gone once the commit finishes, and the others would pin the worker to
-// state of the hook's moment (GIT_DIR is resolved to an absolute path first).
-func hookVariables() []string {
-	return []string{"GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_EDITOR",
-		"GIT_REFLOG_ACTION", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
-		"GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_EXEC_PATH",
-		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH"}
+// ExitCode is git's exit status, or -1 when it did not exit normally.
+func (e *Error) ExitCode() int {
+	var ee *exec.ExitError
+	if errors.As(e.Err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
 }
+
+// constError is an error that can be a constant: package sentinels stay
+// immutable.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
+// errNoGit is returned when there is no git to run.
+const errNoGit = constError("git is not installed or not on PATH")
 
 // runner runs git in one directory with one environment.
 type runner struct {
@@ -57,47 +65,79 @@ func (r runner) cmd(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = r.dir
 	cmd.Env = r.env
+	// A git helper that keeps our pipe open must not make Wait hang after
+	// git itself is gone.
+	cmd.WaitDelay = 5 * time.Second
 	return cmd
 }
 
-// output runs git and returns its stdout.
+// output runs git and returns its stdout. On failure the stdout read so far
+// is returned too (rev-parse prints what it could before it dies).
 func (r runner) output(ctx context.Context, args ...string) ([]byte, error) {
 	cmd := r.cmd(ctx, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
-			return nil, fmt.Errorf("git is not installed or not on PATH")
-		}
-		return out, &Error{Args: args, Stderr: stderr.String(), Err: err}
+		return out, r.failure(ctx, args, stderr.String(), err)
 	}
 	return out, nil
 }
 
-// scrubbedEnv is the process environment without the hook's git variables;
-// a GIT_DIR set by the hook is kept, made absolute against dir.
-func scrubbedEnv(dir string) []string {
-	drop := map[string]bool{}
-	for _, k := range hookVariables() {
-		drop[k] = true
+// stream runs git and hands its stdout to parse while git writes it. When
+// parse returns (early, or with an error) before git is done, git is killed;
+// errStop from parse is an early stop, not an error.
+func (r runner) stream(ctx context.Context, args []string, parse func(io.Reader) error) error {
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := r.cmd(runCtx, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
 	}
-	var env []string
-	gitDir := ""
-	for _, kv := range os.Environ() {
-		k, v, _ := strings.Cut(kv, "=")
-		if k == "GIT_DIR" {
-			gitDir = v
-		}
-		if !drop[k] {
-			env = append(env, kv)
-		}
+	if err := cmd.Start(); err != nil {
+		return r.failure(ctx, args, "", err)
 	}
-	if gitDir != "" {
-		if !filepath.IsAbs(gitDir) {
-			gitDir = filepath.Join(dir, gitDir)
-		}
-		env = append(env, "GIT_DIR="+gitDir)
+	perr := parse(out)
+	if perr != nil {
+		cancel() // git may still be writing: kill it before waiting
+	} else {
+		// A parser done before the end must not leave git blocked on a
+		// full pipe.
+		_, _ = io.Copy(io.Discard, out)
 	}
-	return env
+	werr := cmd.Wait()
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err() // what git printed may be cut short
+	case errors.Is(perr, errStop):
+		return nil
+	case perr != nil:
+		// git's own failure explains a truncated stream better.
+		if werr != nil && stderr.Len() > 0 {
+			return r.failure(ctx, args, stderr.String(), werr)
+		}
+		return perr
+	case werr != nil:
+		return r.failure(ctx, args, stderr.String(), werr)
+	}
+	return nil
 }
+
+// failure turns a failed run into the error callers see: the context's
+// error when it was cancelled, a plain message when git is missing, else an
+// *Error with git's stderr.
+func (r runner) failure(ctx context.Context, args []string, stderr string, err error) error {
+	if errors.Is(err, exec.ErrNotFound) {
+		return errNoGit
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return &Error{Args: args, Stderr: stderr, Err: err}
+}
+
+// errStop ends a stream early at the caller's request.
+const errStop = constError("stop")

@@ -1,0 +1,243 @@
+package gitx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// logRepo has 30 commits to "f", then one adding "dir/ü ther" on a tagged
+// HEAD; commit i (from 1) is dated 1700000000+60*i. One git fast-import
+// builds it: 31 git commit runs would cost the test most of a second.
+func logRepo(t *testing.T) (*testRepo, []string) {
+	r := newTestRepo(t)
+	var stream strings.Builder
+	data := func(s string) { fmt.Fprintf(&stream, "data %d\n%s\n", len(s), s) }
+	for i := 1; i <= 31; i++ {
+		fmt.Fprintf(&stream, "commit refs/heads/main\nmark :%d\n", i)
+		for _, who := range []string{"author", "committer"} {
+			fmt.Fprintf(&stream, "%s Zoë Tester <zoe@example.com> %d +0200\n", who, 1700000000+60*i)
+		}
+		if i <= 30 {
+			data("commit " + string(rune('A'+(i-1)%26)))
+		} else {
+			data("other file\n\nbody line 1\n\nbody line 2")
+		}
+		if i > 1 {
+			fmt.Fprintf(&stream, "from :%d\n", i-1)
+		}
+		if i <= 30 {
+			stream.WriteString("M 100644 inline f\n")
+			data(strings.Repeat("x", i))
+		} else {
+			stream.WriteString("M 100644 inline dir/ü ther\n")
+			data("o")
+		}
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir, cmd.Stdin = r.dir, strings.NewReader(stream.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fast-import: %v\n%s", err, out)
+	}
+	r.git("reset", "-q", "--hard")
+	r.git("tag", "v1")
+	hashes := strings.Fields(r.git("rev-list", "--reverse", "HEAD"))
+	if len(hashes) != 31 {
+		t.Fatalf("%d commits", len(hashes))
+	}
+	return r, hashes
+}
+
+func subjects(cs []Commit) []string {
+	var s []string
+	for _, c := range cs {
+		s = append(s, c.Subject)
+	}
+	return s
+}
+
+func TestLogCommits(t *testing.T) {
+	r, hashes := logRepo(t)
+	repo := r.open()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		opts     LogOptions
+		subjects []string // the first few expected
+		count    int
+		check    func(t *testing.T, cs []Commit)
+	}{
+		{name: "everything", count: 31, subjects: []string{"other file", "commit D"}},
+		{name: "-n and a pathspec; the user's --format loses", args: []string{"-n", "3", "--format=%s", "--", "f"},
+			count: 3, subjects: []string{"commit D", "commit C", "commit B"}},
+		{name: "range", args: []string{"HEAD~3..HEAD"}, count: 3, subjects: []string{"other file", "commit D", "commit C"}},
+		{name: "--since", args: []string{"--since=@" + "1700001800"}, count: 2, subjects: []string{"other file", "commit D"}},
+		{name: "--author matches nobody", args: []string{"--author=nobody"}, count: 0},
+		{name: "unicode pathspec", args: []string{"--", "dir/ü ther"}, count: 1, subjects: []string{"other file"}},
+		{name: "fields", args: []string{"-n", "2"}, count: 2, check: func(t *testing.T, cs []Commit) {
+			c := cs[0]
+			want := time.Unix(1700000000+60*31, 0)
+			if c.Hash != hashes[30] || !reflect.DeepEqual(c.Parents, []string{hashes[29]}) || c.Author != "Zoë Tester <zoe@example.com>" ||
+				!c.AuthorTime.Equal(want) || !c.CommitTime.Equal(want) || c.Body != "" || c.Refs != nil || c.Files != nil {
+				t.Errorf("%+v", c)
+			}
+			if _, off := c.AuthorTime.Zone(); off != 7200 {
+				t.Errorf("author time zone: %v", c.AuthorTime)
+			}
+		}},
+		{name: "body", args: []string{"-n", "1"}, opts: LogOptions{Body: true}, count: 1, check: func(t *testing.T, cs []Commit) {
+			if cs[0].Body != "body line 1\n\nbody line 2" {
+				t.Errorf("body %q", cs[0].Body)
+			}
+		}},
+		{name: "decorations", args: []string{"-n", "2"}, opts: LogOptions{Decorate: true}, count: 2, check: func(t *testing.T, cs []Commit) {
+			if !reflect.DeepEqual(cs[0].Refs, []string{"HEAD -> main", "tag: v1"}) || cs[1].Refs != nil {
+				t.Errorf("refs %q, %q", cs[0].Refs, cs[1].Refs)
+			}
+		}},
+		{name: "files and body together", args: []string{"-n", "2"}, opts: LogOptions{Files: true, Body: true}, count: 2, check: func(t *testing.T, cs []Commit) {
+			if !reflect.DeepEqual(cs[0].Files, []string{"dir/ü ther"}) || cs[0].Body != "body line 1\n\nbody line 2" ||
+				!reflect.DeepEqual(cs[1].Files, []string{"f"}) {
+				t.Errorf("%+v", cs)
+			}
+		}},
+		{name: "root commit's files", args: []string{"--reverse"}, opts: LogOptions{Files: true}, count: 31, check: func(t *testing.T, cs []Commit) {
+			if cs[0].Parents != nil || !reflect.DeepEqual(cs[0].Files, []string{"f"}) {
+				t.Errorf("root %+v", cs[0])
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs, err := repo.LogCommits(ctx, tc.args, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cs) != tc.count {
+				t.Fatalf("%d commits: %q", len(cs), subjects(cs))
+			}
+			if got := subjects(cs); len(tc.subjects) > 0 && !slices.Equal(got[:len(tc.subjects)], tc.subjects) {
+				t.Errorf("subjects %q, want %q first", got, tc.subjects)
+			}
+			if tc.check != nil {
+				tc.check(t, cs)
+			}
+		})
+	}
+}
+
+func TestLogFilesOfMergesAndOddNames(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a.go", "a")
+	r.write(`quo"te`, "q")
+	r.write("tab\there", "t")
+	r.commit("root")
+	r.git("checkout", "-q", "-b", "side")
+	r.write("side.go", "s")
+	r.commit("side")
+	r.git("checkout", "-q", "main")
+	r.write("a.go", "a2")
+	r.commit("main")
+	r.at("merge", "-q", "--no-ff", "-m", "merge", "side")
+	cs, err := r.open().LogCommits(context.Background(), []string{"--topo-order"}, LogOptions{Files: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, c := range cs {
+		got[c.Subject] = c.Files
+	}
+	want := map[string][]string{
+		"merge": {"side.go"}, // against the first parent
+		"main":  {"a.go"},
+		"side":  {"side.go"},
+		"root":  {"a.go", `quo"te`, "tab\there"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestStreamLogStops(t *testing.T) {
+	r, _ := logRepo(t)
+	repo := r.open()
+	t.Run("callback returns false", func(t *testing.T) {
+		var seen int
+		err := repo.StreamLog(context.Background(), nil, LogOptions{}, func(Commit) bool { seen++; return seen < 5 })
+		if err != nil || seen != 5 {
+			t.Errorf("%d seen, %v", seen, err)
+		}
+	})
+	t.Run("context cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var seen int
+		err := repo.StreamLog(ctx, nil, LogOptions{}, func(Commit) bool { seen++; cancel(); return true })
+		if !errors.Is(err, context.Canceled) || seen != 1 {
+			t.Errorf("%d seen, %v", seen, err)
+		}
+	})
+	t.Run("git fails", func(t *testing.T) {
+		err := repo.StreamLog(context.Background(), []string{"no-such-branch"}, LogOptions{}, func(Commit) bool { return true })
+		var ge *Error
+		if !errors.As(err, &ge) || !strings.Contains(err.Error(), "no-such-branch") {
+			t.Errorf("bad revision: %v", err)
+		}
+		if _, err := repo.LogCommits(context.Background(), []string{"--bogus-option"}, LogOptions{}); err == nil || !strings.Contains(err.Error(), "bogus") {
+			t.Errorf("bad option: %v", err)
+		}
+	})
+}
+
+// TestParseLogStreams hands the parser a stream that stays open: the first
+// commit must come out before the writer is done.
+func TestParseLogStreams(t *testing.T) {
+	pr, pw := io.Pipe()
+	h := strings.Repeat("ab", 20)
+	rec := "\x1e" + h + "\x00\x00N\x00n@x\x002024-01-02T03:04:05+01:00\x002024-01-02T03:04:05+01:00\x00subject\x00\x00\x00"
+	first := make(chan Commit, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- parseLog(pr, LogOptions{}, func(c Commit) bool { first <- c; return false })
+	}()
+	// The second record's separator completes the first; the stream stays open.
+	if _, err := pw.Write([]byte(rec + "\x1e")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-first:
+		if c.Hash != h || c.Subject != "subject" || c.Author != "N <n@x>" {
+			t.Errorf("%+v", c)
+		}
+	case err := <-done:
+		t.Fatalf("parser ended before delivering: %v", err)
+	case <-time.After(10 * time.Second): // a guard against hanging, not a timing assertion
+		t.Fatal("no commit while the stream is open: the parser waits for the end")
+	}
+	if err := <-done; !errors.Is(err, errStop) {
+		t.Errorf("stop: %v", err)
+	}
+	pw.Close()
+}
+
+func TestParseLogMalformed(t *testing.T) {
+	h := strings.Repeat("ab", 20)
+	for _, in := range []string{
+		"\x1enot a hash\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+		"\x1e" + h + "\x00too few fields",
+	} {
+		if err := parseLog(strings.NewReader(in), LogOptions{}, func(Commit) bool { return true }); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+	if err := parseLog(strings.NewReader(""), LogOptions{}, func(Commit) bool { t.Error("a commit from nothing"); return true }); err != nil {
+		t.Error(err)
+	}
+}
