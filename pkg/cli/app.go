@@ -17,6 +17,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // Version is git-convo's release version.
@@ -114,7 +115,7 @@ func Run(args []string, env *Env) int {
 		fmt.Fprintf(env.Stderr, "git-convo: %s\n", ue.msg)
 		return ExitUsage
 	}
-	fmt.Fprintf(env.Stderr, "git-convo: %s\n", err)
+	fmt.Fprintf(env.Stderr, "git-convo: %s\n", term.Line(err.Error()))
 	return ExitError
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // blameTitleWidth is the width of the conversation column.
@@ -199,7 +200,7 @@ func printBlame(rc *readContext, lines []gitx.BlameLine, linked map[string][]sto
 		w, attr := lineAttribution(l, writers, lcs)
 		switch {
 		case attr == attrAgent:
-			title := w.ConversationID
+			title := term.Line(w.ConversationID)
 			for _, lc := range lcs {
 				if lc.ConversationID == w.ConversationID {
 					title = displayTitle(lc.Conv, lc.ConversationID)

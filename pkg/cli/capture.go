@@ -16,6 +16,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // maxPayload bounds what capture reads from stdin: a hook payload is small,
@@ -53,7 +54,7 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 	log := env.log()
 	fail := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
-		fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", msg)
+		fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", term.Line(msg))
 		log.Printf("capture", "%s", msg)
 	}
 	data, err := io.ReadAll(io.LimitReader(env.Stdin, maxPayload))
@@ -146,7 +147,7 @@ func keep(env *Env, payload []byte, event, agent string, atMs int64, cause error
 	if err != nil {
 		msg = fmt.Sprintf("links database unavailable (%v) and the spool too (%v): the %s event is lost", cause, err, orUnknown(event))
 	}
-	fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", msg)
+	fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", term.Line(msg))
 	env.log().Printf("capture", "%s", msg)
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // check is one line of doctor's report.
@@ -61,15 +62,15 @@ errors from the log. Every problem comes with its fix. Exits 1 when a check fail
 					case ch.Warn:
 						mark = "warn"
 					}
-					fmt.Fprintf(env.Stdout, "%s %-14s %s\n", mark, ch.Name, ch.Detail)
+					fmt.Fprintf(env.Stdout, "%s %-14s %s\n", mark, ch.Name, term.Line(ch.Detail))
 					if ch.Fix != "" && (!ch.OK || ch.Warn) {
-						fmt.Fprintf(env.Stdout, "     %-14s fix: %s\n", "", ch.Fix)
+						fmt.Fprintf(env.Stdout, "     %-14s fix: %s\n", "", term.Line(ch.Fix))
 					}
 				}
 				if len(errs) > 0 {
 					fmt.Fprintf(env.Stdout, "\nRecent errors (%s):\n", env.log().Path)
 					for _, e := range errs {
-						fmt.Fprintf(env.Stdout, "  %s\n", e.Raw)
+						fmt.Fprintf(env.Stdout, "  %s\n", term.Line(e.Raw))
 					}
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func statsCommand(env *Env) *cli.Command {
@@ -135,7 +136,7 @@ func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) 
 		}
 		fmt.Fprintln(w, p.Bold(section.title))
 		for _, r := range section.rows {
-			fmt.Fprintf(w, "  %6s  %5d / %-5d  %s\n", percent(r.Share), r.Agent, r.Added, r.Name)
+			fmt.Fprintf(w, "  %6s  %5d / %-5d  %s\n", percent(r.Share), r.Agent, r.Added, term.Line(r.Name))
 		}
 		fmt.Fprintln(w)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/textmatch"
 )
 
 // ConversationRef is a conversation as the tools return it.
@@ -333,28 +334,18 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 
 func keywordMatch(text, kw string) KeywordMatch {
 	m := KeywordMatch{Keyword: kw, Excerpts: []string{}}
-	lower, k := strings.ToLower(text), strings.ToLower(strings.TrimSpace(kw))
-	if k == "" {
-		return m
-	}
+	k := strings.TrimSpace(kw)
 	for off := 0; ; {
-		i := strings.Index(lower[off:], k)
-		if i < 0 {
+		start, end := textmatch.Index(text, k, off)
+		if start < 0 {
 			break
 		}
-		i += off
 		m.Count++
 		if len(m.Excerpts) < 3 {
-			start, end := max(0, i-40), min(len(text), i+len(k)+40)
-			for start > 0 && text[start]&0xC0 == 0x80 {
-				start--
-			}
-			for end < len(text) && text[end]&0xC0 == 0x80 {
-				end++
-			}
-			m.Excerpts = append(m.Excerpts, "…"+strings.Join(strings.Fields(text[start:end]), " ")+"…")
+			around, _, _ := textmatch.Around(text, start, end, 40)
+			m.Excerpts = append(m.Excerpts, "…"+strings.Join(strings.Fields(around), " ")+"…")
 		}
-		off = i + len(k)
+		off = end
 	}
 	return m
 }
