@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -93,28 +92,10 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 	return nil
 }
 
-// resolveConversation expands a unique prefix of a known conversation id. An
-// unknown full id is accepted when linking (only one side may be known yet).
+// resolveConversation expands a unique prefix of a known conversation id
+// (store.ResolveConversation; the MCP server's link tool uses it too).
 func resolveConversation(ctx context.Context, s *store.Store, arg string, allowUnknown bool) (string, error) {
-	ids, err := s.ResolveConversationID(ctx, arg)
-	if err != nil {
-		return "", err
-	}
-	for _, id := range ids {
-		if id == arg {
-			return id, nil
-		}
-	}
-	switch {
-	case len(ids) == 1:
-		return ids[0], nil
-	case len(ids) > 1:
-		return "", fmt.Errorf("conversation id %q is ambiguous: %s", arg, strings.Join(ids, ", "))
-	case allowUnknown && len(arg) >= 8:
-		return arg, nil
-	default:
-		return "", fmt.Errorf("no conversation %q (see `git convo conversations`)", arg)
-	}
+	return s.ResolveConversation(ctx, arg, allowUnknown)
 }
 
 func relinkCommand(env *Env) *cli.Command {

@@ -389,19 +389,20 @@ func (d *Deps) linkConversationCommit(ctx context.Context, _ *mcp.CallToolReques
 	if strings.TrimSpace(in.ConversationID) == "" || strings.TrimSpace(in.CommitHash) == "" {
 		return nil, out, errors.New("conversationId and commitHash are both required")
 	}
-	hash := in.CommitHash
-	if repo, _, err := d.repoFor(ctx, in.RepoPath); err == nil {
-		if hashes, err := repo.RevParse(ctx, in.CommitHash); err == nil {
-			hash = hashes[0]
-		} else if !gitx.IsFullHash(hash) {
-			return nil, out, err
-		}
-	} else if !gitx.IsFullHash(hash) {
+	// Validated exactly as `git convo link` validates its arguments: the
+	// commit must exist in the repository, the id be known or look like one.
+	repo, _, err := d.repoFor(ctx, in.RepoPath)
+	if err != nil {
 		return nil, out, err
 	}
-	id := in.ConversationID
-	if ids, err := d.Store.ResolveConversationID(ctx, id); err == nil && len(ids) == 1 {
-		id = ids[0]
+	hashes, err := repo.RevParse(ctx, in.CommitHash)
+	if err != nil {
+		return nil, out, err
+	}
+	hash := hashes[0]
+	id, err := d.Store.ResolveConversation(ctx, in.ConversationID, true)
+	if err != nil {
+		return nil, out, err
 	}
 	if err := d.Store.SetManualLink(ctx, id, hash, "linked by an agent through MCP"); err != nil {
 		return nil, out, err

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -85,6 +86,50 @@ LIMIT 10`, prefix, prefix, prefix, prefix)
 		return nil, classify(s.path, err)
 	}
 	return scanStrings(rows)
+}
+
+// ResolveConversation expands arg, a conversation id or a unique prefix of a
+// known one. With allowUnknown, an id git-convo has not seen is accepted when
+// it looks like one (ValidConversationID): linking works when only one side
+// is known yet. The CLI's link and the MCP server's link tool both use it, so
+// they accept exactly the same ids.
+func (s *Store) ResolveConversation(ctx context.Context, arg string, allowUnknown bool) (string, error) {
+	ids, err := s.ResolveConversationID(ctx, arg)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		if id == arg {
+			return id, nil
+		}
+	}
+	switch {
+	case arg != "" && len(ids) == 1:
+		return ids[0], nil
+	case len(ids) > 1:
+		return "", fmt.Errorf("conversation id %q is ambiguous: %s", arg, strings.Join(ids, ", "))
+	case allowUnknown && ValidConversationID(arg) == nil:
+		return arg, nil
+	case allowUnknown:
+		return "", fmt.Errorf("no conversation %q, and it is not a conversation id: %v", arg, ValidConversationID(arg))
+	default:
+		return "", fmt.Errorf("no conversation %q (see `git convo conversations`)", arg)
+	}
+}
+
+// ValidConversationID accepts what agents use as conversation ids (UUIDs and
+// the like): 8 to 128 letters, digits and . _ : - only, so an id never
+// carries control characters or spaces into the database and the terminal.
+func ValidConversationID(id string) error {
+	if len(id) < 8 || len(id) > 128 {
+		return fmt.Errorf("a conversation id has 8 to 128 characters")
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:-", r)) {
+			return fmt.Errorf("a conversation id holds letters, digits and . _ : - only")
+		}
+	}
+	return nil
 }
 
 // Prompt is one user prompt of a conversation.
