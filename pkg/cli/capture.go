@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -158,10 +159,10 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 	if err != nil {
 		return
 	}
-	n, err := spool.Drain(spool.Dir(dbPath), 500, func(b []byte) error {
+	res, err := spool.Drain(spool.Dir(dbPath), 500, func(b []byte) error {
 		var e spooled
 		if json.Unmarshal(b, &e) != nil {
-			return nil // unreadable: drop it rather than block the spool
+			return errors.New("not a spooled event") // set aside, never blocking the spool
 		}
 		if e.Repo != "" {
 			repo, err := gitx.Open(ctx, e.Repo, false)
@@ -185,9 +186,12 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 			event = p.Event
 		}
 		return s.RecordActivity(ctx, buildActivity(env, p, event, e.AtMs))
-	})
-	if n > 0 || err != nil {
-		env.log().Printf("capture", "replayed %d spooled events (%v)", n, err)
+	}, store.IsTransient)
+	for _, why := range res.SetAside {
+		env.log().Printf("capture", "spooled event set aside, it cannot be replayed: %s (git convo doctor --replay-spool retries it)", why)
+	}
+	if res.Replayed > 0 || err != nil {
+		env.log().Printf("capture", "replayed %d spooled events (%v)", res.Replayed, err)
 	}
 }
 
