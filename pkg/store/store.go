@@ -64,6 +64,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := prepareFile(abs, opts.MustExist); err != nil {
 		return nil, err
 	}
+	repairModes(abs)
 	busy := BusyTimeout
 	attempts := 4
 	if opts.BusyTimeout > 0 {
