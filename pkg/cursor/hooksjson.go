@@ -2,6 +2,8 @@ package cursor
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -163,10 +165,17 @@ func readHooksFile(path string) (top, hooks *object, existing []byte, err error)
 // path: other tools' entries and unknown keys are kept in order, ours are
 // replaced, version is set to 1 when absent. A file that would not change is
 // not rewritten. It returns what happened: created, updated or unchanged.
-func InstallHooksJSON(path, bin string, specs []HookSpec) (string, error) {
+// When it changes a file that held none of git-convo's entries, the file's
+// bytes are kept in backupDir ("": not kept), so uninstalling can put them
+// back exactly as they were.
+func InstallHooksJSON(path, bin string, specs []HookSpec, backupDir string) (string, error) {
 	top, hooks, existing, err := readHooksFile(path)
 	if err != nil {
 		return "", err
+	}
+	original := existing
+	if hasOurs(hooks) {
+		original = nil // already installed: the bytes are not the user's alone
 	}
 	for _, s := range specs {
 		if blockingEvent(s.Event) {
@@ -197,13 +206,78 @@ func InstallHooksJSON(path, bin string, specs []HookSpec) (string, error) {
 		top.vals["version"] = json.RawMessage("1")
 	}
 	top.set("hooks", hooks.marshal())
+	if original != nil && backupDir != "" {
+		if _, err := os.Stat(backupPath(backupDir, path)); os.IsNotExist(err) {
+			if err := os.MkdirAll(backupDir, 0o700); err != nil {
+				return "", err
+			}
+			if err := atomicfile.Write(backupPath(backupDir, path), original, 0o600); err != nil {
+				return "", err
+			}
+		}
+	}
 	return writeIfChanged(path, existing, top.marshal())
 }
 
+// backupPath is where the bytes the hooks.json at path had before git-convo
+// added its entries are kept (named by a hash of the path).
+func backupPath(dir, path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	sum := sha256.Sum256([]byte(path))
+	return filepath.Join(dir, "hooks-"+hex.EncodeToString(sum[:8])+".json")
+}
+
+// hasOurs reports whether any event lists one of git-convo's entries.
+func hasOurs(hooks *object) bool {
+	for _, ev := range hooks.keys {
+		var entries []json.RawMessage
+		if json.Unmarshal(hooks.vals[ev], &entries) != nil {
+			continue
+		}
+		for _, e := range entries {
+			if isOurs(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// restoreOriginal writes back the bytes kept at install when they hold the
+// same JSON as the uninstalled file (nothing else changed meanwhile); the
+// kept copy goes either way.
+func restoreOriginal(path, backupDir string, existing []byte, uninstalled json.RawMessage) (bool, error) {
+	if backupDir == "" {
+		return false, nil
+	}
+	bp := backupPath(backupDir, path)
+	orig, err := os.ReadFile(bp)
+	if err != nil {
+		return false, nil
+	}
+	defer os.Remove(bp)
+	var a, b any
+	if json.Unmarshal(orig, &a) != nil || json.Unmarshal(uninstalled, &b) != nil || !jsonEqual(a, b) {
+		return false, nil
+	}
+	if bytes.Equal(orig, existing) {
+		return true, nil
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	return true, atomicfile.Write(path, orig, mode)
+}
+
 // UninstallHooksJSON removes git-convo's entries from the hooks.json at path,
-// and event lists left empty. A file left with nothing but version and empty
-// hooks is deleted. It returns removed, unchanged or not present.
-func UninstallHooksJSON(path string) (string, error) {
+// and event lists left empty. When nothing else changed since install, the
+// file gets back the exact bytes kept in backupDir; otherwise a file left
+// with nothing but version and empty hooks is deleted. It returns removed,
+// unchanged or not present.
+func UninstallHooksJSON(path, backupDir string) (string, error) {
 	top, hooks, existing, err := readHooksFile(path)
 	if err != nil {
 		return "", err
@@ -234,6 +308,9 @@ func UninstallHooksJSON(path string) (string, error) {
 	}
 	if _, ok := top.vals["hooks"]; ok {
 		top.set("hooks", hooks.marshal())
+	}
+	if restored, err := restoreOriginal(path, backupDir, existing, top.marshal()); err != nil || restored {
+		return "removed (the file is back as it was)", err
 	}
 	if len(hooks.keys) == 0 && onlyKeys(top, "version", "hooks") {
 		if err := removeFile(path); err != nil {
