@@ -32,14 +32,24 @@ func (r *Repo) AddedLines(ctx context.Context, c *Commit) (map[string][]AddedLin
 	return ParseAddedLines(bytes.NewReader(out))
 }
 
+// MaxAddedLine is how much of one added line is kept: a minified bundle can
+// add a single line of hundreds of MiB, and it must cost neither the memory
+// nor the other files' attribution (it is still counted, cut short).
+const MaxAddedLine = 1 << 20
+
 // ParseAddedLines reads a unified diff (-U0) and collects its added lines.
 func ParseAddedLines(rd io.Reader) (map[string][]AddedLine, error) {
 	out := map[string][]AddedLine{}
-	sc := bufio.NewScanner(rd)
-	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	br := bufio.NewReaderSize(rd, 64*1024)
 	path, next := "", 0
-	for sc.Scan() {
-		line := sc.Text()
+	for {
+		line, err := readCapped(br, MaxAddedLine)
+		if err == io.EOF && line == "" {
+			return out, nil
+		}
+		if err != nil && err != io.EOF {
+			return out, err
+		}
 		switch {
 		case strings.HasPrefix(line, "diff --git "):
 			path, next = "", 0
@@ -66,5 +76,20 @@ func ParseAddedLines(rd io.Reader) (map[string][]AddedLine, error) {
 			}
 		}
 	}
-	return out, sc.Err()
+}
+
+// readCapped reads one line without its newline, keeping at most max bytes
+// of it and skipping the rest.
+func readCapped(br *bufio.Reader, max int) (string, error) {
+	var b []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if room := max - len(b); room > 0 {
+			b = append(b, chunk[:min(len(chunk), room)]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return strings.TrimSuffix(string(b), "\n"), err
+	}
 }

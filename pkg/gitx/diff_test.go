@@ -45,3 +45,22 @@ func TestParseAddedLinesQuotedNames(t *testing.T) {
 		t.Errorf("%v %v", got, err)
 	}
 }
+
+// TestParseAddedLinesHugeLine: a line over 64 MiB (a minified bundle) is
+// counted, cut short, and the files after it keep their lines.
+func TestParseAddedLinesHugeLine(t *testing.T) {
+	huge := strings.Repeat("x", 65<<20)
+	diff := "diff --git a/bundle.js b/bundle.js\n--- /dev/null\n+++ b/bundle.js\n@@ -0,0 +1,2 @@\n+" + huge + "\n+tail();\n" +
+		"diff --git a/a.go b/a.go\n--- /dev/null\n+++ b/a.go\n@@ -0,0 +1 @@\n+package a\n"
+	got, err := ParseAddedLines(strings.NewReader(diff))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := got["bundle.js"]
+	if len(b) != 2 || len(b[0].Text) != MaxAddedLine-1 || b[1].Line != 2 || b[1].Text != "tail();" {
+		t.Errorf("bundle.js: %d lines", len(b))
+	}
+	if a := got["a.go"]; len(a) != 1 || a[0].Text != "package a" {
+		t.Errorf("a.go after the huge line: %+v", a)
+	}
+}
