@@ -212,6 +212,7 @@ func orUnknown(event string) string {
 // buildActivity turns a payload into what the store records. Paths become
 // repo-relative; a file outside every repository is kept as is, never matched.
 func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.Activity {
+	loc := &locator{} // one event can name 100,000 files in a few directories
 	a := store.Activity{
 		ConversationID: p.ConversationID,
 		GenerationID:   p.GenerationID,
@@ -234,7 +235,7 @@ func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.
 		a.Prompt = strings.TrimSpace(p.Prompt)
 		for _, at := range p.Attachments {
 			if at.FilePath != "" {
-				a.Files = append(a.Files, touch(at.FilePath, base, store.SourceAttachment))
+				a.Files = append(a.Files, loc.touch(at.FilePath, base, store.SourceAttachment))
 			}
 		}
 	case "afterAgentResponse":
@@ -247,10 +248,10 @@ func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.
 		source = store.SourceTool
 	}
 	for _, f := range p.EditedFiles() {
-		a.Files = append(a.Files, touch(f, base, source))
+		a.Files = append(a.Files, loc.touch(f, base, source))
 	}
 	for f, texts := range p.AddedText() {
-		t := touch(f, base, source)
+		t := loc.touch(f, base, source)
 		if t.RepoKey == "" {
 			continue // a file in no repository is never matched
 		}
@@ -265,11 +266,16 @@ func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.
 
 // touch resolves a path Cursor sent to the repository that holds it.
 func touch(path, base, source string) store.FileTouch {
+	return (&locator{}).touch(path, base, source)
+}
+
+// touch resolves a path Cursor sent to the repository that holds it.
+func (l *locator) touch(path, base, source string) store.FileTouch {
 	p := cursor.NormalizeFSPath(path)
 	if !filepath.IsAbs(p) && base != "" {
 		p = filepath.Join(base, p)
 	}
-	repoKey, rel, ok := locate(p)
+	repoKey, rel, ok := l.locate(p)
 	if !ok {
 		return store.FileTouch{Path: p, PathKey: p, Source: source}
 	}

@@ -32,10 +32,15 @@ func locate(abs string) (key, rel string, ok bool) {
 	if !found {
 		return "", "", false
 	}
-	// FindRepoForPath walked up from abs, so TopLevel is spelled like abs.
+	return inRepo(loc, repoKey(loc.CommonDir), abs)
+}
+
+// inRepo makes abs relative to the repository found walking up from it (so
+// TopLevel is spelled like abs); ok is false for a path outside its work tree.
+func inRepo(loc gitx.Location, key, abs string) (string, string, bool) {
 	r, err := filepath.Rel(loc.TopLevel, abs)
 	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return "", "", false
 	}
-	return repoKey(loc.CommonDir), link.NormPath(filepath.ToSlash(r)), true
+	return key, link.NormPath(filepath.ToSlash(r)), true
 }
