@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"time"
 )
 
 // Forgotten counts what Forget* removed.
@@ -57,15 +58,26 @@ var ErrWALBusy = errors.New("another process is reading links.sqlite: the delete
 // checkpoint copies the write-ahead log into the database and truncates it
 // to nothing, so deleted text (zeroed in the database by secure_delete) does
 // not linger in the log's older frames.
+// A reader that is finishing (an MCP server answering, a read command) gets
+// a few moments before the checkpoint gives up.
 func (s *Store) checkpoint(ctx context.Context) error {
-	var busy, logFrames, done int
-	if err := s.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done); err != nil {
-		return classify(s.path, err)
+	for attempt := 0; ; attempt++ {
+		var busy, logFrames, done int
+		if err := s.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done); err != nil {
+			return classify(s.path, err)
+		}
+		if busy == 0 {
+			return nil
+		}
+		if attempt == 10 {
+			return ErrWALBusy
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
 	}
-	if busy != 0 {
-		return ErrWALBusy
-	}
-	return nil
 }
 
 // ForgetRepository removes a repository's commits (with their files, line
