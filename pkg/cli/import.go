@@ -17,6 +17,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func importCommand(env *Env) *cli.Command {
@@ -266,7 +267,7 @@ func printImportSummary(env *Env, o importOptions, sum importSummary) {
 	if o.dryRun {
 		verb = "that would be made"
 		for _, l := range sum.newLinks {
-			fmt.Fprintln(w, l)
+			fmt.Fprintln(w, term.Line(l))
 		}
 		if len(sum.newLinks) > 0 {
 			fmt.Fprintln(w)

@@ -9,6 +9,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func linkCommand(env *Env) *cli.Command {
@@ -72,7 +73,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 		if !removed {
 			return fmt.Errorf("conversation %s is not linked to %s", convID, shortHash(hash))
 		}
-		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", convID, shortHash(hash))
+		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(convID), shortHash(hash))
 		return nil
 	}
 	if err := s.SetManualLink(ctx, convID, hash, "linked by hand"); err != nil {
@@ -88,7 +89,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 	if conv, _ := s.GetConversation(ctx, convID); conv == nil || conv.Title == "" {
 		_ = enrich(ctx, env, s, convID) // best effort: the title, if Cursor knows it
 	}
-	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", convID, shortHash(hash))
+	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", term.Line(convID), shortHash(hash))
 	return nil
 }
 
