@@ -19,7 +19,8 @@ import (
 func Line(s string) string { return escape(s, false) }
 
 // Text makes multi-line s (a transcript, a prompt) safe to print: newlines
-// and tabs are kept, every other control character is shown escaped.
+// (\n and \r\n) and tabs are kept, every other control character is shown
+// escaped.
 func Text(s string) string { return escape(s, true) }
 
 // unsafeRune reports a character a terminal may act on rather than show:
@@ -42,7 +43,7 @@ func escape(s string, keepLines bool) string {
 	clean := true
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || unsafeRune(r, keepLines) {
+		if (r == utf8.RuneError && size == 1) || unsafeRune(r, keepLines) && !crlf(s, i, keepLines) {
 			clean = false
 			break
 		}
@@ -58,7 +59,7 @@ func escape(s string, keepLines bool) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			octal(&b, s[i]) // a byte that is not UTF-8, as git shows it
-		case !unsafeRune(r, keepLines):
+		case !unsafeRune(r, keepLines) || crlf(s, i, keepLines):
 			b.WriteString(s[i : i+size])
 		case r < 0x80:
 			if c := cEscape(byte(r)); c != 0 {
@@ -75,6 +76,12 @@ func escape(s string, keepLines bool) string {
 		i += size
 	}
 	return b.String()
+}
+
+// crlf reports a Windows line end at s[i] in multi-line text: harmless to
+// print, and kept so a CRLF transcript does not show \r on every line.
+func crlf(s string, i int, keepLines bool) bool {
+	return keepLines && s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n'
 }
 
 // cEscape returns the letter of c's C escape as git's quote_c_style writes

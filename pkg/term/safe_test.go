@@ -13,6 +13,7 @@ func TestLineAndText(t *testing.T) {
 		{"plain", "Fix the parser – naïve 日本", "Fix the parser – naïve 日本", "Fix the parser – naïve 日本"},
 		{"OSC 52, clear screen, carriage return", "\x1b]52;c;ZXZpbA==\x07\x1b[2J\rX", `\033]52;c;ZXZpbA==\a\033[2J\rX`, `\033]52;c;ZXZpbA==\a\033[2J\rX`},
 		{"newline and tab", "a\n\tb", `a\n\tb`, "a\n\tb"},
+		{"CRLF line ends", "a\r\nb\rc", `a\r\nb\rc`, "a\r\nb\\rc"},
 		{"NUL, DEL", "a\x00b\x7f", `a\000b\177`, `a\000b\177`},
 		{"C1 CSI", "a\u009b2Jb", `a\302\2332Jb`, `a\302\2332Jb`},
 		{"invalid UTF-8", "a\xffb\x9b", `a\377b\233`, `a\377b\233`},
@@ -44,12 +45,12 @@ func FuzzSanitize(f *testing.F) {
 			if !utf8.ValidString(out) {
 				t.Fatalf("escape(%q, %v) = %q: not UTF-8", s, keep, out)
 			}
-			for _, r := range out {
-				if unsafeRune(r, keep) {
+			for i, r := range out {
+				if unsafeRune(r, keep) && !crlf(out, i, keep) {
 					t.Fatalf("escape(%q, %v) = %q keeps %U", s, keep, out, r)
 				}
 			}
-			if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return unsafeRune(r, keep) }) && out != s {
+			if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return unsafeRune(r, keep) || r == '\r' }) && out != s {
 				t.Fatalf("escape(%q, %v) changed clean text to %q", s, keep, out)
 			}
 		}
