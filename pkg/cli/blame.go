@@ -53,6 +53,7 @@ type blameConvJSON struct {
 	Title      string  `json:"title"`
 	Confidence float64 `json:"confidence"`
 	Status     string  `json:"status"`
+	Agent      string  `json:"agent,omitempty"`
 }
 
 type blameLineJSON struct {
@@ -67,6 +68,7 @@ type blameLineJSON struct {
 	WrittenBy     *string         `json:"writtenBy"`   // the conversation that wrote the line, or null
 	Prompt        *string         `json:"prompt"`      // the prompt that produced it, or null
 	Attribution   string          `json:"attribution"` // agent | human | unknown
+	Agent         *string         `json:"agent"`       // the agent of writtenBy (cursor, claude), or null
 }
 
 // Attributions of a line.
@@ -148,6 +150,7 @@ func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, r
 			if attr == attrAgent {
 				id := w.ConversationID
 				obj.WrittenBy = &id
+				obj.Agent = rc.agentOf(ctx, id, linked[l.Commit])
 				p, ok := prompts[w]
 				if !ok {
 					if text, _ := rc.store.PromptText(ctx, w.ConversationID, w.GenerationID); text != "" {
@@ -159,7 +162,7 @@ func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, r
 			}
 			for _, lc := range writerFirst(linked[l.Commit], w.ConversationID) {
 				obj.Conversations = append(obj.Conversations, blameConvJSON{ID: lc.ConversationID,
-					Title: lc.Conv.Title, Confidence: lc.Confidence, Status: lc.Status})
+					Title: lc.Conv.Title, Confidence: lc.Confidence, Status: lc.Status, Agent: lc.Conv.Agent})
 			}
 			if err := rc.io.WriteJSON(obj); err != nil {
 				return rc.ioErr(err)

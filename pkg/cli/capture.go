@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
@@ -37,9 +38,13 @@ problem in git-convo can never block the agent. Problems go to stderr as one
 line and to the log that "git convo doctor" shows.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "event", Usage: "the hook event, overriding the payload's hook_event_name"},
-			&cli.StringFlag{Name: "agent", Value: "cursor", Usage: "which agent's hook file called this: cursor or claude (Cursor's third-party hooks)"},
+			&cli.StringFlag{Name: "agent", Value: "cursor", Usage: "which agent's hooks called this: cursor, or claude (Claude Code's settings.json: silent on stdout)"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.String("agent") == claude.Name {
+				runAgentCapture(c.Context, env, claudeSource(env), c.String("event"))
+				return nil
+			}
 			runCapture(c.Context, env, c.String("event"), c.String("agent"))
 			return nil
 		},
@@ -174,6 +179,9 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 				}
 			}
 			return r.rewrite(ctx, e.Rewrite)
+		}
+		if e.Agent == claude.Name {
+			return replaySpooled(ctx, env, s, e)
 		}
 		p, err := cursor.ParsePayload(e.Payload)
 		if err != nil || p.ConversationID == "" {

@@ -113,6 +113,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		} else {
 			add(check{Name: "cursor hooks", OK: true, Detail: found})
 		}
+		add(doctorClaude(env, repo))
 	}
 
 	dbPath, err := env.dbPath()

@@ -14,7 +14,9 @@ func TestAgentColumn(t *testing.T) {
 		want  string
 	}{
 		{"c1", func() error { return s.RecordActivity(ctx, Activity{ConversationID: "c1", Event: "stop"}) }, "cursor"},
-		{"k1", func() error { return s.RecordActivity(ctx, Activity{ConversationID: "k1", Agent: "claude", Event: "Stop"}) }, "claude"},
+		{"k1", func() error {
+			return s.RecordActivity(ctx, Activity{ConversationID: "k1", Agent: "claude", Event: "Stop"})
+		}, "claude"},
 		// A later event that names no agent keeps the agent.
 		{"k1", func() error { return s.ApplyEnrichment(ctx, Enrichment{ConversationID: "k1", Title: "t"}) }, "claude"},
 		{"k2", func() error { return s.ApplyEnrichment(ctx, Enrichment{ConversationID: "k2", Agent: "claude"}) }, "claude"},
