@@ -63,8 +63,12 @@ func TestCursorSourceMatchesCapture(t *testing.T) {
 		}
 		got := storeActivity(a, "", 42)
 		for _, sa := range []*store.Activity{&want, &got} {
-			sort.Slice(sa.Files, func(i, j int) bool { return sa.Files[i].PathKey+sa.Files[i].Source < sa.Files[j].PathKey+sa.Files[j].Source })
-			sort.Slice(sa.Lines, func(i, j int) bool { return sa.Lines[i].PathKey+sa.Lines[i].Text < sa.Lines[j].PathKey+sa.Lines[j].Text })
+			sort.Slice(sa.Files, func(i, j int) bool {
+				return sa.Files[i].PathKey+sa.Files[i].Source < sa.Files[j].PathKey+sa.Files[j].Source
+			})
+			sort.Slice(sa.Lines, func(i, j int) bool {
+				return sa.Lines[i].PathKey+sa.Lines[i].Text < sa.Lines[j].PathKey+sa.Lines[j].Text
+			})
 		}
 		if !reflect.DeepEqual(want, got) {
 			t.Errorf("%s:\ncapture: %+v\nsource:  %+v", in, want, got)
