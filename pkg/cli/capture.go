@@ -27,7 +27,7 @@ func captureCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "capture",
 		Usage:     "record one Cursor agent hook event (JSON on stdin); Cursor runs this",
-		UsageText: "git convo capture [--event <name>] < payload.json",
+		UsageText: "git convo capture [--event <name>] [--agent claude] < payload.json",
 		Description: `Reads one Cursor hook payload from standard input and records the conversation:
 its workspace roots and model, the user's prompts, the files it edited and the
 agent's final responses. On "stop" it also reads the conversation's title and
@@ -35,7 +35,12 @@ summary from Cursor's state.vscdb (read-only) and re-links recent commits.
 
 It always exits 0 and prints Cursor's reply ({} or {"continue":true}), so a
 problem in git-convo can never block the agent. Problems go to stderr as one
-line and to the log that "git convo doctor" shows.`,
+line and to the log that "git convo doctor" shows.
+
+With --agent claude it reads Claude Code's hook payloads instead (prompts, the lines
+Edit, Write, MultiEdit and NotebookEdit added, a git commit run through Bash, and the
+session's transcript at Stop and SessionEnd). It prints nothing on stdout, which Claude
+Code would add to the model's context, and always exits 0.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "event", Usage: "the hook event, overriding the payload's hook_event_name"},
 			&cli.StringFlag{Name: "agent", Value: "cursor", Usage: "which agent's hooks called this: cursor, or claude (Claude Code's settings.json: silent on stdout)"},

@@ -143,8 +143,10 @@ func uninstallCommand(env *Env) *cli.Command {
 		UsageText: "git convo uninstall [--cursor] [--claude]",
 		Description: `Removes git-convo's block from the post-commit and post-rewrite hooks, leaving your
 own hook content exactly as it was (a hook file with nothing else left is deleted), and
-git-convo's entries from this repository's .cursor/hooks.json. --cursor also removes them
-from the user-level ~/.cursor/hooks.json, which serves every repository. Recorded links
+git-convo's entries from this repository's .cursor/hooks.json and .claude/settings.json.
+--cursor also removes them from the user-level ~/.cursor/hooks.json, which serves every
+repository; --claude from the user-level ~/.claude/settings.json (restored byte for byte
+when nothing else changed it since the install). Recorded links
 stay in links.sqlite (see "git convo forget").`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "cursor", Usage: "also remove the user-level Cursor hooks (~/.cursor/hooks.json)"},
