@@ -53,8 +53,14 @@ func (Source) ParseHook(data []byte) (source.Activity, error) { return ParseHook
 // else <Dir>/projects/*/<id>.jsonl.
 func (s Source) ReadConversation(_ context.Context, id string, hint source.Hint) (*source.Conversation, error) {
 	paths := []string{}
-	if hint.TranscriptPath != "" {
-		paths = append(paths, hint.TranscriptPath)
+	if p := hint.TranscriptPath; p != "" {
+		// Some payloads spell the home directory "~".
+		if rest, ok := strings.CutPrefix(p, "~/"); ok {
+			if home, err := os.UserHomeDir(); err == nil {
+				p = filepath.Join(home, rest)
+			}
+		}
+		paths = append(paths, p)
 	}
 	if s.Dir != "" && id != "" && !strings.ContainsAny(id, `/\*?[`) {
 		found, _ := filepath.Glob(filepath.Join(s.Dir, "projects", "*", id+".jsonl"))
@@ -62,7 +68,7 @@ func (s Source) ReadConversation(_ context.Context, id string, hint source.Hint)
 	}
 	for _, p := range paths {
 		if c, err := ReadTranscript(p); err == nil {
-			if c.ID == "" || c.ID == id || hint.TranscriptPath == p {
+			if c.ID == "" || c.ID == id || p == paths[0] && hint.TranscriptPath != "" {
 				c.ID = id
 				return c, nil
 			}

@@ -96,6 +96,18 @@ func uninstallClaude(env *Env, repo *gitx.Repo, user bool) error {
 // doctorClaude reports Claude Code's hooks: installed (project or user),
 // missing while Claude Code is present, or not applicable.
 func doctorClaude(env *Env, repo *gitx.Repo) check {
+	ch, _ := claudeHookStatus(env, repo)
+	return ch
+}
+
+// claudeHooked reports whether Claude Code's hooks are installed: then a
+// missing Cursor setup is only a warning (one agent is enough).
+func claudeHooked(env *Env, repo *gitx.Repo) bool {
+	_, ok := claudeHookStatus(env, repo)
+	return ok
+}
+
+func claudeHookStatus(env *Env, repo *gitx.Repo) (check, bool) {
 	userPath, present := claudeUserSettings(env)
 	specs := claude.DefaultHookSpecs()
 	for _, p := range []string{filepath.Join(repo.TopLevel, ".claude", "settings.json"), userPath} {
@@ -107,17 +119,18 @@ func doctorClaude(env *Env, repo *gitx.Repo) check {
 			if os.IsNotExist(err) {
 				continue
 			}
-			return check{Name: "claude hooks", OK: true, Warn: true, Detail: err.Error(), Fix: "fix the file, then git convo install --claude=user"}
+			return check{Name: "claude hooks", OK: true, Warn: true, Detail: err.Error(), Fix: "fix the file, then git convo install --claude=user"}, false
 		}
 		if len(have) > 0 && len(missing) > 0 {
-			return check{Name: "claude hooks", OK: true, Warn: true, Detail: fmt.Sprintf("%s lacks %v", p, missing), Fix: "git convo install"}
+			return check{Name: "claude hooks", OK: true, Warn: true, Detail: fmt.Sprintf("%s lacks %v", p, missing), Fix: "git convo install"}, true
 		}
 		if len(have) > 0 {
-			return check{Name: "claude hooks", OK: true, Detail: p}
+			return check{Name: "claude hooks", OK: true, Detail: p}, true
 		}
 	}
 	if !present {
-		return check{Name: "claude hooks", OK: true, Detail: "Claude Code not found (no ~/.claude or CLAUDE_CONFIG_DIR): nothing to check"}
+		return check{Name: "claude hooks", OK: true, Detail: "Claude Code not found (no ~/.claude or CLAUDE_CONFIG_DIR): nothing to check"}, false
 	}
-	return check{Name: "claude hooks", OK: true, Warn: true, Detail: "no Claude Code settings.json names git-convo capture", Fix: "git convo install --claude=user"}
+	return check{Name: "claude hooks", OK: true, Warn: true, Detail: "no Claude Code settings.json names git-convo capture", Fix: "git convo install --claude=user"}, false
 }
+

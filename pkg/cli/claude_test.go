@@ -292,3 +292,26 @@ func TestImportClaudeSessions(t *testing.T) {
 		t.Errorf("a second import made links:\n%s", out)
 	}
 }
+
+// TestDoctorClaudeOnly: with Claude Code's hooks and no Cursor hooks, doctor
+// warns about Cursor instead of failing; a malformed settings.json is
+// reported and left untouched by install.
+func TestDoctorClaudeOnly(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none", "--claude=project")
+	sb.write(repo, "a.txt", "a\n")
+	sb.commit(repo, "a", "a.txt")
+	doc := sb.convo(repo, "doctor")
+	if !strings.Contains(doc, "warn cursor hooks") || !strings.Contains(doc, "ok   claude hooks   "+filepath.Join(repo, ".claude", "settings.json")) {
+		t.Errorf("doctor:\n%s", doc)
+	}
+	bad := sb.write(sb.home, ".claude/settings.json", `{"hooks": [`)
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "install", "--cursor=none")
+	if r.code == 0 || !strings.Contains(r.stderr, bad) || !strings.Contains(r.stderr, "untouched") {
+		t.Errorf("install over a malformed settings.json: exit %d\n%s", r.code, r.stderr)
+	}
+	if b, _ := os.ReadFile(bad); string(b) != `{"hooks": [` {
+		t.Errorf("the malformed file changed: %s", b)
+	}
+}

@@ -109,7 +109,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 			}
 		}
 		if found == "" {
-			add(check{Name: "cursor hooks", OK: false, Detail: "no hooks.json names git-convo capture", Fix: "git convo install"})
+			add(check{Name: "cursor hooks", OK: claudeHooked(env, repo), Warn: true, Detail: "no hooks.json names git-convo capture", Fix: "git convo install"})
 		} else {
 			add(check{Name: "cursor hooks", OK: true, Detail: found})
 		}
