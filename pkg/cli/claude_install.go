@@ -133,4 +133,3 @@ func claudeHookStatus(env *Env, repo *gitx.Repo) (check, bool) {
 	}
 	return check{Name: "claude hooks", OK: true, Warn: true, Detail: "no Claude Code settings.json names git-convo capture", Fix: "git convo install --claude=user"}, false
 }
-
