@@ -13,6 +13,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
 	"github.com/git-convo/git-convo/pkg/jsonobj"
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // HookSpec is one event git-convo registers in settings.json.
@@ -46,7 +47,7 @@ func DefaultHookSpecs() []HookSpec {
 // CaptureCommand is the command settings.json runs for every event (the
 // payload names its event).
 func CaptureCommand(bin string) string {
-	return shellQuote(bin) + " capture --agent claude"
+	return source.ShellQuote(bin) + " capture --agent claude"
 }
 
 // ErrMalformed: the settings file cannot be merged; it is left untouched.
@@ -342,16 +343,7 @@ func loadBackup(dir, path string) (backup, bool) {
 }
 
 // write replaces the file atomically, keeping its mode.
-func write(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Write(path, data, mode)
-}
+func write(path string, data []byte) error { return atomicfile.Replace(path, data) }
 
 // marshalOrdered writes m's keys in the given order (settings files are read
 // by people; a stable order keeps diffs small).
@@ -367,12 +359,4 @@ func marshalOrdered(m map[string]any, keys ...string) (json.RawMessage, error) {
 		}
 	}
 	return o.Marshal(), nil
-}
-
-// shellQuote quotes s for sh when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

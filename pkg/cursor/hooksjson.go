@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
 	"github.com/git-convo/git-convo/pkg/jsonobj"
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // HookSpec is one event git-convo registers in hooks.json.
@@ -190,14 +190,7 @@ func writeIfChanged(path string, existing []byte, compact json.RawMessage) (stri
 			return "unchanged", nil
 		}
 	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", err
-	}
-	if err := atomicfile.Write(path, out.Bytes(), mode); err != nil {
+	if err := atomicfile.Replace(path, out.Bytes()); err != nil {
 		return "", err
 	}
 	if existing == nil {
@@ -207,11 +200,6 @@ func writeIfChanged(path string, existing []byte, compact json.RawMessage) (stri
 }
 
 // shellQuote quotes s for sh when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return source.ShellQuote(s) }
 
 func removeFile(path string) error { return os.Remove(path) }
