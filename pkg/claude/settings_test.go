@@ -195,3 +195,42 @@ func TestConfigDir(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// FuzzInstallUninstall: whatever the settings file holds, install either
+// refuses and leaves it untouched, or merges; uninstall then gives the
+// original bytes back.
+func FuzzInstallUninstall(f *testing.F) {
+	f.Add([]byte(userSettings))
+	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"git-convo capture --agent claude"}]}]}}`))
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, content []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "settings.json")
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Install(path, CaptureCommand("git-convo"), DefaultHookSpecs(), dir)
+		if err != nil {
+			if got, _ := os.ReadFile(path); string(got) != string(content) {
+				t.Fatalf("a refused install changed the file: %v", err)
+			}
+			return
+		}
+		if _, err := Uninstall(path, dir); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if len(content) == 0 && os.IsNotExist(err) {
+			return
+		}
+		if res == "unchanged" { // it held exactly git-convo's hooks already
+			if _, missing, _ := Installed(path, DefaultHookSpecs()); len(missing) != len(DefaultHookSpecs()) {
+				t.Fatalf("uninstall left git-convo's hooks: %s", got)
+			}
+			return
+		}
+		if string(got) != string(content) {
+			t.Fatalf("uninstall did not restore %q: got %q", content, got)
+		}
+	})
+}

@@ -187,3 +187,14 @@ func writeTest(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+func FuzzReadTranscript(f *testing.F) {
+	f.Add([]byte(`{"type":"summary","summary":"t"}` + "\n" + `{"type":"user","message":{"content":"hi"}}`))
+	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Edit","input":{"file_path":"a","old_string":"x","new_string":"y"}}]}}` + "\n" +
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"agentId: x"}]},"toolUseResult":{"structuredPatch":[{"lines":["+y"]}]}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if _, err := parse(strings.NewReader(string(b)), ""); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
