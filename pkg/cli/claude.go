@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/cursor"
@@ -23,17 +24,10 @@ import (
 )
 
 // claudeSource is Claude Code for this environment (CLAUDE_CONFIG_DIR).
-func claudeSource(env *Env) claude.Source {
-	return claude.Source{Dir: claude.ConfigDir(env.Getenv)}
-}
+func claudeSource(env *Env) source.Source { return agents.For(claude.Name, env.Getenv) }
 
 // sourceFor returns the agent a conversation belongs to.
-func sourceFor(env *Env, agent string) source.Source {
-	if agent == claude.Name {
-		return claudeSource(env)
-	}
-	return cursor.Source{Getenv: env.Getenv}
-}
+func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, env.Getenv) }
 
 // runAgentCapture records one hook event of src. It never fails and never
 // prints on stdout: Claude Code adds a hook's stdout to the model's context
@@ -268,7 +262,7 @@ func importClaude(ctx context.Context, env *Env, s *store.Store, repo *gitx.Repo
 	if err != nil || len(refs) == 0 {
 		return nil, err
 	}
-	p.say("reading %d Claude Code sessions under %s", len(refs), filepath.Join(src.Dir, "projects"))
+	p.say("reading %d Claude Code sessions under %s", len(refs), filepath.Join(claude.ConfigDir(env.Getenv), "projects"))
 	var ids []string
 	for i, r := range refs {
 		if ctx.Err() != nil {
@@ -325,9 +319,6 @@ func agentOrCursor(agent string) string {
 	return agent
 }
 
-// agentNames are the agents as people call them.
-var agentNames = map[string]string{cursor.Name: "Cursor", claude.Name: "Claude Code"}
-
 // agentSuffix names a conversation's agent after its confidence in show,
 // log and conversations; Cursor, the default, is not named, so output for
 // Cursor alone stays as it was.
@@ -335,10 +326,7 @@ func agentSuffix(agent string) string {
 	if agent == "" || agent == cursor.Name {
 		return ""
 	}
-	if n, ok := agentNames[agent]; ok {
-		return ", " + n
-	}
-	return ", " + agent
+	return ", " + agents.Display(agent)
 }
 
 // agentOf is the agent of the conversation that wrote a line: from the

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // claudeTranscript writes a Claude Code session file for sid in the
@@ -352,5 +355,61 @@ func TestClaudeEventSpooled(t *testing.T) {
 	}
 	if out := sb.convo(repo, "conversations", "--json", "--all"); !strings.Contains(out, `"agent":"claude"`) {
 		t.Errorf("the spooled event lost its agent:\n%s", out)
+	}
+}
+
+// TestMCPClaudeConversation: the MCP tools name a Claude Code session's
+// agent and write its transcript as a context file, as the CLI reads it.
+func TestMCPClaudeConversation(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none", "--claude=none")
+	configDir := filepath.Join(sb.home, ".claude")
+	sid := "9b2c7e10-5f3a-4d21-8c6b-0a1e2f3d4c5b"
+	content := "print('mcp')\n"
+	tp := claudeTranscript(t, configDir, repo, sid, "Print through MCP", "print mcp", "m.py", content, time.Now().Add(-time.Minute))
+	file := sb.write(repo, "m.py", content)
+	for _, p := range []map[string]any{
+		{"hook_event_name": "PostToolUse", "tool_name": "Write", "tool_input": map[string]any{"file_path": file, "content": content}},
+		{"hook_event_name": "Stop"},
+	} {
+		p["session_id"], p["cwd"], p["transcript_path"] = sid, repo, tp
+		b, _ := json.Marshal(p)
+		if r := sb.runEnv(repo, sb.env, string(b), "git", "convo", "capture", "--agent", "claude"); r.code != 0 || r.stdout != "" {
+			t.Fatalf("capture: %+v", r)
+		}
+	}
+	sha := sb.commit(repo, "m", "m.py")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command("git", "convo", "mcp")
+	cmd.Dir, cmd.Env = repo, sb.env
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	call := func(name string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", name, err, res)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var out map[string]any
+		json.Unmarshal(b, &out)
+		return out
+	}
+	out := call("get_commit_conversations", map[string]any{"commitHash": sha})
+	convs, _ := out["conversations"].([]any)
+	if len(convs) != 1 || convs[0].(map[string]any)["agent"] != "claude" || convs[0].(map[string]any)["title"] != "Print through MCP" {
+		t.Fatalf("get_commit_conversations: %v", out)
+	}
+	out = call("get_conversation", map[string]any{"conversationId": sid})
+	md, err := os.ReadFile(out["filePath"].(string))
+	if err != nil || !strings.Contains(string(md), "| Agent | claude |") || !strings.Contains(string(md), "A new file is simplest.") {
+		t.Errorf("context file: %v\n%s", err, md)
 	}
 }
