@@ -64,9 +64,11 @@ func ParseHook(data []byte) (source.Activity, error) {
 	switch a.Event {
 	case "UserPromptSubmit":
 		a.Prompt = s("prompt")
-	case "Stop", "SubagentStop":
+	case "Stop":
+		// SubagentStop's last message is the subagent's, not the answer
+		// the user saw: only Stop's is the conversation's response.
 		a.Response = s("last_assistant_message")
-		a.EndsTurn = a.Event == "Stop"
+		a.EndsTurn = true
 	case "SessionEnd":
 		a.Status = s("reason")
 		a.EndsTurn = true

@@ -76,8 +76,11 @@ func TestReplayFixturePayloads(t *testing.T) {
 				if !a.EndsTurn {
 					t.Error("Stop/SessionEnd must end the turn")
 				}
+				if fp.Event == "Stop" && a.Response == "" {
+					t.Error("Stop's last_assistant_message was not kept")
+				}
 			default:
-				if len(a.Files) > 0 || a.Commit != nil {
+				if len(a.Files) > 0 || a.Commit != nil || a.Response != "" || a.EndsTurn {
 					t.Errorf("%s recorded files %v / commit %v", fp.Event, a.Files, a.Commit)
 				}
 			}
