@@ -131,7 +131,7 @@ func linkAgentCommit(ctx context.Context, s *store.Store, convID string, c sourc
 	if err != nil {
 		return err
 	}
-	full, err := repo.RevParse(ctx, c.Hash+"^{commit}")
+	full, err := repo.RevParse(ctx, c.Hash)
 	if err != nil {
 		return err
 	}
@@ -254,9 +254,10 @@ func msOrZero(t time.Time) int64 {
 // work trees), with their edits and times. It returns the ids it found.
 func importClaude(ctx context.Context, env *Env, s *store.Store, repo *gitx.Repo, p *progress) ([]string, error) {
 	src := claudeSource(env)
-	roots := []string{repo.TopLevel}
-	if main := filepath.Dir(repo.CommonDir); filepath.Base(repo.CommonDir) == ".git" && main != repo.TopLevel {
-		roots = append(roots, main) // run from a linked worktree: the main one too
+	// Sessions in any work tree of this repository belong to it.
+	roots, err := repo.Worktrees(ctx)
+	if err != nil || len(roots) == 0 {
+		roots = []string{repo.TopLevel}
 	}
 	refs, err := src.ListConversations(ctx, roots)
 	if err != nil || len(refs) == 0 {

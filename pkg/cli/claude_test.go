@@ -282,9 +282,13 @@ func TestImportClaudeSessions(t *testing.T) {
 	claudeTranscript(t, configDir, filepath.Join(sb.root, "elsewhere"), "other-session", "Elsewhere", "x", "x.py", "x = 1\n", time.Now().Add(-time.Hour))
 	sb.write(repo, "geo/area.py", content)
 	sha := sb.commit(repo, "geo: area", "geo/area.py")
+	// A session in a linked work tree of the same repository counts too.
+	wt := filepath.Join(sb.root, "project-wt")
+	sb.run(repo, "git", "worktree", "add", "-q", "-b", "side", wt)
+	claudeTranscript(t, configDir, wt, "wt-session", "In the other tree", "y", "y.py", "y = 2\n", time.Now().Add(-time.Hour))
 
 	out := sb.convo(repo, "import")
-	if !strings.Contains(out, "claude 1") {
+	if !strings.Contains(out, "claude 2") {
 		t.Errorf("import summary:\n%s", out)
 	}
 	s := sb.showJSON(repo, sha)
