@@ -146,6 +146,9 @@ func TestClaudeEndToEnd(t *testing.T) {
 	if txt := sb.convo(repo, "show", sha); !strings.Contains(txt, title) || !strings.Contains(txt, "Claude Code") {
 		t.Errorf("show does not name the session and its agent:\n%s", txt)
 	}
+	if txt := sb.convo(repo, "log", "-n", "1"); !strings.Contains(txt, title+" (100% auto, Claude Code)") {
+		t.Errorf("log does not name the session and its agent:\n%s", txt)
+	}
 	var line blameLineJSON
 	blame := sb.convo(repo, "blame", "--json", "greet/greet.go")
 	if err := json.Unmarshal([]byte(strings.SplitN(blame, "\n", 2)[0]), &line); err != nil {

@@ -168,7 +168,7 @@ func printLogEntry(rc *readContext, gc gitx.Commit, lcs []store.LinkedConversati
 	}
 	for _, lc := range lcs {
 		if _, err := fmt.Fprintf(rc.io.Out, "        %s %s %s\n", p.Key(lc.ConversationID, "●"),
-			displayTitle(lc.Conv, lc.ConversationID), p.Dim(fmt.Sprintf("(%.0f%% %s)", lc.Confidence*100, lc.Status))); err != nil {
+			displayTitle(lc.Conv, lc.ConversationID), p.Dim(fmt.Sprintf("(%.0f%% %s%s)", lc.Confidence*100, lc.Status, agentSuffix(lc.Conv.Agent)))); err != nil {
 			return err
 		}
 	}
