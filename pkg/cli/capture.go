@@ -79,11 +79,6 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 	if event == "" {
 		event = p.Event
 	}
-	if agent == "claude" && p.ViaThirdParty() {
-		// Cursor also sends its events to Claude Code hook files; the
-		// same event reaches us through hooks.json, so count it once.
-		return
-	}
 	if p.ConversationID == "" {
 		fail("%s payload has no conversation_id; nothing recorded", orUnknown(event))
 		return
