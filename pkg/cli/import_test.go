@@ -1,36 +1,21 @@
 package cli
 
 import (
-	"database/sql"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 )
 
 // cursorKV writes rows in Cursor's real schema and key shapes.
 func cursorKV(t *testing.T, path string, table string, rows map[string]any) {
 	t.Helper()
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	db, err := sql.Open("sqlite3", "file:"+path)
-	if err != nil {
+	if err := cursortest.Put(path, table, rows); err != nil {
 		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, q := range []string{`CREATE TABLE IF NOT EXISTS ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`,
-		`CREATE TABLE IF NOT EXISTS cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for k, v := range rows {
-		b, _ := json.Marshal(v)
-		if _, err := db.Exec(`INSERT INTO `+table+` (key, value) VALUES (?, ?)`, k, string(b)); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 
