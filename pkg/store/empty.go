@@ -24,7 +24,7 @@ func OpenEmpty(ctx context.Context, now func() time.Time) (*Store, error) {
 	if now != nil {
 		s.now = now
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, nil); err != nil {
 		db.Close()
 		return nil, err
 	}
