@@ -118,7 +118,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	dbPath, err := env.dbPath()
 	if err != nil {
 		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: "set GIT_CONVO_DB"})
-	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true}); err != nil {
+	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()}); err != nil {
 		fix := "move the file aside; git-convo starts a new one (links in the old file are not lost: keep it)"
 		switch {
 		case os.IsNotExist(err) || strings.Contains(err.Error(), "not found"):
@@ -150,6 +150,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		s.Close()
 	}
 
+	checks = append(checks, prototypeChecks(ctx, env)...)
 	if dbPath, err := env.dbPath(); err == nil {
 		if pending, _ := spool.Pending(spool.Dir(dbPath)); len(pending) > 0 {
 			add(check{Name: "spool", OK: true, Warn: true,

@@ -83,6 +83,9 @@ same level (user or project), so the agent can ask why code exists.
 			if mode != "none" {
 				fmt.Fprintln(env.Stdout, "Restart Cursor if it is running so it loads the new hooks.")
 			}
+			if p, ok := env.prototypePath(); ok && prototypeImportedAt(ctx, env, p) == "" {
+				fmt.Fprintf(env.Stdout, "\nThe prototype's links database is at %s:\n  git convo import --from-prototype   # copy its conversations and links into git-convo\n", p)
+			}
 			return nil
 		},
 	}

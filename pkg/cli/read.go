@@ -77,7 +77,7 @@ func (env *Env) openReadStore(ctx context.Context) (*store.Store, string, error)
 	if err != nil {
 		return nil, "", err
 	}
-	s, err := store.Open(ctx, p, store.Options{MustExist: true, Now: env.Now})
+	s, err := store.Open(ctx, p, store.Options{MustExist: true, Now: env.Now, Resolver: resolver()})
 	if !errors.Is(err, store.ErrNotFound) {
 		return s, "", err
 	}

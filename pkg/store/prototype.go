@@ -450,7 +450,19 @@ func (s *Store) ImportPrototype(ctx context.Context, path string, r Resolver) (P
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		var err error
 		n, err = writePrototype(ctx, tx, p, r, false, now)
-		return err
+		if err != nil {
+			return err
+		}
+		return setMeta(ctx, tx, PrototypeImportedKey(path), now)
 	})
 	return n, err
+}
+
+// PrototypeImportedKey is the meta key that holds when the prototype's
+// database at path was last imported.
+func PrototypeImportedKey(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return "prototypeImported:" + filepath.ToSlash(path)
 }
