@@ -88,7 +88,7 @@ func TestInstallCursorModes(t *testing.T) {
 	if _, err := os.Stat(user); err == nil {
 		t.Error("--cursor=project wrote the user-level file")
 	}
-	sb.convo(repo, "install") // user level, absolute path
+	sb.convo(repo, "install", "--cursor=user") // user level, absolute path (a plain install would repeat the remembered --cursor=project)
 	ub, _ := os.ReadFile(user)
 	if !strings.Contains(string(ub), binPath) && !strings.Contains(string(ub), filepath.Base(binPath)) {
 		t.Errorf("user hooks.json lacks the binary's path:\n%s", ub)
@@ -158,6 +158,58 @@ func TestDoctor(t *testing.T) {
 	r = sb.runEnv(repo, env, "", binPath, "doctor")
 	if r.code == 0 || !strings.Contains(r.stdout, "gone") {
 		t.Errorf("doctor with the binary gone: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+// TestDoctorRightAfterInstall: before anything is recorded, and with the
+// Cursor hooks left out by the user's own --cursor=none, doctor reports
+// information, not failures, and exits 0; the choice is remembered for
+// doctor and the next install.
+func TestDoctorRightAfterInstall(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	userHooks := filepath.Join(sb.home, ".cursor", "hooks.json")
+	doctorOK := func(when string, wants ...string) {
+		t.Helper()
+		r := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor")
+		if r.code != 0 || strings.Contains(r.stdout, "FAIL") {
+			t.Errorf("doctor %s: exit %d\n%s", when, r.code, r.stdout)
+		}
+		for _, w := range wants {
+			if !strings.Contains(r.stdout, w) {
+				t.Errorf("doctor %s lacks %q:\n%s", when, w, r.stdout)
+			}
+		}
+	}
+	sb.convo(repo, "install", "--cursor=none")
+	if v := strings.TrimSpace(sb.run(repo, "git", "config", "convo.cursor")); v != "none" {
+		t.Errorf("convo.cursor = %q after install --cursor=none", v)
+	}
+	doctorOK("after install --cursor=none", "nothing recorded yet", "as chosen")
+	if _, err := os.Stat(sb.linksDB); !os.IsNotExist(err) {
+		t.Errorf("doctor created the links database: %v", err)
+	}
+	// A later install without --cursor respects the choice.
+	if out := sb.convo(repo, "install"); !strings.Contains(out, "as chosen before") {
+		t.Errorf("second install:\n%s", out)
+	}
+	if _, err := os.Stat(userHooks); !os.IsNotExist(err) {
+		t.Errorf("a later install wrote %s despite --cursor=none: %v", userHooks, err)
+	}
+	doctorOK("after a second install")
+	// Choosing Cursor again installs its hooks and is remembered too.
+	sb.convo(repo, "install", "--cursor=user")
+	if _, err := os.Stat(userHooks); err != nil {
+		t.Fatal(err)
+	}
+	if v := strings.TrimSpace(sb.run(repo, "git", "config", "convo.cursor")); v != "user" {
+		t.Errorf("convo.cursor = %q after install --cursor=user", v)
+	}
+	doctorOK("after install --cursor=user", "nothing recorded yet", userHooks)
+	sb.run(repo, "git", "config", "convo.cursor", "bogus")
+	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "install"); r.code != ExitUsage || !strings.Contains(r.stderr, "convo.cursor = bogus") {
+		t.Errorf("install with a bad convo.cursor: exit %d %q", r.code, r.stderr)
 	}
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,9 +109,12 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 				break
 			}
 		}
-		if found == "" {
+		switch {
+		case found == "" && values[keyCursor] == "none": // the user's choice, remembered by install
+			add(check{Name: "cursor hooks", OK: true, Detail: "not installed, as chosen (git config " + keyCursor + " = none): Cursor's conversations are not captured; git convo install --cursor=user captures them"})
+		case found == "":
 			add(check{Name: "cursor hooks", OK: false, Detail: "no hooks.json names git-convo capture", Fix: "git convo install"})
-		} else {
+		default:
 			add(check{Name: "cursor hooks", OK: true, Detail: found})
 		}
 	}
@@ -118,7 +122,10 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	dbPath, err := env.dbPath()
 	if err != nil {
 		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: "set GIT_CONVO_DB"})
-	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()}); err != nil {
+	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()}); errors.Is(err, store.ErrNotFound) {
+		// Normal before the first capture or recorded commit: not a failure.
+		add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created by the first Cursor hook or commit)"})
+	} else if err != nil {
 		fix := "move the file aside; git-convo starts a new one (links in the old file are not lost: keep it)"
 		switch {
 		case os.IsNotExist(err) || strings.Contains(err.Error(), "not found"):
