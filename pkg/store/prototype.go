@@ -68,9 +68,6 @@ func DefaultPrototypePath(getenv func(string) string, goos string) (string, erro
 	return "", errors.New("cannot tell where the prototype kept links.sqlite: HOME is not set (name the file)")
 }
 
-// seedTables are the prototype's tables, in the order rows are copied.
-var seedTables = []string{"conversations", "commits", "links"}
-
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
