@@ -232,28 +232,30 @@ func itoa3(i int) string {
 	return string(rune('0'+i/100)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10))
 }
 
-// prototypeRepo makes a repository whose last commit changes the files of
-// prototypetest.Sample, and returns it with that commit.
-func prototypeRepo(sb *sandbox) (string, string) {
-	repo := sb.repo("api")
+// prototypeSandbox makes a repository whose last commit changes the files
+// of prototypetest.Sample, and the prototype's database about it at the
+// prototype's default path.
+func prototypeSandbox(t *testing.T) (sb *sandbox, repo, sha, proto string) {
+	skipOnWindows(t)
+	sb = newSandbox(t)
+	repo = sb.repo("api")
 	sb.write(repo, "src/auth.ts", "export const auth = 1\n")
 	sb.write(repo, "src/middleware.ts", "export const mw = 1\n")
-	return repo, sb.commit(repo, "auth: add JWT", "src/auth.ts", "src/middleware.ts")
+	sha = sb.commit(repo, "auth: add JWT", "src/auth.ts", "src/middleware.ts")
+	proto = filepath.Join(sb.home, ".local", "share", "CursorChatHistory", "links.sqlite")
+	if err := prototypetest.Write(proto, prototypetest.Sample(repo, sha, time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	return sb, repo, sha, proto
 }
 
 // TestAdoptPrototypeDB: a user of the Node prototype points
 // CURSOR_LINKS_DB_PATH at its links.sqlite; git-convo adopts it in place
 // (backup beside it) and shows its links with their confidence and status.
 func TestAdoptPrototypeDB(t *testing.T) {
-	skipOnWindows(t)
-	sb := newSandbox(t)
-	repo, sha := prototypeRepo(sb)
-	proto := filepath.Join(sb.home, ".local", "share", "CursorChatHistory", "links.sqlite")
-	if err := prototypetest.Write(proto, prototypetest.Sample(repo, sha, time.Now())); err != nil {
-		t.Fatal(err)
-	}
+	sb, repo, sha, proto := prototypeSandbox(t)
 	env := sb.with("GIT_CONVO_DB=", "CURSOR_LINKS_DB_PATH="+proto)
-	r := sb.runEnv(repo, env, "", "git", "convo", "show", "--json")
+	r := sb.runEnv(repo, env, "", "git", "convo", "show", "--json", sha)
 	if r.code != 0 {
 		t.Fatalf("show on the prototype's database: exit %d: %s", r.code, r.stderr)
 	}
@@ -285,13 +287,7 @@ func TestAdoptPrototypeDB(t *testing.T) {
 // TestImportFromPrototype: the prototype's database at its default path is
 // mentioned by install and doctor, and imported by import --from-prototype.
 func TestImportFromPrototype(t *testing.T) {
-	skipOnWindows(t)
-	sb := newSandbox(t)
-	repo, sha := prototypeRepo(sb)
-	proto := filepath.Join(sb.home, ".local", "share", "CursorChatHistory", "links.sqlite")
-	if err := prototypetest.Write(proto, prototypetest.Sample(repo, sha, time.Now())); err != nil {
-		t.Fatal(err)
-	}
+	sb, repo, sha, proto := prototypeSandbox(t)
 	if out := sb.convo(repo, "install", "--cursor=none"); !strings.Contains(out, proto) || !strings.Contains(out, "git convo import --from-prototype") {
 		t.Errorf("install does not mention the prototype's database:\n%s", out)
 	}
