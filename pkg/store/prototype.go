@@ -140,7 +140,9 @@ func readPrototype(ctx context.Context, q querier) (*prototype, error) {
 		}
 		return rows.Err()
 	}
-	err = each("conversations", `conversationId, workspaceRoot, projectName, title, summary, aiSummary, relevantFiles,
+	// Ids are read with COALESCE: SQLite lets a TEXT key be NULL, and one
+	// odd row must not make the whole database unreadable.
+	err = each("conversations", `COALESCE(conversationId, ''), workspaceRoot, projectName, title, summary, aiSummary, relevantFiles,
     attachedFolders, capturedFiles, searchableText, createdAt, updatedAt, lastHookEvent`, func(r *sql.Rows) error {
 		var c protoConversation
 		err := r.Scan(&c.id, &c.workspaceRoot, &c.projectName, &c.title, &c.summary, &c.aiSummary, &c.relevantFiles,
@@ -151,7 +153,7 @@ func readPrototype(ctx context.Context, q querier) (*prototype, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = each("commits", `commitHash, repoPath, branch, author, message, committedAt, changedFiles, createdAt`, func(r *sql.Rows) error {
+	err = each("commits", `COALESCE(commitHash, ''), repoPath, branch, author, message, committedAt, changedFiles, createdAt`, func(r *sql.Rows) error {
 		var c protoCommit
 		err := r.Scan(&c.hash, &c.repoPath, &c.branch, &c.author, &c.message, &c.committedAt, &c.changedFiles, &c.created)
 		p.commits = append(p.commits, c)
@@ -160,7 +162,7 @@ func readPrototype(ctx context.Context, q querier) (*prototype, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = each("links", `id, conversationId, commitHash, matchedFiles, confidence, status, createdAt`, func(r *sql.Rows) error {
+	err = each("links", `id, COALESCE(conversationId, ''), COALESCE(commitHash, ''), matchedFiles, confidence, status, createdAt`, func(r *sql.Rows) error {
 		var l protoLink
 		err := r.Scan(&l.id, &l.conv, &l.commit, &l.matchedFiles, &l.confidence, &l.status, &l.at)
 		p.links = append(p.links, l)
