@@ -88,7 +88,7 @@ func (s *Store) migrate(ctx context.Context, r *Resolver) error {
 	if v == latest {
 		return nil
 	}
-	if proto, err := isPrototype(ctx, s.db, v); err != nil {
+	if proto, err := isPrototype(ctx, s.db); err != nil {
 		return classify(s.path, err)
 	} else if proto {
 		return s.adopt(ctx, r, ms)
@@ -104,7 +104,7 @@ func (s *Store) migrate(ctx context.Context, r *Resolver) error {
 		if cur == 0 {
 			// Another process may have adopted it meanwhile; if not, a
 			// prototype's tables must not meet 0001_init.sql.
-			if proto, err := isPrototype(ctx, tx, cur); err != nil || proto {
+			if proto, err := isPrototype(ctx, tx); err != nil || proto {
 				if err == nil {
 					err = fmt.Errorf("%s: the prototype's tables appeared while migrating; open it again", s.path)
 				}

@@ -332,13 +332,23 @@ WHERE links.status = 'auto' AND excluded.status = 'manual'`,
 }
 
 // isPrototype reports a database the prototype wrote: user_version 0 with
-// any of the seed's tables.
-func isPrototype(ctx context.Context, q querier, version int) (bool, error) {
-	if version != 0 {
-		return false, nil
+// any of the seed's tables. One statement reads both, so a new database that
+// another process is creating (tables and user_version committed together)
+// is never taken for one.
+func isPrototype(ctx context.Context, q querier) (bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT (SELECT user_version FROM pragma_user_version),
+    (SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('conversations', 'commits', 'links'))`)
+	if err != nil {
+		return false, err
 	}
-	present, err := seedTablesPresent(ctx, q)
-	return len(present) > 0, err
+	defer rows.Close()
+	var version, tables int
+	if rows.Next() {
+		if err := rows.Scan(&version, &tables); err != nil {
+			return false, err
+		}
+	}
+	return version == 0 && tables > 0, rows.Err()
 }
 
 // backupBeside writes a consistent copy of the database next to it,
@@ -384,11 +394,7 @@ func (s *Store) adopt(ctx context.Context, r *Resolver, ms []migration) error {
 		return fmt.Errorf("backing up the prototype's database %s before adopting it: %w", s.path, err)
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
-		var v int
-		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-			return err
-		}
-		if ok, err := isPrototype(ctx, tx, v); err != nil || !ok {
+		if ok, err := isPrototype(ctx, tx); err != nil || !ok {
 			return err
 		}
 		p, err := readPrototype(ctx, tx)
