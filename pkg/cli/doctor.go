@@ -38,7 +38,10 @@ func doctorCommand(env *Env) *cli.Command {
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
 exists), Cursor's hooks, the links database (readable, schema version), Cursor's database,
 how long ago the last capture and record ran, and the settings; then shows the recent
-errors from the log. Every problem comes with its fix. Exits 1 when a check fails.`,
+errors from the log. Every problem comes with its fix. Exits 1 when a check fails; a state
+that is normal before first use (nothing recorded yet) or that you chose (install
+--cursor=none) is information, not a failure. A links.sqlite of the Node prototype at its
+default place is mentioned until "git convo import --from-prototype" has copied it.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the checks as JSON"}},
 		Action: func(c *cli.Context) error {
 			checks, errs := runDoctor(c.Context, env)
