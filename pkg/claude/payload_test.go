@@ -8,17 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 	"github.com/git-convo/git-convo/pkg/source"
 )
 
-// fixtures is the shared Claude Code material (../shared/fixtures/claude-code).
-const fixtures = "../../../shared/fixtures/claude-code"
-
-func needFixtures(t *testing.T) {
+// fixtures returns the shared Claude Code material
+// (../shared/fixtures/claude-code), or skips the test when it is absent or
+// hidden (GIT_CONVO_TEST_NO_SHARED).
+func fixtures(t *testing.T) string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(fixtures, "README.md")); err != nil {
-		t.Skipf("%s absent (%v): the shared Claude Code fixtures are not beside this clone", fixtures, err)
-	}
+	return filepath.Dir(cursortest.Shared(t, "claude-code", "README.md"))
 }
 
 type fixturePayload struct {
@@ -32,8 +31,7 @@ type fixturePayload struct {
 // TestReplayFixturePayloads parses every payload of hook-payloads.json and
 // checks what each kind of event must yield.
 func TestReplayFixturePayloads(t *testing.T) {
-	needFixtures(t)
-	data, err := os.ReadFile(filepath.Join(fixtures, "hook-payloads.json"))
+	data, err := os.ReadFile(filepath.Join(fixtures(t), "hook-payloads.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 // TestReadFixtureTranscripts reads every transcript of the fixtures folder.
 func TestReadFixtureTranscripts(t *testing.T) {
-	needFixtures(t)
+	dir := fixtures(t)
 	want := map[string]struct {
 		title    string
 		messages int
@@ -33,14 +33,14 @@ func TestReadFixtureTranscripts(t *testing.T) {
 		"from-entire/v2.1.37-edit-tab-indented.jsonl":         {title: "I got this feedback on this PR branch: The comment says this initializes a bare…", messages: 6, edits: 1},
 		"from-entire/v2.1.7-two-parallel-subagents.jsonl":     {title: "can you review the changes in this branch by two competing agents?", messages: 4},
 	}
-	files, _ := filepath.Glob(filepath.Join(fixtures, "*.jsonl"))
-	more, _ := filepath.Glob(filepath.Join(fixtures, "from-entire", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join(dir, "from-entire", "*.jsonl"))
 	files = append(files, more...)
 	if len(files) != len(want) {
 		t.Fatalf("%d transcripts in the fixtures, %d expected: update the table", len(files), len(want))
 	}
 	for _, f := range files {
-		rel, _ := filepath.Rel(fixtures, f)
+		rel, _ := filepath.Rel(dir, f)
 		w := want[rel]
 		t.Run(rel, func(t *testing.T) {
 			c, err := ReadTranscript(f)

@@ -314,8 +314,14 @@ func TestDoctorClaudeOnly(t *testing.T) {
 	sb.write(repo, "a.txt", "a\n")
 	sb.commit(repo, "a", "a.txt")
 	doc := sb.convo(repo, "doctor")
-	if !strings.Contains(doc, "warn cursor hooks") || !strings.Contains(doc, "ok   claude hooks   "+filepath.Join(repo, ".claude", "settings.json")) {
+	if !strings.Contains(doc, "ok   claude hooks   "+filepath.Join(repo, ".claude", "settings.json")) {
 		t.Errorf("doctor:\n%s", doc)
+	}
+	// Without the remembered --cursor=none, missing Cursor hooks are a
+	// warning, not a failure, while Claude Code's are installed.
+	sb.run(repo, "git", "config", "--unset", "convo.cursor")
+	if doc := sb.convo(repo, "doctor"); !strings.Contains(doc, "warn cursor hooks") {
+		t.Errorf("doctor without convo.cursor:\n%s", doc)
 	}
 	bad := sb.write(sb.home, ".claude/settings.json", `{"hooks": [`)
 	r := sb.runEnv(repo, sb.env, "", "git", "convo", "install", "--cursor=none")

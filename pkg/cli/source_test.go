@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -37,7 +38,11 @@ func TestCursorSourceMatchesCapture(t *testing.T) {
 		b, _ := json.Marshal(p)
 		inputs = append(inputs, b)
 	}
-	if data, err := os.ReadFile(fixturePath("hook-payloads", "examples.json")); err == nil {
+	if path, ok := cursortest.SharedPath("hook-payloads", "examples.json"); ok {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var examples []struct {
 			Stdin json.RawMessage `json:"stdin"`
 		}
@@ -48,7 +53,7 @@ func TestCursorSourceMatchesCapture(t *testing.T) {
 			inputs = append(inputs, ex.Stdin)
 		}
 	} else {
-		t.Logf("shared Cursor payloads absent (%v): built-in payloads only", err)
+		t.Log("shared Cursor payloads absent: built-in payloads only")
 	}
 	src := cursor.Source{Getenv: os.Getenv}
 	for _, in := range inputs {
