@@ -9,9 +9,6 @@ import (
 	"github.com/git-convo/git-convo/pkg/source"
 )
 
-// Names are the agents, as stored in links.sqlite.
-func Names() []string { return []string{cursor.Name, claude.Name} }
-
 // For returns the named agent's source; an empty or unknown name is Cursor,
 // the agent of every conversation recorded before there were two.
 func For(name string, getenv func(string) string) source.Source {

@@ -341,15 +341,7 @@ func TestClaudeEventSpooled(t *testing.T) {
 	sb := newSandbox(t)
 	repo := sb.repo("project")
 	sb.captureOK(repo, sb.env, editPayload(repo, "conv-1", "a.go"))
-	if os.Geteuid() == 0 {
-		if err := exec.Command("chattr", "+i", sb.linksDB).Run(); err != nil {
-			t.Skipf("root, and no chattr +i here: %v", err)
-		}
-		t.Cleanup(func() { exec.Command("chattr", "-i", sb.linksDB).Run() })
-	} else {
-		os.Chmod(sb.linksDB, 0o400)
-		t.Cleanup(func() { os.Chmod(sb.linksDB, 0o600) })
-	}
+	writable := sb.readOnlyDB()
 	file := sb.write(repo, "k.go", "package k\n")
 	payload, _ := json.Marshal(map[string]any{"session_id": "claude-spooled", "cwd": repo, "hook_event_name": "PostToolUse", "tool_name": "Write",
 		"tool_input": map[string]any{"file_path": file, "content": "package k\n"}})
@@ -357,11 +349,7 @@ func TestClaudeEventSpooled(t *testing.T) {
 	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "spool") {
 		t.Fatalf("capture on a read-only DB: %+v", r)
 	}
-	if os.Geteuid() == 0 {
-		exec.Command("chattr", "-i", sb.linksDB).Run()
-	} else {
-		os.Chmod(sb.linksDB, 0o600)
-	}
+	writable()
 	sb.captureOK(repo, sb.env, map[string]any{"conversation_id": "conv-2", "hook_event_name": "sessionStart"})
 	if files := sb.filesOf(repo, "claude-spooled"); strings.Join(files, ",") != "k.go" {
 		t.Errorf("the spooled Claude event: files %v", files)
