@@ -29,10 +29,10 @@ func claudeSource(env *Env) source.Source { return agents.For(claude.Name, env.G
 // sourceFor returns the agent a conversation belongs to.
 func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, env.Getenv) }
 
-// runAgentCapture records one hook event of src. It never fails and never
-// prints on stdout: Claude Code adds a hook's stdout to the model's context
-// (UserPromptSubmit, SessionStart), and any non-zero exit shows an error in
-// the user's transcript.
+// runAgentCapture records one hook event of src. It never fails, and prints
+// nothing on stdout for the agent's own events: Claude Code adds a hook's
+// stdout to the model's context (UserPromptSubmit, SessionStart), and any
+// non-zero exit shows an error in the user's transcript.
 func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag string) {
 	log := env.log()
 	fail := func(format string, args ...any) {
@@ -103,8 +103,13 @@ func replaySpooled(ctx context.Context, env *Env, s *store.Store, e spooled) err
 // recordAgentActivity stores one event and, when the agent ran git commit
 // itself, links that commit to the conversation.
 func recordAgentActivity(ctx context.Context, env *Env, s *store.Store, src source.Source, a source.Activity, atMs int64) error {
-	// A session's cwd may be a folder inside the work tree; the root that
-	// conversations are listed by is the work tree's top level.
+	// A session's cwd may be a folder inside the work tree: relative paths
+	// are relative to it, and the root that conversations are listed by is
+	// the work tree's top level.
+	if len(a.Roots) > 0 {
+		a = withAbsPaths(a, a.Roots[0])
+	}
+	a.Roots = append([]string(nil), a.Roots...)
 	for i, r := range a.Roots {
 		if loc, ok := gitx.FindRepoForPath(r); ok {
 			a.Roots[i] = loc.TopLevel
@@ -136,6 +141,30 @@ func linkAgentCommit(ctx context.Context, s *store.Store, convID string, c sourc
 		return err
 	}
 	return s.SetAgentCommitLink(ctx, convID, full[0])
+}
+
+// withAbsPaths makes the activity's relative file paths absolute from dir.
+func withAbsPaths(a source.Activity, dir string) source.Activity {
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	files := make([]string, len(a.Files))
+	for i, f := range a.Files {
+		files[i] = abs(f)
+	}
+	attachments := make([]string, len(a.Attachments))
+	for i, f := range a.Attachments {
+		attachments[i] = abs(f)
+	}
+	added := make(map[string][]string, len(a.Added))
+	for f, texts := range a.Added {
+		added[abs(f)] = texts
+	}
+	a.Files, a.Attachments, a.Added = files, attachments, added
+	return a
 }
 
 func isHex(s string) bool {

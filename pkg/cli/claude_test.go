@@ -414,3 +414,29 @@ func TestMCPClaudeConversation(t *testing.T) {
 		t.Errorf("context file: %v\n%s", err, md)
 	}
 }
+
+// TestClaudeSessionInSubdirectory: a session started in a folder of the
+// work tree names files relative to that folder; they are recorded in the
+// repository, and the session is listed under the work tree.
+func TestClaudeSessionInSubdirectory(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none", "--claude=none")
+	sub := filepath.Join(repo, "svc")
+	sb.write(sub, "main.go", "package main\n\nfunc main() {}\n")
+	payload, _ := json.Marshal(map[string]any{"session_id": "sub-session", "cwd": sub, "hook_event_name": "PostToolUse", "tool_name": "Write",
+		"tool_input": map[string]any{"file_path": "main.go", "content": "package main\n\nfunc main() {}\n"}})
+	if r := sb.runEnv(sub, sb.env, string(payload), "git", "convo", "capture", "--agent", "claude"); r.code != 0 || r.stdout != "" {
+		t.Fatalf("capture: %+v", r)
+	}
+	if files := sb.filesOf(repo, "sub-session"); strings.Join(files, ",") != "svc/main.go" {
+		t.Errorf("files %v, want svc/main.go", files)
+	}
+	if out := sb.convo(repo, "conversations"); !strings.Contains(out, "sub-sess") {
+		t.Errorf("the session is not listed for the work tree:\n%s", out)
+	}
+	sha := sb.commit(repo, "svc", "svc/main.go")
+	if s := sb.showJSON(repo, sha); len(s.Conversations) != 1 || s.Conversations[0].WrittenLines != 2 {
+		t.Errorf("show: %+v", s.Conversations)
+	}
+}
