@@ -76,8 +76,19 @@ func TestLogCommits(t *testing.T) {
 		check    func(t *testing.T, cs []Commit)
 	}{
 		{name: "everything", count: 31, subjects: []string{"other file", "commit D"}},
-		{name: "-n and a pathspec; the user's --format loses", args: []string{"-n", "3", "--format=%s", "--", "f"},
+		{name: "-n and a pathspec", args: []string{"-n", "3", "--", "f"},
 			count: 3, subjects: []string{"commit D", "commit C", "commit B"}},
+		{name: "a path without --", args: []string{"-n3", "f"}, count: 3, subjects: []string{"commit D", "commit C", "commit B"}},
+		{name: "the user's --name-only fills Files", args: []string{"-n1", "--name-only"}, count: 1, check: func(t *testing.T, cs []Commit) {
+			if !reflect.DeepEqual(cs[0].Files, []string{"dir/ü ther"}) {
+				t.Errorf("files %q", cs[0].Files)
+			}
+		}},
+		{name: "abbreviations", args: []string{"-n1"}, opts: LogOptions{Abbrev: true}, count: 1, check: func(t *testing.T, cs []Commit) {
+			if want := r.git("log", "-1", "--format=%h"); cs[0].Abbrev != want {
+				t.Errorf("abbrev %q, want %q", cs[0].Abbrev, want)
+			}
+		}},
 		{name: "range", args: []string{"HEAD~3..HEAD"}, count: 3, subjects: []string{"other file", "commit D", "commit C"}},
 		{name: "--since", args: []string{"--since=@" + "1700001800"}, count: 2, subjects: []string{"other file", "commit D"}},
 		{name: "--author matches nobody", args: []string{"--author=nobody"}, count: 0},
@@ -165,6 +176,43 @@ func TestLogFilesOfMergesAndOddNames(t *testing.T) {
 	}
 }
 
+// TestLogAnyMessageAndPath holds commits whose messages hold the bytes an
+// old framing used (0x1e), newlines and tabs, and paths that look like
+// hashes or start with a newline, against git's own answers.
+func TestLogAnyMessageAndPath(t *testing.T) {
+	r := newTestRepo(t)
+	msgs := []string{"a\x1erecord\x1e separator", "subject\n\nbody \x1e\x1f\x01 end", "two-line\nsubject"}
+	names := []string{"\nnewline first", strings.Repeat("ab", 20), "/dev/null\x1e", "x\x1ey"}
+	for i, m := range msgs {
+		r.write(names[i], m)
+		if i == len(msgs)-1 {
+			r.write(names[i+1], m)
+		}
+		r.commit(m)
+	}
+	cs, err := r.open().LogCommits(context.Background(), []string{"HEAD"}, LogOptions{Files: true, Body: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != len(msgs) {
+		t.Fatalf("%d commits", len(cs))
+	}
+	for i, c := range cs {
+		h := r.git("rev-parse", fmt.Sprintf("HEAD~%d", i))
+		if c.Hash != h || c.Subject != r.git("log", "-1", "--format=%s", h) || c.Body != r.git("log", "-1", "--format=%b", h) {
+			t.Errorf("%d: %+v", i, c)
+		}
+		out, err := exec.Command("git", "-C", r.dir, "show", "-z", "--no-renames", "--name-only", "--format=%H", h).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Split(strings.TrimSuffix(strings.TrimPrefix(string(out), h+"\x00\n"), "\x00"), "\x00")
+		if !reflect.DeepEqual(c.Files, want) {
+			t.Errorf("%d: files %q, want %q", i, c.Files, want)
+		}
+	}
+}
+
 func TestStreamLogStops(t *testing.T) {
 	r, _ := logRepo(t)
 	repo := r.open()
@@ -201,14 +249,14 @@ func TestStreamLogStops(t *testing.T) {
 func TestParseLogStreams(t *testing.T) {
 	pr, pw := io.Pipe()
 	h := strings.Repeat("ab", 20)
-	rec := "\x1e" + h + "\x00\x00N\x00n@x\x002024-01-02T03:04:05+01:00\x002024-01-02T03:04:05+01:00\x00subject\x00\x00\x00"
+	rec := "/" + h + "\x00\x00N\x00n@x\x002024-01-02T03:04:05+01:00\x002024-01-02T03:04:05+01:00\x00subject\x00\x00\x00\x00"
 	first := make(chan Commit, 1)
 	done := make(chan error, 1)
 	go func() {
 		done <- parseLog(pr, LogOptions{}, func(c Commit) bool { first <- c; return false })
 	}()
 	// The second record's separator completes the first; the stream stays open.
-	if _, err := pw.Write([]byte(rec + "\x1e")); err != nil {
+	if _, err := pw.Write([]byte(rec + "/")); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -230,8 +278,9 @@ func TestParseLogStreams(t *testing.T) {
 func TestParseLogMalformed(t *testing.T) {
 	h := strings.Repeat("ab", 20)
 	for _, in := range []string{
-		"\x1enot a hash\x00\x00\x00\x00\x00\x00\x00\x00\x00",
-		"\x1e" + h + "\x00too few fields",
+		"/not a hash\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+		"/" + h + "\x00too few fields\x00",
+		"/" + h + "\x00too few fields",
 	} {
 		if err := parseLog(strings.NewReader(in), LogOptions{}, func(Commit) bool { return true }); err == nil {
 			t.Errorf("%q: no error", in)
