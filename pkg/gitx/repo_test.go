@@ -21,6 +21,10 @@ func TestOpen(t *testing.T) {
 	gitIn(t, r.dir, nil, "clone", "-q", "--bare", r.dir, bare)
 	sha := newTestRepo(t, "--object-format=sha256")
 	top, common := realPath(t, r.dir), realPath(t, filepath.Join(r.dir, ".git"))
+	// A path that holds newlines, and the words rev-parse prints beside it.
+	odd := filepath.Join(t.TempDir(), "a\ntrue\nsha1\nrepo")
+	gitIn(t, r.dir, nil, "init", "-q", odd)
+	oddTop := realPath(t, odd)
 
 	for _, tc := range []struct {
 		name, dir                   string
@@ -32,6 +36,8 @@ func TestOpen(t *testing.T) {
 		{"linked worktree", wt, realPath(t, wt), gitIn(t, wt, nil, "rev-parse", "--absolute-git-dir"), common, "sha1", false},
 		{"inside .git", filepath.Join(r.dir, ".git"), "", common, common, "sha1", false},
 		{"bare", bare, "", realPath(t, bare), realPath(t, bare), "sha1", true},
+		{"newlines in the path", odd, oddTop, filepath.Join(oddTop, ".git"), filepath.Join(oddTop, ".git"), "sha1", false},
+		{"newlines, inside .git", filepath.Join(odd, ".git"), "", filepath.Join(oddTop, ".git"), filepath.Join(oddTop, ".git"), "sha1", false},
 		{"sha256", sha.dir, realPath(t, sha.dir), realPath(t, filepath.Join(sha.dir, ".git")), realPath(t, filepath.Join(sha.dir, ".git")), "sha256", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
