@@ -47,15 +47,10 @@ type statsJSON struct {
 }
 
 func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
-	var paths []string
-	for i, a := range gitArgs {
-		if a == "--" {
-			paths = gitArgs[i+1:]
-			break
-		}
-	}
-	if len(gitArgs) == 0 || gitArgs[0] == "--" {
-		gitArgs = append([]string{"-n", "1000", "HEAD"}, gitArgs...)
+	paths, revs := statsPaths(gitArgs)
+	if !revs {
+		// The default range; a -n of the user's, after it, still wins.
+		gitArgs = append([]string{"-n", "1000"}, gitArgs...)
 	}
 	rc, err := newReadContextWith(ctx, env, opts.color, opts.json, !opts.noPager)
 	if err != nil {
@@ -164,6 +159,35 @@ func sortedCounts(m map[string]*lineCount) []lineCount {
 		return out[i].Name < out[j].Name
 	})
 	return out
+}
+
+// statsPaths finds the pathspecs among git log arguments: all after "--",
+// and before it each argument that is no option and names a file or
+// directory (git takes such an argument as a path, and refuses one that is
+// also a revision). revs reports a revision among them.
+func statsPaths(gitArgs []string) (paths []string, revs bool) {
+	valued := logSpec().valued
+	options := true
+	for i := 0; i < len(gitArgs); i++ {
+		a := gitArgs[i]
+		switch {
+		case a == "--":
+			return append(paths, gitArgs[i+1:]...), revs
+		case options && a == "--end-of-options":
+			options = false
+		case options && strings.HasPrefix(a, "-"):
+			if valued[a] {
+				i++
+			}
+		default:
+			if _, err := os.Stat(a); err == nil {
+				paths = append(paths, a)
+			} else {
+				revs = true
+			}
+		}
+	}
+	return paths, revs
 }
 
 // pathPrefixes turns pathspecs (relative to the current directory) into

@@ -52,7 +52,18 @@ const logFields = 10
 // (--format, --oneline, --graph, -p, --stat) are not for this stream; a
 // user's --name-only fills Files.
 func (r *Repo) StreamLog(ctx context.Context, userArgs []string, opts LogOptions, fn func(Commit) bool) error {
-	args := []string{"-c", "log.showSignature=false", "log"}
+	return r.streamCommits(ctx, "log", userArgs, opts, fn)
+}
+
+// StreamShow is StreamLog for `git show`'s choice of commits: the revisions
+// themselves, a range walked (A..B), -<n>. An annotated tag's own header is
+// skipped; its commit comes as any other.
+func (r *Repo) StreamShow(ctx context.Context, userArgs []string, opts LogOptions, fn func(Commit) bool) error {
+	return r.streamCommits(ctx, "show", append([]string{"--no-patch"}, userArgs...), opts, fn)
+}
+
+func (r *Repo) streamCommits(ctx context.Context, cmd string, userArgs []string, opts LogOptions, fn func(Commit) bool) error {
+	args := []string{"-c", "log.showSignature=false", cmd}
 	// Our options come first: git takes no option after a path given
 	// without "--", and the user's own options then still count.
 	if opts.Files {
@@ -66,6 +77,48 @@ func (r *Repo) StreamLog(ctx context.Context, userArgs []string, opts LogOptions
 		// Commits already read are not handed out once ctx is done.
 		return parseLog(out, opts, func(c Commit) bool { return ctx.Err() == nil && fn(c) })
 	})
+}
+
+// LogCommitsShow is StreamShow collected into a slice, with bodies.
+func (r *Repo) LogCommitsShow(ctx context.Context, userArgs []string) ([]Commit, error) {
+	var out []Commit
+	err := r.StreamShow(ctx, userArgs, LogOptions{Body: true}, func(c Commit) bool {
+		out = append(out, c)
+		return true
+	})
+	return out, err
+}
+
+// ShowRecord is one object `git show` printed: a commit's header (Hash set),
+// or anything else git shows (an annotated tag's header, a blob).
+type ShowRecord struct {
+	Hash string // the commit's full hash; "" for other objects
+	Text string // as git printed it
+}
+
+// ShowHeaders runs `git show --no-patch` with the user's arguments and
+// returns each commit's header exactly as git prints it (git's medium
+// format: merges, tabs, encodings, dates as git renders them), with one git
+// process.
+func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string) ([]ShowRecord, error) {
+	args := append([]string{"-c", "log.showSignature=false", "show", "--no-patch", "-z", "--no-color", "--pretty=medium"}, userArgs...)
+	out, err := r.run.output(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	var recs []ShowRecord
+	for _, rec := range bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+		sr := ShowRecord{Text: string(rec)}
+		first, _, _ := strings.Cut(sr.Text, "\n")
+		if h, ok := strings.CutPrefix(first, "commit "); ok {
+			h, _, _ = strings.Cut(h, " ")
+			if IsFullHash(h) {
+				sr.Hash = h
+			}
+		}
+		recs = append(recs, sr)
+	}
+	return recs, nil
 }
 
 // LogCommits is StreamLog collected into a slice.
@@ -92,7 +145,9 @@ func parseLog(rd io.Reader, opts LogOptions, fn func(Commit) bool) error {
 		if cur != nil {
 			// A record, or its last path, is done when the next record
 			// starts or the stream ends.
-			if next, err := br.Peek(1); err != nil || next[0] == '/' {
+			// Paths start after a newline: anything else right after a
+			// record (git show's tag header) starts the next one.
+			if next, err := br.Peek(1); err != nil || next[0] == '/' || (firstPath && next[0] != '\n') {
 				if !fn(*cur) {
 					return errStop
 				}
@@ -136,6 +191,11 @@ func parseLog(rd io.Reader, opts LogOptions, fn func(Commit) bool) error {
 }
 
 func parseLogRecord(f [][]byte) (Commit, error) {
+	// git show prints an annotated tag's header, which holds no NUL, before
+	// its commit's record.
+	if i := bytes.LastIndex(f[0], []byte("\n/")); i >= 0 && f[0][0] != '/' {
+		f[0] = f[0][i+1:]
+	}
 	hash, ok := bytes.CutPrefix(f[0], []byte{'/'})
 	if !ok || !isFullHash(hash) {
 		return Commit{}, fmt.Errorf("unexpected git log record %.200q", bytes.Join(f, []byte{0}))
