@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -159,7 +160,8 @@ const (
 // introduced it in its commit, or a person (the commit had an agent's
 // conversation but not this line), or nobody we know of.
 func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]store.LineWriter, linked []store.LinkedConversation) (store.LineWriter, string) {
-	if w, ok := writers[l.Commit][l.Filename][l.OrigLine]; ok {
+	// Line evidence is stored under the normalised path record wrote.
+	if w, ok := writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine]; ok {
 		return w, attrAgent
 	}
 	if len(linked) > 0 {

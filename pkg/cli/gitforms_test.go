@@ -326,3 +326,41 @@ func TestGitFormsMatchGit(t *testing.T) {
 		}
 	})
 }
+
+// TestQuotedPathsKeepTheirWriter blames files whose names git C-quotes
+// (non-ASCII under core.quotePath=true; a quote, a backslash, a tab or a
+// newline under any setting): an agent's lines stay the agent's, and JSON
+// names the real path.
+func TestQuotedPathsKeepTheirWriter(t *testing.T) {
+	skipOnWindows(t)
+	names := []string{"café.txt", "dir ü/naïve.txt", `quo"te.txt`, `back\slash.txt`, "tab\there.txt", "new\nline.txt", "plain.txt", " lead and trail ", "ü\"\\\t\nall.txt"}
+	for _, quotePath := range []string{"true", "false"} {
+		t.Run("core.quotePath="+quotePath, func(t *testing.T) {
+			sb := newSandbox(t)
+			repo := sb.repo("quoted")
+			sb.run(repo, "git", "config", "core.quotePath", quotePath)
+			sb.convo(repo, "install", "--cursor=none")
+			const conv = "cccccccc-0000-0000-0000-000000000003"
+			for i, name := range names {
+				sb.agentEdit(repo, conv, name, fmt.Sprintf("written by the agent %d\nsecond line %d\n", i, i))
+			}
+			sb.run(repo, "git", "add", "-A")
+			sb.run(repo, "git", "commit", "-q", "-m", "odd names")
+			for _, name := range names {
+				out := sb.convo(repo, "blame", "--json", "--", name)
+				for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+					var bl blameLineJSON
+					if err := json.Unmarshal([]byte(l), &bl); err != nil {
+						t.Fatal(err)
+					}
+					if bl.Attribution != attrAgent || bl.Path != name || bl.WrittenBy == nil || *bl.WrittenBy != conv {
+						t.Errorf("%q line %d: %s %q", name, bl.Line, bl.Attribution, bl.Path)
+					}
+				}
+				if text := sb.convo(repo, "blame", "--", name); strings.Contains(text, "(by hand)") {
+					t.Errorf("%q: %s", name, text)
+				}
+			}
+		})
+	}
+}
