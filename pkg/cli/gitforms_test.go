@@ -364,3 +364,49 @@ func TestQuotedPathsKeepTheirWriter(t *testing.T) {
 		})
 	}
 }
+
+// TestRenameKeepsWriters: an agent writes a file, a person moves it with
+// git mv and changes one line. The move adds only that line: its writers stay
+// with the agent's commit, stats counts the agent's lines once, and the
+// move's link claims no lines the agent wrote in it.
+func TestRenameKeepsWriters(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("renames")
+	sb.convo(repo, "install", "--cursor=none")
+	const conv = "dddddddd-0000-0000-0000-000000000004"
+	var body strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&body, "agent line %d\n", i)
+	}
+	sb.agentEdit(repo, conv, "old.txt", body.String())
+	first := sb.commit(repo, "agent writes old.txt", "old.txt")
+	sb.run(repo, "git", "mv", "old.txt", "new.txt")
+	sb.write(repo, "new.txt", strings.Replace(body.String(), "agent line 40\n", "person line 40\n", 1))
+	sb.run(repo, "git", "add", "-A")
+	sb.run(repo, "git", "commit", "-q", "-m", "move by hand")
+
+	var st statsJSON
+	if err := json.Unmarshal([]byte(sb.convo(repo, "stats", "--json", "HEAD~2..HEAD")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Added != 41 || st.Agent != 40 {
+		t.Errorf("stats: %d of %d added lines by agents, want 40 of 41", st.Agent, st.Added)
+	}
+	moved := sb.showJSON(repo, "HEAD")
+	for _, c := range moved.Conversations {
+		if c.WrittenLines != 0 || c.AddedLines > 1 {
+			t.Errorf("the move claims %d of %d added lines for %s: %s", c.WrittenLines, c.AddedLines, c.ID, c.Reason)
+		}
+	}
+	for i, bl := range blameLines(t, sb.convo(repo, "blame", "--json", "new.txt")) {
+		if i < 39 && (bl.Commit != first || bl.Filename != "old.txt") {
+			t.Errorf("line %d: %+v, want the agent's commit under the old name", bl.Line, bl)
+		}
+	}
+	out := sb.convo(repo, "blame", "--json", "-L1,1", "new.txt")
+	var bl blameLineJSON
+	if err := json.Unmarshal([]byte(out), &bl); err != nil || bl.Attribution != attrAgent {
+		t.Errorf("a moved line lost its writer: %s", out)
+	}
+}
