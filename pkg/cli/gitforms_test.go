@@ -410,3 +410,56 @@ func TestRenameKeepsWriters(t *testing.T) {
 		t.Errorf("a moved line lost its writer: %s", out)
 	}
 }
+
+// TestDotfilesRepository: a git dir apart from its work tree, used through
+// GIT_DIR and GIT_WORK_TREE as "dotfiles" setups do. The agent's edit is
+// captured under that repository and the commit is linked to it.
+func TestDotfilesRepository(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	home := filepath.Join(sb.root, "dots")
+	gitDir := filepath.Join(home, ".cfg")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb.run(home, "git", "init", "-q", "--bare", gitDir)
+	env := sb.with("GIT_DIR="+gitDir, "GIT_WORK_TREE="+home)
+	run := func(args ...string) result {
+		t.Helper()
+		r := sb.runEnv(home, env, "", args...)
+		if r.code != 0 {
+			t.Fatalf("%q exited %d: %s", args, r.code, r.stderr)
+		}
+		return r
+	}
+	run("git", "convo", "install", "--cursor=none")
+	const conv = "eeeeeeee-0000-0000-0000-000000000005"
+	body := "alias ll='ls -l'\nexport EDITOR=vim\n"
+	for _, ev := range []struct {
+		event  string
+		fields map[string]any
+	}{
+		{"beforeSubmitPrompt", map[string]any{"prompt": "set up my shell"}},
+		{"afterFileEdit", map[string]any{"file_path": sb.write(home, ".bashrc", body), "edits": []map[string]string{{"old_string": "", "new_string": body}}}},
+		{"stop", map[string]any{"status": "completed"}},
+	} {
+		payload := map[string]any{"conversation_id": conv, "generation_id": "gen-1", "hook_event_name": ev.event,
+			"workspace_roots": []string{home}}
+		for k, v := range ev.fields {
+			payload[k] = v
+		}
+		b, _ := json.Marshal(payload)
+		if r := sb.runEnv(home, env, string(b), "git", "convo", "capture"); r.code != 0 {
+			t.Fatalf("capture: %s", r.stderr)
+		}
+	}
+	run("git", "add", ".bashrc")
+	run("git", "commit", "-q", "-m", "shell setup")
+	var s showJSON
+	if err := json.Unmarshal([]byte(run("git", "convo", "show", "--json").stdout), &s); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Commit.Recorded || !has(convIDs(s), conv) {
+		t.Errorf("recorded %v, conversations %q", s.Commit.Recorded, convIDs(s))
+	}
+}

@@ -249,3 +249,65 @@ func TestIsFullHash(t *testing.T) {
 		}
 	}
 }
+
+// TestFindRepoForPathGitDirEnv: a "dotfiles" repository, a git dir apart
+// from a work tree that holds no .git, found through GIT_DIR with
+// GIT_WORK_TREE or core.worktree, as git finds it.
+func TestFindRepoForPathGitDirEnv(t *testing.T) {
+	isolate(t)
+	base := t.TempDir()
+	home, dotfiles := filepath.Join(base, "home"), filepath.Join(base, "home", ".dotfiles")
+	gitIn(t, base, nil, "init", "-q", "--bare", dotfiles)
+	outside := filepath.Join(base, "elsewhere", "x.txt")
+	env := func(kv ...string) func(string) string {
+		m := map[string]string{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return func(k string) string { return m[k] }
+	}
+	file := filepath.Join(home, ".bashrc")
+	for _, tc := range []struct {
+		name   string
+		path   string
+		getenv func(string) string
+		found  bool
+	}{
+		{"GIT_DIR and GIT_WORK_TREE", file, env("GIT_DIR", dotfiles, "GIT_WORK_TREE", home), true},
+		{"a new file deeper down", filepath.Join(home, ".config", "new", "f"), env("GIT_DIR", dotfiles, "GIT_WORK_TREE", home), true},
+		{"outside the work tree", outside, env("GIT_DIR", dotfiles, "GIT_WORK_TREE", home), false},
+		{"no environment: no .git above", file, env(), false},
+		{"GIT_DIR without a work tree", file, env("GIT_DIR", dotfiles), false},
+		{"GIT_DIR naming no repository", file, env("GIT_DIR", filepath.Join(base, "nothing"), "GIT_WORK_TREE", home), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			loc, ok := FindRepoForPathEnv(tc.path, tc.getenv)
+			if ok != tc.found {
+				t.Fatalf("found = %v (%+v), want %v", ok, loc, tc.found)
+			}
+			if ok && (loc.TopLevel != home || realPath(t, loc.CommonDir) != realPath(t, dotfiles)) {
+				t.Errorf("%+v", loc)
+			}
+		})
+	}
+	t.Run("core.worktree", func(t *testing.T) {
+		gitIn(t, base, nil, "--git-dir="+dotfiles, "config", "core.worktree", "..")
+		if _, ok := FindRepoForPathEnv(file, env("GIT_DIR", dotfiles)); ok {
+			t.Error("core.worktree of a bare repository: git ignores it")
+		}
+		gitIn(t, base, nil, "--git-dir="+dotfiles, "config", "core.bare", "false")
+		loc, ok := FindRepoForPathEnv(file, env("GIT_DIR", dotfiles))
+		if !ok || loc.TopLevel != home {
+			t.Fatalf("%+v %v", loc, ok)
+		}
+		// The key must be the one git gives the same place.
+		t.Setenv("GIT_DIR", dotfiles)
+		repo, err := Open(context.Background(), home, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if realPath(t, repo.CommonDir) != realPath(t, loc.CommonDir) || realPath(t, repo.TopLevel) != realPath(t, home) {
+			t.Errorf("git: %+v, found %+v", repo, loc)
+		}
+	})
+}
