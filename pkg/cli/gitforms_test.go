@@ -69,7 +69,15 @@ func formsRepo(t *testing.T, sb *sandbox) string {
 		t.Fatal(err)
 	}
 	sb.run(repo, "git", "-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "--allow-empty", "-F", msg)
-	sb.run(repo, "git", "tag", "-a", "-m", "tag message", "v1", "HEAD~2")
+	// A message holding the record separator an old framing used, and a
+	// file with CRLF lines.
+	if err := os.WriteFile(msg, []byte("record\x1eseparator \x1e in a message\n\nbody \x1e too\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sb.write(repo, "crlf.txt", "windows\r\nlines\r\n")
+	sb.run(repo, "git", "add", "crlf.txt")
+	sb.run(repo, "git", "commit", "-q", "--cleanup=verbatim", "-F", msg)
+	sb.run(repo, "git", "tag", "-a", "-m", "tag message", "v1", "HEAD~3")
 	return repo
 }
 
@@ -145,6 +153,7 @@ func TestGitFormsMatchGit(t *testing.T) {
 			{"--root", "f.txt"},
 			{"--abbrev=12", "f.txt"},
 			{"-l", "f.txt"},
+			{"crlf.txt"},
 		} {
 			t.Run(strings.Join(args, " "), func(t *testing.T) {
 				want, err := gitx.ParseBlame(strings.NewReader(git(append([]string{"blame", "--porcelain"}, args...)...)))
@@ -167,6 +176,11 @@ func TestGitFormsMatchGit(t *testing.T) {
 				}
 			})
 		}
+		t.Run("CRLF kept", func(t *testing.T) {
+			if out := convo(t, "blame", "crlf.txt"); !strings.Contains(out, ") windows\r\n") {
+				t.Errorf("text: %q", out)
+			}
+		})
 		t.Run("-s and -e columns", func(t *testing.T) {
 			if out := convo(t, "blame", "-e", "-L1,1", "f.txt"); !strings.Contains(out, "(<ada@example.com> ") {
 				t.Errorf("-e: %q", out)
@@ -254,8 +268,9 @@ func TestGitFormsMatchGit(t *testing.T) {
 			{"HEAD~1", "HEAD~4"},
 			{"--date=iso", "HEAD~2"},
 			{"v1"},
-			{"HEAD~3"}, // a two-line first paragraph and tabs
-			{"HEAD"},   // ISO-8859-1
+			{"HEAD~4"}, // a two-line first paragraph and tabs
+			{"HEAD~1"}, // ISO-8859-1
+			{"HEAD"},   // 0x1e in the message
 		} {
 			t.Run(strings.Join(args, " "), func(t *testing.T) {
 				want := git(append([]string{"show", "--no-patch"}, args...)...)
@@ -461,5 +476,23 @@ func TestDotfilesRepository(t *testing.T) {
 	}
 	if !s.Commit.Recorded || !has(convIDs(s), conv) {
 		t.Errorf("recorded %v, conversations %q", s.Commit.Recorded, convIDs(s))
+	}
+}
+
+// TestNewlineInRepositoryPath: every command works in a repository whose
+// path holds a newline.
+func TestNewlineInRepositoryPath(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("a\nrepo\ntrue\nsha1")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.agentEdit(repo, "ffffffff-0000-0000-0000-000000000006", "f.txt", "agent text\n")
+	sb.commit(repo, "agent commit", "f.txt")
+	s := sb.showJSON(repo, "HEAD")
+	if !s.Commit.Recorded || len(s.Conversations) != 1 {
+		t.Errorf("recorded %v, %d conversations", s.Commit.Recorded, len(s.Conversations))
+	}
+	for _, args := range [][]string{{"log"}, {"blame", "f.txt"}, {"stats"}, {"show"}, {"record", "HEAD"}} {
+		sb.convo(repo, args...)
 	}
 }
