@@ -25,15 +25,20 @@ func logCommand(env *Env) *cli.Command {
 		Name:      "log",
 		Usage:     "git log, with each commit's conversations under it",
 		UsageText: "git convo log [--only-linked] [--json] [<git log options>] [<revision range>] [[--] <path>...]",
-		Description: `Shows the commits "git log" would show, one line each, with the conversations linked
-to each commit beneath it. Every option git-convo does not know is handed to git log:
--n, --since, --author, --grep, ranges (main..topic) and pathspecs all work.
+		Description: `Shows the commits "git log" would show, one line each (git's abbreviated hash), with
+the conversations linked to each commit beneath it. Every argument git-convo does not know
+reaches git log as typed: -n5, --since=2.weeks, -S<text>, --author=..., --grep, ranges
+(main..topic) and paths, with or without "--".
 
   --only-linked   only commits that have a conversation
+  --oneline       git log --oneline's own line for each commit
+  --name-only     the paths each commit changed, under its line
   --json          JSON Lines: one show-shaped object per commit
   --color=<when>, --no-pager as for every read command
 
-Output streams: on a long history the first commits appear before git log has finished.`,
+Options for another output (--graph, -p, --stat, --format) are refused: run git log for
+those. Output streams: on a long history the first commits appear before git log has
+finished.`,
 		SkipFlagParsing: true,
 		Action:          gitLogStyle("log", env, runLog),
 	}

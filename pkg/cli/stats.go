@@ -17,11 +17,12 @@ func statsCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "stats",
 		Usage:     "the share of added lines written by agents, per file and per author",
-		UsageText: "git convo stats [--json] [<revision range>] [-- <path>...]",
+		UsageText: "git convo stats [--json] [<git log options>] [<revision range>] [[--] <path>...]",
 		Description: `Adds up, over the recorded commits of a range (default: the last 1,000 commits of
 HEAD), the lines each commit added and how many of them an agent's edit wrote, per file and
-per commit author. Paths limit the files counted. Commits recorded before line-level
-attribution existed are left out of the counts.`,
+per commit author. Paths, with or without "--", limit the files counted. A file moved by
+hand (a rename, as git finds renames) counts only the lines it changed. Commits recorded
+before line-level attribution existed are left out of the counts.`,
 		SkipFlagParsing: true,
 		Action:          gitLogStyle("stats", env, runStats),
 	}
