@@ -496,3 +496,24 @@ func TestNewlineInRepositoryPath(t *testing.T) {
 		sb.convo(repo, args...)
 	}
 }
+
+// TestShowRunsOneGit: show --json asks git once, whatever the revisions.
+func TestShowRunsOneGit(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("one-git")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.write(repo, "a.txt", "a\n")
+	sb.commit(repo, "second", "a.txt")
+	trace := filepath.Join(sb.root, "trace")
+	for _, args := range [][]string{{"--json"}, {"--json", "HEAD~1..HEAD"}, {"--json", ":/second", "HEAD~1"}} {
+		os.Remove(trace)
+		if r := sb.runEnv(repo, sb.with("GIT_TRACE="+trace), "", append([]string{binPath, "show"}, args...)...); r.code != 0 {
+			t.Fatalf("%q: %s", args, r.stderr)
+		}
+		b, _ := os.ReadFile(trace)
+		if n := strings.Count(string(b), "trace: built-in: git "); n != 1 {
+			t.Errorf("%q ran git %d times:\n%s", args, n, b)
+		}
+	}
+}
