@@ -40,7 +40,7 @@ the columns as they do in git blame; options for another output format (-p, -t, 
 				return err
 			}
 			if ra.help {
-				return cli.ShowCommandHelp(c, "blame")
+				return commandHelp(c, "blame")
 			}
 			if !hasOperand(ra.git) {
 				return usagef("usage: git convo blame [<options>] [<rev>] [--] <file>")

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"strings"
+
+	"github.com/urfave/cli/v2"
 )
 
 // The read commands that wrap a git command (log, stats, show, blame) take
@@ -158,4 +160,13 @@ func logSpec(own ...string) gitArgSpec {
 		shortFlags:  "ipumcsWz",
 		shortValued: "nSGOLU",
 	}
+}
+
+// commandHelp prints a command's help from its action: the command's own
+// context lists only its help subcommand, so the app's context is asked.
+func commandHelp(c *cli.Context, name string) error {
+	if l := c.Lineage(); len(l) > 1 && l[1].Command != nil {
+		return cli.ShowCommandHelp(l[1], name)
+	}
+	return cli.ShowCommandHelp(c, name)
 }

@@ -517,3 +517,17 @@ func TestShowRunsOneGit(t *testing.T) {
 		}
 	}
 }
+
+// TestWrappedCommandsHelp: the commands that hand their arguments to git
+// still answer -h and --help themselves.
+func TestWrappedCommandsHelp(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("help")
+	for _, name := range []string{"show", "log", "blame", "stats"} {
+		for _, flag := range []string{"-h", "--help"} {
+			if out := sb.convo(repo, name, flag); !strings.Contains(out, "git convo "+name) {
+				t.Errorf("%s %s:\n%s", name, flag, out)
+			}
+		}
+	}
+}

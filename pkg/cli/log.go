@@ -53,7 +53,7 @@ func gitLogStyle(name string, env *Env, run func(context.Context, *Env, logOptio
 			return err
 		}
 		if opts.help {
-			return cli.ShowCommandHelp(c, name)
+			return commandHelp(c, name)
 		}
 		return run(c.Context, env, opts, gitArgs)
 	}

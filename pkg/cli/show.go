@@ -37,7 +37,7 @@ object per commit:
 				return err
 			}
 			if ra.help {
-				return cli.ShowCommandHelp(c, "show")
+				return commandHelp(c, "show")
 			}
 			return runShow(c.Context, env, ra)
 		},
