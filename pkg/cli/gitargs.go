@@ -151,6 +151,7 @@ func logSpec(own ...string) gitArgSpec {
 		"--word-diff", "--color-words", "--cc", "-c", "--check", "--line-prefix", "--show-signature", "-L",
 		"--compact-summary", "--stat-width", "--stat-name-width", "--stat-count", "--stat-graph-width", "-W",
 		"--function-context", "-U", "--unified")
+	refuse(r, "git convo prints to its own output; redirect it instead", "--output")
 	return gitArgSpec{
 		own: own,
 		valued: setOf("-n", "--max-count", "--skip", "--since", "--after", "--until", "--before", "--author",

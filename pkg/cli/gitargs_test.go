@@ -35,6 +35,7 @@ func TestSplitGitArgs(t *testing.T) {
 		{name: "log values", spec: logSpec("--only-linked"), args: []string{"-n5", "--author", "--json", "--since=2.weeks", "-Sa,b", "--only-linked", "--color=never", "f.txt"},
 			git: []string{"-n5", "--author", "--json", "--since=2.weeks", "-Sa,b", "f.txt"}, flags: []string{"--only-linked"}, color: "never"},
 		{name: "refused format", spec: logSpec(), args: []string{"--graph"}, refuse: true},
+		{name: "git writes no file of ours", spec: showSpec(), args: []string{"--output=/tmp/x"}, refuse: true},
 		{name: "refused with a value", spec: logSpec(), args: []string{"--stat=80"}, refuse: true},
 		{name: "refused inside a bundle", spec: logSpec(), args: []string{"-sp"}, refuse: true},
 		{name: "refused value letter", spec: logSpec(), args: []string{"-U3"}, refuse: true},
