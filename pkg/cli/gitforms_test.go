@@ -153,6 +153,7 @@ func TestGitFormsMatchGit(t *testing.T) {
 			{"--root", "f.txt"},
 			{"--abbrev=12", "f.txt"},
 			{"-l", "f.txt"},
+			{"-b", "f.txt"},
 			{"crlf.txt"},
 		} {
 			t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -316,11 +317,11 @@ func TestGitFormsMatchGit(t *testing.T) {
 	t.Run("refused and protected", func(t *testing.T) {
 		for _, args := range [][]string{
 			{"log", "--graph"}, {"log", "-p"}, {"log", "--stat"}, {"log", "--format=%H"}, {"log", "-pw"},
-			{"show", "-p"}, {"show", "--stat"}, {"show", "--oneline"},
+			{"show", "-p"}, {"show", "--stat"}, {"show", "--oneline"}, {"stats", "--oneline"}, {"stats", "--graph"},
 			{"blame", "-t", "f.txt"}, {"blame", "-n", "f.txt"}, {"blame", "--porcelain", "f.txt"},
 		} {
 			r := sb.runEnv(repo, sb.env, "", append([]string{"git", "convo"}, args...)...)
-			if r.code != ExitUsage || !strings.Contains(r.stderr, "run git") {
+			if r.code != ExitUsage || !strings.Contains(r.stderr, "run git") && !strings.Contains(r.stderr, "git convo log") {
 				t.Errorf("%q: exit %d, %q", args, r.code, r.stderr)
 			}
 		}

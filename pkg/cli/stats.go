@@ -48,6 +48,9 @@ type statsJSON struct {
 }
 
 func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
+	if opts.oneline || opts.nameOnly || opts.onlyLinked {
+		return usagef("git convo stats prints totals, not commits: --oneline, --name-only and --only-linked are for git convo log")
+	}
 	paths, revs := statsPaths(gitArgs)
 	if !revs {
 		// The default range; a -n of the user's, after it, still wins.
