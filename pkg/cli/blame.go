@@ -115,7 +115,8 @@ func blameColumnsOf(ra *readArgs) (blameColumns, error) {
 			if err != nil || n < 0 {
 				return bc, usagef("%s: want a number of hex digits", a)
 			}
-			bc.abbrev = max(n, 4)
+			// git shows at least 4 digits, and all of them for 0.
+			bc.abbrev, bc.long = max(n, 4), n == 0
 		default:
 			rest = append(rest, a)
 			if blameSpec().valued[a] && i+1 < len(ra.git) {

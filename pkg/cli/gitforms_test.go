@@ -152,6 +152,8 @@ func TestGitFormsMatchGit(t *testing.T) {
 			{"--reverse", "HEAD~4..HEAD~1", "f.txt"},
 			{"--root", "f.txt"},
 			{"--abbrev=12", "f.txt"},
+			{"--abbrev=0", "f.txt"},
+			{"--abbrev=2", "f.txt"},
 			{"-l", "f.txt"},
 			{"-b", "f.txt"},
 			{"crlf.txt"},
