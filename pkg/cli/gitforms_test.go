@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -302,6 +303,24 @@ func TestGitFormsMatchGit(t *testing.T) {
 					t.Errorf("json commits %q, git %q", hashes, w)
 				}
 			})
+		}
+	})
+
+	t.Run("show on a terminal decorates as git does", func(t *testing.T) {
+		ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
+		var env []string
+		for _, kv := range sb.env {
+			if !strings.HasPrefix(kv, "NO_COLOR=") {
+				env = append(env, kv)
+			}
+		}
+		for _, rev := range []string{"HEAD", "HEAD~3"} {
+			want := ansi.ReplaceAllString(sb.onTTY(repo, env, "git", "--no-pager", "show", "--no-patch", rev), "")
+			got := ansi.ReplaceAllString(sb.onTTY(repo, env, "git", "convo", "show", "--no-pager", rev), "")
+			got = strings.ReplaceAll(got, "\n\n    No linked conversation. (git convo link <conversation> <rev> links one by hand.)\n", "\n")
+			if !strings.Contains(want, "(") || strings.TrimSuffix(got, "\n") != strings.TrimSuffix(want, "\n") {
+				t.Errorf("%s: got\n%q\ngit\n%q", rev, got, want)
+			}
 		}
 	})
 

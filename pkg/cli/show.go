@@ -74,7 +74,7 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 			hashes = append(hashes, gc.Hash)
 		}
 	} else {
-		if records, err = rc.repo.ShowHeaders(ctx, ra.git); err != nil {
+		if records, err = rc.repo.ShowHeaders(ctx, ra.git, rc.io.StdoutTTY()); err != nil {
 			return err
 		}
 		for _, r := range records {

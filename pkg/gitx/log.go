@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 )
@@ -99,10 +100,19 @@ type ShowRecord struct {
 // ShowHeaders runs `git show --no-patch` with the user's arguments and
 // returns each commit's header exactly as git prints it (git's medium
 // format: merges, tabs, encodings, dates as git renders them), with one git
-// process.
-func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string) ([]ShowRecord, error) {
+// process. With terminal, git decorates as it does on a terminal
+// (log.decorate=auto): it takes a pager in use for one.
+func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal bool) ([]ShowRecord, error) {
 	args := append([]string{"-c", "log.showSignature=false", "show", "--no-patch", "-z", "--no-color", "--pretty=medium"}, userArgs...)
-	out, err := r.run.output(ctx, args...)
+	run := r.run
+	if terminal {
+		env := run.env
+		if env == nil {
+			env = os.Environ()
+		}
+		run.env = append(env[:len(env):len(env)], "GIT_PAGER_IN_USE=true")
+	}
+	out, err := run.output(ctx, args...)
 	if err != nil {
 		return nil, err
 	}
