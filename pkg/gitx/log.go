@@ -76,7 +76,14 @@ func (r *Repo) streamCommits(ctx context.Context, cmd string, userArgs []string,
 	args = append(args, userArgs...)
 	return r.run.stream(ctx, args, func(out io.Reader) error {
 		// Commits already read are not handed out once ctx is done.
-		return parseLog(out, opts, func(c Commit) bool { return ctx.Err() == nil && fn(c) })
+		// git log may print paths (a user's --name-only); git show here never.
+		paths := cmd == "log" || opts.Files
+		err := parseLog(out, paths, func(c Commit) bool { return ctx.Err() == nil && fn(c) })
+		if err != nil && err != errStop && cmd == "show" {
+			// git show prints a blob or a tree as it is.
+			return fmt.Errorf("git show printed something that is not a commit (a file's contents or a tree?): %w", err)
+		}
+		return err
 	})
 }
 
@@ -143,8 +150,11 @@ func (r *Repo) LogCommits(ctx context.Context, userArgs []string, opts LogOption
 
 // parseLog reads logFormat records and hands each to fn as soon as the next
 // byte shows it is complete: its paths, if any, come after it, the first
-// one after a newline.
-func parseLog(rd io.Reader, opts LogOptions, fn func(Commit) bool) error {
+// one after a newline. Without paths (git show, which prints no paths here)
+// what follows a record is the next one, maybe after an annotated tag's
+// header, and a header left at the end (its commit was shown already) is
+// no commit.
+func parseLog(rd io.Reader, paths bool, fn func(Commit) bool) error {
 	br := bufio.NewReaderSize(rd, 64*1024)
 	var (
 		cur       *Commit
@@ -154,10 +164,8 @@ func parseLog(rd io.Reader, opts LogOptions, fn func(Commit) bool) error {
 	for {
 		if cur != nil {
 			// A record, or its last path, is done when the next record
-			// starts or the stream ends.
-			// Paths start after a newline: anything else right after a
-			// record (git show's tag header) starts the next one.
-			if next, err := br.Peek(1); err != nil || next[0] == '/' || (firstPath && next[0] != '\n') {
+			// starts or the stream ends. Paths start after a newline.
+			if next, err := br.Peek(1); !paths || err != nil || next[0] == '/' || (firstPath && next[0] != '\n') {
 				if !fn(*cur) {
 					return errStop
 				}
@@ -194,6 +202,9 @@ func parseLog(rd io.Reader, opts LogOptions, fn func(Commit) bool) error {
 		}
 		cur, firstPath, fields = &c, true, fields[:0]
 	}
+	if len(fields) == 1 && !paths && bytes.HasPrefix(fields[0], []byte("\ntag ")) {
+		return nil
+	}
 	if len(fields) > 0 {
 		return fmt.Errorf("unexpected git log record %.200q", bytes.Join(fields, []byte{0}))
 	}
@@ -203,7 +214,7 @@ func parseLog(rd io.Reader, opts LogOptions, fn func(Commit) bool) error {
 func parseLogRecord(f [][]byte) (Commit, error) {
 	// git show prints an annotated tag's header, which holds no NUL, before
 	// its commit's record.
-	if i := bytes.LastIndex(f[0], []byte("\n/")); i >= 0 && f[0][0] != '/' {
+	if i := bytes.LastIndex(f[0], []byte("\n/")); i >= 0 && (len(f[0]) == 0 || f[0][0] != '/') {
 		f[0] = f[0][i+1:]
 	}
 	hash, ok := bytes.CutPrefix(f[0], []byte{'/'})

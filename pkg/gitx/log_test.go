@@ -253,7 +253,7 @@ func TestParseLogStreams(t *testing.T) {
 	first := make(chan Commit, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- parseLog(pr, LogOptions{}, func(c Commit) bool { first <- c; return false })
+		done <- parseLog(pr, true, func(c Commit) bool { first <- c; return false })
 	}()
 	// The second record's separator completes the first; the stream stays open.
 	if _, err := pw.Write([]byte(rec + "/")); err != nil {
@@ -282,11 +282,42 @@ func TestParseLogMalformed(t *testing.T) {
 		"/" + h + "\x00too few fields\x00",
 		"/" + h + "\x00too few fields",
 	} {
-		if err := parseLog(strings.NewReader(in), LogOptions{}, func(Commit) bool { return true }); err == nil {
+		if err := parseLog(strings.NewReader(in), true, func(Commit) bool { return true }); err == nil {
 			t.Errorf("%q: no error", in)
 		}
 	}
-	if err := parseLog(strings.NewReader(""), LogOptions{}, func(Commit) bool { t.Error("a commit from nothing"); return true }); err != nil {
+	if err := parseLog(strings.NewReader(""), true, func(Commit) bool { t.Error("a commit from nothing"); return true }); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestStreamShow reads git show's own choice of commits: an annotated tag's
+// header before its commit is skipped, a range is walked, and a blob is an
+// error that says what it is.
+func TestStreamShow(t *testing.T) {
+	r, hashes := logRepo(t)
+	r.at("tag", "-a", "-m", "a tag's\nmessage\n/with a slash line", "v2", hashes[3])
+	repo := r.open()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{hashes[30]}},
+		{[]string{"v2", "HEAD~1"}, []string{hashes[3], hashes[29]}},
+		{[]string{"HEAD~1", "v2"}, []string{hashes[29], hashes[3]}},
+		{[]string{"HEAD~2..HEAD"}, []string{hashes[30], hashes[29]}},
+		{[]string{"-1"}, []string{hashes[30]}},
+		{[]string{hashes[3], "v2"}, []string{hashes[3]}}, // the tag's commit was shown already
+	} {
+		var got []string
+		err := repo.StreamShow(ctx, tc.args, LogOptions{Body: true}, func(c Commit) bool { got = append(got, c.Hash); return true })
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q %v, want %q", tc.args, got, err, tc.want)
+		}
+	}
+	err := repo.StreamShow(ctx, []string{"HEAD:f"}, LogOptions{}, func(Commit) bool { return true })
+	if err == nil || !strings.Contains(err.Error(), "not a commit") {
+		t.Errorf("a blob: %v", err)
 	}
 }
