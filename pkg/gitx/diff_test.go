@@ -113,3 +113,23 @@ func TestParsersTakeAnyLineLength(t *testing.T) {
 		t.Errorf("blame: %d lines, %v", len(lines), err)
 	}
 }
+
+// FuzzParseAddedLines: whatever it is given, the diff parser does not panic
+// and every added line has a path and a line number.
+func FuzzParseAddedLines(f *testing.F) {
+	f.Add("diff --git a/f b/f\n--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+++ x\n+y\n")
+	f.Add("diff --git \"a/t\\tb\" \"b/t\\tb\"\n--- a/x\n+++ \"b/t\\tb\"\n@@ -1,2 +1 @@\n-a\n-b\n+c\n\\ No newline at end of file\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := ParseAddedLines(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		for p, lines := range got {
+			for _, l := range lines {
+				if p == "" || l.Line < 1 {
+					t.Fatalf("%q: %+v", p, l)
+				}
+			}
+		}
+	})
+}

@@ -321,3 +321,19 @@ func TestStreamShow(t *testing.T) {
 		t.Errorf("a blob: %v", err)
 	}
 }
+
+// FuzzParseLog: whatever git prints, the log parser does not panic and every
+// commit it hands out has a full hash.
+func FuzzParseLog(f *testing.F) {
+	h := strings.Repeat("ab", 20)
+	f.Add("/"+h+"\x00\x00N\x00n@x\x00\x00\x00s\x00\x00\x00b\x00\nf\x00g\x00", true)
+	f.Add("tag v1\nTagger: x\n\nmsg\n/"+h+"\x00\x00N\x00n@x\x00\x00\x00s\x00\x00\x00\x00\ntag v2\n", false)
+	f.Fuzz(func(t *testing.T, in string, paths bool) {
+		_ = parseLog(strings.NewReader(in), paths, func(c Commit) bool {
+			if !IsFullHash(c.Hash) {
+				t.Fatalf("%+v", c)
+			}
+			return true
+		})
+	})
+}
