@@ -28,8 +28,9 @@ commits with no conversation keep a blank column.
 Every argument git blame takes reaches git as typed, in any order git accepts: -L in all its
 forms (-L 2,5, -L2,+3, -L /re/,+2, -L :func, repeated), -w, -M, -C, --since, --reverse,
 --root, --ignore-rev, a revision, options after the file. -s, -e, -l, -b and --abbrev change
-the columns as they do in git blame; options for another output format (-p, -t, -n, -f, -c,
---incremental, --date) are refused: run git blame for those.
+the columns as they do in git blame, as do blame.showEmail and blame.blankBoundary; options
+for another output format (-p, -t, -n, -f, -c, --incremental, --date) are refused: run git
+blame for those. Hashes are as long as git blame makes them (core.abbrev, and unique).
 
 --json prints JSON Lines, one per line of the file:
   {"line", "commit", "conversations": [{"id", "title", "confidence"}], "text", ...}`,
@@ -200,6 +201,15 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 		return err
 	}
 	defer rc.Close()
+	// git blame's columns follow blame.showEmail and blame.blankBoundary;
+	// they are read while git blames.
+	config := make(chan map[string]string, 1)
+	if !rc.json {
+		go func() {
+			m, _ := gitx.ConfigRegexp(ctx, ".", `^blame\.(showemail|blankboundary)$`)
+			config <- m
+		}()
+	}
 	lines, err := rc.repo.Blame(ctx, gitx.BlameOptions{Args: ra.git})
 	if err != nil {
 		return err
@@ -253,11 +263,23 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 		}
 		return nil
 	}
+	m := <-config
+	cols.email = cols.email || gitBool(m["blame.showemail"])
+	cols.blankBoundary = cols.blankBoundary || gitBool(m["blame.blankboundary"])
 	width, err := blameHashWidth(ctx, rc.repo, cols, hashes)
 	if err != nil {
 		return err
 	}
 	return rc.ioErr(printBlame(rc, cols, width, lines, linked, writers))
+}
+
+// gitBool reads a git config boolean that is true.
+func gitBool(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "yes", "on", "1":
+		return true
+	}
+	return false
 }
 
 // blameHashWidth is how many hex digits git blame shows: one more than the

@@ -192,6 +192,15 @@ func TestGitFormsMatchGit(t *testing.T) {
 			if out := convo(t, "blame", "-s", "-L1,1", "f.txt"); strings.Contains(out, "Ada") || !strings.Contains(out, " 1) line 1") {
 				t.Errorf("-s: %q", out)
 			}
+			git("config", "blame.showEmail", "yes")
+			git("config", "blame.blankBoundary", "true")
+			defer git("config", "--remove-section", "blame")
+			if out := convo(t, "blame", "-L1,1", "f.txt"); !strings.Contains(out, "(<ada@example.com> ") {
+				t.Errorf("blame.showEmail: %q", out)
+			}
+			if g, w := firstFields(convo(t, "blame", "f.txt")), firstFields(git("blame", "f.txt")); !reflect.DeepEqual(g, w) {
+				t.Errorf("blame.blankBoundary: hash column %q, git %q", g, w)
+			}
 		})
 	})
 
