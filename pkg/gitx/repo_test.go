@@ -311,3 +311,17 @@ func TestFindRepoForPathGitDirEnv(t *testing.T) {
 		}
 	})
 }
+
+func TestAbbrevs(t *testing.T) {
+	r, hashes := logRepo(t)
+	r.git("config", "core.abbrev", "9")
+	got, err := r.open().Abbrevs(context.Background(), hashes)
+	if err != nil || len(got) != len(hashes) {
+		t.Fatalf("%d abbreviations, %v", len(got), err)
+	}
+	for _, h := range hashes {
+		if want := r.git("log", "-1", "--format=%h", h); got[h] != want || len(want) != 9 {
+			t.Errorf("%s: %q, git %q", h, got[h], want)
+		}
+	}
+}

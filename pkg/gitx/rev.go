@@ -35,7 +35,7 @@ func (r *Repo) Abbrevs(ctx context.Context, hashes []string) (map[string]string,
 	out := make(map[string]string, len(hashes))
 	for len(hashes) > 0 {
 		n := min(len(hashes), 1000)
-		args := append([]string{"log", "--no-walk=unsorted", "--format=%H %h"}, hashes[:n]...)
+		args := append([]string{"-c", "log.showSignature=false", "log", "--no-walk=unsorted", "--format=%H %h"}, hashes[:n]...)
 		b, err := r.run.output(ctx, args...)
 		if err != nil {
 			return nil, err
