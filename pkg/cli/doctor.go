@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,7 +38,10 @@ func doctorCommand(env *Env) *cli.Command {
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
 exists), Cursor's hooks, the links database (readable, schema version), Cursor's database,
 how long ago the last capture and record ran, and the settings; then shows the recent
-errors from the log. Every problem comes with its fix. Exits 1 when a check fails.`,
+errors from the log. Every problem comes with its fix. Exits 1 when a check fails; a state
+that is normal before first use (nothing recorded yet) or that you chose (install
+--cursor=none) is information, not a failure. A links.sqlite of the Node prototype at its
+default place is mentioned until "git convo import --from-prototype" has copied it.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the checks as JSON"},
 			&cli.BoolFlag{Name: "replay-spool", Usage: "retry the spooled hook events now, set-aside ones included, then check"}},
 		Action: func(c *cli.Context) error {
@@ -114,18 +118,25 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 				break
 			}
 		}
-		if found == "" {
-			add(check{Name: "cursor hooks", OK: false, Detail: "no hooks.json names git-convo capture", Fix: "git convo install"})
-		} else {
+		switch {
+		case found == "" && values[keyCursor] == "none": // the user's choice, remembered by install
+			add(check{Name: "cursor hooks", OK: true, Detail: "not installed, as chosen (git config " + keyCursor + " = none): Cursor's conversations are not captured; git convo install --cursor=user captures them"})
+		case found == "":
+			add(check{Name: "cursor hooks", OK: claudeHooked(env, repo), Warn: true, Detail: "no hooks.json names git-convo capture", Fix: "git convo install"})
+		default:
 			add(check{Name: "cursor hooks", OK: true, Detail: found})
 		}
+		add(doctorClaude(env, repo))
 	}
 
 	dbWritable := false
 	dbPath, err := env.dbPath()
 	if err != nil {
 		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: "set GIT_CONVO_DB"})
-	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true}); err != nil {
+	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()}); errors.Is(err, store.ErrNotFound) {
+		// Normal before the first capture or recorded commit: not a failure.
+		add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created by the first Cursor hook or commit)"})
+	} else if err != nil {
 		add(openFailure(dbPath, err))
 	} else {
 		v, _ := s.Version(ctx)
@@ -155,6 +166,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		s.Close()
 	}
 
+	checks = append(checks, prototypeChecks(ctx, env)...)
 	if dbPath, err := env.dbPath(); err == nil {
 		checks = append(checks, spoolChecks(dbPath, dbWritable)...)
 		checks = append(checks, lostCheck(env.log().Path)...)

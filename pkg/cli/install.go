@@ -20,7 +20,7 @@ func installCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "install",
 		Usage:     "install the git hooks in this repository and Cursor's agent hooks",
-		UsageText: "git convo install [--cursor=user|project|none] [--force]",
+		UsageText: "git convo install [--cursor=user|project|none] [--claude=user|project|none] [--force]",
 		Description: `Adds a block between "# >>> git-convo >>>" and "# <<< git-convo <<<" right after the
 shebang of the post-commit and post-rewrite hooks (in the hooks directory git uses:
 core.hooksPath and linked worktrees are honoured). Your own hook content is kept byte for
@@ -29,36 +29,52 @@ byte; a second install changes nothing; "git convo uninstall" takes the block ou
 Cursor: by default the user-level ~/.cursor/hooks.json gets git-convo's capture command
 with this binary's absolute path, so one install serves every repository. --cursor=project
 writes <repo>/.cursor/hooks.json with a portable command instead, for teams that commit it;
---cursor=none leaves Cursor alone. Other tools' entries are kept.
+--cursor=none leaves Cursor alone. Other tools' entries are kept. The choice is remembered
+in the repository's git config (convo.cursor) for doctor and the next install.
+
+Claude Code: when ~/.claude (or CLAUDE_CONFIG_DIR) exists, ~/.claude/settings.json gets
+"git-convo capture --agent claude" for SessionStart, UserPromptSubmit, PostToolUse (edit
+tools and Bash), Stop, SubagentStop and SessionEnd, with timeouts, async where Claude need
+not wait. --claude=project writes <repo>/.claude/settings.json instead; --claude=none skips
+it. Every other key and hook is kept; uninstall restores the file byte for byte when
+nothing else changed it.
 
 --mcp also registers git-convo's MCP server ("git convo mcp") in Cursor's mcp.json, at the
 same level (user or project), so the agent can ask why code exists.
 
 --force writes into a hooks directory that a hook manager owns (husky).`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cursor", Value: "user", Usage: "where to install Cursor's hooks: user, project or none"},
+			&cli.StringFlag{Name: "cursor", Usage: "where to install Cursor's hooks: user, project or none (default: the last choice, git config " + keyCursor + ", else user)"},
 			&cli.BoolFlag{Name: "mcp", Usage: "also register the MCP server in Cursor's mcp.json"},
 			&cli.BoolFlag{Name: "force", Usage: "write into a hooks directory a hook manager owns"},
+			claudeInstallFlag(),
 		},
 		Action: func(c *cli.Context) error {
-			mode := c.String("cursor")
-			if mode != "user" && mode != "project" && mode != "none" {
-				return usagef("--cursor=%s: want user, project or none", mode)
-			}
 			ctx := c.Context
 			repo, err := gitx.Open(ctx, ".", false)
+			if err != nil {
+				return err
+			}
+			mode, err := cursorMode(ctx, repo, c)
 			if err != nil {
 				return err
 			}
 			if err := installGitHooks(ctx, env, repo, c.Bool("force")); err != nil {
 				return err
 			}
+			if c.IsSet("cursor") { // remembered for doctor and the next install
+				if err := repo.SetConfig(ctx, keyCursor, mode); err != nil {
+					return err
+				}
+			} else if mode == "none" {
+				fmt.Fprintf(env.Stdout, "Cursor hooks: not installed, as chosen before (git config %s = none; --cursor=user installs them)\n", keyCursor)
+			}
 			if mode != "none" {
 				path, command, err := cursorHooksTarget(env, repo, mode)
 				if err != nil {
 					return err
 				}
-				res, err := cursor.InstallHooksJSON(path, command, cursor.DefaultHookSpecs(), env.hooksBackupDir())
+				res, err := cursor.InstallHooksJSON(path, command, cursor.DefaultHookSpecs(), configBackupDir(env))
 				if err != nil {
 					return err
 				}
@@ -74,6 +90,9 @@ same level (user or project), so the agent can ask why code exists.
 			} else if c.Bool("mcp") {
 				return usagef("--mcp needs Cursor: use --cursor=user or --cursor=project")
 			}
+			if _, err := installClaude(env, repo, c.String("claude")); err != nil {
+				return err
+			}
 			fmt.Fprintln(env.Stdout, "\ngit-convo is set up. Work with Cursor's agent and commit as usual; then:")
 			fmt.Fprintln(env.Stdout, "  git convo show HEAD    # the conversations behind the last commit")
 			fmt.Fprintln(env.Stdout, "  git convo doctor       # check the setup")
@@ -83,9 +102,31 @@ same level (user or project), so the agent can ask why code exists.
 			if mode != "none" {
 				fmt.Fprintln(env.Stdout, "Restart Cursor if it is running so it loads the new hooks.")
 			}
+			if p, ok := env.prototypePath(); ok && prototypeImportedAt(ctx, env, p) == "" {
+				fmt.Fprintf(env.Stdout, "\nThe prototype's links database is at %s:\n  git convo import --from-prototype   # copy its conversations and links into git-convo\n", p)
+			}
 			return nil
 		},
 	}
+}
+
+// keyCursor remembers install's --cursor choice in the repository's config.
+const keyCursor = "convo.cursor"
+
+// cursorMode is --cursor, else the choice remembered in convo.cursor, else
+// user.
+func cursorMode(ctx context.Context, repo *gitx.Repo, c *cli.Context) (string, error) {
+	mode, from := c.String("cursor"), "--cursor="
+	if !c.IsSet("cursor") {
+		mode, from = "user", "git config "+keyCursor+" = "
+		if v, ok, err := repo.Config(ctx, keyCursor); err == nil && ok {
+			mode = v
+		}
+	}
+	if mode != "user" && mode != "project" && mode != "none" {
+		return "", usagef("%s%s: want user, project or none", from, mode)
+	}
+	return mode, nil
 }
 
 func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force bool) error {
@@ -129,14 +170,17 @@ func uninstallCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "uninstall",
 		Usage:     "remove git-convo's hooks from this repository",
-		UsageText: "git convo uninstall [--cursor]",
+		UsageText: "git convo uninstall [--cursor] [--claude]",
 		Description: `Removes git-convo's block from the post-commit and post-rewrite hooks, leaving your
 own hook content exactly as it was (a hook file with nothing else left is deleted), and
-git-convo's entries from this repository's .cursor/hooks.json. --cursor also removes them
-from the user-level ~/.cursor/hooks.json, which serves every repository. Recorded links
+git-convo's entries from this repository's .cursor/hooks.json and .claude/settings.json.
+--cursor also removes them from the user-level ~/.cursor/hooks.json, which serves every
+repository; --claude from the user-level ~/.claude/settings.json (restored byte for byte
+when nothing else changed it since the install). Recorded links
 stay in links.sqlite (see "git convo forget").`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "cursor", Usage: "also remove the user-level Cursor hooks (~/.cursor/hooks.json)"},
+			claudeUninstallFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
@@ -159,6 +203,9 @@ stay in links.sqlite (see "git convo forget").`,
 				}
 				fmt.Fprintf(env.Stdout, "%s: %s\n", path, res)
 			}
+			if err := uninstallClaude(env, repo, c.Bool("claude")); err != nil {
+				return err
+			}
 			targets := []string{filepath.Join(repo.TopLevel, ".cursor", "hooks.json")}
 			if c.Bool("cursor") {
 				dir, err := env.userCursorDir()
@@ -168,7 +215,7 @@ stay in links.sqlite (see "git convo forget").`,
 				targets = append(targets, filepath.Join(dir, "hooks.json"))
 			}
 			for _, path := range targets {
-				res, err := cursor.UninstallHooksJSON(path, env.hooksBackupDir())
+				res, err := cursor.UninstallHooksJSON(path, configBackupDir(env))
 				if err != nil {
 					return err
 				}

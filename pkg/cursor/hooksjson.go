@@ -2,17 +2,16 @@ package cursor
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/filebackup"
+	"github.com/git-convo/git-convo/pkg/jsonobj"
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // HookSpec is one event git-convo registers in hooks.json.
@@ -63,80 +62,7 @@ func isOurs(entry json.RawMessage) bool {
 
 // object is a JSON object that keeps its keys' order, so merging does not
 // reorder or drop what other tools wrote.
-type object struct {
-	keys []string
-	vals map[string]json.RawMessage
-}
-
-func parseObject(b []byte) (*object, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("the top level is not a JSON object")
-	}
-	o := &object{vals: map[string]json.RawMessage{}}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		if _, dup := o.vals[key]; !dup {
-			o.keys = append(o.keys, key)
-		}
-		o.vals[key] = v
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after the JSON object")
-	}
-	return o, nil
-}
-
-func (o *object) set(key string, v json.RawMessage) {
-	if _, ok := o.vals[key]; !ok {
-		o.keys = append(o.keys, key)
-	}
-	o.vals[key] = v
-}
-
-func (o *object) del(key string) {
-	if _, ok := o.vals[key]; !ok {
-		return
-	}
-	delete(o.vals, key)
-	for i, k := range o.keys {
-		if k == key {
-			o.keys = append(o.keys[:i], o.keys[i+1:]...)
-			break
-		}
-	}
-}
-
-func (o *object) marshal() json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(o.vals[k])
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
+type object = jsonobj.Object
 
 // readHooksFile returns the file's top object and hooks object (both empty
 // for a missing or empty file), or ErrMalformedHooksJSON.
@@ -145,44 +71,41 @@ func readHooksFile(path string) (top, hooks *object, existing []byte, err error)
 	if err != nil && !os.IsNotExist(err) {
 		return nil, nil, nil, err
 	}
-	top = &object{vals: map[string]json.RawMessage{}}
-	hooks = &object{vals: map[string]json.RawMessage{}}
+	top, hooks = jsonobj.New(), jsonobj.New()
 	if len(bytes.TrimSpace(existing)) == 0 {
 		return top, hooks, existing, nil
 	}
-	if top, err = parseObject(existing); err != nil {
+	if top, err = jsonobj.Parse(existing); err != nil {
 		return nil, nil, existing, fmt.Errorf("%w: %s: %v (fix or move it; git-convo will not overwrite it)", ErrMalformedHooksJSON, path, err)
 	}
-	if raw, ok := top.vals["hooks"]; ok {
-		if hooks, err = parseObject(raw); err != nil {
+	if raw, ok := top.Get("hooks"); ok {
+		if hooks, err = jsonobj.Parse(raw); err != nil {
 			return nil, nil, existing, fmt.Errorf("%w: %s: \"hooks\" is not an object (fix or move it; git-convo will not overwrite it)", ErrMalformedHooksJSON, path)
 		}
 	}
 	return top, hooks, existing, nil
 }
 
+// backupKind names the copies of hooks.json package filebackup keeps.
+const backupKind = "cursor-hooks"
+
 // InstallHooksJSON merges git-convo's capture hooks into the hooks.json at
 // path: other tools' entries and unknown keys are kept in order, ours are
 // replaced, version is set to 1 when absent. A file that would not change is
-// not rewritten. It returns what happened: created, updated or unchanged.
-// When it changes a file that held none of git-convo's entries, the file's
-// bytes are kept in backupDir ("": not kept), so uninstalling can put them
-// back exactly as they were.
+// not rewritten. The first install that changes the file keeps its original
+// bytes in backupDir ("": none kept), so that UninstallHooksJSON can restore
+// them exactly. It returns what happened: created, updated or unchanged.
 func InstallHooksJSON(path, bin string, specs []HookSpec, backupDir string) (string, error) {
 	top, hooks, existing, err := readHooksFile(path)
 	if err != nil {
 		return "", err
-	}
-	original := existing
-	if hasOurs(hooks) {
-		original = nil // already installed: the bytes are not the user's alone
 	}
 	for _, s := range specs {
 		if blockingEvent(s.Event) {
 			return "", fmt.Errorf("refusing to register %s: a blocking event would let a git-convo bug block Cursor", s.Event)
 		}
 		var entries []json.RawMessage
-		if raw, ok := hooks.vals[s.Event]; ok {
+		if raw, ok := hooks.Get(s.Event); ok {
 			if err := json.Unmarshal(raw, &entries); err != nil {
 				return "", fmt.Errorf("%w: %s: hooks.%s is not a list (fix or move it)", ErrMalformedHooksJSON, path, s.Event)
 			}
@@ -199,84 +122,23 @@ func InstallHooksJSON(path, bin string, specs []HookSpec, backupDir string) (str
 		}{CaptureCommand(bin, s.Event), s.Timeout})
 		kept = append(kept, ours)
 		list, _ := json.Marshal(kept)
-		hooks.set(s.Event, list)
+		hooks.Set(s.Event, list)
 	}
-	if _, ok := top.vals["version"]; !ok {
-		top.keys = append([]string{"version"}, top.keys...)
-		top.vals["version"] = json.RawMessage("1")
+	if _, ok := top.Get("version"); !ok {
+		top.SetFirst("version", json.RawMessage("1"))
 	}
-	top.set("hooks", hooks.marshal())
-	if original != nil && backupDir != "" {
-		if _, err := os.Stat(backupPath(backupDir, path)); os.IsNotExist(err) {
-			if err := os.MkdirAll(backupDir, 0o700); err != nil {
-				return "", err
-			}
-			if err := atomicfile.Write(backupPath(backupDir, path), original, 0o600); err != nil {
-				return "", err
-			}
-		}
-	}
-	return writeIfChanged(path, existing, top.marshal())
+	top.Set("hooks", hooks.Marshal())
+	return writeIfChanged(path, existing, top.Marshal(), func(out []byte) error {
+		return filebackup.Save(backupDir, backupKind, path, existing, out)
+	})
 }
 
-// backupPath is where the bytes the hooks.json at path had before git-convo
-// added its entries are kept (named by a hash of the path).
-func backupPath(dir, path string) string {
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
-	sum := sha256.Sum256([]byte(path))
-	return filepath.Join(dir, "hooks-"+hex.EncodeToString(sum[:8])+".json")
-}
-
-// hasOurs reports whether any event lists one of git-convo's entries.
-func hasOurs(hooks *object) bool {
-	for _, ev := range hooks.keys {
-		var entries []json.RawMessage
-		if json.Unmarshal(hooks.vals[ev], &entries) != nil {
-			continue
-		}
-		for _, e := range entries {
-			if isOurs(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// restoreOriginal writes back the bytes kept at install when they hold the
-// same JSON as the uninstalled file (nothing else changed meanwhile); the
-// kept copy goes either way.
-func restoreOriginal(path, backupDir string, existing []byte, uninstalled json.RawMessage) (bool, error) {
-	if backupDir == "" {
-		return false, nil
-	}
-	bp := backupPath(backupDir, path)
-	orig, err := os.ReadFile(bp)
-	if err != nil {
-		return false, nil
-	}
-	defer os.Remove(bp)
-	var a, b any
-	if json.Unmarshal(orig, &a) != nil || json.Unmarshal(uninstalled, &b) != nil || !jsonEqual(a, b) {
-		return false, nil
-	}
-	if bytes.Equal(orig, existing) {
-		return true, nil
-	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	return true, atomicfile.Write(path, orig, mode)
-}
-
-// UninstallHooksJSON removes git-convo's entries from the hooks.json at path,
-// and event lists left empty. When nothing else changed since install, the
-// file gets back the exact bytes kept in backupDir; otherwise a file left
-// with nothing but version and empty hooks is deleted. It returns removed,
-// unchanged or not present.
+// UninstallHooksJSON removes git-convo's entries from the hooks.json at path.
+// When the file is exactly as git-convo's last install left it, the bytes
+// from before that install come back (or the file goes, if install created
+// it); otherwise git-convo's entries and event lists left empty are removed,
+// and a file left with nothing but version and empty hooks is deleted. It
+// returns restored, removed, unchanged or not present.
 func UninstallHooksJSON(path, backupDir string) (string, error) {
 	top, hooks, existing, err := readHooksFile(path)
 	if err != nil {
@@ -285,9 +147,12 @@ func UninstallHooksJSON(path, backupDir string) (string, error) {
 	if existing == nil {
 		return "not present", nil
 	}
-	for _, ev := range append([]string{}, hooks.keys...) {
+	if res, err := filebackup.Restore(backupDir, backupKind, path, existing); err != nil || res != "" {
+		return res, err
+	}
+	for _, ev := range hooks.Keys() {
 		var entries []json.RawMessage
-		if json.Unmarshal(hooks.vals[ev], &entries) != nil {
+		if raw, _ := hooks.Get(ev); json.Unmarshal(raw, &entries) != nil {
 			continue
 		}
 		var kept []json.RawMessage
@@ -300,25 +165,22 @@ func UninstallHooksJSON(path, backupDir string) (string, error) {
 			continue
 		}
 		if len(kept) == 0 {
-			hooks.del(ev)
+			hooks.Del(ev)
 			continue
 		}
 		list, _ := json.Marshal(kept)
-		hooks.set(ev, list)
+		hooks.Set(ev, list)
 	}
-	if _, ok := top.vals["hooks"]; ok {
-		top.set("hooks", hooks.marshal())
+	if _, ok := top.Get("hooks"); ok {
+		top.Set("hooks", hooks.Marshal())
 	}
-	if restored, err := restoreOriginal(path, backupDir, existing, top.marshal()); err != nil || restored {
-		return "removed (the file is back as it was)", err
-	}
-	if len(hooks.keys) == 0 && onlyKeys(top, "version", "hooks") {
+	if hooks.Len() == 0 && top.OnlyKeys("version", "hooks") {
 		if err := removeFile(path); err != nil {
 			return "", err
 		}
 		return "removed (the file held nothing else)", nil
 	}
-	res, err := writeIfChanged(path, existing, top.marshal())
+	res, err := writeIfChanged(path, existing, top.Marshal(), nil)
 	if res == "updated" {
 		res = "removed"
 	}
@@ -326,8 +188,9 @@ func UninstallHooksJSON(path, backupDir string) (string, error) {
 }
 
 // writeIfChanged writes indented JSON atomically (temp file + rename, the
-// file's mode kept), unless the content is unchanged.
-func writeIfChanged(path string, existing []byte, compact json.RawMessage) (string, error) {
+// file's mode kept), unless the content is unchanged; before writing, it
+// hands the new bytes to before (when not nil).
+func writeIfChanged(path string, existing []byte, compact json.RawMessage, before func(out []byte) error) (string, error) {
 	var out bytes.Buffer
 	if err := json.Indent(&out, compact, "", "  "); err != nil {
 		return "", err
@@ -338,19 +201,16 @@ func writeIfChanged(path string, existing []byte, compact json.RawMessage) (stri
 			return "unchanged", nil
 		}
 		// Same content, other formatting: leave the user's formatting alone.
-		var a, b any
-		if json.Unmarshal(existing, &a) == nil && json.Unmarshal(out.Bytes(), &b) == nil && jsonEqual(a, b) {
+		if jsonobj.SameJSON(existing, out.Bytes()) {
 			return "unchanged", nil
 		}
 	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
+	if before != nil {
+		if err := before(out.Bytes()); err != nil {
+			return "", err
+		}
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", err
-	}
-	if err := atomicfile.Write(path, out.Bytes(), mode); err != nil {
+	if err := atomicfile.Replace(path, out.Bytes()); err != nil {
 		return "", err
 	}
 	if existing == nil {
@@ -359,32 +219,7 @@ func writeIfChanged(path string, existing []byte, compact json.RawMessage) (stri
 	return "updated", nil
 }
 
-func jsonEqual(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
-}
-
 // shellQuote quotes s for sh when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// onlyKeys reports whether o has no key but the given ones.
-func onlyKeys(o *object, keys ...string) bool {
-	for _, k := range o.keys {
-		found := false
-		for _, want := range keys {
-			found = found || k == want
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
+func shellQuote(s string) string { return source.ShellQuote(s) }
 
 func removeFile(path string) error { return os.Remove(path) }

@@ -3,11 +3,10 @@ package cursor
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
-	"os"
 	"strings"
-	"syscall"
+
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // MaxTranscript bounds the transcript file read: the path comes from a hook
@@ -20,7 +19,7 @@ const MaxTranscript = 256 << 20
 // Only a regular file of at most MaxTranscript bytes is read: a FIFO or a
 // device named by a payload would block or never end.
 func ReadTranscript(path string) ([]Message, error) {
-	f, err := openRegular(path, MaxTranscript)
+	f, err := source.OpenRegular(path, MaxTranscript)
 	if err != nil {
 		return nil, err
 	}
@@ -77,28 +76,4 @@ func stripUserQuery(s string) string {
 		return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t, "<user_query>"), "</user_query>"))
 	}
 	return s
-}
-
-// openRegular opens path for reading when it is a regular file of at most
-// max bytes. O_NONBLOCK keeps the open itself from waiting on a FIFO's
-// writer; the check is made on the opened file, so a swap between a check
-// and the open cannot slip a FIFO through.
-func openRegular(path string, max int64) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	switch {
-	case err != nil:
-	case !fi.Mode().IsRegular():
-		err = fmt.Errorf("%s is not a regular file", path)
-	case fi.Size() > max:
-		err = fmt.Errorf("%s is too large (%d bytes; the limit is %d)", path, fi.Size(), max)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
 }

@@ -28,6 +28,7 @@ type ConversationRef struct {
 	MatchedFiles []string `json:"matchedFiles,omitempty"`
 	WrittenLines int      `json:"writtenLines,omitempty"`
 	AddedLines   int      `json:"addedLines,omitempty"`
+	Agent        string   `json:"agent,omitempty"` // cursor, claude
 }
 
 // CommitRef is a commit as the tools return it.
@@ -44,7 +45,7 @@ type CommitRef struct {
 func convRef(lc store.LinkedConversation) ConversationRef {
 	return ConversationRef{ID: lc.ConversationID, Title: lc.Conv.Title, Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt,
 		LastActive: iso(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
-		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines}
+		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent}
 }
 
 // ---- get_commit_conversations
@@ -190,7 +191,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			return nil, out, err
 		}
 		cc := ConversationCommits{ConversationRef: ConversationRef{ID: c.ID, Title: c.Title, Summary: c.Summary,
-			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs)}, Commits: []CommitRef{}}
+			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs), Agent: c.Agent}, Commits: []CommitRef{}}
 		for _, lc := range commits {
 			cc.Commits = append(cc.Commits, CommitRef{Hash: lc.CommitHash, Subject: lc.Subject, Author: lc.Author,
 				CommittedAt: iso(lc.CommittedMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason})
@@ -302,7 +303,7 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 	out.Conversations = []FileConversation{}
 	for _, c := range convs {
 		fc := FileConversation{ConversationRef: ConversationRef{ID: c.ID, Title: c.Title, Summary: c.Summary,
-			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs)}, Relevance: "indirect", Path: c.Path}
+			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs), Agent: c.Agent}, Relevance: "indirect", Path: c.Path}
 		if c.Direct {
 			fc.Relevance = "direct"
 			fc.Score = 1
