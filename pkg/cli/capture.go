@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -25,9 +23,6 @@ import (
 // maxPayload bounds what capture reads from stdin: a hook payload is small,
 // and a runaway writer must not exhaust memory inside Cursor's hook.
 const maxPayload = 64 << 20
-
-// captureMemoryLimit is the soft memory limit capture runs under.
-const captureMemoryLimit = 128 << 20
 
 func captureCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -72,17 +67,9 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 		fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", term.Line(msg))
 		log.Printf("capture", "%s", msg)
 	}
-	// A soft memory limit: the GC then collects a huge payload's transient
-	// copies (raw JSON, decoded fields, SQLite's bound values) early, so
-	// capture's peak stays near what the payload's size requires.
-	debug.SetMemoryLimit(captureMemoryLimit)
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, maxPayload+1))
+	data, err := readPayload(env)
 	if err != nil {
-		fail("reading stdin: %v", err)
-		return
-	}
-	if len(data) > maxPayload {
-		fail("the payload is too large (over %d MiB); nothing recorded, already recorded data is untouched", maxPayload>>20)
+		fail("%v", err)
 		return
 	}
 	p, err := cursor.ParsePayload(data)
