@@ -36,12 +36,15 @@ func doctorCommand(env *Env) *cli.Command {
 		Name:  "doctor",
 		Usage: "check the setup and show recent errors",
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
-exists), Cursor's hooks, the links database (readable, schema version), Cursor's database,
-how long ago the last capture and record ran, and the settings; then shows the recent
+exists, and whether it is this git-convo), Cursor's hooks, the links database (readable,
+writable, schema version), hook events waiting in the spool or set aside there, errors the
+log could not take (a full disk), Cursor's database, how long ago the last capture and
+record ran, and the settings; then shows the recent
 errors from the log. Every problem comes with its fix. Exits 1 when a check fails; a state
 that is normal before first use (nothing recorded yet) or that you chose (install
 --cursor=none) is information, not a failure. A links.sqlite of the Node prototype at its
-default place is mentioned until "git convo import --from-prototype" has copied it.`,
+default place is mentioned until "git convo import --from-prototype" has copied it.
+--replay-spool first retries the spooled events, set-aside ones included.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the checks as JSON"},
 			&cli.BoolFlag{Name: "replay-spool", Usage: "retry the spooled hook events now, set-aside ones included, then check"}},
 		Action: func(c *cli.Context) error {
