@@ -222,6 +222,10 @@ func (env *Env) openStoreWith(ctx context.Context, opts store.Options) (*store.S
 	}
 	opts.Now, opts.Resolver = env.Now, resolver()
 	s, err := store.Open(ctx, p, opts)
+	if err == nil && !opts.MustExist {
+		// While the disk has room: the record lets doctor report a later full disk.
+		errlog.Prepare(errlog.PathBeside(p))
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("no git-convo database yet at %s: run `git convo install` in a repository, then work with Cursor's agent and commit (or set GIT_CONVO_DB)", p)
 	}

@@ -84,8 +84,9 @@ func lostCheck(logPath string) []check {
 	if line == "" {
 		return nil
 	}
-	return []check{{Name: "lost errors", OK: false, Detail: "the log could not be written (disk full?); the last error was: " + line,
-		Fix: "free disk space (df -h " + filepath.Dir(logPath) + "); hook events may have been lost meanwhile"}}
+	defer errlog.Flush(logPath) // reported now; in the log's recent errors from now on
+	return []check{{Name: "lost errors", OK: false, Detail: "the log could not be written (a full disk, or a read-only directory); the last error was: " + line,
+		Fix: "free disk space (df -h " + filepath.Dir(logPath) + ") or make that directory writable; hook events may have been lost meanwhile"}}
 }
 
 // replaySpool puts the set-aside entries back and records everything

@@ -155,3 +155,25 @@ func githooksNamed(t *testing.T, hook string) string {
 	t.Fatalf("no _convo_bin in:\n%s", hook)
 	return ""
 }
+
+// TestDoctorReadOnlyDirectory: when the directory of links.sqlite is
+// read-only, doctor's fix is chmod on the directory, not on the file.
+func TestDoctorReadOnlyDirectory(t *testing.T) {
+	skipOnWindows(t)
+	if os.Geteuid() == 0 {
+		t.Skip("root writes through file modes")
+	}
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	dataDir := filepath.Join(sb.root, "data")
+	sb.env = sb.with("GIT_CONVO_DB=" + filepath.Join(dataDir, "links.sqlite"))
+	sb.linksDB = filepath.Join(dataDir, "links.sqlite")
+	sb.captureOK(repo, sb.env, editPayload(repo, "conv-1", "a.go"))
+	os.Chmod(dataDir, 0o500)
+	t.Cleanup(func() { os.Chmod(dataDir, 0o700) })
+	sb.captureOK(repo, sb.env, editPayload(repo, "conv-1", "b.go"))
+	links := sb.doctorChecks(repo)["links db"]
+	if len(links) != 1 || links[0].OK || !strings.Contains(links[0].Fix, "chmod u+w "+dataDir) {
+		t.Errorf("links db with a read-only directory: %+v", links)
+	}
+}

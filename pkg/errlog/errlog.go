@@ -127,6 +127,19 @@ func LastError(logPath string) string {
 	return strings.TrimSpace(string(b))
 }
 
+// Flush moves the record's line into the log when the log can take it again
+// (doctor calls it after reporting the line), so it is reported once and
+// then kept with the other errors.
+func Flush(logPath string) {
+	line := LastError(logPath)
+	if line == "" {
+		return
+	}
+	if appendLine(logPath, "(earlier, when the log could not be written) "+line+"\n") == nil {
+		writeRecord(logPath, "")
+	}
+}
+
 // takeRecord returns the record's line and clears it (once the log can be
 // written again, the line moves into the log).
 func takeRecord(logPath string) string {

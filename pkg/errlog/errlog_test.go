@@ -93,3 +93,16 @@ func TestLastErrorRecord(t *testing.T) {
 		t.Errorf("the recorded line did not reach the log:\n%s", b)
 	}
 }
+
+func TestFlush(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "git-convo.log")
+	Prepare(path)
+	writeRecord(path, "2026-11-22T10:00:00Z capture[1]: the stop event is lost\n")
+	Flush(path)
+	if LastError(path) != "" {
+		t.Error("the record was not cleared")
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "the stop event is lost") {
+		t.Errorf("log: %q", b)
+	}
+}
