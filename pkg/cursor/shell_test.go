@@ -51,3 +51,20 @@ func TestShellCommit(t *testing.T) {
 		})
 	}
 }
+
+func FuzzShellCommit(f *testing.F) {
+	for _, seed := range []string{`{"hook_event_name":"afterShellExecution","command":"git commit -m x","output":"[main abc1234] x","cwd":"/r"}`,
+		`{"tool_name":"Shell","tool_input":{"command":"git commit"},"tool_output":"{\"output\":\"[m 0123456] s\"}","workspace_roots":["sub"]}`,
+		`{"command":"git commit","output":"[detached HEAD 0123456] s","cwd":"file:///c%3A/x"}`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePayload(data)
+		if err != nil {
+			return
+		}
+		if c := p.ShellCommit(); c != nil && (c.Hash == "" || c.Dir == "") {
+			t.Errorf("a commit without a hash or a directory: %+v", c)
+		}
+	})
+}
