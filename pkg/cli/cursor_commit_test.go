@@ -59,8 +59,14 @@ func TestCursorAgentCommit(t *testing.T) {
 	// An install from before afterShellExecution was hooked.
 	hooksFile := filepath.Join(repo, ".cursor", "hooks.json")
 	sb.write(repo, ".cursor/hooks.json", `{"version":1,"hooks":{"stop":[{"command":"git-convo capture --event stop","timeout":10}]}}`+"\n")
+	if doc := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor").stdout; !strings.Contains(doc, hooksFile+" lacks [") || !strings.Contains(doc, "afterShellExecution") {
+		t.Errorf("doctor does not name the events an older install lacks:\n%s", doc)
+	}
 	sb.convo(repo, "install", "--cursor=project")
 	hook := sb.cursorHookCommand(hooksFile, "afterShellExecution")
+	if doc := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor").stdout; strings.Contains(doc, "lacks") {
+		t.Errorf("doctor after install:\n%s", doc)
+	}
 
 	runHook := func(fields map[string]any) {
 		t.Helper()
