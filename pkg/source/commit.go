@@ -13,6 +13,10 @@ var gitCommitRE = regexp.MustCompile(`(^|[;&|(\s])git(\s+-[cC]\s+\S+|\s+--?[a-z-
 // shell gives no exit code (a failed or empty commit prints none).
 var commitLineRE = regexp.MustCompile(`(?m)^\[(?:detached HEAD|[^\]\s]+)(?: \([a-z-]+\))? ([0-9a-f]{7,40})\]`)
 
+// escapeRE matches terminal escape sequences: CSI (colors, cursor moves)
+// and OSC (titles, shell-integration marks, ended by BEL or ST).
+var escapeRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+
 // ShellCommit returns the commit, abbreviated as git printed it, that a
 // shell command made: "" unless command runs git commit and output holds
 // git's summary line for it.
@@ -20,7 +24,9 @@ func ShellCommit(command, output string) string {
 	if !RunsGitCommit(command) {
 		return ""
 	}
-	if m := commitLineRE.FindStringSubmatch(output); m != nil {
+	// A terminal's output may hold escape sequences (colors, the shell
+	// integration's OSC marks) before the line.
+	if m := commitLineRE.FindStringSubmatch(escapeRE.ReplaceAllString(output, "")); m != nil {
 		return m[1]
 	}
 	return ""

@@ -15,6 +15,7 @@ func TestShellCommit(t *testing.T) {
 		{"hook refused", "git commit -m x", "pre-commit: lint failed\n", ""},
 		{"not a commit command", "git log --oneline", "[main 3ecb434] x", ""},
 		{"commit in a word", `echo "git commitment"`, "[main 3ecb434] x", ""},
+		{"terminal escapes", "git commit -m x", "\x1b]633;C\x07\x1b[0m[main 3ecb434] x\r\n\x1b]633;D;0\x1b\\", "3ecb434"},
 		{"summary not at line start", "git commit -m x", "see [main 3ecb434] x", ""},
 	}
 	for _, tt := range tests {
