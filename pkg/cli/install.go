@@ -14,7 +14,7 @@ import (
 )
 
 // gitHooks are the git hooks git-convo installs.
-func gitHooks() []string { return []string{"post-commit", "post-rewrite"} }
+func gitHooks() []string { return []string{"post-commit", "post-rewrite", "pre-push"} }
 
 func installCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -51,6 +51,9 @@ same level (user or project), so the agent can ask why code exists.
 				return err
 			}
 			if err := installGitHooks(ctx, env, repo, c.Bool("force")); err != nil {
+				return err
+			}
+			if err := setupSharing(ctx, env, repo); err != nil {
 				return err
 			}
 			if mode != "none" {

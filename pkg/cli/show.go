@@ -55,6 +55,7 @@ transcript, read from Cursor's database. --json prints one object per commit:
 			if err != nil {
 				return err
 			}
+			rc.mergeShared(ctx, hashes, linked)
 			rc.startPager()
 			defer rc.stopPager()
 			for i, gc := range commits {

@@ -1,0 +1,446 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/hooks/templates"
+	"github.com/git-convo/git-convo/pkg/githooks"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/trace"
+)
+
+func shareCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "share",
+		Usage:     "share this repository's conversations with it, as git notes (opt-in)",
+		UsageText: "git convo share on [--prompts] [--remote <name>]\ngit convo share off\ngit convo share status\ngit convo share preview [<rev>]",
+		Description: `Sharing writes, for every linked commit, an Agent Trace record as a git note on
+refs/notes/convo, and pushes the notes to the remote after your own git push. Teammates'
+git convo show, log and blame then name the conversations behind your commits. Off by
+default: nothing is written to any ref and nothing is pushed. Titles, summaries, reasons
+and (with --prompts) first prompts are scrubbed of secrets and home-directory paths
+first; transcripts are never shared. See docs/sharing.md.`,
+		Subcommands: []*cli.Command{
+			{
+				Name:      "on",
+				Usage:     "turn sharing on and write notes for every commit already linked",
+				UsageText: "git convo share on [--prompts] [--remote <name>]",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "prompts", Usage: "also share each conversation's first prompt (redacted)"},
+					&cli.StringFlag{Name: "remote", Usage: "the remote notes go to (default: origin)"},
+				},
+				Action: func(c *cli.Context) error { return shareOn(c.Context, env, c.Bool("prompts"), c.String("remote")) },
+			},
+			{
+				Name:  "off",
+				Usage: "stop writing and pushing notes (what was pushed stays: docs/sharing.md says how to remove it)",
+				Action: func(c *cli.Context) error {
+					g, _, err := shareRepo(c.Context)
+					if err != nil {
+						return err
+					}
+					if err := g.SetShare(c.Context, false, false, ""); err != nil {
+						return err
+					}
+					fmt.Fprintln(env.Stdout, "sharing is off: no note is written or pushed from now on.")
+					fmt.Fprintln(env.Stdout, "Notes already pushed stay on the remote; docs/sharing.md says how to remove them.")
+					return nil
+				},
+			},
+			{
+				Name:   "status",
+				Usage:  "what is shared: notes, kinds of field, last push and fetch",
+				Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+				Action: func(c *cli.Context) error { return shareStatus(c.Context, env, c.Bool("json")) },
+			},
+			{
+				Name:      "preview",
+				Usage:     "print exactly the note sharing would write for a commit",
+				UsageText: "git convo share preview [--prompts] [<rev>]",
+				Flags:     []cli.Flag{&cli.BoolFlag{Name: "prompts", Usage: "as if sharing with --prompts"}},
+				Action: func(c *cli.Context) error {
+					rev := c.Args().First()
+					if rev == "" {
+						rev = "HEAD"
+					}
+					return sharePreview(c.Context, env, rev, c.Bool("prompts"))
+				},
+			},
+		},
+	}
+}
+
+// shareRepo opens the repository of the current directory for notes.
+func shareRepo(ctx context.Context) (notes.Git, *gitx.Repo, error) {
+	repo, err := gitx.Open(ctx, ".", false)
+	if err != nil {
+		return notes.Git{}, nil, err
+	}
+	dir := repo.TopLevel
+	if dir == "" {
+		dir = repo.GitDir
+	}
+	return notes.Git{Dir: dir}, repo, nil
+}
+
+func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
+	g, repo, err := shareRepo(ctx)
+	if err != nil {
+		return err
+	}
+	if remote != "" {
+		remotes, err := g.Remotes(ctx)
+		if err != nil {
+			return err
+		}
+		if !contains(remotes, remote) {
+			return usagef("--remote %s: no such remote (git remote lists: %s)", remote, strings.Join(remotes, ", "))
+		}
+	}
+	if err := g.SetShare(ctx, true, prompts, remote); err != nil {
+		return err
+	}
+	if _, err := g.Setup(ctx); err != nil {
+		return err
+	}
+	if err := installHook(env, repo, "pre-push"); err != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%v): run `git convo push` after pushing\n", err)
+	}
+	s, err := env.openStore(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	hashes, err := s.LinkedCommits(ctx, repoKey(repo.CommonDir))
+	if err != nil {
+		return err
+	}
+	settings, err := g.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := g.Update(ctx, s, hashes, settings, Version)
+	if err != nil {
+		return fmt.Errorf("writing notes: %w", err)
+	}
+	what := "titles, summaries, reasons, confidence, agent, model and line ranges"
+	if prompts {
+		what += ", and first prompts"
+	}
+	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", n, plural(n), notes.Ref, what)
+	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", settings.Remote)
+	return nil
+}
+
+// installHook installs one git-convo hook block (sharing's pre-push).
+func installHook(env *Env, repo *gitx.Repo, hook string) error {
+	loc, err := githooks.Locate(context.Background(), repo.TopLevel)
+	if err != nil {
+		return err
+	}
+	if loc.Manager != "" {
+		return errors.New(loc.Advice())
+	}
+	block, err := templates.Render(hook, env.Executable)
+	if err != nil {
+		return err
+	}
+	_, err = githooks.InstallFile(filepath.Join(loc.Dir, hook), block)
+	return err
+}
+
+// setupSharing makes a plain git fetch bring teammates' notes and amend and
+// rebase carry notes (install calls it), and creates the database so read
+// commands work for a teammate with no local data yet.
+func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
+	dir := repo.TopLevel
+	if dir == "" {
+		dir = repo.GitDir
+	}
+	if _, err := (notes.Git{Dir: dir}).Setup(ctx); err != nil {
+		return fmt.Errorf("setting up notes: %w", err)
+	}
+	if s, err := env.openStore(ctx, false); err == nil {
+		s.Close()
+	}
+	return nil
+}
+
+type shareStatusJSON struct {
+	On         bool           `json:"on"`
+	Prompts    bool           `json:"prompts"`
+	Remote     string         `json:"remote"`
+	Notes      int            `json:"notes"`
+	Fetched    map[string]int `json:"fetched"`
+	Fields     []string       `json:"fields"`
+	LastPush   string         `json:"lastPush,omitempty"`
+	PushError  string         `json:"lastPushError,omitempty"`
+	LastFetch  string         `json:"lastFetch,omitempty"`
+	FetchSetUp bool           `json:"fetchSetUp"`
+}
+
+func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
+	g, _, err := shareRepo(ctx)
+	if err != nil {
+		return err
+	}
+	s, err := g.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	st := shareStatusJSON{On: s.On, Prompts: s.Prompts, Remote: s.Remote, Fetched: map[string]int{}}
+	if st.Notes, err = g.Count(ctx, notes.Ref); err != nil {
+		return err
+	}
+	refs, err := g.SharedRefs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range refs {
+		if r != notes.Ref {
+			n, err := g.Count(ctx, r)
+			if err != nil {
+				return err
+			}
+			st.Fetched[strings.TrimSuffix(strings.TrimPrefix(r, "refs/notes/remotes/"), "/convo")] = n
+		}
+	}
+	st.Fields = []string{"conversation id", "agent", "model", "title", "summary", "confidence", "status", "reason",
+		"matched files", "line ranges", "line hashes"}
+	if s.Prompts {
+		st.Fields = append(st.Fields, "first prompt")
+	}
+	state, _ := g.LoadState(ctx)
+	st.LastPush, st.LastFetch, st.PushError = isoTime(state.LastPush), isoTime(state.LastFetch), state.LastPushError
+	if v, _ := g.Config(ctx, "remote."+s.Remote+".fetch"); v != "" {
+		out, _ := (notes.Git{Dir: g.Dir}).Config(ctx, "notes.rewriteRef")
+		st.FetchSetUp = out != ""
+	}
+	if asJSON {
+		return jsonEncoder(env.Stdout).Encode(st)
+	}
+	w := env.Stdout
+	if st.On {
+		fmt.Fprintf(w, "sharing: on, to %s%s\n", st.Remote, map[bool]string{true: ", with first prompts", false: ""}[st.Prompts])
+	} else {
+		fmt.Fprintln(w, "sharing: off (nothing is written or pushed; git convo share on turns it on)")
+	}
+	fmt.Fprintf(w, "notes:   %d on %s\n", st.Notes, notes.Ref)
+	for r, n := range st.Fetched {
+		fmt.Fprintf(w, "         %d fetched from %s\n", n, r)
+	}
+	fmt.Fprintf(w, "fields:  %s\n", strings.Join(st.Fields, ", "))
+	fmt.Fprintf(w, "pushed:  %s\n", orNever(st.LastPush))
+	if st.PushError != "" {
+		fmt.Fprintf(w, "         last push failed: %s\n", st.PushError)
+	}
+	fmt.Fprintf(w, "fetched: %s\n", orNever(st.LastFetch))
+	return nil
+}
+
+func orNever(s string) string {
+	if s == "" {
+		return "never"
+	}
+	return s
+}
+
+func sharePreview(ctx context.Context, env *Env, rev string, prompts bool) error {
+	g, repo, err := shareRepo(ctx)
+	if err != nil {
+		return err
+	}
+	hashes, err := repo.RevParse(ctx, rev)
+	if err != nil {
+		return err
+	}
+	s, err := env.openStore(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	settings, err := g.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	settings.Prompts = settings.Prompts || prompts
+	o, err := g.Options(ctx, settings, Version)
+	if err != nil {
+		return err
+	}
+	recs, err := g.Build(ctx, s, hashes[:1], o)
+	if err != nil {
+		return err
+	}
+	r, ok := recs[hashes[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "git-convo: %s has no linked conversation: no note would be written\n", shortHash(hashes[0]))
+		return exitError{ExitError}
+	}
+	_, err = env.Stdout.Write(notes.Encode([]trace.Record{r}))
+	return err
+}
+
+func pushCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "push",
+		Usage:     "push shared notes to a remote (the pre-push hook does it after git push)",
+		UsageText: "git convo push [<remote>]",
+		Description: `Pushes refs/notes/convo without force. When the remote has notes this clone lacks, it
+fetches them, merges them record by record and tries again. Sharing must be on.`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "hook", Hidden: true, Usage: "started by the pre-push hook"}},
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			if !c.Bool("hook") {
+				return pushNotes(ctx, env, c.Args().First(), false)
+			}
+			if env.Getenv("GIT_CONVO_SYNC") != "1" {
+				detach()
+				// Let the user's own push go first: ours is not urgent.
+				time.Sleep(time.Second)
+			}
+			if err := pushNotes(ctx, env, c.Args().First(), true); err != nil {
+				env.log().Printf("push", "%v", err)
+			}
+			return nil // a hook never fails the push
+		},
+	}
+}
+
+func pushNotes(ctx context.Context, env *Env, remote string, hook bool) error {
+	g, _, err := shareRepo(ctx)
+	if err != nil {
+		return err
+	}
+	s, err := g.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	if !s.On {
+		if hook {
+			return nil
+		}
+		return errors.New("sharing is off in this repository: nothing is pushed (git convo share on turns it on)")
+	}
+	if remote == "" {
+		remote = s.Remote
+	}
+	if hook && remote != s.Remote && !strings.Contains(remote, "/") {
+		// Pushing to another remote than the one sharing goes to: only
+		// when it is a named remote of this repository.
+		remotes, _ := g.Remotes(ctx)
+		if !contains(remotes, remote) {
+			return nil
+		}
+	}
+	err = g.Push(ctx, remote)
+	_ = g.SaveState(ctx, func(st *notes.State) {
+		if err != nil {
+			st.LastPushError = err.Error()
+			return
+		}
+		st.LastPush, st.LastPushError = env.Now(), ""
+	})
+	if err != nil {
+		return err
+	}
+	if !hook {
+		n, _ := g.Count(ctx, notes.Ref)
+		fmt.Fprintf(env.Stdout, "%s: %d note%s on %s\n", remote, n, plural(n), notes.Ref)
+	}
+	return nil
+}
+
+func fetchCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "fetch",
+		Usage:     "fetch teammates' shared notes (a plain git fetch does it once installed)",
+		UsageText: "git convo fetch [<remote>]",
+		Description: `Fetches the remote's refs/notes/convo into refs/notes/remotes/<remote>/convo (never into
+refs/notes/convo itself). Read commands merge it on read; with sharing on it is also merged
+into refs/notes/convo, record by record.`,
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			g, _, err := shareRepo(ctx)
+			if err != nil {
+				return err
+			}
+			s, err := g.Settings(ctx)
+			if err != nil {
+				return err
+			}
+			remote := c.Args().First()
+			if remote == "" {
+				remote = s.Remote
+			}
+			if err := g.Fetch(ctx, remote); err != nil {
+				return err
+			}
+			if s.On {
+				if err := g.Merge(ctx, notes.TrackingRef(remote)); err != nil {
+					return err
+				}
+			}
+			_ = g.SaveState(ctx, func(st *notes.State) { st.LastFetch = env.Now() })
+			n, err := g.Count(ctx, notes.TrackingRef(remote))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "%s: %d shared note%s\n", remote, n, plural(n))
+			return nil
+		},
+	}
+}
+
+// shareAfter rewrites the notes of hashes after their links changed, when
+// sharing is on; errors go to the log, as links were changed all the same.
+func shareAfter(ctx context.Context, env *Env, dir string, s *store.Store, hashes ...string) {
+	if dir == "" {
+		return
+	}
+	if _, err := notes.UpdateForCommits(ctx, dir, s, hashes, Version); err != nil {
+		env.log().Printf("share", "notes of %s: %v", strings.Join(shortHashes(hashes), ", "), err)
+	}
+}
+
+func shortHashes(hs []string) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = shortHash(h)
+	}
+	return out
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeShared adds what shared notes say about hashes to the local links.
+// Notes that cannot be read are logged, never a reason to fail a read.
+func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation) {
+	if err := rc.shared.MergeLinked(ctx, hashes, linked); err != nil {
+		rc.env.log().Printf("share", "reading shared notes: %v", err)
+	}
+}
+
+// mergeSharedLines adds shared notes' line attribution for commits the
+// local database has none of (blame).
+func (rc *readContext) mergeSharedLines(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) {
+	if err := rc.shared.MergeLineWriters(ctx, hashes, writers, recorded); err != nil {
+		rc.env.log().Printf("share", "reading shared notes: %v", err)
+	}
+}
