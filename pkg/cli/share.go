@@ -396,6 +396,13 @@ into refs/notes/convo, record by record.`,
 				return err
 			}
 			fmt.Fprintf(env.Stdout, "%s: %d shared note%s\n", remote, n, plural(n))
+			squashes, err := attributeSquashes(ctx, g, s, remote)
+			if err != nil {
+				return fmt.Errorf("recognising squash merges: %w", err)
+			}
+			if squashes > 0 {
+				fmt.Fprintf(env.Stdout, "%d squash merge%s attributed to the conversations of the commits they join\n", squashes, plural(squashes))
+			}
 			return nil
 		},
 	}
@@ -443,4 +450,28 @@ func (rc *readContext) mergeSharedLines(ctx context.Context, hashes []string, wr
 	if err := rc.shared.MergeLineWriters(ctx, hashes, writers, recorded); err != nil {
 		rc.env.log().Printf("share", "reading shared notes: %v", err)
 	}
+}
+
+// attributeSquashes gives the remote's squash merges the conversations of
+// the commits they join: shared on the next push when this clone shares,
+// else kept beside its git data (no ref is written with sharing off).
+func attributeSquashes(ctx context.Context, g notes.Git, s notes.Settings, remote string) (int, error) {
+	o, err := g.Options(ctx, s, Version)
+	if err != nil {
+		return 0, err
+	}
+	recs, err := g.Squashes(ctx, remote, o)
+	if err != nil || len(recs) == 0 {
+		return 0, err
+	}
+	if !s.On {
+		return len(recs), g.SaveDerived(ctx, recs)
+	}
+	changes := make(map[string]*trace.Record, len(recs))
+	for c := range recs {
+		r := recs[c]
+		changes[c] = &r
+	}
+	_, err = g.Write(ctx, changes, s.Writer, "git-convo: squash merges")
+	return len(recs), err
 }

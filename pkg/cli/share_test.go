@@ -170,7 +170,7 @@ func TestShareConcurrentPushesMerge(t *testing.T) {
 
 	a.run(a.dir, "git", "push", "-q", "origin", "main:topic-a")
 	b.run(b.dir, "git", "push", "-q", "origin", "main:topic-b") // the remote's notes moved: B must merge, not force
-	b.convo(b.dir, "push")                                       // and by hand, once more: nothing new, no error
+	b.convo(b.dir, "push")                                      // and by hand, once more: nothing new, no error
 
 	tip := strings.Fields(base.run(base.root, "git", "--git-dir="+bare, "rev-list", "--parents", "-n", "1", notes.Ref))
 	if len(tip) != 3 {
@@ -364,4 +364,50 @@ func validateRecords(t *testing.T, recs [][]byte) {
 			t.Errorf("record does not validate against the schema: %v\n%s", err, r)
 		}
 	}
+}
+
+func TestShareSquashMergeIsAttributed(t *testing.T) {
+	skipOnWindows(t)
+	base := newSandbox(t)
+	bare := newRemote(t, base)
+	a := cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
+	a.conversation(t, "conv-sq1", "Parse the config", "s1", "p1", "config.go", "package config\n\nfunc Parse(b []byte) (Config, error) {\n\treturn decode(b)\n}\n")
+	c1 := a.commit(a.dir, "config", "config.go")
+	a.conversation(t, "conv-sq2", "Validate the config", "s2", "p2", "validate.go", "package config\n\nfunc (c Config) Validate() error {\n\treturn c.check()\n}\n")
+	c2 := a.commit(a.dir, "validate", "validate.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "feature")
+
+	// A third clone with plain git squash-merges the branch, as a forge's button does.
+	squasher := filepath.Join(base.root, "squasher")
+	base.run(base.root, "git", "clone", "-q", bare, squasher)
+	base.run(squasher, "git", "merge", "-q", "--squash", "origin/feature")
+	base.run(squasher, "git", "commit", "-q", "-m", "Config parsing (#12)")
+	squash := strings.TrimSpace(base.run(squasher, "git", "rev-parse", "HEAD"))
+	base.run(squasher, "git", "push", "-q", "origin", "main")
+
+	b := cloneAs(t, bare, "b")
+	b.run(b.dir, "git", "fetch", "-q")
+	if out := b.convo(b.dir, "fetch"); !strings.Contains(out, "1 squash merge attributed") {
+		t.Errorf("git convo fetch:\n%s", out)
+	}
+	shown := b.showJSON(b.dir, squash)
+	byID := map[string]conversationJSON{}
+	for _, c := range shown.Conversations {
+		byID[c.ID] = c
+	}
+	for id, src := range map[string]string{"conv-sq1": c1[:7], "conv-sq2": c2[:7]} {
+		c, ok := byID[id]
+		if !ok || c.Reason != "squash of "+src || c.Title == "" || c.Origin != "notes" {
+			t.Errorf("the squash commit's %s: %+v (all: %+v)", id, c, shown.Conversations)
+		}
+	}
+	if out := b.run(b.dir, "git", "for-each-ref", notes.Ref); out != "" {
+		t.Errorf("B does not share, yet wrote %s", out)
+	}
+	if blame := b.convo(b.dir, "blame", "validate.go"); !strings.Contains(blame, "Validate the config") {
+		t.Errorf("B's blame of the squashed file:\n%s", blame)
+	}
+	validateTrace(t, b, squash)
 }

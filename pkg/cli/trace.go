@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
@@ -70,7 +71,9 @@ Free text is redacted as in shared notes (docs/sharing.md).`,
 					return err
 				}
 			}
-			shared, err := g.Records(ctx, hashes)
+			rd := notes.NewReader(ctx, g.Dir)
+			defer rd.Close()
+			shared, err := rd.Records(ctx, hashes)
 			if err != nil {
 				return err
 			}

@@ -1,7 +1,6 @@
 package notes
 
 import (
-	"context"
 	"sort"
 	"time"
 
@@ -19,35 +18,6 @@ func Origin(source string) string {
 		return "notes"
 	}
 	return "local"
-}
-
-// Records returns the shared record of each of hashes that has one, read
-// from this clone's notes and every remote's tracking ref, all merged.
-// Without any notes ref it costs one git process.
-func (g Git) Records(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
-	refs, err := g.SharedRefs(ctx)
-	if err != nil || len(refs) == 0 {
-		return map[string]trace.Record{}, err
-	}
-	var want map[string]bool
-	if hashes != nil {
-		want = make(map[string]bool, len(hashes))
-		for _, h := range hashes {
-			want[h] = true
-		}
-	}
-	texts, err := g.Read(ctx, refs, want)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]trace.Record, len(texts))
-	for c, t := range texts {
-		if r, ok := Combine(Decode(t)); ok {
-			r.VCS = &trace.VCS{Type: "git", Revision: c} // a note copied by a rewrite still names the old commit
-			out[c] = r
-		}
-	}
-	return out, nil
 }
 
 // Linked turns a record into the links read commands print, strongest

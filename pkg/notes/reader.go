@@ -21,8 +21,9 @@ import (
 type Reader struct {
 	g     Git
 	ready chan struct{}
-	index map[string][]string // commit -> note blobs on every ref
-	err   error
+	index   map[string][]string // commit -> note blobs on every ref
+	derived map[string][]byte   // records this clone derived (squash merges), on no ref
+	err     error
 
 	mu  sync.Mutex
 	cat *exec.Cmd
@@ -36,6 +37,9 @@ func NewReader(ctx context.Context, dir string) *Reader {
 	go func() {
 		defer close(r.ready)
 		r.index, r.err = r.g.listNotes(ctx)
+		if r.err == nil {
+			r.derived, r.err = r.g.LoadDerived(ctx)
+		}
 	}()
 	return r
 }
@@ -69,26 +73,29 @@ func (g Git) listNotes(ctx context.Context) (map[string][]string, error) {
 func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
 	<-r.ready
 	out := map[string]trace.Record{}
-	if r.err != nil || len(r.index) == 0 {
+	if r.err != nil || len(r.index) == 0 && len(r.derived) == 0 {
 		return out, r.err
 	}
 	var blobs []string
 	var have []string
 	for _, h := range hashes {
-		if bs := r.index[h]; len(bs) > 0 {
+		if bs := r.index[h]; len(bs) > 0 || r.derived[h] != nil {
 			have = append(have, h)
 			blobs = append(blobs, bs...)
 		}
 	}
-	if len(blobs) == 0 {
+	if len(have) == 0 {
 		return out, nil
 	}
-	contents, err := r.read(ctx, blobs)
-	if err != nil {
-		return nil, err
+	contents := map[string][]byte{}
+	if len(blobs) > 0 {
+		var err error
+		if contents, err = r.read(ctx, blobs); err != nil {
+			return nil, err
+		}
 	}
 	for _, h := range have {
-		var parts [][]byte
+		parts := [][]byte{r.derived[h]}
 		for _, b := range r.index[h] {
 			parts = append(parts, contents[b])
 		}
