@@ -19,8 +19,8 @@ import (
 // it lists the notes refs once, in the background from the start, and keeps
 // one git cat-file open, so a long log costs a few processes in all.
 type Reader struct {
-	g     Git
-	ready chan struct{}
+	g       Git
+	ready   chan struct{}
 	index   map[string][]string // commit -> note blobs on every ref
 	derived map[string][]byte   // records this clone derived (squash merges), on no ref
 	err     error
