@@ -475,3 +475,43 @@ func attributeSquashes(ctx context.Context, g notes.Git, s notes.Settings, remot
 	_, err = g.Write(ctx, changes, s.Writer, "git-convo: squash merges")
 	return len(recs), err
 }
+
+// sharedFileStats adds line counts from shared notes for the commits the
+// local database has none of (stats), so a teammate's share shows.
+func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, local []store.FileStat) []store.FileStat {
+	have := map[string]bool{}
+	for _, fs := range local {
+		have[fs.CommitHash] = true
+	}
+	var need []string
+	for _, h := range hashes {
+		if !have[h] {
+			need = append(need, h)
+		}
+	}
+	recs, err := rc.shared.Records(ctx, need)
+	if err != nil {
+		rc.env.log().Printf("share", "reading shared notes: %v", err)
+		return local
+	}
+	for _, h := range need {
+		r, ok := recs[h]
+		if !ok {
+			continue
+		}
+		for _, f := range r.Files {
+			fs := store.FileStat{CommitHash: h, Path: f.Path}
+			for _, c := range f.Conversations {
+				for _, rg := range c.Ranges {
+					n := rg.EndLine - rg.StartLine + 1
+					fs.Added += n
+					if c.Contributor != nil && c.Contributor.Type == "ai" {
+						fs.Agent += n
+					}
+				}
+			}
+			local = append(local, fs)
+		}
+	}
+	return local
+}

@@ -140,6 +140,10 @@ func TestShareTeammateSeesConversations(t *testing.T) {
 	if out := b.convo(b.dir, "blame", "notes.txt"); strings.Contains(out, "Add rate limiting") {
 		t.Errorf("a line A typed by hand is attributed to the conversation:\n%s", out)
 	}
+	var stats statsJSON
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "stats", "--json", c)), &stats); err != nil || stats.Agent != 5 || stats.Added != 6 {
+		t.Errorf("B's stats of A's commit: %+v %v (5 agent lines of 6)", stats, err)
+	}
 	// Local data wins, without duplicates: A sees one conversation, from its database.
 	if own := a.showJSON(a.dir, c); len(own.Conversations) != 1 || own.Conversations[0].Origin != "local" {
 		t.Errorf("A's show: %+v", own.Conversations)
