@@ -162,6 +162,7 @@ stay in links.sqlite (see "git convo forget").`,
 				}
 				fmt.Fprintf(env.Stdout, "%s: %s\n", path, res)
 			}
+			teardownSharing(ctx, env, repo)
 			targets := []string{filepath.Join(repo.TopLevel, ".cursor", "hooks.json")}
 			if c.Bool("cursor") {
 				dir, err := env.userCursorDir()

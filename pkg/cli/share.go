@@ -515,3 +515,11 @@ func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, loc
 	}
 	return local
 }
+
+// teardownSharing takes out what setupSharing added to the repository's
+// git config (the notes fetch refspecs, notes.rewriteRef). Notes stay.
+func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
+	if err := (notes.Git{Dir: repo.TopLevel}).Unsetup(ctx); err != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %v\n", err)
+	}
+}
