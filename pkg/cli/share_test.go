@@ -415,3 +415,51 @@ func TestShareSquashMergeIsAttributed(t *testing.T) {
 	}
 	validateTrace(t, b, squash)
 }
+
+func TestShareOnWritesExistingLinksAndPushNeverFails(t *testing.T) {
+	skipOnWindows(t)
+	base := newSandbox(t)
+	bare := newRemote(t, base)
+	a := cloneAs(t, bare, "a")
+	// install: a plain fetch brings notes, rewrites carry them, and a bare
+	// git push still pushes branches (no remote.origin.push).
+	if got := a.run(a.dir, "git", "config", "--get-all", "remote.origin.fetch"); !strings.Contains(got, notes.FetchRefspec("origin")) {
+		t.Errorf("remote.origin.fetch: %s", got)
+	}
+	if got := strings.TrimSpace(a.run(a.dir, "git", "config", "notes.rewriteRef")); got != notes.Ref {
+		t.Errorf("notes.rewriteRef = %q", got)
+	}
+	if r := a.runEnv(a.dir, a.env, "", "git", "config", "remote.origin.push"); r.code == 0 {
+		t.Errorf("remote.origin.push is set: %s", r.stdout)
+	}
+	a.conversation(t, "conv-early", "Before sharing", "s", "p", "e.go", "package e\n\nvar E = 1\n")
+	c1 := a.commit(a.dir, "e1", "e.go")
+	a.conversation(t, "conv-early2", "Also before", "s", "p", "f.go", "package f\n\nvar F = 1\n")
+	c2 := a.commit(a.dir, "e2", "f.go")
+	if out := a.convo(a.dir, "share", "on"); !strings.Contains(out, "2 notes written") {
+		t.Errorf("share on:\n%s", out)
+	}
+	for _, c := range []string{c1, c2} {
+		if a.noteText(notes.Ref, c) == "" {
+			t.Errorf("share on wrote no note for the already linked %s", c[:8])
+		}
+	}
+	if n := strings.TrimSpace(a.run(a.dir, "git", "rev-list", "--count", notes.Ref)); n != "1" {
+		t.Errorf("share on wrote %s notes commits, want one batch", n)
+	}
+	// The remote refuses notes: the user's push still succeeds, the error is logged.
+	os.WriteFile(filepath.Join(bare, "hooks", "pre-receive"), []byte("#!/bin/sh\nwhile read o n ref; do case $ref in refs/notes/*) echo no notes here >&2; exit 1;; esac; done\nexit 0\n"), 0o755)
+	r := a.runEnv(a.dir, a.env, "", "git", "push", "-q", "origin", "main")
+	if r.code != 0 || strings.Contains(r.stderr, "notes") {
+		t.Errorf("git push with a failing notes push: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if got := base.run(base.root, "git", "--git-dir="+bare, "rev-parse", "main"); strings.TrimSpace(got) != c2 {
+		t.Errorf("the branch was not pushed: %s", got)
+	}
+	if st := a.convo(a.dir, "share", "status"); !strings.Contains(st, "last push failed") || !strings.Contains(st, "2 on refs/notes/convo") {
+		t.Errorf("share status:\n%s", st)
+	}
+	if doc := a.runEnv(a.dir, a.env, "", "git", "convo", "doctor"); !strings.Contains(doc.stdout, "pushing notes to origin") {
+		t.Errorf("doctor does not show the failed notes push:\n%s", doc.stdout)
+	}
+}
