@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -522,4 +523,67 @@ func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
 	if err := (notes.Git{Dir: repo.TopLevel}).Unsetup(ctx); err != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %v\n", err)
 	}
+}
+
+// sharedConversations adds to conversations' list the conversations only
+// shared notes know (a teammate's), with the number of commits naming them,
+// under the same filter (--all lists this repository's notes too).
+func (rc *readContext) sharedConversations(ctx context.Context, list []store.ConversationSummary, f store.ConversationFilter) []store.ConversationSummary {
+	recs, err := rc.shared.All(ctx)
+	if err != nil {
+		rc.env.log().Printf("share", "reading shared notes: %v", err)
+		return list
+	}
+	known := map[string]bool{}
+	for _, cs := range list {
+		known[cs.ID] = true
+	}
+	found := map[string]*store.ConversationSummary{}
+	for c, r := range recs {
+		for _, lc := range notes.Linked(c, r) {
+			if known[lc.ConversationID] || f.FileKey != "" && !touches(r, lc, f.FileKey) {
+				continue
+			}
+			cs := found[lc.ConversationID]
+			if cs == nil {
+				cs = &store.ConversationSummary{Conversation: lc.Conv}
+				found[lc.ConversationID] = cs
+			}
+			cs.Commits++
+			cs.ActivityMs = max(cs.ActivityMs, lc.Conv.ActivityMs)
+		}
+	}
+	added := false
+	for _, cs := range found {
+		if cs.ActivityMs >= f.SinceMs {
+			list = append(list, *cs)
+			added = true
+		}
+	}
+	if !added {
+		return list
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].ActivityMs > list[j].ActivityMs })
+	if f.Limit > 0 && len(list) > f.Limit {
+		list = list[:f.Limit]
+	}
+	return list
+}
+
+// touches reports whether a shared record says conversation lc touched the
+// file with path key (its lines, or its matched files).
+func touches(r trace.Record, lc store.LinkedConversation, key string) bool {
+	for _, p := range lc.MatchedFiles {
+		if pathKey(p) == key {
+			return true
+		}
+	}
+	for _, f := range r.Files {
+		for _, c := range f.Conversations {
+			if pathKey(f.Path) == key && trace.ConversationID(c.URL) == lc.ConversationID {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -148,6 +148,9 @@ func TestShareTeammateSeesConversations(t *testing.T) {
 	if own := a.showJSON(a.dir, c); len(own.Conversations) != 1 || own.Conversations[0].Origin != "local" {
 		t.Errorf("A's show: %+v", own.Conversations)
 	}
+	if out := b.convo(b.dir, "conversations"); !strings.Contains(out, "Add rate limiting to the API") || !strings.Contains(out, "1 commit") {
+		t.Errorf("B's conversations:\n%s", out)
+	}
 	validateNotes(t, b, notes.TrackingRef("origin"))
 	validateTrace(t, b, c)
 }

@@ -107,6 +107,21 @@ func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace
 	return out, nil
 }
 
+// All returns every shared record, by commit.
+func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
+	<-r.ready
+	var hashes []string
+	for h := range r.index {
+		hashes = append(hashes, h)
+	}
+	for h := range r.derived {
+		if r.index[h] == nil {
+			hashes = append(hashes, h)
+		}
+	}
+	return r.Records(ctx, hashes)
+}
+
 // read asks the long-lived git cat-file for blobs.
 func (r *Reader) read(ctx context.Context, blobs []string) (map[string][]byte, error) {
 	r.mu.Lock()
