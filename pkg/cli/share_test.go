@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/trace/tracetest"
 )
 
 // Sharing, end to end: real git, a bare remote and clones owned by
@@ -30,6 +29,14 @@ func newRemote(t *testing.T, sb *sandbox) string {
 	sb.run(sb.root, "git", "init", "-q", "--bare", bare)
 	sb.run(seed, "git", "push", "-q", bare, "main")
 	return bare
+}
+
+// newTeam is a shared bare remote, with the sandbox that holds it.
+func newTeam(t *testing.T) (*sandbox, string) {
+	t.Helper()
+	skipOnWindows(t)
+	base := newSandbox(t)
+	return base, newRemote(t, base)
 }
 
 // cloneAs clones the remote for a new user and installs git-convo there.
@@ -94,9 +101,7 @@ func hasRef(sb *sandbox, gitDir, ref string) bool {
 }
 
 func TestShareTeammateSeesConversations(t *testing.T) {
-	skipOnWindows(t)
-	base := newSandbox(t)
-	bare := newRemote(t, base)
+	base, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
 	b := cloneAs(t, bare, "b")
 
@@ -110,7 +115,7 @@ func TestShareTeammateSeesConversations(t *testing.T) {
 		t.Fatalf("sharing is on: the commit's note names its conversation; note: %q", a.noteText(notes.Ref, c))
 	}
 	a.run(a.dir, "git", "push", "-q", "origin", "main") // the pre-push block sends the notes (GIT_CONVO_SYNC=1: in the foreground)
-	if !hasRef(base.sandbox(), bare, notes.Ref) {
+	if !hasRef(base, bare, notes.Ref) {
 		t.Fatal("after git push, the remote has no refs/notes/convo")
 	}
 
@@ -155,13 +160,8 @@ func TestShareTeammateSeesConversations(t *testing.T) {
 	validateTrace(t, b, c)
 }
 
-// sandbox returns the teammate-less sandbox itself (readability in tests).
-func (sb *sandbox) sandbox() *sandbox { return sb }
-
 func TestShareConcurrentPushesMerge(t *testing.T) {
-	skipOnWindows(t)
-	base := newSandbox(t)
-	bare := newRemote(t, base)
+	base, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
 	b := cloneAs(t, bare, "b")
 	a.convo(a.dir, "share", "on")
@@ -203,9 +203,7 @@ func TestShareConcurrentPushesMerge(t *testing.T) {
 }
 
 func TestShareNeverLeaksSecrets(t *testing.T) {
-	skipOnWindows(t)
-	base := newSandbox(t)
-	bare := newRemote(t, base)
+	_, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
 	a.convo(a.dir, "share", "on", "--prompts")
 	secrets := []string{
@@ -238,9 +236,7 @@ func TestShareNeverLeaksSecrets(t *testing.T) {
 }
 
 func TestShareOffWritesNothing(t *testing.T) {
-	skipOnWindows(t)
-	base := newSandbox(t)
-	bare := newRemote(t, base)
+	base, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
 	a.conversation(t, "conv-off", "Quiet work", "s", "p", "q.go", "package q\n")
 	c := a.commit(a.dir, "q", "q.go")
@@ -272,9 +268,7 @@ func TestShareOffWritesNothing(t *testing.T) {
 }
 
 func TestShareNotesFollowAmendAndRebase(t *testing.T) {
-	skipOnWindows(t)
-	base := newSandbox(t)
-	bare := newRemote(t, base)
+	_, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
 	a.convo(a.dir, "share", "on")
 	a.conversation(t, "conv-r", "Rewrite me", "s", "p", "r.go", "package r\n\nvar R = 1\n")
@@ -338,8 +332,6 @@ func validateTrace(t *testing.T, tm teammate, revs ...string) {
 	validateRecords(t, recs)
 }
 
-const agentTraceSchema = "../../../shared/agent-trace/trace-record.schema.json"
-
 func validateRecords(t *testing.T, recs [][]byte) {
 	t.Helper()
 	for _, r := range recs {
@@ -351,32 +343,11 @@ func validateRecords(t *testing.T, recs [][]byte) {
 			t.Errorf("record: %s", r)
 		}
 	}
-	b, err := os.ReadFile(agentTraceSchema)
-	if err != nil {
-		t.Logf("no Agent Trace schema at %s: schema validation skipped", agentTraceSchema)
-		return
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		var v any
-		_ = json.Unmarshal(r, &v)
-		if err := rs.Validate(v); err != nil {
-			t.Errorf("record does not validate against the schema: %v\n%s", err, r)
-		}
-	}
+	tracetest.Validate(t, recs...)
 }
 
 func TestShareSquashMergeIsAttributed(t *testing.T) {
-	skipOnWindows(t)
-	base := newSandbox(t)
-	bare := newRemote(t, base)
+	base, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
 	a.convo(a.dir, "share", "on")
 	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
@@ -420,9 +391,7 @@ func TestShareSquashMergeIsAttributed(t *testing.T) {
 }
 
 func TestShareOnWritesExistingLinksAndPushNeverFails(t *testing.T) {
-	skipOnWindows(t)
-	base := newSandbox(t)
-	bare := newRemote(t, base)
+	base, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
 	// install: a plain fetch brings notes, rewrites carry them, and a bare
 	// git push still pushes branches (no remote.origin.push).

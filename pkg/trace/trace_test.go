@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/trace/tracetest"
 )
 
 func sample() Input {
@@ -142,37 +141,6 @@ func TestModelID(t *testing.T) {
 	}
 }
 
-// schemaPath is the Agent Trace schema beside the repository (absent on a
-// clone with nothing beside it).
-const schemaPath = "../../../shared/agent-trace/trace-record.schema.json"
-
-// Validate checks records against the published schema file; it skips when
-// the file is absent (Check, the minimal copy, runs always).
-func Validate(t testing.TB, path string, records ...[]byte) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("no Agent Trace schema at %s (%v): only the minimal checks ran", path, err)
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rec := range records {
-		var v any
-		if err := json.Unmarshal(rec, &v); err != nil {
-			t.Fatal(err)
-		}
-		if err := rs.Validate(v); err != nil {
-			t.Errorf("record does not validate: %v\n%s", err, rec)
-		}
-	}
-}
-
 func TestSchema(t *testing.T) {
 	in := sample()
 	in.Prompts = true
@@ -188,9 +156,12 @@ func TestSchema(t *testing.T) {
 			t.Errorf("%v: %s", err, b)
 		}
 	}
-	// The spec's own examples pass the schema, so a failure here is ours.
-	ex, _ := os.ReadFile(filepath.Join(filepath.Dir(schemaPath), "example-trace-record.json"))
-	Validate(t, schemaPath, b1, b2, b3, ex)
+	// The spec's own example passes the schema, so a failure here is ours.
+	ex, err := os.ReadFile(filepath.Join(filepath.Dir(tracetest.SchemaPath), "example-trace-record.json"))
+	if err != nil {
+		t.Skipf("no Agent Trace examples beside the repository (%v): only the minimal checks ran", err)
+	}
+	tracetest.Validate(t, b1, b2, b3, ex)
 }
 
 func TestCheckRejects(t *testing.T) {
