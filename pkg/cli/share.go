@@ -335,13 +335,8 @@ func pushNotes(ctx context.Context, env *Env, remote string, hook bool) error {
 	if remote == "" {
 		remote = s.Remote
 	}
-	if hook && remote != s.Remote && !strings.Contains(remote, "/") {
-		// Pushing to another remote than the one sharing goes to: only
-		// when it is a named remote of this repository.
-		remotes, _ := g.Remotes(ctx)
-		if !contains(remotes, remote) {
-			return nil
-		}
+	if hook && remote != s.Remote {
+		return nil // notes go only where sharing sends them (convo.shareRemote)
 	}
 	err = g.Push(ctx, remote)
 	_ = g.SaveState(ctx, func(st *notes.State) {
@@ -418,6 +413,14 @@ func shareAfter(ctx context.Context, env *Env, dir string, s *store.Store, hashe
 	if _, err := notes.UpdateForCommits(ctx, dir, s, hashes, Version); err != nil {
 		env.log().Printf("share", "notes of %s: %v", strings.Join(shortHashes(hashes), ", "), err)
 	}
+}
+
+func commitHashes(cs []gitx.Commit) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Hash
+	}
+	return out
 }
 
 func shortHashes(hs []string) []string {
