@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
@@ -150,6 +151,12 @@ func sharedRefsOrNil(ctx context.Context, g Git) []string {
 // derivedPath is where a clone that does not share keeps the records it
 // derived (squash merges): beside its git data, on no ref.
 func (g Git) derivedPath(ctx context.Context) (string, error) {
+	// Found without running git when it can be (every read command asks).
+	if abs, err := filepath.Abs(g.Dir); err == nil && os.Getenv("GIT_DIR") == "" {
+		if loc, ok := gitx.FindRepoForPath(abs); ok {
+			return filepath.Join(loc.CommonDir, "git-convo-derived.jsonl"), nil
+		}
+	}
 	_, common, err := g.where(ctx)
 	if err != nil {
 		return "", err

@@ -26,6 +26,8 @@ type Record struct {
 	Files     []File `json:"files"`
 	// Metadata keeps other tools' keys as they were (a merge loses none).
 	Metadata map[string]json.RawMessage `json:"metadata,omitempty"`
+
+	meta *Meta // Metadata[MetaKey] decoded once (readers ask several times)
 }
 
 // VCS names the commit a record is about.
@@ -106,11 +108,15 @@ type Evidence struct {
 // Meta returns git-convo's part of the metadata (ok false when absent or
 // unreadable).
 func (r *Record) Meta() (Meta, bool) {
+	if r.meta != nil {
+		return *r.meta, true
+	}
 	var m Meta
 	raw, ok := r.Metadata[MetaKey]
 	if !ok || json.Unmarshal(raw, &m) != nil {
 		return Meta{}, false
 	}
+	r.meta = &m
 	return m, true
 }
 
@@ -124,4 +130,5 @@ func (r *Record) SetMeta(m Meta) {
 		r.Metadata = map[string]json.RawMessage{}
 	}
 	r.Metadata[MetaKey] = b
+	r.meta = &m
 }
