@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -305,9 +304,7 @@ fetches them, merges them record by record and tries again. Sharing must be on.`
 				return pushNotes(ctx, env, c.Args().First(), false)
 			}
 			if env.Getenv("GIT_CONVO_SYNC") != "1" {
-				detach()
-				// Let the user's own push go first: ours is not urgent.
-				time.Sleep(time.Second)
+				detach() // the hook's block already waited for the push to end
 			}
 			if err := pushNotes(ctx, env, c.Args().First(), true); err != nil {
 				env.log().Printf("push", "%v", err)

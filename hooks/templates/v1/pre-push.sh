@@ -7,7 +7,8 @@ if [ "${GIT_CONVO:-1}" != "0" ]; then
     if [ "${GIT_CONVO_SYNC:-}" = "1" ]; then
       "$_convo_bin" push --hook "$1" </dev/null >/dev/null 2>&1
     else
-      "$_convo_bin" push --hook "$1" </dev/null >/dev/null 2>&1 &
+      # A second's pause in a subshell: git-convo starts once the push is done.
+      ( sleep 1; "$_convo_bin" push --hook "$1" ) </dev/null >/dev/null 2>&1 &
     fi
   fi
   unset _convo_bin
