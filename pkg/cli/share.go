@@ -159,18 +159,14 @@ func installHook(env *Env, repo *gitx.Repo, hook string) error {
 }
 
 // setupSharing makes a plain git fetch bring teammates' notes and amend and
-// rebase carry notes (install calls it), and creates the database so read
-// commands work for a teammate with no local data yet.
-func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
+// rebase carry notes (install calls it).
+func setupSharing(ctx context.Context, repo *gitx.Repo) error {
 	dir := repo.TopLevel
 	if dir == "" {
 		dir = repo.GitDir
 	}
 	if _, err := (notes.Git{Dir: dir}).Setup(ctx); err != nil {
 		return fmt.Errorf("setting up notes: %w", err)
-	}
-	if s, err := env.openStore(ctx, false); err == nil {
-		s.Close()
 	}
 	return nil
 }
