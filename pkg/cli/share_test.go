@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -158,6 +159,17 @@ func TestShareTeammateSeesConversations(t *testing.T) {
 	}
 	validateNotes(t, b, notes.TrackingRef("origin"))
 	validateTrace(t, b, c)
+	out := filepath.Join(b.root, "traces")
+	b.convo(b.dir, "trace", "--output", out, "HEAD~1..HEAD")
+	rec, err := os.ReadFile(filepath.Join(out, c+".json"))
+	if err != nil {
+		t.Fatalf("trace --output: %v", err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, rec); err != nil {
+		t.Fatal(err)
+	}
+	validateRecords(t, [][]byte{compact.Bytes()})
 }
 
 func TestShareConcurrentPushesMerge(t *testing.T) {

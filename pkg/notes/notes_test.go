@@ -223,3 +223,18 @@ func BenchmarkReadNotes1000(b *testing.B) {
 		rd.Close()
 	}
 }
+
+func FuzzDecode(f *testing.F) {
+	f.Add(Encode([]trace.Record{*record("abc", "w", "c")}))
+	f.Add([]byte("{\"files\":[]}\nnot json\n{"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		recs := Decode(b)
+		again := Decode(Encode(recs))
+		if len(again) != len(Decode(Encode(again))) {
+			t.Fatalf("Encode/Decode is not stable on %q", b)
+		}
+		if r, ok := Combine(recs); ok {
+			_ = Linked("abc", r)
+		}
+	})
+}
