@@ -20,20 +20,34 @@ type rule struct {
 	name string
 	re   *regexp.Regexp
 	keep int
+	// hints are literals (lower case) one of which every match contains:
+	// a rule whose hints are all absent is skipped (regexp is slow).
+	hints []string
 }
 
 // rules are applied in order; private keys first, as their bodies would
 // otherwise be cut into high-entropy pieces.
 var rules = []rule{
-	{"private key", regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)`), 0},
-	{"password in URL", regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]*:)[^@\s/]+(@)`), 2},
-	{"aws access key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b`), 0},
-	{"github token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), 0},
-	{"gitlab token", regexp.MustCompile(`\b(?:glpat|gldt|glrt|glptt|glsoat)-[A-Za-z0-9_\-]{20,}`), 0},
-	{"slack token", regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{10,}|https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+`), 0},
-	{"openai or anthropic key", regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), 0},
-	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}`), 0},
-	{"assignment", regexp.MustCompile(`(?i)(\b(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|client[_\-]?secret|auth)\b["']?\s*[:=]\s*)("[^"\n]+"|'[^'\n]+'|[^\s"',;]+)`), 1},
+	{"private key", regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)`), 0, []string{"private key"}},
+	{"password in URL", regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]*:)[^@\s/]+(@)`), 2, []string{"://"}},
+	{"aws access key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b`), 0, []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa"}},
+	{"github token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), 0, []string{"gh"}},
+	{"gitlab token", regexp.MustCompile(`\b(?:glpat|gldt|glrt|glptt|glsoat)-[A-Za-z0-9_\-]{20,}`), 0, []string{"gl"}},
+	{"slack token", regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{10,}|https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+`), 0, []string{"xox", "hooks.slack.com"}},
+	{"openai or anthropic key", regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), 0, []string{"sk-"}},
+	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}`), 0, []string{"eyj"}},
+	{"assignment", regexp.MustCompile(`(?i)(\b(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|client[_\-]?secret|auth)\b["']?\s*[:=]\s*)("[^"\n]+"|'[^'\n]+'|[^\s"',;]+)`), 1,
+		[]string{"password", "passwd", "pwd", "secret", "token", "key", "auth"}},
+}
+
+// mayMatch reports whether lower (a text in lower case) holds one of hints.
+func mayMatch(lower string, hints []string) bool {
+	for _, h := range hints {
+		if strings.Contains(lower, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // word is a candidate for the entropy test: a run of token characters.
@@ -43,7 +57,12 @@ var uuid = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-
 
 // Text returns s with every secret it recognises replaced by Mark.
 func Text(s string) string {
+	// Replacing only removes text, so hints absent now stay absent.
+	lower := strings.ToLower(s)
 	for _, r := range rules {
+		if !mayMatch(lower, r.hints) {
+			continue
+		}
 		s = r.re.ReplaceAllStringFunc(s, func(m string) string {
 			if r.keep == 0 {
 				return Mark
@@ -52,7 +71,7 @@ func Text(s string) string {
 			if r.keep == 2 { // a URL: the user part, the mark, the "@"
 				return sub[1] + Mark + sub[2]
 			}
-			if sub[2] == Mark { // an assignment whose value is already scrubbed
+			if strings.HasPrefix(sub[2], Mark) { // an assignment whose value is already scrubbed
 				return m
 			}
 			return sub[1] + Mark
