@@ -238,3 +238,16 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestShareOnNamesACloneWithoutEmail(t *testing.T) {
+	ctx := context.Background()
+	g, _ := repoWithCommits(t, 1)
+	git(t, g, "", "config", "--global", "--unset", "user.email")
+	if err := g.SetShare(ctx, true, false, ""); err != nil {
+		t.Fatal(err)
+	}
+	s, err := g.Settings(ctx)
+	if err != nil || !s.On || !strings.HasPrefix(s.Writer, "clone-") {
+		t.Errorf("settings: %+v %v (a clone without user.email still gets a writer name)", s, err)
+	}
+}

@@ -3,6 +3,8 @@ package notes
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -21,19 +23,21 @@ const (
 	KeyShare   = "convo.share"        // true: write and push notes
 	KeyPrompts = "convo.sharePrompts" // true: notes carry first prompts
 	KeyRemote  = "convo.shareRemote"  // where notes go (default: origin)
+	KeyWriter  = "convo.shareWriter"  // names this clone's records when user.email is unset
 )
 
 // Settings is a repository's sharing configuration.
 type Settings struct {
 	On, Prompts bool
 	Remote      string
-	Writer      string // user.email
+	Writer      string // convo.shareWriter, else user.email
 }
 
 // Settings reads the sharing configuration with one git process.
 func (g Git) Settings(ctx context.Context) (Settings, error) {
 	out, err := g.run(ctx, nil, "config", "-z", "--get-regexp", `^(convo\.share|user\.email)`)
 	s := Settings{Remote: "origin"}
+	writer := ""
 	if err != nil {
 		if exitCode(err) == 1 {
 			return s, nil // nothing set
@@ -51,9 +55,14 @@ func (g Git) Settings(ctx context.Context) (Settings, error) {
 			if v != "" {
 				s.Remote = v
 			}
+		case "convo.sharewriter":
+			writer = v
 		case "user.email":
 			s.Writer = v
 		}
+	}
+	if writer != "" {
+		s.Writer = writer
 	}
 	return s, nil
 }
@@ -69,6 +78,13 @@ func isTrue(v string) bool {
 // SetShare turns sharing on or off for the repository.
 func (g Git) SetShare(ctx context.Context, on, prompts bool, remote string) error {
 	kv := [][2]string{{KeyShare, boolStr(on)}}
+	if s, err := g.Settings(ctx); err == nil && on && s.Writer == "" {
+		// Without a name, two clones' records on one commit would replace
+		// each other.
+		var b [6]byte
+		_, _ = rand.Read(b[:])
+		kv = append(kv, [2]string{KeyWriter, "clone-" + hex.EncodeToString(b[:])})
+	}
 	if on {
 		kv = append(kv, [2]string{KeyPrompts, boolStr(prompts)})
 		if remote != "" {
