@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
@@ -26,7 +27,7 @@ func captureCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "capture",
 		Usage:     "record one Cursor agent hook event (JSON on stdin); Cursor runs this",
-		UsageText: "git convo capture [--event <name>] < payload.json",
+		UsageText: "git convo capture [--event <name>] [--agent claude] < payload.json",
 		Description: `Reads one Cursor hook payload from standard input and records the conversation:
 its workspace roots and model, the user's prompts, the files it edited and the
 agent's final responses. On "stop" it also reads the conversation's title and
@@ -34,12 +35,21 @@ summary from Cursor's state.vscdb (read-only) and re-links recent commits.
 
 It always exits 0 and prints Cursor's reply ({} or {"continue":true}), so a
 problem in git-convo can never block the agent. Problems go to stderr as one
-line and to the log that "git convo doctor" shows.`,
+line and to the log that "git convo doctor" shows.
+
+With --agent claude it reads Claude Code's hook payloads instead (prompts, the lines
+Edit, Write, MultiEdit and NotebookEdit added, a git commit run through Bash, and the
+session's transcript at Stop and SessionEnd). It prints nothing on stdout, which Claude
+Code would add to the model's context, and always exits 0.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "event", Usage: "the hook event, overriding the payload's hook_event_name"},
-			&cli.StringFlag{Name: "agent", Value: "cursor", Usage: "which agent's hook file called this: cursor or claude (Cursor's third-party hooks)"},
+			&cli.StringFlag{Name: "agent", Value: "cursor", Usage: "which agent's hooks called this: cursor, or claude (Claude Code's settings.json: silent on stdout)"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.String("agent") == claude.Name {
+				runAgentCapture(c.Context, env, claudeSource(env), c.String("event"))
+				return nil
+			}
 			runCapture(c.Context, env, c.String("event"), c.String("agent"))
 			return nil
 		},
@@ -68,11 +78,6 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 	}
 	if event == "" {
 		event = p.Event
-	}
-	if agent == "claude" && p.ViaThirdParty() {
-		// Cursor also sends its events to Claude Code hook files; the
-		// same event reaches us through hooks.json, so count it once.
-		return
 	}
 	if p.ConversationID == "" {
 		fail("%s payload has no conversation_id; nothing recorded", orUnknown(event))
@@ -174,6 +179,9 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 				}
 			}
 			return r.rewrite(ctx, e.Rewrite)
+		}
+		if e.Agent == claude.Name {
+			return replaySpooled(ctx, env, s, e)
 		}
 		p, err := cursor.ParsePayload(e.Payload)
 		if err != nil || p.ConversationID == "" {

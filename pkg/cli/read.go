@@ -56,6 +56,9 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	// would cost every read command a subprocess.
 	repo := gitx.Here(".")
 	io := term.New(env.Stdin, env.Stdout, env.Stderr, env.StdoutTTY, env.StderrTTY, env.Getenv)
+	if json {
+		color = "never" // JSON is never colored: no git config to ask
+	}
 	io.SetColor(color, func(stdoutTTY bool) (bool, bool) {
 		return repo.ColorBool(ctx, "color.convo", stdoutTTY)
 	})

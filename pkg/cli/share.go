@@ -424,15 +424,6 @@ func shortHashes(hs []string) []string {
 	return out
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // mergeShared adds what shared notes say about hashes to the local links.
 // Notes that cannot be read are logged, never a reason to fail a read.
 func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation) {

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // Payload is one hook event as Cursor sends it on stdin. Every field is
@@ -79,7 +81,7 @@ func (t ToolInput) str(keys ...string) string {
 }
 
 // ErrBadPayload is returned for input that is not a JSON object.
-var ErrBadPayload = errors.New("payload is not a JSON object")
+var ErrBadPayload = source.ErrBadPayload
 
 // ParsePayload parses one hook payload. It accepts a UTF-8 BOM, unknown
 // fields and nulls; it refuses empty input and anything but a JSON object.

@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
@@ -73,6 +76,9 @@ func Combine(recs []trace.Record) (trace.Record, bool) {
 
 // SharedRefs lists Ref and every remote's tracking ref that exist.
 func (g Git) SharedRefs(ctx context.Context) ([]string, error) {
+	if refs, ok := g.refsFromFiles(); ok {
+		return refs, nil
+	}
 	out, err := g.run(ctx, nil, "for-each-ref", "--format=%(refname)", Ref, trackingPrefix)
 	if err != nil {
 		return nil, err
@@ -272,4 +278,52 @@ func (g Git) fastImport(ctx context.Context, parent, merge, message string, chan
 	s.WriteString("done\n")
 	_, err := g.run(ctx, s.Bytes(), "fast-import", "--quiet", "--done", "--date-format=raw")
 	return err
+}
+
+// refsFromFiles lists Ref and the tracking refs by reading the repository's
+// ref files (loose refs and packed-refs) without running git: every read
+// command asks, and most repositories have no notes. ok is false when the
+// refs cannot be read that way (a reftable repository, GIT_DIR set): ask git.
+func (g Git) refsFromFiles() (refs []string, ok bool) {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" {
+		return nil, false
+	}
+	abs, err := filepath.Abs(g.Dir)
+	if err != nil {
+		return nil, false
+	}
+	loc, found := gitx.FindRepoForPath(abs)
+	if !found {
+		return nil, false
+	}
+	if _, err := os.Stat(filepath.Join(loc.CommonDir, "reftable")); err == nil {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	add := func(ref string) {
+		if !seen[ref] && (ref == Ref || strings.HasPrefix(ref, trackingPrefix) && strings.HasSuffix(ref, "/convo") &&
+			strings.Count(ref, "/") == 4) {
+			seen[ref] = true
+			refs = append(refs, ref)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(loc.CommonDir, filepath.FromSlash(Ref))); err == nil {
+		add(Ref)
+	}
+	if m, err := filepath.Glob(filepath.Join(loc.CommonDir, "refs", "notes", "remotes", "*", "convo")); err == nil {
+		for _, p := range m {
+			add(trackingPrefix + filepath.Base(filepath.Dir(p)) + "/convo")
+		}
+	}
+	packed, err := os.ReadFile(filepath.Join(loc.CommonDir, "packed-refs"))
+	if err != nil && !os.IsNotExist(err) {
+		return nil, false
+	}
+	for _, line := range strings.Split(string(packed), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, "^") {
+			add(f[1])
+		}
+	}
+	sort.Strings(refs)
+	return refs, true
 }

@@ -251,3 +251,24 @@ func TestShareOnNamesACloneWithoutEmail(t *testing.T) {
 		t.Errorf("settings: %+v %v (a clone without user.email still gets a writer name)", s, err)
 	}
 }
+
+func TestRefsFromFilesLooseAndPacked(t *testing.T) {
+	ctx := context.Background()
+	g, hs := repoWithCommits(t, 2)
+	if refs, ok := g.refsFromFiles(); !ok || len(refs) != 0 {
+		t.Fatalf("no notes yet: %v %v", refs, ok)
+	}
+	g.Write(ctx, map[string]*trace.Record{hs[0]: record(hs[0], "a@x", "ca")}, "a@x", "m")
+	git(t, g, "", "update-ref", TrackingRef("origin"), Ref)
+	git(t, g, "", "update-ref", "refs/notes/remotes/origin/other", Ref)
+	want := []string{Ref, TrackingRef("origin")}
+	for _, pack := range []bool{false, true} {
+		if pack {
+			git(t, g, "", "pack-refs", "--all")
+		}
+		refs, ok := g.refsFromFiles()
+		if !ok || strings.Join(refs, " ") != strings.Join(want, " ") {
+			t.Errorf("packed %v: %v %v, want %v", pack, refs, ok, want)
+		}
+	}
+}
