@@ -92,6 +92,16 @@ func shareRepo(ctx context.Context) (notes.Git, *gitx.Repo, error) {
 	return notes.Git{Dir: dir}, repo, nil
 }
 
+// shareSettings opens the repository for notes and reads its sharing settings.
+func shareSettings(ctx context.Context) (notes.Git, notes.Settings, error) {
+	g, _, err := shareRepo(ctx)
+	if err != nil {
+		return g, notes.Settings{}, err
+	}
+	s, err := g.Settings(ctx)
+	return g, s, err
+}
+
 func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 	g, repo, err := shareRepo(ctx)
 	if err != nil {
@@ -185,11 +195,7 @@ type shareStatusJSON struct {
 }
 
 func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
-	g, _, err := shareRepo(ctx)
-	if err != nil {
-		return err
-	}
-	s, err := g.Settings(ctx)
+	g, s, err := shareSettings(ctx)
 	if err != nil {
 		return err
 	}
@@ -311,11 +317,7 @@ fetches them, merges them record by record and tries again. Sharing must be on.`
 }
 
 func pushNotes(ctx context.Context, env *Env, remote string, hook bool) error {
-	g, _, err := shareRepo(ctx)
-	if err != nil {
-		return err
-	}
-	s, err := g.Settings(ctx)
+	g, s, err := shareSettings(ctx)
 	if err != nil {
 		return err
 	}
@@ -359,11 +361,7 @@ refs/notes/convo itself). Read commands merge it on read; with sharing on it is 
 into refs/notes/convo, record by record.`,
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
-			g, _, err := shareRepo(ctx)
-			if err != nil {
-				return err
-			}
-			s, err := g.Settings(ctx)
+			g, s, err := shareSettings(ctx)
 			if err != nil {
 				return err
 			}
