@@ -333,6 +333,7 @@ func pushNotes(ctx context.Context, env *Env, remote string, hook bool) error {
 	if hook && remote != s.Remote {
 		return nil // notes go only where sharing sends them (convo.shareRemote)
 	}
+	refreshRecent(ctx, env, g, s)
 	err = g.Push(ctx, remote)
 	_ = g.SaveState(ctx, func(st *notes.State) {
 		if err != nil {
@@ -349,6 +350,27 @@ func pushNotes(ctx context.Context, env *Env, remote string, hook bool) error {
 		fmt.Fprintf(env.Stdout, "%s: %d note%s on %s\n", remote, n, plural(n), notes.Ref)
 	}
 	return nil
+}
+
+// recentCommits is how many of HEAD's commits a push refreshes the notes of.
+const recentCommits = 100
+
+// refreshRecent rewrites the notes of HEAD's recent commits before a push:
+// links that arrived after a commit was recorded (the agent's own git commit
+// reported a moment later, a late title) are shared too. Best effort.
+func refreshRecent(ctx context.Context, env *Env, g notes.Git, s notes.Settings) {
+	hashes, err := g.Recent(ctx, recentCommits)
+	if err != nil || len(hashes) == 0 {
+		return
+	}
+	st, err := env.openStore(ctx, true)
+	if err != nil {
+		return
+	}
+	defer st.Close()
+	if _, err := g.Update(ctx, st, hashes, s, Version); err != nil {
+		env.log().Printf("share", "refreshing notes before a push: %v", err)
+	}
 }
 
 func fetchCommand(env *Env) *cli.Command {

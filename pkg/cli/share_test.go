@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -445,5 +446,31 @@ func TestShareOnWritesExistingLinksAndPushNeverFails(t *testing.T) {
 	}
 	if doc := a.runEnv(a.dir, a.env, "", "git", "convo", "doctor"); !strings.Contains(doc.stdout, "pushing notes to origin") {
 		t.Errorf("doctor does not show the failed notes push:\n%s", doc.stdout)
+	}
+}
+
+func TestSharePushRefreshesLateLinks(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	a.conversation(t, "conv-first", "First", "s", "p", "l.go", "package l\n\nvar L = 1\n")
+	c := a.commit(a.dir, "l", "l.go")
+	// A link that arrives after the commit was recorded, by a path that does
+	// not write notes (as the agent's own commit, reported a moment later).
+	db, err := sql.Open("sqlite3", "file:"+a.linksDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt)
+VALUES ('conv-late', ?, '[]', 1.0, 'auto', '2026-11-22T00:00:00Z', 'committed by the agent', 'agent-commit', '2026-11-22T00:00:00Z')`, c); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if strings.Contains(a.noteText(notes.Ref, c), "conv-late") {
+		t.Fatal("the late link is in the note already: the test proves nothing")
+	}
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	if note := a.noteText(notes.Ref, c); !strings.Contains(note, "conv-late") || !strings.Contains(note, "conv-first") {
+		t.Errorf("after the push, the note lacks the late link:\n%s", note)
 	}
 }

@@ -105,3 +105,15 @@ func (g Git) Config(ctx context.Context, key string) (string, error) {
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// Recent lists HEAD's last n commits (none before the first commit).
+func (g Git) Recent(ctx context.Context, n int) ([]string, error) {
+	if tip, err := g.resolve(ctx, "HEAD"); err != nil || tip == "" {
+		return nil, err
+	}
+	out, err := g.run(ctx, nil, "rev-list", "-n", fmt.Sprint(n), "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
+}
