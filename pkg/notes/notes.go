@@ -100,7 +100,7 @@ func (g Git) Read(ctx context.Context, refs []string, want map[string]bool) (map
 	for _, ref := range refs {
 		out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
 		if err != nil {
-			if _, e := g.resolve(ctx, ref); e == nil {
+			if tip, e := g.resolve(ctx, ref); e == nil && tip == "" {
 				continue // the ref vanished meanwhile
 			}
 			return nil, err
