@@ -85,11 +85,15 @@ func shareRepo(ctx context.Context) (notes.Git, *gitx.Repo, error) {
 	if err != nil {
 		return notes.Git{}, nil, err
 	}
-	dir := repo.TopLevel
-	if dir == "" {
-		dir = repo.GitDir
+	return notesGit(repo), repo, nil
+}
+
+// notesGit runs git for notes in repo's work tree (its git dir when bare).
+func notesGit(repo *gitx.Repo) notes.Git {
+	if repo.TopLevel == "" {
+		return notes.Git{Dir: repo.GitDir}
 	}
-	return notes.Git{Dir: dir}, repo, nil
+	return notes.Git{Dir: repo.TopLevel}
 }
 
 // shareSettings opens the repository for notes and reads its sharing settings.
@@ -122,7 +126,7 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 	if _, err := g.Setup(ctx); err != nil {
 		return err
 	}
-	if err := installHook(env, repo, "pre-push"); err != nil {
+	if err := installHook(ctx, env, repo, "pre-push"); err != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%v): run `git convo push` after pushing\n", err)
 	}
 	s, err := env.openStore(ctx, false)
@@ -152,8 +156,8 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 }
 
 // installHook installs one git-convo hook block (sharing's pre-push).
-func installHook(env *Env, repo *gitx.Repo, hook string) error {
-	loc, err := githooks.Locate(context.Background(), repo.TopLevel)
+func installHook(ctx context.Context, env *Env, repo *gitx.Repo, hook string) error {
+	loc, err := githooks.Locate(ctx, repo.TopLevel)
 	if err != nil {
 		return err
 	}
@@ -171,11 +175,7 @@ func installHook(env *Env, repo *gitx.Repo, hook string) error {
 // setupSharing makes a plain git fetch bring teammates' notes and amend and
 // rebase carry notes (install calls it).
 func setupSharing(ctx context.Context, repo *gitx.Repo) error {
-	dir := repo.TopLevel
-	if dir == "" {
-		dir = repo.GitDir
-	}
-	if _, err := (notes.Git{Dir: dir}).Setup(ctx); err != nil {
+	if _, err := notesGit(repo).Setup(ctx); err != nil {
 		return fmt.Errorf("setting up notes: %w", err)
 	}
 	return nil
@@ -527,7 +527,7 @@ func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, loc
 // teardownSharing takes out what setupSharing added to the repository's
 // git config (the notes fetch refspecs, notes.rewriteRef). Notes stay.
 func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
-	if err := (notes.Git{Dir: repo.TopLevel}).Unsetup(ctx); err != nil {
+	if err := notesGit(repo).Unsetup(ctx); err != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %v\n", err)
 	}
 }

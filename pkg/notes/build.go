@@ -19,7 +19,7 @@ type BuildOptions struct {
 	Prompts     bool   // share each conversation's first prompt (redacted)
 	Root, Home  string // the work tree and the home directory, hidden in free text
 	ToolVersion string
-	Writer      string // user.email
+	Writer      string // names this clone (convo.shareWriter)
 }
 
 // Build makes the Agent Trace record of every commit in hashes that this

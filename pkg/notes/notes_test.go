@@ -239,16 +239,23 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-func TestShareOnNamesACloneWithoutEmail(t *testing.T) {
+func TestShareOnNamesEachClone(t *testing.T) {
 	ctx := context.Background()
-	g, _ := repoWithCommits(t, 1)
-	git(t, g, "", "config", "--global", "--unset", "user.email")
-	if err := g.SetShare(ctx, true, false, ""); err != nil {
-		t.Fatal(err)
+	var writers []string
+	for range 2 { // one person's two clones: the same user.email
+		g, _ := repoWithCommits(t, 1)
+		if err := g.SetShare(ctx, true, false, ""); err != nil {
+			t.Fatal(err)
+		}
+		g.SetShare(ctx, true, false, "") // a second share on keeps the name
+		s, err := g.Settings(ctx)
+		if err != nil || !s.On || !strings.HasPrefix(s.Writer, "clone-") {
+			t.Fatalf("settings: %+v %v", s, err)
+		}
+		writers = append(writers, s.Writer)
 	}
-	s, err := g.Settings(ctx)
-	if err != nil || !s.On || !strings.HasPrefix(s.Writer, "clone-") {
-		t.Errorf("settings: %+v %v (a clone without user.email still gets a writer name)", s, err)
+	if writers[0] == writers[1] {
+		t.Errorf("two clones share the writer name %s: their records would replace each other", writers[0])
 	}
 }
 

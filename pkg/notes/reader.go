@@ -55,7 +55,7 @@ func (g Git) listNotes(ctx context.Context) (map[string][]string, error) {
 	for _, ref := range refs {
 		out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
 		if err != nil {
-			continue // the ref vanished meanwhile
+			continue // vanished or unreadable: the other refs still answer
 		}
 		for _, entry := range bytes.Split(out, []byte{0}) {
 			meta, path, ok := bytes.Cut(entry, []byte{'\t'})

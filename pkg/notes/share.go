@@ -23,7 +23,7 @@ const (
 	KeyShare   = "convo.share"        // true: write and push notes
 	KeyPrompts = "convo.sharePrompts" // true: notes carry first prompts
 	KeyRemote  = "convo.shareRemote"  // where notes go (default: origin)
-	KeyWriter  = "convo.shareWriter"  // names this clone's records when user.email is unset
+	KeyWriter  = "convo.shareWriter"  // names this clone's records (set by share on)
 )
 
 // Settings is a repository's sharing configuration.
@@ -78,9 +78,10 @@ func isTrue(v string) bool {
 // SetShare turns sharing on or off for the repository.
 func (g Git) SetShare(ctx context.Context, on, prompts bool, remote string) error {
 	kv := [][2]string{{KeyShare, boolStr(on)}}
-	if s, err := g.Settings(ctx); err == nil && on && s.Writer == "" {
-		// Without a name, two clones' records on one commit would replace
-		// each other.
+	if w, err := g.Config(ctx, KeyWriter); err == nil && on && w == "" {
+		// Each clone names its records: two clones (even one person's
+		// laptop and desktop, with one user.email) must not replace each
+		// other's records on a commit.
 		var b [6]byte
 		_, _ = rand.Read(b[:])
 		kv = append(kv, [2]string{KeyWriter, "clone-" + hex.EncodeToString(b[:])})

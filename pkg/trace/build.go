@@ -30,7 +30,7 @@ type Input struct {
 	// them are made relative or hidden in free text.
 	Root, Home  string
 	ToolVersion string
-	Writer      string // user.email
+	Writer      string // names this clone (convo.shareWriter)
 }
 
 // Link is one conversation linked to the commit.

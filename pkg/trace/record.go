@@ -72,8 +72,8 @@ type Range struct {
 // Meta is what git-convo keeps under metadata[MetaKey].
 type Meta struct {
 	Format int `json:"format"`
-	// Writer is who wrote the record (git's user.email): a clone replaces
-	// its own records on a commit and keeps everyone else's.
+	// Writer names the clone that wrote the record (convo.shareWriter): a
+	// clone replaces its own records on a commit and keeps everyone else's.
 	Writer        string              `json:"writer,omitempty"`
 	Conversations map[string]ConvMeta `json:"conversations,omitempty"`
 	// Evidence holds per-line hashes of the lines each conversation wrote,
