@@ -14,6 +14,7 @@ if [ "$fuzztime" != "0" ]; then
   for target in "FuzzParsePayload ./pkg/cursor" "FuzzNormalizePath ./pkg/cursor" \
                 "FuzzParseBlame ./pkg/gitx" "FuzzInstallUninstall ./pkg/githooks" \
                 "FuzzParseHook ./pkg/claude" "FuzzReadTranscript ./pkg/claude" \
+                "FuzzText ./pkg/redact" "FuzzDecode ./pkg/notes" \
                 "FuzzSanitize ./pkg/term" "FuzzExcerpt ./pkg/textmatch"; do
     set -- $target
     echo "fuzz $1 ($fuzztime)"

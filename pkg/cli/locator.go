@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/repokey"
 )
 
 // locator is locate with the repository of each directory found once: an
@@ -39,5 +40,5 @@ func (l *locator) locate(abs string) (key, rel string, ok bool) {
 	if !r.found {
 		return "", "", false
 	}
-	return inRepo(r.loc, r.key, abs)
+	return repokey.In(r.loc, r.key, abs)
 }

@@ -104,6 +104,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			writeErr = err
 			return false
 		}
+		rc.mergeShared(ctx, hashes, linked)
 		for _, gc := range batch {
 			lcs := linked[gc.Hash]
 			if opts.onlyLinked && len(lcs) == 0 {
