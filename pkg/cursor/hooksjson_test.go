@@ -184,7 +184,7 @@ func TestUninstallRestoresBytes(t *testing.T) {
 		{"nothing else changed", func(string) {}, true},
 		{"another tool added a hook", func(path string) {
 			b, _ := os.ReadFile(path)
-			os.WriteFile(path, []byte(strings.Replace(string(b), `"stop": [`, `"afterShellExecution": [{"command": "third --end"}], "stop": [`, 1)), 0o644)
+			os.WriteFile(path, []byte(strings.Replace(string(b), `"stop": [`, `"afterTabFileEdit": [{"command": "third --end"}], "stop": [`, 1)), 0o644)
 		}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
