@@ -98,7 +98,7 @@ func Run(args []string, env *Env) int {
 		unknown = true
 		fmt.Fprintf(env.Stderr, "git-convo: '%s' is not a git-convo command. See 'git convo --help'.\n", name)
 	}
-	err := app.RunContext(context.Background(), helpArgs(args))
+	err := app.RunContext(context.Background(), optionsFirst(app.Commands, helpArgs(args)))
 	if unknown {
 		return ExitUsage
 	}

@@ -45,7 +45,7 @@ own location (~/.local/share/CursorChatHistory/links.sqlite on Linux,
 ~/Library/Application Support/CursorChatHistory/ on macOS, %APPDATA%\CursorChatHistory\ on
 Windows). Running it again adds nothing.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "since", Value: "90 days ago", Usage: "commits since this date (with no revision range)"},
+			&cli.StringFlag{Name: "since", Value: "90 days ago", Usage: "commits since this date, as git log --since reads it (with no revision range)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be linked; write nothing"},
 			&cli.IntFlag{Name: "limit", Usage: "import at most this many conversations in this run (0: all)"},
 			&cli.BoolFlag{Name: "from-prototype", Usage: "copy a links.sqlite of the Node prototype (cursor-chat-history-mcp) into ours"},
@@ -159,7 +159,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 
 	args := o.revs
 	if len(args) == 0 {
-		since, err := parseSince(o.since, env.Now())
+		since, err := parseSince(ctx, o.since, env.Now())
 		if err != nil {
 			return usagef("--since=%s: %v", o.since, err)
 		}

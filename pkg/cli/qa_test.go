@@ -107,3 +107,82 @@ func TestRevisionNamedHelp(t *testing.T) {
 		}
 	}
 }
+
+// jsonIDs reads the "id" of each JSON Lines object.
+func jsonIDs(t *testing.T, out string) []string {
+	t.Helper()
+	var ids []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if l == "" {
+			continue
+		}
+		var o struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(l), &o); err != nil {
+			t.Fatalf("not JSON: %q (%v)", l, err)
+		}
+		ids = append(ids, o.ID)
+	}
+	return ids
+}
+
+// conversations, search, conversation and import take their options as git
+// does: approxidate dates, -n1, options after the words, "--" ends them.
+func TestConversationOptionForms(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none")
+	const old, recent = "aaaaaaaa-0000-0000-0000-0000000000a1", fixtureConv
+	const now = "2026-11-20T12:00:00Z"
+	base := sb.env
+	sb.env = sb.with("GIT_CONVO_NOW=2026-10-01T12:00:00Z")
+	sb.agentEdit(repo, old, "rotation.txt", "rotate keys\n")
+	sb.env = sb.with("GIT_CONVO_NOW=2026-11-20T11:00:00Z")
+	sb.agentEdit(repo, recent, "rotation2.txt", "rotate logs\n")
+	sb.env = base
+	at := sb.with("GIT_CONVO_NOW=" + now)
+	run := func(args ...string) string {
+		t.Helper()
+		r := sb.runEnv(repo, at, "", append([]string{"git", "convo"}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("git convo %s exited %d: %s", strings.Join(args, " "), r.code, r.stderr)
+		}
+		return r.stdout
+	}
+	for _, since := range []string{"--since=2.weeks", "--since=yesterday", "--since=2 weeks ago", "--since=3d"} {
+		if got := jsonIDs(t, run("conversations", "--json", since)); strings.Join(got, ",") != recent {
+			t.Errorf("conversations %s: %v, want only %s", since, got, recent)
+		}
+		if got := jsonIDs(t, run("search", "rotation", since, "--json")); strings.Join(got, ",") != recent {
+			t.Errorf("search rotation %s --json: %v, want only %s", since, got, recent)
+		}
+	}
+	if got := jsonIDs(t, run("conversations", "--json", "--since=2.months")); len(got) != 2 {
+		t.Errorf("conversations --since=2.months: %v, want both", got)
+	}
+	if r := sb.runEnv(repo, at, "", "git", "convo", "conversations", "--since=not a date"); r.code != 2 || !strings.Contains(r.stderr, "not a date") {
+		t.Errorf("--since=not a date: exit %d, %q", r.code, r.stderr)
+	}
+	for _, n := range [][]string{{"-n1"}, {"-n", "1"}, {"--max-count=1"}} {
+		if got := jsonIDs(t, run(append([]string{"conversations", "--json"}, n...)...)); len(got) != 1 {
+			t.Errorf("conversations %v: %v, want one", n, got)
+		}
+	}
+	if got := jsonIDs(t, run("search", "rotation", "--json")); len(got) != 2 {
+		t.Errorf("search rotation --json: %v", got)
+	}
+	if out := run("search", "--", "--json"); strings.TrimSpace(out) != "" {
+		t.Errorf("search -- --json looks for the word --json, found:\n%s", out)
+	}
+	var one struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(run("conversation", recent, "--json")), &one); err != nil || one.ID != recent {
+		t.Errorf("conversation <id> --json: %+v %v", one, err)
+	}
+	if out := run("import", "--dry-run", "--since=2.weeks"); !strings.Contains(out, "dry run") {
+		t.Errorf("import --dry-run --since=2.weeks:\n%s", out)
+	}
+}
