@@ -186,3 +186,45 @@ func TestConversationOptionForms(t *testing.T) {
 		t.Errorf("import --dry-run --since=2.weeks:\n%s", out)
 	}
 }
+
+// A commit rewritten by amend or rebase is one commit, not two, in a
+// conversation's count and its list.
+func TestRewrittenCommitsCountOnce(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none")
+	const conv = "aaaaaaaa-0000-0000-0000-0000000000c1"
+	sb.agentEdit(repo, conv, "a.txt", "one\ntwo\n")
+	sb.commit(repo, "a", "a.txt")
+	sb.run(repo, "git", "commit", "-q", "--amend", "-m", "a, amended")
+	sb.run(repo, "git", "switch", "-q", "-c", "topic")
+	sb.agentEdit(repo, conv, "b.txt", "three\n")
+	sb.commit(repo, "b", "b.txt")
+	sb.run(repo, "git", "switch", "-q", "main")
+	sb.write(repo, "c.txt", "by hand\n")
+	sb.commit(repo, "c", "c.txt")
+	sb.run(repo, "git", "rebase", "-q", "main", "topic")
+
+	var row struct {
+		ID      string `json:"id"`
+		Commits int    `json:"commits"`
+	}
+	for _, l := range strings.Split(strings.TrimSpace(sb.convo(repo, "conversations", "--json")), "\n") {
+		if err := json.Unmarshal([]byte(l), &row); err != nil {
+			t.Fatal(err)
+		}
+		if row.ID == conv {
+			break
+		}
+	}
+	if row.ID != conv || row.Commits != 2 {
+		t.Errorf("conversation %s counts %d commits, want 2 (a amended, b rebased)", row.ID, row.Commits)
+	}
+	var found struct {
+		Commits int `json:"commits"`
+	}
+	if err := json.Unmarshal([]byte(strings.Split(sb.convo(repo, "search", "--json", "please"), "\n")[0]), &found); err != nil || found.Commits != 2 {
+		t.Errorf("search counts %d commits (%v), want 2", found.Commits, err)
+	}
+}
