@@ -228,3 +228,33 @@ func TestRewrittenCommitsCountOnce(t *testing.T) {
 		t.Errorf("search counts %d commits (%v), want 2", found.Commits, err)
 	}
 }
+
+// A blank line inside an agent's edit is the agent's; one a person added
+// beside the edit stays the person's.
+func TestBlankLinesInsideAnEdit(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none")
+	const conv = "aaaaaaaa-0000-0000-0000-0000000000d1"
+	agent := "func a() {\n\treturn 1\n}\n\n\nfunc b() {\n\treturn 2\n}\n"
+	sb.agentEdit(repo, conv, "x.go", agent)
+	sb.write(repo, "x.go", agent+"\n// by hand\n\n")
+	sb.commit(repo, "x", "x.go")
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(sb.convo(repo, "blame", "--json", "x.go")), "\n") {
+		var bl blameLineJSON
+		if err := json.Unmarshal([]byte(l), &bl); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, bl.Attribution)
+	}
+	want := "agent agent agent agent agent agent agent agent human human human"
+	if strings.Join(got, " ") != want {
+		t.Errorf("attributions\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	out := sb.convo(repo, "blame", "x.go")
+	if n := strings.Count(out, "(by hand)"); n != 3 {
+		t.Errorf("%d lines by hand, want 3:\n%s", n, out)
+	}
+}
