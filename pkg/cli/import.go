@@ -254,8 +254,8 @@ func hasEditSource(sources []string) bool {
 // importStore is the links database, or for --dry-run a throwaway copy of it
 // (VACUUM INTO), so the dry run computes exactly what the import would do.
 func importStore(ctx context.Context, env *Env, dryRun bool) (*store.Store, func(), error) {
-	s, err := env.openStore(ctx, false)
-	if err != nil || !dryRun {
+	if !dryRun {
+		s, err := env.openStore(ctx, false)
 		return s, func() {
 			if s != nil {
 				s.Close()
@@ -264,15 +264,21 @@ func importStore(ctx context.Context, env *Env, dryRun bool) (*store.Store, func
 	}
 	dir, err := os.MkdirTemp("", "git-convo-dry-run-")
 	if err != nil {
-		s.Close()
 		return nil, nil, err
 	}
 	copyPath := filepath.Join(dir, "links.sqlite")
-	err = s.CopyTo(ctx, copyPath)
-	s.Close()
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, nil, err
+	// A dry run creates nothing: with no database yet, it starts from an
+	// empty one of its own.
+	if p, perr := env.dbPath(); perr != nil || fileExists(p) {
+		s, err := env.openStore(ctx, true)
+		if err == nil {
+			err = s.CopyTo(ctx, copyPath)
+			s.Close()
+		}
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, nil, err
+		}
 	}
 	c, err := store.Open(ctx, copyPath, store.Options{Now: env.Now})
 	if err != nil {
@@ -306,7 +312,11 @@ func printImportSummary(env *Env, o importOptions, sum importSummary) {
 		sources = append(sources, fmt.Sprintf("%s %d", v, n))
 	}
 	sort.Strings(sources)
-	fmt.Fprintf(w, "conversations found: %d (%s); imported now: %d\n", sum.conversations, strings.Join(sources, ", "), sum.imported)
+	imported := "imported now"
+	if o.dryRun {
+		imported = "would import"
+	}
+	fmt.Fprintf(w, "conversations found: %d (%s); %s: %d\n", sum.conversations, strings.Join(sources, ", "), imported, sum.imported)
 	fmt.Fprintf(w, "commits scanned: %d, sharing files with them: %d\n", sum.commitsScanned, sum.commitsRelevant)
 	fmt.Fprintf(w, "links %s: %d new\n", verb, sum.links)
 	if o.dryRun {
@@ -438,4 +448,9 @@ func prototypeImportedAt(ctx context.Context, env *Env, p string) string {
 	defer s.Close()
 	at, _ := s.Meta(ctx, store.PrototypeImportedKey(p))
 	return at
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -256,5 +257,26 @@ func TestBlankLinesInsideAnEdit(t *testing.T) {
 	out := sb.convo(repo, "blame", "x.go")
 	if n := strings.Count(out, "(by hand)"); n != 3 {
 		t.Errorf("%d lines by hand, want 3:\n%s", n, out)
+	}
+}
+
+// import --dry-run creates nothing and says what it would import.
+func TestImportDryRunCreatesNothing(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	out := sb.convo(repo, "import", "--dry-run")
+	if _, err := os.Stat(sb.linksDB); err == nil {
+		t.Errorf("import --dry-run created %s", sb.linksDB)
+	}
+	if !strings.Contains(out, "would import: ") || strings.Contains(out, "imported now") {
+		t.Errorf("import --dry-run says:\n%s", out)
+	}
+	sb.convo(repo, "import")
+	if _, err := os.Stat(sb.linksDB); err != nil {
+		t.Errorf("import wrote no database: %v", err)
+	}
+	if out := sb.convo(repo, "import", "--dry-run"); !strings.Contains(out, "would import: ") {
+		t.Errorf("import --dry-run over a database:\n%s", out)
 	}
 }
