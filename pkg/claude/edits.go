@@ -1,8 +1,9 @@
 package claude
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // editTools are Claude Code's tools that change files.
@@ -91,18 +92,10 @@ func patchAdded(v any) string {
 	return b.String()
 }
 
-// gitCommitRE finds a git commit in a shell command: "git commit", also
-// after "git -C dir" or chained with && or ;.
-var gitCommitRE = regexp.MustCompile(`(^|[;&|(\s])git(\s+-[cC]\s+\S+|\s+--?[a-z-]+(=\S+)?)*\s+commit(\s|$)`)
-
-// commitLineRE is git commit's summary line: "[branch abc1234] subject" or
-// "[main (root-commit) abc1234] subject".
-var commitLineRE = regexp.MustCompile(`(?m)^\[[^\]\s]+(?: \([a-z-]+\))? ([0-9a-f]{7,40})\]`)
-
 // bashCommit returns the commit a Bash tool call made, when it ran git
 // commit and succeeded: from gitOperation (newer versions) or git's output.
 func bashCommit(input, resp map[string]any) string {
-	if !gitCommitRE.MatchString(str(input, "command")) {
+	if !source.RunsGitCommit(str(input, "command")) {
 		return ""
 	}
 	if op, ok := resp["gitOperation"].(map[string]any); ok {
@@ -112,10 +105,7 @@ func bashCommit(input, resp map[string]any) string {
 			}
 		}
 	}
-	if m := commitLineRE.FindStringSubmatch(str(resp, "stdout")); m != nil {
-		return m[1]
-	}
-	return ""
+	return source.ShellCommit(str(input, "command"), str(resp, "stdout"))
 }
 
 // str returns the first non-empty string among m's keys.

@@ -233,10 +233,12 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	if err != nil {
 		return err
 	}
-	writers, _, err := rc.store.CommitLineWriters(ctx, hashes)
+	writers, recorded, err := rc.store.CommitLineWriters(ctx, hashes)
 	if err != nil {
 		return err
 	}
+	rc.mergeShared(ctx, hashes, linked)
+	rc.mergeSharedLines(ctx, hashes, writers, recorded)
 	blankWriters(lines, writers)
 	rc.startPager()
 	defer rc.stopPager()

@@ -29,8 +29,9 @@ func captureCommand(env *Env) *cli.Command {
 		Usage:     "record one Cursor agent hook event (JSON on stdin); Cursor runs this",
 		UsageText: "git convo capture [--event <name>] [--agent claude] < payload.json",
 		Description: `Reads one Cursor hook payload from standard input and records the conversation:
-its workspace roots and model, the user's prompts, the files it edited and the
-agent's final responses. On "stop" it also reads the conversation's title and
+its workspace roots and model, the user's prompts, the files it edited, the
+agent's final responses and a git commit the agent ran in its terminal
+(afterShellExecution). On "stop" it also reads the conversation's title and
 summary from Cursor's state.vscdb (read-only) and re-links recent commits.
 
 It always exits 0 and prints Cursor's reply ({} or {"continue":true}), so a
@@ -95,6 +96,7 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 		keep(env, data, event, agent, a.AtMs, err)
 		return
 	}
+	linkAgentCommitLogged(ctx, env, s, p.ConversationID, p.ShellCommit())
 	if event == "stop" || event == "sessionEnd" {
 		// Enrich now, and again shortly in the background: Cursor may not
 		// have flushed the conversation's last rows when stop fires.
@@ -191,7 +193,11 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 		if event == "" {
 			event = p.Event
 		}
-		return s.RecordActivity(ctx, buildActivity(env, p, event, e.AtMs))
+		if err := s.RecordActivity(ctx, buildActivity(env, p, event, e.AtMs)); err != nil {
+			return err
+		}
+		linkAgentCommitLogged(ctx, env, s, p.ConversationID, p.ShellCommit())
+		return nil
 	})
 	if n > 0 || err != nil {
 		env.log().Printf("capture", "replayed %d spooled events (%v)", n, err)

@@ -118,12 +118,19 @@ func recordAgentActivity(ctx context.Context, env *Env, s *store.Store, src sour
 	if err := s.RecordActivity(ctx, storeActivity(a, src.Name(), atMs)); err != nil {
 		return err
 	}
-	if a.Commit != nil {
-		if err := linkAgentCommit(ctx, s, a.ConversationID, *a.Commit); err != nil {
-			env.log().Printf("capture", "linking the commit %s that %s made: %v", a.Commit.Hash, a.ConversationID, err)
-		}
-	}
+	linkAgentCommitLogged(ctx, env, s, a.ConversationID, a.Commit)
 	return nil
+}
+
+// linkAgentCommitLogged links the commit an agent ran itself, when there is
+// one; a failure only goes to the log: the event is already recorded.
+func linkAgentCommitLogged(ctx context.Context, env *Env, s *store.Store, convID string, c *source.AgentCommit) {
+	if c == nil {
+		return
+	}
+	if err := linkAgentCommit(ctx, s, convID, *c); err != nil {
+		env.log().Printf("capture", "linking the commit %s that %s made: %v", c.Hash, convID, err)
+	}
 }
 
 // linkAgentCommit resolves the commit the agent printed (abbreviated) in the

@@ -40,6 +40,7 @@ were opened on it), most recently active first. --all lists every repository's.`
 			if err != nil {
 				return err
 			}
+			list = rc.sharedConversations(ctx, list, f)
 			rc.startPager()
 			defer rc.stopPager()
 			p := rc.io.Palette()

@@ -21,12 +21,13 @@ func helpArgs(args []string) []string {
 }
 
 // withoutHelpSubcommands stops urfave/cli from adding its "help, h"
-// subcommand to each command: none of git-convo's commands has subcommands,
-// and an argument "h" or "help" is the user's (a revision, a path, a word):
-// git convo show h shows the branch h.
+// subcommand to each command and subcommand: an argument "h" or "help" is
+// the user's (a revision, a path, a word): git convo show h shows the branch
+// h. Every command still takes -h and --help.
 func withoutHelpSubcommands(cmds []*cli.Command) []*cli.Command {
 	for _, c := range cmds {
 		c.HideHelpCommand = true
+		withoutHelpSubcommands(c.Subcommands)
 	}
 	return cmds
 }

@@ -238,6 +238,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 		}
 	}
 	progress.done()
+	shareAfter(ctx, env, repo.TopLevel, s, commitHashes(relevant)...)
 	printImportSummary(env, o, sum)
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // gitHooks are the git hooks git-convo installs.
-func gitHooks() []string { return []string{"post-commit", "post-rewrite"} }
+func gitHooks() []string { return []string{"post-commit", "post-rewrite", "pre-push"} }
 
 func installCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -22,9 +22,12 @@ func installCommand(env *Env) *cli.Command {
 		Usage:     "install the git hooks in this repository and Cursor's agent hooks",
 		UsageText: "git convo install [--cursor=user|project|none] [--claude=user|project|none] [--force]",
 		Description: `Adds a block between "# >>> git-convo >>>" and "# <<< git-convo <<<" right after the
-shebang of the post-commit and post-rewrite hooks (in the hooks directory git uses:
-core.hooksPath and linked worktrees are honoured). Your own hook content is kept byte for
-byte; a second install changes nothing; "git convo uninstall" takes the block out again.
+shebang of the post-commit, post-rewrite and pre-push hooks (in the hooks directory git
+uses: core.hooksPath and linked worktrees are honoured). Your own hook content is kept byte
+for byte; a second install changes nothing; "git convo uninstall" takes the block out again.
+It also makes a plain "git fetch" bring teammates' shared notes into
+refs/notes/remotes/<remote>/convo and amend and rebase carry notes (notes.rewriteRef); the
+pre-push block sends notes only once "git convo share on" (docs/sharing.md).
 
 Cursor: by default the user-level ~/.cursor/hooks.json gets git-convo's capture command
 with this binary's absolute path, so one install serves every repository. --cursor=project
@@ -60,6 +63,9 @@ same level (user or project), so the agent can ask why code exists.
 				return err
 			}
 			if err := installGitHooks(ctx, env, repo, c.Bool("force")); err != nil {
+				return err
+			}
+			if err := setupSharing(ctx, repo); err != nil {
 				return err
 			}
 			if c.IsSet("cursor") { // remembered for doctor and the next install
@@ -171,7 +177,7 @@ func uninstallCommand(env *Env) *cli.Command {
 		Name:      "uninstall",
 		Usage:     "remove git-convo's hooks from this repository",
 		UsageText: "git convo uninstall [--cursor] [--claude]",
-		Description: `Removes git-convo's block from the post-commit and post-rewrite hooks, leaving your
+		Description: `Removes git-convo's block from the post-commit, post-rewrite and pre-push hooks, leaving your
 own hook content exactly as it was (a hook file with nothing else left is deleted), and
 git-convo's entries from this repository's .cursor/hooks.json and .claude/settings.json.
 --cursor also removes them from the user-level ~/.cursor/hooks.json, which serves every
@@ -203,6 +209,7 @@ stay in links.sqlite (see "git convo forget").`,
 				}
 				fmt.Fprintf(env.Stdout, "%s: %s\n", path, res)
 			}
+			teardownSharing(ctx, env, repo)
 			if err := uninstallClaude(env, repo, c.Bool("claude")); err != nil {
 				return err
 			}

@@ -104,6 +104,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			writeErr = err
 			return false
 		}
+		rc.mergeShared(ctx, hashes, linked)
 		var recorded map[string]*store.Commit
 		if rc.json { // show-shaped objects: recorded, branch, files as show --json has them
 			if recorded, err = rc.store.GetCommits(ctx, hashes); err != nil {

@@ -12,7 +12,8 @@ import (
 // flag library stops at the first argument that is no option, so the
 // options are moved before the others, which follow a "--": after it, and
 // after a "--" of the user's, nothing is an option. Commands that read
-// their arguments themselves (log, show, blame, stats) are left alone.
+// their arguments themselves (log, show, blame, stats), and those with
+// subcommands (share), are left alone.
 func optionsFirst(cmds []*cli.Command, args []string) []string {
 	if len(args) < 3 || args[len(args)-1] == "--generate-bash-completion" {
 		return args
@@ -23,7 +24,7 @@ func optionsFirst(cmds []*cli.Command, args []string) []string {
 			cmd = c
 		}
 	}
-	if cmd == nil || cmd.SkipFlagParsing {
+	if cmd == nil || cmd.SkipFlagParsing || len(cmd.Subcommands) > 0 {
 		return args
 	}
 	known, valued := map[string]bool{}, map[string]bool{}

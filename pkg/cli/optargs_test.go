@@ -18,6 +18,7 @@ func TestOptionsFirst(t *testing.T) {
 		{"search - x", "search -- - x"},
 		{"log -n1 a", "log -n1 a"}, // reads its own arguments
 		{"search a --generate-bash-completion", "search a --generate-bash-completion"},
+		{"share status --json", "share status --json"}, // a command with subcommands
 	} {
 		got := optionsFirst(cmds, append([]string{"git-convo"}, strings.Fields(tc.in)...))
 		if strings.Join(got[1:], " ") != tc.want {

@@ -90,6 +90,7 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 	if err != nil {
 		return err
 	}
+	rc.mergeShared(ctx, hashes, linked)
 	rc.startPager()
 	defer rc.stopPager()
 	for _, gc := range commits {

@@ -90,6 +90,7 @@ func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) 
 	if err != nil {
 		return err
 	}
+	fileStats = rc.sharedFileStats(ctx, hashes, fileStats)
 	prefixes := pathPrefixes(repo, paths)
 	out := statsJSON{Commits: len(commits), Pathspecs: paths}
 	files, authors := map[string]*lineCount{}, map[string]*lineCount{}

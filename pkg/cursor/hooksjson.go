@@ -22,10 +22,11 @@ type HookSpec struct {
 // DefaultHookSpecs are the events git-convo observes. None is a permission or
 // fail-closed event (preToolUse, beforeShellExecution, beforeMCPExecution,
 // beforeReadFile): a bug in an observer must never block the user.
+// afterShellExecution (fire-and-forget) shows the agent's own git commits.
 func DefaultHookSpecs() []HookSpec {
 	return []HookSpec{
 		{"sessionStart", 5}, {"beforeSubmitPrompt", 5}, {"afterFileEdit", 5}, {"postToolUse", 5},
-		{"afterAgentResponse", 5}, {"stop", 10}, {"sessionEnd", 5},
+		{"afterShellExecution", 5}, {"afterAgentResponse", 5}, {"stop", 10}, {"sessionEnd", 5},
 	}
 }
 

@@ -36,6 +36,11 @@ type Payload struct {
 	ToolInput      ToolInput    `json:"tool_input"`
 	Cwd            string       `json:"cwd"`
 	IsBackground   bool         `json:"is_background_agent"`
+	// Shell executions: afterShellExecution's command and output, and
+	// postToolUse's tool_output (a shell tool's output among them).
+	Command    string `json:"command"`
+	Output     string `json:"output"`
+	ToolOutput string `json:"tool_output"`
 }
 
 // Edit is one search/replace of afterFileEdit.
@@ -171,6 +176,12 @@ func setField(p *Payload, key string, val json.RawMessage) {
 		str(&p.Cwd)
 	case "is_background_agent":
 		_ = json.Unmarshal(val, &p.IsBackground)
+	case "command":
+		str(&p.Command)
+	case "output":
+		str(&p.Output)
+	case "tool_output":
+		str(&p.ToolOutput)
 	}
 }
 

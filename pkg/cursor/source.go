@@ -25,7 +25,8 @@ func (Source) Name() string { return Name }
 
 // ParseHook reads one Cursor hook payload into activity, the same facts
 // capture records from it: workspace roots, the prompt and its attachments,
-// the response, the status, the edited files and the text written there.
+// the response, the status, the edited files and the text written there,
+// and a commit the agent ran in its terminal.
 func (Source) ParseHook(data []byte) (source.Activity, error) {
 	p, err := ParsePayload(data)
 	if err != nil {
@@ -40,6 +41,7 @@ func (Source) ParseHook(data []byte) (source.Activity, error) {
 		Files:          p.EditedFiles(),
 		ToolEdit:       p.Event == "postToolUse",
 		EndsTurn:       p.Event == "stop" || p.Event == "sessionEnd",
+		Commit:         p.ShellCommit(),
 	}
 	for _, r := range p.WorkspaceRoots {
 		if r = NormalizeFSPath(r); r != "" {

@@ -16,16 +16,17 @@ type AddedLine struct {
 
 // AddedLines returns, per path, the lines a commit adds against its first
 // parent (every line of every file for a root commit), from git's own diff
-// with no context lines. Renames are found as git finds them by default
-// (diff.renames): a moved file adds only the lines it changed, under its new
-// name. A merge adds none of its own, as git log --numstat shows it: its
+// with no context lines. Renames (and copies) are found as the user's git
+// finds them (diff.renames, see renameOption): a moved file adds only the
+// lines it changed, under its new name; with diff.renames=false it adds all.
+// A merge adds none of its own, as git log --numstat shows it: its
 // first-parent diff holds the merged branch's lines, which their own commits
 // added.
 func (r *Repo) AddedLines(ctx context.Context, c *Commit) (map[string][]AddedLine, error) {
 	if len(c.Parents) > 1 {
 		return map[string][]AddedLine{}, nil
 	}
-	args := []string{"-c", "core.quotePath=false", "diff-tree", "-p", "-U0", "-M", "--no-color", "--no-ext-diff",
+	args := []string{"-c", "core.quotePath=false", "diff-tree", "-p", "-U0", r.renameOption(ctx), "--no-color", "--no-ext-diff",
 		"--no-textconv", "-r"}
 	if len(c.Parents) == 0 {
 		args = append(args, "--root", c.Hash)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Repo is an opened repository, seen from one work tree (or git dir).
@@ -21,6 +22,9 @@ type Repo struct {
 	CLIOnly bool
 
 	run runner
+
+	renamesOnce sync.Once // diff.renames, read once (renameOption)
+	renames     string
 }
 
 // Open finds the repository containing dir with one `git rev-parse`. With

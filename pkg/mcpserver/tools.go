@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -27,6 +28,7 @@ type ConversationRef struct {
 	MatchedFiles []string `json:"matchedFiles,omitempty"`
 	WrittenLines int      `json:"writtenLines,omitempty"`
 	AddedLines   int      `json:"addedLines,omitempty"`
+	Origin       string   `json:"origin"`          // local | notes (a teammate's shared note)
 	Agent        string   `json:"agent,omitempty"` // cursor, claude
 }
 
@@ -44,7 +46,7 @@ type CommitRef struct {
 func convRef(lc store.LinkedConversation) ConversationRef {
 	return ConversationRef{ID: lc.ConversationID, Title: lc.Conv.Title, Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt,
 		LastActive: iso(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
-		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent}
+		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: notes.Origin(lc.Source)}
 }
 
 // ---- get_commit_conversations
@@ -88,6 +90,7 @@ func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, 
 	if err != nil {
 		return nil, out, err
 	}
+	mergeShared(ctx, repo.TopLevel, []string{h}, linked)
 	out.Conversations = []ConversationRef{}
 	for _, lc := range linked[h] {
 		out.Conversations = append(out.Conversations, convRef(lc))
