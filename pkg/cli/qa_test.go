@@ -70,6 +70,16 @@ func TestLogJSONIsShowShaped(t *testing.T) {
 		strings.Join(log.Commit.Files, ",") != strings.Join(show.Commit.Files, ",") {
 		t.Errorf("log --json commit %+v, show --json %+v", log.Commit, show.Commit)
 	}
+	// With --name-only the paths are git log's, here only those under the pathspec.
+	sb.agentEdit(repo, "aaaaaaaa-0000-0000-0000-0000000000ab", "b.txt", "three\n")
+	sb.write(repo, "c.txt", "four\n")
+	sb.commit(repo, "b and c", "b.txt", "c.txt")
+	if err := json.Unmarshal([]byte(strings.Split(sb.convo(repo, "log", "--json", "--name-only", "-1", "--", "c.txt"), "\n")[0]), &log); err != nil {
+		t.Fatal(err)
+	}
+	if !log.Commit.Recorded || strings.Join(log.Commit.Files, ",") != "c.txt" {
+		t.Errorf("log --json --name-only -- c.txt: %+v", log.Commit)
+	}
 }
 
 // A revision named h or help is a revision; "git convo help" is git's help.
