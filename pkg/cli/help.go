@@ -13,9 +13,9 @@ func helpArgs(args []string) []string {
 	if len(args) < 2 || args[1] != "help" {
 		return args
 	}
-	out := append([]string{args[0]}, args[2:]...)
-	if len(out) > 2 {
-		out = out[:2] // git help takes one command
+	out := []string{args[0]}
+	if len(args) > 2 && args[2] != "help" { // git help takes one command
+		out = append(out, args[2])
 	}
 	return append(out, "--help")
 }
