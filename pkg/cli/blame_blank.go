@@ -9,10 +9,12 @@ import (
 // blankWriters gives blank lines the writer that their position shows.
 // Blank lines are no evidence by their text (every edit has them), so record
 // stores no writer for them; but a run of blank lines that one commit added
-// between two lines one edit wrote (the same conversation and prompt), all
-// adjacent in that commit's file, stands inside that edit: the agent wrote
-// it. A blank line at the edge of an edit, or between an agent's line and a
-// person's, stays the person's. writers is completed in place.
+// between two lines one conversation wrote, all adjacent in that commit's
+// file, stands inside that conversation's edits: the agent wrote it (the
+// prompt is the line above's; not the same prompt, as the line above may be
+// one a later edit also wrote, such as a closing brace). A blank line at the
+// edge of an edit, or between an agent's line and a person's or another
+// conversation's, stays the person's. writers is completed in place.
 func blankWriters(lines []gitx.BlameLine, writers map[string]map[string]map[int]store.LineWriter) {
 	// adjacent: b follows a in the same commit's version of the same file.
 	adjacent := func(a, b gitx.BlameLine) bool {
@@ -33,7 +35,7 @@ func blankWriters(lines []gitx.BlameLine, writers map[string]map[string]map[int]
 		if i > 0 && end+1 < len(lines) && adjacent(lines[i-1], lines[i]) && adjacent(lines[end], lines[end+1]) {
 			above, okA := writer(lines[i-1])
 			below, okB := writer(lines[end+1])
-			if okA && okB && above == below {
+			if okA && okB && above.ConversationID == below.ConversationID {
 				for _, l := range lines[i : end+1] {
 					writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine] = above
 				}

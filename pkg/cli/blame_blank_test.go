@@ -40,7 +40,7 @@ func TestBlankWriters(t *testing.T) {
 				writers[c] = map[string]map[int]store.LineWriter{"f": {}}
 			}
 			if f[1] != '_' && f[1] != '-' {
-				writers[c]["f"][orig[c]] = store.LineWriter{ConversationID: f[1:], GenerationID: "g"}
+				writers[c]["f"][orig[c]] = store.LineWriter{ConversationID: f[1:2], GenerationID: "g" + f[2:]}
 			}
 		}
 		blankWriters(lines, writers)
