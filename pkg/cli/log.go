@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -77,7 +78,7 @@ func parseLogArgs(args []string) (logOptions, []string, error) {
 }
 
 func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
-	rc, err := newReadContextWith(ctx, env, opts.color, opts.json, !opts.noPager)
+	rc, err := newReadContextNotes(ctx, env, opts.color, opts.json, !opts.noPager, notes.NewInlineReader)
 	if err != nil {
 		return err
 	}
@@ -104,7 +105,13 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			writeErr = err
 			return false
 		}
-		rc.mergeShared(ctx, hashes, linked)
+		text := make(map[string]string, len(batch))
+		for _, c := range batch {
+			if c.Notes != "" {
+				text[c.Hash] = c.Notes
+			}
+		}
+		rc.shared.MergeLinkedText(hashes, text, linked)
 		var recorded map[string]*store.Commit
 		if rc.json { // show-shaped objects: recorded, branch, files as show --json has them
 			if recorded, err = rc.store.GetCommits(ctx, hashes); err != nil {
@@ -131,7 +138,10 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		return writeErr == nil
 	}
 	limit := logFirstBatch
-	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY())}
+	// Shared notes come with the commits, from git log itself (%N): no
+	// process per batch, nor one to list the notes.
+	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY()),
+		Notes: rc.shared.Refs()}
 	if opts.nameOnly {
 		gitArgs = append([]string{"--name-only"}, gitArgs...)
 	}

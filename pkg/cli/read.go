@@ -49,6 +49,13 @@ func newReadContext(ctx context.Context, env *Env, c *cli.Context) (*readContext
 }
 
 func newReadContextWith(ctx context.Context, env *Env, color string, json, pager bool) (*readContext, error) {
+	return newReadContextNotes(ctx, env, color, json, pager, notes.NewReader)
+}
+
+// newReadContextNotes is newReadContextWith with the shared notes reader
+// of the command's choice: log reads notes with git log (NewInlineReader).
+func newReadContextNotes(ctx context.Context, env *Env, color string, json, pager bool,
+	newReader func(context.Context, string) *notes.Reader) (*readContext, error) {
 	if color != "auto" && color != "always" && color != "never" {
 		return nil, usagef("--color=%s: want auto, always or never", color)
 	}
@@ -63,7 +70,7 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 		return repo.ColorBool(ctx, "color.convo", stdoutTTY)
 	})
 	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{}),
-		shared: notes.NewReader(ctx, ".")}
+		shared: newReader(ctx, ".")}
 	// Open the store while the command starts git: on log -n 1000 the
 	// overlap is a tenth of the run.
 	go func() {

@@ -21,9 +21,15 @@ import (
 type Reader struct {
 	g       Git
 	ready   chan struct{}
+	refs    []string            // the notes refs that exist
 	index   map[string][]string // commit -> note blobs on every ref
 	derived map[string][]byte   // records this clone derived (squash merges), on no ref
 	err     error
+
+	// An inline reader gets notes' text from the caller (git log's %N) and
+	// lists the refs' trees only if asked for a commit it was not given.
+	inline    bool
+	indexOnce sync.Once
 
 	mu  sync.Mutex
 	cat *exec.Cmd
@@ -36,7 +42,9 @@ func NewReader(ctx context.Context, dir string) *Reader {
 	r := &Reader{g: Git{Dir: dir}, ready: make(chan struct{})}
 	go func() {
 		defer close(r.ready)
-		r.index, r.err = r.g.listNotes(ctx)
+		if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
+			r.index, r.err = r.g.listNotes(ctx, r.refs)
+		}
 		if r.err == nil {
 			r.derived, r.err = r.g.LoadDerived(ctx)
 		}
@@ -44,13 +52,40 @@ func NewReader(ctx context.Context, dir string) *Reader {
 	return r
 }
 
-// listNotes maps each commit with a note on Ref or a tracking ref to the
-// note blobs.
-func (g Git) listNotes(ctx context.Context) (map[string][]string, error) {
-	refs, err := g.SharedRefs(ctx)
-	if err != nil {
-		return nil, err
+// NewInlineReader is NewReader for a caller that reads the notes' text
+// itself, with the commits (git log --notes=<ref> and %N, see Refs and
+// MergeLinkedText): it finds the refs in process (no git process) and runs
+// none of its own unless Records is asked for other commits.
+func NewInlineReader(ctx context.Context, dir string) *Reader {
+	r := &Reader{g: Git{Dir: dir}, ready: make(chan struct{}), inline: true}
+	if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
+		r.derived, r.err = r.g.LoadDerived(ctx)
 	}
+	close(r.ready)
+	return r
+}
+
+// wait returns when the index is listed (by an inline reader, now).
+func (r *Reader) wait(ctx context.Context) {
+	<-r.ready
+	if r.inline {
+		r.indexOnce.Do(func() {
+			if r.err == nil && len(r.refs) > 0 {
+				r.index, r.err = r.g.listNotes(ctx, r.refs)
+			}
+		})
+	}
+}
+
+// Refs returns the notes refs that exist: an inline reader's caller reads
+// these refs' notes.
+func (r *Reader) Refs() []string {
+	<-r.ready
+	return r.refs
+}
+
+// listNotes maps each commit with a note on refs to the note blobs.
+func (g Git) listNotes(ctx context.Context, refs []string) (map[string][]string, error) {
 	index := map[string][]string{}
 	for _, ref := range refs {
 		out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
@@ -71,7 +106,7 @@ func (g Git) listNotes(ctx context.Context) (map[string][]string, error) {
 
 // Records returns the merged shared record of each of hashes that has one.
 func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
-	<-r.ready
+	r.wait(ctx)
 	out := map[string]trace.Record{}
 	if r.err != nil || len(r.index) == 0 && len(r.derived) == 0 {
 		return out, r.err
@@ -109,7 +144,7 @@ func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace
 
 // All returns every shared record, by commit.
 func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
-	<-r.ready
+	r.wait(ctx)
 	var hashes []string
 	for h := range r.index {
 		hashes = append(hashes, h)
@@ -194,6 +229,22 @@ func (r *Reader) MergeLinked(ctx context.Context, hashes []string, linked map[st
 		linked[c] = mergeLinks(linked[c], Linked(c, rec))
 	}
 	return nil
+}
+
+// MergeLinkedText is MergeLinked for an inline reader's caller: text holds
+// each commit's notes as git log's %N printed them (every ref's note, one
+// after the other); commits without a note need no entry.
+func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked map[string][]store.LinkedConversation) {
+	<-r.ready
+	for _, h := range hashes {
+		t := text[h]
+		if t == "" && r.derived[h] == nil {
+			continue
+		}
+		if lcs := linkedFromNote(h, r.derived[h], t); lcs != nil {
+			linked[h] = mergeLinks(linked[h], lcs)
+		}
+	}
 }
 
 // MergeLineWriters adds to writers (per commit, path and line, who wrote

@@ -36,7 +36,11 @@ type evidenceSource struct {
 // for each, attributing the matching lines to the conversations that wrote
 // them. Nothing is written: the caller keeps or shares the records.
 func (g Git) Squashes(ctx context.Context, remote string, o BuildOptions) (map[string]trace.Record, error) {
-	index, err := g.listNotes(ctx)
+	refs, err := g.SharedRefs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	index, err := g.listNotes(ctx, refs)
 	if err != nil || len(index) == 0 {
 		return map[string]trace.Record{}, err
 	}
