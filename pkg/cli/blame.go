@@ -211,7 +211,10 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	config := make(chan map[string]string, 1)
 	if !rc.json {
 		go func() {
-			m, _ := gitx.ConfigRegexp(ctx, ".", `^blame\.(showemail|blankboundary)$`)
+			m, err := gitx.ConfigRegexp(ctx, ".", `^(blame\.(showemail|blankboundary)|core\.abbrev)$`)
+			if err != nil {
+				m = nil // unknown: git abbreviates
+			}
 			config <- m
 		}()
 	}
@@ -275,7 +278,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	m := <-config
 	cols.email = cols.email || gitBool(m["blame.showemail"])
 	cols.blankBoundary = cols.blankBoundary || gitBool(m["blame.blankboundary"])
-	width, err := blameHashWidth(ctx, rc.repo, cols, hashes)
+	width, err := blameHashWidth(ctx, rc.repo, cols, hashes, m)
 	if err != nil {
 		return err
 	}
@@ -294,7 +297,8 @@ func gitBool(v string) bool {
 // blameHashWidth is how many hex digits git blame shows: one more than the
 // longest unique abbreviation among the commits (room for a boundary's
 // "^"), --abbrev's count plus one, or all of them with -l.
-func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, hashes []string) (int, error) {
+// config holds core.abbrev when set; nil when it could not be read.
+func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, hashes []string, config map[string]string) (int, error) {
 	full := 40
 	if len(hashes) > 0 {
 		full = len(hashes[0])
@@ -311,7 +315,14 @@ func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, has
 			committed = append(committed, h)
 		}
 	}
-	short, err := repo.Abbrevs(ctx, committed)
+	var short map[string]string
+	var err error
+	if config == nil {
+		short, err = repo.Abbrevs(ctx, committed)
+	} else {
+		v, set := config["core.abbrev"]
+		short, err = repo.AbbrevsKnowingConfig(ctx, committed, v, set)
+	}
 	if err != nil {
 		return 0, err
 	}
