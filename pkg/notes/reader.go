@@ -15,9 +15,10 @@ import (
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
-// Reader reads shared notes for a read command that asks in batches (log):
-// it lists the notes refs once, in the background from the start, and keeps
-// one git cat-file open, so a long log costs a few processes in all.
+// Reader reads shared notes for a read command: it finds the notes refs in
+// process and asks one git cat-file, kept open, for each commit's note by
+// its path on each ref (no listing of the notes trees), so a command costs
+// one process for its notes. log has git log print them (NewInlineReader).
 type Reader struct {
 	g       Git
 	ready   chan struct{}
@@ -26,10 +27,7 @@ type Reader struct {
 	derived map[string][]byte   // records this clone derived (squash merges), on no ref
 	err     error
 
-	// An inline reader gets notes' text from the caller (git log's %N) and
-	// lists the refs' trees only if asked for a commit it was not given.
-	inline    bool
-	indexOnce sync.Once
+	indexOnce sync.Once // index is listed only for All
 
 	mu  sync.Mutex
 	cat *exec.Cmd
@@ -43,10 +41,13 @@ func NewReader(ctx context.Context, dir string) *Reader {
 	go func() {
 		defer close(r.ready)
 		if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
-			r.index, r.err = r.g.listNotes(ctx, r.refs)
-		}
-		if r.err == nil {
 			r.derived, r.err = r.g.LoadDerived(ctx)
+		}
+		if r.err == nil && len(r.refs) > 0 {
+			// git cat-file starts while the command's own git works.
+			r.mu.Lock()
+			_ = r.startCat(ctx)
+			r.mu.Unlock()
 		}
 	}()
 	return r
@@ -57,7 +58,7 @@ func NewReader(ctx context.Context, dir string) *Reader {
 // MergeLinkedText): it finds the refs in process (no git process) and runs
 // none of its own unless Records is asked for other commits.
 func NewInlineReader(ctx context.Context, dir string) *Reader {
-	r := &Reader{g: Git{Dir: dir}, ready: make(chan struct{}), inline: true}
+	r := &Reader{g: Git{Dir: dir}, ready: make(chan struct{})}
 	if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
 		r.derived, r.err = r.g.LoadDerived(ctx)
 	}
@@ -65,16 +66,14 @@ func NewInlineReader(ctx context.Context, dir string) *Reader {
 	return r
 }
 
-// wait returns when the index is listed (by an inline reader, now).
-func (r *Reader) wait(ctx context.Context) {
+// listed returns when the index of every note is listed (All).
+func (r *Reader) listed(ctx context.Context) {
 	<-r.ready
-	if r.inline {
-		r.indexOnce.Do(func() {
-			if r.err == nil && len(r.refs) > 0 {
-				r.index, r.err = r.g.listNotes(ctx, r.refs)
-			}
-		})
-	}
+	r.indexOnce.Do(func() {
+		if r.err == nil && len(r.refs) > 0 {
+			r.index, r.err = r.g.listNotes(ctx, r.refs)
+		}
+	})
 }
 
 // Refs returns the notes refs that exist: an inline reader's caller reads
@@ -106,33 +105,41 @@ func (g Git) listNotes(ctx context.Context, refs []string) (map[string][]string,
 
 // Records returns the merged shared record of each of hashes that has one.
 func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
-	r.wait(ctx)
+	<-r.ready
 	out := map[string]trace.Record{}
-	if r.err != nil || len(r.index) == 0 && len(r.derived) == 0 {
+	if r.err != nil || len(r.refs) == 0 && len(r.derived) == 0 {
 		return out, r.err
 	}
-	var blobs []string
-	var have []string
+	// A note sits at the commit's hash on each ref, flat or under the
+	// fan-out directories git makes as notes grow: ask for every form,
+	// one line each; cat-file says "missing" for the others.
+	var queries []string
 	for _, h := range hashes {
-		if bs := r.index[h]; len(bs) > 0 || r.derived[h] != nil {
-			have = append(have, h)
-			blobs = append(blobs, bs...)
+		for _, ref := range r.refs {
+			queries = append(queries, ref+":"+h)
+			if len(h) > 4 {
+				queries = append(queries, ref+":"+h[:2]+"/"+h[2:], ref+":"+h[:2]+"/"+h[2:4]+"/"+h[4:])
+			}
 		}
 	}
-	if len(have) == 0 {
-		return out, nil
-	}
-	contents := map[string][]byte{}
-	if len(blobs) > 0 {
+	var contents [][]byte
+	if len(queries) > 0 {
 		var err error
-		if contents, err = r.read(ctx, blobs); err != nil {
+		if contents, err = r.readInOrder(ctx, queries); err != nil {
 			return nil, err
 		}
 	}
-	for _, h := range have {
+	per := len(contents) / max(len(hashes), 1)
+	for i, h := range hashes {
 		parts := [][]byte{r.derived[h]}
-		for _, b := range r.index[h] {
-			parts = append(parts, contents[b])
+		found := r.derived[h] != nil
+		for _, c := range contents[i*per : i*per+per] {
+			if c != nil {
+				parts, found = append(parts, c), true
+			}
+		}
+		if !found {
+			continue
 		}
 		if rec, ok := Combine(Decode(joinLines(parts...))); ok {
 			rec.VCS = &trace.VCS{Type: "git", Revision: h}
@@ -144,7 +151,7 @@ func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace
 
 // All returns every shared record, by commit.
 func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
-	r.wait(ctx)
+	r.listed(ctx)
 	var hashes []string
 	for h := range r.index {
 		hashes = append(hashes, h)
@@ -157,32 +164,42 @@ func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
 	return r.Records(ctx, hashes)
 }
 
-// read asks the long-lived git cat-file for blobs.
-func (r *Reader) read(ctx context.Context, blobs []string) (map[string][]byte, error) {
+func (r *Reader) startCat(ctx context.Context) error {
+	if r.cat != nil {
+		return nil
+	}
+	cmd := r.g.cmd(ctx, "cat-file", "--batch")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	r.cat, r.in, r.out = cmd, in, bufio.NewReader(out)
+	return nil
+}
+
+// readInOrder asks the long-lived git cat-file for objects (any name
+// cat-file takes: "<ref>:<path>"), and returns their contents in order,
+// nil for a missing one.
+func (r *Reader) readInOrder(ctx context.Context, queries []string) ([][]byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.cat == nil {
-		cmd := r.g.cmd(ctx, "cat-file", "--batch")
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			return nil, err
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, err
-		}
-		if err := cmd.Start(); err != nil {
-			return nil, err
-		}
-		r.cat, r.in, r.out = cmd, in, bufio.NewReader(out)
+	if err := r.startCat(ctx); err != nil {
+		return nil, err
 	}
 	werr := make(chan error, 1)
 	go func() {
-		_, err := io.WriteString(r.in, strings.Join(blobs, "\n")+"\n")
+		_, err := io.WriteString(r.in, strings.Join(queries, "\n")+"\n")
 		werr <- err
 	}()
-	res := make(map[string][]byte, len(blobs))
-	for range blobs {
+	res := make([][]byte, len(queries))
+	for i := range queries {
 		head, err := r.out.ReadString('\n')
 		if err != nil {
 			return nil, fmt.Errorf("git cat-file: %w", err)
@@ -199,13 +216,16 @@ func (r *Reader) read(ctx context.Context, blobs []string) (map[string][]byte, e
 		if _, err := io.ReadFull(r.out, buf); err != nil {
 			return nil, fmt.Errorf("git cat-file: %w", err)
 		}
-		res[f[0]] = buf[:n]
+		if f[1] == "blob" {
+			res[i] = buf[:n]
+		}
 	}
 	return res, <-werr
 }
 
 // Close ends the cat-file process.
 func (r *Reader) Close() {
+	<-r.ready // the background start of cat-file is over
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.cat != nil {
