@@ -279,3 +279,58 @@ func TestRefsFromFilesLooseAndPacked(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderFindsFannedOutNotes: with many notes git stores them under
+// fan-out directories; the reader, which asks by path, finds them there as
+// well as flat ones.
+func TestReaderFindsFannedOutNotes(t *testing.T) {
+	ctx := context.Background()
+	g, hashes := repoWithCommits(t, 600)
+	recs := map[string]*trace.Record{}
+	for _, h := range hashes[:300] {
+		recs[h] = record(h, "t@example.com", "conv")
+	}
+	if _, err := g.Write(ctx, recs, "t@example.com", "m"); err != nil {
+		t.Fatal(err)
+	}
+	if top := git(t, g, "", "ls-tree", Ref); !strings.Contains(top, " tree ") {
+		t.Fatalf("300 notes are not fanned out; the test needs a fanned-out tree:\n%.300s", top)
+	}
+	rd := NewReader(ctx, g.Dir)
+	defer rd.Close()
+	got, err := rd.Records(ctx, hashes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 300 {
+		t.Fatalf("%d records, want 300", len(got))
+	}
+	for _, h := range hashes[:300] {
+		rec := got[h]
+		if m, _ := rec.Meta(); len(m.Conversations) != 1 {
+			t.Errorf("%s: %+v", h, m)
+		}
+	}
+}
+
+// BenchmarkReadNotesShow is show's read: a fresh reader and one commit's
+// note among 1,000.
+func BenchmarkReadNotesShow(b *testing.B) {
+	ctx := context.Background()
+	g, hashes := repoWithCommits(b, 1000)
+	recs := map[string]*trace.Record{}
+	for _, h := range hashes {
+		recs[h] = record(h, "t@example.com", "conv")
+	}
+	if _, err := g.Write(ctx, recs, "t@example.com", "m"); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		rd := NewReader(ctx, g.Dir)
+		if got, err := rd.Records(ctx, hashes[5:6]); err != nil || len(got) != 1 {
+			b.Fatal(err)
+		}
+		rd.Close()
+	}
+}
