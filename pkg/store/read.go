@@ -285,7 +285,7 @@ func (s *Store) SearchCandidates(ctx context.Context, words []string, f Conversa
 		args = append(args, f.RepoKey, f.Root)
 	}
 	q := `SELECT c.conversationId, ` + conversationColumns + `,
-    `+searchTextColumn+`, (SELECT COUNT(*) FROM links l WHERE l.conversationId = c.conversationId)
+    ` + searchTextColumn + `, (SELECT COUNT(*) FROM links l WHERE l.conversationId = c.conversationId)
 FROM conversations c`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
