@@ -37,7 +37,8 @@ func doctorCommand(env *Env) *cli.Command {
 		Usage: "check the setup and show recent errors",
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
 exists), Cursor's hooks, the links database (readable, schema version), Cursor's database,
-how long ago the last capture and record ran, and the settings; then shows the recent
+how long ago the last capture and record ran, the settings, and sharing (on or off, the
+remote, the last push and fetch, the last push error); then shows the recent
 errors from the log. Every problem comes with its fix. Exits 1 when a check fails; a state
 that is normal before first use (nothing recorded yet) or that you chose (install
 --cursor=none) is information, not a failure. A links.sqlite of the Node prototype at its
@@ -92,6 +93,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	exe := env.Executable
 	add(check{Name: "binary", OK: exe != "", Detail: exe})
 
+	cursorChoice := "" // convo.cursor: "none" when the user chose not to use Cursor
 	if repo, err := gitx.Open(ctx, ".", false); err != nil {
 		add(check{Name: "repository", OK: true, Warn: true, Detail: "not in a git repository: repository checks skipped"})
 	} else {
@@ -102,6 +104,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		} else {
 			add(check{Name: "settings", OK: true, Detail: fmt.Sprintf("%d convo.* setting(s)", len(values))})
 		}
+		cursorChoice = values[keyCursor]
 		proj := filepath.Join(repo.TopLevel, ".cursor", "hooks.json")
 		userDir, _ := env.userCursorDir()
 		user := filepath.Join(userDir, "hooks.json")
@@ -125,14 +128,20 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 			add(check{Name: "cursor hooks", OK: true, Detail: found})
 		}
 		add(doctorClaude(env, repo))
+		checks = append(checks, doctorShare(ctx, env, repo)...)
 	}
 
 	dbPath, err := env.dbPath()
 	if err != nil {
 		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: "set GIT_CONVO_DB"})
 	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()}); errors.Is(err, store.ErrNotFound) {
-		// Normal before the first capture or recorded commit: not a failure.
-		add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created by the first Cursor hook or commit)"})
+		// Normal before the first capture or recorded commit: not a failure,
+		// unless the file cannot be created.
+		if c, ok := dbDirCheck(dbPath); !ok {
+			add(c)
+		} else {
+			add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created by the first Cursor hook or commit)"})
+		}
 	} else if err != nil {
 		fix := "move the file aside; git-convo starts a new one (links in the old file are not lost: keep it)"
 		switch {
@@ -141,7 +150,11 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		case store.IsReadOnly(err) || strings.Contains(err.Error(), "readonly"):
 			fix = "make it writable: chmod u+w " + dbPath
 		}
-		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: fix})
+		if c, ok := dbDirCheck(dbPath); !ok {
+			add(c) // the cause: its directory cannot be made or written
+		} else {
+			add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: fix})
+		}
 	} else {
 		v, _ := s.Version(ctx)
 		counts, _ := s.Counts(ctx)
@@ -175,7 +188,9 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	}
 	if p, err := cursor.DefaultDBPath(env.Getenv); err != nil {
 		add(check{Name: "cursor db", OK: true, Warn: true, Detail: err.Error()})
-	} else if _, err := os.Stat(p); err != nil {
+	} else if _, err := os.Stat(p); err != nil && cursorChoice == "none" {
+		add(check{Name: "cursor db", OK: true, Detail: "not used, as chosen (git config " + keyCursor + " = none)"})
+	} else if err != nil {
 		add(check{Name: "cursor db", OK: true, Warn: true, Detail: p + " not found: titles and summaries will be missing",
 			Fix: "set CURSOR_DB_PATH to Cursor's globalStorage/state.vscdb"})
 	} else {
