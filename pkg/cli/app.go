@@ -172,6 +172,7 @@ func commands(env *Env) []*cli.Command {
 		pushCommand(env),
 		fetchCommand(env),
 		traceCommand(env),
+		helpCommand(),
 	}
 }
 

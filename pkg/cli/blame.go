@@ -35,6 +35,7 @@ blame for those. Hashes are as long as git blame makes them (core.abbrev, and un
 --json prints JSON Lines, one per line of the file:
   {"line", "commit", "conversations": [{"id", "title", "confidence"}], "text", ...}`,
 		SkipFlagParsing: true,
+		Flags:           helpFlags(blameOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action: func(c *cli.Context) error {
 			ra, err := splitGitArgs(c.Args().Slice(), blameSpec())
 			if err != nil {

@@ -24,6 +24,7 @@ per commit author. Paths, with or without "--", limit the files counted. A file 
 hand (a rename, as git finds renames) counts only the lines it changed. Commits recorded
 before line-level attribution existed are left out of the counts.`,
 		SkipFlagParsing: true,
+		Flags:           helpFlags(statsOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action:          gitLogStyle("stats", env, runStats),
 	}
 }
