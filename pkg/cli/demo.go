@@ -19,8 +19,9 @@ import (
 
 func demoCommand(env *Env) *cli.Command {
 	return &cli.Command{
-		Name:  "demo",
-		Usage: "see git-convo work in a throwaway repository",
+		Name:      "demo",
+		UsageText: "git convo demo [--keep]",
+		Usage:     "see git-convo work in a throwaway repository",
 		Description: `Builds a throwaway repository and a small Cursor database in a temporary directory,
 installs the hooks there, replays two realistic agent conversations through the real
 "git convo capture" hook and real commits, then prints show, log and blame. Nothing

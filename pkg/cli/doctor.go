@@ -33,8 +33,9 @@ type check struct {
 
 func doctorCommand(env *Env) *cli.Command {
 	return &cli.Command{
-		Name:  "doctor",
-		Usage: "check the setup and show recent errors",
+		Name:      "doctor",
+		UsageText: "git convo doctor [--json]",
+		Usage:     "check the setup and show recent errors",
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
 exists), Cursor's hooks, the links database (readable, schema version), Cursor's database,
 how long ago the last capture and record ran, the settings, and sharing (on or off, the
