@@ -130,7 +130,8 @@ func runDemo(ctx context.Context, env *Env, keep bool) error {
 		return err
 	}
 	step("Next")
-	fmt.Fprintln(out, "In your own repository: git convo install, then work with Cursor's agent and commit.")
+	fmt.Fprintln(out, "In your own repository: git convo install (Cursor's hooks, and Claude Code's when it is installed),")
+	fmt.Fprintln(out, "then work with the agent and commit.")
 	if keep {
 		fmt.Fprintf(out, "The demo is kept in %s (GIT_CONVO_DB=%s).\n", root, d.linksDB())
 	}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,6 +52,41 @@ func TestReadCommandHelpListsOptions(t *testing.T) {
 		}
 		if !strings.Contains(opts, "--color=<when>") {
 			t.Errorf("%s --help does not say --color takes a value:\n%s", tc.cmd, opts)
+		}
+	}
+}
+
+// TestInstallSummaryNamesAgents: install's closing lines name the agents
+// whose hooks it wrote, and tell how each picks them up.
+func TestInstallSummaryNamesAgents(t *testing.T) {
+	skipOnWindows(t)
+	for _, tc := range []struct {
+		args        []string
+		claude      bool
+		want, avoid []string
+	}{
+		{[]string{"--cursor=none"}, true, []string{"Work with Claude Code and commit", "existing Claude Code history", "start a new session"}, []string{"Restart Cursor", "Cursor's agent"}},
+		{[]string{"--cursor=project"}, true, []string{"Work with Cursor's agent or Claude Code", "Cursor and Claude Code history", "Restart Cursor", "start a new session"}, nil},
+		{[]string{"--cursor=project"}, false, []string{"Work with Cursor's agent and commit", "Restart Cursor"}, []string{"Claude"}},
+		{[]string{"--cursor=none"}, false, []string{"with no agent hooks", "--claude=user"}, []string{"Restart Cursor", "git convo import "}},
+	} {
+		sb := newSandbox(t)
+		if tc.claude {
+			if err := os.MkdirAll(filepath.Join(sb.home, ".claude"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		repo := sb.repo("project")
+		out := sb.convo(repo, append([]string{"install"}, tc.args...)...)
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("install %v (Claude Code present: %v) lacks %q:\n%s", tc.args, tc.claude, w, out)
+			}
+		}
+		for _, a := range tc.avoid {
+			if strings.Contains(out, a) {
+				t.Errorf("install %v (Claude Code present: %v) says %q:\n%s", tc.args, tc.claude, a, out)
+			}
 		}
 	}
 }

@@ -96,18 +96,11 @@ same level (user or project), so the agent can ask why code exists.
 			} else if c.Bool("mcp") {
 				return usagef("--mcp needs Cursor: use --cursor=user or --cursor=project")
 			}
-			if _, err := installClaude(env, repo, c.String("claude")); err != nil {
+			claudeHooks, err := installClaude(env, repo, c.String("claude"))
+			if err != nil {
 				return err
 			}
-			fmt.Fprintln(env.Stdout, "\ngit-convo is set up. Work with Cursor's agent and commit as usual; then:")
-			fmt.Fprintln(env.Stdout, "  git convo show HEAD    # the conversations behind the last commit")
-			fmt.Fprintln(env.Stdout, "  git convo doctor       # check the setup")
-			if mode != "none" {
-				fmt.Fprintln(env.Stdout, "  git convo import       # bring in your existing Cursor history and link it to past commits")
-			}
-			if mode != "none" {
-				fmt.Fprintln(env.Stdout, "Restart Cursor if it is running so it loads the new hooks.")
-			}
+			printInstallSummary(env.Stdout, mode != "none", claudeHooks)
 			if p, ok := env.prototypePath(); ok && prototypeImportedAt(ctx, env, p) == "" {
 				fmt.Fprintf(env.Stdout, "\nThe prototype's links database is at %s:\n  git convo import --from-prototype   # copy its conversations and links into git-convo\n", p)
 			}
