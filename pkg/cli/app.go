@@ -17,6 +17,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // Version is git-convo's release version.
@@ -98,7 +99,7 @@ func Run(args []string, env *Env) int {
 		unknown = true
 		fmt.Fprintf(env.Stderr, "git-convo: '%s' is not a git-convo command. See 'git convo --help'.\n", name)
 	}
-	err := app.RunContext(context.Background(), args)
+	err := app.RunContext(context.Background(), optionsFirst(app.Commands, helpArgs(args)))
 	if unknown {
 		return ExitUsage
 	}
@@ -114,7 +115,7 @@ func Run(args []string, env *Env) int {
 		fmt.Fprintf(env.Stderr, "git-convo: %s\n", ue.msg)
 		return ExitUsage
 	}
-	fmt.Fprintf(env.Stderr, "git-convo: %s\n", err)
+	fmt.Fprintf(env.Stderr, "git-convo: %s\n", term.Line(err.Error()))
 	return ExitError
 }
 
@@ -134,7 +135,8 @@ func newApp(env *Env) *cli.App {
 commit, this file, this line, and why. Cursor's agent hooks call "git convo capture";
 a post-commit hook calls "git convo record"; "show", "log" and "blame" read the links.
 
-Start with "git convo install" in a repository (or "git convo demo" to see it work).`,
+Start with "git convo install" in a repository (or "git convo demo" to see it work).
+"git convo help <command>" (or "git convo <command> --help") explains one command.`,
 		Commands: commands(env),
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usagef("%v (see `git convo --help`)", err)
@@ -145,7 +147,7 @@ Start with "git convo install" in a repository (or "git convo demo" to see it wo
 }
 
 func commands(env *Env) []*cli.Command {
-	return []*cli.Command{
+	return withoutHelpSubcommands([]*cli.Command{
 		showCommand(env),
 		logCommand(env),
 		blameCommand(env),
@@ -172,8 +174,7 @@ func commands(env *Env) []*cli.Command {
 		pushCommand(env),
 		fetchCommand(env),
 		traceCommand(env),
-		helpCommand(),
-	}
+	})
 }
 
 func versionString() string {
@@ -226,6 +227,10 @@ func (env *Env) openStoreWith(ctx context.Context, opts store.Options) (*store.S
 	}
 	opts.Now, opts.Resolver = env.Now, resolver()
 	s, err := store.Open(ctx, p, opts)
+	if err == nil && !opts.MustExist {
+		// While the disk has room: the record lets doctor report a later full disk.
+		errlog.Prepare(errlog.PathBeside(p))
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("no git-convo database yet at %s: run `git convo install` in a repository, then work with Cursor's agent and commit (or set GIT_CONVO_DB)", p)
 	}

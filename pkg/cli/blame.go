@@ -11,6 +11,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // blameTitleWidth is the width of the conversation column.
@@ -29,8 +30,10 @@ Every argument git blame takes reaches git as typed, in any order git accepts: -
 forms (-L 2,5, -L2,+3, -L /re/,+2, -L :func, repeated), -w, -M, -C, --since, --reverse,
 --root, --ignore-rev, a revision, options after the file. -s, -e, -l, -b and --abbrev change
 the columns as they do in git blame, as do blame.showEmail and blame.blankBoundary; options
-for another output format (-p, -t, -n, -f, -c, --incremental, --date) are refused: run git
-blame for those. Hashes are as long as git blame makes them (core.abbrev, and unique).
+for another output format (-p, --porcelain, --line-porcelain, --incremental, -t, -n,
+--show-number, -f, --show-name, -c, --date, --score-debug, --show-stats, --color-lines,
+--color-by-age, --progress) are refused: run git blame for those. A blank line inside an
+agent's edit is the agent's. Hashes are as long as git blame makes them (core.abbrev, and unique).
 
 --json prints JSON Lines, one per line of the file:
   {"line", "commit", "conversations": [{"id", "title", "confidence"}], "text", ...}`,
@@ -238,6 +241,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	}
 	rc.mergeShared(ctx, hashes, linked)
 	rc.mergeSharedLines(ctx, hashes, writers, recorded)
+	blankWriters(lines, writers)
 	rc.startPager()
 	defer rc.stopPager()
 	if rc.json {
@@ -354,7 +358,7 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 		w, attr := lineAttribution(l, writers, lcs)
 		switch {
 		case attr == attrAgent:
-			title := w.ConversationID
+			title := term.Line(w.ConversationID)
 			for _, lc := range lcs {
 				if lc.ConversationID == w.ConversationID {
 					title = displayTitle(lc.Conv, lc.ConversationID)

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func conversationCommand(env *Env) *cli.Command {
@@ -59,8 +61,7 @@ the context-file format agents can navigate with their file tools.`,
 				return enc(map[string]any{"id": id, "agent": agentOrCursor(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
 					"project": meta.Project, "files": meta.Files, "commits": links, "messages": msgs, "note": meta.Note})
 			}
-			_, err = cursor.RenderMarkdown(env.Stdout, meta, msgs)
-			return err
+			return writeMarkdown(env.Stdout, meta, msgs)
 		},
 	}
 }
@@ -126,11 +127,23 @@ func (rc *readContext) printTranscript(ctx context.Context, w io.Writer, id stri
 	conv, _ := rc.store.GetConversation(ctx, id)
 	msgs, meta, err := loadConversation(ctx, rc.env, rc.store, id, conv)
 	if err != nil {
-		fmt.Fprintf(w, "      %s\n\n", rc.io.Palette().Dim("(transcript unavailable: "+err.Error()+")"))
+		fmt.Fprintf(w, "      %s\n\n", rc.io.Palette().Dim("(transcript unavailable: "+term.Line(err.Error())+")"))
 		return
 	}
 	fmt.Fprintln(w)
-	_, _ = cursor.RenderMarkdown(w, meta, msgs)
+	_ = writeMarkdown(w, meta, msgs)
+}
+
+// writeMarkdown prints a conversation as Markdown. Its text comes from
+// outside (prompts, replies, tool output): control characters are shown
+// escaped, newlines and tabs kept.
+func writeMarkdown(w io.Writer, meta cursor.ConversationMeta, msgs []cursor.Message) error {
+	var b strings.Builder
+	if _, err := cursor.RenderMarkdown(&b, meta, msgs); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, term.Text(b.String()))
+	return err
 }
 
 func msTimeOrZero(ms int64) time.Time {

@@ -13,6 +13,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/textmatch"
 )
 
 func conversationsCommand(env *Env) *cli.Command {
@@ -24,7 +25,7 @@ func conversationsCommand(env *Env) *cli.Command {
 were opened on it), most recently active first. --all lists every repository's.`,
 		Flags: append(readFlags(),
 			&cli.BoolFlag{Name: "all", Usage: "every repository's conversations"},
-			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date (2026-11-01, \"2 weeks ago\", 3d)"},
+			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date (as git log --since: 2.weeks, yesterday, 2026-11-01; or 3d)"},
 			&cli.StringFlag{Name: "file", Usage: "only conversations that touched this file"},
 			&cli.IntFlag{Name: "max-count", Aliases: []string{"n"}, Value: 50, Usage: "at most this many (0: no limit)"},
 		),
@@ -101,7 +102,7 @@ func (rc *readContext) filter(c *cli.Context) (store.ConversationFilter, error) 
 		f.Root = repo.TopLevel
 	}
 	if since := c.String("since"); since != "" {
-		t, err := parseSince(since, rc.env.Now())
+		t, err := parseSince(c.Context, since, rc.env.Now())
 		if err != nil {
 			return f, usagef("--since=%s: %v", since, err)
 		}
@@ -146,37 +147,6 @@ func conversationRow(c store.Conversation, commits int) conversationRowJSON {
 		Files: files, Commits: commits, Agent: c.Agent}
 }
 
-// parseSince accepts what people type: an ISO date, "3d"/"2w", or "N units ago".
-func parseSince(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return t, nil
-		}
-	}
-	fields := strings.Fields(strings.TrimSuffix(strings.ToLower(s), " ago"))
-	if len(fields) == 1 { // 3d, 2w, 12h
-		f := fields[0]
-		if len(f) > 1 {
-			fields = []string{f[:len(f)-1], f[len(f)-1:]}
-		}
-	}
-	if len(fields) == 2 {
-		var n int
-		if _, err := fmt.Sscanf(fields[0], "%d", &n); err == nil && n >= 0 {
-			unit := map[string]time.Duration{"m": time.Minute, "minute": time.Minute, "minutes": time.Minute,
-				"h": time.Hour, "hour": time.Hour, "hours": time.Hour, "d": 24 * time.Hour, "day": 24 * time.Hour,
-				"days": 24 * time.Hour, "w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
-				"month": 30 * 24 * time.Hour, "months": 30 * 24 * time.Hour,
-				"y": 365 * 24 * time.Hour, "year": 365 * 24 * time.Hour, "years": 365 * 24 * time.Hour}[fields[1]]
-			if unit > 0 {
-				return now.Add(-time.Duration(n) * unit), nil
-			}
-		}
-	}
-	return time.Time{}, fmt.Errorf("want a date (2026-11-01) or an age (3d, \"2 weeks ago\")")
-}
-
 func searchCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "search",
@@ -187,7 +157,7 @@ agent's final answers (as the hooks recorded them) contain every word (case-inse
 occur, then recency) and shows an excerpt around the first match.`,
 		Flags: append(readFlags(),
 			&cli.BoolFlag{Name: "all", Usage: "search every repository's conversations"},
-			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date"},
+			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date (as git log --since: 2.weeks, yesterday; or 3d)"},
 			&cli.IntFlag{Name: "max-count", Aliases: []string{"n"}, Value: 20, Usage: "at most this many results"},
 		),
 		Action: func(c *cli.Context) error {
@@ -250,31 +220,22 @@ func rankSearch(docs []store.SearchDoc, words []string) []searchResult {
 	return out
 }
 
-// excerpt returns the text around the first occurrence of word.
+// excerpt returns the text around the first occurrence of word, on one line.
 func excerpt(text, word string, radius int) string {
-	lower := strings.ToLower(text)
-	i := strings.Index(lower, strings.ToLower(word))
-	if i < 0 {
+	start, end := textmatch.Index(text, word, 0)
+	if start < 0 {
 		return oneLine(text, 2*radius)
 	}
-	start, end := max(0, i-radius), min(len(text), i+len(word)+radius)
-	for start > 0 && !utf8Start(text[start]) {
-		start--
-	}
-	for end < len(text) && !utf8Start(text[end]) {
-		end++
-	}
-	s := oneLine(text[start:end], 3*radius)
-	if start > 0 {
+	around, before, after := textmatch.Around(text, start, end, radius)
+	s := oneLine(around, 3*radius)
+	if before {
 		s = "…" + s
 	}
-	if end < len(text) {
+	if after {
 		s += "…"
 	}
 	return s
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 type searchJSON struct {
 	conversationRowJSON
@@ -295,7 +256,7 @@ func printSearch(_ context.Context, rc *readContext, results []searchResult) err
 		}
 		if _, err := fmt.Fprintf(rc.io.Out, "%s %s %s\n    %s\n", p.Key(r.doc.ID, shortID(r.doc.ID)),
 			p.Bold(displayTitle(r.doc.Conversation, r.doc.ID)),
-			p.Dim(fmt.Sprintf("(%d commit%s%s)", r.doc.Commits, plural(r.doc.Commits), agentSuffix(r.doc.Agent))), r.excerpt); err != nil {
+			p.Dim(fmt.Sprintf("(%d commit%s%s)", r.doc.Commits, plural(r.doc.Commits), agentSuffix(r.doc.Agent))), term.Line(r.excerpt)); err != nil {
 			return rc.ioErr(err)
 		}
 	}

@@ -4,25 +4,30 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// helpCommand is "git convo help [<command>]", as "git help" is: the
-// top-level help, or one command's. Only at the top level: a read command's
-// argument named help or h is a revision or a path.
-func helpCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "help",
-		Usage:     "show this help, or a command's (git convo help <command>)",
-		UsageText: "git convo help [<command>]",
-		// No "help" subcommand of its own: its argument is a command name.
-		HideHelpCommand: true,
-		Action: func(c *cli.Context) error {
-			if c.NArg() == 0 {
-				return cli.ShowAppHelp(c)
-			}
-			name := c.Args().First()
-			if c.App.Command(name) == nil {
-				return usagef("'%s' is not a git-convo command. See 'git convo --help'.", name)
-			}
-			return cli.ShowCommandHelp(c, name)
-		},
+// helpArgs turns "git convo help [<command>]" into "git convo [<command>]
+// --help", as "git help <command>" is "git <command> --help". urfave/cli's
+// own help command is hidden (a command named "help" would also take the
+// app's --help flag away), and its "help, h" subcommand is taken out of
+// every command (withoutHelpSubcommands).
+func helpArgs(args []string) []string {
+	if len(args) < 2 || args[1] != "help" {
+		return args
 	}
+	out := []string{args[0]}
+	if len(args) > 2 && args[2] != "help" { // git help takes one command
+		out = append(out, args[2])
+	}
+	return append(out, "--help")
+}
+
+// withoutHelpSubcommands stops urfave/cli from adding its "help, h"
+// subcommand to each command and subcommand: an argument "h" or "help" is
+// the user's (a revision, a path, a word): git convo show h shows the branch
+// h. Every command still takes -h and --help.
+func withoutHelpSubcommands(cmds []*cli.Command) []*cli.Command {
+	for _, c := range cmds {
+		c.HideHelpCommand = true
+		withoutHelpSubcommands(c.Subcommands)
+	}
+	return cmds
 }

@@ -80,7 +80,7 @@ same level (user or project), so the agent can ask why code exists.
 				if err != nil {
 					return err
 				}
-				res, err := cursor.InstallHooksJSON(path, command, cursor.DefaultHookSpecs())
+				res, err := cursor.InstallHooksJSON(path, command, cursor.DefaultHookSpecs(), configBackupDir(env))
 				if err != nil {
 					return err
 				}
@@ -215,7 +215,7 @@ stay in links.sqlite (see "git convo forget").`,
 				targets = append(targets, filepath.Join(dir, "hooks.json"))
 			}
 			for _, path := range targets {
-				res, err := cursor.UninstallHooksJSON(path)
+				res, err := cursor.UninstallHooksJSON(path, configBackupDir(env))
 				if err != nil {
 					return err
 				}

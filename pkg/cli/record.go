@@ -14,6 +14,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // catchUp bounds how many unrecorded ancestors a post-commit run records: the
@@ -347,7 +348,7 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 				if !d.Linked {
 					verdict = "not linked: " + d.Skipped
 				}
-				fmt.Fprintf(env.Stdout, "  %s score %.2f (%s) %s\n", d.ConversationID, d.Score, d.Reason, verdict)
+				fmt.Fprintf(env.Stdout, "  %s score %.2f (%s) %s\n", term.Line(d.ConversationID), d.Score, term.Line(d.Reason), verdict)
 			}
 		}
 	}

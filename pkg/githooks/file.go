@@ -150,7 +150,8 @@ func (l Location) Advice() string {
 type Status struct {
 	Installed    bool
 	Executable   bool
-	Binary       string // the absolute path the block names
+	Binary       string // the absolute path the block names (or git-convo on PATH when that is gone)
+	Named        string // the path the block names, as written
 	BinaryExists bool
 	Block        string // the block itself
 }
@@ -174,6 +175,7 @@ func Inspect(path string) Status {
 	}
 	if m := binaryLine.FindStringSubmatch(blk); m != nil {
 		st.Binary = strings.ReplaceAll(m[1], `'\''`, "'")
+		st.Named = st.Binary
 		if fi, err := os.Stat(st.Binary); err == nil && !fi.IsDir() {
 			st.BinaryExists = true
 		} else if p, err := exec.LookPath("git-convo"); err == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // The context-file cache: at most 50 files, none older than 7 days, cleaned
@@ -138,15 +139,10 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 // cacheDir is where context files are written: $XDG_CACHE_HOME/git-convo/context
 // (or ~/.cache/...), created 0700.
 func cacheDir(getenv func(string) string) (string, error) {
-	base := getenv("XDG_CACHE_HOME")
-	if base == "" || !filepath.IsAbs(base) {
-		home := getenv("HOME")
-		if home == "" {
-			return "", errors.New("cannot tell where to write context files: HOME is not set")
-		}
-		base = filepath.Join(home, ".cache")
+	dir, err := store.ContextDir(getenv)
+	if err != nil {
+		return "", err
 	}
-	dir := filepath.Join(base, "git-convo", "context", "conversations")
 	return dir, os.MkdirAll(dir, 0o700)
 }
 

@@ -7,8 +7,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -34,7 +32,7 @@ func Main(version string) int {
 	defer s.Close()
 	dir, _ := os.Getwd()
 	server := New(&Deps{Store: s, Dir: dir, Getenv: os.Getenv, Now: time.Now, Version: version})
-	if err := server.Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+	if err := server.Run(ctx, guardedTransport(os.Stdin, os.Stdout)); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "git-convo mcp:", err)
 		return 1
 	}

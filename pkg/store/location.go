@@ -37,3 +37,18 @@ func DefaultPath(getenv func(string) string, goos string) (string, error) {
 	}
 	return "", errors.New("cannot tell where to keep links.sqlite: HOME is not set (set GIT_CONVO_DB)")
 }
+
+// ContextDir is where the MCP server writes conversations as Markdown files
+// (context files): $XDG_CACHE_HOME/git-convo/context/conversations, or
+// ~/.cache/... `forget` removes a conversation's file from it.
+func ContextDir(getenv func(string) string) (string, error) {
+	base := getenv("XDG_CACHE_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home := getenv("HOME")
+		if home == "" {
+			return "", errors.New("cannot tell where context files are: HOME is not set")
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(base, "git-convo", "context", "conversations"), nil
+}

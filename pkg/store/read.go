@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -87,6 +88,50 @@ LIMIT 10`, prefix, prefix, prefix, prefix)
 	return scanStrings(rows)
 }
 
+// ResolveConversation expands arg, a conversation id or a unique prefix of a
+// known one. With allowUnknown, an id git-convo has not seen is accepted when
+// it looks like one (ValidConversationID): linking works when only one side
+// is known yet. The CLI's link and the MCP server's link tool both use it, so
+// they accept exactly the same ids.
+func (s *Store) ResolveConversation(ctx context.Context, arg string, allowUnknown bool) (string, error) {
+	ids, err := s.ResolveConversationID(ctx, arg)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		if id == arg {
+			return id, nil
+		}
+	}
+	switch {
+	case arg != "" && len(ids) == 1:
+		return ids[0], nil
+	case len(ids) > 1:
+		return "", fmt.Errorf("conversation id %q is ambiguous: %s", arg, strings.Join(ids, ", "))
+	case allowUnknown && ValidConversationID(arg) == nil:
+		return arg, nil
+	case allowUnknown:
+		return "", fmt.Errorf("no conversation %q, and it is not a conversation id: %v", arg, ValidConversationID(arg))
+	default:
+		return "", fmt.Errorf("no conversation %q (see `git convo conversations`)", arg)
+	}
+}
+
+// ValidConversationID accepts what agents use as conversation ids (UUIDs and
+// the like): 8 to 128 letters, digits and . _ : - only, so an id never
+// carries control characters or spaces into the database and the terminal.
+func ValidConversationID(id string) error {
+	if len(id) < 8 || len(id) > 128 {
+		return fmt.Errorf("a conversation id has 8 to 128 characters")
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:-", r)) {
+			return fmt.Errorf("a conversation id holds letters, digits and . _ : - only")
+		}
+	}
+	return nil
+}
+
 // Prompt is one user prompt of a conversation.
 type Prompt struct {
 	GenerationID string
@@ -154,13 +199,20 @@ type LinkedCommit struct {
 	Recorded    bool
 }
 
-// CommitsForConversation returns the commits linked to a conversation, newest first.
+// liveLinkCount counts a conversation's (c) linked commits that were not
+// rewritten: after an amend or a rebase (post-rewrite) the old commit keeps
+// its row and links, carried to the new one, and must not count twice.
+const liveLinkCount = `SELECT COUNT(*) FROM links l LEFT JOIN commits k ON k.commitHash = l.commitHash
+    WHERE l.conversationId = c.conversationId AND k.rewrittenTo IS NULL`
+
+// CommitsForConversation returns the commits linked to a conversation, newest
+// first, leaving out those rewritten (amended, rebased) into others.
 func (s *Store) CommitsForConversation(ctx context.Context, convID string) ([]LinkedCommit, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT l.conversationId, l.commitHash, l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
     COALESCE(c.message, ''), COALESCE(c.author, ''), COALESCE(c.committedMs, 0), COALESCE(c.repoPath, ''), c.commitHash IS NOT NULL
 FROM links l LEFT JOIN commits c ON c.commitHash = l.commitHash
-WHERE l.conversationId = ? ORDER BY COALESCE(c.committedMs, 0) DESC`, convID)
+WHERE l.conversationId = ? AND c.rewrittenTo IS NULL ORDER BY COALESCE(c.committedMs, 0) DESC`, convID)
 	if err != nil {
 		return nil, classify(s.path, err)
 	}
@@ -223,7 +275,7 @@ func (s *Store) ListConversations(ctx context.Context, f ConversationFilter) ([]
 		args = append(args, f.SinceMs)
 	}
 	q := `SELECT c.conversationId, ` + conversationColumns + `,
-    (SELECT COUNT(*) FROM links l WHERE l.conversationId = c.conversationId)
+    (` + liveLinkCount + `)
 FROM conversations c`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
@@ -285,7 +337,7 @@ func (s *Store) SearchCandidates(ctx context.Context, words []string, f Conversa
 		args = append(args, f.RepoKey, f.Root)
 	}
 	q := `SELECT c.conversationId, ` + conversationColumns + `,
-    ` + searchTextColumn + `, (SELECT COUNT(*) FROM links l WHERE l.conversationId = c.conversationId)
+    ` + searchTextColumn + `, (` + liveLinkCount + `)
 FROM conversations c`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
