@@ -48,13 +48,7 @@ func TestConversationFromHookRecord(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.Command("git", "convo", "mcp")
-	cmd.Dir, cmd.Env = repo, sb.env
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
+	session := sb.mcpSession(ctx, repo)
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_conversation", Arguments: map[string]any{"conversationId": conv}})
 	if err != nil || res.IsError {
 		t.Fatalf("get_conversation: %v %+v", err, res)
@@ -67,4 +61,18 @@ func TestConversationFromHookRecord(t *testing.T) {
 	if body, err := os.ReadFile(out.FilePath); err != nil || !strings.Contains(string(body), "I added MaxAge") || !strings.Contains(string(body), "hook records") {
 		t.Errorf("context file %s: %v\n%s", out.FilePath, err, body)
 	}
+}
+
+// mcpSession starts the real MCP server ("git convo mcp") in dir and
+// connects the SDK's client to it; it is closed when the test ends.
+func (sb *sandbox) mcpSession(ctx context.Context, dir string) *mcp.ClientSession {
+	sb.t.Helper()
+	cmd := exec.Command("git", "convo", "mcp")
+	cmd.Dir, cmd.Env = dir, sb.env
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		sb.t.Fatal(err)
+	}
+	sb.t.Cleanup(func() { session.Close() })
+	return session
 }
