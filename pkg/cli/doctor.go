@@ -192,7 +192,7 @@ func doctorGitHooks(ctx context.Context, repo *gitx.Repo) []check {
 		case !st.BinaryExists:
 			c.Fix = "reinstall git-convo, then git convo install (the hook names " + st.Binary + ")"
 			c.Detail += ": the binary it names is gone"
-		case st.Block != mustRender(name, st.Binary):
+		case st.Block != mustRender(name, st.Binary, st.Queue):
 			c.Warn = true
 			c.Fix = "git convo install (upgrades the block)"
 			c.Detail += ": an older block version"
@@ -202,9 +202,9 @@ func doctorGitHooks(ctx context.Context, repo *gitx.Repo) []check {
 	return out
 }
 
-// mustRender is the current block for hook naming bin ("" on error).
-func mustRender(hook, bin string) string {
-	b, err := templates.Render(hook, bin)
+// mustRender is the current block for hook naming bin and queue ("" on error).
+func mustRender(hook, bin, queue string) string {
+	b, err := templates.Render(hook, bin, queue)
 	if err != nil {
 		return ""
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -11,10 +12,11 @@ import (
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/queue"
 )
 
 // gitHooks are the git hooks git-convo installs.
-func gitHooks() []string { return []string{"post-commit", "post-rewrite"} }
+func gitHooks() []string { return templates.Hooks() }
 
 func installCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -22,7 +24,7 @@ func installCommand(env *Env) *cli.Command {
 		Usage:     "install the git hooks in this repository and Cursor's agent hooks",
 		UsageText: "git convo install [--cursor=user|project|none] [--force]",
 		Description: `Adds a block between "# >>> git-convo >>>" and "# <<< git-convo <<<" right after the
-shebang of the post-commit and post-rewrite hooks (in the hooks directory git uses:
+shebang of the post-commit, post-merge and post-rewrite hooks (in the hooks directory git uses:
 core.hooksPath and linked worktrees are honoured). Your own hook content is kept byte for
 byte; a second install changes nothing; "git convo uninstall" takes the block out again.
 
@@ -96,8 +98,17 @@ func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force bool)
 	if loc.Manager != "" && !force {
 		return fmt.Errorf("%s", loc.Advice())
 	}
+	// The commit hooks append to the queue with the shell alone: its
+	// directory must exist, and its path goes into the block.
+	qdir, err := env.queueDir()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(qdir, 0o700); err != nil {
+		return fmt.Errorf("creating the commit queue: %w", err)
+	}
 	for _, name := range gitHooks() {
-		block, err := templates.Render(name, env.Executable)
+		block, err := templates.Render(name, env.Executable, filepath.Join(qdir, queue.FileName))
 		if err != nil {
 			return err
 		}
@@ -130,7 +141,7 @@ func uninstallCommand(env *Env) *cli.Command {
 		Name:      "uninstall",
 		Usage:     "remove git-convo's hooks from this repository",
 		UsageText: "git convo uninstall [--cursor]",
-		Description: `Removes git-convo's block from the post-commit and post-rewrite hooks, leaving your
+		Description: `Removes git-convo's block from the post-commit, post-merge and post-rewrite hooks, leaving your
 own hook content exactly as it was (a hook file with nothing else left is deleted), and
 git-convo's entries from this repository's .cursor/hooks.json. --cursor also removes them
 from the user-level ~/.cursor/hooks.json, which serves every repository. Recorded links

@@ -37,7 +37,7 @@ With --hook the command was started by a git hook: it never prints and never fai
 go to the log that "git convo doctor" shows. GIT_CONVO=0 turns the hooks off.
 post-rewrite (after amend and rebase) carries every link to the rewritten commits.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "hook", Usage: "started by this git hook (post-commit, post-rewrite)"},
+			&cli.StringFlag{Name: "hook", Usage: "started by this git hook (post-commit, post-merge, post-rewrite), or drain: record the queued commits"},
 			&cli.StringFlag{Name: "rewrite-type", Usage: "post-rewrite's argument: amend or rebase"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "explain every candidate conversation's score"},
 		},
@@ -47,6 +47,7 @@ post-rewrite (after amend and rebase) carries every link to the rewritten commit
 			}
 			hook := c.String("hook")
 			if hook == "" {
+				drainQueue(c.Context, env, nil, readDrainWait)
 				return recordRevs(c.Context, env, c.Args().Slice(), c.Bool("verbose"))
 			}
 			if env.Getenv("GIT_CONVO_SYNC") != "1" {
@@ -89,9 +90,18 @@ func (r *recorder) Close() { r.store.Close() }
 
 // record reads one commit, stores it and links it.
 func (r *recorder) record(ctx context.Context, rev, source string) (*gitx.Commit, []autolink.Decision, error) {
+	return r.recordOn(ctx, rev, "", source)
+}
+
+// recordOn is record with the branch the commit was made on, when the
+// reflog told it ("": HEAD's branch if the commit is its tip).
+func (r *recorder) recordOn(ctx context.Context, rev, branch, source string) (*gitx.Commit, []autolink.Decision, error) {
 	c, err := r.repo.ReadCommit(ctx, rev)
 	if err != nil {
 		return nil, nil, err
+	}
+	if branch != "" {
+		c.Branch = branch
 	}
 	sc := store.Commit{
 		Hash:        c.Hash,
@@ -215,6 +225,12 @@ func (r *recorder) refreshStale(ctx context.Context) {
 }
 
 func recordHook(ctx context.Context, env *Env, hook string) error {
+	if hook == "drain" {
+		// Started by a capture (or anything else) in any directory: the
+		// queue says which work trees to read.
+		drainQueue(ctx, env, nil, backgroundDrainWait)
+		return nil
+	}
 	repo, err := gitx.Open(ctx, ".", true)
 	if err != nil {
 		return err
@@ -224,7 +240,7 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 	var head *gitx.Commit
 	var pairs [][2]string
 	switch hook {
-	case "post-commit":
+	case "post-commit", "post-merge":
 		if head, err = repo.ReadCommit(ctx, "HEAD"); err != nil {
 			return err
 		}
@@ -244,18 +260,17 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 	r := recorderFor(ctx, env, repo, s)
 	defer r.Close()
 	drainSpool(ctx, env, r.store) // Cursor events kept while the database was unavailable
+	// The commits the hooks queued, this one among them.
+	drainQueue(ctx, env, r.store, backgroundDrainWait)
 	switch hook {
-	case "post-commit":
-		c, _, err := r.record(ctx, head.Hash, store.LinkSourceHook)
-		if err != nil {
+	case "post-commit", "post-merge":
+		// A block of an older version queues nothing: record HEAD (a
+		// no-op when the queue had it).
+		done, err := r.store.RecordedCommits(ctx, []string{head.Hash})
+		if err != nil || done[head.Hash] {
 			return err
 		}
-		// Keep stored edit lines bounded (docs/data-model.md).
-		cutoff := env.Now().Add(-store.EditLineRetentionDays * 24 * time.Hour).UnixMilli()
-		if _, err := r.store.PruneEditLines(ctx, cutoff); err != nil {
-			env.log().Printf("record", "pruning edit lines: %v", err)
-		}
-		return r.catchUp(ctx, c)
+		return r.recordHead(ctx)
 	default: // post-rewrite
 		return r.rewrite(ctx, pairs)
 	}

@@ -153,9 +153,13 @@ type Status struct {
 	Binary       string // the absolute path the block names
 	BinaryExists bool
 	Block        string // the block itself
+	Queue        string // the queue file the block appends to ("" for a block older than the queue)
 }
 
-var binaryLine = regexp.MustCompile(`(?m)^\s*_convo_bin='((?:[^']|'\\'')*)'`)
+var (
+	binaryLine = regexp.MustCompile(`(?m)^\s*_convo_bin='((?:[^']|'\\'')*)'`)
+	queueLine  = regexp.MustCompile(`>>'((?:[^']|'\\'')*)'`)
+)
 
 // Inspect reads a hook file's git-convo block.
 func Inspect(path string) Status {
@@ -171,6 +175,9 @@ func Inspect(path string) Status {
 	st.Installed, st.Block = true, blk
 	if fi, err := os.Stat(path); err == nil {
 		st.Executable = fi.Mode().Perm()&0o111 != 0
+	}
+	if m := queueLine.FindStringSubmatch(blk); m != nil {
+		st.Queue = strings.ReplaceAll(m[1], `'\''`, "'")
 	}
 	if m := binaryLine.FindStringSubmatch(blk); m != nil {
 		st.Binary = strings.ReplaceAll(m[1], `'\''`, "'")

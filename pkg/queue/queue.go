@@ -1,0 +1,169 @@
+// Package queue is the commit queue: git's post-commit and post-merge hooks
+// append one record to it with shell builtins (no process starts), and the
+// next git-convo process drains it. A record only says "this work tree made
+// a commit"; which commits, and on which branch, the drain reads from the
+// work tree's reflogs, so a record lost, doubled or replayed changes nothing
+// that matters: recording a commit twice stores it once.
+package queue
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// FileName is the queue file the hook blocks append to, in Dir.
+const FileName = "commits"
+
+// magic starts every record, so a torn or foreign line is skipped.
+const magic = "gcq1"
+
+// lateWriteGrace is how long a claimed file stays after a drain read it: a
+// hook that opened the queue just before it was claimed may still append.
+const lateWriteGrace = 2 * time.Second
+
+// Dir is the queue directory beside the links database.
+func Dir(dbPath string) string { return filepath.Join(filepath.Dir(dbPath), "queue") }
+
+// Path is the queue file the hooks append to.
+func Path(dbPath string) string { return filepath.Join(Dir(dbPath), FileName) }
+
+// Record is one hook's note: the directory it ran in and the GIT_DIR and
+// GIT_WORK_TREE it saw (empty when unset; GIT_DIR may be relative to Dir).
+type Record struct {
+	Hook     string
+	Dir      string
+	GitDir   string
+	WorkTree string
+}
+
+// Key identifies the work tree a record is about.
+func (r Record) Key() string { return r.Dir + "\x00" + r.GitDir + "\x00" + r.WorkTree }
+
+// Format is a record as the hook blocks write it: NUL-separated fields (a
+// path holds anything but NUL), ended by NUL and a newline.
+func Format(r Record) []byte {
+	return []byte(magic + "\x00" + r.Hook + "\x00" + r.Dir + "\x00" + r.GitDir + "\x00" + r.WorkTree + "\x00\n")
+}
+
+// Parse reads the records in data, skipping any it cannot read (a record
+// torn by a full disk).
+func Parse(data []byte) []Record {
+	var out []Record
+	for _, rec := range bytes.Split(data, []byte("\x00\n")) {
+		f := strings.Split(string(rec), "\x00")
+		// A torn record may have left garbage before the next magic.
+		for len(f) > 0 && f[0] != magic {
+			i := indexOf(f, magic)
+			if i < 0 {
+				f = nil
+				break
+			}
+			f = f[i:]
+		}
+		if len(f) != 5 || f[2] == "" {
+			continue
+		}
+		out = append(out, Record{Hook: f[1], Dir: f[2], GitDir: f[3], WorkTree: f[4]})
+	}
+	return out
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// Append adds a record as a hook block does (tests, and hooks of a shell
+// that cannot run the block).
+func Append(dir string, r Record) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, FileName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(Format(r))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Pending reports whether anything waits in dir: one stat on the path every
+// command takes, so a command with nothing to drain pays nearly nothing.
+func Pending(dir string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, FileName)); err == nil && fi.Size() > 0 {
+		return true
+	}
+	claimed, _ := filepath.Glob(filepath.Join(dir, FileName+".*.claimed"))
+	return len(claimed) > 0
+}
+
+// Drain hands every queued record to apply, oldest first, and removes them
+// once apply succeeded. Drains are serialised by a lock (a second drain waits
+// up to wait for the first, so a read command answers with its commits
+// recorded). The queue is claimed by renaming it, so hooks go on appending
+// to a new file; a claimed file whose drain was killed is taken by the next
+// drain; a failed apply leaves it for the next drain. apply must be
+// idempotent: a record may be applied twice (see lateWriteGrace), never
+// lost. It returns how many records were applied.
+func Drain(dir string, wait time.Duration, apply func([]Record) error) (int, error) {
+	if !Pending(dir) {
+		return 0, nil
+	}
+	unlock, err := lock(dir, wait)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	q := filepath.Join(dir, FileName)
+	if fi, err := os.Stat(q); err == nil && fi.Size() > 0 {
+		name := fmt.Sprintf("%s.%020d-%d.claimed", q, time.Now().UnixNano(), os.Getpid())
+		if err := os.Rename(q, name); err != nil && !os.IsNotExist(err) {
+			return 0, err
+		}
+	}
+	claimed, err := filepath.Glob(q + ".*.claimed")
+	if err != nil {
+		return 0, err
+	}
+	sort.Strings(claimed) // oldest first: the names hold the claim time
+	var recs []Record
+	for _, f := range claimed {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return 0, err
+		}
+		recs = append(recs, Parse(data)...)
+	}
+	if len(recs) > 0 {
+		if err := apply(recs); err != nil {
+			return 0, err
+		}
+	}
+	for _, f := range claimed {
+		// A hook that opened the queue before the rename may append to the
+		// claimed file a moment later: keep a fresh one for the next drain
+		// to apply again (harmlessly, for what was applied here).
+		if fi, err := os.Stat(f); err == nil && time.Since(fi.ModTime()) < lateWriteGrace {
+			continue
+		}
+		os.Remove(f)
+	}
+	return len(recs), nil
+}
+
+// ErrBusy: another drain held the lock longer than the caller would wait;
+// the records stay queued for it or the next one.
+var ErrBusy = errors.New("another git-convo process is recording the queued commits")
