@@ -104,12 +104,9 @@ func (r *recorder) recordNew(ctx context.Context, n int) error {
 	}
 	// The last n are the queued ones; before them only a contiguous run of
 	// unrecorded commits.
-	first := len(entries) - n
-	for first > 0 && !done[entries[first-1].New] {
+	first := max(len(entries)-n, 0)
+	for first > 0 && !done[entries[first-1].New] && entries[first].Time().Sub(entries[first-1].Time()) <= catchUpWindow {
 		first--
-	}
-	if first < 0 {
-		first = 0
 	}
 	for _, e := range entries[first:] {
 		if done[e.New] {

@@ -59,6 +59,7 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	// overlap is a tenth of the run.
 	go func() {
 		defer close(rc.opened)
+		drainQueue(ctx, env, nil, readDrainWait) // answer with the queued commits recorded
 		rc.store, rc.openErr = env.openStore(ctx, true)
 	}()
 	return rc, nil

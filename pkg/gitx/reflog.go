@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // ReflogEntry is one line of a reflog: HEAD moved from Old to New, with
@@ -58,6 +60,16 @@ func (r *Repo) NewCommits(n int) ([]ReflogEntry, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// Time is when the entry was written (zero when unreadable).
+func (e ReflogEntry) Time() time.Time {
+	secs, _, _ := strings.Cut(e.Stamp, " ")
+	n, err := strconv.ParseInt(secs, 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.Unix(n, 0)
 }
 
 // makesCommit tells the reflog messages of commands that create a commit

@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/git-convo/git-convo/pkg/queue"
+)
+
+// queued is the sandbox's environment for commits made as a user makes
+// them: the hooks queue, nothing records in the foreground.
+func (sb *sandbox) queued() []string { return sb.with("GIT_CONVO_SYNC=") }
+
+func (sb *sandbox) runQueued(dir string, args ...string) string {
+	sb.t.Helper()
+	r := sb.runEnv(dir, sb.queued(), "", args...)
+	if r.code != 0 {
+		sb.t.Fatalf("%s exited %d: %s %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
+	return r.stdout
+}
+
+func (sb *sandbox) queueDir() string { return queue.Dir(sb.linksDB) }
+
+// queuedRecords counts the records waiting, claimed ones included.
+func (sb *sandbox) queuedRecords() int {
+	files, _ := filepath.Glob(filepath.Join(sb.queueDir(), queue.FileName+"*"))
+	n := 0
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		n += len(queue.Parse(data))
+	}
+	return n
+}
+
+// dbRows dumps what recording decides: commits with their branches, and
+// links with their scores.
+func (sb *sandbox) dbRows() string {
+	sb.t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+sb.linksDB+"?mode=ro")
+	if err != nil {
+		sb.t.Fatal(err)
+	}
+	defer db.Close()
+	var b strings.Builder
+	for _, q := range []string{
+		"SELECT commitHash, ifnull(branch,'<null>'), parentCount FROM commits ORDER BY commitHash",
+		"SELECT conversationId, commitHash, confidence, reason, writtenLines, addedLines FROM links ORDER BY conversationId, commitHash",
+	} {
+		rows, err := db.Query(q)
+		if err != nil {
+			sb.t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			rows.Scan(ptrs...)
+			fmt.Fprintln(&b, vals...)
+		}
+		rows.Close()
+	}
+	return b.String()
+}
+
+func (sb *sandbox) branchOf(hash string) string {
+	sb.t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+sb.linksDB+"?mode=ro")
+	if err != nil {
+		sb.t.Fatal(err)
+	}
+	defer db.Close()
+	var b sql.NullString
+	if err := db.QueryRow("SELECT branch FROM commits WHERE commitHash = ?", hash).Scan(&b); err != nil {
+		return "<not recorded>"
+	}
+	if !b.Valid {
+		return "<null>"
+	}
+	return b.String
+}
+
+// A cherry-pick of 50 commits starts no recorder: the hook only queues. The
+// next read command records every one of them, on the branch it was made
+// on, even after HEAD moved to another branch.
+func TestCherryPickQueuesAndRecordsBranches(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("picks")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.run(repo, "git", "checkout", "-q", "-b", "topic")
+	for i := range 50 {
+		sb.write(repo, fmt.Sprintf("f%02d.txt", i), fmt.Sprintf("line %d\n", i))
+		sb.run(repo, "git", "add", "-A")
+		sb.runEnv(repo, sb.with("GIT_CONVO=0"), "", "git", "commit", "-q", "-m", fmt.Sprintf("c%d", i))
+	}
+	sb.run(repo, "git", "checkout", "-q", "-b", "picked", "main")
+	sb.runQueued(repo, "git", "cherry-pick", "main..topic")
+	if n := sb.queuedRecords(); n != 50 {
+		t.Fatalf("%d queued records after a cherry-pick of 50, want 50", n)
+	}
+	if _, err := os.Stat(sb.linksDB); err == nil {
+		if rows := sb.dbRows(); strings.Contains(rows, "picked") {
+			t.Fatalf("commits were recorded by a process the hook started:\n%s", rows)
+		}
+	}
+	sb.run(repo, "git", "checkout", "-q", "main") // HEAD moves before anything records
+	picked := strings.Fields(sb.run(repo, "git", "rev-list", "main..picked"))
+	sb.convo(repo, "log", "-n", "1")
+	for _, h := range picked {
+		if b := sb.branchOf(h); b != "picked" {
+			t.Errorf("%s recorded on branch %s, want picked", h[:8], b)
+		}
+	}
+	if n := sb.queuedRecords(); n != 0 {
+		// A claimed file kept for late writers holds records already applied.
+		sb.convo(repo, "record", "--hook=drain")
+	}
+}
+
+// Replaying the queue twice, or draining it from two processes at once,
+// records each commit once; a drain killed at any point loses nothing.
+func TestQueueDrainsAreIdempotent(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("drains")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.agentEdit(repo, "conv-q", "a.txt", "alpha\nbeta\n")
+	var want []string
+	for i := range 12 {
+		sb.write(repo, fmt.Sprintf("a%d.txt", i), "x\n")
+		if i == 0 {
+			sb.write(repo, "a.txt", "alpha\nbeta\n")
+		}
+		sb.run(repo, "git", "add", "-A")
+		sb.runQueued(repo, "git", "commit", "-q", "-m", fmt.Sprintf("q%d", i))
+		want = append(want, strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD")))
+	}
+	q := filepath.Join(sb.queueDir(), queue.FileName)
+	saved, err := os.ReadFile(q)
+	if err != nil || len(queue.Parse(saved)) != 12 {
+		t.Fatalf("queue: %d records, %v", len(queue.Parse(saved)), err)
+	}
+
+	// A drain killed at once, whatever it had done.
+	cmd := exec.Command("git", "convo", "record", "--hook=drain")
+	cmd.Dir, cmd.Env = repo, sb.env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	// Two drains at once.
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := exec.Command("git", "convo", "record", "--hook=drain")
+			c.Dir, c.Env = repo, sb.env
+			c.Run()
+		}()
+	}
+	wg.Wait()
+	for _, h := range want {
+		if b := sb.branchOf(h); b != "main" {
+			t.Fatalf("%s: branch %s after parallel drains", h[:8], b)
+		}
+	}
+	first := sb.dbRows()
+	if !strings.Contains(first, "conv-q") {
+		t.Errorf("the agent's commit is not linked:\n%s", first)
+	}
+
+	// The same records again, from a claimed file a killed drain left.
+	os.WriteFile(q+".00000000000000000001-1.claimed", saved, 0o600)
+	sb.convo(repo, "record", "--hook=drain")
+	if again := sb.dbRows(); again != first {
+		t.Errorf("a replay changed the records:\n%s\nwant\n%s", again, first)
+	}
+	if logText, _ := os.ReadFile(filepath.Join(filepath.Dir(sb.linksDB), "errors.log")); len(logText) > 0 {
+		t.Logf("log: %s", logText)
+	}
+}
+
+func TestMergeIsRecorded(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("merges")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.run(repo, "git", "checkout", "-q", "-b", "side")
+	off := sb.with("GIT_CONVO=0")
+	sb.write(repo, "s.txt", "side\n")
+	sb.runEnv(repo, off, "", "git", "add", "s.txt")
+	sb.runEnv(repo, off, "", "git", "commit", "-q", "-m", "side")
+	sb.run(repo, "git", "checkout", "-q", "main")
+	sb.write(repo, "m.txt", "main\n")
+	sb.runEnv(repo, off, "", "git", "add", "m.txt")
+	sb.runEnv(repo, off, "", "git", "commit", "-q", "-m", "main")
+	sb.runQueued(repo, "git", "merge", "-q", "--no-edit", "side")
+	merge := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+	if sb.queuedRecords() != 1 {
+		t.Fatalf("the merge queued %d records, want 1", sb.queuedRecords())
+	}
+	out := sb.convo(repo, "show", "HEAD")
+	if b := sb.branchOf(merge); b != "main" {
+		t.Errorf("merge recorded on %s, want main", b)
+	}
+	if strings.Contains(out, "not recorded") {
+		t.Errorf("show of a merge says it is not recorded:\n%s", out)
+	}
+}
