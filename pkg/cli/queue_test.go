@@ -220,3 +220,45 @@ func TestMergeIsRecorded(t *testing.T) {
 		t.Errorf("show of a merge says it is not recorded:\n%s", out)
 	}
 }
+
+// A commit that waits in the queue for days is linked exactly as one
+// recorded at once: recency against the commit's time, from the evidence up
+// to that time, though the conversation went on meanwhile.
+func TestOldQueueLinksAsRecordedAtOnce(t *testing.T) {
+	skipOnWindows(t)
+	const t0 = "2026-01-05T10:00:00Z"
+	scenario := func(queuedForDays bool) string {
+		sb := newSandbox(t)
+		sb.env = sb.with("GIT_AUTHOR_DATE="+t0, "GIT_COMMITTER_DATE="+t0, "GIT_CONVO_NOW="+t0)
+		repo := sb.repo("same")
+		sb.convo(repo, "install", "--cursor=none")
+		sb.env = sb.with("GIT_CONVO_NOW=2026-01-05T10:05:00Z")
+		sb.capture(repo, "conv-old", "beforeSubmitPrompt", map[string]any{"prompt": "write a.txt"})
+		p := sb.write(repo, "a.txt", "one\ntwo\nthree\n")
+		sb.capture(repo, "conv-old", "afterFileEdit", map[string]any{"file_path": p, "edits": []map[string]string{{"old_string": "", "new_string": "one\ntwo\nthree\n"}}})
+		sb.write(repo, "b.txt", "by hand\n")
+		const commitAt = "2026-01-05T12:00:00Z"
+		env := sb.with("GIT_AUTHOR_DATE="+commitAt, "GIT_COMMITTER_DATE="+commitAt, "GIT_CONVO_NOW="+commitAt)
+		if queuedForDays {
+			env = sb.with("GIT_AUTHOR_DATE="+commitAt, "GIT_COMMITTER_DATE="+commitAt, "GIT_CONVO_SYNC=")
+		}
+		sb.runEnv(repo, env, "", "git", "add", "-A")
+		if r := sb.runEnv(repo, env, "", "git", "commit", "-q", "-m", "agent work"); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+		// The conversation goes on two days later, in the same file.
+		sb.env = sb.with("GIT_CONVO_NOW=2026-01-07T09:00:00Z")
+		sb.capture(repo, "conv-old", "beforeSubmitPrompt", map[string]any{"prompt": "more"})
+		sb.capture(repo, "conv-old", "afterFileEdit", map[string]any{"file_path": p, "edits": []map[string]string{{"old_string": "three\n", "new_string": "three\nfour\n"}}})
+		sb.env = sb.with("GIT_CONVO_NOW=2026-01-10T09:00:00Z")
+		sb.convo(repo, "record", "--hook=drain")
+		return sb.dbRows()
+	}
+	atOnce, later := scenario(false), scenario(true)
+	if !strings.Contains(atOnce, "conv-old") {
+		t.Fatalf("not linked even at once:\n%s", atOnce)
+	}
+	if later != atOnce {
+		t.Errorf("recorded days later:\n%s\nrecorded at once:\n%s", later, atOnce)
+	}
+}
