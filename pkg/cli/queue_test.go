@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/queue"
 )
 
@@ -260,5 +261,42 @@ func TestOldQueueLinksAsRecordedAtOnce(t *testing.T) {
 	}
 	if later != atOnce {
 		t.Errorf("recorded days later:\n%s\nrecorded at once:\n%s", later, atOnce)
+	}
+}
+
+// A repository with the block of an older version: doctor says so, install
+// upgrades it to the queueing block (and adds post-merge), and commits are
+// queued from then on.
+func TestInstallUpgradesTheOldBlock(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("upgrade")
+	old, err := templates.RenderVersion("v1", "post-commit", binPath, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := filepath.Join(repo, ".git", "hooks", "post-commit")
+	os.WriteFile(hook, []byte("#!/bin/sh\n"+old+"echo mine\n"), 0o755)
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor")
+	if !strings.Contains(r.stdout+r.stderr, "an older block version") {
+		t.Errorf("doctor does not report the old block:\n%s%s", r.stdout, r.stderr)
+	}
+	out := sb.convo(repo, "install", "--cursor=none")
+	if !strings.Contains(out, "post-commit: upgraded") || !strings.Contains(out, "post-merge: created") {
+		t.Errorf("install:\n%s", out)
+	}
+	content, _ := os.ReadFile(hook)
+	if !strings.Contains(string(content), "gcq1") || !strings.HasSuffix(string(content), "echo mine\n") {
+		t.Errorf("upgraded hook:\n%s", content)
+	}
+	sb.write(repo, "x.txt", "x\n")
+	sb.run(repo, "git", "add", "x.txt")
+	sb.runQueued(repo, "git", "commit", "-q", "-m", "x")
+	if n := sb.queuedRecords(); n != 1 {
+		t.Errorf("%d records queued after the upgrade, want 1", n)
+	}
+	r = sb.runEnv(repo, sb.env, "", "git", "convo", "doctor")
+	if strings.Contains(r.stdout+r.stderr, "older block") {
+		t.Errorf("doctor after the upgrade:\n%s", r.stdout)
 	}
 }
