@@ -36,11 +36,17 @@ writes <repo>/.cursor/hooks.json with a portable command instead, for teams that
 --mcp also registers git-convo's MCP server ("git convo mcp") in Cursor's mcp.json, at the
 same level (user or project), so the agent can ask why code exists.
 
---force writes into a hooks directory that a hook manager owns (husky).`,
+--force writes into a hooks directory that a hook manager owns (husky), or one inside the
+work tree (core.hooksPath=.githooks): its files are usually committed, and the block names
+this machine's paths.
+
+--shared writes into a hooks directory that core.hooksPath in your global or system git
+config makes every repository use; without it install refuses and says so.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cursor", Value: "user", Usage: "where to install Cursor's hooks: user, project or none"},
 			&cli.BoolFlag{Name: "mcp", Usage: "also register the MCP server in Cursor's mcp.json"},
-			&cli.BoolFlag{Name: "force", Usage: "write into a hooks directory a hook manager owns"},
+			&cli.BoolFlag{Name: "force", Usage: "write into a hooks directory a hook manager owns, or one inside the work tree"},
+			&cli.BoolFlag{Name: "shared", Usage: "write into hooks that a global core.hooksPath makes every repository use"},
 		},
 		Action: func(c *cli.Context) error {
 			mode := c.String("cursor")
@@ -52,7 +58,7 @@ same level (user or project), so the agent can ask why code exists.
 			if err != nil {
 				return err
 			}
-			if err := installGitHooks(ctx, env, repo, c.Bool("force")); err != nil {
+			if err := installGitHooks(ctx, env, repo, c.Bool("force"), c.Bool("shared")); err != nil {
 				return err
 			}
 			if mode != "none" {
@@ -90,13 +96,21 @@ same level (user or project), so the agent can ask why code exists.
 	}
 }
 
-func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force bool) error {
+func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force, shared bool) error {
 	loc, err := githooks.Locate(ctx, repo.TopLevel)
 	if err != nil {
 		return err
 	}
 	if loc.Manager != "" && !force {
 		return fmt.Errorf("%s", loc.Advice())
+	}
+	if err := sharedHooksCheck(loc, shared, "install"); err != nil {
+		return err
+	}
+	if loc.InWorkTree && loc.Manager == "" && !force {
+		return fmt.Errorf("the hooks directory %s (core.hooksPath) is inside the work tree, so its files are usually committed "+
+			"and shared with your team; git-convo's block names this machine's binary and queue, which do not belong there. "+
+			"Run `git convo install --force` to write it anyway, and do not commit it", loc.Dir)
 	}
 	// The commit hooks append to the queue with the shell alone: its
 	// directory must exist, and its path goes into the block.
@@ -125,6 +139,20 @@ func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force bool)
 	return nil
 }
 
+// sharedHooksCheck refuses to touch hooks every repository shares (a
+// core.hooksPath in the global or system config) unless asked to.
+func sharedHooksCheck(loc githooks.Location, shared bool, verb string) error {
+	if !loc.Shared() || shared {
+		return nil
+	}
+	what := "adds git-convo to"
+	if verb == "uninstall" {
+		what = "removes git-convo from"
+	}
+	return fmt.Errorf("the hooks directory %s is shared: core.hooksPath is set in your %s git config, so every repository "+
+		"uses it and %s %s every one of them. Run `git convo %s --shared` if that is what you want", loc.Dir, loc.Scope, verb, what, verb)
+}
+
 // cursorHooksTarget is the hooks.json to write and the command to put in it:
 // the absolute binary path at user level (GUI-launched Cursor may lack the
 // user's PATH), a portable command at project level (the file is shared).
@@ -140,7 +168,7 @@ func uninstallCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "uninstall",
 		Usage:     "remove git-convo's hooks from this repository",
-		UsageText: "git convo uninstall [--cursor]",
+		UsageText: "git convo uninstall [--cursor] [--shared]",
 		Description: `Removes git-convo's block from the post-commit, post-merge and post-rewrite hooks, leaving your
 own hook content exactly as it was (a hook file with nothing else left is deleted), and
 git-convo's entries from this repository's .cursor/hooks.json. --cursor also removes them
@@ -148,6 +176,7 @@ from the user-level ~/.cursor/hooks.json, which serves every repository. Recorde
 stay in links.sqlite (see "git convo forget").`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "cursor", Usage: "also remove the user-level Cursor hooks (~/.cursor/hooks.json)"},
+			&cli.BoolFlag{Name: "shared", Usage: "remove the block from hooks a global core.hooksPath makes every repository use"},
 		},
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
@@ -157,6 +186,9 @@ stay in links.sqlite (see "git convo forget").`,
 			}
 			loc, err := githooks.Locate(ctx, repo.TopLevel)
 			if err != nil {
+				return err
+			}
+			if err := sharedHooksCheck(loc, c.Bool("shared"), "uninstall"); err != nil {
 				return err
 			}
 			for _, name := range gitHooks() {
