@@ -51,36 +51,34 @@ func Format(r Record) []byte {
 	return []byte(magic + "\x00" + r.Hook + "\x00" + r.Dir + "\x00" + r.GitDir + "\x00" + r.WorkTree + "\x00\n")
 }
 
-// Parse reads the records in data, skipping any it cannot read (a record
-// torn by a full disk).
+// Parse reads the records in data, skipping what it cannot read: a record
+// torn by a full disk, or anything else between records.
 func Parse(data []byte) []Record {
 	var out []Record
-	for _, rec := range bytes.Split(data, []byte("\x00\n")) {
-		f := strings.Split(string(rec), "\x00")
-		// A torn record may have left garbage before the next magic.
-		for len(f) > 0 && f[0] != magic {
-			i := indexOf(f, magic)
-			if i < 0 {
-				f = nil
+	start := []byte(magic + "\x00")
+	for len(data) > 0 {
+		end := bytes.Index(data, []byte("\x00\n"))
+		if end < 0 {
+			break // torn at the end
+		}
+		seg := data[:end]
+		data = data[end+2:]
+		// The record starts at a magic; a torn one before it leaves an
+		// earlier magic whose fields do not add up.
+		for i := bytes.Index(seg, start); i >= 0; {
+			f := strings.Split(string(seg[i+len(start):]), "\x00")
+			if len(f) == 4 && f[1] != "" {
+				out = append(out, Record{Hook: f[0], Dir: f[1], GitDir: f[2], WorkTree: f[3]})
 				break
 			}
-			f = f[i:]
+			next := bytes.Index(seg[i+1:], start)
+			if next < 0 {
+				break
+			}
+			i += 1 + next
 		}
-		if len(f) != 5 || f[2] == "" {
-			continue
-		}
-		out = append(out, Record{Hook: f[1], Dir: f[2], GitDir: f[3], WorkTree: f[4]})
 	}
 	return out
-}
-
-func indexOf(list []string, s string) int {
-	for i, v := range list {
-		if v == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // Append adds a record as a hook block does (tests, and hooks of a shell

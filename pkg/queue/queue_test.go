@@ -1,0 +1,89 @@
+package queue
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	a := Record{Hook: "post-commit", Dir: "/w/a b", GitDir: ".git"}
+	b := Record{Hook: "post-merge", Dir: "/w/new\nline\ttab", WorkTree: "/w"}
+	tests := []struct {
+		name string
+		data []byte
+		want []Record
+	}{
+		{"empty", nil, nil},
+		{"two", append(Format(a), Format(b)...), []Record{a, b}},
+		{"torn record, then a good one", append([]byte("gcq1\x00post-commit\x00/half"), Format(b)...), []Record{b}},
+		{"torn at the end", append(Format(a), []byte("gcq1\x00post-co")...), []Record{a}},
+		{"foreign line", append([]byte("hello\n"), Format(a)...), []Record{a}},
+		{"no directory", []byte("gcq1\x00post-commit\x00\x00\x00\x00\n"), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Parse(tt.data); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Parse = %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDrain(t *testing.T) {
+	dir := t.TempDir()
+	if n, err := Drain(dir, time.Second, func([]Record) error { t.Fatal("apply on an empty queue"); return nil }); n != 0 || err != nil {
+		t.Fatal(n, err)
+	}
+	r := Record{Hook: "post-commit", Dir: "/w"}
+	for range 3 {
+		if err := Append(dir, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A failed apply keeps every record.
+	boom := errors.New("db locked")
+	if _, err := Drain(dir, time.Second, func([]Record) error { return boom }); !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	if !Pending(dir) {
+		t.Fatal("a failed drain lost the records")
+	}
+	// A killed drain's claimed file is taken by the next one, with what
+	// was queued since.
+	Append(dir, Record{Hook: "post-merge", Dir: "/v"})
+	var got []Record
+	n, err := Drain(dir, time.Second, func(recs []Record) error { got = recs; return nil })
+	if err != nil || n != 4 || len(got) != 4 || got[3].Dir != "/v" {
+		t.Fatalf("drain = %d %v %+v", n, err, got)
+	}
+	// Claimed files just written stay for a late writer; old ones go.
+	claimed, _ := filepath.Glob(filepath.Join(dir, FileName+".*.claimed"))
+	old := time.Now().Add(-time.Hour)
+	for _, f := range claimed {
+		os.Chtimes(f, old, old)
+	}
+	Drain(dir, time.Second, func([]Record) error { return nil })
+	if Pending(dir) {
+		t.Error("applied records were kept past the grace")
+	}
+}
+
+func TestDrainWaitsForTheLock(t *testing.T) {
+	dir := t.TempDir()
+	Append(dir, Record{Hook: "post-commit", Dir: "/w"})
+	unlock, err := lock(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Drain(dir, 0, func([]Record) error { return nil }); !errors.Is(err, ErrBusy) {
+		t.Errorf("a drain while another holds the lock: %v", err)
+	}
+	unlock()
+	if n, err := Drain(dir, 0, func([]Record) error { return nil }); n != 1 || err != nil {
+		t.Errorf("after unlock: %d %v", n, err)
+	}
+}
