@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/queue"
@@ -298,5 +303,66 @@ func TestInstallUpgradesTheOldBlock(t *testing.T) {
 	r = sb.runEnv(repo, sb.env, "", "git", "convo", "doctor")
 	if strings.Contains(r.stdout+r.stderr, "older block") {
 		t.Errorf("doctor after the upgrade:\n%s", r.stdout)
+	}
+}
+
+// An MCP tool call and an agent's capture record the queued commits before
+// they answer (capture: after its reply, here in the foreground with
+// GIT_CONVO_SYNC=1; detached otherwise).
+func TestMCPAndCaptureDrainTheQueue(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("mcpdrain")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.agentEdit(repo, fixtureConv, "lib.go", "package lib\n")
+	sb.run(repo, "git", "add", "lib.go")
+	sb.runQueued(repo, "git", "commit", "-q", "-m", "queued")
+	head := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+	if b := sb.branchOf(head); b != "<not recorded>" {
+		t.Fatalf("recorded before any drain: %s", b)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command("git", "convo", "mcp")
+	cmd.Dir, cmd.Env = repo, sb.env
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_commit_conversations", Arguments: map[string]any{"commitHash": head}})
+	if err != nil || res.IsError {
+		t.Fatalf("get_commit_conversations: %v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(b), fixtureConv) {
+		t.Errorf("the MCP answer lacks the queued commit's conversation: %s", b)
+	}
+
+	sb.write(repo, "two.go", "package lib\n")
+	sb.run(repo, "git", "add", "two.go")
+	sb.runQueued(repo, "git", "commit", "-q", "-m", "queued too")
+	two := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+	sb.capture(repo, "conv-later", "beforeSubmitPrompt", map[string]any{"prompt": "hi"})
+	if b := sb.branchOf(two); b != "main" {
+		t.Errorf("after a capture the queued commit is %s", b)
+	}
+
+	// Without GIT_CONVO_SYNC the capture replies and a detached process
+	// records (polled for: it outlives the capture).
+	sb.write(repo, "three.go", "package lib\n")
+	sb.run(repo, "git", "add", "three.go")
+	sb.runQueued(repo, "git", "commit", "-q", "-m", "queued three")
+	three := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+	body, _ := json.Marshal(map[string]any{"conversation_id": "conv-later", "hook_event_name": "afterAgentResponse", "text": "ok", "workspace_roots": []string{repo}})
+	if r := sb.runEnv(repo, sb.queued(), string(body), "git", "convo", "capture"); r.code != 0 || strings.TrimSpace(r.stdout) != "{}" {
+		t.Fatalf("capture: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	for i := 0; sb.branchOf(three) != "main"; i++ {
+		if i == 600 {
+			t.Fatal("the detached drain never recorded the queued commit")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
