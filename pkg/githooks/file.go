@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
 )
@@ -212,9 +213,11 @@ type Status struct {
 	Queue        string // the queue file the block appends to ("" for a block older than the queue)
 }
 
+// The block's lines that name the binary and the queue (compiled on first
+// use, as shellShebang).
 var (
-	binaryLine = regexp.MustCompile(`(?m)^\s*_convo_bin='((?:[^']|'\\'')*)'`)
-	queueLine  = regexp.MustCompile(`>>'((?:[^']|'\\'')*)'`)
+	binaryLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*_convo_bin='((?:[^']|'\\'')*)'`) })
+	queueLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`>>'((?:[^']|'\\'')*)'`) })
 )
 
 // Inspect reads a hook file's git-convo block.
@@ -232,10 +235,10 @@ func Inspect(path string) Status {
 	if fi, err := os.Stat(path); err == nil {
 		st.Executable = fi.Mode().Perm()&0o111 != 0
 	}
-	if m := queueLine.FindStringSubmatch(blk); m != nil {
+	if m := queueLine().FindStringSubmatch(blk); m != nil {
 		st.Queue = strings.ReplaceAll(m[1], `'\''`, "'")
 	}
-	if m := binaryLine.FindStringSubmatch(blk); m != nil {
+	if m := binaryLine().FindStringSubmatch(blk); m != nil {
 		st.Binary = strings.ReplaceAll(m[1], `'\''`, "'")
 		if fi, err := os.Stat(st.Binary); err == nil && !fi.IsDir() {
 			st.BinaryExists = true
