@@ -366,3 +366,43 @@ func TestMCPAndCaptureDrainTheQueue(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// Read commands read color and pager settings in process: no `git config`
+// or `git var` runs, piped or on a terminal's behalf.
+func TestReadCommandsAskGitNoConfig(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("noconfig")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.agentEdit(repo, fixtureConv, "a.txt", "a\n")
+	sb.commit(repo, "a", "a.txt")
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrap := filepath.Join(sb.root, "wrap")
+	os.MkdirAll(wrap, 0o755)
+	logf := filepath.Join(sb.root, "git-calls")
+	os.WriteFile(filepath.Join(wrap, "git"), []byte("#!/bin/sh\nprintf '%s\\n' \"$*\" >> '"+logf+"'\nexec '"+real+"' \"$@\"\n"), 0o755)
+	var path string
+	for _, kv := range sb.env {
+		if strings.HasPrefix(kv, "PATH=") {
+			path = kv[len("PATH="):]
+		}
+	}
+	env := sb.with("PATH="+wrap+string(os.PathListSeparator)+path, "NO_COLOR=", "GIT_PAGER=")
+	for _, args := range [][]string{{"log", "-n", "1"}, {"conversations"}, {"blame", "a.txt"}, {"stats"}} {
+		os.Remove(logf)
+		// The binary itself: git would put its exec-path before the wrapper.
+		r := sb.runEnv(repo, env, "", append([]string{filepath.Join(sb.root, "bin", "git-convo")}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("%v: %d %s", args, r.code, r.stderr)
+		}
+		calls, _ := os.ReadFile(logf)
+		for _, line := range strings.Split(string(calls), "\n") {
+			if strings.HasPrefix(line, "config") || strings.HasPrefix(line, "var") {
+				t.Errorf("git convo %s ran git %s", strings.Join(args, " "), line)
+			}
+		}
+	}
+}

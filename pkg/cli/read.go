@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -31,6 +32,8 @@ type readContext struct {
 
 	opened  chan struct{} // closed when the store is open (or failed to)
 	openErr error
+
+	settings func() *gitx.Settings // git's configuration, loaded on first use (nil: unreadable)
 }
 
 // ready waits for the store, which opens in the background while git works.
@@ -51,10 +54,21 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	// would cost every read command a subprocess.
 	repo := gitx.Here(".")
 	io := term.New(env.Stdin, env.Stdout, env.Stderr, env.StdoutTTY, env.StderrTTY, env.Getenv)
-	io.SetColor(color, func(stdoutTTY bool) (bool, bool) {
-		return repo.ColorBool(ctx, "color.convo", stdoutTTY)
-	})
 	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{})}
+	// color.convo / color.ui and the pager, read in process (no git).
+	rc.settings = sync.OnceValue(func() *gitx.Settings {
+		s, err := gitx.LoadSettings(ctx, ".", env.Getenv)
+		if err != nil {
+			return nil
+		}
+		return s
+	})
+	io.SetColor(color, func(stdoutTTY bool) (bool, bool) {
+		if s := rc.settings(); s != nil {
+			return s.ColorBool("color.convo", stdoutTTY, env.Getenv)
+		}
+		return false, false
+	})
 	// Open the store while the command starts git: on log -n 1000 the
 	// overlap is a tenth of the run.
 	go func() {
@@ -78,11 +92,11 @@ func (rc *readContext) startPager() {
 	if rc.json || !rc.pager || !rc.io.StdoutTTY() || rc.env.Getenv("GIT_PAGER_IN_USE") != "" {
 		return
 	}
-	pager, err := rc.repo.Pager(context.Background())
-	if err != nil {
+	s := rc.settings()
+	if s == nil {
 		return
 	}
-	_ = rc.io.StartPager(pager)
+	_ = rc.io.StartPager(s.Pager(rc.env.Getenv))
 }
 
 func (rc *readContext) stopPager() { _ = rc.io.StopPager() }

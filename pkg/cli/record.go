@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -383,12 +384,15 @@ func plural(n int) string {
 
 // configCache loads each repository's convo.* settings once per process.
 type configCache struct {
-	ctx  context.Context
-	byID map[string]link.Config
+	ctx    context.Context
+	getenv func(string) string
+	byID   map[string]link.Config
 }
 
+// newConfigCache reads with the process's environment, as the git it
+// replaces did.
 func newConfigCache(ctx context.Context) *configCache {
-	return &configCache{ctx: ctx, byID: map[string]link.Config{}}
+	return &configCache{ctx: ctx, getenv: os.Getenv, byID: map[string]link.Config{}}
 }
 
 func (c *configCache) get(repoPath string) link.Config {
@@ -397,8 +401,8 @@ func (c *configCache) get(repoPath string) link.Config {
 	}
 	cfg := link.DefaultConfig()
 	if repoPath != "" {
-		if values, err := gitx.ConfigRegexp(c.ctx, repoPath, `^convo\.`); err == nil {
-			if parsed, err := link.ParseConfig(values); err == nil {
+		if s, err := gitx.LoadSettings(c.ctx, repoPath, c.getenv); err == nil {
+			if parsed, err := link.ParseConfig(s.Prefixed("convo.")); err == nil {
 				cfg = parsed
 			}
 		}
