@@ -33,13 +33,15 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchgen repo|links|vscdb|enrich|median ...")
+		fmt.Fprintln(os.Stderr, "usage: benchgen repo|project|links|vscdb|enrich|median ...")
 		os.Exit(2)
 	}
 	var err error
 	switch os.Args[1] {
 	case "repo":
 		err = genRepo(os.Args[2:])
+	case "project":
+		err = genProject(os.Args[2:])
 	case "links":
 		err = genLinks(os.Args[2:])
 	case "vscdb":
@@ -107,6 +109,89 @@ func genRepo(args []string) error {
 			}
 			content := strings.Join(big, "\n") + "\n"
 			fmt.Fprintf(w, "M 644 inline big.txt\ndata %d\n%s\n", len(content), content)
+		}
+	}
+	w.Flush()
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		return err
+	}
+	out, err := exec.Command("git", "-C", *dir, "reset", "-q", "--hard").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("git reset: %v %s", err, out)
+	}
+	return nil
+}
+
+// genProject writes a history shaped like a real project with git
+// fast-import: -files files of 300-1,000 lines, -commits commits that each
+// rewrite a few lines of one to three files, a tenth of the files (the hot
+// ones) taking most of the edits, so each has 100+ commits of history.
+func genProject(args []string) error {
+	fs := flag.NewFlagSet("project", flag.ExitOnError)
+	dir := fs.String("dir", "", "repository to create")
+	files := fs.Int("files", 400, "number of files")
+	commits := fs.Int("commits", 4000, "number of commits")
+	fs.Parse(args)
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
+	}
+	if out, err := exec.Command("git", "-C", *dir, "init", "-q", "-b", "main").CombinedOutput(); err != nil {
+		return fmt.Errorf("git init: %v %s", err, out)
+	}
+	cmd := exec.Command("git", "-C", *dir, "fast-import", "--quiet")
+	in, _ := cmd.StdinPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(in, 1<<20)
+	content := make([][]string, *files)
+	name := func(f int) string { return fmt.Sprintf("src/mod%02d/file%03d.go", f%40, f) }
+	for f := range content {
+		n := 300 + (f*37)%701
+		content[f] = make([]string, n)
+		for i := range content[f] {
+			content[f][i] = fmt.Sprintf("\tvalue%d_%d := compute(%d, %d) // initial", f, i, f, i)
+		}
+	}
+	hot := max(1, *files/10)
+	start := time.Now().Add(-time.Duration(*commits) * time.Hour).Unix()
+	rng := uint64(42)
+	next := func(n int) int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int((rng >> 33) % uint64(n))
+	}
+	for c := 0; c < *commits; c++ {
+		fmt.Fprintf(w, "commit refs/heads/main\nmark :%d\n", c+1)
+		ts := start + int64(c)*3600
+		fmt.Fprintf(w, "author Dev %d <dev%d@example.com> %d +0000\ncommitter Dev %d <dev%d@example.com> %d +0000\n", c%9, c%9, ts, c%9, c%9, ts)
+		msg := fmt.Sprintf("change %d: adjust computations", c)
+		fmt.Fprintf(w, "data %d\n%s\n", len(msg), msg)
+		if c > 0 {
+			fmt.Fprintf(w, "from :%d\n", c)
+		}
+		var touched []int
+		if c == 0 {
+			for f := range content {
+				touched = append(touched, f)
+			}
+		} else {
+			for k := 0; k <= next(3); k++ {
+				f := next(*files)
+				if next(10) < 7 {
+					f = next(hot)
+				}
+				touched = append(touched, f)
+				for e := 0; e < 3+next(6); e++ {
+					i := next(len(content[f]))
+					content[f][i] = fmt.Sprintf("\tvalue%d_%d := compute(%d, %d) // commit %d", f, i, f, i, c)
+				}
+			}
+		}
+		for _, f := range touched {
+			body := strings.Join(content[f], "\n") + "\n"
+			fmt.Fprintf(w, "M 644 inline %s\ndata %d\n%s\n", name(f), len(body), body)
 		}
 	}
 	w.Flush()
