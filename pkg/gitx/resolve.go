@@ -236,3 +236,27 @@ func peelToCommit(st *objectStore, h plumbing.Hash) (plumbing.Hash, bool) {
 	}
 	return h, false
 }
+
+// ReadHeaderInProcess reads a commit's header and message (no changed
+// files) from files, for a reader that resolved it with ResolveInProcess:
+// no process. Branch is HEAD's when the commit is its tip.
+func (r *Repo) ReadHeaderInProcess(hash string) (*Commit, error) {
+	if r.CommonDir == "" || r.ObjectFormat != "sha1" || len(hash) != 40 || !IsFullHash(hash) {
+		return nil, errGoGitRev
+	}
+	st := openObjects(r.CommonDir)
+	defer st.Close()
+	h := plumbing.NewHash(hash)
+	data, err := st.typed(h, plumbing.CommitObject)
+	if err != nil {
+		return nil, err
+	}
+	c, _, err := parseCommitObject(hash, data)
+	if err != nil {
+		return nil, err
+	}
+	if head, branch, err := r.resolveHead(); err == nil && head == hash {
+		c.Branch = branch
+	}
+	return c, nil
+}

@@ -51,3 +51,23 @@ func TestResolveInProcess(t *testing.T) {
 		}
 	}
 }
+
+func TestReadHeaderInProcess(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("f", "x")
+	h := r.commit("subject line\n\nbody text")
+	repo, ok := Discover(r.dir, os.Getenv)
+	if !ok {
+		t.Fatal("Discover declined")
+	}
+	got, err := repo.ReadHeaderInProcess(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := r.open().ReadCommit(context.Background(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Files = nil
+	sameCommit(t, "in process vs ReadCommit", got, want)
+}
