@@ -46,11 +46,15 @@ git init -q && echo x > f.txt && git add -A && git commit -qm init
 export GIT_CONVO_DB="$work/small.sqlite"
 rm -rf "$GIT_CONVO_DB"* "$work/queue"
 none=$("$bg" median -n 40 -dir "$work/small" -- sh -c "$commit_cmd")
-printf "$builtin_hook" > .git/hooks/post-commit && chmod +x .git/hooks/post-commit
-builtin=$("$bg" median -n 40 -dir "$work/small" -- sh -c "$commit_cmd")
-rm .git/hooks/post-commit
+printf "$builtin_hook" > "$work/builtin-hook" && chmod +x "$work/builtin-hook"
 git convo install --cursor=none >/dev/null
-hooked=$("$bg" median -n 40 -dir "$work/small" -- sh -c "$commit_cmd")
+cp .git/hooks/post-commit "$work/convo-hook"
+rm -rf "$(dirname "$GIT_CONVO_DB")/queue/commits"
+# Alternating runs, each installing its hook first (the copy costs both sides alike).
+read -r hooked builtin < <("$bg" pair -n 40 -dir "$work/small" \
+  -a "cp '$work/convo-hook' .git/hooks/post-commit && $commit_cmd" \
+  -b "cp '$work/builtin-hook' .git/hooks/post-commit && $commit_cmd")
+cp "$work/convo-hook" .git/hooks/post-commit
 row "commits back to back, small repo: hook / builtin-only hook (ms)" "$hooked" "$builtin" "$(ratio "$hooked" "$builtin")" "<= 1.05"
 row "  no hook at all (ms)" "$none" "" "" ""
 queued=$(cat "$(dirname "$GIT_CONVO_DB")/queue/commits" 2>/dev/null | tr -cd '\n' | wc -c)
@@ -63,11 +67,11 @@ for d in $(seq 1 40); do mkdir -p "dir$d"; for f in $(seq 1 50); do echo "$d $f"
 echo x > f.txt && git add -A && git commit -qm init
 export GIT_CONVO_DB="$work/wide.sqlite"
 rm -rf "$GIT_CONVO_DB"*
-printf "$builtin_hook" > .git/hooks/post-commit && chmod +x .git/hooks/post-commit
-builtin=$("$bg" median -n 30 -pause 300ms -dir "$work/wide" -- sh -c "$commit_cmd")
-rm .git/hooks/post-commit
 git convo install --cursor=none >/dev/null
-hooked=$("$bg" median -n 30 -pause 300ms -dir "$work/wide" -- sh -c "$commit_cmd")
+read -r hooked builtin < <("$bg" pair -n 30 -pause 300ms -dir "$work/wide" \
+  -a "cp '$work/convo-hook' .git/hooks/post-commit && $commit_cmd" \
+  -b "cp '$work/builtin-hook' .git/hooks/post-commit && $commit_cmd")
+cp "$work/convo-hook" .git/hooks/post-commit
 row "commits 300 ms apart, 2,000 files: hook / builtin-only hook (ms)" "$hooked" "$builtin" "$(ratio "$hooked" "$builtin")" "<= 1.03"
 git-convo record --hook=drain
 

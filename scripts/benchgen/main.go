@@ -54,6 +54,8 @@ func main() {
 		err = timeEnrich(os.Args[2:])
 	case "median":
 		err = median(os.Args[2:])
+	case "pair":
+		err = pair(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
 	}
@@ -460,6 +462,37 @@ func median(args []string) error {
 		ds = append(ds, time.Since(start))
 	}
 	fmt.Printf("%.1f\n", ms(medianOf(ds)))
+	return nil
+}
+
+// pair runs two shell commands alternately, n times each, and prints both
+// medians: drift in the machine's load falls on both sides alike.
+func pair(args []string) error {
+	fs := flag.NewFlagSet("pair", flag.ExitOnError)
+	n := fs.Int("n", 20, "runs of each")
+	dir := fs.String("dir", "", "working directory")
+	pause := fs.Duration("pause", 0, "pause before each run (lets background work finish)")
+	a := fs.String("a", "", "first command (sh -c)")
+	b := fs.String("b", "", "second command (sh -c)")
+	fs.Parse(args)
+	var da, db []time.Duration
+	for i := 0; i < *n; i++ {
+		for k, c := range []string{*a, *b} {
+			time.Sleep(*pause)
+			cmd := exec.Command("sh", "-c", c)
+			cmd.Dir = *dir
+			start := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("%s: %v\n%s", c, err, out)
+			}
+			if k == 0 {
+				da = append(da, time.Since(start))
+			} else {
+				db = append(db, time.Since(start))
+			}
+		}
+	}
+	fmt.Printf("%.1f %.1f\n", ms(medianOf(da)), ms(medianOf(db)))
 	return nil
 }
 
