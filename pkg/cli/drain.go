@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
@@ -42,7 +44,15 @@ func (env *Env) queuePending() bool {
 // for the queue, which keeps the records for the next drain.
 func drainQueue(ctx context.Context, env *Env, s *store.Store, wait time.Duration) {
 	dir, err := env.queueDir()
-	if err != nil || !queue.Pending(dir) {
+	if err != nil {
+		return
+	}
+	if !queue.Pending(dir) {
+		// The hooks append with the shell alone and cannot create the
+		// directory: keep it there wherever git-convo keeps its database.
+		if _, err := os.Stat(filepath.Dir(dir)); err == nil {
+			_ = os.MkdirAll(dir, 0o700)
+		}
 		return
 	}
 	n, err := queue.Drain(dir, wait, func(recs []queue.Record) error {

@@ -406,3 +406,20 @@ func TestReadCommandsAskGitNoConfig(t *testing.T) {
 		}
 	}
 }
+
+// The hooks cannot create the queue's directory: any git-convo command puts
+// it back where the database lives, so the next commit is queued again.
+func TestQueueDirectoryComesBack(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("qdir")
+	sb.convo(repo, "install", "--cursor=none")
+	os.RemoveAll(sb.queueDir())
+	sb.convo(repo, "log", "-n", "1")
+	sb.write(repo, "b.txt", "b\n")
+	sb.run(repo, "git", "add", "b.txt")
+	sb.runQueued(repo, "git", "commit", "-q", "-m", "b")
+	if n := sb.queuedRecords(); n != 1 {
+		t.Errorf("%d records queued after the directory was removed and a command ran, want 1", n)
+	}
+}
