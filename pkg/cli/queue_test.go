@@ -45,14 +45,21 @@ func (sb *sandbox) queuedRecords() int {
 	return n
 }
 
-// dbRows dumps what recording decides: commits with their branches, and
-// links with their scores.
-func (sb *sandbox) dbRows() string {
+// openDB opens the sandbox's links database read-only, as it is on disk.
+func (sb *sandbox) openDB() *sql.DB {
 	sb.t.Helper()
 	db, err := sql.Open("sqlite3", "file:"+sb.linksDB+"?mode=ro")
 	if err != nil {
 		sb.t.Fatal(err)
 	}
+	return db
+}
+
+// dbRows dumps what recording decides: commits with their branches, and
+// links with their scores.
+func (sb *sandbox) dbRows() string {
+	sb.t.Helper()
+	db := sb.openDB()
 	defer db.Close()
 	var b strings.Builder
 	for _, q := range []string{
@@ -80,10 +87,7 @@ func (sb *sandbox) dbRows() string {
 
 func (sb *sandbox) branchOf(hash string) string {
 	sb.t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+sb.linksDB+"?mode=ro")
-	if err != nil {
-		sb.t.Fatal(err)
-	}
+	db := sb.openDB()
 	defer db.Close()
 	var b sql.NullString
 	if err := db.QueryRow("SELECT branch FROM commits WHERE commitHash = ?", hash).Scan(&b); err != nil {
