@@ -452,8 +452,9 @@ func median(args []string) error {
 	return nil
 }
 
-// pair runs two shell commands alternately, n times each, and prints both
-// medians: drift in the machine's load falls on both sides alike.
+// pair runs two shell commands alternately (in turn first), n times each,
+// and prints both medians: drift in the machine's load falls on both sides
+// alike.
 func pair(args []string) error {
 	fs := flag.NewFlagSet("pair", flag.ExitOnError)
 	n := fs.Int("n", 20, "runs of each")
@@ -464,7 +465,12 @@ func pair(args []string) error {
 	fs.Parse(args)
 	var da, db []time.Duration
 	for i := 0; i < *n; i++ {
-		for k, c := range []string{*a, *b} {
+		order := []int{0, 1}
+		if i%2 == 1 {
+			order = []int{1, 0} // neither side always runs first
+		}
+		for _, k := range order {
+			c := []string{*a, *b}[k]
 			time.Sleep(*pause)
 			cmd := exec.Command("sh", "-c", c)
 			cmd.Dir = *dir
