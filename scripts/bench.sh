@@ -57,6 +57,8 @@ read -r hooked builtin < <("$bg" pair -n 40 -dir "$work/small" \
 cp "$work/convo-hook" .git/hooks/post-commit
 row "commits back to back, small repo: hook / builtin-only hook (ms)" "$hooked" "$builtin" "$(ratio "$hooked" "$builtin")" "<= 1.05"
 row "  no hook at all (ms)" "$none" "" "" ""
+read -r hk bk < <("$bg" pair -n 100 -dir "$work/small" -a "'$work/convo-hook'" -b "'$work/builtin-hook'")
+row "  the hook alone, run by sh: git-convo's / builtin-only (ms)" "$hk" "$bk" "$(ratio "$hk" "$bk")" ""
 queued=$(cat "$(dirname "$GIT_CONVO_DB")/queue/commits" 2>/dev/null | tr -cd '\n' | wc -c)
 drain=$("$bg" median -n 1 -dir "$work/small" -- git-convo record --hook=drain)
 row "  then recording the $queued queued commits in one drain (ms)" "$drain" "" "" ""
