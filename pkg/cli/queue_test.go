@@ -210,9 +210,14 @@ func TestMergeIsRecorded(t *testing.T) {
 	sb.convo(repo, "install", "--cursor=none")
 	sb.run(repo, "git", "checkout", "-q", "-b", "side")
 	off := sb.with("GIT_CONVO=0")
-	sb.write(repo, "s.txt", "side\n")
+	sb.agentEdit(repo, "conv-side", "s.txt", "side one\nside two\nside three\n")
 	sb.runEnv(repo, off, "", "git", "add", "s.txt")
 	sb.runEnv(repo, off, "", "git", "commit", "-q", "-m", "side")
+	side := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+	sb.convo(repo, "record", side)
+	if !has(convIDs(sb.showJSON(repo, side)), "conv-side") {
+		t.Fatal("the side commit the conversation wrote is not linked")
+	}
 	sb.run(repo, "git", "checkout", "-q", "main")
 	sb.write(repo, "m.txt", "main\n")
 	sb.runEnv(repo, off, "", "git", "add", "m.txt")
@@ -222,12 +227,14 @@ func TestMergeIsRecorded(t *testing.T) {
 	if sb.queuedRecords() != 1 {
 		t.Fatalf("the merge queued %d records, want 1", sb.queuedRecords())
 	}
-	out := sb.convo(repo, "show", "HEAD")
+	shown := sb.showJSON(repo, "HEAD")
 	if b := sb.branchOf(merge); b != "main" {
 		t.Errorf("merge recorded on %s, want main", b)
 	}
-	if strings.Contains(out, "not recorded") {
-		t.Errorf("show of a merge says it is not recorded:\n%s", out)
+	// Recorded, and linked to nothing by itself: the lines it brings in
+	// are the side commit's.
+	if !shown.Commit.Recorded || len(shown.Conversations) != 0 {
+		t.Errorf("show of the merge: recorded %v, conversations %v", shown.Commit.Recorded, convIDs(shown))
 	}
 }
 

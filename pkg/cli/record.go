@@ -126,6 +126,13 @@ func (r *recorder) recordOn(ctx context.Context, rev, branch, source string) (*g
 	}
 	diff := make(chan diffResult, 1)
 	go func() {
+		if c.IsMerge() {
+			// A merge brings no lines of its own: what its diff against the
+			// first parent adds, the merged commits wrote. It links to
+			// nothing by itself (file overlap alone never links a merge).
+			diff <- diffResult{}
+			return
+		}
 		lines, err := r.repo.AddedLines(ctx, c)
 		diff <- diffResult{lines, err}
 	}()
