@@ -12,7 +12,8 @@ go test -count=1 "$@" ./...
 fuzztime=${FUZZTIME:-200000x}
 if [ "$fuzztime" != "0" ]; then
   for target in "FuzzParsePayload ./pkg/cursor" "FuzzNormalizePath ./pkg/cursor" \
-                "FuzzParseBlame ./pkg/gitx" "FuzzInstallUninstall ./pkg/githooks"; do
+                "FuzzParseBlame ./pkg/gitx" "FuzzInstallUninstall ./pkg/githooks" \
+                "FuzzParse ./pkg/queue" "FuzzSettingsParse ./pkg/gitx"; do
     set -- $target
     echo "fuzz $1 ($fuzztime)"
     if ! out=$(go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" "$2" 2>&1); then

@@ -106,3 +106,14 @@ func TestSettingsColorBool(t *testing.T) {
 		}
 	}
 }
+
+// Any config file text parses without a panic, and hands over to git
+// rather than guess at what it cannot read.
+func FuzzSettingsParse(f *testing.F) {
+	f.Add("[color]\n\tui = auto\n")
+	f.Add("[a \"b\\\"c\"] x = \"1 ; 2\" # c\n\\\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		s := &Settings{values: map[string][]string{}}
+		_ = s.parse([]byte(text))
+	})
+}

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -52,33 +51,35 @@ func Format(r Record) []byte {
 }
 
 // Parse reads the records in data, skipping what it cannot read: a record
-// torn by a full disk, or anything else between records.
+// torn by a full disk, or anything else between records. A record is its
+// magic and four fields, each ended by NUL, then a newline; a field may hold
+// a newline.
 func Parse(data []byte) []Record {
 	var out []Record
 	start := []byte(magic + "\x00")
-	for len(data) > 0 {
-		end := bytes.Index(data, []byte("\x00\n"))
-		if end < 0 {
-			break // torn at the end
+	for {
+		i := bytes.Index(data, start)
+		if i < 0 {
+			return out
 		}
-		seg := data[:end]
-		data = data[end+2:]
-		// The record starts at a magic; a torn one before it leaves an
-		// earlier magic whose fields do not add up.
-		for i := bytes.Index(seg, start); i >= 0; {
-			f := strings.Split(string(seg[i+len(start):]), "\x00")
-			if len(f) == 4 && f[1] != "" {
-				out = append(out, Record{Hook: f[0], Dir: f[1], GitDir: f[2], WorkTree: f[3]})
+		rest := data[i+len(start):]
+		var f [4]string
+		ok := true
+		for k := range f {
+			nul := bytes.IndexByte(rest, 0)
+			if nul < 0 {
+				ok = false
 				break
 			}
-			next := bytes.Index(seg[i+1:], start)
-			if next < 0 {
-				break
-			}
-			i += 1 + next
+			f[k], rest = string(rest[:nul]), rest[nul+1:]
 		}
+		if ok && len(rest) > 0 && rest[0] == '\n' && f[1] != "" {
+			out = append(out, Record{Hook: f[0], Dir: f[1], GitDir: f[2], WorkTree: f[3]})
+			data = rest[1:]
+			continue
+		}
+		data = data[i+1:] // torn: look for the next record
 	}
-	return out
 }
 
 // Append adds a record as a hook block does (tests, and hooks of a shell

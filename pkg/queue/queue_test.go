@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -23,6 +24,7 @@ func TestParse(t *testing.T) {
 		{"torn at the end", append(Format(a), []byte("gcq1\x00post-co")...), []Record{a}},
 		{"foreign line", append([]byte("hello\n"), Format(a)...), []Record{a}},
 		{"no directory", []byte("gcq1\x00post-commit\x00\x00\x00\x00\n"), nil},
+		{"a field starting with a newline", Format(Record{Hook: "post-commit", Dir: "/w", GitDir: "\n.git"}), []Record{{Hook: "post-commit", Dir: "/w", GitDir: "\n.git"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,4 +88,23 @@ func TestDrainWaitsForTheLock(t *testing.T) {
 	if n, err := Drain(dir, 0, func([]Record) error { return nil }); n != 1 || err != nil {
 		t.Errorf("after unlock: %d %v", n, err)
 	}
+}
+
+// Any bytes parse without a panic, and a record that was written whole is
+// read back as written, whatever precedes it.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("junk"), "/w/a b", ".git", "")
+	f.Add(Format(Record{Hook: "post-commit", Dir: "/x"}), "/w\n", "", "/t")
+	f.Fuzz(func(t *testing.T, prefix []byte, dir, gitDir, workTree string) {
+		Parse(prefix)
+		r := Record{Hook: "post-commit", Dir: dir, GitDir: gitDir, WorkTree: workTree}
+		if dir == "" || strings.ContainsRune(dir+gitDir+workTree, 0) {
+			return // no path holds NUL; a record names a directory
+		}
+		data := append(append(append([]byte{}, prefix...), "\x00\n"...), Format(r)...)
+		got := Parse(data)
+		if len(got) == 0 || got[len(got)-1] != r {
+			t.Fatalf("Parse(%q) = %+v, want it to end with %+v", data, got, r)
+		}
+	})
 }
