@@ -434,3 +434,24 @@ func TestQueueDirectoryComesBack(t *testing.T) {
 		t.Errorf("%d records queued after the directory was removed and a command ran, want 1", n)
 	}
 }
+
+// post-rewrite records what is queued before it carries links to the
+// rewritten commits: a queued commit amended at once keeps its links.
+func TestPostRewriteDrainsTheQueue(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("amend")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.agentEdit(repo, "conv-amend", "a.txt", "one\ntwo\n")
+	sb.run(repo, "git", "add", "a.txt")
+	sb.runQueued(repo, "git", "commit", "-q", "-m", "first")
+	first := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+	sb.run(repo, "git", "commit", "-q", "--amend", "-m", "first, amended") // GIT_CONVO_SYNC=1
+	amended := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+	if b := sb.branchOf(first); b != "main" {
+		t.Errorf("the queued commit: %s", b)
+	}
+	if !has(convIDs(sb.showJSON(repo, amended)), "conv-amend") {
+		t.Error("the amended commit lost its conversation")
+	}
+}
