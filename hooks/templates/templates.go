@@ -18,7 +18,7 @@ const Current = "v2"
 func Versions() []string { return []string{"v1", "v2"} }
 
 // Hooks lists the git hooks git-convo installs.
-func Hooks() []string { return []string{"post-commit", "post-merge", "post-rewrite"} }
+func Hooks() []string { return []string{"post-commit", "post-merge", "post-rewrite", "pre-push"} }
 
 // Render returns the current block for hook with bin, the absolute path of
 // git-convo, and queue, the file the commit hooks append to, both safely

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -34,7 +35,8 @@ type readContext struct {
 
 	opened  chan struct{} // closed when the store is open (or failed to)
 	openErr error
-	hint    string // one line for stderr at the end (a terminal only)
+	shared  *notes.Reader // teammates' shared notes, listed in the background
+	hint    string        // one line for stderr at the end (a terminal only)
 
 	settings func() *gitx.Settings // git's configuration, loaded on first use (nil: unreadable)
 }
@@ -57,7 +59,11 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	// would cost every read command a subprocess.
 	repo := gitx.Here(".")
 	io := term.New(env.Stdin, env.Stdout, env.Stderr, env.StdoutTTY, env.StderrTTY, env.Getenv)
-	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{})}
+	if json {
+		color = "never" // JSON is never colored: no git config to ask
+	}
+	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{}),
+		shared: notes.NewReader(ctx, ".")}
 	// color.convo / color.ui and the pager, read in process (no git).
 	rc.settings = sync.OnceValue(func() *gitx.Settings {
 		s, err := gitx.LoadSettings(ctx, ".", env.Getenv)
@@ -103,6 +109,7 @@ func (env *Env) openReadStore(ctx context.Context) (*store.Store, string, error)
 
 func (rc *readContext) Close() {
 	_ = rc.io.StopPager() // flushes output even when no pager ran
+	rc.shared.Close()
 	if rc.ready() == nil {
 		rc.store.Close()
 		if rc.hint != "" && rc.env.StderrTTY {

@@ -151,6 +151,7 @@ func (r *recorder) recordOn(ctx context.Context, rev, branch, source string) (*g
 		}
 		return nil
 	})
+	shareAfter(ctx, r.env, r.repo.TopLevel, r.store, c.Hash)
 	return c, d, err
 }
 
@@ -330,6 +331,7 @@ func (r *recorder) rewrite(ctx context.Context, pairs [][2]string) error {
 		if err := r.store.MarkRewritten(ctx, p[0], p[1]); err != nil {
 			return err
 		}
+		shareAfter(ctx, r.env, r.repo.TopLevel, r.store, p[1])
 	}
 	return nil
 }
