@@ -35,15 +35,7 @@ func (sb *sandbox) runQueued(dir string, args ...string) string {
 func (sb *sandbox) queueDir() string { return queue.Dir(sb.linksDB) }
 
 // queuedRecords counts the records waiting, claimed ones included.
-func (sb *sandbox) queuedRecords() int {
-	files, _ := filepath.Glob(filepath.Join(sb.queueDir(), queue.FileName+"*"))
-	n := 0
-	for _, f := range files {
-		data, _ := os.ReadFile(f)
-		n += len(queue.Parse(data))
-	}
-	return n
-}
+func (sb *sandbox) queuedRecords() int { return queue.Waiting(sb.queueDir()) }
 
 // openDB opens the sandbox's links database read-only, as it is on disk.
 func (sb *sandbox) openDB() *sql.DB {

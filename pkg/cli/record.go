@@ -249,10 +249,14 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 	var head *gitx.Commit
 	var pairs [][2]string
 	switch hook {
-	case "post-commit", "post-merge":
+	case "post-commit":
 		if head, err = repo.ReadCommit(ctx, "HEAD"); err != nil {
 			return err
 		}
+	case "post-merge":
+		// The queue and the reflog say whether the merge made a commit: a
+		// fast-forward (a pull) makes none, and HEAD is then someone
+		// else's commit, not this work tree's to record.
 	case "post-rewrite":
 		pairs = rewritePairs(env.Stdin)
 	default:
@@ -272,7 +276,9 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 	// The commits the hooks queued, this one among them.
 	drainQueue(ctx, env, r.store, backgroundDrainWait)
 	switch hook {
-	case "post-commit", "post-merge":
+	case "post-merge":
+		return nil
+	case "post-commit":
 		// A block of an older version queues nothing: record HEAD (a
 		// no-op when the queue had it).
 		done, err := r.store.RecordedCommits(ctx, []string{head.Hash})

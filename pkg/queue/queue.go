@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -55,13 +57,22 @@ func Format(r Record) []byte {
 // magic and four fields, each ended by NUL, then a newline; a field may hold
 // a newline.
 func Parse(data []byte) []Record {
+	recs, _ := parse(data)
+	return recs
+}
+
+// parse is Parse that also says where the last whole record ends: a record
+// being written while it is read is read again whole next time.
+func parse(data []byte) ([]Record, int) {
 	var out []Record
 	start := []byte(magic + "\x00")
+	pos, end := 0, 0
 	for {
-		i := bytes.Index(data, start)
+		i := bytes.Index(data[pos:], start)
 		if i < 0 {
-			return out
+			return out, end
 		}
+		i += pos
 		rest := data[i+len(start):]
 		var f [4]string
 		ok := true
@@ -73,12 +84,15 @@ func Parse(data []byte) []Record {
 			}
 			f[k], rest = string(rest[:nul]), rest[nul+1:]
 		}
-		if ok && len(rest) > 0 && rest[0] == '\n' && f[1] != "" {
-			out = append(out, Record{Hook: f[0], Dir: f[1], GitDir: f[2], WorkTree: f[3]})
-			data = rest[1:]
+		if ok && len(rest) > 0 && rest[0] == '\n' {
+			pos = len(data) - len(rest) + 1
+			end = pos
+			if f[1] != "" {
+				out = append(out, Record{Hook: f[0], Dir: f[1], GitDir: f[2], WorkTree: f[3]})
+			}
 			continue
 		}
-		data = data[i+1:] // torn: look for the next record
+		pos = i + 1 // torn: look for the next record
 	}
 }
 
@@ -99,14 +113,53 @@ func Append(dir string, r Record) error {
 	return err
 }
 
-// Pending reports whether anything waits in dir: one stat on the path every
-// command takes, so a command with nothing to drain pays nearly nothing.
+// Pending reports whether anything waits in dir: a stat and a directory
+// read on the path every command takes, so a command with nothing to drain
+// pays nearly nothing.
 func Pending(dir string) bool {
 	if fi, err := os.Stat(filepath.Join(dir, FileName)); err == nil && fi.Size() > 0 {
 		return true
 	}
-	claimed, _ := filepath.Glob(filepath.Join(dir, FileName+".*.claimed"))
-	return len(claimed) > 0
+	held, _ := filepath.Glob(filepath.Join(dir, FileName+".*"))
+	for _, f := range held {
+		if strings.HasSuffix(f, ".claimed") || appliedBytes(f) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// appliedBytes is N for a file named "<claim>.applied-N": its first N bytes
+// were applied. -1 for any other name.
+func appliedBytes(name string) int {
+	_, n, ok := strings.Cut(filepath.Base(name), ".applied-")
+	if !ok {
+		return -1
+	}
+	v, err := strconv.Atoi(n)
+	if err != nil || v < 0 {
+		return -1
+	}
+	return v
+}
+
+// Waiting counts the records not applied yet (for doctor and tests).
+func Waiting(dir string) int {
+	n := 0
+	held, _ := filepath.Glob(filepath.Join(dir, FileName+"*"))
+	for _, f := range held {
+		from := appliedBytes(f)
+		if from < 0 && f != filepath.Join(dir, FileName) && !strings.HasSuffix(f, ".claimed") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		recs, _ := parse(data[min(max(from, 0), len(data)):])
+		n += len(recs)
+	}
+	return n
 }
 
 // Drain hands every queued record to apply, oldest first, and removes them
@@ -114,9 +167,12 @@ func Pending(dir string) bool {
 // up to wait for the first, so a read command answers with its commits
 // recorded). The queue is claimed by renaming it, so hooks go on appending
 // to a new file; a claimed file whose drain was killed is taken by the next
-// drain; a failed apply leaves it for the next drain. apply must be
-// idempotent: a record may be applied twice (see lateWriteGrace), never
-// lost. It returns how many records were applied.
+// drain; a failed apply leaves it for the next drain. A claimed file written
+// to a moment ago is kept, named with how much of it was applied, for a hook
+// that opened the queue just before the rename and appends after it; it goes
+// once it is older than lateWriteGrace. apply must be idempotent (a record
+// may be applied again after a drain was killed), and no record is lost. It
+// returns how many records were applied.
 func Drain(dir string, wait time.Duration, apply func([]Record) error) (int, error) {
 	if !Pending(dir) {
 		return 0, nil
@@ -133,32 +189,51 @@ func Drain(dir string, wait time.Duration, apply func([]Record) error) (int, err
 			return 0, err
 		}
 	}
-	claimed, err := filepath.Glob(q + ".*.claimed")
+	held, err := filepath.Glob(q + ".*")
 	if err != nil {
 		return 0, err
 	}
-	sort.Strings(claimed) // oldest first: the names hold the claim time
+	sort.Strings(held) // oldest first: the names start with the claim time
+	type file struct {
+		path string
+		base string // the name without its applied count
+		end  int    // bytes applied once apply succeeds
+	}
+	var files []file
 	var recs []Record
-	for _, f := range claimed {
+	for _, f := range held {
+		from := appliedBytes(f)
+		base := f
+		switch {
+		case from >= 0:
+			base = f[:strings.LastIndex(f, ".applied-")]
+		case strings.HasSuffix(f, ".claimed"):
+			from = 0
+		default:
+			continue // the lock file, or anything else
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return 0, err
 		}
-		recs = append(recs, Parse(data)...)
+		from = min(from, len(data))
+		got, end := parse(data[from:])
+		recs = append(recs, got...)
+		files = append(files, file{path: f, base: base, end: from + end})
 	}
 	if len(recs) > 0 {
 		if err := apply(recs); err != nil {
 			return 0, err
 		}
 	}
-	for _, f := range claimed {
-		// A hook that opened the queue before the rename may append to the
-		// claimed file a moment later: keep a fresh one for the next drain
-		// to apply again (harmlessly, for what was applied here).
-		if fi, err := os.Stat(f); err == nil && time.Since(fi.ModTime()) < lateWriteGrace {
+	for _, f := range files {
+		if fi, err := os.Stat(f.path); err == nil && time.Since(fi.ModTime()) < lateWriteGrace {
+			if next := fmt.Sprintf("%s.applied-%d", f.base, f.end); next != f.path {
+				os.Rename(f.path, next)
+			}
 			continue
 		}
-		os.Remove(f)
+		os.Remove(f.path)
 	}
 	return len(recs), nil
 }

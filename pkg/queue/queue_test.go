@@ -51,8 +51,8 @@ func TestDrain(t *testing.T) {
 	if _, err := Drain(dir, time.Second, func([]Record) error { return boom }); !errors.Is(err, boom) {
 		t.Fatal(err)
 	}
-	if !Pending(dir) {
-		t.Fatal("a failed drain lost the records")
+	if !Pending(dir) || Waiting(dir) != 3 {
+		t.Fatalf("a failed drain lost the records: %d waiting", Waiting(dir))
 	}
 	// A killed drain's claimed file is taken by the next one, with what
 	// was queued since.
@@ -62,14 +62,30 @@ func TestDrain(t *testing.T) {
 	if err != nil || n != 4 || len(got) != 4 || got[3].Dir != "/v" {
 		t.Fatalf("drain = %d %v %+v", n, err, got)
 	}
-	// Claimed files just written stay for a late writer; old ones go.
-	claimed, _ := filepath.Glob(filepath.Join(dir, FileName+".*.claimed"))
+	// A claimed file just written stays for a late writer: what it appends
+	// is applied next time, and only that.
+	held, _ := filepath.Glob(filepath.Join(dir, FileName+".*"))
+	if len(held) == 0 {
+		t.Fatal("nothing held for a late writer")
+	}
+	late := Record{Hook: "post-commit", Dir: "/late"}
+	f, _ := os.OpenFile(held[len(held)-1], os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(Format(late))
+	f.Close()
+	got = nil
+	if n, err := Drain(dir, time.Second, func(recs []Record) error { got = recs; return nil }); n != 1 || err != nil || got[0] != late {
+		t.Fatalf("the late record: %d %v %+v", n, err, got)
+	}
+	// Once older than the grace, it goes.
+	held, _ = filepath.Glob(filepath.Join(dir, FileName+".*"))
 	old := time.Now().Add(-time.Hour)
-	for _, f := range claimed {
+	for _, f := range held {
 		os.Chtimes(f, old, old)
 	}
-	Drain(dir, time.Second, func([]Record) error { return nil })
-	if Pending(dir) {
+	if n, _ := Drain(dir, time.Second, func([]Record) error { t.Error("applied again"); return nil }); n != 0 {
+		t.Errorf("drained %d records again", n)
+	}
+	if Pending(dir) || Waiting(dir) != 0 {
 		t.Error("applied records were kept past the grace")
 	}
 }
