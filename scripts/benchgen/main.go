@@ -94,6 +94,17 @@ func fastImport(dir string, write func(w *bufio.Writer)) error {
 	return nil
 }
 
+// writeCommit starts fast-import commit number c (0-based) on main, by
+// developer dev at unix time ts, on top of the previous one.
+func writeCommit(w *bufio.Writer, c int, ts int64, dev int, msg string) {
+	fmt.Fprintf(w, "commit refs/heads/main\nmark :%d\n", c+1)
+	fmt.Fprintf(w, "author Dev %d <dev%d@example.com> %d +0000\ncommitter Dev %d <dev%d@example.com> %d +0000\n", dev, dev, ts, dev, dev, ts)
+	fmt.Fprintf(w, "data %d\n%s\n", len(msg), msg)
+	if c > 0 {
+		fmt.Fprintf(w, "from :%d\n", c)
+	}
+}
+
 // genRepo writes a history with git fast-import: many small commits, and one
 // long file (big.txt) that a share of them edit, so blame has real work.
 func genRepo(args []string) error {
@@ -111,14 +122,7 @@ func genRepo(args []string) error {
 		every := max(1, *commits / *touches)
 		start := time.Now().Add(-time.Duration(*commits) * time.Minute).Unix()
 		for c := 0; c < *commits; c++ {
-			fmt.Fprintf(w, "commit refs/heads/main\nmark :%d\n", c+1)
-			ts := start + int64(c)*60
-			fmt.Fprintf(w, "author Dev %d <dev%d@example.com> %d +0000\ncommitter Dev %d <dev%d@example.com> %d +0000\n", c%7, c%7, ts, c%7, c%7, ts)
-			msg := fmt.Sprintf("change %d", c)
-			fmt.Fprintf(w, "data %d\n%s\n", len(msg), msg)
-			if c > 0 {
-				fmt.Fprintf(w, "from :%d\n", c)
-			}
+			writeCommit(w, c, start+int64(c)*60, c%7, fmt.Sprintf("change %d", c))
 			body := fmt.Sprintf("package p%d\n// revision %d\n", c%50, c)
 			fmt.Fprintf(w, "M 644 inline src/pkg%d/file%d.go\ndata %d\n%s\n", c%50, c%400, len(body), body)
 			if c == 0 || c%every == 0 {
@@ -161,14 +165,7 @@ func genProject(args []string) error {
 			return int((rng >> 33) % uint64(n))
 		}
 		for c := 0; c < *commits; c++ {
-			fmt.Fprintf(w, "commit refs/heads/main\nmark :%d\n", c+1)
-			ts := start + int64(c)*3600
-			fmt.Fprintf(w, "author Dev %d <dev%d@example.com> %d +0000\ncommitter Dev %d <dev%d@example.com> %d +0000\n", c%9, c%9, ts, c%9, c%9, ts)
-			msg := fmt.Sprintf("change %d: adjust computations", c)
-			fmt.Fprintf(w, "data %d\n%s\n", len(msg), msg)
-			if c > 0 {
-				fmt.Fprintf(w, "from :%d\n", c)
-			}
+			writeCommit(w, c, start+int64(c)*3600, c%9, fmt.Sprintf("change %d: adjust computations", c))
 			var touched []int
 			if c == 0 {
 				for f := range content {
