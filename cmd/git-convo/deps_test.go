@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -28,5 +31,39 @@ func TestStartupLinksNoHeavyPackages(t *testing.T) {
 				t.Errorf("git-convo links %s", pkg)
 			}
 		}
+	}
+}
+
+// git-convo's own packages do no work at start (GODEBUG=inittrace=1 counts
+// what each init allocates: a regexp compiled at init is thousands of
+// allocations): what a command needs it builds on first use.
+func TestOwnPackagesInitNothing(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "git-convo")
+	build := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=1")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Skipf("go build: %v %s", err, out)
+	}
+	cmd := exec.Command(bin, "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		// init <package> @<t> ms, <d> ms clock, <bytes> bytes, <n> allocs
+		f := strings.Fields(line)
+		if len(f) < 10 || f[0] != "init" || !strings.HasPrefix(f[1], "github.com/git-convo/") {
+			continue
+		}
+		seen++
+		if bytes, err := strconv.Atoi(f[7]); err != nil || bytes > 4096 {
+			t.Errorf("%s allocates %s bytes at init", f[1], f[7])
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("no init trace for git-convo's packages:\n%s", stderr.String())
 	}
 }
