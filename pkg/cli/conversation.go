@@ -31,6 +31,7 @@ the context-file format agents can navigate with their file tools.`,
 			if c.NArg() != 1 {
 				return usagef("usage: git convo conversation [--json] <id>")
 			}
+			drainQueue(ctx, env, nil, readDrainWait)
 			s, err := env.openStore(ctx, false)
 			if err != nil {
 				return err

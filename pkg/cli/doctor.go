@@ -229,14 +229,14 @@ func doctorGitHooks(ctx context.Context, repo *gitx.Repo, exe string) []check {
 		case !st.BinaryExists:
 			c.Fix = "reinstall git-convo, then git convo install (the hook names " + st.Binary + ")"
 			c.Detail += ": the binary it names is gone"
-		case st.Block == mustRender(name, st.Named) && !samePath(st.Named, exe):
+		case st.Block == mustRender(name, st.Named, st.Queue) && !samePath(st.Named, exe):
 			c.Warn = true
 			c.Fix = "git convo install (to run " + exe + "), or leave it if " + st.Named + " is the git-convo you want"
 			c.Detail += ": it names " + st.Named + ", not this git-convo (" + exe + ")"
 			if st.Binary != st.Named {
 				c.Detail += "; " + st.Named + " is gone, so " + st.Binary + " (on PATH) runs"
 			}
-		case st.Block != mustRender(name, st.Named):
+		case st.Block != mustRender(name, st.Named, st.Queue):
 			c.Warn = true
 			c.Fix = "git convo install (upgrades the block)"
 			c.Detail += ": an older block version"
@@ -246,9 +246,9 @@ func doctorGitHooks(ctx context.Context, repo *gitx.Repo, exe string) []check {
 	return out
 }
 
-// mustRender is the current block for hook naming bin ("" on error).
-func mustRender(hook, bin string) string {
-	b, err := templates.Render(hook, bin)
+// mustRender is the current block for hook naming bin and queue ("" on error).
+func mustRender(hook, bin, queue string) string {
+	b, err := templates.Render(hook, bin, queue)
 	if err != nil {
 		return ""
 	}
