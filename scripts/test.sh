@@ -13,6 +13,7 @@ fuzztime=${FUZZTIME:-200000x}
 if [ "$fuzztime" != "0" ]; then
   for target in "FuzzParsePayload ./pkg/cursor" "FuzzNormalizePath ./pkg/cursor" \
                 "FuzzParseBlame ./pkg/gitx" "FuzzInstallUninstall ./pkg/githooks" \
+                "FuzzParse ./pkg/queue" "FuzzSettingsParse ./pkg/gitx" \
                 "FuzzParseHook ./pkg/claude" "FuzzReadTranscript ./pkg/claude" \
                 "FuzzText ./pkg/redact" "FuzzDecode ./pkg/notes" \
                 "FuzzSanitize ./pkg/term" "FuzzExcerpt ./pkg/textmatch"; do

@@ -38,6 +38,7 @@ agent's edit is the agent's. Hashes are as long as git blame makes them (core.ab
 --json prints JSON Lines, one per line of the file:
   {"line", "commit", "conversations": [{"id", "title", "confidence"}], "text", ...}`,
 		SkipFlagParsing: true,
+		Flags:           helpFlags(blameOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action: func(c *cli.Context) error {
 			ra, err := splitGitArgs(c.Args().Slice(), blameSpec())
 			if err != nil {
@@ -207,16 +208,10 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	}
 	defer rc.Close()
 	// git blame's columns follow blame.showEmail and blame.blankBoundary;
-	// they are read while git blames.
-	config := make(chan map[string]string, 1)
+	// they are read (in process) while git blames.
+	config := make(chan *gitx.Settings, 1)
 	if !rc.json {
-		go func() {
-			m, err := gitx.ConfigRegexp(ctx, ".", `^(blame\.(showemail|blankboundary)|core\.abbrev)$`)
-			if err != nil {
-				m = nil // unknown: git abbreviates
-			}
-			config <- m
-		}()
+		go func() { config <- rc.settings() }()
 	}
 	lines, err := rc.repo.Blame(ctx, gitx.BlameOptions{Args: ra.git})
 	if err != nil {
@@ -275,30 +270,24 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 		}
 		return nil
 	}
-	m := <-config
-	cols.email = cols.email || gitBool(m["blame.showemail"])
-	cols.blankBoundary = cols.blankBoundary || gitBool(m["blame.blankboundary"])
-	width, err := blameHashWidth(ctx, rc.repo, cols, hashes, m)
+	settings := <-config
+	if settings != nil {
+		email, _ := settings.Bool("blame.showEmail")
+		blank, _ := settings.Bool("blame.blankBoundary")
+		cols.email, cols.blankBoundary = cols.email || email, cols.blankBoundary || blank
+	}
+	width, err := blameHashWidth(ctx, rc.repo, cols, hashes, settings)
 	if err != nil {
 		return err
 	}
 	return rc.ioErr(printBlame(rc, cols, width, lines, linked, writers))
 }
 
-// gitBool reads a git config boolean that is true.
-func gitBool(v string) bool {
-	switch strings.ToLower(v) {
-	case "true", "yes", "on", "1":
-		return true
-	}
-	return false
-}
-
 // blameHashWidth is how many hex digits git blame shows: one more than the
 // longest unique abbreviation among the commits (room for a boundary's
 // "^"), --abbrev's count plus one, or all of them with -l.
-// config holds core.abbrev when set; nil when it could not be read.
-func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, hashes []string, config map[string]string) (int, error) {
+// settings hold core.abbrev; nil when they could not be read.
+func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, hashes []string, settings *gitx.Settings) (int, error) {
 	full := 40
 	if len(hashes) > 0 {
 		full = len(hashes[0])
@@ -317,10 +306,10 @@ func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, has
 	}
 	var short map[string]string
 	var err error
-	if config == nil {
+	if settings == nil {
 		short, err = repo.Abbrevs(ctx, committed)
 	} else {
-		v, set := config["core.abbrev"]
+		v, set := settings.Get("core.abbrev")
 		short, err = repo.AbbrevsKnowingConfig(ctx, committed, v, set)
 	}
 	if err != nil {

@@ -53,6 +53,7 @@ Code would add to the model's context, and always exits 0.`,
 				return nil
 			}
 			runCapture(c.Context, env, c.String("event"), c.String("agent"))
+			drainAfterReply(c.Context, env)
 			return nil
 		},
 	}
@@ -109,6 +110,22 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 				log.Printf("capture", "starting the background enrichment: %v", err)
 			}
 		}
+	}
+}
+
+// drainAfterReply records the commits the git hooks queued once Cursor has
+// its reply: in a detached process, so the agent never waits for it
+// (GIT_CONVO_SYNC=1: here and now).
+func drainAfterReply(ctx context.Context, env *Env) {
+	if !env.queuePending() {
+		return
+	}
+	if env.Getenv("GIT_CONVO_SYNC") == "1" {
+		drainQueue(ctx, env, nil, backgroundDrainWait)
+		return
+	}
+	if err := spawnDetached(env.Executable, []string{"record", "--hook=drain"}); err != nil {
+		env.log().Printf("capture", "starting the queued commits' recorder: %v", err)
 	}
 }
 

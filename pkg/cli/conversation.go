@@ -22,7 +22,8 @@ func conversationCommand(env *Env) *cli.Command {
 		UsageText: "git convo conversation [--json] <id>",
 		Description: `Prints a whole conversation: every message in order, with the agent's thinking, tool
 steps and code blocks, read from Cursor's state.vscdb (read-only), or from the agent
-transcript when Cursor's database lacks it. <id> may be a unique prefix. The Markdown is
+transcript when Cursor's database lacks it, or else from what the hooks recorded (prompts
+and final answers, marked as such). <id> may be a unique prefix. The Markdown is
 the context-file format agents can navigate with their file tools.`,
 		Flags: readFlags(),
 		Action: func(c *cli.Context) error {
@@ -30,6 +31,7 @@ the context-file format agents can navigate with their file tools.`,
 			if c.NArg() != 1 {
 				return usagef("usage: git convo conversation [--json] <id>")
 			}
+			drainQueue(ctx, env, nil, readDrainWait)
 			s, err := env.openStore(ctx, false)
 			if err != nil {
 				return err
@@ -40,7 +42,7 @@ the context-file format agents can navigate with their file tools.`,
 				return err
 			}
 			conv, _ := s.GetConversation(ctx, id)
-			msgs, meta, err := loadTranscript(ctx, env, id, conv)
+			msgs, meta, err := loadConversation(ctx, env, s, id, conv)
 			if err != nil {
 				return err
 			}
@@ -58,7 +60,7 @@ the context-file format agents can navigate with their file tools.`,
 				}
 				enc := newJSONLines(env.Stdout)
 				return enc(map[string]any{"id": id, "agent": agentOrCursor(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
-					"project": meta.Project, "files": meta.Files, "commits": links, "messages": msgs})
+					"project": meta.Project, "files": meta.Files, "commits": links, "messages": msgs, "note": meta.Note})
 			}
 			return writeMarkdown(env.Stdout, meta, msgs)
 		},
@@ -124,7 +126,7 @@ func loadTranscript(ctx context.Context, env *Env, id string, conv *store.Conver
 // printTranscript prints a conversation's messages under show --full.
 func (rc *readContext) printTranscript(ctx context.Context, w io.Writer, id string) {
 	conv, _ := rc.store.GetConversation(ctx, id)
-	msgs, meta, err := loadTranscript(ctx, rc.env, id, conv)
+	msgs, meta, err := loadConversation(ctx, rc.env, rc.store, id, conv)
 	if err != nil {
 		fmt.Fprintf(w, "      %s\n\n", rc.io.Palette().Dim("(transcript unavailable: "+term.Line(err.Error())+")"))
 		return

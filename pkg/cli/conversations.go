@@ -150,10 +150,10 @@ func conversationRow(c store.Conversation, commits int) conversationRowJSON {
 func searchCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "search",
-		Usage:     "search conversations' titles, summaries, first messages and prompts",
+		Usage:     "search conversations' titles, summaries, first messages, prompts and final answers",
 		UsageText: "git convo search [--all] [--since <date>] [-n <count>] [--json] <words>...",
-		Description: `Finds the conversations whose title, Cursor summary, first message or prompts contain
-every word (case-insensitive), ranks them (title matches first, then how often the words
+		Description: `Finds the conversations whose title, Cursor summary, first message, prompts or the
+agent's final answers (as the hooks recorded them) contain every word (case-insensitive), ranks them (title matches first, then how often the words
 occur, then recency) and shows an excerpt around the first match.`,
 		Flags: append(readFlags(),
 			&cli.BoolFlag{Name: "all", Usage: "search every repository's conversations"},
@@ -205,7 +205,7 @@ func rankSearch(docs []store.SearchDoc, words []string) []searchResult {
 			}
 			score += float64(min(strings.Count(text, w), 10))
 		}
-		shown := d.Text // title, summary, first message and prompts
+		shown := d.Text // title, summary, first message, prompts and final answers
 		if shown == "" {
 			shown = d.Title + "\n" + d.Summary + "\n" + d.FirstPrompt
 		}

@@ -33,13 +33,15 @@ type check struct {
 
 func doctorCommand(env *Env) *cli.Command {
 	return &cli.Command{
-		Name:  "doctor",
-		Usage: "check the setup and show recent errors",
+		Name:      "doctor",
+		UsageText: "git convo doctor [--json]",
+		Usage:     "check the setup and show recent errors",
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
 exists, and whether it is this git-convo), Cursor's hooks, the links database (readable,
-writable, schema version), hook events waiting in the spool or set aside there, errors the
-log could not take (a full disk), Cursor's database, how long ago the last capture and
-record ran, and the settings; then shows the recent
+writable, its directory can be created, schema version), hook events waiting in the spool
+or set aside there, errors the log could not take (a full disk), Cursor's database, how
+long ago the last capture and record ran, the settings, and sharing (on or off, the
+remote, the last push and fetch, the last push error); then shows the recent
 errors from the log. Every problem comes with its fix. Exits 1 when a check fails; a state
 that is normal before first use (nothing recorded yet) or that you chose (install
 --cursor=none) is information, not a failure. A links.sqlite of the Node prototype at its
@@ -101,6 +103,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	exe := env.Executable
 	add(check{Name: "binary", OK: exe != "", Detail: exe})
 
+	cursorChoice := "" // convo.cursor: "none" when the user chose not to use Cursor
 	if repo, err := gitx.Open(ctx, ".", false); err != nil {
 		add(check{Name: "repository", OK: true, Warn: true, Detail: "not in a git repository: repository checks skipped"})
 	} else {
@@ -111,6 +114,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		} else {
 			add(check{Name: "settings", OK: true, Detail: fmt.Sprintf("%d convo.* setting(s)", len(values))})
 		}
+		cursorChoice = values[keyCursor]
 		proj := filepath.Join(repo.TopLevel, ".cursor", "hooks.json")
 		userDir, _ := env.userCursorDir()
 		user := filepath.Join(userDir, "hooks.json")
@@ -134,6 +138,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 			add(check{Name: "cursor hooks", OK: true, Detail: found})
 		}
 		add(doctorClaude(env, repo))
+		checks = append(checks, doctorShare(ctx, env, repo)...)
 	}
 
 	dbWritable := false
@@ -141,10 +146,19 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	if err != nil {
 		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: "set GIT_CONVO_DB"})
 	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()}); errors.Is(err, store.ErrNotFound) {
-		// Normal before the first capture or recorded commit: not a failure.
-		add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created by the first Cursor hook or commit)"})
+		// Normal before the first capture or recorded commit: not a failure,
+		// unless the file cannot be created.
+		if c, ok := dbDirCheck(dbPath); !ok {
+			add(c)
+		} else {
+			add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created by the first Cursor hook or commit)"})
+		}
 	} else if err != nil {
-		add(openFailure(dbPath, err))
+		if c, ok := dbDirCheck(dbPath); !ok {
+			add(c) // the cause: its directory cannot be made or written
+		} else {
+			add(openFailure(dbPath, err))
+		}
 	} else {
 		v, _ := s.Version(ctx)
 		counts, _ := s.Counts(ctx)
@@ -180,7 +194,9 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	}
 	if p, err := cursor.DefaultDBPath(env.Getenv); err != nil {
 		add(check{Name: "cursor db", OK: true, Warn: true, Detail: err.Error()})
-	} else if _, err := os.Stat(p); err != nil {
+	} else if _, err := os.Stat(p); err != nil && cursorChoice == "none" {
+		add(check{Name: "cursor db", OK: true, Detail: "not used, as chosen (git config " + keyCursor + " = none)"})
+	} else if err != nil {
 		add(check{Name: "cursor db", OK: true, Warn: true, Detail: p + " not found: titles and summaries will be missing",
 			Fix: "set CURSOR_DB_PATH to Cursor's globalStorage/state.vscdb"})
 	} else {
@@ -213,14 +229,14 @@ func doctorGitHooks(ctx context.Context, repo *gitx.Repo, exe string) []check {
 		case !st.BinaryExists:
 			c.Fix = "reinstall git-convo, then git convo install (the hook names " + st.Binary + ")"
 			c.Detail += ": the binary it names is gone"
-		case st.Block == mustRender(name, st.Named) && !samePath(st.Named, exe):
+		case st.Block == mustRender(name, st.Named, st.Queue) && !samePath(st.Named, exe):
 			c.Warn = true
 			c.Fix = "git convo install (to run " + exe + "), or leave it if " + st.Named + " is the git-convo you want"
 			c.Detail += ": it names " + st.Named + ", not this git-convo (" + exe + ")"
 			if st.Binary != st.Named {
 				c.Detail += "; " + st.Named + " is gone, so " + st.Binary + " (on PATH) runs"
 			}
-		case st.Block != mustRender(name, st.Named):
+		case st.Block != mustRender(name, st.Named, st.Queue):
 			c.Warn = true
 			c.Fix = "git convo install (upgrades the block)"
 			c.Detail += ": an older block version"
@@ -230,9 +246,9 @@ func doctorGitHooks(ctx context.Context, repo *gitx.Repo, exe string) []check {
 	return out
 }
 
-// mustRender is the current block for hook naming bin ("" on error).
-func mustRender(hook, bin string) string {
-	b, err := templates.Render(hook, bin)
+// mustRender is the current block for hook naming bin and queue ("" on error).
+func mustRender(hook, bin, queue string) string {
+	b, err := templates.Render(hook, bin, queue)
 	if err != nil {
 		return ""
 	}

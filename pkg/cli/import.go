@@ -60,8 +60,13 @@ Windows). Running it again adds nothing.`,
 				}
 				return runImportPrototype(ctx, env, c.Args().First(), c.Bool("dry-run"))
 			}
-			return runImport(ctx, env, importOptions{since: c.String("since"), dryRun: c.Bool("dry-run"),
+			err := runImport(ctx, env, importOptions{since: c.String("since"), dryRun: c.Bool("dry-run"),
 				limit: c.Int("limit"), revs: c.Args().Slice()})
+			if err != nil && ctx.Err() != nil {
+				// Ctrl-C between the steps that report their progress.
+				return interrupted(context.Canceled, "part of the work")
+			}
+			return err
 		},
 	}
 }

@@ -31,6 +31,7 @@ and git show's options (--date=...) all work. Options that add a diff or another
 object per commit:
   {"commit": {"hash", ...}, "conversations": [{"id", "title", "confidence", "status", "matchedFiles", ...}]}`,
 		SkipFlagParsing: true,
+		Flags:           helpFlags(showOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action: func(c *cli.Context) error {
 			ra, err := splitGitArgs(c.Args().Slice(), showSpec())
 			if err != nil {

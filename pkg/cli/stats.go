@@ -26,6 +26,7 @@ hand (a rename, as git finds renames) counts only the lines it changed. A merge 
 lines of its own (as in git log --numstat): its branch's commits count them. Commits recorded
 before line-level attribution existed are left out of the counts.`,
 		SkipFlagParsing: true,
+		Flags:           helpFlags(statsOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action:          gitLogStyle("stats", env, runStats),
 	}
 }

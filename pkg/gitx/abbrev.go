@@ -131,15 +131,13 @@ func commonHexPrefix(a, b []byte) int {
 
 // coreAbbrevLen is the least length core.abbrev asks for: 0 for git's
 // automatic length, the full length for "no", ok false for a value git
-// would refuse.
+// would refuse and for an empty one (full length, or git's error for a
+// key without "=": git tells).
 func coreAbbrevLen(v string, set bool) (int, bool) {
 	switch strings.ToLower(v) {
 	case "auto":
 		return 0, true
-	case "", "no", "false", "off":
-		if !set {
-			return 0, true
-		}
+	case "no", "false", "off":
 		return 40, true
 	}
 	if !set {

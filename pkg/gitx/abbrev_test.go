@@ -45,7 +45,7 @@ func TestAbbrevsInProcessAsGit(t *testing.T) {
 	for _, tc := range []struct {
 		value string
 		set   bool
-	}{{"", false}, {"4", true}, {"5", true}, {"12", true}, {"auto", true}, {"no", true}, {"", true}} {
+	}{{"", false}, {"4", true}, {"5", true}, {"12", true}, {"auto", true}, {"no", true}} {
 		t.Run(fmt.Sprintf("core.abbrev=%q set=%v", tc.value, tc.set), func(t *testing.T) {
 			if tc.set {
 				r.git("config", "core.abbrev", tc.value)
@@ -82,6 +82,9 @@ func TestAbbrevsInProcessDeclines(t *testing.T) {
 	hashes := strings.Fields(r.git("rev-list", "-n", "3", "HEAD"))
 	if _, ok := Here(r.dir).abbrevsInProcess(hashes, "true", true); ok {
 		t.Error("core.abbrev=true, which git refuses, answered")
+	}
+	if _, ok := Here(r.dir).abbrevsInProcess(hashes, "", true); ok {
+		t.Error("an empty core.abbrev answered")
 	}
 	if err := os.WriteFile(filepath.Join(r.dir, ".git", "objects", "info", "alternates"), []byte("/nowhere\n"), 0o644); err != nil {
 		t.Fatal(err)

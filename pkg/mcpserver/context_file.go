@@ -95,6 +95,17 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 			msgs, dbErr = m, nil
 		}
 	}
+	if msgs == nil && conv != nil {
+		if turns, err := d.Store.HookRecord(ctx, id); err == nil && len(turns) > 0 {
+			for _, t := range turns {
+				msgs = append(msgs, source.HookMessage(t.Role, t.Text, t.AtMs))
+			}
+			meta.Note = source.HookRecordNote
+			if conv.FirstSeenMs > 0 {
+				meta.Created, meta.Updated = time.UnixMilli(conv.FirstSeenMs), time.UnixMilli(conv.ActivityMs)
+			}
+		}
+	}
 	if msgs == nil {
 		if conv == nil {
 			return nil, out, fmt.Errorf("no conversation %q is known to git-convo or Cursor", id)

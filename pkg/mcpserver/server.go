@@ -27,6 +27,9 @@ type Deps struct {
 	Getenv  func(string) string // for Cursor's database and the cache directory
 	Now     func() time.Time
 	Version string
+	// Drain records the commits git's hooks queued; every tool call runs it
+	// first, so answers include the latest commits (nil: nothing to do).
+	Drain func(context.Context)
 }
 
 // New returns the MCP server with git-convo's tools.
@@ -51,6 +54,16 @@ func New(d *Deps) *mcp.Server {
 	addTool(s, &mcp.Tool{Name: "link_conversation_commit", Description: "Links a conversation to a commit by hand " +
 		"(status manual, confidence 1.0), for example when you know a commit came from this conversation. Works when " +
 		"only one side is known to git-convo yet."}, d.linkConversationCommit)
+	if d.Drain != nil {
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "tools/call" {
+					d.Drain(ctx)
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
 	return s
 }
 

@@ -312,13 +312,20 @@ type SearchDoc struct {
 	Commits int
 }
 
+// searchTextColumn is a conversation's searchable text (title, summary, first
+// message, prompts) followed by the agent's final answers the hooks recorded,
+// which privacy.md promises are kept for search.
+const searchTextColumn = `(COALESCE(c.searchableText, '') || COALESCE(char(10) ||
+    (SELECT group_concat(r.text, char(10)) FROM responses r WHERE r.conversationId = c.conversationId), ''))`
+
 // SearchCandidates returns the conversations whose title, summary, first
-// message or prompts contain every word (case-insensitively), for ranking.
+// message, prompts or recorded final answers contain every word
+// (case-insensitively), for ranking.
 func (s *Store) SearchCandidates(ctx context.Context, words []string, f ConversationFilter) ([]SearchDoc, error) {
 	var where []string
 	var args []any
 	for _, w := range words {
-		where = append(where, `(COALESCE(c.searchableText, '') || ' ' || COALESCE(c.title, '') || ' ' || COALESCE(c.aiSummary, '') || ' ' || COALESCE(c.firstPrompt, '')) LIKE ? ESCAPE '\'`)
+		where = append(where, `(`+searchTextColumn+` || ' ' || COALESCE(c.title, '') || ' ' || COALESCE(c.aiSummary, '') || ' ' || COALESCE(c.firstPrompt, '')) LIKE ? ESCAPE '\'`)
 		args = append(args, "%"+likeEscape(w)+"%")
 	}
 	if f.SinceMs > 0 {
@@ -330,7 +337,7 @@ func (s *Store) SearchCandidates(ctx context.Context, words []string, f Conversa
 		args = append(args, f.RepoKey, f.Root)
 	}
 	q := `SELECT c.conversationId, ` + conversationColumns + `,
-    COALESCE(c.searchableText, ''), (` + liveLinkCount + `)
+    ` + searchTextColumn + `, (` + liveLinkCount + `)
 FROM conversations c`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
@@ -466,10 +473,10 @@ WHERE f.pathKey = ? AND c.repoKey = ? ORDER BY c.committedMs DESC LIMIT ?`, path
 }
 
 // SearchText returns a conversation's searchable text (title, summary, first
-// message and prompts), or "".
+// message, prompts and recorded final answers), or "".
 func (s *Store) SearchText(ctx context.Context, id string) (string, error) {
 	var t sql.NullString
-	err := s.db.QueryRowContext(ctx, `SELECT searchableText FROM conversations WHERE conversationId = ?`, id).Scan(&t)
+	err := s.db.QueryRowContext(ctx, `SELECT `+searchTextColumn+` FROM conversations c WHERE c.conversationId = ?`, id).Scan(&t)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
