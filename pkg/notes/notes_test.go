@@ -200,8 +200,9 @@ func BenchmarkShareOn5000(b *testing.B) {
 	}
 }
 
-// BenchmarkReadNotes1000 reads the shared records of 1,000 commits in log's
-// batches (32, then 128), as `git convo log -n 1000` does.
+// BenchmarkReadNotes1000 reads the shared records of 1,000 commits in
+// batches of 32, then 128: the first by path, the rest from the listing
+// (log itself has git print the notes, see NewInlineReader).
 func BenchmarkReadNotes1000(b *testing.B) {
 	ctx := context.Background()
 	g, hashes := repoWithNotes(b, 1000)
