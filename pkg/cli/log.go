@@ -87,6 +87,9 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	rc.startPager()
 	defer rc.stopPager()
 
+	// A user's own notes option would change what git's %N prints: then
+	// the notes reader asks for shared notes itself.
+	inlineNotes := !notesOption(gitArgs)
 	var batch []gitx.Commit
 	var writeErr error
 	flush := func() bool {
@@ -106,13 +109,17 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			writeErr = err
 			return false
 		}
-		text := make(map[string]string, len(batch))
-		for _, c := range batch {
-			if c.Notes != "" {
-				text[c.Hash] = c.Notes
+		if !inlineNotes {
+			rc.mergeShared(ctx, hashes, linked)
+		} else {
+			text := make(map[string]string, len(batch))
+			for _, c := range batch {
+				if c.Notes != "" {
+					text[c.Hash] = c.Notes
+				}
 			}
+			rc.shared.MergeLinkedText(hashes, text, linked)
 		}
-		rc.shared.MergeLinkedText(hashes, text, linked)
 		var recorded map[string]*store.Commit
 		if rc.json { // show-shaped objects: recorded, branch, files as show --json has them
 			if recorded, err = rc.store.GetCommits(ctx, hashes); err != nil {
@@ -141,8 +148,10 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	limit := logFirstBatch
 	// Shared notes come with the commits, from git log itself (%N): no
 	// process per batch, nor one to list the notes.
-	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY()),
-		Notes: rc.shared.Refs()}
+	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY())}
+	if inlineNotes {
+		lo.Notes = rc.shared.Refs()
+	}
 	if opts.nameOnly {
 		gitArgs = append([]string{"--name-only"}, gitArgs...)
 	}
@@ -161,6 +170,21 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		return rc.ioErr(writeErr)
 	}
 	return err
+}
+
+// notesOption says whether the user gave git log an option about notes.
+func notesOption(gitArgs []string) bool {
+	for _, a := range gitArgs {
+		if a == "--" || a == "--end-of-options" {
+			return false
+		}
+		for _, p := range []string{"--notes", "--no-notes", "--show-notes", "--standard-notes", "--no-standard-notes"} {
+			if a == p || strings.HasPrefix(a, p+"=") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // decorates says whether git log --oneline would show decorations: when
