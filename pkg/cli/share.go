@@ -464,11 +464,46 @@ func (rc *readContext) mergeSharedLines(ctx context.Context, hashes []string, wr
 // the commits they join: shared on the next push when this clone shares,
 // else kept beside its git data (no ref is written with sharing off).
 func attributeSquashes(ctx context.Context, g notes.Git, s notes.Settings, remote string) (int, error) {
+	return attributeSquashesIn(ctx, g, s, "--remotes="+remote)
+}
+
+// squashesAfterPull recognises squash merges among the commits the last n
+// merges or pulls of repo brought (their post-merge hooks queued n records):
+// a plain git pull is enough, in any clone that has the notes. It runs in
+// the drain, never in the hook; a repository without notes pays one git
+// for-each-ref. Errors go to the log.
+func squashesAfterPull(ctx context.Context, env *Env, repo *gitx.Repo, n int) {
+	merges, err := repo.Merges(n)
+	if err != nil || len(merges) == 0 {
+		return
+	}
+	// Everything the merges brought: their new tips, less what HEAD had
+	// before the first of them.
+	var revs []string
+	if strings.Trim(merges[0].Old, "0") != "" {
+		revs = append(revs, "^"+merges[0].Old)
+	}
+	for _, m := range merges {
+		revs = append(revs, m.New)
+	}
+	g := notesGit(repo)
+	s, err := g.Settings(ctx)
+	if err == nil {
+		_, err = attributeSquashesIn(ctx, g, s, revs...)
+	}
+	if err != nil {
+		env.log().Printf("share", "recognising squash merges after a pull: %v", err)
+	}
+}
+
+// attributeSquashesIn is attributeSquashes for the commits git log selects
+// with revs.
+func attributeSquashesIn(ctx context.Context, g notes.Git, s notes.Settings, revs ...string) (int, error) {
 	o, err := g.Options(ctx, s, Version)
 	if err != nil {
 		return 0, err
 	}
-	recs, err := g.Squashes(ctx, remote, o)
+	recs, err := g.SquashesIn(ctx, revs, o)
 	if err != nil || len(recs) == 0 {
 		return 0, err
 	}

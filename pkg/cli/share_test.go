@@ -359,8 +359,11 @@ func validateRecords(t *testing.T, recs [][]byte) {
 	tracetest.Validate(t, recs...)
 }
 
-func TestShareSquashMergeIsAttributed(t *testing.T) {
-	base, bare := newTeam(t)
+// squashedFeature is A's shared feature branch of two agent commits,
+// squash-merged into main by a third clone with plain git, as a forge's
+// button does. It returns the squash commit and A's commits by conversation.
+func squashedFeature(t *testing.T, base *sandbox, bare string) (string, map[string]string) {
+	t.Helper()
 	a := cloneAs(t, bare, "a")
 	a.convo(a.dir, "share", "on")
 	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
@@ -370,37 +373,81 @@ func TestShareSquashMergeIsAttributed(t *testing.T) {
 	c2 := a.commit(a.dir, "validate", "validate.go")
 	a.run(a.dir, "git", "push", "-q", "origin", "feature")
 
-	// A third clone with plain git squash-merges the branch, as a forge's button does.
 	squasher := filepath.Join(base.root, "squasher")
 	base.run(base.root, "git", "clone", "-q", bare, squasher)
 	base.run(squasher, "git", "merge", "-q", "--squash", "origin/feature")
 	base.run(squasher, "git", "commit", "-q", "-m", "Config parsing (#12)")
 	squash := strings.TrimSpace(base.run(squasher, "git", "rev-parse", "HEAD"))
 	base.run(squasher, "git", "push", "-q", "origin", "main")
+	return squash, map[string]string{"conv-sq1": c1[:7], "conv-sq2": c2[:7]}
+}
+
+// checkSquashAttributed checks that B's show names A's conversations on the
+// squash commit, with the reason and from notes, and that blame does too.
+func checkSquashAttributed(t *testing.T, b teammate, squash string, sources map[string]string) {
+	t.Helper()
+	shown := b.showJSON(b.dir, squash)
+	byID := map[string]conversationJSON{}
+	for _, c := range shown.Conversations {
+		byID[c.ID] = c
+	}
+	for id, src := range sources {
+		c, ok := byID[id]
+		if !ok || c.Reason != "squash of "+src || c.Title == "" || c.Origin != "notes" {
+			t.Errorf("the squash commit's %s: %+v (all: %+v)", id, c, shown.Conversations)
+		}
+	}
+	if blame := b.convo(b.dir, "blame", "validate.go"); !strings.Contains(blame, "Validate the config") {
+		t.Errorf("B's blame of the squashed file:\n%s", blame)
+	}
+	validateTrace(t, b, squash)
+}
+
+func TestShareSquashMergeIsAttributed(t *testing.T) {
+	base, bare := newTeam(t)
+	squash, sources := squashedFeature(t, base, bare)
 
 	b := cloneAs(t, bare, "b")
 	b.run(b.dir, "git", "fetch", "-q")
 	if out := b.convo(b.dir, "fetch"); !strings.Contains(out, "1 squash merge attributed") {
 		t.Errorf("git convo fetch:\n%s", out)
 	}
-	shown := b.showJSON(b.dir, squash)
-	byID := map[string]conversationJSON{}
-	for _, c := range shown.Conversations {
-		byID[c.ID] = c
-	}
-	for id, src := range map[string]string{"conv-sq1": c1[:7], "conv-sq2": c2[:7]} {
-		c, ok := byID[id]
-		if !ok || c.Reason != "squash of "+src || c.Title == "" || c.Origin != "notes" {
-			t.Errorf("the squash commit's %s: %+v (all: %+v)", id, c, shown.Conversations)
-		}
-	}
+	checkSquashAttributed(t, b, squash, sources)
 	if out := b.run(b.dir, "git", "for-each-ref", notes.Ref); out != "" {
 		t.Errorf("B does not share, yet wrote %s", out)
 	}
-	if blame := b.convo(b.dir, "blame", "validate.go"); !strings.Contains(blame, "Validate the config") {
-		t.Errorf("B's blame of the squashed file:\n%s", blame)
+}
+
+// A plain git pull that brings a squash merge is enough: the post-merge
+// hook's queued record is drained by the next git-convo command, which
+// recognises the squash before it reads notes. A clone that shares writes
+// the record to its notes, for its next push.
+func TestShareSquashMergeAttributedAfterPlainPull(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		env   func(*sandbox) []string
+		share bool
+	}{
+		{"hook records in the foreground", func(sb *sandbox) []string { return sb.env }, false},
+		{"hook only queues", (*sandbox).queued, false},
+		{"hook only queues, B shares", (*sandbox).queued, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base, bare := newTeam(t)
+			b := cloneAs(t, bare, "b") // cloned before: the pull fast-forwards
+			if tc.share {
+				b.convo(b.dir, "share", "on")
+			}
+			squash, sources := squashedFeature(t, base, bare)
+			if r := b.runEnv(b.dir, tc.env(b.sandbox), "", "git", "pull", "-q", "--ff-only"); r.code != 0 {
+				t.Fatalf("git pull: %s", r.stderr)
+			}
+			checkSquashAttributed(t, b, squash, sources)
+			if got := b.noteText(notes.Ref, squash) != ""; got != tc.share {
+				t.Errorf("a note on the squash commit in refs/notes/convo: %v, want %v", got, tc.share)
+			}
+		})
 	}
-	validateTrace(t, b, squash)
 }
 
 func TestShareOnWritesExistingLinksAndPushNeverFails(t *testing.T) {

@@ -62,6 +62,31 @@ func (r *Repo) NewCommits(n int) ([]ReflogEntry, error) {
 	return out, nil
 }
 
+// Merges returns the last n entries of this work tree's HEAD reflog that a
+// merge or pull wrote, fast-forwards included, oldest first: what the
+// post-merge hook fired for, and so which commits a pull brought (Old..New).
+// It reads files only, no git process.
+func (r *Repo) Merges(n int) ([]ReflogEntry, error) {
+	if r.GitDir == "" || n <= 0 {
+		return nil, errNoReflog
+	}
+	all, err := readReflog(filepath.Join(r.GitDir, "logs", "HEAD"))
+	if err != nil {
+		return nil, errNoReflog
+	}
+	var out []ReflogEntry
+	for i := len(all) - 1; i >= 0 && len(out) < n; i-- {
+		kind, _, _ := strings.Cut(all[i].Message, ":")
+		if strings.HasPrefix(kind, "merge ") || kind == "pull" || strings.HasPrefix(kind, "pull ") {
+			out = append(out, all[i])
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, nil
+}
+
 // Time is when the entry was written (zero when unreadable).
 func (e ReflogEntry) Time() time.Time {
 	secs, _, _ := strings.Cut(e.Stamp, " ")

@@ -33,9 +33,19 @@ type Reader struct {
 
 // NewReader starts listing the notes of the repository at dir.
 func NewReader(ctx context.Context, dir string) *Reader {
+	return NewReaderAfter(ctx, dir, nil)
+}
+
+// NewReaderAfter is NewReader that lists the notes once after is closed
+// (nil: at once): a read command's drain of the commit queue may first
+// derive records (squash merges a pull brought).
+func NewReaderAfter(ctx context.Context, dir string, after <-chan struct{}) *Reader {
 	r := &Reader{g: Git{Dir: dir}, ready: make(chan struct{})}
 	go func() {
 		defer close(r.ready)
+		if after != nil {
+			<-after
+		}
 		r.index, r.err = r.g.listNotes(ctx)
 		if r.err == nil {
 			r.derived, r.err = r.g.LoadDerived(ctx)
