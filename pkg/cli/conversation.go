@@ -44,6 +44,11 @@ the context-file format agents can navigate with their file tools.`,
 			conv, _ := s.GetConversation(ctx, id)
 			msgs, meta, err := loadConversation(ctx, env, s, id, conv)
 			if err != nil {
+				if conv == nil { // perhaps a teammate's, known from shared notes
+					if ok, serr := showSharedConversation(ctx, env, id, c.Bool("json")); ok {
+						return serr
+					}
+				}
 				return err
 			}
 			if c.Bool("json") {

@@ -175,11 +175,12 @@ occur, then recency) and shows an excerpt around the first match.`,
 			if err != nil {
 				return err
 			}
+			docs, shared := rc.sharedSearchDocs(ctx, docs, words, f)
 			results := rankSearch(docs, words)
 			if n := c.Int("max-count"); n > 0 && len(results) > n {
 				results = results[:n]
 			}
-			return printSearch(ctx, rc, results)
+			return printSearch(ctx, rc, results, shared)
 		},
 	}
 }
@@ -241,15 +242,16 @@ type searchJSON struct {
 	conversationRowJSON
 	Score   float64 `json:"score"`
 	Excerpt string  `json:"excerpt"`
+	Origin  string  `json:"origin"` // local, or notes: known only from what teammates shared
 }
 
-func printSearch(_ context.Context, rc *readContext, results []searchResult) error {
+func printSearch(_ context.Context, rc *readContext, results []searchResult, shared map[string]bool) error {
 	rc.startPager()
 	defer rc.stopPager()
 	p := rc.io.Palette()
 	for _, r := range results {
 		if rc.json {
-			if err := rc.io.WriteJSON(searchJSON{conversationRow(r.doc.Conversation, r.doc.Commits), r.score, r.excerpt}); err != nil {
+			if err := rc.io.WriteJSON(searchJSON{conversationRow(r.doc.Conversation, r.doc.Commits), r.score, r.excerpt, origin(shared[r.doc.ID])}); err != nil {
 				return rc.ioErr(err)
 			}
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
@@ -583,7 +585,7 @@ func (rc *readContext) sharedConversations(ctx context.Context, list []store.Con
 	found := map[string]*store.ConversationSummary{}
 	for c, r := range recs {
 		for _, lc := range notes.Linked(c, r) {
-			if known[lc.ConversationID] || f.FileKey != "" && !touches(r, lc, f.FileKey) {
+			if known[lc.ConversationID] || f.FileKey != "" && !notes.Touches(r, lc, f.FileKey) {
 				continue
 			}
 			cs := found[lc.ConversationID]
@@ -612,20 +614,90 @@ func (rc *readContext) sharedConversations(ctx context.Context, list []store.Con
 	return list
 }
 
-// touches reports whether a shared record says conversation lc touched the
-// file with path key (its lines, or its matched files).
-func touches(r trace.Record, lc store.LinkedConversation, key string) bool {
-	for _, p := range lc.MatchedFiles {
-		if pathKey(p) == key {
-			return true
+// showSharedConversation prints what shared notes say of a conversation the
+// local data lacks: its metadata and the commits naming it (transcripts are
+// never shared). ok is false when no note names it.
+func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON bool) (ok bool, err error) {
+	rd := notes.NewReader(ctx, ".")
+	defer rd.Close()
+	links, err := rd.Conversation(ctx, prefix)
+	if err != nil || len(links) == 0 {
+		return err != nil, err
+	}
+	conv := links[0].Conv
+	for _, lc := range links[1:] { // the first note with each field
+		notes.FillConversation(&conv, lc.Conv)
+	}
+	if asJSON {
+		commits := make([]map[string]any, len(links))
+		for i, lc := range links {
+			commits[i] = map[string]any{"hash": lc.CommitHash, "confidence": lc.Confidence, "status": lc.Status, "reason": lc.Reason}
+		}
+		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": agentOrCursor(conv.Agent), "model": conv.Model,
+			"summary": conv.Summary, "title": conv.Title, "created": isoTime(msTimeOrZero(conv.FirstSeenMs)),
+			"updated": isoTime(msTimeOrZero(conv.ActivityMs)), "origin": "notes", "commits": commits, "messages": []any{},
+			"note": "shared by a teammate in git notes: metadata only, transcripts are never shared"})
+	}
+	var b strings.Builder
+	title := conv.Title
+	if title == "" {
+		title = conv.ID
+	}
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	fmt.Fprintf(&b, "Conversation %s (%s", conv.ID, agentOrCursor(conv.Agent))
+	if conv.Model != "" {
+		fmt.Fprintf(&b, ", %s", conv.Model)
+	}
+	b.WriteString("), shared by a teammate in git notes: metadata only, transcripts are never shared.\n\n")
+	if conv.Summary != "" {
+		fmt.Fprintf(&b, "%s\n\n", conv.Summary)
+	}
+	b.WriteString("## Commits\n\n")
+	for _, lc := range links {
+		fmt.Fprintf(&b, "- %s %s\n", shortHash(lc.CommitHash), lc.Reason)
+	}
+	_, err = io.WriteString(env.Stdout, term.Text(b.String()))
+	return true, err
+}
+
+// sharedSearchDocs adds to search's candidates the conversations only
+// shared notes know (a teammate's) whose title, summary or shared first
+// prompt hold every word; shared says which those are.
+func (rc *readContext) sharedSearchDocs(ctx context.Context, docs []store.SearchDoc, words []string, f store.ConversationFilter) ([]store.SearchDoc, map[string]bool) {
+	list := make([]store.ConversationSummary, len(docs))
+	local := map[string]bool{}
+	for i, d := range docs {
+		list[i] = store.ConversationSummary{Conversation: d.Conversation}
+		local[d.ID] = true
+	}
+	f.Limit = 0 // search ranks, then cuts
+	shared := map[string]bool{}
+	for _, cs := range rc.sharedConversations(ctx, list, f) {
+		text := cs.Title + "\n" + cs.Summary + "\n" + cs.FirstPrompt
+		if local[cs.ID] || !containsAll(text, words) {
+			continue
+		}
+		docs = append(docs, store.SearchDoc{Conversation: cs.Conversation, Text: text, Commits: cs.Commits})
+		shared[cs.ID] = true
+	}
+	return docs, shared
+}
+
+// containsAll reports whether text holds every word, ignoring case.
+func containsAll(text string, words []string) bool {
+	low := strings.ToLower(text)
+	for _, w := range words {
+		if !strings.Contains(low, strings.ToLower(w)) {
+			return false
 		}
 	}
-	for _, f := range r.Files {
-		for _, c := range f.Conversations {
-			if pathKey(f.Path) == key && trace.ConversationID(c.URL) == lc.ConversationID {
-				return true
-			}
-		}
+	return true
+}
+
+// origin names where a conversation is known from, as the JSON says it.
+func origin(shared bool) string {
+	if shared {
+		return "notes"
 	}
-	return false
+	return "local"
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"os"
@@ -10,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-convo/git-convo/pkg/mcpserver"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/trace/tracetest"
 )
@@ -519,5 +523,70 @@ VALUES ('conv-late', ?, '[]', 1.0, 'auto', '2026-11-22T00:00:00Z', 'committed by
 	a.run(a.dir, "git", "push", "-q", "origin", "main")
 	if note := a.noteText(notes.Ref, c); !strings.Contains(note, "conv-late") || !strings.Contains(note, "conv-first") {
 		t.Errorf("after the push, the note lacks the late link:\n%s", note)
+	}
+}
+
+// A teammate with no local data finds shared conversations with search,
+// reads their metadata with conversation <id>, and the MCP tools that list
+// a file's or a conversation's commits name them, from notes.
+func TestShareTeammateSearchesAndAsksMCP(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	b := cloneAs(t, bare, "b")
+	a.convo(a.dir, "share", "on")
+	const conv = "77777777-2222-4333-8444-555555555555"
+	a.conversation(t, conv, "Retry flaky uploads", "Added exponential backoff to the uploader.", "retry uploads", "upload.go",
+		"package upload\n\nfunc Send(b []byte) error {\n\treturn withBackoff(b)\n}\n")
+	c := a.commit(a.dir, "upload: retry", "upload.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	b.run(b.dir, "git", "pull", "-q", "--ff-only")
+
+	var hit searchJSON
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "search", "--json", "backoff")), &hit); err != nil ||
+		hit.ID != conv || hit.Title != "Retry flaky uploads" || hit.Origin != "notes" || hit.Commits != 1 {
+		t.Errorf("B's search: %+v %v", hit, err)
+	}
+	if out := b.convo(b.dir, "search", "nothing-like-it"); strings.Contains(out, conv[:8]) {
+		t.Errorf("B's search for other words:\n%s", out)
+	}
+	var meta struct {
+		ID, Title, Summary, Origin string
+		Commits                    []struct{ Hash string }
+	}
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "conversation", "--json", conv[:8])), &meta); err != nil ||
+		meta.ID != conv || meta.Title != "Retry flaky uploads" || meta.Summary == "" || meta.Origin != "notes" ||
+		len(meta.Commits) != 1 || meta.Commits[0].Hash != c {
+		t.Errorf("B's conversation --json: %+v %v", meta, err)
+	}
+	if out := b.convo(b.dir, "conversation", conv); !strings.Contains(out, "# Retry flaky uploads") || !strings.Contains(out, c[:7]) {
+		t.Errorf("B's conversation:\n%s", out)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	session := b.mcpSession(ctx, b.dir)
+	call := func(name string, args map[string]any) string {
+		t.Helper()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", name, err, res)
+		}
+		out, _ := json.Marshal(res.StructuredContent)
+		return string(out)
+	}
+	var file mcpserver.FileOutput
+	json.Unmarshal([]byte(call("get_file_context", map[string]any{"filePath": "upload.go", "keywords": []string{"backoff"}})), &file)
+	if len(file.Conversations) != 1 || file.Conversations[0].ID != conv || file.Conversations[0].Origin != "notes" ||
+		len(file.Commits) != 1 || file.Commits[0].Hash != c || len(file.Conversations[0].KeywordMatches) != 1 ||
+		file.Conversations[0].KeywordMatches[0].Count == 0 {
+		t.Errorf("B's get_file_context: %+v", file)
+	}
+	for _, args := range []map[string]any{{"conversationId": conv[:8]}, {}, {"filePath": "upload.go"}} {
+		var list mcpserver.ListOutput
+		json.Unmarshal([]byte(call("list_conversation_commits", args)), &list)
+		if len(list.Conversations) != 1 || list.Conversations[0].Title != "Retry flaky uploads" || list.Conversations[0].Origin != "notes" ||
+			len(list.Conversations[0].Commits) != 1 || list.Conversations[0].Commits[0].Hash != c {
+			t.Errorf("B's list_conversation_commits %v: %+v", args, list)
+		}
 	}
 }
