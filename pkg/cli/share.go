@@ -65,6 +65,20 @@ first; transcripts are never shared. See docs/sharing.md.`,
 				Action: func(c *cli.Context) error { return shareStatus(c.Context, env, c.Bool("json")) },
 			},
 			{
+				Name:      "refresh",
+				Hidden:    true,
+				Usage:     "rewrite the notes of commits whose links changed (capture starts it, detached)",
+				UsageText: "git convo share refresh --repo <dir> <commit>...",
+				Flags:     []cli.Flag{&cli.StringFlag{Name: "repo", Value: ".", Usage: "the repository"}},
+				Action: func(c *cli.Context) error {
+					if env.Getenv("GIT_CONVO_SYNC") != "1" {
+						detach()
+					}
+					refreshNotes(c.Context, env, c.String("repo"), c.Args().Slice())
+					return nil // background work: errors went to the log
+				},
+			},
+			{
 				Name:      "preview",
 				Usage:     "print exactly the note sharing would write for a commit",
 				UsageText: "git convo share preview [--prompts] [<rev>]",
@@ -700,4 +714,45 @@ func origin(shared bool) string {
 		return "notes"
 	}
 	return "local"
+}
+
+// shareSoon rewrites, when the repository at dir shares, the note of the
+// commit an agent just made, now linked to its conversation (the agent's
+// own git commit, reported after the commit was recorded). On the agent's
+// hook path it costs an in-process read of git's config; the note is
+// written by a detached git-convo (GIT_CONVO_SYNC=1: here and now).
+func shareSoon(ctx context.Context, env *Env, dir, rev string) {
+	settings, err := gitx.LoadSettings(ctx, dir, env.Getenv)
+	if err != nil {
+		return
+	}
+	if on, _ := settings.Bool("convo.share"); !on {
+		return
+	}
+	if env.Getenv("GIT_CONVO_SYNC") == "1" {
+		refreshNotes(ctx, env, dir, []string{rev})
+		return
+	}
+	if err := spawnDetached(env.Executable, []string{"share", "refresh", "--repo", dir, "--", rev}); err != nil {
+		env.log().Printf("share", "starting the note update of %s: %v", rev, err)
+	}
+}
+
+// refreshNotes rewrites this clone's notes on revs from the store, when
+// the repository at dir shares. Errors go to the log.
+func refreshNotes(ctx context.Context, env *Env, dir string, revs []string) {
+	repo, err := gitx.Open(ctx, dir, true)
+	if err == nil && len(revs) > 0 {
+		var hashes []string
+		if hashes, err = repo.RevParse(ctx, revs...); err == nil {
+			var s *store.Store
+			if s, err = env.openStore(ctx, true); err == nil {
+				defer s.Close()
+				shareAfter(ctx, env, repo.TopLevel, s, hashes...)
+			}
+		}
+	}
+	if err != nil {
+		env.log().Printf("share", "updating the notes of %s: %v", strings.Join(revs, ", "), err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -588,5 +589,44 @@ func TestShareTeammateSearchesAndAsksMCP(t *testing.T) {
 			len(list.Conversations[0].Commits) != 1 || list.Conversations[0].Commits[0].Hash != c {
 			t.Errorf("B's list_conversation_commits %v: %+v", args, list)
 		}
+	}
+}
+
+// The agent's own git commit is reported by its shell hook after the commit
+// was recorded: with sharing on, the commit's note names the conversation
+// at once (the hook only reads git's config; a detached git-convo writes
+// the note), not only after the next push's refresh.
+func TestShareAgentCommitLinkUpdatesNote(t *testing.T) {
+	for _, sync := range []bool{true, false} {
+		t.Run(fmt.Sprintf("sync=%v", sync), func(t *testing.T) {
+			_, bare := newTeam(t)
+			a := cloneAs(t, bare, "a")
+			a.convo(a.dir, "share", "on")
+			const conv = "88888888-2222-4333-8444-555555555555"
+			a.capture(a.dir, conv, "beforeSubmitPrompt", map[string]any{"prompt": "generate the table"})
+			a.write(a.dir, "gen.txt", "generated\n")
+			command := `git add gen.txt && git commit -m "chore: generated"`
+			out := a.run(a.dir, "sh", "-c", command+" 2>&1") // recorded by post-commit: no link yet
+			sha := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
+			if strings.Contains(a.noteText(notes.Ref, sha), conv) {
+				t.Fatalf("the note names the conversation before the agent's shell reported the commit")
+			}
+			env := a.env
+			if !sync {
+				env = a.with("GIT_CONVO_SYNC=0")
+			}
+			payload, _ := json.Marshal(map[string]any{"conversation_id": conv, "generation_id": "g1", "hook_event_name": "afterShellExecution",
+				"workspace_roots": []string{a.dir}, "cursor_version": "2.5.26", "cwd": a.dir, "command": command, "output": out})
+			if r := a.runEnv(a.dir, env, string(payload), "git", "convo", "capture"); r.code != 0 {
+				t.Fatalf("capture: %d %s", r.code, r.stderr)
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			for !strings.Contains(a.noteText(notes.Ref, sha), conv) {
+				if sync || time.Now().After(deadline) {
+					t.Fatalf("the agent's commit's note does not name its conversation: %q", a.noteText(notes.Ref, sha))
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		})
 	}
 }
