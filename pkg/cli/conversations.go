@@ -154,7 +154,8 @@ func searchCommand(env *Env) *cli.Command {
 		UsageText: "git convo search [--all] [--since <date>] [-n <count>] [--json] <words>...",
 		Description: `Finds the conversations whose title, Cursor summary, first message, prompts or the
 agent's final answers (as the hooks recorded them) contain every word (case-insensitive), ranks them (title matches first, then how often the words
-occur, then recency) and shows an excerpt around the first match.`,
+occur, then recency) and shows an excerpt around the first match. Conversations teammates
+shared in git notes are found by their title, summary and shared first prompt.`,
 		Flags: append(readFlags(),
 			&cli.BoolFlag{Name: "all", Usage: "search every repository's conversations"},
 			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date (as git log --since: 2.weeks, yesterday; or 3d)"},
