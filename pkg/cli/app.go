@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -18,9 +17,6 @@ import (
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/store"
 )
-
-// Version is git-convo's release version.
-const Version = "0.1.0"
 
 // Exit codes.
 const (
@@ -168,19 +164,8 @@ func commands(env *Env) []*cli.Command {
 		enrichCommand(env),
 		completionCommand(env),
 		manCommand(env),
+		versionCommand(env),
 	}
-}
-
-func versionString() string {
-	v := Version
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " (" + s.Value[:12] + ")"
-			}
-		}
-	}
-	return v + " " + runtime.Version()
 }
 
 // dbPath is where links.sqlite lives for this environment.

@@ -46,7 +46,7 @@ errors from the log. Every problem comes with its fix. Exits 1 when a check fail
 				failed = failed || !ch.OK
 			}
 			if c.Bool("json") {
-				out := map[string]any{"checks": checks, "recentErrors": errs, "ok": !failed}
+				out := map[string]any{"checks": checks, "recentErrors": errs, "ok": !failed, "version": buildInfo()}
 				enc := json.NewEncoder(env.Stdout)
 				enc.SetIndent("", "  ")
 				if err := enc.Encode(out); err != nil {
@@ -85,6 +85,8 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	var checks []check
 	add := func(c check) { checks = append(checks, c) }
 
+	bi := buildInfo()
+	add(check{Name: "version", OK: true, Detail: fmt.Sprintf("git-convo %s, %s, links-db schema %d", versionString(), bi.Platform, bi.SchemaVersion)})
 	exe := env.Executable
 	add(check{Name: "binary", OK: exe != "", Detail: exe})
 
