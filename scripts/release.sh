@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Build release archives of git-convo for people without Go.
+#
+#   scripts/release.sh                      # every target into dist/
+#   TARGETS="linux/amd64" scripts/release.sh
+#   BINARIES=git-convo OUT=/tmp/d scripts/release.sh
+#
+# For each target (default: linux/amd64 linux/arm64 windows/amd64) it builds
+# git-convo and git-convo-mcp with cgo (SQLite is compiled in) through that
+# target's C cross compiler, checks each binary's format with file(1), and packs
+# them with the man page, the bash/zsh completions, README.md and LICENSE into
+# git-convo_<version>_<os>_<arch>.tar.gz (.zip for Windows). It also writes the
+# source tarball the Homebrew formula builds from, the formula itself with that
+# tarball's checksum, and SHA256SUMS over everything.
+#
+# The version comes from `git describe --tags` (VERSION overrides it) and is
+# stamped into the binaries with -ldflags. Missing C cross compilers are
+# installed with apt-get. macOS binaries are not built: Go's darwin linker needs
+# Apple's frameworks, which only a Mac has; Homebrew builds from source there
+# (docs/release.md).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+die() { printf 'release.sh: %s\n' "$*" >&2; exit 1; }
+
+targets=${TARGETS:-linux/amd64 linux/arm64 windows/amd64}
+binaries=${BINARIES:-git-convo git-convo-mcp}
+out=${OUT:-dist}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+command -v go >/dev/null 2>&1 || die "Go is not installed (1.26 or newer: https://go.dev/dl/)"
+git rev-parse --git-dir >/dev/null 2>&1 || die "not a git checkout: the version comes from git describe"
+
+# Version: the nearest tag without its "v", else the code's version with the
+# commit, so an untagged build never passes for a release. "-dirty" marks
+# uncommitted changes.
+if [ -z "${VERSION:-}" ]; then
+  if desc=$(git describe --tags --dirty 2>/dev/null); then
+    VERSION=${desc#v}
+  else
+    base=$(sed -n 's/^[[:space:]]*version = "\(.*\)"$/\1/p' pkg/cli/version.go)
+    VERSION="$base-dev.$(git describe --always --dirty)"
+  fi
+fi
+commit=$(git rev-parse HEAD)
+commit_time=$(git log -1 --format=%ct HEAD)
+echo "git-convo $VERSION ($commit), targets: $targets"
+
+# need CMD PACKAGE: install PACKAGE with apt-get when CMD is missing.
+need() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  command -v apt-get >/dev/null 2>&1 || die "$1 is missing: install $2 (or its equivalent)"
+  echo "installing $2 (for $1)..."
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq >/dev/null
+  $sudo apt-get install -y -qq -o DPkg::Lock::Timeout=600 "$2" >/dev/null
+  command -v "$1" >/dev/null 2>&1 || die "installed $2 but $1 is still missing"
+}
+
+host="$(go env GOHOSTOS)/$(go env GOHOSTARCH)"
+
+# cc_for TARGET prints the C compiler for a target, installing it if missing.
+cc_for() {
+  local t=$1
+  if [ "$t" = "$host" ]; then
+    need gcc gcc >&2
+    echo gcc
+    return
+  fi
+  case "$t" in
+    linux/arm64) need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu >&2; echo aarch64-linux-gnu-gcc ;;
+    linux/amd64) need x86_64-linux-gnu-gcc gcc-x86-64-linux-gnu >&2; echo x86_64-linux-gnu-gcc ;;
+    windows/amd64) need x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64 >&2; echo x86_64-w64-mingw32-gcc ;;
+    darwin/*) die "$t: macOS binaries cannot be linked without Apple's SDK; Homebrew builds them from source (docs/release.md)" ;;
+    *) die "$t: no C cross compiler known for this target" ;;
+  esac
+}
+
+# file(1) must name the format and architecture we asked for.
+want_format() {
+  case "$1" in
+    linux/amd64) echo 'ELF 64-bit LSB .*x86-64' ;;
+    linux/arm64) echo 'ELF 64-bit LSB .*ARM aarch64' ;;
+    windows/amd64) echo 'PE32\+ executable .*x86-64' ;;
+  esac
+}
+
+need file file
+need zip zip
+
+pkg=github.com/git-convo/git-convo/pkg/cli
+ldflags="-s -w -X $pkg.version=$VERSION -X $pkg.commit=$commit -X main.version=$VERSION"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+build() { # build TARGET DIR BINARY...
+  local t=$1 dir=$2 cc ext="" b
+  shift 2
+  cc=$(cc_for "$t")
+  [ "${t%/*}" = windows ] && ext=.exe
+  mkdir -p "$dir"
+  for b in "$@"; do
+    CGO_ENABLED=1 GOOS=${t%/*} GOARCH=${t#*/} CC=$cc \
+      go build -trimpath -ldflags "$ldflags" -o "$dir/$b$ext" "./cmd/$b"
+    local got
+    got=$(file -b "$dir/$b$ext")
+    echo "  $t $b$ext: $got"
+    printf '%s\n' "$got" | grep -Eq "$(want_format "$t")" || die "$b$ext for $t is not a $t binary: $got"
+  done
+}
+
+# The man page and completions come from a binary for this machine; they are
+# the same text on every platform.
+echo "== docs (from a $host build)"
+build "$host" "$work/host" git-convo
+"$work/host/git-convo" man >"$work/git-convo.1"
+"$work/host/git-convo" completion bash >"$work/git-convo.bash"
+"$work/host/git-convo" completion zsh >"$work/_git-convo"
+
+archives=()
+for t in $targets; do
+  echo "== $t"
+  name="git-convo_${VERSION}_${t%/*}_${t#*/}"
+  dir="$work/$name"
+  # shellcheck disable=SC2086 # BINARIES is a list
+  build "$t" "$dir" $binaries
+  mkdir -p "$dir/man/man1" "$dir/completions"
+  cp README.md LICENSE "$dir/"
+  cp "$work/git-convo.1" "$dir/man/man1/"
+  cp "$work/git-convo.bash" "$dir/completions/git-convo.bash"
+  cp "$work/_git-convo" "$dir/completions/_git-convo"
+  find "$dir" -exec touch -h -d "@$commit_time" {} +
+  if [ "${t%/*}" = windows ]; then
+    rm -f "$out/$name.zip"
+    (cd "$work" && zip -qrX "$out/$name.zip" "$name")
+    archives+=("$name.zip")
+  else
+    tar -C "$work" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$commit_time" -cf - "$name" |
+      gzip -9n >"$out/$name.tar.gz"
+    archives+=("$name.tar.gz")
+  fi
+done
+
+# The source tarball Homebrew builds from, and the formula pointing at it.
+src="git-convo-$VERSION.tar.gz"
+git archive --format=tar --prefix="git-convo-$VERSION/" HEAD | gzip -9n >"$out/$src"
+archives+=("$src")
+src_sum=$(sha256sum "$out/$src" | cut -d' ' -f1)
+sed -e "s|^  url .*|  url \"${RELEASE_URL:-https://github.com/git-convo/git-convo/releases/download/v$VERSION}/$src\"|" \
+    -e "s|^  sha256 .*|  sha256 \"$src_sum\"|" \
+    -e "s|^  version .*|  version \"$VERSION\"|" \
+    packaging/homebrew/git-convo.rb >"$out/git-convo.rb"
+
+(cd "$out" && sha256sum "${archives[@]}" git-convo.rb >SHA256SUMS)
+echo "== $out"
+(cd "$out" && ls -l "${archives[@]}" git-convo.rb SHA256SUMS)
