@@ -35,14 +35,13 @@ command -v go >/dev/null 2>&1 || die "Go is not installed (1.26 or newer: https:
 git rev-parse --git-dir >/dev/null 2>&1 || die "not a git checkout: the version comes from git describe"
 
 # Version: the nearest tag without its "v", else the code's version with the
-# commit, so an untagged build never passes for a release. "-dirty" marks
-# uncommitted changes.
+# commit, so an untagged build never passes for a release.
 if [ -z "${VERSION:-}" ]; then
-  if desc=$(git describe --tags --dirty 2>/dev/null); then
+  if desc=$(git describe --tags 2>/dev/null); then
     VERSION=${desc#v}
   else
     base=$(sed -n 's/^[[:space:]]*version = "\(.*\)"$/\1/p' pkg/cli/version.go)
-    VERSION="$base-dev.$(git describe --always --dirty)"
+    VERSION="$base-dev.$(git describe --always)"
   fi
 fi
 commit=$(git rev-parse HEAD)
@@ -97,6 +96,14 @@ ldflags="-s -w -X $pkg.version=$VERSION -X $pkg.commit=$commit -X main.version=$
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# Build from the commit, not the working tree: what is released is exactly
+# what the source tarball holds, whatever is being edited meanwhile.
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+  echo "note: uncommitted changes are not in the release (it builds $commit)" >&2
+fi
+git archive --format=tar --prefix=src/ HEAD | tar -C "$work" -xf -
+cd "$work/src"
+
 build() { # build TARGET DIR BINARY...
   local t=$1 dir=$2 cc ext="" b
   shift 2
@@ -147,7 +154,7 @@ done
 
 # The source tarball Homebrew builds from, and the formula pointing at it.
 src="git-convo-$VERSION.tar.gz"
-git archive --format=tar --prefix="git-convo-$VERSION/" HEAD | gzip -9n >"$out/$src"
+git -C "$root" archive --format=tar --prefix="git-convo-$VERSION/" HEAD | gzip -9n >"$out/$src"
 archives+=("$src")
 src_sum=$(sha256sum "$out/$src" | cut -d' ' -f1)
 sed -e "s|^  url .*|  url \"${RELEASE_URL:-https://github.com/git-convo/git-convo/releases/download/v$VERSION}/$src\"|" \

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/errlog"
+	"github.com/git-convo/git-convo/pkg/platform"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -36,7 +37,8 @@ type Env struct {
 	// Now is the clock.
 	Now func() time.Time
 	// Executable is the absolute path of the running git-convo binary, written
-	// into hooks so GUI-launched Cursor and IDE git panels find it without PATH.
+	// into hooks so GUI-launched Cursor and IDE git panels find it without PATH
+	// (with forward slashes on Windows, for Git for Windows' sh).
 	Executable string
 	// StdoutTTY and StderrTTY tell whether the streams are terminals.
 	StdoutTTY, StderrTTY bool
@@ -56,7 +58,7 @@ func SystemEnv() *Env {
 		Stderr:     os.Stderr,
 		Getenv:     os.Getenv,
 		Now:        clock(os.Getenv("GIT_CONVO_NOW")),
-		Executable: exe,
+		Executable: platform.ShellPath(runtime.GOOS, exe),
 		StdoutTTY:  isTerminal(os.Stdout),
 		StderrTTY:  isTerminal(os.Stderr),
 	}

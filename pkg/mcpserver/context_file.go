@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/platform"
 )
 
 // The context-file cache: at most 50 files, none older than 7 days, cleaned
@@ -106,16 +108,12 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	return nil, out, nil
 }
 
-// cacheDir is where context files are written: $XDG_CACHE_HOME/git-convo/context
-// (or ~/.cache/...), created 0700.
+// cacheDir is where context files are written: git-convo/context in the
+// platform's cache directory ($XDG_CACHE_HOME or ~/.cache on Linux), created 0700.
 func cacheDir(getenv func(string) string) (string, error) {
-	base := getenv("XDG_CACHE_HOME")
-	if base == "" || !filepath.IsAbs(base) {
-		home := getenv("HOME")
-		if home == "" {
-			return "", errors.New("cannot tell where to write context files: HOME is not set")
-		}
-		base = filepath.Join(home, ".cache")
+	base, ok := platform.CacheDir(runtime.GOOS, getenv)
+	if !ok {
+		return "", errors.New("cannot tell where to write context files: HOME is not set")
 	}
 	dir := filepath.Join(base, "git-convo", "context", "conversations")
 	return dir, os.MkdirAll(dir, 0o700)

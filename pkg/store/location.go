@@ -3,10 +3,13 @@ package store
 import (
 	"errors"
 	"path/filepath"
+
+	"github.com/git-convo/git-convo/pkg/platform"
 )
 
 // DefaultPath is where links.sqlite lives: GIT_CONVO_DB, else the seed's
-// CURSOR_LINKS_DB_PATH, else the platform's per-user data directory. It is the
+// CURSOR_LINKS_DB_PATH, else git-convo/ in the platform's per-user data
+// directory (platform.DataDir). It is the
 // user's file, not any one repository's. getenv is os.Getenv in production.
 func DefaultPath(getenv func(string) string, goos string) (string, error) {
 	for _, k := range []string{"GIT_CONVO_DB", "CURSOR_LINKS_DB_PATH"} {
@@ -14,26 +17,8 @@ func DefaultPath(getenv func(string) string, goos string) (string, error) {
 			return filepath.Abs(v)
 		}
 	}
-	home := getenv("HOME")
-	switch goos {
-	case "windows":
-		if d := getenv("APPDATA"); d != "" {
-			return filepath.Join(d, "git-convo", "links.sqlite"), nil
-		}
-		if up := getenv("USERPROFILE"); up != "" {
-			return filepath.Join(up, "AppData", "Roaming", "git-convo", "links.sqlite"), nil
-		}
-	case "darwin":
-		if home != "" {
-			return filepath.Join(home, "Library", "Application Support", "git-convo", "links.sqlite"), nil
-		}
-	default:
-		if d := getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-			return filepath.Join(d, "git-convo", "links.sqlite"), nil
-		}
-		if home != "" {
-			return filepath.Join(home, ".local", "share", "git-convo", "links.sqlite"), nil
-		}
+	if dir, ok := platform.DataDir(goos, getenv); ok {
+		return platform.Join(goos, dir, "git-convo", "links.sqlite"), nil
 	}
 	return "", errors.New("cannot tell where to keep links.sqlite: HOME is not set (set GIT_CONVO_DB)")
 }
