@@ -15,7 +15,7 @@
 #
 # The version comes from `git describe --tags` (VERSION overrides it) and is
 # stamped into the binaries with -ldflags. Missing C cross compilers are
-# installed with apt-get. macOS binaries are not built: Go's darwin linker needs
+# installed with apt-get (scripts/lib/toolchain.sh). macOS binaries are not built: Go's darwin linker needs
 # Apple's frameworks, which only a Mac has; Homebrew builds from source there
 # (docs/release.md).
 set -euo pipefail
@@ -24,6 +24,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 die() { printf 'release.sh: %s\n' "$*" >&2; exit 1; }
+host="$(go env GOHOSTOS)/$(go env GOHOSTARCH)"
 
 targets=${TARGETS:-linux/amd64 linux/arm64 windows/amd64}
 binaries=${BINARIES:-git-convo git-convo-mcp}
@@ -48,36 +49,8 @@ commit=$(git rev-parse HEAD)
 commit_time=$(git log -1 --format=%ct HEAD)
 echo "git-convo $VERSION ($commit), targets: $targets"
 
-# need CMD PACKAGE: install PACKAGE with apt-get when CMD is missing.
-need() {
-  command -v "$1" >/dev/null 2>&1 && return 0
-  command -v apt-get >/dev/null 2>&1 || die "$1 is missing: install $2 (or its equivalent)"
-  echo "installing $2 (for $1)..."
-  local sudo=""
-  [ "$(id -u)" = 0 ] || sudo=sudo
-  $sudo apt-get update -qq >/dev/null
-  $sudo apt-get install -y -qq -o DPkg::Lock::Timeout=600 "$2" >/dev/null
-  command -v "$1" >/dev/null 2>&1 || die "installed $2 but $1 is still missing"
-}
-
-host="$(go env GOHOSTOS)/$(go env GOHOSTARCH)"
-
-# cc_for TARGET prints the C compiler for a target, installing it if missing.
-cc_for() {
-  local t=$1
-  if [ "$t" = "$host" ]; then
-    need gcc gcc >&2
-    echo gcc
-    return
-  fi
-  case "$t" in
-    linux/arm64) need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu >&2; echo aarch64-linux-gnu-gcc ;;
-    linux/amd64) need x86_64-linux-gnu-gcc gcc-x86-64-linux-gnu >&2; echo x86_64-linux-gnu-gcc ;;
-    windows/amd64) need x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64 >&2; echo x86_64-w64-mingw32-gcc ;;
-    darwin/*) die "$t: macOS binaries cannot be linked without Apple's SDK; Homebrew builds them from source (docs/release.md)" ;;
-    *) die "$t: no C cross compiler known for this target" ;;
-  esac
-}
+# shellcheck source=scripts/lib/toolchain.sh
+. scripts/lib/toolchain.sh
 
 # file(1) must name the format and architecture we asked for.
 want_format() {
@@ -107,6 +80,9 @@ cd "$work/src"
 build() { # build TARGET DIR BINARY...
   local t=$1 dir=$2 cc ext="" b
   shift 2
+  case "$t" in
+    darwin/*) die "$t: macOS binaries cannot be linked without Apple's SDK; Homebrew builds them from source (docs/release.md)" ;;
+  esac
   cc=$(cc_for "$t")
   [ "${t%/*}" = windows ] && ext=.exe
   mkdir -p "$dir"
