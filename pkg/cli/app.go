@@ -206,7 +206,7 @@ func (env *Env) openStoreWith(ctx context.Context, opts store.Options) (*store.S
 	if err != nil {
 		return nil, err
 	}
-	opts.Now = env.Now
+	opts.Now, opts.Resolver = env.Now, resolver()
 	s, err := store.Open(ctx, p, opts)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("no git-convo database yet at %s: run `git convo install` in a repository, then work with Cursor's agent and commit (or set GIT_CONVO_DB)", p)

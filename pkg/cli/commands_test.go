@@ -2,19 +2,24 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 )
 
 func TestConversationCommand(t *testing.T) {
 	sb := newSandbox(t)
 	repo := sb.repo("project")
 	sb.agentEdit(repo, fixtureConv, "src/query.rs", "fn main() {}\n")
+	n := len(cursortest.Sample().Messages)
 	md := sb.convo(repo, "conversation", fixtureConv[:8])
-	if !strings.HasPrefix(md, "# Conversation: Retrieve SQLite cursor queries\n") || strings.Count(md, "\n## Message ") != 42 {
+	if !strings.HasPrefix(md, "# Conversation: Retrieve SQLite cursor queries\n") || strings.Count(md, "\n## Message ") != n ||
+		!strings.Contains(md, "Give me the queries used in the cursor sqlite storage db") {
 		t.Fatalf("markdown:\n%.500s", md)
 	}
 	var obj struct {
@@ -25,18 +30,48 @@ func TestConversationCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(sb.convo(repo, "conversation", "--json", fixtureConv)), &obj); err != nil {
 		t.Fatal(err)
 	}
-	if obj.ID != fixtureConv || len(obj.Messages) != 42 || obj.Messages[0]["role"] != "user" {
+	if obj.ID != fixtureConv || len(obj.Messages) != n || obj.Messages[0]["role"] != "user" {
 		t.Errorf("json: id %s, %d messages", obj.ID, len(obj.Messages))
 	}
 	// Not in Cursor's database: the transcript is the fallback.
-	transcript := fixturePath("transcripts", "cursor-session-simple.jsonl")
-	abs, _ := filepath.Abs(transcript)
-	sb.capture(repo, "conv-from-transcript", "stop", map[string]any{"transcript_path": abs})
+	transcript := filepath.Join(sb.root, "transcripts", "conv-from-transcript.jsonl")
+	if err := cursortest.WriteTranscript(transcript,
+		cursortest.TranscriptLine{User: true, Text: "Generate a file with all the HBO shows"},
+		cursortest.TranscriptLine{Text: "Writing the list.", Tools: []cursortest.Tool{{Name: "Write", Input: map[string]any{"path": "hbo.md"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	sb.capture(repo, "conv-from-transcript", "stop", map[string]any{"transcript_path": transcript})
 	if md := sb.convo(repo, "conversation", "conv-from-transcript"); !strings.Contains(md, "HBO shows") {
 		t.Errorf("transcript fallback:\n%.300s", md)
 	}
 	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "conversation", "nope"); r.code == 0 {
 		t.Error("an unknown conversation should fail")
+	}
+}
+
+// TestConversationCommandRealFixture reads the real Cursor database and
+// transcript of ../shared/fixtures (skipped when they are absent).
+func TestConversationCommandRealFixture(t *testing.T) {
+	src := cursortest.Shared(t, "state-vscdb-git-ai", "cursor_test.vscdb")
+	transcript := cursortest.Shared(t, "transcripts", "cursor-session-simple.jsonl")
+	sb := newSandbox(t)
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sb.cursorDB, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo := sb.repo("project")
+	sb.agentEdit(repo, fixtureConv, "src/query.rs", "fn main() {}\n")
+	md := sb.convo(repo, "conversation", fixtureConv[:8])
+	if !strings.HasPrefix(md, "# Conversation: Retrieve SQLite cursor queries\n") || strings.Count(md, "\n## Message ") != 42 {
+		t.Fatalf("markdown:\n%.500s", md)
+	}
+	abs, _ := filepath.Abs(transcript)
+	sb.capture(repo, "conv-from-transcript", "stop", map[string]any{"transcript_path": abs})
+	if md := sb.convo(repo, "conversation", "conv-from-transcript"); !strings.Contains(md, "HBO shows") {
+		t.Errorf("transcript fallback:\n%.300s", md)
 	}
 }
 
@@ -53,7 +88,7 @@ func TestInstallCursorModes(t *testing.T) {
 	if _, err := os.Stat(user); err == nil {
 		t.Error("--cursor=project wrote the user-level file")
 	}
-	sb.convo(repo, "install") // user level, absolute path
+	sb.convo(repo, "install", "--cursor=user") // user level, absolute path (a plain install would repeat the remembered --cursor=project)
 	ub, _ := os.ReadFile(user)
 	if !strings.Contains(string(ub), binPath) && !strings.Contains(string(ub), filepath.Base(binPath)) {
 		t.Errorf("user hooks.json lacks the binary's path:\n%s", ub)
@@ -123,6 +158,58 @@ func TestDoctor(t *testing.T) {
 	r = sb.runEnv(repo, env, "", binPath, "doctor")
 	if r.code == 0 || !strings.Contains(r.stdout, "gone") {
 		t.Errorf("doctor with the binary gone: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+// TestDoctorRightAfterInstall: before anything is recorded, and with the
+// Cursor hooks left out by the user's own --cursor=none, doctor reports
+// information, not failures, and exits 0; the choice is remembered for
+// doctor and the next install.
+func TestDoctorRightAfterInstall(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	userHooks := filepath.Join(sb.home, ".cursor", "hooks.json")
+	doctorOK := func(when string, wants ...string) {
+		t.Helper()
+		r := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor")
+		if r.code != 0 || strings.Contains(r.stdout, "FAIL") {
+			t.Errorf("doctor %s: exit %d\n%s", when, r.code, r.stdout)
+		}
+		for _, w := range wants {
+			if !strings.Contains(r.stdout, w) {
+				t.Errorf("doctor %s lacks %q:\n%s", when, w, r.stdout)
+			}
+		}
+	}
+	sb.convo(repo, "install", "--cursor=none")
+	if v := strings.TrimSpace(sb.run(repo, "git", "config", "convo.cursor")); v != "none" {
+		t.Errorf("convo.cursor = %q after install --cursor=none", v)
+	}
+	doctorOK("after install --cursor=none", "nothing recorded yet", "as chosen")
+	if _, err := os.Stat(sb.linksDB); !os.IsNotExist(err) {
+		t.Errorf("doctor created the links database: %v", err)
+	}
+	// A later install without --cursor respects the choice.
+	if out := sb.convo(repo, "install"); !strings.Contains(out, "as chosen before") {
+		t.Errorf("second install:\n%s", out)
+	}
+	if _, err := os.Stat(userHooks); !os.IsNotExist(err) {
+		t.Errorf("a later install wrote %s despite --cursor=none: %v", userHooks, err)
+	}
+	doctorOK("after a second install")
+	// Choosing Cursor again installs its hooks and is remembered too.
+	sb.convo(repo, "install", "--cursor=user")
+	if _, err := os.Stat(userHooks); err != nil {
+		t.Fatal(err)
+	}
+	if v := strings.TrimSpace(sb.run(repo, "git", "config", "convo.cursor")); v != "user" {
+		t.Errorf("convo.cursor = %q after install --cursor=user", v)
+	}
+	doctorOK("after install --cursor=user", "nothing recorded yet", userHooks)
+	sb.run(repo, "git", "config", "convo.cursor", "bogus")
+	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "install"); r.code != ExitUsage || !strings.Contains(r.stderr, "convo.cursor = bogus") {
+		t.Errorf("install with a bad convo.cursor: exit %d %q", r.code, r.stderr)
 	}
 }
 
@@ -255,7 +342,8 @@ func TestShowFullAndOutsidePaths(t *testing.T) {
 	sb.agentEdit(repo, fixtureConv, "src/query.rs", "fn main() {}\n")
 	sb.commit(repo, "queries", "src/query.rs")
 	full := sb.convo(repo, "show", "--full")
-	if !strings.Contains(full, "## Message 42 (") || !strings.Contains(full, "Retrieve SQLite cursor queries") {
+	last := fmt.Sprintf("## Message %d (", len(cursortest.Sample().Messages))
+	if !strings.Contains(full, last) || !strings.Contains(full, "Retrieve SQLite cursor queries") {
 		t.Errorf("show --full lacks the transcript:\n%.600s", full)
 	}
 	r := sb.runEnv(repo, sb.env, "", "git", "convo", "blame", "../elsewhere.go")

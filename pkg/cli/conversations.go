@@ -59,7 +59,9 @@ were opened on it), most recently active first. --all lists every repository's.`
 					return rc.ioErr(err)
 				}
 			}
-			if len(list) == 0 && !rc.json {
+			// A hint for a person only; the read context's own hint (no
+			// database yet) says it already.
+			if len(list) == 0 && !rc.json && env.StderrTTY && rc.hint == "" {
 				fmt.Fprintln(env.Stderr, "No conversations recorded for this repository yet.")
 			}
 			return nil
@@ -295,7 +297,7 @@ func printSearch(_ context.Context, rc *readContext, results []searchResult) err
 			return rc.ioErr(err)
 		}
 	}
-	if len(results) == 0 && !rc.json {
+	if len(results) == 0 && !rc.json && rc.env.StderrTTY && rc.hint == "" { // a hint for a person only
 		fmt.Fprintln(rc.io.ErrOut, "No conversation matches.")
 	}
 	return nil

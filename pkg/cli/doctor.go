@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,7 +38,10 @@ func doctorCommand(env *Env) *cli.Command {
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
 exists), Cursor's hooks, the links database (readable, schema version), Cursor's database,
 how long ago the last capture and record ran, and the settings; then shows the recent
-errors from the log. Every problem comes with its fix. Exits 1 when a check fails.`,
+errors from the log. Every problem comes with its fix. Exits 1 when a check fails; a state
+that is normal before first use (nothing recorded yet) or that you chose (install
+--cursor=none) is information, not a failure. A links.sqlite of the Node prototype at its
+default place is mentioned until "git convo import --from-prototype" has copied it.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the checks as JSON"}},
 		Action: func(c *cli.Context) error {
 			checks, errs := runDoctor(c.Context, env)
@@ -110,9 +114,12 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 				break
 			}
 		}
-		if found == "" {
+		switch {
+		case found == "" && values[keyCursor] == "none": // the user's choice, remembered by install
+			add(check{Name: "cursor hooks", OK: true, Detail: "not installed, as chosen (git config " + keyCursor + " = none): Cursor's conversations are not captured; git convo install --cursor=user captures them"})
+		case found == "":
 			add(check{Name: "cursor hooks", OK: false, Detail: "no hooks.json names git-convo capture", Fix: "git convo install"})
-		} else {
+		default:
 			add(check{Name: "cursor hooks", OK: true, Detail: found})
 		}
 	}
@@ -120,7 +127,10 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	dbPath, err := env.dbPath()
 	if err != nil {
 		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: "set GIT_CONVO_DB"})
-	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true}); err != nil {
+	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()}); errors.Is(err, store.ErrNotFound) {
+		// Normal before the first capture or recorded commit: not a failure.
+		add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created by the first Cursor hook or commit)"})
+	} else if err != nil {
 		fix := "move the file aside; git-convo starts a new one (links in the old file are not lost: keep it)"
 		switch {
 		case os.IsNotExist(err) || strings.Contains(err.Error(), "not found"):
@@ -152,6 +162,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		s.Close()
 	}
 
+	checks = append(checks, prototypeChecks(ctx, env)...)
 	if dbPath, err := env.dbPath(); err == nil {
 		if pending, _ := spool.Pending(spool.Dir(dbPath)); len(pending) > 0 {
 			add(check{Name: "spool", OK: true, Warn: true,

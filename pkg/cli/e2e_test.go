@@ -1,8 +1,9 @@
 package cli
 
 // End-to-end tests: the real git-convo binary, real git repositories, real
-// hooks firing on real commits, a real links.sqlite and a copy of a real
-// Cursor state.vscdb. Each test gets its own HOME, git config and databases.
+// hooks firing on real commits, a real links.sqlite and a Cursor state.vscdb
+// generated in Cursor's real schema (the real fixture where a test says so).
+// Each test gets its own HOME, git config and databases.
 
 import (
 	"bytes"
@@ -14,6 +15,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 )
 
 // binPath is the git-convo binary TestMain builds once for the package's
@@ -60,12 +63,11 @@ type sandbox struct {
 	linksDB  string
 }
 
-const fixtureConv = "00812842-49fe-4699-afae-bb22cda3f6e1"
-const fixtureTitle = "Retrieve SQLite cursor queries"
-
-func fixturePath(parts ...string) string {
-	return filepath.Join(append([]string{"..", "..", "..", "shared", "fixtures"}, parts...)...)
-}
+// fixtureConv is the conversation of the Cursor database every sandbox
+// starts with: generated in Cursor's real schema (cursortest.Sample), with
+// the id and title of the real fixture in ../shared/fixtures.
+const fixtureConv = cursortest.SampleID
+const fixtureTitle = cursortest.SampleTitle
 
 func newSandbox(t testing.TB) *sandbox {
 	t.Helper()
@@ -87,9 +89,8 @@ func newSandbox(t testing.TB) *sandbox {
 	os.WriteFile(gitconfig, []byte("[user]\n\tname = Ada Tester\n\temail = ada@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n"), 0o644)
 	sb.linksDB = filepath.Join(root, "links.sqlite")
 	sb.cursorDB = filepath.Join(sb.home, ".config", "Cursor", "User", "globalStorage", "state.vscdb")
-	if src, err := os.ReadFile(fixturePath("state-vscdb-git-ai", "cursor_test.vscdb")); err == nil {
-		os.MkdirAll(filepath.Dir(sb.cursorDB), 0o755)
-		os.WriteFile(sb.cursorDB, src, 0o644)
+	if err := cursortest.Write(sb.cursorDB, cursortest.Sample()); err != nil {
+		t.Fatal(err)
 	}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")

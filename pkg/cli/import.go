@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -23,7 +24,7 @@ func importCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "bring existing Cursor history in and link it to past commits",
-		UsageText: "git convo import [--since <date>] [--dry-run] [--limit <n>] [<revision range>]",
+		UsageText: "git convo import [--since <date>] [--dry-run] [--limit <n>] [<revision range>]\n   git convo import --from-prototype [--dry-run] [<path>]",
 		Description: `Finds the conversations of this repository in Cursor's databases (read-only), by every
 association Cursor has used: workspace databases mapped through workspace.json, the global
 composer headers, each conversation's workspace identifier, its project layouts, and the
@@ -33,15 +34,29 @@ the usual scorer; these links have source "import".
 
 An import never duplicates, lowers or removes a link, so running it again changes nothing.
 Ctrl-C leaves the database consistent; run it again to finish. --dry-run prints what would
-be linked and writes nothing.`,
+be linked and writes nothing.
+
+--from-prototype copies the conversations, commits and links of a links.sqlite written by
+the Node prototype (cursor-chat-history-mcp) into git-convo's database, keeping each link's
+confidence and status; the prototype's file is only read. <path> defaults to the prototype's
+own location (~/.local/share/CursorChatHistory/links.sqlite on Linux,
+~/Library/Application Support/CursorChatHistory/ on macOS, %APPDATA%\CursorChatHistory\ on
+Windows). Running it again adds nothing.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "since", Value: "90 days ago", Usage: "commits since this date (with no revision range)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be linked; write nothing"},
 			&cli.IntFlag{Name: "limit", Usage: "import at most this many conversations in this run (0: all)"},
+			&cli.BoolFlag{Name: "from-prototype", Usage: "copy a links.sqlite of the Node prototype (cursor-chat-history-mcp) into ours"},
 		},
 		Action: func(c *cli.Context) error {
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 			defer stop()
+			if c.Bool("from-prototype") {
+				if c.NArg() > 1 {
+					return usagef("import --from-prototype takes one path")
+				}
+				return runImportPrototype(ctx, env, c.Args().First(), c.Bool("dry-run"))
+			}
 			return runImport(ctx, env, importOptions{since: c.String("since"), dryRun: c.Bool("dry-run"),
 				limit: c.Int("limit"), revs: c.Args().Slice()})
 		},
@@ -316,4 +331,97 @@ func (p *progress) done() {
 		fmt.Fprintln(p.env.Stderr)
 		p.line = false
 	}
+}
+
+// prototypePath is the prototype's links.sqlite at its default location,
+// when it is there and is not git-convo's own database (a user who pointed
+// CURSOR_LINKS_DB_PATH at it has it adopted in place instead).
+func (env *Env) prototypePath() (string, bool) {
+	p, err := store.DefaultPrototypePath(env.Getenv, runtime.GOOS)
+	if err != nil {
+		return "", false
+	}
+	if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+		return "", false
+	}
+	if ours, err := env.dbPath(); err == nil && sameFile(ours, p) {
+		return "", false
+	}
+	return p, true
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+func runImportPrototype(ctx context.Context, env *Env, path string, dryRun bool) error {
+	if path == "" {
+		p, err := store.DefaultPrototypePath(env.Getenv, runtime.GOOS)
+		if err != nil {
+			return err
+		}
+		path = p
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return fmt.Errorf("no prototype database at %s: name it (git convo import --from-prototype <path>)", abs)
+	}
+	if ours, err := env.dbPath(); err == nil && sameFile(ours, abs) {
+		return fmt.Errorf("%s is git-convo's own database (GIT_CONVO_DB / CURSOR_LINKS_DB_PATH): a prototype database there is adopted in place when opened, nothing to import", abs)
+	}
+	s, cleanup, err := importStore(ctx, env, dryRun)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	n, err := s.ImportPrototype(ctx, abs, *resolver())
+	if err != nil {
+		return fmt.Errorf("importing %s: %w", abs, err)
+	}
+	verb := "imported"
+	if dryRun {
+		verb = "would import"
+	}
+	fmt.Fprintf(env.Stdout, "%s from %s: %d conversations (%d new), %d commits (%d new), %d links (%d new or made manual)\n",
+		verb, abs, n.Conversations, n.NewConversations, n.Commits, n.NewCommits, n.Links, n.NewLinks)
+	if dryRun {
+		fmt.Fprintln(env.Stdout, "(dry run: nothing was written)")
+	}
+	return nil
+}
+
+// prototypeChecks is doctor's line about the prototype's database: there,
+// and imported or not yet.
+func prototypeChecks(ctx context.Context, env *Env) []check {
+	p, ok := env.prototypePath()
+	if !ok {
+		return nil
+	}
+	if at := prototypeImportedAt(ctx, env, p); at != "" {
+		return []check{{Name: "prototype db", OK: true, Detail: p + ": imported " + at}}
+	}
+	return []check{{Name: "prototype db", OK: true, Warn: true,
+		Detail: p + ": the prototype's links (cursor-chat-history-mcp) are not in git-convo's database yet",
+		Fix:    "git convo import --from-prototype"}}
+}
+
+// prototypeImportedAt is when the prototype's database at p was imported
+// ("" if never), read without creating git-convo's database.
+func prototypeImportedAt(ctx context.Context, env *Env, p string) string {
+	dbPath, err := env.dbPath()
+	if err != nil {
+		return ""
+	}
+	s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()})
+	if err != nil {
+		return ""
+	}
+	defer s.Close()
+	at, _ := s.Meta(ctx, store.PrototypeImportedKey(p))
+	return at
 }

@@ -1,36 +1,24 @@
 package cli
 
 import (
-	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/store/prototypetest"
 )
 
 // cursorKV writes rows in Cursor's real schema and key shapes.
 func cursorKV(t *testing.T, path string, table string, rows map[string]any) {
 	t.Helper()
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	db, err := sql.Open("sqlite3", "file:"+path)
-	if err != nil {
+	if err := cursortest.Put(path, table, rows); err != nil {
 		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, q := range []string{`CREATE TABLE IF NOT EXISTS ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`,
-		`CREATE TABLE IF NOT EXISTS cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for k, v := range rows {
-		b, _ := json.Marshal(v)
-		if _, err := db.Exec(`INSERT INTO `+table+` (key, value) VALUES (?, ?)`, k, string(b)); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 
@@ -242,4 +230,86 @@ func TestImportInterrupted(t *testing.T) {
 
 func itoa3(i int) string {
 	return string(rune('0'+i/100)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10))
+}
+
+// prototypeSandbox makes a repository whose last commit changes the files
+// of prototypetest.Sample, and the prototype's database about it at the
+// prototype's default path.
+func prototypeSandbox(t *testing.T) (sb *sandbox, repo, sha, proto string) {
+	skipOnWindows(t)
+	sb = newSandbox(t)
+	repo = sb.repo("api")
+	sb.write(repo, "src/auth.ts", "export const auth = 1\n")
+	sb.write(repo, "src/middleware.ts", "export const mw = 1\n")
+	sha = sb.commit(repo, "auth: add JWT", "src/auth.ts", "src/middleware.ts")
+	proto = filepath.Join(sb.home, ".local", "share", "CursorChatHistory", "links.sqlite")
+	if err := prototypetest.Write(proto, prototypetest.Sample(repo, sha, time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	return sb, repo, sha, proto
+}
+
+// TestAdoptPrototypeDB: a user of the Node prototype points
+// CURSOR_LINKS_DB_PATH at its links.sqlite; git-convo adopts it in place
+// (backup beside it) and shows its links with their confidence and status.
+func TestAdoptPrototypeDB(t *testing.T) {
+	sb, repo, sha, proto := prototypeSandbox(t)
+	env := sb.with("GIT_CONVO_DB=", "CURSOR_LINKS_DB_PATH="+proto)
+	r := sb.runEnv(repo, env, "", "git", "convo", "show", "--json", sha)
+	if r.code != 0 {
+		t.Fatalf("show on the prototype's database: exit %d: %s", r.code, r.stderr)
+	}
+	var s showJSON
+	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range s.Conversations {
+		got[c.ID] = fmt.Sprintf("%s %.2f %s", c.Status, c.Confidence, c.Title)
+	}
+	want := map[string]string{"3f1c9a52-7d0e-4b8e-9a61-2c5d8e4f7a10": "auto 0.92 Add JWT authentication", "conv-123": "manual 1.00 Review the auth flow"}
+	if fmt.Sprint(got) != fmt.Sprint(want) || !s.Commit.Recorded {
+		t.Errorf("adopted links: %v, recorded %v", got, s.Commit.Recorded)
+	}
+	if _, err := os.Stat(proto + ".prototype-backup"); err != nil {
+		t.Errorf("no backup beside the prototype's database: %v", err)
+	}
+	// The side tables place it in this repository.
+	if out := sb.runEnv(repo, env, "", "git", "convo", "conversations", "--json"); !strings.Contains(out.stdout, "Add JWT authentication") {
+		t.Errorf("conversations of the repository: %s %s", out.stdout, out.stderr)
+	}
+	// The adopted file is git-convo's own: install does not offer to import it.
+	if out := sb.runEnv(repo, env, "", "git", "convo", "install", "--cursor=none"); strings.Contains(out.stdout, "--from-prototype") {
+		t.Errorf("install offers to import git-convo's own database:\n%s", out.stdout)
+	}
+}
+
+// TestImportFromPrototype: the prototype's database at its default path is
+// mentioned by install and doctor, and imported by import --from-prototype.
+func TestImportFromPrototype(t *testing.T) {
+	sb, repo, sha, proto := prototypeSandbox(t)
+	if out := sb.convo(repo, "install", "--cursor=none"); !strings.Contains(out, proto) || !strings.Contains(out, "git convo import --from-prototype") {
+		t.Errorf("install does not mention the prototype's database:\n%s", out)
+	}
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor")
+	if !strings.Contains(r.stdout, "prototype db") || !strings.Contains(r.stdout, "fix: git convo import --from-prototype") {
+		t.Errorf("doctor does not mention the prototype's database:\n%s", r.stdout)
+	}
+	out := sb.convo(repo, "import", "--from-prototype")
+	if !strings.Contains(out, "2 conversations (2 new), 1 commits (1 new), 2 links (2 new") {
+		t.Errorf("import: %s", out)
+	}
+	s := sb.showJSON(repo, sha)
+	if len(s.Conversations) != 2 || s.Conversations[0].Confidence != 1 || s.Conversations[0].Status != "manual" {
+		t.Errorf("imported links: %+v", s.Conversations)
+	}
+	if out := sb.convo(repo, "import", "--from-prototype", proto); !strings.Contains(out, "(0 new), 1 commits (0 new), 2 links (0 new") {
+		t.Errorf("second import: %s", out)
+	}
+	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor"); !strings.Contains(r.stdout, "imported") || strings.Contains(r.stdout, "fix: git convo import --from-prototype") {
+		t.Errorf("doctor after the import:\n%s", r.stdout)
+	}
+	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "import", "--from-prototype", filepath.Join(sb.root, "nope.sqlite")); r.code != 1 || !strings.Contains(r.stderr, "no prototype database") {
+		t.Errorf("missing file: exit %d %q", r.code, r.stderr)
+	}
 }

@@ -29,29 +29,37 @@ byte; a second install changes nothing; "git convo uninstall" takes the block ou
 Cursor: by default the user-level ~/.cursor/hooks.json gets git-convo's capture command
 with this binary's absolute path, so one install serves every repository. --cursor=project
 writes <repo>/.cursor/hooks.json with a portable command instead, for teams that commit it;
---cursor=none leaves Cursor alone. Other tools' entries are kept.
+--cursor=none leaves Cursor alone. Other tools' entries are kept. The choice is remembered
+in the repository's git config (convo.cursor) for doctor and the next install.
 
 --mcp also registers git-convo's MCP server ("git convo mcp") in Cursor's mcp.json, at the
 same level (user or project), so the agent can ask why code exists.
 
 --force writes into a hooks directory that a hook manager owns (husky).`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cursor", Value: "user", Usage: "where to install Cursor's hooks: user, project or none"},
+			&cli.StringFlag{Name: "cursor", Usage: "where to install Cursor's hooks: user, project or none (default: the last choice, git config " + keyCursor + ", else user)"},
 			&cli.BoolFlag{Name: "mcp", Usage: "also register the MCP server in Cursor's mcp.json"},
 			&cli.BoolFlag{Name: "force", Usage: "write into a hooks directory a hook manager owns"},
 		},
 		Action: func(c *cli.Context) error {
-			mode := c.String("cursor")
-			if mode != "user" && mode != "project" && mode != "none" {
-				return usagef("--cursor=%s: want user, project or none", mode)
-			}
 			ctx := c.Context
 			repo, err := gitx.Open(ctx, ".", false)
 			if err != nil {
 				return err
 			}
+			mode, err := cursorMode(ctx, repo, c)
+			if err != nil {
+				return err
+			}
 			if err := installGitHooks(ctx, env, repo, c.Bool("force")); err != nil {
 				return err
+			}
+			if c.IsSet("cursor") { // remembered for doctor and the next install
+				if err := repo.SetConfig(ctx, keyCursor, mode); err != nil {
+					return err
+				}
+			} else if mode == "none" {
+				fmt.Fprintf(env.Stdout, "Cursor hooks: not installed, as chosen before (git config %s = none; --cursor=user installs them)\n", keyCursor)
 			}
 			if mode != "none" {
 				path, command, err := cursorHooksTarget(env, repo, mode)
@@ -83,9 +91,31 @@ same level (user or project), so the agent can ask why code exists.
 			if mode != "none" {
 				fmt.Fprintln(env.Stdout, "Restart Cursor if it is running so it loads the new hooks.")
 			}
+			if p, ok := env.prototypePath(); ok && prototypeImportedAt(ctx, env, p) == "" {
+				fmt.Fprintf(env.Stdout, "\nThe prototype's links database is at %s:\n  git convo import --from-prototype   # copy its conversations and links into git-convo\n", p)
+			}
 			return nil
 		},
 	}
+}
+
+// keyCursor remembers install's --cursor choice in the repository's config.
+const keyCursor = "convo.cursor"
+
+// cursorMode is --cursor, else the choice remembered in convo.cursor, else
+// user.
+func cursorMode(ctx context.Context, repo *gitx.Repo, c *cli.Context) (string, error) {
+	mode, from := c.String("cursor"), "--cursor="
+	if !c.IsSet("cursor") {
+		mode, from = "user", "git config "+keyCursor+" = "
+		if v, ok, err := repo.Config(ctx, keyCursor); err == nil && ok {
+			mode = v
+		}
+	}
+	if mode != "user" && mode != "project" && mode != "none" {
+		return "", usagef("%s%s: want user, project or none", from, mode)
+	}
+	return mode, nil
 }
 
 func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force bool) error {

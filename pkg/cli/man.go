@@ -95,8 +95,14 @@ The linking settings; see docs/linking.md.
 .TP
 .B color.convo
 Whether read commands use color (falls back to color.ui).
+.TP
+.B convo.cursor
+Where install puts Cursor's hooks without --cursor (user, project or none); install --cursor sets it.
 .SH FILES
 The error log git-convo.log sits beside links.sqlite; git convo doctor shows it.
+A links.sqlite written by the Node prototype (cursor-chat-history-mcp) is adopted in place when
+opened, after a backup beside it (links.sqlite.prototype-backup); git convo import --from-prototype
+copies one from ~/.local/share/CursorChatHistory/links.sqlite (or a path given) instead.
 .SH SEE ALSO
 .BR git-log (1),
 .BR git-blame (1),

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 )
 
 // TestMCPServer starts the real server (`git convo mcp`) as a subprocess and
@@ -101,7 +103,7 @@ func TestMCPServer(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(md), "# Conversation: Retrieve SQLite cursor queries") || !strings.HasPrefix(path, sb.home) {
 		t.Errorf("context file %s: %v", path, err)
 	}
-	if stats, _ := out["stats"].(map[string]any); stats["messageCount"].(float64) != 42 || out["guidance"] == "" {
+	if stats, _ := out["stats"].(map[string]any); stats["messageCount"].(float64) != float64(len(cursortest.Sample().Messages)) || out["guidance"] == "" {
 		t.Errorf("get_conversation stats: %v", out)
 	}
 	out, isErr = call("link_conversation_commit", map[string]any{"conversationId": "not-yet-known-conv", "commitHash": "HEAD"})

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -31,6 +33,7 @@ type readContext struct {
 
 	opened  chan struct{} // closed when the store is open (or failed to)
 	openErr error
+	hint    string // one line for stderr at the end (a terminal only)
 }
 
 // ready waits for the store, which opens in the background while git works.
@@ -59,15 +62,37 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	// overlap is a tenth of the run.
 	go func() {
 		defer close(rc.opened)
-		rc.store, rc.openErr = env.openStore(ctx, true)
+		rc.store, rc.hint, rc.openErr = env.openReadStore(ctx)
 	}()
 	return rc, nil
+}
+
+// openReadStore opens links.sqlite for a read command. Before the first
+// commit is recorded there is no database: the command then answers as git
+// does, with no conversations, from an empty store in memory, and never
+// creates the file. The hint says why nothing is linked, for a person at a
+// terminal.
+func (env *Env) openReadStore(ctx context.Context) (*store.Store, string, error) {
+	p, err := env.dbPath()
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := store.Open(ctx, p, store.Options{MustExist: true, Now: env.Now, Resolver: resolver()})
+	if !errors.Is(err, store.ErrNotFound) {
+		return s, "", err
+	}
+	s, err = store.OpenEmpty(ctx, env.Now)
+	hint := fmt.Sprintf("hint: no conversations recorded yet (no database at %s): run `git convo install`, work with Cursor's agent and commit", p)
+	return s, hint, err
 }
 
 func (rc *readContext) Close() {
 	_ = rc.io.StopPager() // flushes output even when no pager ran
 	if rc.ready() == nil {
 		rc.store.Close()
+		if rc.hint != "" && rc.env.StderrTTY {
+			fmt.Fprintln(rc.env.Stderr, rc.hint)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // pathKey is how a repo-relative path is compared, the same in capture and record.
@@ -38,4 +39,18 @@ func locate(abs string) (key, rel string, ok bool) {
 		return "", "", false
 	}
 	return repoKey(loc.CommonDir), link.NormPath(filepath.ToSlash(r)), true
+}
+
+// resolver tells the store, which knows no git, where the paths of a
+// database the prototype wrote belong (adoption, import --from-prototype).
+func resolver() *store.Resolver {
+	return &store.Resolver{Locate: locate, PathKey: pathKey, RepoKey: func(dir string) string {
+		// The repository must be dir itself: a vanished repository is not
+		// the one that happens to hold its old path.
+		loc, ok := gitx.FindRepoForPath(dir)
+		if !ok || filepath.Clean(loc.TopLevel) != filepath.Clean(dir) {
+			return ""
+		}
+		return repoKey(loc.CommonDir)
+	}}
 }

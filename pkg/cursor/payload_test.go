@@ -3,17 +3,18 @@ package cursor
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 )
 
 // TestReplayFixturePayloads parses every payload in the shared fixtures:
 // real captures, test fixtures and documentation examples.
 func TestReplayFixturePayloads(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "hook-payloads", "examples.json"))
+	data, err := os.ReadFile(cursortest.Shared(t, "hook-payloads", "examples.json"))
 	if err != nil {
-		t.Skip("shared fixtures not present:", err)
+		t.Fatal(err)
 	}
 	var examples []struct {
 		Name  string          `json:"_name"`

@@ -11,17 +11,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 )
 
 const fixtureID = "00812842-49fe-4699-afae-bb22cda3f6e1"
 
 func fixtureDB(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "..", "shared", "fixtures", "state-vscdb-git-ai", "cursor_test.vscdb")
-	if _, err := os.Stat(src); err != nil {
-		t.Skip("shared fixtures not present")
-	}
-	return src
+	return cursortest.Shared(t, "state-vscdb-git-ai", "cursor_test.vscdb")
 }
 
 func fileSum(t *testing.T, path string) [32]byte {
@@ -248,10 +246,7 @@ func TestWALUncheckpointedRows(t *testing.T) {
 }
 
 func TestReadTranscript(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "fixtures", "transcripts", "cursor-session-simple.jsonl")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("no fixture")
-	}
+	path := cursortest.Shared(t, "transcripts", "cursor-session-simple.jsonl")
 	msgs, err := ReadTranscript(path)
 	if err != nil {
 		t.Fatal(err)

@@ -49,6 +49,12 @@ func (r *Repo) Config(ctx context.Context, key string) (value string, ok bool, e
 	return r.configTyped(ctx, "", key)
 }
 
+// SetConfig sets key in the repository's own config (git config --local).
+func (r *Repo) SetConfig(ctx context.Context, key, value string) error {
+	_, err := r.run.output(ctx, "config", "--local", key, value)
+	return err
+}
+
 // ConfigBool returns a boolean setting as git reads it (yes/on/true/1, a
 // bare key); ok is false when the key is not set, and a value git does not
 // take as a boolean is an error.

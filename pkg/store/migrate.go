@@ -69,8 +69,10 @@ func (s *Store) Version(ctx context.Context) (int, error) {
 }
 
 // migrate applies the missing migrations inside one immediate transaction, so
-// many processes opening a new database at once apply each migration once.
-func (s *Store) migrate(ctx context.Context) error {
+// many processes opening a new database at once apply each migration once. A
+// database the prototype wrote (user_version 0 with the seed's tables) is
+// adopted in place instead (adopt, with r).
+func (s *Store) migrate(ctx context.Context, r *Resolver) error {
 	ms, err := migrations()
 	if err != nil {
 		return err
@@ -86,6 +88,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	if v == latest {
 		return nil
 	}
+	if proto, err := isPrototype(ctx, s.db); err != nil {
+		return classify(s.path, err)
+	} else if proto {
+		return s.adopt(ctx, r, ms)
+	}
 	return s.write(ctx, func(tx *sql.Tx) error {
 		var cur int
 		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&cur); err != nil {
@@ -93,6 +100,16 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		if cur > latest {
 			return fmt.Errorf("%w: %s has schema version %d, this git-convo knows up to %d; upgrade git-convo", ErrTooNew, s.path, cur, latest)
+		}
+		if cur == 0 {
+			// Another process may have adopted it meanwhile; if not, a
+			// prototype's tables must not meet 0001_init.sql.
+			if proto, err := isPrototype(ctx, tx); err != nil || proto {
+				if err == nil {
+					err = fmt.Errorf("%s: the prototype's tables appeared while migrating; open it again", s.path)
+				}
+				return err
+			}
 		}
 		for _, m := range ms[cur:] {
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {

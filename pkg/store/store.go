@@ -41,6 +41,9 @@ type Options struct {
 	// default). Hooks pass a short one: Cursor's hook timeout is seconds, and
 	// a capture that cannot write in time is spooled instead (package spool).
 	BusyTimeout time.Duration
+	// Resolver lets Open adopt a database the prototype wrote (see
+	// prototype.go); without it such a database is refused, untouched.
+	Resolver *Resolver
 }
 
 // Typed errors, so callers can tell the user what to do.
@@ -80,7 +83,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.Now != nil {
 		s.now = opts.Now
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, opts.Resolver); err != nil {
 		db.Close()
 		return nil, err
 	}
