@@ -87,6 +87,12 @@ printf '{"conversation_id":"bench-conv-00001","generation_id":"g","hook_event_na
 cap=$("$bg" median -n 20 -dir "$work/record" -stdin "$work/payload.json" -- git-convo capture)
 row "capture afterFileEdit, whole process, 10k conversations (ms)" "$cap" "" "" "<= 15"
 
+# 3b. The same for Claude Code: one PostToolUse of Edit, as a whole process.
+printf '{"session_id":"bench-claude-1","transcript_path":"%s/none.jsonl","cwd":"%s","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"%s/src/pkg1/file1.go","old_string":"x","new_string":"y\\nz"},"tool_response":{"filePath":"%s/src/pkg1/file1.go","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-x","+y","+z"]}]}}' \
+  "$work" "$work/record" "$work/record" "$work/record" > "$work/claude-payload.json"
+capc=$("$bg" median -n 20 -dir "$work/record" -stdin "$work/claude-payload.json" -- git-convo capture --agent claude)
+row "capture Claude PostToolUse Edit, whole process (ms)" "$capc" "" "" "<= 15"
+
 # 4. Enrichment from a >= 1 GB state.vscdb (500 conversations, 50,000 bubbles).
 "$bg" vscdb -path "$work/big.vscdb" -conversations 500 -bubbles 50000 -mb 1100
 size=$(du -m "$work/big.vscdb" | cut -f1)

@@ -42,7 +42,7 @@ if [ -z "${VERSION:-}" ]; then
   if desc=$(git describe --tags 2>/dev/null); then
     VERSION=${desc#v}
   else
-    base=$(sed -n 's/^[[:space:]]*version = "\(.*\)"$/\1/p' pkg/cli/version.go)
+    base=$(sed -n 's/^[[:space:]]*Version = "\(.*\)"$/\1/p' pkg/cli/version.go)
     VERSION="$base-dev.$(git describe --always)"
   fi
 fi
@@ -68,7 +68,7 @@ need file file
 need zip zip
 
 pkg=github.com/git-convo/git-convo/pkg/cli
-ldflags="-s -w -X $pkg.version=$VERSION -X $pkg.commit=$commit -X main.version=$VERSION"
+ldflags="-s -w -X $pkg.Version=$VERSION -X $pkg.commit=$commit -X main.version=$VERSION"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

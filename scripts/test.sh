@@ -12,7 +12,9 @@ go test -count=1 "$@" ./...
 fuzztime=${FUZZTIME:-200000x}
 if [ "$fuzztime" != "0" ]; then
   for target in "FuzzParsePayload ./pkg/cursor" "FuzzNormalizePath ./pkg/cursor" \
-                "FuzzParseBlame ./pkg/gitx" "FuzzInstallUninstall ./pkg/githooks"; do
+                "FuzzParseBlame ./pkg/gitx" "FuzzInstallUninstall ./pkg/githooks" \
+                "FuzzParseHook ./pkg/claude" "FuzzReadTranscript ./pkg/claude" \
+                "FuzzText ./pkg/redact" "FuzzDecode ./pkg/notes"; do
     set -- $target
     echo "fuzz $1 ($fuzztime)"
     if ! out=$(go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" "$2" 2>&1); then

@@ -18,7 +18,7 @@ const Current = "v1"
 func Versions() []string { return []string{"v1"} }
 
 // Hooks lists the git hooks git-convo installs.
-func Hooks() []string { return []string{"post-commit", "post-rewrite"} }
+func Hooks() []string { return []string{"post-commit", "post-rewrite", "pre-push"} }
 
 // Render returns the current block for hook with bin, the absolute path of
 // git-convo, safely shell-quoted (spaces, quotes).

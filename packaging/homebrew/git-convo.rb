@@ -15,7 +15,7 @@ class GitConvo < Formula
 
   def install
     ENV["CGO_ENABLED"] = "1"
-    ldflags = "-s -w -X github.com/git-convo/git-convo/pkg/cli.version=#{version} -X main.version=#{version}"
+    ldflags = "-s -w -X github.com/git-convo/git-convo/pkg/cli.Version=#{version} -X main.version=#{version}"
     system "go", "build", *std_go_args(ldflags: ldflags, output: bin/"git-convo"), "./cmd/git-convo"
     system "go", "build", *std_go_args(ldflags: ldflags, output: bin/"git-convo-mcp"), "./cmd/git-convo-mcp"
     (man1/"git-convo.1").write Utils.safe_popen_read(bin/"git-convo", "man")

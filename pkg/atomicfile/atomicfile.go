@@ -27,3 +27,16 @@ func Write(path string, data []byte, mode os.FileMode) error {
 	}
 	return nil
 }
+
+// Replace writes path atomically, keeping its mode (0644 for a new file)
+// and creating its directory: for settings files other programs own.
+func Replace(path string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return Write(path, data, mode)
+}

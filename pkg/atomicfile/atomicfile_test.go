@@ -26,3 +26,26 @@ func TestWrite(t *testing.T) {
 		t.Error("writing into a missing directory should fail")
 	}
 }
+
+func TestReplaceKeepsModeAndMakesDir(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "settings.json")
+	if err := Replace(path, []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("new file: %v %v", fi, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(path, []byte("b")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600 kept", fi.Mode().Perm())
+	}
+	if b, _ := os.ReadFile(path); string(b) != "b" {
+		t.Errorf("content %q", b)
+	}
+}

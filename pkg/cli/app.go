@@ -166,6 +166,10 @@ func commands(env *Env) []*cli.Command {
 		enrichCommand(env),
 		completionCommand(env),
 		manCommand(env),
+		shareCommand(env),
+		pushCommand(env),
+		fetchCommand(env),
+		traceCommand(env),
 		versionCommand(env),
 	}
 }

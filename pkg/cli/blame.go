@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -18,34 +20,114 @@ func blameCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "blame",
 		Usage:     "git blame, with the conversation behind each line's commit",
-		UsageText: "git convo blame [-L <n,m>]... [--json] [<rev>] [--] <file>",
+		UsageText: "git convo blame [--json] [<git blame options>] [<rev>] [--] <file>",
 		Description: `Runs "git blame --porcelain" (git's own blame: exact and fast) and adds a column
 naming the conversation behind each line's commit, one color per conversation. Lines from
 commits with no conversation keep a blank column.
 
+Every argument git blame takes reaches git as typed, in any order git accepts: -L in all its
+forms (-L 2,5, -L2,+3, -L /re/,+2, -L :func, repeated), -w, -M, -C, --since, --reverse,
+--root, --ignore-rev, a revision, options after the file. -s, -e, -l, -b and --abbrev change
+the columns as they do in git blame, as do blame.showEmail and blame.blankBoundary; options
+for another output format (-p, -t, -n, -f, -c, --incremental, --date) are refused: run git
+blame for those. Hashes are as long as git blame makes them (core.abbrev, and unique).
+
 --json prints JSON Lines, one per line of the file:
   {"line", "commit", "conversations": [{"id", "title", "confidence"}], "text", ...}`,
-		Flags: append(readFlags(),
-			&cli.StringSliceFlag{Name: "L", Usage: "only the lines n,m (as git blame -L; may repeat)"},
-		),
+		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
-			args := c.Args().Slice()
-			var rev, file string
-			switch {
-			case len(args) == 1:
-				file = args[0]
-			case len(args) == 2 && args[0] == "--":
-				file = args[1]
-			case len(args) == 2:
-				rev, file = args[0], args[1]
-			case len(args) == 3 && args[1] == "--":
-				rev, file = args[0], args[2]
-			default:
-				return usagef("usage: git convo blame [-L <n,m>] [<rev>] [--] <file>")
+			ra, err := splitGitArgs(c.Args().Slice(), blameSpec())
+			if err != nil {
+				return err
 			}
-			return runBlame(c.Context, env, c, rev, file, c.StringSlice("L"))
+			if ra.help {
+				return commandHelp(c, "blame")
+			}
+			if !hasOperand(ra.git) {
+				return usagef("usage: git convo blame [<options>] [<rev>] [--] <file>")
+			}
+			return runBlame(c.Context, env, ra)
 		},
 	}
+}
+
+// blameSpec reads git blame's arguments. The column options git convo
+// honours itself are its own; those for git's other output formats are
+// refused.
+func blameSpec() gitArgSpec {
+	r := refuse(map[string]string{}, "git convo blame prints its own columns; run git blame for this format",
+		"-t", "-n", "--show-number", "-f", "--show-name", "-c", "-p", "--porcelain", "--line-porcelain",
+		"--incremental", "--score-debug", "--show-stats", "--date", "--color-lines", "--color-by-age", "--progress")
+	return gitArgSpec{
+		own:         []string{"-s", "-e", "--show-email", "-l", "-b"},
+		valued:      setOf("-L", "-S", "--contents", "--ignore-rev", "--ignore-revs-file", "--since", "--after", "--until", "--before"),
+		refused:     r,
+		shortFlags:  "tnfcpseblw",
+		shortValued: "LSMC",
+	}
+}
+
+// hasOperand reports an argument that is no option: the file, at least.
+func hasOperand(args []string) bool {
+	valued := blameSpec().valued
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return i+1 < len(args)
+		case valued[a]:
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return true
+		}
+	}
+	return false
+}
+
+// blameColumns are git blame's column options git-convo honours.
+type blameColumns struct {
+	suppress, email, long, blankBoundary bool
+	abbrev                               int // --abbrev=<n>; 0: git's own choice
+}
+
+// blameColumnsOf takes -s, -e, -l, -b (given alone or bundled with git's
+// flags) and --abbrev out of the arguments for git.
+func blameColumnsOf(ra *readArgs) (blameColumns, error) {
+	bc := blameColumns{suppress: ra.flags["-s"], email: ra.flags["-e"] || ra.flags["--show-email"], long: ra.flags["-l"],
+		blankBoundary: ra.flags["-b"]}
+	var rest []string
+	for i := 0; i < len(ra.git); i++ {
+		a := ra.git[i]
+		if a == "--" || a == "--end-of-options" {
+			rest = append(rest, ra.git[i:]...)
+			break
+		}
+		switch {
+		case a == "-s":
+			bc.suppress = true
+		case a == "-e":
+			bc.email = true
+		case a == "-l":
+			bc.long = true
+		case a == "-b":
+			bc.blankBoundary = true
+		case a == "--abbrev":
+		case strings.HasPrefix(a, "--abbrev="):
+			n, err := strconv.Atoi(strings.TrimPrefix(a, "--abbrev="))
+			if err != nil || n < 0 {
+				return bc, usagef("%s: want a number of hex digits", a)
+			}
+			// git shows at least 4 digits, and all of them for 0.
+			bc.abbrev, bc.long = max(n, 4), n == 0
+		default:
+			rest = append(rest, a)
+			if blameSpec().valued[a] && i+1 < len(ra.git) {
+				rest = append(rest, ra.git[i+1])
+				i++
+			}
+		}
+	}
+	ra.git = rest
+	return bc, nil
 }
 
 type blameConvJSON struct {
@@ -53,6 +135,7 @@ type blameConvJSON struct {
 	Title      string  `json:"title"`
 	Confidence float64 `json:"confidence"`
 	Status     string  `json:"status"`
+	Agent      string  `json:"agent,omitempty"`
 }
 
 type blameLineJSON struct {
@@ -67,6 +150,7 @@ type blameLineJSON struct {
 	WrittenBy     *string         `json:"writtenBy"`   // the conversation that wrote the line, or null
 	Prompt        *string         `json:"prompt"`      // the prompt that produced it, or null
 	Attribution   string          `json:"attribution"` // agent | human | unknown
+	Agent         *string         `json:"agent"`       // the agent of writtenBy (cursor, claude), or null
 }
 
 // Attributions of a line.
@@ -80,7 +164,8 @@ const (
 // introduced it in its commit, or a person (the commit had an agent's
 // conversation but not this line), or nobody we know of.
 func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]store.LineWriter, linked []store.LinkedConversation) (store.LineWriter, string) {
-	if w, ok := writers[l.Commit][l.Filename][l.OrigLine]; ok {
+	// Line evidence is stored under the normalised path record wrote.
+	if w, ok := writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine]; ok {
 		return w, attrAgent
 	}
 	if len(linked) > 0 {
@@ -108,13 +193,26 @@ func writerFirst(lcs []store.LinkedConversation, writer string) []store.LinkedCo
 	return out
 }
 
-func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, ranges []string) error {
-	rc, err := newReadContext(ctx, env, c)
+func runBlame(ctx context.Context, env *Env, ra readArgs) error {
+	cols, err := blameColumnsOf(&ra)
+	if err != nil {
+		return err
+	}
+	rc, err := newReadContextWith(ctx, env, ra.color, ra.json, !ra.noPager)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	lines, err := rc.repo.Blame(ctx, gitx.BlameOptions{Rev: rev, Path: file, Ranges: ranges})
+	// git blame's columns follow blame.showEmail and blame.blankBoundary;
+	// they are read while git blames.
+	config := make(chan map[string]string, 1)
+	if !rc.json {
+		go func() {
+			m, _ := gitx.ConfigRegexp(ctx, ".", `^blame\.(showemail|blankboundary)$`)
+			config <- m
+		}()
+	}
+	lines, err := rc.repo.Blame(ctx, gitx.BlameOptions{Args: ra.git})
 	if err != nil {
 		return err
 	}
@@ -133,10 +231,12 @@ func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, r
 	if err != nil {
 		return err
 	}
-	writers, _, err := rc.store.CommitLineWriters(ctx, hashes)
+	writers, recorded, err := rc.store.CommitLineWriters(ctx, hashes)
 	if err != nil {
 		return err
 	}
+	rc.mergeShared(ctx, hashes, linked)
+	rc.mergeSharedLines(ctx, hashes, writers, recorded)
 	rc.startPager()
 	defer rc.stopPager()
 	if rc.json {
@@ -148,6 +248,7 @@ func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, r
 			if attr == attrAgent {
 				id := w.ConversationID
 				obj.WrittenBy = &id
+				obj.Agent = rc.agentOf(ctx, id, linked[l.Commit])
 				p, ok := prompts[w]
 				if !ok {
 					if text, _ := rc.store.PromptText(ctx, w.ConversationID, w.GenerationID); text != "" {
@@ -159,7 +260,7 @@ func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, r
 			}
 			for _, lc := range writerFirst(linked[l.Commit], w.ConversationID) {
 				obj.Conversations = append(obj.Conversations, blameConvJSON{ID: lc.ConversationID,
-					Title: lc.Conv.Title, Confidence: lc.Confidence, Status: lc.Status})
+					Title: lc.Conv.Title, Confidence: lc.Confidence, Status: lc.Status, Agent: lc.Conv.Agent})
 			}
 			if err := rc.io.WriteJSON(obj); err != nil {
 				return rc.ioErr(err)
@@ -167,26 +268,79 @@ func runBlame(ctx context.Context, env *Env, c *cli.Context, rev, file string, r
 		}
 		return nil
 	}
-	return rc.ioErr(printBlame(rc, lines, linked, writers))
+	m := <-config
+	cols.email = cols.email || gitBool(m["blame.showemail"])
+	cols.blankBoundary = cols.blankBoundary || gitBool(m["blame.blankboundary"])
+	width, err := blameHashWidth(ctx, rc.repo, cols, hashes)
+	if err != nil {
+		return err
+	}
+	return rc.ioErr(printBlame(rc, cols, width, lines, linked, writers))
 }
 
-func printBlame(rc *readContext, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation, writers map[string]map[string]map[int]store.LineWriter) error {
+// gitBool reads a git config boolean that is true.
+func gitBool(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "yes", "on", "1":
+		return true
+	}
+	return false
+}
+
+// blameHashWidth is how many hex digits git blame shows: one more than the
+// longest unique abbreviation among the commits (room for a boundary's
+// "^"), --abbrev's count plus one, or all of them with -l.
+func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, hashes []string) (int, error) {
+	full := 40
+	if len(hashes) > 0 {
+		full = len(hashes[0])
+	}
+	switch {
+	case cols.long:
+		return full, nil
+	case cols.abbrev > 0:
+		return min(cols.abbrev+1, full), nil
+	}
+	var committed []string
+	for _, h := range hashes {
+		if strings.Trim(h, "0") != "" {
+			committed = append(committed, h)
+		}
+	}
+	short, err := repo.Abbrevs(ctx, committed)
+	if err != nil {
+		return 0, err
+	}
+	width := 7 // git's least
+	for _, s := range short {
+		width = max(width, len(s))
+	}
+	return min(width+1, full), nil
+}
+
+func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation, writers map[string]map[string]map[int]store.LineWriter) error {
 	p := rc.io.Palette()
+	who := func(l gitx.BlameLine) string {
+		if cols.email {
+			return "<" + l.AuthorMail + ">"
+		}
+		return l.Author
+	}
 	authorWidth, numWidth := 0, len(fmt.Sprint(len(lines)))
 	for _, l := range lines {
-		authorWidth = max(authorWidth, len([]rune(l.Author)))
+		authorWidth = max(authorWidth, len([]rune(who(l))))
 		numWidth = max(numWidth, len(fmt.Sprint(l.Line)))
 	}
 	authorWidth = min(authorWidth, 20)
 	var b strings.Builder
 	for _, l := range lines {
 		b.Reset()
-		hash := l.Commit
-		if len(hash) > 8 {
-			hash = hash[:8]
-		}
-		if l.Boundary {
-			hash = "^" + hash[:7]
+		hash := l.Commit[:min(width, len(l.Commit))]
+		switch {
+		case l.Boundary && cols.blankBoundary:
+			hash = strings.Repeat(" ", len(hash))
+		case l.Boundary:
+			hash = "^" + hash[:len(hash)-1]
 		}
 		b.WriteString(p.Hash(hash))
 		b.WriteByte(' ')
@@ -213,8 +367,12 @@ func printBlame(rc *readContext, lines []gitx.BlameLine, linked map[string][]sto
 			col = p.Key(lcs[0].ConversationID, title)
 		}
 		b.WriteString(col)
-		fmt.Fprintf(&b, " (%s %s %*d) %s\n", padRight(oneLine(l.Author, authorWidth), authorWidth),
-			l.AuthorTime.Format("2006-01-02"), numWidth, l.Line, l.Text)
+		if cols.suppress {
+			fmt.Fprintf(&b, " %*d) %s\n", numWidth, l.Line, l.Text)
+		} else {
+			fmt.Fprintf(&b, " (%s %s %*d) %s\n", padRight(oneLine(who(l), authorWidth), authorWidth),
+				l.AuthorTime.Format("2006-01-02"), numWidth, l.Line, l.Text)
+		}
 		if _, err := rc.io.Out.Write([]byte(b.String())); err != nil {
 			return err
 		}

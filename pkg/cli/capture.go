@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
@@ -26,20 +27,30 @@ func captureCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "capture",
 		Usage:     "record one Cursor agent hook event (JSON on stdin); Cursor runs this",
-		UsageText: "git convo capture [--event <name>] < payload.json",
+		UsageText: "git convo capture [--event <name>] [--agent claude] < payload.json",
 		Description: `Reads one Cursor hook payload from standard input and records the conversation:
-its workspace roots and model, the user's prompts, the files it edited and the
-agent's final responses. On "stop" it also reads the conversation's title and
+its workspace roots and model, the user's prompts, the files it edited, the
+agent's final responses and a git commit the agent ran in its terminal
+(afterShellExecution). On "stop" it also reads the conversation's title and
 summary from Cursor's state.vscdb (read-only) and re-links recent commits.
 
 It always exits 0 and prints Cursor's reply ({} or {"continue":true}), so a
 problem in git-convo can never block the agent. Problems go to stderr as one
-line and to the log that "git convo doctor" shows.`,
+line and to the log that "git convo doctor" shows.
+
+With --agent claude it reads Claude Code's hook payloads instead (prompts, the lines
+Edit, Write, MultiEdit and NotebookEdit added, a git commit run through Bash, and the
+session's transcript at Stop and SessionEnd). It prints nothing on stdout, which Claude
+Code would add to the model's context, and always exits 0.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "event", Usage: "the hook event, overriding the payload's hook_event_name"},
-			&cli.StringFlag{Name: "agent", Value: "cursor", Usage: "which agent's hook file called this: cursor or claude (Cursor's third-party hooks)"},
+			&cli.StringFlag{Name: "agent", Value: "cursor", Usage: "which agent's hooks called this: cursor, or claude (Claude Code's settings.json: silent on stdout)"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.String("agent") == claude.Name {
+				runAgentCapture(c.Context, env, claudeSource(env), c.String("event"))
+				return nil
+			}
 			runCapture(c.Context, env, c.String("event"), c.String("agent"))
 			return nil
 		},
@@ -69,11 +80,6 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 	if event == "" {
 		event = p.Event
 	}
-	if agent == "claude" && p.ViaThirdParty() {
-		// Cursor also sends its events to Claude Code hook files; the
-		// same event reaches us through hooks.json, so count it once.
-		return
-	}
 	if p.ConversationID == "" {
 		fail("%s payload has no conversation_id; nothing recorded", orUnknown(event))
 		return
@@ -90,6 +96,7 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 		keep(env, data, event, agent, a.AtMs, err)
 		return
 	}
+	linkAgentCommitLogged(ctx, env, s, p.ConversationID, p.ShellCommit())
 	if event == "stop" || event == "sessionEnd" {
 		// Enrich now, and again shortly in the background: Cursor may not
 		// have flushed the conversation's last rows when stop fires.
@@ -175,6 +182,9 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 			}
 			return r.rewrite(ctx, e.Rewrite)
 		}
+		if e.Agent == claude.Name {
+			return replaySpooled(ctx, env, s, e)
+		}
 		p, err := cursor.ParsePayload(e.Payload)
 		if err != nil || p.ConversationID == "" {
 			return nil
@@ -183,7 +193,11 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 		if event == "" {
 			event = p.Event
 		}
-		return s.RecordActivity(ctx, buildActivity(env, p, event, e.AtMs))
+		if err := s.RecordActivity(ctx, buildActivity(env, p, event, e.AtMs)); err != nil {
+			return err
+		}
+		linkAgentCommitLogged(ctx, env, s, p.ConversationID, p.ShellCommit())
+		return nil
 	})
 	if n > 0 || err != nil {
 		env.log().Printf("capture", "replayed %d spooled events (%v)", n, err)

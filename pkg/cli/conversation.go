@@ -55,7 +55,7 @@ the context-file format agents can navigate with their file tools.`,
 					msgs = []cursor.Message{}
 				}
 				enc := newJSONLines(env.Stdout)
-				return enc(map[string]any{"id": id, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
+				return enc(map[string]any{"id": id, "agent": agentOrCursor(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
 					"project": meta.Project, "files": meta.Files, "commits": links, "messages": msgs})
 			}
 			_, err = cursor.RenderMarkdown(env.Stdout, meta, msgs)
@@ -67,6 +67,14 @@ the context-file format agents can navigate with their file tools.`,
 // loadTranscript reads a conversation's messages: Cursor's database first,
 // the transcript file as the fallback.
 func loadTranscript(ctx context.Context, env *Env, id string, conv *store.Conversation) ([]cursor.Message, cursor.ConversationMeta, error) {
+	if conv == nil || (conv.Agent != "" && conv.Agent != cursor.Name) {
+		if msgs, meta, ok := loadAgentTranscript(ctx, env, id, conv); ok || conv != nil {
+			if !ok {
+				return nil, meta, fmt.Errorf("conversation %s: %s's transcript %q cannot be read", id, conv.Agent, conv.TranscriptPath)
+			}
+			return msgs, meta, nil
+		}
+	}
 	meta := cursor.ConversationMeta{ID: id}
 	if conv != nil {
 		meta.Title, meta.Project, meta.Files = conv.Title, conv.ProjectName, conv.CapturedFiles

@@ -40,6 +40,7 @@ were opened on it), most recently active first. --all lists every repository's.`
 			if err != nil {
 				return err
 			}
+			list = rc.sharedConversations(ctx, list, f)
 			rc.startPager()
 			defer rc.stopPager()
 			p := rc.io.Palette()
@@ -55,7 +56,7 @@ were opened on it), most recently active first. --all lists every repository's.`
 					when = term.RelativeTime(time.UnixMilli(cs.ActivityMs), env.Now())
 				}
 				if _, err := fmt.Fprintf(rc.io.Out, "%s %s %s\n", p.Key(cs.ID, shortID(cs.ID)), displayTitle(cs.Conversation, cs.ID),
-					p.Dim(fmt.Sprintf("(%d commit%s, %s)", cs.Commits, plural(cs.Commits), when))); err != nil {
+					p.Dim(fmt.Sprintf("(%d commit%s, %s%s)", cs.Commits, plural(cs.Commits), when, agentSuffix(cs.Agent)))); err != nil {
 					return rc.ioErr(err)
 				}
 			}
@@ -132,6 +133,7 @@ type conversationRowJSON struct {
 	LastActive  string   `json:"lastActive,omitempty"`
 	Files       []string `json:"files"`
 	Commits     int      `json:"commits"`
+	Agent       string   `json:"agent,omitempty"`
 }
 
 func conversationRow(c store.Conversation, commits int) conversationRowJSON {
@@ -141,7 +143,7 @@ func conversationRow(c store.Conversation, commits int) conversationRowJSON {
 	}
 	return conversationRowJSON{ID: c.ID, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
 		Status: c.Status, Workspace: c.WorkspaceRoot, Started: isoMs(c.FirstSeenMs), LastActive: isoMs(c.ActivityMs),
-		Files: files, Commits: commits}
+		Files: files, Commits: commits, Agent: c.Agent}
 }
 
 // parseSince accepts what people type: an ISO date, "3d"/"2w", or "N units ago".
@@ -293,7 +295,7 @@ func printSearch(_ context.Context, rc *readContext, results []searchResult) err
 		}
 		if _, err := fmt.Fprintf(rc.io.Out, "%s %s %s\n    %s\n", p.Key(r.doc.ID, shortID(r.doc.ID)),
 			p.Bold(displayTitle(r.doc.Conversation, r.doc.ID)),
-			p.Dim(fmt.Sprintf("(%d commit%s)", r.doc.Commits, plural(r.doc.Commits))), r.excerpt); err != nil {
+			p.Dim(fmt.Sprintf("(%d commit%s%s)", r.doc.Commits, plural(r.doc.Commits), agentSuffix(r.doc.Agent))), r.excerpt); err != nil {
 			return rc.ioErr(err)
 		}
 	}

@@ -118,10 +118,15 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		case found == "" && values[keyCursor] == "none": // the user's choice, remembered by install
 			add(check{Name: "cursor hooks", OK: true, Detail: "not installed, as chosen (git config " + keyCursor + " = none): Cursor's conversations are not captured; git convo install --cursor=user captures them"})
 		case found == "":
-			add(check{Name: "cursor hooks", OK: false, Detail: "no hooks.json names git-convo capture", Fix: "git convo install"})
+			add(check{Name: "cursor hooks", OK: claudeHooked(env, repo), Warn: true, Detail: "no hooks.json names git-convo capture", Fix: "git convo install"})
 		default:
+			if missing, _ := cursor.MissingHooks(found, cursor.DefaultHookSpecs()); len(missing) > 0 {
+				add(check{Name: "cursor hooks", OK: true, Warn: true, Detail: fmt.Sprintf("%s lacks %v", found, missing), Fix: "git convo install"})
+				break
+			}
 			add(check{Name: "cursor hooks", OK: true, Detail: found})
 		}
+		add(doctorClaude(env, repo))
 	}
 
 	dbPath, err := env.dbPath()

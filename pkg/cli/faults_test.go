@@ -155,6 +155,23 @@ func TestBrokenDatabase(t *testing.T) {
 	}
 }
 
+// readOnlyDB makes links.sqlite unwritable (chattr +i for root, whom file
+// modes do not stop) until the returned function or the test's end.
+func (sb *sandbox) readOnlyDB() (writable func()) {
+	sb.t.Helper()
+	if os.Geteuid() == 0 {
+		if err := exec.Command("chattr", "+i", sb.linksDB).Run(); err != nil {
+			sb.t.Skipf("root, and no chattr +i here: %v", err)
+		}
+		writable = func() { exec.Command("chattr", "-i", sb.linksDB).Run() }
+	} else {
+		os.Chmod(sb.linksDB, 0o400)
+		writable = func() { os.Chmod(sb.linksDB, 0o600) }
+	}
+	sb.t.Cleanup(writable)
+	return writable
+}
+
 // TestReadOnlyDatabase: a links database that cannot be written (chmod, or
 // for root, which ignores modes, the immutable attribute): captures reply,
 // spool their events, doctor names the fix, and the data is kept.
@@ -164,15 +181,7 @@ func TestReadOnlyDatabase(t *testing.T) {
 	repo := sb.repo("project")
 	sb.captureOK(repo, sb.env, editPayload(repo, "conv-1", "a.go"))
 	sb.convo(repo, "record") // checkpoints nothing special; the DB has data
-	if os.Geteuid() == 0 {
-		if err := exec.Command("chattr", "+i", sb.linksDB).Run(); err != nil {
-			t.Skipf("root, and no chattr +i here: %v", err)
-		}
-		t.Cleanup(func() { exec.Command("chattr", "-i", sb.linksDB).Run() })
-	} else {
-		os.Chmod(sb.linksDB, 0o400)
-		t.Cleanup(func() { os.Chmod(sb.linksDB, 0o600) })
-	}
+	writable := sb.readOnlyDB()
 	r := sb.captureOK(repo, sb.env, editPayload(repo, "conv-1", "b.go"))
 	if !strings.Contains(r.stderr, "spool") {
 		t.Errorf("capture on a read-only DB: %q", r.stderr)
@@ -181,11 +190,7 @@ func TestReadOnlyDatabase(t *testing.T) {
 	if !strings.Contains(doc.stdout, "spool") {
 		t.Errorf("doctor on a read-only DB:\n%s", doc.stdout)
 	}
-	if os.Geteuid() == 0 {
-		exec.Command("chattr", "-i", sb.linksDB).Run()
-	} else {
-		os.Chmod(sb.linksDB, 0o600)
-	}
+	writable()
 	sb.captureOK(repo, sb.env, map[string]any{"conversation_id": "conv-2", "hook_event_name": "sessionStart"})
 	if files := sb.filesOf(repo, "conv-1"); strings.Join(files, ",") != "a.go,b.go" {
 		t.Errorf("after making it writable again: %v", files)

@@ -23,12 +23,14 @@ import (
 func importCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "import",
-		Usage:     "bring existing Cursor history in and link it to past commits",
+		Usage:     "bring existing Cursor and Claude Code history in and link it to past commits",
 		UsageText: "git convo import [--since <date>] [--dry-run] [--limit <n>] [<revision range>]\n   git convo import --from-prototype [--dry-run] [<path>]",
 		Description: `Finds the conversations of this repository in Cursor's databases (read-only), by every
 association Cursor has used: workspace databases mapped through workspace.json, the global
 composer headers, each conversation's workspace identifier, its project layouts, and the
-files it edited inside the repository. It records each with its edited files and their
+files it edited inside the repository; and Claude Code's sessions
+(~/.claude/projects/*/*.jsonl, or under CLAUDE_CONFIG_DIR) whose recorded cwd lies in this
+repository, with their edits and the times of the tool results. It records each with its edited files and their
 times, then links them to the commits of a range (default: the last 90 days of HEAD) with
 the usual scorer; these links have source "import".
 
@@ -90,20 +92,26 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	if err != nil {
 		return err
 	}
-	db, err := cursor.OpenDB(ctx, dbPath)
+	progress := newProgress(env)
+	claudeIDs, err := importClaude(ctx, env, s, repo, progress)
 	if err != nil {
+		return err
+	}
+	db, err := cursor.OpenDB(ctx, dbPath)
+	if err != nil && len(claudeIDs) == 0 {
 		return fmt.Errorf("%v: nothing to import", err)
 	}
-	defer db.Close()
-	userDir := ""
-	if filepath.Base(filepath.Dir(dbPath)) == "globalStorage" {
-		userDir = filepath.Dir(filepath.Dir(dbPath))
-	}
-	progress := newProgress(env)
-	progress.say("finding this repository's conversations in %s", dbPath)
-	found, err := db.FindForRoot(ctx, userDir, repo.TopLevel)
-	if err != nil {
-		return interrupted(err, "finding conversations")
+	found := map[string][]string{}
+	if err == nil { // without a Cursor database, Claude Code's sessions alone
+		defer db.Close()
+		userDir := ""
+		if filepath.Base(filepath.Dir(dbPath)) == "globalStorage" {
+			userDir = filepath.Dir(filepath.Dir(dbPath))
+		}
+		progress.say("finding this repository's conversations in %s", dbPath)
+		if found, err = db.FindForRoot(ctx, userDir, repo.TopLevel); err != nil {
+			return interrupted(err, "finding conversations")
+		}
 	}
 	sum := importSummary{conversations: len(found), bySource: map[string]int{}}
 	ids := make([]string, 0, len(found))
@@ -131,6 +139,12 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 		sum.imported++
 	}
 	progress.done()
+	for _, id := range claudeIDs {
+		found[id] = []string{"claude"}
+		sum.conversations++
+		sum.imported++
+		sum.bySource["claude"]++
+	}
 	for id := range found { // earlier runs' conversations count too (resume)
 		files, err := s.ConversationFiles(ctx, id)
 		if err != nil {
@@ -224,6 +238,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 		}
 	}
 	progress.done()
+	shareAfter(ctx, env, repo.TopLevel, s, commitHashes(relevant)...)
 	printImportSummary(env, o, sum)
 	return nil
 }

@@ -14,23 +14,33 @@ import (
 )
 
 // gitHooks are the git hooks git-convo installs.
-func gitHooks() []string { return []string{"post-commit", "post-rewrite"} }
+func gitHooks() []string { return []string{"post-commit", "post-rewrite", "pre-push"} }
 
 func installCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "install",
 		Usage:     "install the git hooks in this repository and Cursor's agent hooks",
-		UsageText: "git convo install [--cursor=user|project|none] [--force]",
+		UsageText: "git convo install [--cursor=user|project|none] [--claude=user|project|none] [--force]",
 		Description: `Adds a block between "# >>> git-convo >>>" and "# <<< git-convo <<<" right after the
-shebang of the post-commit and post-rewrite hooks (in the hooks directory git uses:
-core.hooksPath and linked worktrees are honoured). Your own hook content is kept byte for
-byte; a second install changes nothing; "git convo uninstall" takes the block out again.
+shebang of the post-commit, post-rewrite and pre-push hooks (in the hooks directory git
+uses: core.hooksPath and linked worktrees are honoured). Your own hook content is kept byte
+for byte; a second install changes nothing; "git convo uninstall" takes the block out again.
+It also makes a plain "git fetch" bring teammates' shared notes into
+refs/notes/remotes/<remote>/convo and amend and rebase carry notes (notes.rewriteRef); the
+pre-push block sends notes only once "git convo share on" (docs/sharing.md).
 
 Cursor: by default the user-level ~/.cursor/hooks.json gets git-convo's capture command
 with this binary's absolute path, so one install serves every repository. --cursor=project
 writes <repo>/.cursor/hooks.json with a portable command instead, for teams that commit it;
 --cursor=none leaves Cursor alone. Other tools' entries are kept. The choice is remembered
 in the repository's git config (convo.cursor) for doctor and the next install.
+
+Claude Code: when ~/.claude (or CLAUDE_CONFIG_DIR) exists, ~/.claude/settings.json gets
+"git-convo capture --agent claude" for SessionStart, UserPromptSubmit, PostToolUse (edit
+tools and Bash), Stop, SubagentStop and SessionEnd, with timeouts, async where Claude need
+not wait. --claude=project writes <repo>/.claude/settings.json instead; --claude=none skips
+it. Every other key and hook is kept; uninstall restores the file byte for byte when
+nothing else changed it.
 
 --mcp also registers git-convo's MCP server ("git convo mcp") in Cursor's mcp.json, at the
 same level (user or project), so the agent can ask why code exists.
@@ -40,6 +50,7 @@ same level (user or project), so the agent can ask why code exists.
 			&cli.StringFlag{Name: "cursor", Usage: "where to install Cursor's hooks: user, project or none (default: the last choice, git config " + keyCursor + ", else user)"},
 			&cli.BoolFlag{Name: "mcp", Usage: "also register the MCP server in Cursor's mcp.json"},
 			&cli.BoolFlag{Name: "force", Usage: "write into a hooks directory a hook manager owns"},
+			claudeInstallFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
@@ -52,6 +63,9 @@ same level (user or project), so the agent can ask why code exists.
 				return err
 			}
 			if err := installGitHooks(ctx, env, repo, c.Bool("force")); err != nil {
+				return err
+			}
+			if err := setupSharing(ctx, repo); err != nil {
 				return err
 			}
 			if c.IsSet("cursor") { // remembered for doctor and the next install
@@ -81,6 +95,9 @@ same level (user or project), so the agent can ask why code exists.
 				}
 			} else if c.Bool("mcp") {
 				return usagef("--mcp needs Cursor: use --cursor=user or --cursor=project")
+			}
+			if _, err := installClaude(env, repo, c.String("claude")); err != nil {
+				return err
 			}
 			fmt.Fprintln(env.Stdout, "\ngit-convo is set up. Work with Cursor's agent and commit as usual; then:")
 			fmt.Fprintln(env.Stdout, "  git convo show HEAD    # the conversations behind the last commit")
@@ -159,14 +176,17 @@ func uninstallCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "uninstall",
 		Usage:     "remove git-convo's hooks from this repository",
-		UsageText: "git convo uninstall [--cursor]",
-		Description: `Removes git-convo's block from the post-commit and post-rewrite hooks, leaving your
+		UsageText: "git convo uninstall [--cursor] [--claude]",
+		Description: `Removes git-convo's block from the post-commit, post-rewrite and pre-push hooks, leaving your
 own hook content exactly as it was (a hook file with nothing else left is deleted), and
-git-convo's entries from this repository's .cursor/hooks.json. --cursor also removes them
-from the user-level ~/.cursor/hooks.json, which serves every repository. Recorded links
+git-convo's entries from this repository's .cursor/hooks.json and .claude/settings.json.
+--cursor also removes them from the user-level ~/.cursor/hooks.json, which serves every
+repository; --claude from the user-level ~/.claude/settings.json (restored byte for byte
+when nothing else changed it since the install). Recorded links
 stay in links.sqlite (see "git convo forget").`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "cursor", Usage: "also remove the user-level Cursor hooks (~/.cursor/hooks.json)"},
+			claudeUninstallFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
@@ -188,6 +208,10 @@ stay in links.sqlite (see "git convo forget").`,
 					return fmt.Errorf("%s: %w", path, err)
 				}
 				fmt.Fprintf(env.Stdout, "%s: %s\n", path, res)
+			}
+			teardownSharing(ctx, env, repo)
+			if err := uninstallClaude(env, repo, c.Bool("claude")); err != nil {
+				return err
 			}
 			targets := []string{filepath.Join(repo.TopLevel, ".cursor", "hooks.json")}
 			if c.Bool("cursor") {

@@ -73,6 +73,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 		if !removed {
 			return fmt.Errorf("conversation %s is not linked to %s", convID, shortHash(hash))
 		}
+		shareAfter(ctx, env, repo.TopLevel, s, hash)
 		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", convID, shortHash(hash))
 		return nil
 	}
@@ -89,6 +90,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 	if conv, _ := s.GetConversation(ctx, convID); conv == nil || conv.Title == "" {
 		_ = enrich(ctx, env, s, convID) // best effort: the title, if Cursor knows it
 	}
+	shareAfter(ctx, env, repo.TopLevel, s, hash)
 	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", convID, shortHash(hash))
 	return nil
 }
@@ -166,6 +168,7 @@ are kept as they are. Commits not recorded yet are recorded first.`,
 					}
 				}
 			}
+			shareAfter(ctx, env, r.repo.TopLevel, r.store, hashes...)
 			fmt.Fprintf(env.Stdout, "re-scored %d commit%s: %d auto-link%s\n", len(hashes), plural(len(hashes)), links, plural(links))
 			return nil
 		},

@@ -25,15 +25,20 @@ func logCommand(env *Env) *cli.Command {
 		Name:      "log",
 		Usage:     "git log, with each commit's conversations under it",
 		UsageText: "git convo log [--only-linked] [--json] [<git log options>] [<revision range>] [[--] <path>...]",
-		Description: `Shows the commits "git log" would show, one line each, with the conversations linked
-to each commit beneath it. Every option git-convo does not know is handed to git log:
--n, --since, --author, --grep, ranges (main..topic) and pathspecs all work.
+		Description: `Shows the commits "git log" would show, one line each (git's abbreviated hash), with
+the conversations linked to each commit beneath it. Every argument git-convo does not know
+reaches git log as typed: -n5, --since=2.weeks, -S<text>, --author=..., --grep, ranges
+(main..topic) and paths, with or without "--".
 
   --only-linked   only commits that have a conversation
+  --oneline       git log --oneline's own line for each commit
+  --name-only     the paths each commit changed, under its line
   --json          JSON Lines: one show-shaped object per commit
   --color=<when>, --no-pager as for every read command
 
-Output streams: on a long history the first commits appear before git log has finished.`,
+Options for another output (--graph, -p, --stat, --format) are refused: run git log for
+those. Output streams: on a long history the first commits appear before git log has
+finished.`,
 		SkipFlagParsing: true,
 		Action:          gitLogStyle("log", env, runLog),
 	}
@@ -48,7 +53,7 @@ func gitLogStyle(name string, env *Env, run func(context.Context, *Env, logOptio
 			return err
 		}
 		if opts.help {
-			return cli.ShowCommandHelp(c, name)
+			return commandHelp(c, name)
 		}
 		return run(c.Context, env, opts, gitArgs)
 	}
@@ -56,43 +61,19 @@ func gitLogStyle(name string, env *Env, run func(context.Context, *Env, logOptio
 
 type logOptions struct {
 	json, onlyLinked, noPager, help bool
+	oneline, nameOnly               bool // git's --oneline and --name-only, honoured
 	color                           string
 }
 
 // parseLogArgs takes git-convo's own options out of args; the rest, in order,
 // go to git log.
 func parseLogArgs(args []string) (logOptions, []string, error) {
-	opts := logOptions{color: "auto"}
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
-		}
-		switch {
-		case a == "--json":
-			opts.json = true
-		case a == "--only-linked":
-			opts.onlyLinked = true
-		case a == "--no-pager":
-			opts.noPager = true
-		case a == "-h" || a == "--help":
-			opts.help = true
-		case a == "--color":
-			opts.color = "always"
-		case strings.HasPrefix(a, "--color="):
-			opts.color = strings.TrimPrefix(a, "--color=")
-		case a == "--no-color":
-			opts.color = "never"
-		default:
-			rest = append(rest, a)
-		}
+	ra, err := splitGitArgs(args, logSpec("--only-linked", "--oneline", "--name-only"))
+	if err != nil {
+		return logOptions{}, nil, err
 	}
-	if opts.color != "auto" && opts.color != "always" && opts.color != "never" {
-		return opts, nil, usagef("--color=%s: want auto, always or never", opts.color)
-	}
-	return opts, rest, nil
+	return logOptions{json: ra.json, onlyLinked: ra.flags["--only-linked"], noPager: ra.noPager, help: ra.help,
+		oneline: ra.flags["--oneline"], nameOnly: ra.flags["--name-only"], color: ra.color}, ra.git, nil
 }
 
 func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
@@ -123,6 +104,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			writeErr = err
 			return false
 		}
+		rc.mergeShared(ctx, hashes, linked)
 		for _, gc := range batch {
 			lcs := linked[gc.Hash]
 			if opts.onlyLinked && len(lcs) == 0 {
@@ -131,7 +113,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			if rc.json {
 				writeErr = rc.io.WriteJSON(showObject(gc, nil, lcs))
 			} else {
-				writeErr = printLogEntry(rc, gc, lcs)
+				writeErr = printLogEntry(rc, opts, gc, lcs)
 			}
 			if writeErr != nil {
 				return false
@@ -142,7 +124,11 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		return writeErr == nil
 	}
 	limit := logFirstBatch
-	err = rc.repo.StreamLog(ctx, gitArgs, gitx.LogOptions{}, func(c gitx.Commit) bool {
+	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY())}
+	if opts.nameOnly {
+		gitArgs = append([]string{"--name-only"}, gitArgs...)
+	}
+	err = rc.repo.StreamLog(ctx, gitArgs, lo, func(c gitx.Commit) bool {
 		batch = append(batch, c)
 		if len(batch) >= limit {
 			limit = logBatch
@@ -159,16 +145,49 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	return err
 }
 
-func printLogEntry(rc *readContext, gc gitx.Commit, lcs []store.LinkedConversation) error {
+// decorates says whether git log --oneline would show decorations: when
+// asked, or on a terminal unless told not to (log.decorate=auto).
+func decorates(gitArgs []string, tty bool) bool {
+	d := tty
+	for _, a := range gitArgs {
+		switch {
+		case a == "--" || a == "--end-of-options":
+			return d
+		case a == "--decorate" || strings.HasPrefix(a, "--decorate="):
+			d = a != "--decorate=no"
+		case a == "--no-decorate":
+			d = false
+		}
+	}
+	return d
+}
+
+// printLogEntry prints a commit's line (git's own with --oneline), its paths
+// with --name-only, and its conversations.
+func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []store.LinkedConversation) error {
 	p := rc.io.Palette()
-	_, err := fmt.Fprintf(rc.io.Out, "%s %s %s\n", p.Hash(shortHash(gc.Hash)[:7]), gc.Subject,
-		p.Dim("("+gc.AuthorName+", "+term.RelativeTime(gc.AuthorTime, rc.env.Now())+")"))
+	var err error
+	if opts.oneline {
+		refs := ""
+		if len(gc.Refs) > 0 {
+			refs = " " + p.Dim("("+strings.Join(gc.Refs, ", ")+")")
+		}
+		_, err = fmt.Fprintf(rc.io.Out, "%s%s %s\n", p.Hash(gc.Abbrev), refs, gc.Subject)
+	} else {
+		_, err = fmt.Fprintf(rc.io.Out, "%s %s %s\n", p.Hash(gc.Abbrev), gc.Subject,
+			p.Dim("("+gc.AuthorName+", "+term.RelativeTime(gc.AuthorTime, rc.env.Now())+")"))
+	}
 	if err != nil {
 		return err
 	}
+	for _, f := range gc.Files {
+		if _, err := fmt.Fprintf(rc.io.Out, "    %s\n", f); err != nil {
+			return err
+		}
+	}
 	for _, lc := range lcs {
 		if _, err := fmt.Fprintf(rc.io.Out, "        %s %s %s\n", p.Key(lc.ConversationID, "●"),
-			displayTitle(lc.Conv, lc.ConversationID), p.Dim(fmt.Sprintf("(%.0f%% %s)", lc.Confidence*100, lc.Status))); err != nil {
+			displayTitle(lc.Conv, lc.ConversationID), p.Dim(fmt.Sprintf("(%.0f%% %s%s)", lc.Confidence*100, lc.Status, agentSuffix(lc.Conv.Agent)))); err != nil {
 			return err
 		}
 	}

@@ -36,7 +36,7 @@ func manPage(app *cli.App) string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	b.WriteString(".TH GIT-CONVO 1 \"\" \"git-convo " + version + "\" \"Git Manual\"\n")
+	b.WriteString(".TH GIT-CONVO 1 \"\" \"git-convo " + Version + "\" \"Git Manual\"\n")
 	b.WriteString(".SH NAME\ngit-convo \\- " + esc(app.Usage) + "\n")
 	b.WriteString(".SH SYNOPSIS\n.B git convo\n.I command\n[\\fIoptions\\fR] [\\fIarguments\\fR]\n")
 	b.WriteString(".SH DESCRIPTION\n.nf\n" + esc(app.Description) + "\n.fi\n")

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -33,7 +34,8 @@ type readContext struct {
 
 	opened  chan struct{} // closed when the store is open (or failed to)
 	openErr error
-	hint    string // one line for stderr at the end (a terminal only)
+	shared  *notes.Reader // teammates' shared notes, listed in the background
+	hint    string        // one line for stderr at the end (a terminal only)
 }
 
 // ready waits for the store, which opens in the background while git works.
@@ -54,10 +56,14 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	// would cost every read command a subprocess.
 	repo := gitx.Here(".")
 	io := term.New(env.Stdin, env.Stdout, env.Stderr, env.StdoutTTY, env.StderrTTY, env.Getenv)
+	if json {
+		color = "never" // JSON is never colored: no git config to ask
+	}
 	io.SetColor(color, func(stdoutTTY bool) (bool, bool) {
 		return repo.ColorBool(ctx, "color.convo", stdoutTTY)
 	})
-	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{})}
+	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{}),
+		shared: notes.NewReader(ctx, ".")}
 	// Open the store while the command starts git: on log -n 1000 the
 	// overlap is a tenth of the run.
 	go func() {
@@ -88,6 +94,7 @@ func (env *Env) openReadStore(ctx context.Context) (*store.Store, string, error)
 
 func (rc *readContext) Close() {
 	_ = rc.io.StopPager() // flushes output even when no pager ran
+	rc.shared.Close()
 	if rc.ready() == nil {
 		rc.store.Close()
 		if rc.hint != "" && rc.env.StderrTTY {

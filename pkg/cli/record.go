@@ -133,6 +133,7 @@ func (r *recorder) record(ctx context.Context, rev, source string) (*gitx.Commit
 		}
 		return nil
 	})
+	shareAfter(ctx, r.env, r.repo.TopLevel, r.store, c.Hash)
 	return c, d, err
 }
 
@@ -307,6 +308,7 @@ func (r *recorder) rewrite(ctx context.Context, pairs [][2]string) error {
 		if err := r.store.MarkRewritten(ctx, p[0], p[1]); err != nil {
 			return err
 		}
+		shareAfter(ctx, r.env, r.repo.TopLevel, r.store, p[1])
 	}
 	return nil
 }

@@ -18,62 +18,102 @@ func showCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show the conversations behind commits",
-		UsageText: "git convo show [--full] [--json] [<rev>...]",
-		Description: `Prints each commit's header, like "git show --no-patch", and under it every linked
-conversation: title, confidence, auto or manual, the files it matched, why it was linked,
-Cursor's summary, the first prompt, the conversation id and its time span.
+		UsageText: "git convo show [--full] [--json] [<git show options>] [<object>...]",
+		Description: `Prints each commit's header exactly as "git show --no-patch" does, and under it every
+linked conversation: title, confidence, auto or manual, the files it matched, why it was
+linked, Cursor's summary, the first prompt, the conversation id and its time span.
 
-<rev> is anything "git rev-parse" accepts (default HEAD). --full adds each conversation's
-transcript, read from Cursor's database. --json prints one object per commit:
+The commits are git show's own: revisions (default HEAD), ranges (A..B), -<n>, :/<text>
+and git show's options (--date=...) all work. Options that add a diff or another format
+(-p, --stat, --format, --oneline) are refused: run git show for those.
+
+--full adds each conversation's transcript, read from Cursor's database. --json prints one
+object per commit:
   {"commit": {"hash", ...}, "conversations": [{"id", "title", "confidence", "status", "matchedFiles", ...}]}`,
-		Flags: append(readFlags(),
-			&cli.BoolFlag{Name: "full", Usage: "add each conversation's transcript"},
-		),
+		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
-			ctx := c.Context
-			revs := c.Args().Slice()
-			if len(revs) == 0 {
-				revs = []string{"HEAD"}
-			}
-			rc, err := newReadContext(ctx, env, c)
+			ra, err := splitGitArgs(c.Args().Slice(), showSpec())
 			if err != nil {
 				return err
 			}
-			defer rc.Close()
-			hashes, err := rc.repo.RevParse(ctx, revs...)
-			if err != nil {
-				return err
+			if ra.help {
+				return commandHelp(c, "show")
 			}
-			commits, err := rc.repo.LogCommits(ctx, append([]string{"--no-walk=unsorted"}, hashes...), gitx.LogOptions{Body: true})
-			if err != nil {
-				return err
-			}
-			if err := rc.ready(); err != nil {
-				return err
-			}
-			linked, err := rc.store.ConversationsForCommits(ctx, hashes)
-			if err != nil {
-				return err
-			}
-			rc.startPager()
-			defer rc.stopPager()
-			for i, gc := range commits {
-				recorded, _ := rc.store.GetCommit(ctx, gc.Hash)
-				if rc.json {
-					if err := rc.io.WriteJSON(showObject(gc, recorded, linked[gc.Hash])); err != nil {
-						return rc.ioErr(err)
-					}
-					continue
-				}
-				if i > 0 {
-					fmt.Fprintln(rc.io.Out)
-				}
-				rc.printCommitHeader(gc)
-				rc.printConversations(ctx, linked[gc.Hash], c.Bool("full"))
-			}
-			return nil
+			return runShow(c.Context, env, ra)
 		},
 	}
+}
+
+// showSpec reads git show's arguments: its header is git's medium format,
+// so options for another format or a diff are refused.
+func showSpec() gitArgSpec {
+	spec := logSpec("--full")
+	refuse(spec.refused, "git convo show prints git show's header; run git show for this format",
+		"--oneline", "--name-only", "--graph", "-p", "--patch", "--stat", "--format", "--pretty", "-z")
+	return spec
+}
+
+// runShow asks git for the commits with one process: their headers as git
+// prints them, or their fields for JSON.
+func runShow(ctx context.Context, env *Env, ra readArgs) error {
+	rc, err := newReadContextWith(ctx, env, ra.color, ra.json, !ra.noPager)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	var (
+		commits []gitx.Commit
+		records []gitx.ShowRecord
+		hashes  []string
+	)
+	if rc.json {
+		if commits, err = rc.repo.LogCommitsShow(ctx, ra.git); err != nil {
+			return err
+		}
+		for _, gc := range commits {
+			hashes = append(hashes, gc.Hash)
+		}
+	} else {
+		if records, err = rc.repo.ShowHeaders(ctx, ra.git, rc.io.StdoutTTY()); err != nil {
+			return err
+		}
+		for _, r := range records {
+			if r.Hash != "" {
+				hashes = append(hashes, r.Hash)
+			}
+		}
+	}
+	if err := rc.ready(); err != nil {
+		return err
+	}
+	linked, err := rc.store.ConversationsForCommits(ctx, hashes)
+	if err != nil {
+		return err
+	}
+	rc.mergeShared(ctx, hashes, linked)
+	rc.startPager()
+	defer rc.stopPager()
+	for _, gc := range commits {
+		recorded, _ := rc.store.GetCommit(ctx, gc.Hash)
+		if err := rc.io.WriteJSON(showObject(gc, recorded, linked[gc.Hash])); err != nil {
+			return rc.ioErr(err)
+		}
+	}
+	p := rc.io.Palette()
+	for i, r := range records {
+		if i > 0 {
+			fmt.Fprintln(rc.io.Out)
+		}
+		if r.Hash == "" {
+			fmt.Fprint(rc.io.Out, r.Text) // a tag's header, a blob: as git shows it
+			continue
+		}
+		first, rest, _ := strings.Cut(r.Text, "\n")
+		fmt.Fprintln(rc.io.Out, p.Hash(first))
+		fmt.Fprint(rc.io.Out, rest)
+		rc.printConversations(ctx, linked[r.Hash], ra.flags["--full"])
+	}
+	return nil
 }
 
 func showObject(gc gitx.Commit, recorded *store.Commit, lcs []store.LinkedConversation) showJSON {
@@ -90,6 +130,9 @@ func showObject(gc gitx.Commit, recorded *store.Commit, lcs []store.LinkedConver
 	if cj.Parents == nil {
 		cj.Parents = []string{}
 	}
+	if gc.Files != nil {
+		cj.Files = gc.Files // log --name-only
+	}
 	if recorded != nil {
 		cj.Recorded = true
 		cj.Branch = recorded.Branch
@@ -97,29 +140,6 @@ func showObject(gc gitx.Commit, recorded *store.Commit, lcs []store.LinkedConver
 		cj.RewrittenTo = recorded.RewrittenTo
 	}
 	return showJSON{Commit: cj, Conversations: toConversationsJSON(lcs)}
-}
-
-// printCommitHeader prints a commit the way `git show --no-patch` does.
-func (rc *readContext) printCommitHeader(gc gitx.Commit) {
-	p := rc.io.Palette()
-	w := rc.io.Out
-	fmt.Fprintln(w, p.Hash("commit "+gc.Hash))
-	if len(gc.Parents) > 1 {
-		short := make([]string, len(gc.Parents))
-		for i, h := range gc.Parents {
-			short[i] = shortHash(h)[:7]
-		}
-		fmt.Fprintf(w, "Merge: %s\n", strings.Join(short, " "))
-	}
-	fmt.Fprintf(w, "Author: %s\n", gc.Author)
-	fmt.Fprintf(w, "Date:   %s\n\n", gc.AuthorTime.Format("Mon Jan 2 15:04:05 2006 -0700"))
-	body := gc.Subject
-	if gc.Body != "" {
-		body += "\n\n" + gc.Body
-	}
-	for _, line := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
-		fmt.Fprintf(w, "    %s\n", line)
-	}
 }
 
 // printConversations prints the conversations under a commit header.
@@ -142,7 +162,7 @@ func (rc *readContext) printConversations(ctx context.Context, lcs []store.Linke
 func printConversationBlock(w io.Writer, p *term.Palette, now time.Time, lc store.LinkedConversation) {
 	title := displayTitle(lc.Conv, lc.ConversationID)
 	fmt.Fprintf(w, "    %s %s  %s\n", p.Key(lc.ConversationID, "●"), p.Bold(title),
-		p.Dim(fmt.Sprintf("(%.0f%% %s)", lc.Confidence*100, lc.Status)))
+		p.Dim(fmt.Sprintf("(%.0f%% %s%s)", lc.Confidence*100, lc.Status, agentSuffix(lc.Conv.Agent))))
 	span := ""
 	if lc.Conv.FirstSeenMs > 0 {
 		start, end := time.UnixMilli(lc.Conv.FirstSeenMs), time.UnixMilli(lc.Conv.ActivityMs)

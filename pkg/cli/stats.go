@@ -17,11 +17,12 @@ func statsCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "stats",
 		Usage:     "the share of added lines written by agents, per file and per author",
-		UsageText: "git convo stats [--json] [<revision range>] [-- <path>...]",
+		UsageText: "git convo stats [--json] [<git log options>] [<revision range>] [[--] <path>...]",
 		Description: `Adds up, over the recorded commits of a range (default: the last 1,000 commits of
 HEAD), the lines each commit added and how many of them an agent's edit wrote, per file and
-per commit author. Paths limit the files counted. Commits recorded before line-level
-attribution existed are left out of the counts.`,
+per commit author. Paths, with or without "--", limit the files counted. A file moved by
+hand (a rename, as git finds renames) counts only the lines it changed. Commits recorded
+before line-level attribution existed are left out of the counts.`,
 		SkipFlagParsing: true,
 		Action:          gitLogStyle("stats", env, runStats),
 	}
@@ -47,15 +48,13 @@ type statsJSON struct {
 }
 
 func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
-	var paths []string
-	for i, a := range gitArgs {
-		if a == "--" {
-			paths = gitArgs[i+1:]
-			break
-		}
+	if opts.oneline || opts.nameOnly || opts.onlyLinked {
+		return usagef("git convo stats prints totals, not commits: --oneline, --name-only and --only-linked are for git convo log")
 	}
-	if len(gitArgs) == 0 || gitArgs[0] == "--" {
-		gitArgs = append([]string{"-n", "1000", "HEAD"}, gitArgs...)
+	paths, revs := statsPaths(gitArgs)
+	if !revs {
+		// The default range; a -n of the user's, after it, still wins.
+		gitArgs = append([]string{"-n", "1000"}, gitArgs...)
 	}
 	rc, err := newReadContextWith(ctx, env, opts.color, opts.json, !opts.noPager)
 	if err != nil {
@@ -86,6 +85,7 @@ func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) 
 	if err != nil {
 		return err
 	}
+	fileStats = rc.sharedFileStats(ctx, hashes, fileStats)
 	prefixes := pathPrefixes(repo, paths)
 	out := statsJSON{Commits: len(commits), Pathspecs: paths}
 	files, authors := map[string]*lineCount{}, map[string]*lineCount{}
@@ -164,6 +164,35 @@ func sortedCounts(m map[string]*lineCount) []lineCount {
 		return out[i].Name < out[j].Name
 	})
 	return out
+}
+
+// statsPaths finds the pathspecs among git log arguments: all after "--",
+// and before it each argument that is no option and names a file or
+// directory (git takes such an argument as a path, and refuses one that is
+// also a revision). revs reports a revision among them.
+func statsPaths(gitArgs []string) (paths []string, revs bool) {
+	valued := logSpec().valued
+	options := true
+	for i := 0; i < len(gitArgs); i++ {
+		a := gitArgs[i]
+		switch {
+		case a == "--":
+			return append(paths, gitArgs[i+1:]...), revs
+		case options && a == "--end-of-options":
+			options = false
+		case options && strings.HasPrefix(a, "-"):
+			if valued[a] {
+				i++
+			}
+		default:
+			if _, err := os.Stat(a); err == nil {
+				paths = append(paths, a)
+			} else {
+				revs = true
+			}
+		}
+	}
+	return paths, revs
 }
 
 // pathPrefixes turns pathspecs (relative to the current directory) into

@@ -14,11 +14,13 @@ import (
 
 // Stamped at link time by scripts/release.sh and the Homebrew formula:
 //
-//	-ldflags "-X github.com/git-convo/git-convo/pkg/cli.version=0.2.0 -X github.com/git-convo/git-convo/pkg/cli.commit=<sha>"
+//	-ldflags "-X github.com/git-convo/git-convo/pkg/cli.Version=0.2.0 -X github.com/git-convo/git-convo/pkg/cli.commit=<sha>"
 //
 // -X can only set package variables; nothing assigns them at run time.
 var (
-	version = "0.1.0"
+	// Version is git-convo's release version (also written into shared notes
+	// and traces as the writer's version).
+	Version = "0.1.0"
 	commit  = ""
 )
 
@@ -37,7 +39,7 @@ type BuildInfo struct {
 // stamped commit; Go's VCS stamp stands in for it.
 func buildInfo() BuildInfo {
 	bi := BuildInfo{
-		Version:       version,
+		Version:       Version,
 		Commit:        commit,
 		GoVersion:     runtime.Version(),
 		Platform:      runtime.GOOS + "/" + runtime.GOARCH,

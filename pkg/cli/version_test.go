@@ -46,7 +46,7 @@ func TestVersionStamped(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "git-convo")
 	const ver, sha = "9.8.7-test", "0123456789abcdef0123456789abcdef01234567"
 	pkg := "github.com/git-convo/git-convo/pkg/cli"
-	cmd := exec.Command("go", "build", "-ldflags", "-X "+pkg+".version="+ver+" -X "+pkg+".commit="+sha, "-o", bin, "github.com/git-convo/git-convo/cmd/git-convo")
+	cmd := exec.Command("go", "build", "-ldflags", "-X "+pkg+".Version="+ver+" -X "+pkg+".commit="+sha, "-o", bin, "github.com/git-convo/git-convo/cmd/git-convo")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

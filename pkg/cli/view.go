@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -36,6 +37,7 @@ type conversationJSON struct {
 	MatchedFiles []string `json:"matchedFiles"`
 	Reason       string   `json:"reason"`
 	Source       string   `json:"source"`
+	Origin       string   `json:"origin"` // local | notes (a teammate's shared note)
 	Summary      string   `json:"summary,omitempty"`
 	FirstPrompt  string   `json:"firstPrompt,omitempty"`
 	Model        string   `json:"model,omitempty"`
@@ -66,6 +68,7 @@ func toConversationJSON(lc store.LinkedConversation) conversationJSON {
 		MatchedFiles: matched,
 		Reason:       lc.Reason,
 		Source:       lc.Source,
+		Origin:       notes.Origin(lc.Source),
 		Summary:      lc.Conv.Summary,
 		FirstPrompt:  lc.Conv.FirstPrompt,
 		Model:        lc.Conv.Model,

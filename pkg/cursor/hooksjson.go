@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/jsonobj"
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // HookSpec is one event git-convo registers in hooks.json.
@@ -22,10 +22,11 @@ type HookSpec struct {
 // DefaultHookSpecs are the events git-convo observes. None is a permission or
 // fail-closed event (preToolUse, beforeShellExecution, beforeMCPExecution,
 // beforeReadFile): a bug in an observer must never block the user.
+// afterShellExecution (fire-and-forget) shows the agent's own git commits.
 func DefaultHookSpecs() []HookSpec {
 	return []HookSpec{
 		{"sessionStart", 5}, {"beforeSubmitPrompt", 5}, {"afterFileEdit", 5}, {"postToolUse", 5},
-		{"afterAgentResponse", 5}, {"stop", 10}, {"sessionEnd", 5},
+		{"afterShellExecution", 5}, {"afterAgentResponse", 5}, {"stop", 10}, {"sessionEnd", 5},
 	}
 }
 
@@ -61,80 +62,7 @@ func isOurs(entry json.RawMessage) bool {
 
 // object is a JSON object that keeps its keys' order, so merging does not
 // reorder or drop what other tools wrote.
-type object struct {
-	keys []string
-	vals map[string]json.RawMessage
-}
-
-func parseObject(b []byte) (*object, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("the top level is not a JSON object")
-	}
-	o := &object{vals: map[string]json.RawMessage{}}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		if _, dup := o.vals[key]; !dup {
-			o.keys = append(o.keys, key)
-		}
-		o.vals[key] = v
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after the JSON object")
-	}
-	return o, nil
-}
-
-func (o *object) set(key string, v json.RawMessage) {
-	if _, ok := o.vals[key]; !ok {
-		o.keys = append(o.keys, key)
-	}
-	o.vals[key] = v
-}
-
-func (o *object) del(key string) {
-	if _, ok := o.vals[key]; !ok {
-		return
-	}
-	delete(o.vals, key)
-	for i, k := range o.keys {
-		if k == key {
-			o.keys = append(o.keys[:i], o.keys[i+1:]...)
-			break
-		}
-	}
-}
-
-func (o *object) marshal() json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(o.vals[k])
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
+type object = jsonobj.Object
 
 // readHooksFile returns the file's top object and hooks object (both empty
 // for a missing or empty file), or ErrMalformedHooksJSON.
@@ -143,16 +71,15 @@ func readHooksFile(path string) (top, hooks *object, existing []byte, err error)
 	if err != nil && !os.IsNotExist(err) {
 		return nil, nil, nil, err
 	}
-	top = &object{vals: map[string]json.RawMessage{}}
-	hooks = &object{vals: map[string]json.RawMessage{}}
+	top, hooks = jsonobj.New(), jsonobj.New()
 	if len(bytes.TrimSpace(existing)) == 0 {
 		return top, hooks, existing, nil
 	}
-	if top, err = parseObject(existing); err != nil {
+	if top, err = jsonobj.Parse(existing); err != nil {
 		return nil, nil, existing, fmt.Errorf("%w: %s: %v (fix or move it; git-convo will not overwrite it)", ErrMalformedHooksJSON, path, err)
 	}
-	if raw, ok := top.vals["hooks"]; ok {
-		if hooks, err = parseObject(raw); err != nil {
+	if raw, ok := top.Get("hooks"); ok {
+		if hooks, err = jsonobj.Parse(raw); err != nil {
 			return nil, nil, existing, fmt.Errorf("%w: %s: \"hooks\" is not an object (fix or move it; git-convo will not overwrite it)", ErrMalformedHooksJSON, path)
 		}
 	}
@@ -173,7 +100,7 @@ func InstallHooksJSON(path, bin string, specs []HookSpec) (string, error) {
 			return "", fmt.Errorf("refusing to register %s: a blocking event would let a git-convo bug block Cursor", s.Event)
 		}
 		var entries []json.RawMessage
-		if raw, ok := hooks.vals[s.Event]; ok {
+		if raw, ok := hooks.Get(s.Event); ok {
 			if err := json.Unmarshal(raw, &entries); err != nil {
 				return "", fmt.Errorf("%w: %s: hooks.%s is not a list (fix or move it)", ErrMalformedHooksJSON, path, s.Event)
 			}
@@ -190,14 +117,13 @@ func InstallHooksJSON(path, bin string, specs []HookSpec) (string, error) {
 		}{CaptureCommand(bin, s.Event), s.Timeout})
 		kept = append(kept, ours)
 		list, _ := json.Marshal(kept)
-		hooks.set(s.Event, list)
+		hooks.Set(s.Event, list)
 	}
-	if _, ok := top.vals["version"]; !ok {
-		top.keys = append([]string{"version"}, top.keys...)
-		top.vals["version"] = json.RawMessage("1")
+	if _, ok := top.Get("version"); !ok {
+		top.SetFirst("version", json.RawMessage("1"))
 	}
-	top.set("hooks", hooks.marshal())
-	return writeIfChanged(path, existing, top.marshal())
+	top.Set("hooks", hooks.Marshal())
+	return writeIfChanged(path, existing, top.Marshal())
 }
 
 // UninstallHooksJSON removes git-convo's entries from the hooks.json at path,
@@ -211,9 +137,9 @@ func UninstallHooksJSON(path string) (string, error) {
 	if existing == nil {
 		return "not present", nil
 	}
-	for _, ev := range append([]string{}, hooks.keys...) {
+	for _, ev := range hooks.Keys() {
 		var entries []json.RawMessage
-		if json.Unmarshal(hooks.vals[ev], &entries) != nil {
+		if raw, _ := hooks.Get(ev); json.Unmarshal(raw, &entries) != nil {
 			continue
 		}
 		var kept []json.RawMessage
@@ -226,22 +152,22 @@ func UninstallHooksJSON(path string) (string, error) {
 			continue
 		}
 		if len(kept) == 0 {
-			hooks.del(ev)
+			hooks.Del(ev)
 			continue
 		}
 		list, _ := json.Marshal(kept)
-		hooks.set(ev, list)
+		hooks.Set(ev, list)
 	}
-	if _, ok := top.vals["hooks"]; ok {
-		top.set("hooks", hooks.marshal())
+	if _, ok := top.Get("hooks"); ok {
+		top.Set("hooks", hooks.Marshal())
 	}
-	if len(hooks.keys) == 0 && onlyKeys(top, "version", "hooks") {
+	if hooks.Len() == 0 && top.OnlyKeys("version", "hooks") {
 		if err := removeFile(path); err != nil {
 			return "", err
 		}
 		return "removed (the file held nothing else)", nil
 	}
-	res, err := writeIfChanged(path, existing, top.marshal())
+	res, err := writeIfChanged(path, existing, top.Marshal())
 	if res == "updated" {
 		res = "removed"
 	}
@@ -261,19 +187,11 @@ func writeIfChanged(path string, existing []byte, compact json.RawMessage) (stri
 			return "unchanged", nil
 		}
 		// Same content, other formatting: leave the user's formatting alone.
-		var a, b any
-		if json.Unmarshal(existing, &a) == nil && json.Unmarshal(out.Bytes(), &b) == nil && jsonEqual(a, b) {
+		if jsonobj.SameJSON(existing, out.Bytes()) {
 			return "unchanged", nil
 		}
 	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", err
-	}
-	if err := atomicfile.Write(path, out.Bytes(), mode); err != nil {
+	if err := atomicfile.Replace(path, out.Bytes()); err != nil {
 		return "", err
 	}
 	if existing == nil {
@@ -282,32 +200,7 @@ func writeIfChanged(path string, existing []byte, compact json.RawMessage) (stri
 	return "updated", nil
 }
 
-func jsonEqual(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
-}
-
 // shellQuote quotes s for sh when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// onlyKeys reports whether o has no key but the given ones.
-func onlyKeys(o *object, keys ...string) bool {
-	for _, k := range o.keys {
-		found := false
-		for _, want := range keys {
-			found = found || k == want
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
+func shellQuote(s string) string { return source.ShellQuote(s) }
 
 func removeFile(path string) error { return os.Remove(path) }

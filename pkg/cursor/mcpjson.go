@@ -3,6 +3,8 @@ package cursor
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/git-convo/git-convo/pkg/jsonobj"
 )
 
 // MCPServerName is git-convo's key in Cursor's mcp.json.
@@ -21,9 +23,9 @@ func InstallMCPJSON(path, bin string) (string, error) {
 		Command string   `json:"command"`
 		Args    []string `json:"args"`
 	}{bin, []string{"mcp"}})
-	servers.set(MCPServerName, entry)
-	top.set("mcpServers", servers.marshal())
-	return writeIfChanged(path, existing, top.marshal())
+	servers.Set(MCPServerName, entry)
+	top.Set("mcpServers", servers.Marshal())
+	return writeIfChanged(path, existing, top.Marshal())
 }
 
 // UninstallMCPJSON removes git-convo's server from mcp.json; a file left
@@ -36,18 +38,18 @@ func UninstallMCPJSON(path string) (string, error) {
 	if existing == nil {
 		return "not present", nil
 	}
-	if _, ok := servers.vals[MCPServerName]; !ok {
+	if _, ok := servers.Get(MCPServerName); !ok {
 		return "not present", nil
 	}
-	servers.del(MCPServerName)
-	if len(servers.keys) == 0 && onlyKeys(top, "mcpServers") {
+	servers.Del(MCPServerName)
+	if servers.Len() == 0 && top.OnlyKeys("mcpServers") {
 		if err := removeFile(path); err != nil {
 			return "", err
 		}
 		return "removed (the file held nothing else)", nil
 	}
-	top.set("mcpServers", servers.marshal())
-	if _, err := writeIfChanged(path, existing, top.marshal()); err != nil {
+	top.Set("mcpServers", servers.Marshal())
+	if _, err := writeIfChanged(path, existing, top.Marshal()); err != nil {
 		return "", err
 	}
 	return "removed", nil
@@ -58,9 +60,9 @@ func readMCPFile(path string) (top, servers *object, existing []byte, err error)
 	if err != nil {
 		return nil, nil, existing, err
 	}
-	servers = &object{vals: map[string]json.RawMessage{}}
-	if raw, ok := top.vals["mcpServers"]; ok {
-		if servers, err = parseObject(raw); err != nil {
+	servers = jsonobj.New()
+	if raw, ok := top.Get("mcpServers"); ok {
+		if servers, err = jsonobj.Parse(raw); err != nil {
 			return nil, nil, existing, fmt.Errorf("%w: %s: \"mcpServers\" is not an object (fix or move it; git-convo will not overwrite it)", ErrMalformedHooksJSON, path)
 		}
 	}

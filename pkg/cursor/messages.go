@@ -3,36 +3,18 @@ package cursor
 import (
 	"context"
 	"encoding/json"
+	"github.com/git-convo/git-convo/pkg/source"
 	"strings"
 	"time"
 )
 
-// Message is one message of a conversation, user's or assistant's.
-type Message struct {
-	BubbleID      string      `json:"bubbleId,omitempty"`
-	Role          string      `json:"role"` // user | assistant
-	CreatedAt     time.Time   `json:"createdAt,omitzero"`
-	Text          string      `json:"text,omitempty"`
-	Thinking      string      `json:"thinking,omitempty"`
-	Tools         []ToolCall  `json:"tools,omitempty"`
-	CodeBlocks    []CodeBlock `json:"codeBlocks,omitempty"`
-	RelevantFiles []string    `json:"relevantFiles,omitempty"`
-}
-
-// ToolCall is an agent's tool step (toolFormerData).
-type ToolCall struct {
-	Name   string `json:"name"`
-	Params string `json:"params,omitempty"`
-	Result string `json:"result,omitempty"`
-	Status string `json:"status,omitempty"`
-}
-
-// CodeBlock is a block of code in a message.
-type CodeBlock struct {
-	Language string `json:"language,omitempty"`
-	Path     string `json:"path,omitempty"`
-	Content  string `json:"content"`
-}
+// Message, ToolCall and CodeBlock are the agent-neutral message types of
+// pkg/source; Cursor's reader fills them.
+type (
+	Message   = source.Message
+	ToolCall  = source.ToolCall
+	CodeBlock = source.CodeBlock
+)
 
 type bubbleJSON struct {
 	BubbleID string `json:"bubbleId"`

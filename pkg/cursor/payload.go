@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // Payload is one hook event as Cursor sends it on stdin. Every field is
@@ -34,6 +36,11 @@ type Payload struct {
 	ToolInput      ToolInput    `json:"tool_input"`
 	Cwd            string       `json:"cwd"`
 	IsBackground   bool         `json:"is_background_agent"`
+	// Shell executions: afterShellExecution's command and output, and
+	// postToolUse's tool_output (a shell tool's output among them).
+	Command    string `json:"command"`
+	Output     string `json:"output"`
+	ToolOutput string `json:"tool_output"`
 }
 
 // Edit is one search/replace of afterFileEdit.
@@ -79,7 +86,7 @@ func (t ToolInput) str(keys ...string) string {
 }
 
 // ErrBadPayload is returned for input that is not a JSON object.
-var ErrBadPayload = errors.New("payload is not a JSON object")
+var ErrBadPayload = source.ErrBadPayload
 
 // ParsePayload parses one hook payload. It accepts a UTF-8 BOM, unknown
 // fields and nulls; it refuses empty input and anything but a JSON object.
@@ -169,6 +176,12 @@ func setField(p *Payload, key string, val json.RawMessage) {
 		str(&p.Cwd)
 	case "is_background_agent":
 		_ = json.Unmarshal(val, &p.IsBackground)
+	case "command":
+		str(&p.Command)
+	case "output":
+		str(&p.Output)
+	case "tool_output":
+		str(&p.ToolOutput)
 	}
 }
 

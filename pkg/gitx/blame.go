@@ -8,11 +8,17 @@ import (
 	"time"
 )
 
-// BlameOptions selects what to blame.
+// BlameOptions selects what to blame: either Rev, Path and Ranges, or Args.
 type BlameOptions struct {
 	Rev    string   // "" for the work tree
 	Path   string   // relative to the current directory, as git takes it
 	Ranges []string // -L values ("10,20", ":func")
+	// Args are `git blame` arguments as the user typed them (options in any
+	// form git takes, [<rev>] [--] <file>, in any order git takes): they
+	// reach git as they are, after --porcelain, so git parses them exactly
+	// as `git blame` would. Options that shape git's own output are the
+	// caller's to leave out.
+	Args []string
 }
 
 // BlameLine is one line of `git blame --porcelain`.
@@ -43,13 +49,17 @@ func (r *Repo) Blame(ctx context.Context, o BlameOptions) ([]BlameLine, error) {
 		return nil, fmt.Errorf("unknown revision %q", o.Rev)
 	}
 	args := []string{"blame", "--porcelain"}
-	for _, l := range o.Ranges {
-		args = append(args, "-L", l)
+	if o.Args != nil {
+		args = append(args, o.Args...)
+	} else {
+		for _, l := range o.Ranges {
+			args = append(args, "-L", l)
+		}
+		if o.Rev != "" {
+			args = append(args, o.Rev)
+		}
+		args = append(args, "--", o.Path)
 	}
-	if o.Rev != "" {
-		args = append(args, o.Rev)
-	}
-	args = append(args, "--", o.Path)
 	var lines []BlameLine
 	err := r.run.stream(ctx, args, func(out io.Reader) error {
 		var perr error

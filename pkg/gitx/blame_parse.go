@@ -157,8 +157,8 @@ type lineReader struct {
 	long []byte // a line longer than the buffer, put together
 }
 
-// next returns the next line without its "\n" or "\r\n"; it is valid until
-// the next call.
+// next returns the next line without its "\n" (a "\r" before it is the
+// line's own: git blame keeps it); it is valid until the next call.
 func (lr *lineReader) next() ([]byte, error) {
 	line, err := lr.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
@@ -172,6 +172,5 @@ func (lr *lineReader) next() ([]byte, error) {
 	if err != nil && (err != io.EOF || len(line) == 0) {
 		return nil, err
 	}
-	line = bytes.TrimSuffix(line, []byte{'\n'})
-	return bytes.TrimSuffix(line, []byte{'\r'}), nil
+	return bytes.TrimSuffix(line, []byte{'\n'}), nil
 }

@@ -20,7 +20,7 @@ func lineOracle(t *testing.T, out string) []BlameLine {
 	var cur BlameLine
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if text, ok := strings.CutPrefix(l, "\t"); ok {
-			cur.Text = strings.TrimSuffix(text, "\r")
+			cur.Text = text
 			lines = append(lines, cur)
 			cur = BlameLine{}
 			continue
@@ -127,7 +127,7 @@ func TestBlameMatchesGit(t *testing.T) {
 			t.Fatal(err)
 		}
 		two, four, five := lines[1], lines[3], lines[4]
-		if two.Text != "\tTWO with a tab and CRLF" || four.Text != "\t\tfour" || two.Author != "Other Person" ||
+		if two.Text != "\tTWO with a tab and CRLF\r" || four.Text != "\t\tfour" || two.Author != "Other Person" ||
 			two.AuthorMail != "other@example.com" || two.Filename != "f.go" || five.Filename != "dir ü/g.go" {
 			t.Errorf("%+v\n%+v\n%+v", two, four, five)
 		}

@@ -9,6 +9,7 @@ import (
 // Commit is one commit's metadata.
 type Commit struct {
 	Hash        string
+	Abbrev      string // git's unique abbreviation of Hash (StreamLog with Abbrev)
 	Parents     []string
 	Author      string // "Name <email>"
 	AuthorName  string

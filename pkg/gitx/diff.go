@@ -6,65 +6,114 @@ import (
 	"context"
 	"io"
 	"strconv"
-	"strings"
 )
 
 // AddedLine is a line a commit adds, with its number in the new file.
 type AddedLine struct {
 	Line int
-	Text string
+	Text string // without its line ending ("\r\n" included)
 }
 
 // AddedLines returns, per path, the lines a commit adds against its first
 // parent (every line of every file for a root commit), from git's own diff
-// with no context lines.
+// with no context lines. Renames (and copies) are found as the user's git
+// finds them (diff.renames, see renameOption): a moved file adds only the
+// lines it changed, under its new name; with diff.renames=false it adds all.
 func (r *Repo) AddedLines(ctx context.Context, c *Commit) (map[string][]AddedLine, error) {
-	args := []string{"-c", "core.quotePath=false", "diff-tree", "-p", "-U0", "--no-color", "--no-renames", "--no-ext-diff", "-r"}
+	args := []string{"-c", "core.quotePath=false", "diff-tree", "-p", "-U0", r.renameOption(ctx), "--no-color", "--no-ext-diff",
+		"--no-textconv", "-r"}
 	if len(c.Parents) == 0 {
 		args = append(args, "--root", c.Hash)
 	} else {
 		args = append(args, c.Parents[0], c.Hash)
 	}
-	out, err := r.run.output(ctx, args...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseAddedLines(bytes.NewReader(out))
+	var out map[string][]AddedLine
+	err := r.run.stream(ctx, args, func(rd io.Reader) error {
+		var perr error
+		out, perr = ParseAddedLines(rd)
+		return perr
+	})
+	return out, err
 }
 
 // ParseAddedLines reads a unified diff (-U0) and collects its added lines.
+// Headers are read only where one can stand (before a file's first hunk);
+// inside a hunk its line counts say what is content, so an added line that
+// reads "++ x" or "diff --git" is content. Lines may be of any length.
 func ParseAddedLines(rd io.Reader) (map[string][]AddedLine, error) {
 	out := map[string][]AddedLine{}
-	sc := bufio.NewScanner(rd)
-	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
-	path, next := "", 0
-	for sc.Scan() {
-		line := sc.Text()
+	lr := lineReader{br: bufio.NewReaderSize(rd, 64*1024)}
+	var (
+		path           string
+		next           int // the new file's number of the next added line
+		oldLeft, added int // lines the current hunk still holds
+	)
+	for {
+		b, err := lr.next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if oldLeft > 0 || added > 0 {
+			switch {
+			case len(b) > 0 && b[0] == '-' && oldLeft > 0:
+				oldLeft--
+			case len(b) > 0 && b[0] == '+' && added > 0:
+				if path != "" {
+					out[path] = append(out[path], AddedLine{Line: next, Text: string(bytes.TrimSuffix(b[1:], []byte{'\r'}))})
+				}
+				next++
+				added--
+			case len(b) > 0 && b[0] == '\\': // "\ No newline at end of file"
+			default:
+				oldLeft, added = 0, 0 // not a diff line: the hunk ended early
+			}
+			if oldLeft > 0 || added > 0 || len(b) == 0 || b[0] != 'd' {
+				continue
+			}
+		}
 		switch {
-		case strings.HasPrefix(line, "diff --git "):
-			path, next = "", 0
-		case strings.HasPrefix(line, "+++ "):
+		case bytes.HasPrefix(b, []byte("diff --git ")):
+			path = ""
+		case bytes.HasPrefix(b, []byte("+++ ")):
 			// git ends a name that holds a space with a tab.
-			p := strings.TrimSuffix(strings.TrimPrefix(line, "+++ "), "\t")
+			p := string(bytes.TrimSuffix(b[4:], []byte{'\t'}))
 			if p == "/dev/null" {
 				path = ""
 				continue
 			}
-			path = strings.TrimPrefix(unquotePath(p), "b/")
-		case strings.HasPrefix(line, "--- "):
-		case strings.HasPrefix(line, "@@ "):
-			// @@ -a,b +c,d @@
-			fields := strings.Fields(line)
-			if len(fields) >= 3 && strings.HasPrefix(fields[2], "+") {
-				start, _, _ := strings.Cut(fields[2][1:], ",")
-				next, _ = strconv.Atoi(start)
+			p = unquotePath(p)
+			if len(p) > 2 && p[:2] == "b/" {
+				p = p[2:]
 			}
-		case strings.HasPrefix(line, "+"):
-			if path != "" && next > 0 {
-				out[path] = append(out[path], AddedLine{Line: next, Text: strings.TrimSuffix(line[1:], "\r")})
-				next++
-			}
+			path = p
+		case bytes.HasPrefix(b, []byte("@@ ")):
+			oldLeft, next, added = hunkHeader(b)
+		case len(b) > 0 && b[0] == '\\': // after the last line of a hunk
 		}
 	}
-	return out, sc.Err()
+}
+
+// hunkHeader reads "@@ -a[,b] +c[,d] @@": the old side's count, the new
+// side's first line and count (a count left out is 1).
+func hunkHeader(b []byte) (oldCount, newStart, newCount int) {
+	f := bytes.Fields(b)
+	if len(f) < 3 || len(f[1]) < 2 || len(f[2]) < 2 || f[1][0] != '-' || f[2][0] != '+' {
+		return 0, 0, 0
+	}
+	_, oc := rangeOf(f[1][1:])
+	ns, nc := rangeOf(f[2][1:])
+	return oc, ns, nc
+}
+
+func rangeOf(b []byte) (start, count int) {
+	s, c, found := bytes.Cut(b, []byte{','})
+	start, _ = strconv.Atoi(string(s))
+	count = 1
+	if found {
+		count, _ = strconv.Atoi(string(c))
+	}
+	return start, count
 }

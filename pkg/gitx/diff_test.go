@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"context"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -44,4 +45,91 @@ func TestParseAddedLinesQuotedNames(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, map[string][]AddedLine{"tab\there": {{1, "x"}}}) {
 		t.Errorf("%v %v", got, err)
 	}
+}
+
+// TestAddedLinesLikeHeaders commits lines that read like diff headers
+// ("++ x" is "+++ x" in the diff), and renames: a moved file adds only the
+// lines it changed, under its new name.
+func TestAddedLinesLikeHeaders(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a.txt", "keep\n")
+	r.write("old.txt", "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n")
+	r.write("moved.txt", "m1\nm2\nm3\n")
+	r.commit("root")
+	r.write("a.txt", "keep\n++ b/not a header\n-- also content\ndiff --git a/x b/x\n@@ -1 +1 @@\nafter\n")
+	r.git("mv", "old.txt", "new.txt")
+	r.write("new.txt", "l1\nl2\nl3\nL4\nl5\nl6\nl7\nl8\n")
+	r.git("mv", "moved.txt", "moved-too.txt")
+	r.commit("second")
+	repo := r.open()
+	ctx := context.Background()
+	c, err := repo.ReadCommit(ctx, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := repo.AddedLines(ctx, c)
+	want := map[string][]AddedLine{
+		"a.txt":   {{2, "++ b/not a header"}, {3, "-- also content"}, {4, "diff --git a/x b/x"}, {5, "@@ -1 +1 @@"}, {6, "after"}},
+		"new.txt": {{4, "L4"}},
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("%v %v\nwant %v", got, err, want)
+	}
+}
+
+// repeatReader yields n bytes of b.
+type repeatReader struct {
+	b byte
+	n int
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), r.n)
+	for i := range p[:k] {
+		p[i] = r.b
+	}
+	r.n -= k
+	return k, nil
+}
+
+// TestParsersTakeAnyLineLength feeds the diff and blame parsers a line
+// longer than 64 MiB.
+func TestParsersTakeAnyLineLength(t *testing.T) {
+	const n = 64<<20 + 10
+	diff := io.MultiReader(strings.NewReader("diff --git a/f b/f\n--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+"),
+		&repeatReader{'x', n}, strings.NewReader("\n+short\n"))
+	got, err := ParseAddedLines(diff)
+	if err != nil || len(got["f"]) != 2 || len(got["f"][0].Text) != n || got["f"][1] != (AddedLine{2, "short"}) {
+		t.Errorf("diff: %d lines, %v", len(got["f"]), err)
+	}
+	h := strings.Repeat("ab", 20)
+	blame := io.MultiReader(strings.NewReader(h+" 1 1 2\nauthor A\nfilename f\n\t"), &repeatReader{'y', n},
+		strings.NewReader("\n"+h+" 2 2\n\tshort\r\n"))
+	lines, err := ParseBlame(blame)
+	if err != nil || len(lines) != 2 || len(lines[0].Text) != n || lines[1].Text != "short\r" {
+		t.Errorf("blame: %d lines, %v", len(lines), err)
+	}
+}
+
+// FuzzParseAddedLines: whatever it is given, the diff parser does not panic
+// and every added line has a path and a line number.
+func FuzzParseAddedLines(f *testing.F) {
+	f.Add("diff --git a/f b/f\n--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+++ x\n+y\n")
+	f.Add("diff --git \"a/t\\tb\" \"b/t\\tb\"\n--- a/x\n+++ \"b/t\\tb\"\n@@ -1,2 +1 @@\n-a\n-b\n+c\n\\ No newline at end of file\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := ParseAddedLines(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		for p, lines := range got {
+			for _, l := range lines {
+				if p == "" || l.Line < 1 {
+					t.Fatalf("%q: %+v", p, l)
+				}
+			}
+		}
+	})
 }

@@ -3,6 +3,7 @@ package gitx
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -13,14 +14,25 @@ type Location struct {
 }
 
 // FindRepoForPath finds the repository holding path without running git (it
-// runs on every Cursor edit): it walks up to the nearest .git, a directory or
-// a "gitdir:" file (linked worktrees, submodules), and follows a worktree's
-// commondir. A path that does not exist yet resolves through its parents.
-// Symbolic links are left as they are: TopLevel is a prefix of path.
+// runs on every Cursor edit). Like git, it first honours GIT_DIR with
+// GIT_WORK_TREE or the repository's core.worktree ("dotfiles" repositories
+// whose work tree holds no .git); otherwise it walks up to the nearest .git,
+// a directory or a "gitdir:" file (linked worktrees, submodules), and follows
+// a worktree's commondir. A path that does not exist yet resolves through its
+// parents. Symbolic links are left as they are: TopLevel is a prefix of path.
 func FindRepoForPath(path string) (Location, bool) {
+	return FindRepoForPathEnv(path, os.Getenv)
+}
+
+// FindRepoForPathEnv is FindRepoForPath with the environment read through
+// getenv.
+func FindRepoForPathEnv(path string, getenv func(string) string) (Location, bool) {
 	dir, err := filepath.Abs(path)
 	if err != nil {
 		return Location{}, false
+	}
+	if loc, ok := fromGitDirEnv(dir, getenv); ok {
+		return loc, true
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		dir = filepath.Dir(dir)
@@ -93,4 +105,104 @@ func commonDirOf(gitDir string) string {
 		c = filepath.Join(gitDir, c)
 	}
 	return filepath.Clean(c)
+}
+
+// fromGitDirEnv places abs in the repository GIT_DIR names when abs lies in
+// its work tree: GIT_WORK_TREE, else the repository's core.worktree (relative
+// to the git dir). A GIT_DIR without either names no work tree here: git
+// would take the current directory, which for an agent's hook says nothing.
+func fromGitDirEnv(abs string, getenv func(string) string) (Location, bool) {
+	gitDir := getenv("GIT_DIR")
+	if gitDir == "" {
+		return Location{}, false
+	}
+	gitDir, err := filepath.Abs(gitDir)
+	if err != nil || !isGitDir(gitDir) {
+		return Location{}, false
+	}
+	wt := getenv("GIT_WORK_TREE")
+	if wt == "" {
+		if wt = coreWorktree(gitDir); wt != "" && !filepath.IsAbs(wt) {
+			wt = filepath.Join(gitDir, wt)
+		}
+	}
+	if wt == "" {
+		return Location{}, false
+	}
+	if wt, err = filepath.Abs(wt); err != nil {
+		return Location{}, false
+	}
+	top, ok := within(abs, wt)
+	if !ok {
+		return Location{}, false
+	}
+	return Location{TopLevel: top, CommonDir: commonDirOf(gitDir)}, true
+}
+
+// within reports whether abs lies in dir and returns dir spelled as abs
+// spells it (the two may reach it through different symbolic links).
+func within(abs, dir string) (string, bool) {
+	if rel, err := filepath.Rel(dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return dir, true
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", false
+	}
+	// Resolve the part of abs that exists; the rest is spelled as given.
+	existing, rest := abs, ""
+	for {
+		if real, err := filepath.EvalSymlinks(existing); err == nil {
+			rel, err := filepath.Rel(realDir, filepath.Join(real, rest))
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return "", false
+			}
+			if rel == "." {
+				return abs, true
+			}
+			top := strings.TrimSuffix(abs, string(filepath.Separator)+rel)
+			return top, top != abs
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			return "", false
+		}
+		rest = filepath.Join(filepath.Base(existing), rest)
+		existing = parent
+	}
+}
+
+// coreWorktree reads core.worktree from a git dir's config file, the
+// setting git itself reads there to find a work tree; like git, it ignores it
+// in a repository set core.bare.
+func coreWorktree(gitDir string) string {
+	b, err := os.ReadFile(filepath.Join(gitDir, "config"))
+	if err != nil {
+		return ""
+	}
+	inCore, value, bare := false, "", false
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			name := strings.ToLower(strings.Trim(line, "[] \t"))
+			inCore = name == "core"
+			continue
+		}
+		key, v, ok := strings.Cut(line, "=")
+		key = strings.TrimSpace(key)
+		if inCore && ok && strings.EqualFold(key, "bare") {
+			bare = strings.EqualFold(strings.TrimSpace(v), "true")
+		}
+		if inCore && ok && strings.EqualFold(key, "worktree") {
+			v = strings.TrimSpace(v)
+			if uq, err := strconv.Unquote(v); err == nil && strings.HasPrefix(v, `"`) {
+				v = uq
+			}
+			value = v // the last one wins, as in git
+		}
+	}
+	if bare {
+		return ""
+	}
+	return value
 }

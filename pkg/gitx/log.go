@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 )
@@ -15,62 +16,126 @@ type LogOptions struct {
 	Body     bool // also read each message's body (%b)
 	Files    bool // also list each commit's changed paths (against its first parent)
 	Decorate bool // also read each commit's decorations (%D) into Refs
+	Abbrev   bool // also read git's abbreviation of each hash (%h) into Abbrev
 }
 
-// logFormat is one commit of the stream: a record separator first (with
-// Files, git prints the paths after the format, so a record is known
-// complete only when the next one starts), then NUL-terminated fields, the
-// paths last. Decorations cost git a read of every ref: only when asked.
+// logFormat is one commit of the stream, for -z: NUL-separated fields, the
+// last one ended by -z's NUL. A message may hold any byte but NUL, so no
+// message can break the framing. A record starts with "/" and the hash: with
+// --name-only git prints the paths after the record, each ended by NUL, and
+// no path git prints starts with "/". Decorations cost git a read of every
+// ref, abbreviations a look-up each: only when asked.
 func logFormat(o LogOptions) string {
-	f := "%x1e%H%x00%P%x00%an%x00%ae%x00%aI%x00%cI%x00%s%x00"
+	f := "/%H%x00%P%x00%an%x00%ae%x00%aI%x00%cI%x00%s%x00"
 	if o.Decorate {
 		f += "%D"
+	}
+	f += "%x00"
+	if o.Abbrev {
+		f += "%h"
 	}
 	f += "%x00"
 	if o.Body {
 		f += "%b"
 	}
-	return f + "%x00"
+	return f
 }
 
-// logFields counts logFormat's fields and the paths after them.
+// logFields counts logFormat's fields.
 const logFields = 10
 
 // StreamLog runs `git log` with the caller's options, revisions and
-// pathspecs (-n, --since, --author, ranges, "-- <path>"...) and calls fn
-// with each commit as git prints it, so the first commits arrive long before
-// git finishes a long history. fn returns false to stop; git is then killed
-// and StreamLog returns nil. A cancelled ctx also kills git and returns
-// ctx's error. User options that change the output's shape (--graph, -z,
-// -p) are not for this stream.
+// pathspecs (-n, --since, --author, ranges, paths with or without "--"...)
+// and calls fn with each commit as git prints it, so the first commits
+// arrive long before git finishes a long history. fn returns false to stop;
+// git is then killed and StreamLog returns nil. A cancelled ctx also kills
+// git and returns ctx's error. User options that change the output's shape
+// (--format, --oneline, --graph, -p, --stat) are not for this stream; a
+// user's --name-only fills Files.
 func (r *Repo) StreamLog(ctx context.Context, userArgs []string, opts LogOptions, fn func(Commit) bool) error {
-	args := []string{"-c", "log.showSignature=false"}
+	return r.streamCommits(ctx, "log", userArgs, opts, fn)
+}
+
+// StreamShow is StreamLog for `git show`'s choice of commits: the revisions
+// themselves, a range walked (A..B), -<n>. An annotated tag's own header is
+// skipped; its commit comes as any other.
+func (r *Repo) StreamShow(ctx context.Context, userArgs []string, opts LogOptions, fn func(Commit) bool) error {
+	return r.streamCommits(ctx, "show", append([]string{"--no-patch"}, userArgs...), opts, fn)
+}
+
+func (r *Repo) streamCommits(ctx context.Context, cmd string, userArgs []string, opts LogOptions, fn func(Commit) bool) error {
+	args := []string{"-c", "log.showSignature=false", cmd}
+	// Our options come first: git takes no option after a path given
+	// without "--", and the user's own options then still count.
 	if opts.Files {
-		args = append(args, "-c", "core.quotePath=false")
-	}
-	args = append(args, "log")
-	// Our options go after the user's (the last --format wins) and before a
-	// "--" that starts pathspecs.
-	split := len(userArgs)
-	for i, a := range userArgs {
-		if a == "--" {
-			split = i
-			break
-		}
-	}
-	args = append(args, userArgs[:split]...)
-	if opts.Files {
-		// Names only, against the first parent, quoted only where git must.
+		// Names only, against the first parent; a rename lists both
+		// names, as ReadCommit does.
 		args = append(args, "--name-only", "--no-renames", "--diff-merges=first-parent")
-	} else {
-		args = append(args, "--no-patch")
 	}
-	args = append(args, "--no-color", "--format="+logFormat(opts))
-	args = append(args, userArgs[split:]...)
+	args = append(args, "-z", "--no-color", "--format="+logFormat(opts))
+	args = append(args, userArgs...)
 	return r.run.stream(ctx, args, func(out io.Reader) error {
 		// Commits already read are not handed out once ctx is done.
-		return parseLog(out, opts, func(c Commit) bool { return ctx.Err() == nil && fn(c) })
+		// git log may print paths (a user's --name-only); git show here never.
+		paths := cmd == "log" || opts.Files
+		err := parseLog(out, paths, func(c Commit) bool { return ctx.Err() == nil && fn(c) })
+		if err != nil && err != errStop && cmd == "show" {
+			// git show prints a blob or a tree as it is.
+			return fmt.Errorf("git show printed something that is not a commit (a file's contents or a tree?): %w", err)
+		}
+		return err
 	})
+}
+
+// LogCommitsShow is StreamShow collected into a slice, with bodies.
+func (r *Repo) LogCommitsShow(ctx context.Context, userArgs []string) ([]Commit, error) {
+	var out []Commit
+	err := r.StreamShow(ctx, userArgs, LogOptions{Body: true}, func(c Commit) bool {
+		out = append(out, c)
+		return true
+	})
+	return out, err
+}
+
+// ShowRecord is one object `git show` printed: a commit's header (Hash set),
+// or anything else git shows (an annotated tag's header, a blob).
+type ShowRecord struct {
+	Hash string // the commit's full hash; "" for other objects
+	Text string // as git printed it
+}
+
+// ShowHeaders runs `git show --no-patch` with the user's arguments and
+// returns each commit's header exactly as git prints it (git's medium
+// format: merges, tabs, encodings, dates as git renders them), with one git
+// process. With terminal, git decorates as it does on a terminal
+// (log.decorate=auto): it takes a pager in use for one.
+func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal bool) ([]ShowRecord, error) {
+	args := append([]string{"-c", "log.showSignature=false", "show", "--no-patch", "-z", "--no-color", "--pretty=medium"}, userArgs...)
+	run := r.run
+	if terminal {
+		env := run.env
+		if env == nil {
+			env = os.Environ()
+		}
+		run.env = append(env[:len(env):len(env)], "GIT_PAGER_IN_USE=true")
+	}
+	out, err := run.output(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	var recs []ShowRecord
+	for _, rec := range bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+		sr := ShowRecord{Text: string(rec)}
+		first, _, _ := strings.Cut(sr.Text, "\n")
+		if h, ok := strings.CutPrefix(first, "commit "); ok {
+			h, _, _ = strings.Cut(h, " ")
+			if IsFullHash(h) {
+				sr.Hash = h
+			}
+		}
+		recs = append(recs, sr)
+	}
+	return recs, nil
 }
 
 // LogCommits is StreamLog collected into a slice.
@@ -84,63 +149,88 @@ func (r *Repo) LogCommits(ctx context.Context, userArgs []string, opts LogOption
 }
 
 // parseLog reads logFormat records and hands each to fn as soon as the next
-// record (or the end) shows it is complete.
-func parseLog(rd io.Reader, opts LogOptions, fn func(Commit) bool) error {
+// byte shows it is complete: its paths, if any, come after it, the first
+// one after a newline. Without paths (git show, which prints no paths here)
+// what follows a record is the next one, maybe after an annotated tag's
+// header, and a header left at the end (its commit was shown already) is
+// no commit.
+func parseLog(rd io.Reader, paths bool, fn func(Commit) bool) error {
 	br := bufio.NewReaderSize(rd, 64*1024)
-	// Anything before the first record separator is no commit.
-	if _, err := br.ReadBytes(0x1e); err != nil {
-		if err == io.EOF {
-			return nil
-		}
-		return err
-	}
+	var (
+		cur       *Commit
+		firstPath bool
+		fields    [][]byte
+	)
 	for {
-		rec, err := br.ReadBytes(0x1e)
-		last := err == io.EOF
-		if err != nil && !last {
+		if cur != nil {
+			// A record, or its last path, is done when the next record
+			// starts or the stream ends. Paths start after a newline.
+			if next, err := br.Peek(1); !paths || err != nil || next[0] == '/' || (firstPath && next[0] != '\n') {
+				if !fn(*cur) {
+					return errStop
+				}
+				cur = nil
+			}
+		}
+		b, err := br.ReadBytes(0)
+		if err == io.EOF && len(b) == 0 {
+			break
+		}
+		if err != nil && err != io.EOF {
 			return err
 		}
-		rec = bytes.TrimSuffix(rec, []byte{0x1e})
-		c, perr := parseLogRecord(rec, opts)
+		b = bytes.TrimSuffix(b, []byte{0})
+		if cur != nil {
+			if firstPath {
+				b, firstPath = bytes.TrimPrefix(b, []byte{'\n'}), false
+			}
+			if len(b) > 0 {
+				cur.Files = append(cur.Files, string(b))
+			}
+			continue
+		}
+		fields = append(fields, b)
+		if len(fields) < logFields {
+			if err == io.EOF {
+				break
+			}
+			continue
+		}
+		c, perr := parseLogRecord(fields)
 		if perr != nil {
 			return perr
 		}
-		if !fn(c) {
-			return errStop
-		}
-		if last {
-			return nil
-		}
+		cur, firstPath, fields = &c, true, fields[:0]
 	}
+	if len(fields) == 1 && !paths && bytes.HasPrefix(fields[0], []byte("\ntag ")) {
+		return nil
+	}
+	if len(fields) > 0 {
+		return fmt.Errorf("unexpected git log record %.200q", bytes.Join(fields, []byte{0}))
+	}
+	return nil
 }
 
-func parseLogRecord(rec []byte, opts LogOptions) (Commit, error) {
-	f := strings.SplitN(string(rec), "\x00", logFields)
-	if len(f) != logFields {
-		return Commit{}, fmt.Errorf("unexpected git log record %.200q", rec)
+func parseLogRecord(f [][]byte) (Commit, error) {
+	// git show prints an annotated tag's header, which holds no NUL, before
+	// its commit's record.
+	if i := bytes.LastIndex(f[0], []byte("\n/")); i >= 0 && (len(f[0]) == 0 || f[0][0] != '/') {
+		f[0] = f[0][i+1:]
 	}
-	c := Commit{Hash: f[0], AuthorName: f[2], AuthorEmail: f[3], Subject: f[6]}
-	if !IsFullHash(c.Hash) {
-		return Commit{}, fmt.Errorf("unexpected git log record %.200q", rec)
+	hash, ok := bytes.CutPrefix(f[0], []byte{'/'})
+	if !ok || !isFullHash(hash) {
+		return Commit{}, fmt.Errorf("unexpected git log record %.200q", bytes.Join(f, []byte{0}))
 	}
-	c.Parents = strings.Fields(f[1])
+	c := Commit{Hash: string(hash), AuthorName: string(f[2]), AuthorEmail: string(f[3]), Subject: string(f[6]),
+		Abbrev: string(f[8])}
+	c.Parents = strings.Fields(string(f[1]))
 	if len(c.Parents) == 0 {
 		c.Parents = nil
 	}
 	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
-	c.AuthorTime, _ = time.Parse(time.RFC3339, f[4])
-	c.CommitTime, _ = time.Parse(time.RFC3339, f[5])
-	c.Refs = splitRefs(f[7])
-	c.Body = strings.Trim(f[8], "\n")
-	if !opts.Files {
-		return c, nil
-	}
-	// --name-only prints the paths after the format, one a line.
-	for _, line := range strings.Split(f[9], "\n") {
-		if line == "" {
-			continue
-		}
-		c.Files = append(c.Files, unquotePath(line))
-	}
+	c.AuthorTime, _ = time.Parse(time.RFC3339, string(f[4]))
+	c.CommitTime, _ = time.Parse(time.RFC3339, string(f[5]))
+	c.Refs = splitRefs(string(f[7]))
+	c.Body = strings.Trim(string(f[9]), "\n")
 	return c, nil
 }

@@ -76,8 +76,19 @@ func TestLogCommits(t *testing.T) {
 		check    func(t *testing.T, cs []Commit)
 	}{
 		{name: "everything", count: 31, subjects: []string{"other file", "commit D"}},
-		{name: "-n and a pathspec; the user's --format loses", args: []string{"-n", "3", "--format=%s", "--", "f"},
+		{name: "-n and a pathspec", args: []string{"-n", "3", "--", "f"},
 			count: 3, subjects: []string{"commit D", "commit C", "commit B"}},
+		{name: "a path without --", args: []string{"-n3", "f"}, count: 3, subjects: []string{"commit D", "commit C", "commit B"}},
+		{name: "the user's --name-only fills Files", args: []string{"-n1", "--name-only"}, count: 1, check: func(t *testing.T, cs []Commit) {
+			if !reflect.DeepEqual(cs[0].Files, []string{"dir/ü ther"}) {
+				t.Errorf("files %q", cs[0].Files)
+			}
+		}},
+		{name: "abbreviations", args: []string{"-n1"}, opts: LogOptions{Abbrev: true}, count: 1, check: func(t *testing.T, cs []Commit) {
+			if want := r.git("log", "-1", "--format=%h"); cs[0].Abbrev != want {
+				t.Errorf("abbrev %q, want %q", cs[0].Abbrev, want)
+			}
+		}},
 		{name: "range", args: []string{"HEAD~3..HEAD"}, count: 3, subjects: []string{"other file", "commit D", "commit C"}},
 		{name: "--since", args: []string{"--since=@" + "1700001800"}, count: 2, subjects: []string{"other file", "commit D"}},
 		{name: "--author matches nobody", args: []string{"--author=nobody"}, count: 0},
@@ -165,6 +176,43 @@ func TestLogFilesOfMergesAndOddNames(t *testing.T) {
 	}
 }
 
+// TestLogAnyMessageAndPath holds commits whose messages hold the bytes an
+// old framing used (0x1e), newlines and tabs, and paths that look like
+// hashes or start with a newline, against git's own answers.
+func TestLogAnyMessageAndPath(t *testing.T) {
+	r := newTestRepo(t)
+	msgs := []string{"a\x1erecord\x1e separator", "subject\n\nbody \x1e\x1f\x01 end", "two-line\nsubject"}
+	names := []string{"\nnewline first", strings.Repeat("ab", 20), "/dev/null\x1e", "x\x1ey"}
+	for i, m := range msgs {
+		r.write(names[i], m)
+		if i == len(msgs)-1 {
+			r.write(names[i+1], m)
+		}
+		r.commit(m)
+	}
+	cs, err := r.open().LogCommits(context.Background(), []string{"HEAD"}, LogOptions{Files: true, Body: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != len(msgs) {
+		t.Fatalf("%d commits", len(cs))
+	}
+	for i, c := range cs {
+		h := r.git("rev-parse", fmt.Sprintf("HEAD~%d", i))
+		if c.Hash != h || c.Subject != r.git("log", "-1", "--format=%s", h) || c.Body != r.git("log", "-1", "--format=%b", h) {
+			t.Errorf("%d: %+v", i, c)
+		}
+		out, err := exec.Command("git", "-C", r.dir, "show", "-z", "--no-renames", "--name-only", "--format=%H", h).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Split(strings.TrimSuffix(strings.TrimPrefix(string(out), h+"\x00\n"), "\x00"), "\x00")
+		if !reflect.DeepEqual(c.Files, want) {
+			t.Errorf("%d: files %q, want %q", i, c.Files, want)
+		}
+	}
+}
+
 func TestStreamLogStops(t *testing.T) {
 	r, _ := logRepo(t)
 	repo := r.open()
@@ -201,14 +249,14 @@ func TestStreamLogStops(t *testing.T) {
 func TestParseLogStreams(t *testing.T) {
 	pr, pw := io.Pipe()
 	h := strings.Repeat("ab", 20)
-	rec := "\x1e" + h + "\x00\x00N\x00n@x\x002024-01-02T03:04:05+01:00\x002024-01-02T03:04:05+01:00\x00subject\x00\x00\x00"
+	rec := "/" + h + "\x00\x00N\x00n@x\x002024-01-02T03:04:05+01:00\x002024-01-02T03:04:05+01:00\x00subject\x00\x00\x00\x00"
 	first := make(chan Commit, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- parseLog(pr, LogOptions{}, func(c Commit) bool { first <- c; return false })
+		done <- parseLog(pr, true, func(c Commit) bool { first <- c; return false })
 	}()
 	// The second record's separator completes the first; the stream stays open.
-	if _, err := pw.Write([]byte(rec + "\x1e")); err != nil {
+	if _, err := pw.Write([]byte(rec + "/")); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -230,14 +278,62 @@ func TestParseLogStreams(t *testing.T) {
 func TestParseLogMalformed(t *testing.T) {
 	h := strings.Repeat("ab", 20)
 	for _, in := range []string{
-		"\x1enot a hash\x00\x00\x00\x00\x00\x00\x00\x00\x00",
-		"\x1e" + h + "\x00too few fields",
+		"/not a hash\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+		"/" + h + "\x00too few fields\x00",
+		"/" + h + "\x00too few fields",
 	} {
-		if err := parseLog(strings.NewReader(in), LogOptions{}, func(Commit) bool { return true }); err == nil {
+		if err := parseLog(strings.NewReader(in), true, func(Commit) bool { return true }); err == nil {
 			t.Errorf("%q: no error", in)
 		}
 	}
-	if err := parseLog(strings.NewReader(""), LogOptions{}, func(Commit) bool { t.Error("a commit from nothing"); return true }); err != nil {
+	if err := parseLog(strings.NewReader(""), true, func(Commit) bool { t.Error("a commit from nothing"); return true }); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestStreamShow reads git show's own choice of commits: an annotated tag's
+// header before its commit is skipped, a range is walked, and a blob is an
+// error that says what it is.
+func TestStreamShow(t *testing.T) {
+	r, hashes := logRepo(t)
+	r.at("tag", "-a", "-m", "a tag's\nmessage\n/with a slash line", "v2", hashes[3])
+	repo := r.open()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{hashes[30]}},
+		{[]string{"v2", "HEAD~1"}, []string{hashes[3], hashes[29]}},
+		{[]string{"HEAD~1", "v2"}, []string{hashes[29], hashes[3]}},
+		{[]string{"HEAD~2..HEAD"}, []string{hashes[30], hashes[29]}},
+		{[]string{"-1"}, []string{hashes[30]}},
+		{[]string{hashes[3], "v2"}, []string{hashes[3]}}, // the tag's commit was shown already
+	} {
+		var got []string
+		err := repo.StreamShow(ctx, tc.args, LogOptions{Body: true}, func(c Commit) bool { got = append(got, c.Hash); return true })
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q %v, want %q", tc.args, got, err, tc.want)
+		}
+	}
+	err := repo.StreamShow(ctx, []string{"HEAD:f"}, LogOptions{}, func(Commit) bool { return true })
+	if err == nil || !strings.Contains(err.Error(), "not a commit") {
+		t.Errorf("a blob: %v", err)
+	}
+}
+
+// FuzzParseLog: whatever git prints, the log parser does not panic and every
+// commit it hands out has a full hash.
+func FuzzParseLog(f *testing.F) {
+	h := strings.Repeat("ab", 20)
+	f.Add("/"+h+"\x00\x00N\x00n@x\x00\x00\x00s\x00\x00\x00b\x00\nf\x00g\x00", true)
+	f.Add("tag v1\nTagger: x\n\nmsg\n/"+h+"\x00\x00N\x00n@x\x00\x00\x00s\x00\x00\x00\x00\ntag v2\n", false)
+	f.Fuzz(func(t *testing.T, in string, paths bool) {
+		_ = parseLog(strings.NewReader(in), paths, func(c Commit) bool {
+			if !IsFullHash(c.Hash) {
+				t.Fatalf("%+v", c)
+			}
+			return true
+		})
+	})
 }

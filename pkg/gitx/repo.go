@@ -3,10 +3,10 @@ package gitx
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Repo is an opened repository, seen from one work tree (or git dir).
@@ -22,6 +22,9 @@ type Repo struct {
 	CLIOnly bool
 
 	run runner
+
+	renamesOnce sync.Once // diff.renames, read once (renameOption)
+	renames     string
 }
 
 // Open finds the repository containing dir with one `git rev-parse`. With
@@ -47,18 +50,39 @@ func Open(ctx context.Context, dir string, scrub bool) (*Repo, error) {
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if err != nil {
 		var ge *Error
-		if !errors.As(err, &ge) || len(lines) != 4 || !strings.Contains(ge.Stderr, "work tree") {
+		if !errors.As(err, &ge) || !strings.Contains(ge.Stderr, "work tree") {
 			return nil, err
 		}
 		lines = append(lines, "")
 	}
 	if len(lines) != 5 {
-		return nil, fmt.Errorf("unexpected git rev-parse output: %q", out)
+		// A path holds a newline: ask for each path on its own.
+		if lines, err = r.revParseEach(ctx, err == nil); err != nil {
+			return nil, err
+		}
 	}
 	// git keeps running where the caller is, so relative paths and
 	// pathspecs mean what they meant on the command line.
 	return &Repo{GitDir: lines[0], CommonDir: lines[1], Bare: lines[2] == "true", ObjectFormat: lines[3],
 		TopLevel: lines[4], run: r}, nil
+}
+
+// revParseEach is Open's rev-parse with one path per run, so that a path
+// holding a newline reads whole.
+func (r runner) revParseEach(ctx context.Context, workTree bool) ([]string, error) {
+	opts := []string{"--git-dir", "--git-common-dir", "--is-bare-repository", "--show-object-format", "--show-toplevel"}
+	if !workTree {
+		opts = opts[:4]
+	}
+	lines := make([]string, 5)
+	for i, o := range opts {
+		out, err := r.output(ctx, "rev-parse", "--path-format=absolute", o)
+		if err != nil {
+			return nil, err
+		}
+		lines[i] = strings.TrimSuffix(string(out), "\n")
+	}
+	return lines, nil
 }
 
 // Here returns a Repo that runs git in dir without asking git anything first:

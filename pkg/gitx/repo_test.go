@@ -21,6 +21,10 @@ func TestOpen(t *testing.T) {
 	gitIn(t, r.dir, nil, "clone", "-q", "--bare", r.dir, bare)
 	sha := newTestRepo(t, "--object-format=sha256")
 	top, common := realPath(t, r.dir), realPath(t, filepath.Join(r.dir, ".git"))
+	// A path that holds newlines, and the words rev-parse prints beside it.
+	odd := filepath.Join(t.TempDir(), "a\ntrue\nsha1\nrepo")
+	gitIn(t, r.dir, nil, "init", "-q", odd)
+	oddTop := realPath(t, odd)
 
 	for _, tc := range []struct {
 		name, dir                   string
@@ -32,6 +36,8 @@ func TestOpen(t *testing.T) {
 		{"linked worktree", wt, realPath(t, wt), gitIn(t, wt, nil, "rev-parse", "--absolute-git-dir"), common, "sha1", false},
 		{"inside .git", filepath.Join(r.dir, ".git"), "", common, common, "sha1", false},
 		{"bare", bare, "", realPath(t, bare), realPath(t, bare), "sha1", true},
+		{"newlines in the path", odd, oddTop, filepath.Join(oddTop, ".git"), filepath.Join(oddTop, ".git"), "sha1", false},
+		{"newlines, inside .git", filepath.Join(odd, ".git"), "", filepath.Join(oddTop, ".git"), filepath.Join(oddTop, ".git"), "sha1", false},
 		{"sha256", sha.dir, realPath(t, sha.dir), realPath(t, filepath.Join(sha.dir, ".git")), realPath(t, filepath.Join(sha.dir, ".git")), "sha256", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -240,6 +246,82 @@ func TestIsFullHash(t *testing.T) {
 	} {
 		if got := IsFullHash(tc.in); got != tc.want || isFullHash([]byte(tc.in)) != tc.want {
 			t.Errorf("IsFullHash(%q) = %v", tc.in, got)
+		}
+	}
+}
+
+// TestFindRepoForPathGitDirEnv: a "dotfiles" repository, a git dir apart
+// from a work tree that holds no .git, found through GIT_DIR with
+// GIT_WORK_TREE or core.worktree, as git finds it.
+func TestFindRepoForPathGitDirEnv(t *testing.T) {
+	isolate(t)
+	base := t.TempDir()
+	home, dotfiles := filepath.Join(base, "home"), filepath.Join(base, "home", ".dotfiles")
+	gitIn(t, base, nil, "init", "-q", "--bare", dotfiles)
+	outside := filepath.Join(base, "elsewhere", "x.txt")
+	env := func(kv ...string) func(string) string {
+		m := map[string]string{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return func(k string) string { return m[k] }
+	}
+	file := filepath.Join(home, ".bashrc")
+	for _, tc := range []struct {
+		name   string
+		path   string
+		getenv func(string) string
+		found  bool
+	}{
+		{"GIT_DIR and GIT_WORK_TREE", file, env("GIT_DIR", dotfiles, "GIT_WORK_TREE", home), true},
+		{"a new file deeper down", filepath.Join(home, ".config", "new", "f"), env("GIT_DIR", dotfiles, "GIT_WORK_TREE", home), true},
+		{"outside the work tree", outside, env("GIT_DIR", dotfiles, "GIT_WORK_TREE", home), false},
+		{"no environment: no .git above", file, env(), false},
+		{"GIT_DIR without a work tree", file, env("GIT_DIR", dotfiles), false},
+		{"GIT_DIR naming no repository", file, env("GIT_DIR", filepath.Join(base, "nothing"), "GIT_WORK_TREE", home), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			loc, ok := FindRepoForPathEnv(tc.path, tc.getenv)
+			if ok != tc.found {
+				t.Fatalf("found = %v (%+v), want %v", ok, loc, tc.found)
+			}
+			if ok && (loc.TopLevel != home || realPath(t, loc.CommonDir) != realPath(t, dotfiles)) {
+				t.Errorf("%+v", loc)
+			}
+		})
+	}
+	t.Run("core.worktree", func(t *testing.T) {
+		gitIn(t, base, nil, "--git-dir="+dotfiles, "config", "core.worktree", "..")
+		if _, ok := FindRepoForPathEnv(file, env("GIT_DIR", dotfiles)); ok {
+			t.Error("core.worktree of a bare repository: git ignores it")
+		}
+		gitIn(t, base, nil, "--git-dir="+dotfiles, "config", "core.bare", "false")
+		loc, ok := FindRepoForPathEnv(file, env("GIT_DIR", dotfiles))
+		if !ok || loc.TopLevel != home {
+			t.Fatalf("%+v %v", loc, ok)
+		}
+		// The key must be the one git gives the same place.
+		t.Setenv("GIT_DIR", dotfiles)
+		repo, err := Open(context.Background(), home, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if realPath(t, repo.CommonDir) != realPath(t, loc.CommonDir) || realPath(t, repo.TopLevel) != realPath(t, home) {
+			t.Errorf("git: %+v, found %+v", repo, loc)
+		}
+	})
+}
+
+func TestAbbrevs(t *testing.T) {
+	r, hashes := logRepo(t)
+	r.git("config", "core.abbrev", "9")
+	got, err := r.open().Abbrevs(context.Background(), hashes)
+	if err != nil || len(got) != len(hashes) {
+		t.Fatalf("%d abbreviations, %v", len(got), err)
+	}
+	for _, h := range hashes {
+		if want := r.git("log", "-1", "--format=%h", h); got[h] != want || len(want) != 9 {
+			t.Errorf("%s: %q, git %q", h, got[h], want)
 		}
 	}
 }

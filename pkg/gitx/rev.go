@@ -28,6 +28,28 @@ func (r *Repo) RevParse(ctx context.Context, revs ...string) ([]string, error) {
 	return out, nil
 }
 
+// Abbrevs returns git's unique abbreviation of each full hash (%h: at least
+// core.abbrev, or git's automatic length, and long enough to be unique), with
+// one git process per thousand hashes.
+func (r *Repo) Abbrevs(ctx context.Context, hashes []string) (map[string]string, error) {
+	out := make(map[string]string, len(hashes))
+	for len(hashes) > 0 {
+		n := min(len(hashes), 1000)
+		args := append([]string{"-c", "log.showSignature=false", "log", "--no-walk=unsorted", "--format=%H %h"}, hashes[:n]...)
+		b, err := r.run.output(ctx, args...)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if h, short, ok := strings.Cut(line, " "); ok {
+				out[h] = short
+			}
+		}
+		hashes = hashes[n:]
+	}
+	return out, nil
+}
+
 // revError names the revision that failed: --quiet keeps git silent about
 // a revision it does not know (exit 1), but not about one naming something
 // other than a commit; anything else (not a repository) is git's own error.

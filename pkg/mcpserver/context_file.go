@@ -13,8 +13,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/platform"
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // The context-file cache: at most 50 files, none older than 7 days, cleaned
@@ -59,8 +61,24 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 		meta.Title, meta.Project, meta.Files = conv.Title, conv.ProjectName, conv.CapturedFiles
 	}
 	var msgs []cursor.Message
-	db, dbErr := cursorDB(ctx, d.Getenv)
-	if dbErr == nil {
+	var db *cursor.DB
+	var dbErr error
+	if conv != nil && conv.Agent != "" && conv.Agent != cursor.Name {
+		// Another agent's conversation: read it as the CLI does.
+		c, err := agents.For(conv.Agent, d.Getenv).ReadConversation(ctx, id, source.Hint{TranscriptPath: conv.TranscriptPath})
+		if err == nil {
+			msgs, dbErr = c.Messages, nil
+			meta.Agent, meta.Model, meta.Summary, meta.Created, meta.Updated = conv.Agent, c.Model, c.Summary, c.Created, c.Updated
+			if meta.Title == "" {
+				meta.Title = c.Title
+			}
+		} else {
+			dbErr = err
+		}
+	} else {
+		db, dbErr = cursorDB(ctx, d.Getenv)
+	}
+	if dbErr == nil && db != nil {
 		defer db.Close()
 		comp, err := db.Composer(ctx, id)
 		if err == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -23,7 +24,9 @@ func Main(version string) int {
 		fmt.Fprintln(os.Stderr, "git-convo mcp:", err)
 		return 1
 	}
-	s, err := store.Open(ctx, path, store.Options{})
+	// The resolver lets the server, like every git-convo command, adopt a
+	// database the prototype wrote instead of refusing it.
+	s, err := store.Open(ctx, path, store.Options{Resolver: repokey.Resolver()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "git-convo mcp:", err)
 		return 1

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -64,11 +64,7 @@ func (d *Deps) repoFor(ctx context.Context, dir string) (*gitx.Repo, string, err
 	if err != nil {
 		return nil, "", fmt.Errorf("%s is not in a git repository: %v", dir, err)
 	}
-	key := repo.CommonDir
-	if real, err := filepath.EvalSymlinks(key); err == nil {
-		key = real
-	}
-	return repo, filepath.ToSlash(filepath.Clean(key)), nil
+	return repo, repokey.Of(repo.CommonDir), nil
 }
 
 // relPath makes a file path (absolute, or relative to the repository's top
@@ -91,7 +87,7 @@ func relPath(repo *gitx.Repo, base, p string) (string, error) {
 	return link.NormPath(filepath.ToSlash(rel)), nil
 }
 
-func pathKey(rel string) string { return link.PathKey(rel, link.CaseInsensitiveFS(runtime.GOOS)) }
+func pathKey(rel string) string { return repokey.PathKey(rel) }
 
 func iso(ms int64) string {
 	if ms <= 0 {

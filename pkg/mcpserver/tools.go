@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -27,6 +28,8 @@ type ConversationRef struct {
 	MatchedFiles []string `json:"matchedFiles,omitempty"`
 	WrittenLines int      `json:"writtenLines,omitempty"`
 	AddedLines   int      `json:"addedLines,omitempty"`
+	Origin       string   `json:"origin"`          // local | notes (a teammate's shared note)
+	Agent        string   `json:"agent,omitempty"` // cursor, claude
 }
 
 // CommitRef is a commit as the tools return it.
@@ -43,7 +46,7 @@ type CommitRef struct {
 func convRef(lc store.LinkedConversation) ConversationRef {
 	return ConversationRef{ID: lc.ConversationID, Title: lc.Conv.Title, Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt,
 		LastActive: iso(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
-		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines}
+		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: notes.Origin(lc.Source)}
 }
 
 // ---- get_commit_conversations
@@ -87,6 +90,7 @@ func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, 
 	if err != nil {
 		return nil, out, err
 	}
+	mergeShared(ctx, repo.TopLevel, []string{h}, linked)
 	out.Conversations = []ConversationRef{}
 	for _, lc := range linked[h] {
 		out.Conversations = append(out.Conversations, convRef(lc))
@@ -189,7 +193,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			return nil, out, err
 		}
 		cc := ConversationCommits{ConversationRef: ConversationRef{ID: c.ID, Title: c.Title, Summary: c.Summary,
-			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs)}, Commits: []CommitRef{}}
+			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs), Agent: c.Agent}, Commits: []CommitRef{}}
 		for _, lc := range commits {
 			cc.Commits = append(cc.Commits, CommitRef{Hash: lc.CommitHash, Subject: lc.Subject, Author: lc.Author,
 				CommittedAt: iso(lc.CommittedMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason})
@@ -301,7 +305,7 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 	out.Conversations = []FileConversation{}
 	for _, c := range convs {
 		fc := FileConversation{ConversationRef: ConversationRef{ID: c.ID, Title: c.Title, Summary: c.Summary,
-			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs)}, Relevance: "indirect", Path: c.Path}
+			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs), Agent: c.Agent}, Relevance: "indirect", Path: c.Path}
 		if c.Direct {
 			fc.Relevance = "direct"
 			fc.Score = 1

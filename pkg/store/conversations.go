@@ -17,6 +17,14 @@ const (
 	SourceAttachment = "attachment"     // beforeSubmitPrompt attachments
 )
 
+// agentValue is an insert's agent, Cursor when the caller names none;
+// agentUpdate keeps a conversation's agent unless another agent claims it
+// (the column predates the second agent: every old row says cursor).
+const (
+	agentValue  = `COALESCE(NULLIF(?, ''), 'cursor')`
+	agentUpdate = `CASE WHEN excluded.agent = 'cursor' THEN agent ELSE excluded.agent END`
+)
+
 // editSourcesSQL lists the sources that mean "this conversation edited the
 // file"; only they count for file overlap.
 const editSourcesSQL = `('hook', 'tool', 'cursor-edit')`
@@ -33,6 +41,7 @@ type FileTouch struct {
 // Activity is what one Cursor hook event tells about a conversation.
 type Activity struct {
 	ConversationID string
+	Agent          string // "cursor" when empty
 	GenerationID   string
 	Event          string
 	AtMs           int64
@@ -65,9 +74,10 @@ func (s *Store) RecordActivity(ctx context.Context, a Activity) error {
 		at := isoMs(a.AtMs)
 		_, err := tx.ExecContext(ctx, `
 INSERT INTO conversations (conversationId, workspaceRoot, projectName, createdAt, updatedAt, lastHookEvent,
-    model, transcriptPath, status, firstSeenMs, lastHookMs, activityMs)
-VALUES (?, NULLIF(?, ''), NULLIF(?, ''), ?, ?, NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''), ?, ?, ?)
+    model, transcriptPath, status, firstSeenMs, lastHookMs, activityMs, agent)
+VALUES (?, NULLIF(?, ''), NULLIF(?, ''), ?, ?, NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''), ?, ?, ?, `+agentValue+`)
 ON CONFLICT (conversationId) DO UPDATE SET
+    agent          = `+agentUpdate+`,
     workspaceRoot  = COALESCE(workspaceRoot, excluded.workspaceRoot),
     projectName    = COALESCE(projectName, excluded.projectName),
     lastHookEvent  = COALESCE(excluded.lastHookEvent, lastHookEvent),
@@ -80,7 +90,7 @@ ON CONFLICT (conversationId) DO UPDATE SET
     activityMs     = MAX(activityMs, excluded.activityMs),
     updatedAt      = CASE WHEN excluded.activityMs > activityMs THEN excluded.updatedAt ELSE updatedAt END`,
 			a.ConversationID, root, project, at, at, a.Event, a.Model, a.TranscriptPath, a.Status,
-			a.AtMs, a.AtMs, a.AtMs)
+			a.AtMs, a.AtMs, a.AtMs, a.Agent)
 		if err != nil {
 			return err
 		}
@@ -185,6 +195,7 @@ WHERE conversationId = ?1`, convID)
 // Enrichment is what Cursor's own database adds to a conversation.
 type Enrichment struct {
 	ConversationID  string
+	Agent           string // "cursor" when empty
 	Title           string
 	Summary         string // latestConversationSummary
 	Status          string
@@ -213,10 +224,11 @@ func (s *Store) ApplyEnrichment(ctx context.Context, e Enrichment) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `
 INSERT INTO conversations (conversationId, title, aiSummary, status, mode, model, createdAt, updatedAt,
-    firstSeenMs, cursorUpdatedMs, activityMs, enrichedMs, enrichError, attachedFolders)
+    firstSeenMs, cursorUpdatedMs, activityMs, enrichedMs, enrichError, attachedFolders, agent)
 VALUES (?1, NULLIF(?2, ''), NULLIF(?3, ''), NULLIF(?4, ''), NULLIF(?5, ''), NULLIF(?6, ''), NULLIF(?7, ''), NULLIF(?8, ''),
-    ?9, ?10, ?10, ?11, NULL, ?12)
+    ?9, ?10, ?10, ?11, NULL, ?12, COALESCE(NULLIF(?13, ''), 'cursor'))
 ON CONFLICT (conversationId) DO UPDATE SET
+    agent           = `+agentUpdate+`,
     title           = COALESCE(excluded.title, title),
     aiSummary       = COALESCE(excluded.aiSummary, aiSummary),
     status          = COALESCE(excluded.status, status),
@@ -231,7 +243,7 @@ ON CONFLICT (conversationId) DO UPDATE SET
     enrichError     = NULL,
     attachedFolders = CASE WHEN excluded.attachedFolders != '[]' THEN excluded.attachedFolders ELSE attachedFolders END`,
 			e.ConversationID, e.Title, e.Summary, e.Status, e.Mode, e.Model, isoMs(e.CreatedMs), isoMs(e.UpdatedMs),
-			e.CreatedMs, e.UpdatedMs, e.EnrichedMs, jsonList(e.AttachedFolders))
+			e.CreatedMs, e.UpdatedMs, e.EnrichedMs, jsonList(e.AttachedFolders), e.Agent)
 		if err != nil {
 			return err
 		}

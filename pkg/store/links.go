@@ -17,6 +17,12 @@ const (
 	LinkSourceImport  = "import"
 	LinkSourceManual  = "manual"
 	LinkSourceRewrite = "rewrite"
+	// LinkSourceAgentCommit: the agent ran git commit itself (seen in its
+	// shell tool's hook). Certain, so the scorer never changes it.
+	LinkSourceAgentCommit = "agent-commit"
+
+	// ReasonAgentCommit is the reason of an agent-commit link.
+	ReasonAgentCommit = "committed by the agent in this conversation"
 )
 
 // Candidate is a conversation that edited at least one of a commit's files.
@@ -148,9 +154,10 @@ func upsertAutoLinks(ctx context.Context, tx *sql.Tx, commitHash string, links [
 INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt, writtenLines, addedLines)
 VALUES (?, ?, ?, ?, 'auto', ?, ?, ?, ?, ?, ?)
 ON CONFLICT (conversationId, commitHash) DO UPDATE SET
-    matchedFiles = excluded.matchedFiles, confidence = excluded.confidence, reason = excluded.reason,
-    writtenLines = excluded.writtenLines, addedLines = excluded.addedLines,
-    source = CASE WHEN links.source = 'import' THEN 'import' ELSE excluded.source END,
+    matchedFiles = excluded.matchedFiles, writtenLines = excluded.writtenLines, addedLines = excluded.addedLines,
+    confidence = CASE WHEN links.source = 'agent-commit' THEN links.confidence ELSE excluded.confidence END,
+    reason = CASE WHEN links.source = 'agent-commit' THEN links.reason ELSE excluded.reason END,
+    source = CASE WHEN links.source IN ('import', 'agent-commit') THEN links.source ELSE excluded.source END,
     updatedAt = excluded.updatedAt
 WHERE `+cond)
 	if err != nil {
@@ -184,6 +191,24 @@ VALUES (?, ?, '[]', 1.0, 'manual', ?, ?, 'manual', ?)
 ON CONFLICT (conversationId, commitHash) DO UPDATE SET
     confidence = 1.0, status = 'manual', source = 'manual', reason = excluded.reason, updatedAt = excluded.updatedAt`,
 			convID, commitHash, now, reason, now)
+		return err
+	})
+}
+
+// SetAgentCommitLink links a commit to the conversation whose agent made it
+// (confidence 1.0, status auto, source agent-commit). Like a manual link it
+// works before either row exists, and auto-linking never lowers it; a
+// manual link already there stays as it is.
+func (s *Store) SetAgentCommitLink(ctx context.Context, convID, commitHash string) error {
+	now := isoTime(s.now())
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `
+INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt)
+VALUES (?, ?, '[]', 1.0, 'auto', ?, ?, 'agent-commit', ?)
+ON CONFLICT (conversationId, commitHash) DO UPDATE SET
+    confidence = 1.0, reason = excluded.reason, source = 'agent-commit', updatedAt = excluded.updatedAt
+WHERE links.status = 'auto'`,
+			convID, commitHash, now, ReasonAgentCommit, now)
 		return err
 	})
 }

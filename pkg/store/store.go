@@ -83,7 +83,16 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.Now != nil {
 		s.now = opts.Now
 	}
-	if err := s.migrate(ctx, opts.Resolver); err != nil {
+	// SQLite can answer BUSY at once, without its busy handler, while many
+	// processes race to create the file and switch it to WAL: try again.
+	for attempt := 1; ; attempt++ {
+		err = s.migrate(ctx, opts.Resolver)
+		if err == nil || !isBusy(err) || attempt >= attempts {
+			break
+		}
+		time.Sleep(time.Duration(20*attempt) * time.Millisecond)
+	}
+	if err != nil {
 		db.Close()
 		return nil, err
 	}

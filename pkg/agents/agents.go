@@ -1,0 +1,30 @@
+// Package agents names the coding agents git-convo reads and builds each
+// one's source.Source for an environment. The CLI and the MCP server reach
+// the agents through it, so both read a conversation the same way.
+package agents
+
+import (
+	"github.com/git-convo/git-convo/pkg/claude"
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/source"
+)
+
+// For returns the named agent's source; an empty or unknown name is Cursor,
+// the agent of every conversation recorded before there were two.
+func For(name string, getenv func(string) string) source.Source {
+	if name == claude.Name {
+		return claude.Source{Dir: claude.ConfigDir(getenv)}
+	}
+	return cursor.Source{Getenv: getenv}
+}
+
+// Display is the agent's name as people call it.
+func Display(name string) string {
+	switch name {
+	case claude.Name:
+		return "Claude Code"
+	case cursor.Name, "":
+		return "Cursor"
+	}
+	return name
+}

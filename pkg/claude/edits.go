@@ -1,0 +1,119 @@
+package claude
+
+import (
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/source"
+)
+
+// editTools are Claude Code's tools that change files.
+func isEditTool(name string) bool {
+	switch name {
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+		return true
+	}
+	return false
+}
+
+// toolEdit reads one edit tool call: the file it changed and the text it
+// added. input is the tool's input; resp its structured result
+// (PostToolUse's tool_response, a transcript's toolUseResult), nil when
+// unknown. The added text keeps the file's own whitespace: it comes from the
+// input strings, structuredPatch is the fallback (it shows tabs as spaces).
+func toolEdit(tool string, input, resp map[string]any) (file, added string) {
+	file = str(input, "file_path", "notebook_path")
+	if file == "" {
+		file = str(resp, "filePath", "notebook_path")
+	}
+	switch tool {
+	case "Edit":
+		if n, ok := input["new_string"].(string); ok {
+			return file, addedLines(str(input, "old_string"), n)
+		}
+	case "MultiEdit":
+		if edits, ok := input["edits"].([]any); ok {
+			var b strings.Builder
+			for _, e := range edits {
+				m, _ := e.(map[string]any)
+				b.WriteString(addedLines(str(m, "old_string"), str(m, "new_string")))
+			}
+			return file, b.String()
+		}
+	case "Write":
+		content, ok := input["content"].(string)
+		if !ok {
+			content, ok = resp["content"].(string)
+		}
+		if ok {
+			return file, addedLines(str(resp, "originalFile"), content)
+		}
+	case "NotebookEdit":
+		if n, ok := input["new_source"].(string); ok {
+			return file, addedLines(str(resp, "old_source"), n)
+		}
+	}
+	return file, patchAdded(resp["structuredPatch"])
+}
+
+// addedLines returns the lines of after that before does not have (as a
+// multiset), joined with newlines: the lines an edit introduced.
+func addedLines(before, after string) string {
+	have := map[string]int{}
+	for _, l := range strings.Split(before, "\n") {
+		have[strings.TrimRight(l, "\r")]++
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(after, "\n") {
+		l = strings.TrimRight(l, "\r")
+		if have[l] > 0 {
+			have[l]--
+			continue
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// patchAdded returns the "+" lines of structuredPatch hunks.
+func patchAdded(v any) string {
+	hunks, _ := v.([]any)
+	var b strings.Builder
+	for _, h := range hunks {
+		m, _ := h.(map[string]any)
+		lines, _ := m["lines"].([]any)
+		for _, l := range lines {
+			if s, ok := l.(string); ok && strings.HasPrefix(s, "+") {
+				b.WriteString(s[1:])
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return b.String()
+}
+
+// bashCommit returns the commit a Bash tool call made, when it ran git
+// commit and succeeded: from gitOperation (newer versions) or git's output.
+func bashCommit(input, resp map[string]any) string {
+	if !source.RunsGitCommit(str(input, "command")) {
+		return ""
+	}
+	if op, ok := resp["gitOperation"].(map[string]any); ok {
+		if c, ok := op["commit"].(map[string]any); ok {
+			if sha := str(c, "sha"); sha != "" {
+				return sha
+			}
+		}
+	}
+	return source.ShellCommit(str(input, "command"), str(resp, "stdout"))
+}
+
+// str returns the first non-empty string among m's keys.
+func str(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}

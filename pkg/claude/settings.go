@@ -1,0 +1,362 @@
+package claude
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/jsonobj"
+	"github.com/git-convo/git-convo/pkg/source"
+)
+
+// HookSpec is one event git-convo registers in settings.json.
+type HookSpec struct {
+	Event   string
+	Matcher string // "" for events that take no matcher
+	Timeout int    // seconds
+	Async   bool   // Claude Code does not wait for the command
+}
+
+// EditMatcher names the tools whose PostToolUse git-convo reads: the edit
+// tools, and Bash for the commits the agent runs itself.
+const EditMatcher = "Edit|Write|MultiEdit|NotebookEdit|Bash"
+
+// DefaultHookSpecs are the events git-convo observes. None can block Claude:
+// capture always exits 0 with empty stdout. Events whose reply Claude does
+// not need run async, so Claude never waits on git-convo; the prompt and
+// session events stay synchronous (a short timeout bounds them) so the
+// order of a conversation's events is kept.
+func DefaultHookSpecs() []HookSpec {
+	return []HookSpec{
+		{Event: "SessionStart", Timeout: 5},
+		{Event: "UserPromptSubmit", Timeout: 5},
+		{Event: "PostToolUse", Matcher: EditMatcher, Timeout: 10, Async: true},
+		{Event: "Stop", Timeout: 10, Async: true},
+		{Event: "SubagentStop", Timeout: 10, Async: true},
+		{Event: "SessionEnd", Timeout: 5},
+	}
+}
+
+// CaptureCommand is the command settings.json runs for every event (the
+// payload names its event).
+func CaptureCommand(bin string) string {
+	return source.ShellQuote(bin) + " capture --agent claude"
+}
+
+// ErrMalformed: the settings file cannot be merged; it is left untouched.
+var ErrMalformed = errors.New("malformed Claude Code settings")
+
+// isOurs recognises git-convo's handler, whatever binary path it names.
+func isOurs(handler json.RawMessage) bool {
+	var h struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(handler, &h) != nil {
+		return false
+	}
+	return (strings.Contains(h.Command, "git-convo") || strings.Contains(h.Command, "git convo")) &&
+		strings.Contains(h.Command, " capture") && strings.Contains(h.Command, "--agent claude")
+}
+
+// settings is a parsed settings file: the top object and its hooks object.
+type settings struct {
+	path     string
+	existing []byte // nil when the file does not exist
+	top      *jsonobj.Object
+	hooks    *jsonobj.Object
+}
+
+func readSettings(path string) (*settings, error) {
+	s := &settings{path: path, top: jsonobj.New(), hooks: jsonobj.New()}
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	if err == nil {
+		s.existing = b
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return s, nil
+	}
+	bad := func(what string) error {
+		return fmt.Errorf("%w: %s: %s (fix or move it; git-convo left it untouched)", ErrMalformed, path, what)
+	}
+	if s.top, err = jsonobj.Parse(b); err != nil {
+		return nil, bad(err.Error())
+	}
+	if raw, ok := s.top.Get("hooks"); ok {
+		if s.hooks, err = jsonobj.Parse(raw); err != nil {
+			return nil, bad(`"hooks" is not an object`)
+		}
+	}
+	for _, ev := range s.hooks.Keys() {
+		if _, err := s.groups(ev); err != nil {
+			return nil, bad(err.Error())
+		}
+	}
+	return s, nil
+}
+
+// group is one matcher group: {"matcher": ..., "hooks": [handlers]}, its
+// other keys kept.
+type group struct {
+	obj      *jsonobj.Object
+	handlers []json.RawMessage
+}
+
+func (s *settings) groups(event string) ([]group, error) {
+	raw, ok := s.hooks.Get(event)
+	if !ok {
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return nil, fmt.Errorf("hooks.%s is not a list", event)
+	}
+	out := make([]group, 0, len(list))
+	for _, g := range list {
+		obj, err := jsonobj.Parse(g)
+		if err != nil {
+			return nil, fmt.Errorf("an entry of hooks.%s is not an object", event)
+		}
+		var handlers []json.RawMessage
+		if h, ok := obj.Get("hooks"); ok && json.Unmarshal(h, &handlers) != nil {
+			return nil, fmt.Errorf(`hooks.%s[].hooks is not a list`, event)
+		}
+		out = append(out, group{obj: obj, handlers: handlers})
+	}
+	return out, nil
+}
+
+// withoutOurs removes git-convo's handlers from an event's groups, and the
+// groups that held nothing else.
+func (s *settings) withoutOurs(event string) ([]json.RawMessage, bool) {
+	groups, _ := s.groups(event) // validated by readSettings
+	var out []json.RawMessage
+	changed := false
+	for _, g := range groups {
+		var kept []json.RawMessage
+		for _, h := range g.handlers {
+			if !isOurs(h) {
+				kept = append(kept, h)
+			}
+		}
+		if len(kept) == len(g.handlers) {
+			out = append(out, g.obj.Marshal())
+			continue
+		}
+		changed = true
+		if len(kept) == 0 {
+			continue
+		}
+		list, _ := json.Marshal(kept)
+		g.obj.Set("hooks", list)
+		out = append(out, g.obj.Marshal())
+	}
+	return out, changed
+}
+
+// Install merges git-convo's hooks into the settings file at path: every
+// other key, group and handler (with fields git-convo does not know) is
+// kept in order; ours are replaced. The write is atomic and a file that
+// would not change is not rewritten. The first install that changes the
+// file keeps its original bytes in backupDir, so that Uninstall can restore
+// them exactly. It returns created, updated or unchanged.
+func Install(path, command string, specs []HookSpec, backupDir string) (string, error) {
+	s, err := readSettings(path)
+	if err != nil {
+		return "", err
+	}
+	for _, spec := range specs {
+		groups, _ := s.withoutOurs(spec.Event)
+		handler := map[string]any{"type": "command", "command": command, "timeout": spec.Timeout}
+		if spec.Async {
+			handler["async"] = true
+		}
+		g := jsonobj.New()
+		if spec.Matcher != "" {
+			m, _ := json.Marshal(spec.Matcher)
+			g.Set("matcher", m)
+		}
+		h, _ := marshalOrdered(handler, "type", "command", "timeout", "async")
+		g.Set("hooks", json.RawMessage("["+string(h)+"]"))
+		groups = append(groups, g.Marshal())
+		list, _ := json.Marshal(groups)
+		s.hooks.Set(spec.Event, list)
+	}
+	s.top.Set("hooks", s.hooks.Marshal())
+	out := s.top.Indent()
+	if s.existing != nil && (bytes.Equal(s.existing, out) || jsonobj.SameJSON(s.existing, out)) {
+		return "unchanged", nil
+	}
+	if err := saveBackup(backupDir, path, s.existing, out); err != nil {
+		return "", err
+	}
+	if err := write(path, out); err != nil {
+		return "", err
+	}
+	if s.existing == nil {
+		return "created", nil
+	}
+	return "updated", nil
+}
+
+// Uninstall takes git-convo's hooks out of the settings file at path. When
+// the file is exactly as git-convo's last install left it, the bytes from
+// before that install come back (or the file goes, if it did not exist);
+// otherwise only git-convo's handlers are removed, with event lists left
+// empty. It returns restored, removed, unchanged or not present.
+func Uninstall(path, backupDir string) (string, error) {
+	cur, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return "not present", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if b, ok := loadBackup(backupDir, path); ok {
+		defer os.Remove(backupFile(backupDir, path))
+		if b.Written == digest(cur) {
+			if !b.Existed {
+				if err := os.Remove(path); err != nil {
+					return "", err
+				}
+				return "removed (git-convo had created the file)", nil
+			}
+			if err := write(path, b.Original); err != nil {
+				return "", err
+			}
+			return "restored (byte for byte)", nil
+		}
+	}
+	s, err := readSettings(path)
+	if err != nil {
+		return "", err
+	}
+	changed := false
+	for _, ev := range s.hooks.Keys() {
+		groups, ch := s.withoutOurs(ev)
+		if !ch {
+			continue
+		}
+		changed = true
+		if len(groups) == 0 {
+			s.hooks.Del(ev)
+			continue
+		}
+		list, _ := json.Marshal(groups)
+		s.hooks.Set(ev, list)
+	}
+	if !changed {
+		return "unchanged", nil
+	}
+	if s.hooks.Len() == 0 {
+		s.top.Del("hooks")
+	} else {
+		s.top.Set("hooks", s.hooks.Marshal())
+	}
+	return "removed", write(path, s.top.Indent())
+}
+
+// Installed reports which of specs' events have git-convo's handler in the
+// settings file at path (doctor).
+func Installed(path string, specs []HookSpec) (have, missing []string, err error) {
+	s, err := readSettings(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, spec := range specs {
+		groups, _ := s.groups(spec.Event)
+		found := false
+		for _, g := range groups {
+			for _, h := range g.handlers {
+				found = found || isOurs(h)
+			}
+		}
+		if found {
+			have = append(have, spec.Event)
+		} else {
+			missing = append(missing, spec.Event)
+		}
+	}
+	return have, missing, nil
+}
+
+// backup is what Install keeps of a settings file before changing it.
+type backup struct {
+	Path     string `json:"path"`
+	Existed  bool   `json:"existed"`
+	Original []byte `json:"original"`
+	Written  string `json:"written"` // sha256 of what Install wrote
+}
+
+func backupFile(dir, path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	return filepath.Join(dir, "claude-settings-"+digest([]byte(abs))[:16]+".json")
+}
+
+func digest(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// saveBackup keeps the file's bytes from before git-convo first touched it;
+// a later install only updates what it wrote, so the original survives.
+func saveBackup(dir, path string, existing, written []byte) error {
+	if dir == "" {
+		return nil
+	}
+	b, ok := loadBackup(dir, path)
+	if !ok || b.Written != digest(existing) {
+		// No backup, or the file changed since our last write: what is
+		// there now is the user's, and the state to come back to.
+		b = backup{Path: path, Existed: existing != nil, Original: existing}
+	}
+	b.Written = digest(written)
+	data, _ := json.Marshal(b)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(backupFile(dir, path), data, 0o600)
+}
+
+func loadBackup(dir, path string) (backup, bool) {
+	var b backup
+	if dir == "" {
+		return b, false
+	}
+	data, err := os.ReadFile(backupFile(dir, path))
+	if err != nil || json.Unmarshal(data, &b) != nil {
+		return b, false
+	}
+	return b, true
+}
+
+// write replaces the file atomically, keeping its mode.
+func write(path string, data []byte) error { return atomicfile.Replace(path, data) }
+
+// marshalOrdered writes m's keys in the given order (settings files are read
+// by people; a stable order keeps diffs small).
+func marshalOrdered(m map[string]any, keys ...string) (json.RawMessage, error) {
+	o := jsonobj.New()
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			o.Set(k, b)
+		}
+	}
+	return o.Marshal(), nil
+}

@@ -1,0 +1,596 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/hooks/templates"
+	"github.com/git-convo/git-convo/pkg/githooks"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/trace"
+)
+
+func shareCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "share",
+		Usage:     "share this repository's conversations with it, as git notes (opt-in)",
+		UsageText: "git convo share on [--prompts] [--remote <name>]\ngit convo share off\ngit convo share status\ngit convo share preview [<rev>]",
+		Description: `Sharing writes, for every linked commit, an Agent Trace record as a git note on
+refs/notes/convo, and pushes the notes to the remote after your own git push. Teammates'
+git convo show, log and blame then name the conversations behind your commits. Off by
+default: nothing is written to any ref and nothing is pushed. Titles, summaries, reasons
+and (with --prompts) first prompts are scrubbed of secrets and home-directory paths
+first; transcripts are never shared. See docs/sharing.md.`,
+		Subcommands: []*cli.Command{
+			{
+				Name:      "on",
+				Usage:     "turn sharing on and write notes for every commit already linked",
+				UsageText: "git convo share on [--prompts] [--remote <name>]",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "prompts", Usage: "also share each conversation's first prompt (redacted)"},
+					&cli.StringFlag{Name: "remote", Usage: "the remote notes go to (default: origin)"},
+				},
+				Action: func(c *cli.Context) error { return shareOn(c.Context, env, c.Bool("prompts"), c.String("remote")) },
+			},
+			{
+				Name:  "off",
+				Usage: "stop writing and pushing notes (what was pushed stays: docs/sharing.md says how to remove it)",
+				Action: func(c *cli.Context) error {
+					g, _, err := shareRepo(c.Context)
+					if err != nil {
+						return err
+					}
+					if err := g.SetShare(c.Context, false, false, ""); err != nil {
+						return err
+					}
+					fmt.Fprintln(env.Stdout, "sharing is off: no note is written or pushed from now on.")
+					fmt.Fprintln(env.Stdout, "Notes already pushed stay on the remote; docs/sharing.md says how to remove them.")
+					return nil
+				},
+			},
+			{
+				Name:   "status",
+				Usage:  "what is shared: notes, kinds of field, last push and fetch",
+				Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+				Action: func(c *cli.Context) error { return shareStatus(c.Context, env, c.Bool("json")) },
+			},
+			{
+				Name:      "preview",
+				Usage:     "print exactly the note sharing would write for a commit",
+				UsageText: "git convo share preview [--prompts] [<rev>]",
+				Flags:     []cli.Flag{&cli.BoolFlag{Name: "prompts", Usage: "as if sharing with --prompts"}},
+				Action: func(c *cli.Context) error {
+					rev := c.Args().First()
+					if rev == "" {
+						rev = "HEAD"
+					}
+					return sharePreview(c.Context, env, rev, c.Bool("prompts"))
+				},
+			},
+		},
+	}
+}
+
+// shareRepo opens the repository of the current directory for notes.
+func shareRepo(ctx context.Context) (notes.Git, *gitx.Repo, error) {
+	repo, err := gitx.Open(ctx, ".", false)
+	if err != nil {
+		return notes.Git{}, nil, err
+	}
+	return notesGit(repo), repo, nil
+}
+
+// notesGit runs git for notes in repo's work tree (its git dir when bare).
+func notesGit(repo *gitx.Repo) notes.Git {
+	if repo.TopLevel == "" {
+		return notes.Git{Dir: repo.GitDir}
+	}
+	return notes.Git{Dir: repo.TopLevel}
+}
+
+// shareSettings opens the repository for notes and reads its sharing settings.
+func shareSettings(ctx context.Context) (notes.Git, notes.Settings, error) {
+	g, _, err := shareRepo(ctx)
+	if err != nil {
+		return g, notes.Settings{}, err
+	}
+	s, err := g.Settings(ctx)
+	return g, s, err
+}
+
+func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
+	g, repo, err := shareRepo(ctx)
+	if err != nil {
+		return err
+	}
+	if remote != "" {
+		remotes, err := g.Remotes(ctx)
+		if err != nil {
+			return err
+		}
+		if !contains(remotes, remote) {
+			return usagef("--remote %s: no such remote (git remote lists: %s)", remote, strings.Join(remotes, ", "))
+		}
+	}
+	if err := g.SetShare(ctx, true, prompts, remote); err != nil {
+		return err
+	}
+	if _, err := g.Setup(ctx); err != nil {
+		return err
+	}
+	if err := installHook(ctx, env, repo, "pre-push"); err != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%v): run `git convo push` after pushing\n", err)
+	}
+	s, err := env.openStore(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	hashes, err := s.LinkedCommits(ctx, repoKey(repo.CommonDir))
+	if err != nil {
+		return err
+	}
+	settings, err := g.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := g.Update(ctx, s, hashes, settings, Version)
+	if err != nil {
+		return fmt.Errorf("writing notes: %w", err)
+	}
+	what := "titles, summaries, reasons, confidence, agent, model and line ranges"
+	if prompts {
+		what += ", and first prompts"
+	}
+	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", n, plural(n), notes.Ref, what)
+	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", settings.Remote)
+	return nil
+}
+
+// installHook installs one git-convo hook block (sharing's pre-push).
+func installHook(ctx context.Context, env *Env, repo *gitx.Repo, hook string) error {
+	loc, err := githooks.Locate(ctx, repo.TopLevel)
+	if err != nil {
+		return err
+	}
+	if loc.Manager != "" {
+		return errors.New(loc.Advice())
+	}
+	block, err := templates.Render(hook, env.Executable)
+	if err != nil {
+		return err
+	}
+	_, err = githooks.InstallFile(filepath.Join(loc.Dir, hook), block)
+	return err
+}
+
+// setupSharing makes a plain git fetch bring teammates' notes and amend and
+// rebase carry notes (install calls it).
+func setupSharing(ctx context.Context, repo *gitx.Repo) error {
+	if _, err := notesGit(repo).Setup(ctx); err != nil {
+		return fmt.Errorf("setting up notes: %w", err)
+	}
+	return nil
+}
+
+type shareStatusJSON struct {
+	On         bool           `json:"on"`
+	Prompts    bool           `json:"prompts"`
+	Remote     string         `json:"remote"`
+	Notes      int            `json:"notes"`
+	Fetched    map[string]int `json:"fetched"`
+	Fields     []string       `json:"fields"`
+	LastPush   string         `json:"lastPush,omitempty"`
+	PushError  string         `json:"lastPushError,omitempty"`
+	LastFetch  string         `json:"lastFetch,omitempty"`
+	FetchSetUp bool           `json:"fetchSetUp"`
+}
+
+func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
+	g, s, err := shareSettings(ctx)
+	if err != nil {
+		return err
+	}
+	st := shareStatusJSON{On: s.On, Prompts: s.Prompts, Remote: s.Remote, Fetched: map[string]int{}}
+	if st.Notes, err = g.Count(ctx, notes.Ref); err != nil {
+		return err
+	}
+	refs, err := g.SharedRefs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range refs {
+		if r != notes.Ref {
+			n, err := g.Count(ctx, r)
+			if err != nil {
+				return err
+			}
+			st.Fetched[strings.TrimSuffix(strings.TrimPrefix(r, "refs/notes/remotes/"), "/convo")] = n
+		}
+	}
+	st.Fields = []string{"conversation id", "agent", "model", "title", "summary", "confidence", "status", "reason",
+		"matched files", "line ranges", "line hashes"}
+	if s.Prompts {
+		st.Fields = append(st.Fields, "first prompt")
+	}
+	state, _ := g.LoadState(ctx)
+	st.LastPush, st.LastFetch, st.PushError = isoTime(state.LastPush), isoTime(state.LastFetch), state.LastPushError
+	if v, _ := g.Config(ctx, "remote."+s.Remote+".fetch"); v != "" {
+		out, _ := (notes.Git{Dir: g.Dir}).Config(ctx, "notes.rewriteRef")
+		st.FetchSetUp = out != ""
+	}
+	if asJSON {
+		return jsonEncoder(env.Stdout).Encode(st)
+	}
+	w := env.Stdout
+	if st.On {
+		fmt.Fprintf(w, "sharing: on, to %s%s\n", st.Remote, map[bool]string{true: ", with first prompts", false: ""}[st.Prompts])
+	} else {
+		fmt.Fprintln(w, "sharing: off (nothing is written or pushed; git convo share on turns it on)")
+	}
+	fmt.Fprintf(w, "notes:   %d on %s\n", st.Notes, notes.Ref)
+	for r, n := range st.Fetched {
+		fmt.Fprintf(w, "         %d fetched from %s\n", n, r)
+	}
+	fmt.Fprintf(w, "fields:  %s\n", strings.Join(st.Fields, ", "))
+	fmt.Fprintf(w, "pushed:  %s\n", orNever(st.LastPush))
+	if st.PushError != "" {
+		fmt.Fprintf(w, "         last push failed: %s\n", st.PushError)
+	}
+	fmt.Fprintf(w, "fetched: %s\n", orNever(st.LastFetch))
+	return nil
+}
+
+func orNever(s string) string {
+	if s == "" {
+		return "never"
+	}
+	return s
+}
+
+func sharePreview(ctx context.Context, env *Env, rev string, prompts bool) error {
+	g, repo, err := shareRepo(ctx)
+	if err != nil {
+		return err
+	}
+	hashes, err := repo.RevParse(ctx, rev)
+	if err != nil {
+		return err
+	}
+	s, err := env.openStore(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	settings, err := g.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	settings.Prompts = settings.Prompts || prompts
+	o, err := g.Options(ctx, settings, Version)
+	if err != nil {
+		return err
+	}
+	recs, err := g.Build(ctx, s, hashes[:1], o)
+	if err != nil {
+		return err
+	}
+	r, ok := recs[hashes[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "git-convo: %s has no linked conversation: no note would be written\n", shortHash(hashes[0]))
+		return exitError{ExitError}
+	}
+	_, err = env.Stdout.Write(notes.Encode([]trace.Record{r}))
+	return err
+}
+
+func pushCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "push",
+		Usage:     "push shared notes to a remote (the pre-push hook does it after git push)",
+		UsageText: "git convo push [<remote>]",
+		Description: `Pushes refs/notes/convo without force. When the remote has notes this clone lacks, it
+fetches them, merges them record by record and tries again. Sharing must be on.`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "hook", Hidden: true, Usage: "started by the pre-push hook"}},
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			if !c.Bool("hook") {
+				return pushNotes(ctx, env, c.Args().First(), false)
+			}
+			if env.Getenv("GIT_CONVO_SYNC") != "1" {
+				detach() // the hook's block already waited for the push to end
+			}
+			if err := pushNotes(ctx, env, c.Args().First(), true); err != nil {
+				env.log().Printf("push", "%v", err)
+			}
+			return nil // a hook never fails the push
+		},
+	}
+}
+
+func pushNotes(ctx context.Context, env *Env, remote string, hook bool) error {
+	g, s, err := shareSettings(ctx)
+	if err != nil {
+		return err
+	}
+	if !s.On {
+		if hook {
+			return nil
+		}
+		return errors.New("sharing is off in this repository: nothing is pushed (git convo share on turns it on)")
+	}
+	if remote == "" {
+		remote = s.Remote
+	}
+	if hook && remote != s.Remote {
+		return nil // notes go only where sharing sends them (convo.shareRemote)
+	}
+	refreshRecent(ctx, env, g, s)
+	err = g.Push(ctx, remote)
+	_ = g.SaveState(ctx, func(st *notes.State) {
+		if err != nil {
+			st.LastPushError = err.Error()
+			return
+		}
+		st.LastPush, st.LastPushError = env.Now(), ""
+	})
+	if err != nil {
+		return err
+	}
+	if !hook {
+		n, _ := g.Count(ctx, notes.Ref)
+		fmt.Fprintf(env.Stdout, "%s: %d note%s on %s\n", remote, n, plural(n), notes.Ref)
+	}
+	return nil
+}
+
+// recentCommits is how many of HEAD's commits a push refreshes the notes of.
+const recentCommits = 100
+
+// refreshRecent rewrites the notes of HEAD's recent commits before a push:
+// links that arrived after a commit was recorded (the agent's own git commit
+// reported a moment later, a late title) are shared too. Best effort.
+func refreshRecent(ctx context.Context, env *Env, g notes.Git, s notes.Settings) {
+	hashes, err := g.Recent(ctx, recentCommits)
+	if err != nil || len(hashes) == 0 {
+		return
+	}
+	st, err := env.openStore(ctx, true)
+	if err != nil {
+		return
+	}
+	defer st.Close()
+	if _, err := g.Update(ctx, st, hashes, s, Version); err != nil {
+		env.log().Printf("share", "refreshing notes before a push: %v", err)
+	}
+}
+
+func fetchCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "fetch",
+		Usage:     "fetch teammates' shared notes (a plain git fetch does it once installed)",
+		UsageText: "git convo fetch [<remote>]",
+		Description: `Fetches the remote's refs/notes/convo into refs/notes/remotes/<remote>/convo (never into
+refs/notes/convo itself). Read commands merge it on read; with sharing on it is also merged
+into refs/notes/convo, record by record.`,
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			g, s, err := shareSettings(ctx)
+			if err != nil {
+				return err
+			}
+			remote := c.Args().First()
+			if remote == "" {
+				remote = s.Remote
+			}
+			if err := g.Fetch(ctx, remote); err != nil {
+				return err
+			}
+			if s.On {
+				if err := g.Merge(ctx, notes.TrackingRef(remote)); err != nil {
+					return err
+				}
+			}
+			_ = g.SaveState(ctx, func(st *notes.State) { st.LastFetch = env.Now() })
+			n, err := g.Count(ctx, notes.TrackingRef(remote))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "%s: %d shared note%s\n", remote, n, plural(n))
+			squashes, err := attributeSquashes(ctx, g, s, remote)
+			if err != nil {
+				return fmt.Errorf("recognising squash merges: %w", err)
+			}
+			if squashes > 0 {
+				fmt.Fprintf(env.Stdout, "%d squash merge%s attributed to the conversations of the commits they join\n", squashes, plural(squashes))
+			}
+			return nil
+		},
+	}
+}
+
+// shareAfter rewrites the notes of hashes after their links changed, when
+// sharing is on; errors go to the log, as links were changed all the same.
+func shareAfter(ctx context.Context, env *Env, dir string, s *store.Store, hashes ...string) {
+	if dir == "" {
+		return
+	}
+	if _, err := notes.UpdateForCommits(ctx, dir, s, hashes, Version); err != nil {
+		env.log().Printf("share", "notes of %s: %v", strings.Join(shortHashes(hashes), ", "), err)
+	}
+}
+
+func commitHashes(cs []gitx.Commit) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Hash
+	}
+	return out
+}
+
+func shortHashes(hs []string) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = shortHash(h)
+	}
+	return out
+}
+
+// mergeShared adds what shared notes say about hashes to the local links.
+// Notes that cannot be read are logged, never a reason to fail a read.
+func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation) {
+	if err := rc.shared.MergeLinked(ctx, hashes, linked); err != nil {
+		rc.env.log().Printf("share", "reading shared notes: %v", err)
+	}
+}
+
+// mergeSharedLines adds shared notes' line attribution for commits the
+// local database has none of (blame).
+func (rc *readContext) mergeSharedLines(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) {
+	if err := rc.shared.MergeLineWriters(ctx, hashes, writers, recorded); err != nil {
+		rc.env.log().Printf("share", "reading shared notes: %v", err)
+	}
+}
+
+// attributeSquashes gives the remote's squash merges the conversations of
+// the commits they join: shared on the next push when this clone shares,
+// else kept beside its git data (no ref is written with sharing off).
+func attributeSquashes(ctx context.Context, g notes.Git, s notes.Settings, remote string) (int, error) {
+	o, err := g.Options(ctx, s, Version)
+	if err != nil {
+		return 0, err
+	}
+	recs, err := g.Squashes(ctx, remote, o)
+	if err != nil || len(recs) == 0 {
+		return 0, err
+	}
+	if !s.On {
+		return len(recs), g.SaveDerived(ctx, recs)
+	}
+	changes := make(map[string]*trace.Record, len(recs))
+	for c := range recs {
+		r := recs[c]
+		changes[c] = &r
+	}
+	_, err = g.Write(ctx, changes, s.Writer, "git-convo: squash merges")
+	return len(recs), err
+}
+
+// sharedFileStats adds line counts from shared notes for the commits the
+// local database has none of (stats), so a teammate's share shows.
+func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, local []store.FileStat) []store.FileStat {
+	have := map[string]bool{}
+	for _, fs := range local {
+		have[fs.CommitHash] = true
+	}
+	var need []string
+	for _, h := range hashes {
+		if !have[h] {
+			need = append(need, h)
+		}
+	}
+	recs, err := rc.shared.Records(ctx, need)
+	if err != nil {
+		rc.env.log().Printf("share", "reading shared notes: %v", err)
+		return local
+	}
+	for _, h := range need {
+		r, ok := recs[h]
+		if !ok {
+			continue
+		}
+		for _, f := range r.Files {
+			fs := store.FileStat{CommitHash: h, Path: f.Path}
+			for _, c := range f.Conversations {
+				for _, rg := range c.Ranges {
+					n := rg.EndLine - rg.StartLine + 1
+					fs.Added += n
+					if c.Contributor != nil && c.Contributor.Type == "ai" {
+						fs.Agent += n
+					}
+				}
+			}
+			local = append(local, fs)
+		}
+	}
+	return local
+}
+
+// teardownSharing takes out what setupSharing added to the repository's
+// git config (the notes fetch refspecs, notes.rewriteRef). Notes stay.
+func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
+	if err := notesGit(repo).Unsetup(ctx); err != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %v\n", err)
+	}
+}
+
+// sharedConversations adds to conversations' list the conversations only
+// shared notes know (a teammate's), with the number of commits naming them,
+// under the same filter (--all lists this repository's notes too).
+func (rc *readContext) sharedConversations(ctx context.Context, list []store.ConversationSummary, f store.ConversationFilter) []store.ConversationSummary {
+	recs, err := rc.shared.All(ctx)
+	if err != nil {
+		rc.env.log().Printf("share", "reading shared notes: %v", err)
+		return list
+	}
+	known := map[string]bool{}
+	for _, cs := range list {
+		known[cs.ID] = true
+	}
+	found := map[string]*store.ConversationSummary{}
+	for c, r := range recs {
+		for _, lc := range notes.Linked(c, r) {
+			if known[lc.ConversationID] || f.FileKey != "" && !touches(r, lc, f.FileKey) {
+				continue
+			}
+			cs := found[lc.ConversationID]
+			if cs == nil {
+				cs = &store.ConversationSummary{Conversation: lc.Conv}
+				found[lc.ConversationID] = cs
+			}
+			cs.Commits++
+			cs.ActivityMs = max(cs.ActivityMs, lc.Conv.ActivityMs)
+		}
+	}
+	added := false
+	for _, cs := range found {
+		if cs.ActivityMs >= f.SinceMs {
+			list = append(list, *cs)
+			added = true
+		}
+	}
+	if !added {
+		return list
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].ActivityMs > list[j].ActivityMs })
+	if f.Limit > 0 && len(list) > f.Limit {
+		list = list[:f.Limit]
+	}
+	return list
+}
+
+// touches reports whether a shared record says conversation lc touched the
+// file with path key (its lines, or its matched files).
+func touches(r trace.Record, lc store.LinkedConversation, key string) bool {
+	for _, p := range lc.MatchedFiles {
+		if pathKey(p) == key {
+			return true
+		}
+	}
+	for _, f := range r.Files {
+		for _, c := range f.Conversations {
+			if pathKey(f.Path) == key && trace.ConversationID(c.URL) == lc.ConversationID {
+				return true
+			}
+		}
+	}
+	return false
+}

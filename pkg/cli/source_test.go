@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// TestCursorSourceMatchesCapture: Cursor's source adapter yields, through
+// the agent-neutral path, exactly what capture records from the same
+// payload today, so Cursor's capture can move onto the seam unchanged.
+func TestCursorSourceMatchesCapture(t *testing.T) {
+	repo := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	file := filepath.Join(repo, "src", "a.go")
+	payloads := []map[string]any{
+		{"hook_event_name": "beforeSubmitPrompt", "prompt": "  add a  ", "attachments": []any{map[string]any{"type": "file", "filePath": file}}},
+		{"hook_event_name": "afterFileEdit", "file_path": file, "edits": []any{map[string]any{"old_string": "a", "new_string": "line one\nline two"}}},
+		{"hook_event_name": "postToolUse", "tool_name": "Write", "tool_input": map[string]any{"file_path": "src/b.go", "content": "package b\n"}},
+		{"hook_event_name": "postToolUse", "tool_name": "ApplyPatch", "tool_input": map[string]any{"patch": "*** Begin Patch\n*** Update File: src/a.go\n+added\n*** Add File: src/c.go\n+new file\n*** End Patch"}},
+		{"hook_event_name": "afterAgentResponse", "text": " done "},
+		{"hook_event_name": "stop", "status": "completed"},
+		{"hook_event_name": "afterFileEdit", "file_path": "/outside/every/repo.txt", "edits": []any{map[string]any{"new_string": "x"}}},
+	}
+	var inputs [][]byte
+	for _, p := range payloads {
+		p["conversation_id"], p["generation_id"], p["workspace_roots"], p["model"] = "c1", "g1", []string{repo}, "gpt-5"
+		b, _ := json.Marshal(p)
+		inputs = append(inputs, b)
+	}
+	if path, ok := cursortest.SharedPath("hook-payloads", "examples.json"); ok {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var examples []struct {
+			Stdin json.RawMessage `json:"stdin"`
+		}
+		if err := json.Unmarshal(data, &examples); err != nil {
+			t.Fatal(err)
+		}
+		for _, ex := range examples {
+			inputs = append(inputs, ex.Stdin)
+		}
+	} else {
+		t.Log("shared Cursor payloads absent: built-in payloads only")
+	}
+	src := cursor.Source{Getenv: os.Getenv}
+	for _, in := range inputs {
+		p, err := cursor.ParsePayload(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := buildActivity(nil, p, p.Event, 42)
+		a, err := src.ParseHook(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := storeActivity(a, "", 42)
+		for _, sa := range []*store.Activity{&want, &got} {
+			sort.Slice(sa.Files, func(i, j int) bool {
+				return sa.Files[i].PathKey+sa.Files[i].Source < sa.Files[j].PathKey+sa.Files[j].Source
+			})
+			sort.Slice(sa.Lines, func(i, j int) bool {
+				return sa.Lines[i].PathKey+sa.Lines[i].Text < sa.Lines[j].PathKey+sa.Lines[j].Text
+			})
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("%s:\ncapture: %+v\nsource:  %+v", in, want, got)
+		}
+	}
+}

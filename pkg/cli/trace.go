@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/trace"
+)
+
+func traceCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "trace",
+		Usage:     "print commits' Agent Trace records, for other tools",
+		UsageText: "git convo trace [--output <dir>] [<rev>...]",
+		Description: `Prints each commit's Agent Trace record (agent-trace.dev), one JSON object per line:
+what this clone knows, merged with what teammates shared in notes, whether or not sharing
+is on. A range (A..B) or several revisions give several records; commits with no linked
+conversation give none. --output writes one <commit>.json file per commit into a directory.
+Free text is redacted as in shared notes (docs/sharing.md).`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write one file per commit into this directory"},
+			&cli.BoolFlag{Name: "prompts", Usage: "include first prompts (redacted), as sharing with --prompts does"},
+		},
+		Action: func(c *cli.Context) error {
+			ctx := c.Context
+			g, repo, err := shareRepo(ctx)
+			if err != nil {
+				return err
+			}
+			args := c.Args().Slice()
+			if len(args) == 0 {
+				args = []string{"HEAD"}
+			}
+			walk := false
+			for _, a := range args {
+				walk = walk || strings.Contains(a, "..") || strings.HasPrefix(a, "^")
+			}
+			if !walk {
+				if args, err = repo.RevParse(ctx, args...); err != nil {
+					return err
+				}
+				args = append([]string{"--no-walk=unsorted"}, args...)
+			}
+			var hashes []string
+			if err := repo.StreamLog(ctx, args, gitx.LogOptions{}, func(gc gitx.Commit) bool {
+				hashes = append(hashes, gc.Hash)
+				return true
+			}); err != nil {
+				return err
+			}
+			settings, err := g.Settings(ctx)
+			if err != nil {
+				return err
+			}
+			settings.Prompts = settings.Prompts || c.Bool("prompts")
+			recs := map[string]trace.Record{}
+			if s, err := env.openStore(ctx, true); err == nil {
+				o, err := g.Options(ctx, settings, Version)
+				if err == nil {
+					recs, err = g.Build(ctx, s, hashes, o)
+				}
+				s.Close()
+				if err != nil {
+					return err
+				}
+			}
+			rd := notes.NewReader(ctx, g.Dir)
+			defer rd.Close()
+			shared, err := rd.Records(ctx, hashes)
+			if err != nil {
+				return err
+			}
+			dir := c.String("output")
+			if dir != "" {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
+			}
+			enc := jsonEncoder(env.Stdout)
+			n := 0
+			for _, h := range hashes {
+				r, ok := recs[h]
+				if sr, has := shared[h]; has {
+					r, ok = mergeOr(r, ok, sr), true
+				}
+				if !ok {
+					continue
+				}
+				n++
+				if dir == "" {
+					if err := enc.Encode(r); err != nil {
+						return err
+					}
+					continue
+				}
+				b, err := json.MarshalIndent(r, "", "  ")
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(filepath.Join(dir, h+".json"), append(b, '\n'), 0o644); err != nil {
+					return err
+				}
+			}
+			if dir != "" {
+				fmt.Fprintf(env.Stdout, "%d record%s written to %s\n", n, plural(n), dir)
+			}
+			return nil
+		},
+	}
+}
+
+// mergeOr merges a shared record into the local one, if there is one.
+func mergeOr(local trace.Record, ok bool, shared trace.Record) trace.Record {
+	if !ok {
+		return shared
+	}
+	r := trace.Merge(local, shared)
+	r.VCS = local.VCS
+	return r
+}

@@ -1,0 +1,159 @@
+package cursor
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/source"
+)
+
+// Name is Cursor's agent name in links.sqlite and in output.
+const Name = "cursor"
+
+// Source is Cursor as a source.Source: its hook payloads, its state.vscdb
+// (read-only) and the transcripts its hooks name.
+type Source struct {
+	Getenv func(string) string // locates state.vscdb (CURSOR_DB_PATH)
+}
+
+var _ source.Source = Source{}
+
+// Name implements source.Source.
+func (Source) Name() string { return Name }
+
+// ParseHook reads one Cursor hook payload into activity, the same facts
+// capture records from it: workspace roots, the prompt and its attachments,
+// the response, the status, the edited files and the text written there,
+// and a commit the agent ran in its terminal.
+func (Source) ParseHook(data []byte) (source.Activity, error) {
+	p, err := ParsePayload(data)
+	if err != nil {
+		return source.Activity{}, err
+	}
+	a := source.Activity{
+		ConversationID: p.ConversationID,
+		GenerationID:   p.GenerationID,
+		Event:          p.Event,
+		Model:          p.Model,
+		TranscriptPath: p.TranscriptPath,
+		Files:          p.EditedFiles(),
+		ToolEdit:       p.Event == "postToolUse",
+		EndsTurn:       p.Event == "stop" || p.Event == "sessionEnd",
+		Commit:         p.ShellCommit(),
+	}
+	for _, r := range p.WorkspaceRoots {
+		if r = NormalizeFSPath(r); r != "" {
+			a.Roots = append(a.Roots, r)
+		}
+	}
+	switch p.Event {
+	case "beforeSubmitPrompt":
+		a.Prompt = strings.TrimSpace(p.Prompt)
+		for _, at := range p.Attachments {
+			if at.FilePath != "" {
+				a.Attachments = append(a.Attachments, at.FilePath)
+			}
+		}
+	case "afterAgentResponse":
+		a.Response = strings.TrimSpace(p.Text)
+	case "stop":
+		a.Status = p.Status
+	}
+	if added := p.AddedText(); len(added) > 0 {
+		a.Added = added
+	}
+	return a, nil
+}
+
+// ReadConversation reads a conversation from Cursor's database, with the
+// transcript file the hooks named as the fallback for its messages.
+func (s Source) ReadConversation(ctx context.Context, id string, hint source.Hint) (*source.Conversation, error) {
+	c := &source.Conversation{ID: id, Agent: Name, TranscriptPath: hint.TranscriptPath}
+	dbErr := s.readDB(ctx, c)
+	if dbErr == nil {
+		return c, nil
+	}
+	if hint.TranscriptPath != "" {
+		if msgs, err := ReadTranscript(hint.TranscriptPath); err == nil {
+			c.Messages = msgs
+			return c, nil
+		}
+	}
+	if errors.Is(dbErr, ErrNotFound) {
+		return nil, source.ErrNotFound
+	}
+	return nil, dbErr
+}
+
+func (s Source) readDB(ctx context.Context, c *source.Conversation) error {
+	path, err := DefaultDBPath(s.Getenv)
+	if err != nil {
+		return err
+	}
+	db, err := OpenDB(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	comp, err := db.Composer(ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	msgs, err := db.Messages(ctx, comp)
+	if err != nil {
+		return err
+	}
+	c.Title, c.Summary, c.Model = comp.Title, comp.Summary, comp.Model
+	c.Created, c.Updated = comp.CreatedAt, comp.UpdatedAt
+	c.Prompts = comp.UserMessages
+	c.Messages = msgs
+	for _, f := range comp.EditedFiles {
+		c.Edits = append(c.Edits, source.Edit{Path: f.Path, At: f.At})
+	}
+	for path, lines := range comp.WrittenLines {
+		for _, l := range lines {
+			c.Edits = append(c.Edits, source.Edit{Path: path, Added: l.Text, At: l.At})
+		}
+	}
+	return nil
+}
+
+// ListConversations finds the conversations of the work trees at roots in
+// Cursor's database, by every association import uses.
+func (s Source) ListConversations(ctx context.Context, roots []string) ([]source.Ref, error) {
+	path, err := DefaultDBPath(s.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	db, err := OpenDB(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var out []source.Ref
+	seen := map[string]bool{}
+	for _, root := range roots {
+		found, err := db.FindForRoot(ctx, userDirOf(path), root)
+		if err != nil {
+			return nil, err
+		}
+		for id := range found {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, source.Ref{ID: id, Cwd: root})
+			}
+		}
+	}
+	return out, nil
+}
+
+// userDirOf is Cursor's User directory for a globalStorage/state.vscdb path,
+// "" for a database elsewhere (CURSOR_DB_PATH pointing at a copy).
+func userDirOf(dbPath string) string {
+	if filepath.Base(filepath.Dir(dbPath)) == "globalStorage" {
+		return filepath.Dir(filepath.Dir(dbPath))
+	}
+	return ""
+}

@@ -1,0 +1,85 @@
+package notes
+
+import (
+	"sort"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/trace"
+)
+
+// SourceNotes is the link source of a conversation known from shared notes.
+const SourceNotes = "notes"
+
+// Origin is "notes" for a link read from shared notes, "local" otherwise:
+// the JSON of the read commands carries it.
+func Origin(source string) string {
+	if source == SourceNotes {
+		return "notes"
+	}
+	return "local"
+}
+
+// Linked turns a record into the links read commands print, strongest
+// first, with Source SourceNotes.
+func Linked(commit string, r trace.Record) []store.LinkedConversation {
+	m, _ := r.Meta()
+	var out []store.LinkedConversation
+	for id, c := range m.Conversations {
+		lc := store.LinkedConversation{
+			Link: store.Link{ConversationID: id, CommitHash: commit, MatchedFiles: c.MatchedFiles, Confidence: c.Confidence,
+				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines},
+			Conv: store.Conversation{ID: id, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
+				Agent: c.Agent, FirstSeenMs: ms(c.StartedAt), ActivityMs: ms(c.LastActiveAt)},
+		}
+		if lc.Status == "" {
+			lc.Status = "auto"
+		}
+		out = append(out, lc)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if (a.Status == "manual") != (b.Status == "manual") {
+			return a.Status == "manual"
+		}
+		if a.Confidence != b.Confidence {
+			return a.Confidence > b.Confidence
+		}
+		return a.ConversationID < b.ConversationID
+	})
+	return out
+}
+
+func ms(iso string) int64 {
+	t, err := time.Parse(time.RFC3339, iso)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func mergeLinks(local, shared []store.LinkedConversation) []store.LinkedConversation {
+	at := map[string]int{}
+	for i, lc := range local {
+		at[lc.ConversationID] = i
+	}
+	for _, s := range shared {
+		i, ok := at[s.ConversationID]
+		if !ok {
+			local = append(local, s)
+			continue
+		}
+		c := &local[i].Conv
+		for _, f := range []struct {
+			dst *string
+			src string
+		}{
+			{&c.Title, s.Conv.Title}, {&c.Summary, s.Conv.Summary}, {&c.Model, s.Conv.Model}, {&c.Agent, s.Conv.Agent},
+		} {
+			if *f.dst == "" {
+				*f.dst = f.src
+			}
+		}
+	}
+	return local
+}

@@ -1,0 +1,286 @@
+package notes
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/trace"
+)
+
+// Git config keys of sharing (local to the repository).
+const (
+	KeyShare   = "convo.share"        // true: write and push notes
+	KeyPrompts = "convo.sharePrompts" // true: notes carry first prompts
+	KeyRemote  = "convo.shareRemote"  // where notes go (default: origin)
+	KeyWriter  = "convo.shareWriter"  // names this clone's records (set by share on)
+)
+
+// Settings is a repository's sharing configuration.
+type Settings struct {
+	On, Prompts bool
+	Remote      string
+	Writer      string // convo.shareWriter, else user.email
+}
+
+// Settings reads the sharing configuration with one git process.
+func (g Git) Settings(ctx context.Context) (Settings, error) {
+	out, err := g.run(ctx, nil, "config", "-z", "--get-regexp", `^(convo\.share|user\.email)`)
+	s := Settings{Remote: "origin"}
+	writer := ""
+	if err != nil {
+		if exitCode(err) == 1 {
+			return s, nil // nothing set
+		}
+		return s, err
+	}
+	for _, kv := range strings.Split(string(out), "\x00") {
+		k, v, _ := strings.Cut(kv, "\n")
+		switch strings.ToLower(k) {
+		case "convo.share":
+			s.On = isTrue(v)
+		case "convo.shareprompts":
+			s.Prompts = isTrue(v)
+		case "convo.shareremote":
+			if v != "" {
+				s.Remote = v
+			}
+		case "convo.sharewriter":
+			writer = v
+		case "user.email":
+			s.Writer = v
+		}
+	}
+	if writer != "" {
+		s.Writer = writer
+	}
+	return s, nil
+}
+
+func isTrue(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "yes", "on", "1":
+		return true
+	}
+	return false
+}
+
+// SetShare turns sharing on or off for the repository.
+func (g Git) SetShare(ctx context.Context, on, prompts bool, remote string) error {
+	kv := [][2]string{{KeyShare, boolStr(on)}}
+	if w, err := g.Config(ctx, KeyWriter); err == nil && on && w == "" {
+		// Each clone names its records: two clones (even one person's
+		// laptop and desktop, with one user.email) must not replace each
+		// other's records on a commit.
+		var b [6]byte
+		_, _ = rand.Read(b[:])
+		kv = append(kv, [2]string{KeyWriter, "clone-" + hex.EncodeToString(b[:])})
+	}
+	if on {
+		kv = append(kv, [2]string{KeyPrompts, boolStr(prompts)})
+		if remote != "" {
+			kv = append(kv, [2]string{KeyRemote, remote})
+		}
+	}
+	for _, p := range kv {
+		if _, err := g.run(ctx, nil, "config", "--local", p[0], p[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func boolStr(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// Setup makes plain git carry notes, whether or not this clone shares:
+// each remote's fetch brings its notes into the tracking ref (readers merge
+// them on read), and amend and rebase copy notes to the new commits. It
+// never sets remote.<name>.push (a bare git push would then push only the
+// notes). It returns what it changed.
+func (g Git) Setup(ctx context.Context) ([]string, error) {
+	remotes, err := g.Remotes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var changed []string
+	add := func(key, value string) error {
+		out, err := g.run(ctx, nil, "config", "--local", "--get-all", key)
+		if err != nil && exitCode(err) != 1 {
+			return err
+		}
+		for _, v := range strings.Split(string(out), "\n") {
+			if v == value {
+				return nil
+			}
+		}
+		if _, err := g.run(ctx, nil, "config", "--local", "--add", key, value); err != nil {
+			return err
+		}
+		changed = append(changed, key+" "+value)
+		return nil
+	}
+	for _, r := range remotes {
+		if err := add("remote."+r+".fetch", FetchRefspec(r)); err != nil {
+			return changed, err
+		}
+	}
+	return changed, add("notes.rewriteRef", Ref)
+}
+
+// Unsetup takes out what Setup added.
+func (g Git) Unsetup(ctx context.Context) error {
+	remotes, err := g.Remotes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range remotes {
+		_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "remote."+r+".fetch", FetchRefspec(r))
+	}
+	_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "notes.rewriteRef", Ref)
+	return nil
+}
+
+// where is the work tree's top level and the git common dir.
+func (g Git) where(ctx context.Context) (root, common string, err error) {
+	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) == 0 || lines[0] == "" {
+		return "", "", err
+	}
+	common = lines[0]
+	if len(lines) > 1 {
+		root = lines[1]
+	}
+	return root, common, nil
+}
+
+// Options is how this clone builds its records.
+func (g Git) Options(ctx context.Context, s Settings, version string) (BuildOptions, error) {
+	root, _, err := g.where(ctx)
+	if err != nil {
+		return BuildOptions{}, err
+	}
+	home, _ := os.UserHomeDir()
+	return BuildOptions{Prompts: s.Prompts, Root: root, Home: home, ToolVersion: version, Writer: s.Writer}, nil
+}
+
+// UpdateForCommits rewrites this clone's notes on hashes from the store,
+// when sharing is on (else it does nothing and writes nothing): the one
+// call every place where links change makes. A commit whose links are all
+// gone loses this clone's record. It returns how many notes changed.
+func UpdateForCommits(ctx context.Context, dir string, st *store.Store, hashes []string, version string) (int, error) {
+	// Called from hooks' background work too: without the variables git
+	// set for the hook (a temporary index, a replayed commit's identity).
+	wd, _ := os.Getwd()
+	g := Git{Dir: dir, Env: gitx.ScrubHookEnv(os.Environ(), wd)}
+	s, err := g.Settings(ctx)
+	if err != nil || !s.On || len(hashes) == 0 {
+		return 0, err
+	}
+	return g.Update(ctx, st, hashes, s, version)
+}
+
+// Update writes the notes of hashes with settings s.
+func (g Git) Update(ctx context.Context, st *store.Store, hashes []string, s Settings, version string) (int, error) {
+	o, err := g.Options(ctx, s, version)
+	if err != nil {
+		return 0, err
+	}
+	have, err := g.existing(ctx, hashes)
+	if err != nil {
+		return 0, err
+	}
+	recs, err := g.build(ctx, st, have, o)
+	if err != nil {
+		return 0, err
+	}
+	changes := make(map[string]*trace.Record, len(have))
+	for _, h := range have {
+		if r, ok := recs[h]; ok {
+			changes[h] = &r
+		} else {
+			changes[h] = nil
+		}
+	}
+	return g.Write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// State is when notes were last pushed and fetched, kept beside the
+// repository's git data.
+type State struct {
+	LastPush      time.Time `json:"lastPush,omitzero"`
+	LastPushError string    `json:"lastPushError,omitempty"`
+	LastFetch     time.Time `json:"lastFetch,omitzero"`
+}
+
+func (g Git) statePath(ctx context.Context) (string, error) {
+	_, common, err := g.where(ctx)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(common, "git-convo-share.json"), nil
+}
+
+// LoadState reads the sharing state (zero when never pushed or fetched).
+func (g Git) LoadState(ctx context.Context) (State, error) {
+	var s State
+	p, err := g.statePath(ctx)
+	if err != nil {
+		return s, err
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return s, nil
+	}
+	_ = json.Unmarshal(b, &s)
+	return s, nil
+}
+
+// SaveState changes the sharing state with fn.
+func (g Git) SaveState(ctx context.Context, fn func(*State)) error {
+	p, err := g.statePath(ctx)
+	if err != nil {
+		return err
+	}
+	s, _ := g.LoadState(ctx)
+	fn(&s)
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(p, append(b, '\n'), 0o644)
+}
+
+// Count is how many notes a ref holds (0 when it does not exist).
+func (g Git) Count(ctx context.Context, ref string) (int, error) {
+	if tip, err := g.resolve(ctx, ref); err != nil || tip == "" {
+		return 0, err
+	}
+	out, err := g.run(ctx, nil, "ls-tree", "-r", "--name-only", "-z", ref)
+	if err != nil {
+		return 0, err
+	}
+	return bytes.Count(out, []byte{0}), nil
+}

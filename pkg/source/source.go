@@ -1,0 +1,108 @@
+// Package source is the seam between git-convo and the coding agents it
+// reads. Each agent (pkg/cursor, pkg/claude) implements Source: it turns its
+// own hook payloads into Activity, reads its own conversations into
+// Conversation and lists past conversations for import. Everything past the
+// seam (the store, linking, the read commands, MCP) knows no agent's format.
+// docs/agents.md explains how to add an agent.
+package source
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Source is one coding agent.
+type Source interface {
+	// Name is the agent's name as stored and shown: "cursor", "claude".
+	Name() string
+	// ParseHook reads one hook payload (stdin of the agent's hook command).
+	// Every field of a payload is optional; only input that is not a JSON
+	// object is an error (ErrBadPayload).
+	ParseHook(data []byte) (Activity, error)
+	// ReadConversation reads a conversation by id; hint names where the
+	// store last saw it (a transcript path), when known. ErrNotFound when
+	// the agent has no such conversation.
+	ReadConversation(ctx context.Context, id string, hint Hint) (*Conversation, error)
+	// ListConversations returns the past conversations whose working
+	// directory lies in one of roots (absolute work-tree paths), for import.
+	ListConversations(ctx context.Context, roots []string) ([]Ref, error)
+}
+
+// ErrNotFound: the agent has no such conversation.
+var ErrNotFound = errors.New("conversation not found")
+
+// ErrBadPayload: a hook payload that is not a JSON object.
+var ErrBadPayload = errors.New("payload is not a JSON object")
+
+// Hint is what the store knows of where a conversation lives.
+type Hint struct {
+	TranscriptPath string
+}
+
+// Activity is what one hook event tells about a conversation.
+type Activity struct {
+	ConversationID string
+	GenerationID   string
+	Event          string // the agent's own event name
+	Model          string
+	TranscriptPath string
+	Roots          []string // workspace roots or the working directory, absolute
+	Prompt         string
+	Response       string
+	Status         string
+	Attachments    []string // files attached to a prompt (context, not edits)
+	Files          []string // files edited, absolute or relative to Roots[0]
+	// Added holds, per file of Files, the texts the agent wrote there:
+	// line-level attribution matches a commit's added lines against them.
+	Added map[string][]string
+	// ToolEdit is set when the edit came from a tool call (postToolUse)
+	// rather than a file-edit event.
+	ToolEdit bool
+	// Commit is a git commit the agent itself ran, when this event saw one.
+	Commit *AgentCommit
+	// EndsTurn marks the events after which a conversation's title and
+	// summary are worth re-reading (stop, session end).
+	EndsTurn bool
+	// Foreign is set for another program's payload that reached this
+	// agent's hook (Cursor runs Claude Code's hook files too): it is
+	// counted by that program's own hook, so the caller skips it.
+	Foreign bool
+}
+
+// AgentCommit is a commit the agent made through its shell tool.
+type AgentCommit struct {
+	Dir  string // where the command ran
+	Hash string // as printed: usually abbreviated
+}
+
+// Conversation is one conversation as its agent stored it.
+type Conversation struct {
+	ID             string
+	Agent          string
+	Title          string
+	Summary        string
+	Model          string
+	Cwd            string
+	TranscriptPath string
+	Created        time.Time
+	Updated        time.Time
+	Prompts        []string // the user's prompts, in order
+	Messages       []Message
+	Edits          []Edit
+}
+
+// Edit is one change the agent made to a file, with the text it added.
+type Edit struct {
+	Path  string // absolute, or relative to the conversation's Cwd
+	Added string // the added text (lines joined with "\n"); "" when unknown
+	At    time.Time
+}
+
+// Ref names a past conversation for import.
+type Ref struct {
+	ID             string
+	TranscriptPath string
+	Cwd            string
+	Updated        time.Time
+}
