@@ -96,7 +96,7 @@ func Run(args []string, env *Env) int {
 		unknown = true
 		fmt.Fprintf(env.Stderr, "git-convo: '%s' is not a git-convo command. See 'git convo --help'.\n", name)
 	}
-	err := app.RunContext(context.Background(), args)
+	err := app.RunContext(context.Background(), optionsFirst(app.Commands, helpArgs(args)))
 	if unknown {
 		return ExitUsage
 	}
@@ -132,7 +132,8 @@ func newApp(env *Env) *cli.App {
 commit, this file, this line, and why. Cursor's agent hooks call "git convo capture";
 a post-commit hook calls "git convo record"; "show", "log" and "blame" read the links.
 
-Start with "git convo install" in a repository (or "git convo demo" to see it work).`,
+Start with "git convo install" in a repository (or "git convo demo" to see it work).
+"git convo help <command>" (or "git convo <command> --help") explains one command.`,
 		Commands: commands(env),
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usagef("%v (see `git convo --help`)", err)
@@ -143,7 +144,7 @@ Start with "git convo install" in a repository (or "git convo demo" to see it wo
 }
 
 func commands(env *Env) []*cli.Command {
-	return []*cli.Command{
+	return withoutHelpSubcommands([]*cli.Command{
 		showCommand(env),
 		logCommand(env),
 		blameCommand(env),
@@ -171,7 +172,7 @@ func commands(env *Env) []*cli.Command {
 		fetchCommand(env),
 		traceCommand(env),
 		versionCommand(env),
-	}
+	})
 }
 
 // dbPath is where links.sqlite lives for this environment.

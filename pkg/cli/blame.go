@@ -29,8 +29,10 @@ Every argument git blame takes reaches git as typed, in any order git accepts: -
 forms (-L 2,5, -L2,+3, -L /re/,+2, -L :func, repeated), -w, -M, -C, --since, --reverse,
 --root, --ignore-rev, a revision, options after the file. -s, -e, -l, -b and --abbrev change
 the columns as they do in git blame, as do blame.showEmail and blame.blankBoundary; options
-for another output format (-p, -t, -n, -f, -c, --incremental, --date) are refused: run git
-blame for those. Hashes are as long as git blame makes them (core.abbrev, and unique).
+for another output format (-p, --porcelain, --line-porcelain, --incremental, -t, -n,
+--show-number, -f, --show-name, -c, --date, --score-debug, --show-stats, --color-lines,
+--color-by-age, --progress) are refused: run git blame for those. A blank line inside an
+agent's edit is the agent's. Hashes are as long as git blame makes them (core.abbrev, and unique).
 
 --json prints JSON Lines, one per line of the file:
   {"line", "commit", "conversations": [{"id", "title", "confidence"}], "text", ...}`,
@@ -237,6 +239,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	}
 	rc.mergeShared(ctx, hashes, linked)
 	rc.mergeSharedLines(ctx, hashes, writers, recorded)
+	blankWriters(lines, writers)
 	rc.startPager()
 	defer rc.stopPager()
 	if rc.json {

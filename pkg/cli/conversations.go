@@ -24,7 +24,7 @@ func conversationsCommand(env *Env) *cli.Command {
 were opened on it), most recently active first. --all lists every repository's.`,
 		Flags: append(readFlags(),
 			&cli.BoolFlag{Name: "all", Usage: "every repository's conversations"},
-			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date (2026-11-01, \"2 weeks ago\", 3d)"},
+			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date (as git log --since: 2.weeks, yesterday, 2026-11-01; or 3d)"},
 			&cli.StringFlag{Name: "file", Usage: "only conversations that touched this file"},
 			&cli.IntFlag{Name: "max-count", Aliases: []string{"n"}, Value: 50, Usage: "at most this many (0: no limit)"},
 		),
@@ -101,7 +101,7 @@ func (rc *readContext) filter(c *cli.Context) (store.ConversationFilter, error) 
 		f.Root = repo.TopLevel
 	}
 	if since := c.String("since"); since != "" {
-		t, err := parseSince(since, rc.env.Now())
+		t, err := parseSince(c.Context, since, rc.env.Now())
 		if err != nil {
 			return f, usagef("--since=%s: %v", since, err)
 		}
@@ -146,37 +146,6 @@ func conversationRow(c store.Conversation, commits int) conversationRowJSON {
 		Files: files, Commits: commits, Agent: c.Agent}
 }
 
-// parseSince accepts what people type: an ISO date, "3d"/"2w", or "N units ago".
-func parseSince(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return t, nil
-		}
-	}
-	fields := strings.Fields(strings.TrimSuffix(strings.ToLower(s), " ago"))
-	if len(fields) == 1 { // 3d, 2w, 12h
-		f := fields[0]
-		if len(f) > 1 {
-			fields = []string{f[:len(f)-1], f[len(f)-1:]}
-		}
-	}
-	if len(fields) == 2 {
-		var n int
-		if _, err := fmt.Sscanf(fields[0], "%d", &n); err == nil && n >= 0 {
-			unit := map[string]time.Duration{"m": time.Minute, "minute": time.Minute, "minutes": time.Minute,
-				"h": time.Hour, "hour": time.Hour, "hours": time.Hour, "d": 24 * time.Hour, "day": 24 * time.Hour,
-				"days": 24 * time.Hour, "w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
-				"month": 30 * 24 * time.Hour, "months": 30 * 24 * time.Hour,
-				"y": 365 * 24 * time.Hour, "year": 365 * 24 * time.Hour, "years": 365 * 24 * time.Hour}[fields[1]]
-			if unit > 0 {
-				return now.Add(-time.Duration(n) * unit), nil
-			}
-		}
-	}
-	return time.Time{}, fmt.Errorf("want a date (2026-11-01) or an age (3d, \"2 weeks ago\")")
-}
-
 func searchCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "search",
@@ -187,7 +156,7 @@ every word (case-insensitive), ranks them (title matches first, then how often t
 occur, then recency) and shows an excerpt around the first match.`,
 		Flags: append(readFlags(),
 			&cli.BoolFlag{Name: "all", Usage: "search every repository's conversations"},
-			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date"},
+			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date (as git log --since: 2.weeks, yesterday; or 3d)"},
 			&cli.IntFlag{Name: "max-count", Aliases: []string{"n"}, Value: 20, Usage: "at most this many results"},
 		),
 		Action: func(c *cli.Context) error {

@@ -45,7 +45,7 @@ own location (~/.local/share/CursorChatHistory/links.sqlite on Linux,
 ~/Library/Application Support/CursorChatHistory/ on macOS, %APPDATA%\CursorChatHistory\ on
 Windows). Running it again adds nothing.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "since", Value: "90 days ago", Usage: "commits since this date (with no revision range)"},
+			&cli.StringFlag{Name: "since", Value: "90 days ago", Usage: "commits since this date, as git log --since reads it (with no revision range)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be linked; write nothing"},
 			&cli.IntFlag{Name: "limit", Usage: "import at most this many conversations in this run (0: all)"},
 			&cli.BoolFlag{Name: "from-prototype", Usage: "copy a links.sqlite of the Node prototype (cursor-chat-history-mcp) into ours"},
@@ -159,7 +159,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 
 	args := o.revs
 	if len(args) == 0 {
-		since, err := parseSince(o.since, env.Now())
+		since, err := parseSince(ctx, o.since, env.Now())
 		if err != nil {
 			return usagef("--since=%s: %v", o.since, err)
 		}
@@ -255,8 +255,8 @@ func hasEditSource(sources []string) bool {
 // importStore is the links database, or for --dry-run a throwaway copy of it
 // (VACUUM INTO), so the dry run computes exactly what the import would do.
 func importStore(ctx context.Context, env *Env, dryRun bool) (*store.Store, func(), error) {
-	s, err := env.openStore(ctx, false)
-	if err != nil || !dryRun {
+	if !dryRun {
+		s, err := env.openStore(ctx, false)
 		return s, func() {
 			if s != nil {
 				s.Close()
@@ -265,15 +265,21 @@ func importStore(ctx context.Context, env *Env, dryRun bool) (*store.Store, func
 	}
 	dir, err := os.MkdirTemp("", "git-convo-dry-run-")
 	if err != nil {
-		s.Close()
 		return nil, nil, err
 	}
 	copyPath := filepath.Join(dir, "links.sqlite")
-	err = s.CopyTo(ctx, copyPath)
-	s.Close()
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, nil, err
+	// A dry run creates nothing: with no database yet, it starts from an
+	// empty one of its own.
+	if p, perr := env.dbPath(); perr != nil || fileExists(p) {
+		s, err := env.openStore(ctx, true)
+		if err == nil {
+			err = s.CopyTo(ctx, copyPath)
+			s.Close()
+		}
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, nil, err
+		}
 	}
 	c, err := store.Open(ctx, copyPath, store.Options{Now: env.Now})
 	if err != nil {
@@ -307,7 +313,11 @@ func printImportSummary(env *Env, o importOptions, sum importSummary) {
 		sources = append(sources, fmt.Sprintf("%s %d", v, n))
 	}
 	sort.Strings(sources)
-	fmt.Fprintf(w, "conversations found: %d (%s); imported now: %d\n", sum.conversations, strings.Join(sources, ", "), sum.imported)
+	imported := "imported now"
+	if o.dryRun {
+		imported = "would import"
+	}
+	fmt.Fprintf(w, "conversations found: %d (%s); %s: %d\n", sum.conversations, strings.Join(sources, ", "), imported, sum.imported)
 	fmt.Fprintf(w, "commits scanned: %d, sharing files with them: %d\n", sum.commitsScanned, sum.commitsRelevant)
 	fmt.Fprintf(w, "links %s: %d new\n", verb, sum.links)
 	if o.dryRun {
@@ -439,4 +449,9 @@ func prototypeImportedAt(ctx context.Context, env *Env, p string) string {
 	defer s.Close()
 	at, _ := s.Meta(ctx, store.PrototypeImportedKey(p))
 	return at
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -105,13 +105,20 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			return false
 		}
 		rc.mergeShared(ctx, hashes, linked)
+		var recorded map[string]*store.Commit
+		if rc.json { // show-shaped objects: recorded, branch, files as show --json has them
+			if recorded, err = rc.store.GetCommits(ctx, hashes); err != nil {
+				writeErr = err
+				return false
+			}
+		}
 		for _, gc := range batch {
 			lcs := linked[gc.Hash]
 			if opts.onlyLinked && len(lcs) == 0 {
 				continue
 			}
 			if rc.json {
-				writeErr = rc.io.WriteJSON(showObject(gc, nil, lcs))
+				writeErr = rc.io.WriteJSON(showObject(gc, recorded[gc.Hash], lcs))
 			} else {
 				writeErr = printLogEntry(rc, opts, gc, lcs)
 			}

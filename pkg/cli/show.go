@@ -136,7 +136,9 @@ func showObject(gc gitx.Commit, recorded *store.Commit, lcs []store.LinkedConver
 	if recorded != nil {
 		cj.Recorded = true
 		cj.Branch = recorded.Branch
-		cj.Files = recorded.Files
+		if gc.Files == nil { // log --name-only: the paths git lists win
+			cj.Files = recorded.Files
+		}
 		cj.RewrittenTo = recorded.RewrittenTo
 	}
 	return showJSON{Commit: cj, Conversations: toConversationsJSON(lcs)}

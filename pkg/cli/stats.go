@@ -21,7 +21,8 @@ func statsCommand(env *Env) *cli.Command {
 		Description: `Adds up, over the recorded commits of a range (default: the last 1,000 commits of
 HEAD), the lines each commit added and how many of them an agent's edit wrote, per file and
 per commit author. Paths, with or without "--", limit the files counted. A file moved by
-hand (a rename, as git finds renames) counts only the lines it changed. Commits recorded
+hand (a rename, as git finds renames) counts only the lines it changed. A merge adds no
+lines of its own (as in git log --numstat): its branch's commits count them. Commits recorded
 before line-level attribution existed are left out of the counts.`,
 		SkipFlagParsing: true,
 		Action:          gitLogStyle("stats", env, runStats),
@@ -75,11 +76,15 @@ func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) 
 	if err := rc.ready(); err != nil {
 		return err
 	}
-	hashes := make([]string, len(commits))
+	hashes := make([]string, 0, len(commits))
 	author := map[string]string{}
-	for i, c := range commits {
-		hashes[i] = c.Hash
+	for _, c := range commits {
 		author[c.Hash] = c.Author
+		if len(c.Parents) < 2 {
+			// A merge adds no lines of its own (git log --numstat); one
+			// recorded before that rule holds its first-parent diff.
+			hashes = append(hashes, c.Hash)
+		}
 	}
 	fileStats, err := rc.store.CommitFileStats(ctx, hashes)
 	if err != nil {

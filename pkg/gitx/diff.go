@@ -19,7 +19,13 @@ type AddedLine struct {
 // with no context lines. Renames (and copies) are found as the user's git
 // finds them (diff.renames, see renameOption): a moved file adds only the
 // lines it changed, under its new name; with diff.renames=false it adds all.
+// A merge adds none of its own, as git log --numstat shows it: its
+// first-parent diff holds the merged branch's lines, which their own commits
+// added.
 func (r *Repo) AddedLines(ctx context.Context, c *Commit) (map[string][]AddedLine, error) {
+	if len(c.Parents) > 1 {
+		return map[string][]AddedLine{}, nil
+	}
 	args := []string{"-c", "core.quotePath=false", "diff-tree", "-p", "-U0", r.renameOption(ctx), "--no-color", "--no-ext-diff",
 		"--no-textconv", "-r"}
 	if len(c.Parents) == 0 {

@@ -154,13 +154,20 @@ type LinkedCommit struct {
 	Recorded    bool
 }
 
-// CommitsForConversation returns the commits linked to a conversation, newest first.
+// liveLinkCount counts a conversation's (c) linked commits that were not
+// rewritten: after an amend or a rebase (post-rewrite) the old commit keeps
+// its row and links, carried to the new one, and must not count twice.
+const liveLinkCount = `SELECT COUNT(*) FROM links l LEFT JOIN commits k ON k.commitHash = l.commitHash
+    WHERE l.conversationId = c.conversationId AND k.rewrittenTo IS NULL`
+
+// CommitsForConversation returns the commits linked to a conversation, newest
+// first, leaving out those rewritten (amended, rebased) into others.
 func (s *Store) CommitsForConversation(ctx context.Context, convID string) ([]LinkedCommit, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT l.conversationId, l.commitHash, l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
     COALESCE(c.message, ''), COALESCE(c.author, ''), COALESCE(c.committedMs, 0), COALESCE(c.repoPath, ''), c.commitHash IS NOT NULL
 FROM links l LEFT JOIN commits c ON c.commitHash = l.commitHash
-WHERE l.conversationId = ? ORDER BY COALESCE(c.committedMs, 0) DESC`, convID)
+WHERE l.conversationId = ? AND c.rewrittenTo IS NULL ORDER BY COALESCE(c.committedMs, 0) DESC`, convID)
 	if err != nil {
 		return nil, classify(s.path, err)
 	}
@@ -223,7 +230,7 @@ func (s *Store) ListConversations(ctx context.Context, f ConversationFilter) ([]
 		args = append(args, f.SinceMs)
 	}
 	q := `SELECT c.conversationId, ` + conversationColumns + `,
-    (SELECT COUNT(*) FROM links l WHERE l.conversationId = c.conversationId)
+    (` + liveLinkCount + `)
 FROM conversations c`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
@@ -278,7 +285,7 @@ func (s *Store) SearchCandidates(ctx context.Context, words []string, f Conversa
 		args = append(args, f.RepoKey, f.Root)
 	}
 	q := `SELECT c.conversationId, ` + conversationColumns + `,
-    COALESCE(c.searchableText, ''), (SELECT COUNT(*) FROM links l WHERE l.conversationId = c.conversationId)
+    COALESCE(c.searchableText, ''), (` + liveLinkCount + `)
 FROM conversations c`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
