@@ -38,12 +38,20 @@ type BuildInfo struct {
 // buildInfo describes this binary. A plain `go build` in a checkout has no
 // stamped commit; Go's VCS stamp stands in for it.
 func buildInfo() BuildInfo {
+	bi := stampInfo()
+	bi.SchemaVersion = store.SchemaVersion()
+	return bi
+}
+
+// stampInfo is buildInfo without the schema version: what --version needs,
+// cheap enough for every process (newApp builds it, and hooks start one per
+// commit and per agent edit).
+func stampInfo() BuildInfo {
 	bi := BuildInfo{
-		Version:       Version,
-		Commit:        commit,
-		GoVersion:     runtime.Version(),
-		Platform:      runtime.GOOS + "/" + runtime.GOARCH,
-		SchemaVersion: store.SchemaVersion(),
+		Version:   Version,
+		Commit:    commit,
+		GoVersion: runtime.Version(),
+		Platform:  runtime.GOOS + "/" + runtime.GOARCH,
 	}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		bi = withVCS(bi, info.Settings)
@@ -76,7 +84,7 @@ func shortCommit(c string) string {
 
 // versionString is the --version line: version, commit, Go version.
 func versionString() string {
-	bi := buildInfo()
+	bi := stampInfo()
 	v := bi.Version
 	if bi.Commit != "" {
 		v += " (" + shortCommit(bi.Commit) + ")"
