@@ -3,6 +3,8 @@
 # git-convo's own latencies, with the goals from the issues beside them.
 #
 #   scripts/bench.sh [workdir]     (default .bench/; large inputs are reused)
+#   BENCH=startup scripts/bench.sh  only the process-start, commit-hook and
+#                                   read-path measures against their floors
 #
 # Takes a few minutes the first time (it generates a 20,000-commit repository
 # and a 1 GB Cursor database). The figures go in docs/performance.md.
@@ -14,8 +16,10 @@ work=$(cd "$work" && pwd)
 export CGO_ENABLED=1
 
 echo "building..." >&2
-go build -C "$root" -o "$work/bin/git-convo" ./cmd/git-convo
+# urfave_cli_no_docs: as scripts/install.sh builds it (no man-page renderer).
+go build -C "$root" -tags urfave_cli_no_docs -o "$work/bin/git-convo" ./cmd/git-convo
 go build -C "$root" -o "$work/bin/benchgen" ./scripts/benchgen
+go build -C "$root" -o "$work/bin/hello" ./scripts/benchhello
 export PATH="$work/bin:$PATH"
 bg="$work/bin/benchgen"
 
@@ -28,6 +32,85 @@ export CURSOR_DB_PATH="$work/none.vscdb"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 row() { printf '%-58s %10s %10s %8s   %s\n' "$@"; }
 
+echo
+row "measure" "git-convo" "floor" "ratio" "goal"
+row "-------" "---------" "-----" "-----" "----"
+
+# 0. Against floors measured in this run (issue #12): whole processes, so the
+# machine's process start is in both sides of every ratio.
+# A hook that runs one shell builtin: the floor for any hook.
+builtin_hook='#!/bin/sh\n: builtin only\n'
+commit_cmd='echo "$$" >> f.txt && git commit -qam change'
+rm -rf "$work/small" && mkdir -p "$work/small" && cd "$work/small"
+git init -q && echo x > f.txt && git add -A && git commit -qm init
+export GIT_CONVO_DB="$work/small.sqlite"
+rm -rf "$GIT_CONVO_DB"* "$work/queue"
+none=$("$bg" median -n 40 -dir "$work/small" -- sh -c "$commit_cmd")
+printf "$builtin_hook" > "$work/builtin-hook" && chmod +x "$work/builtin-hook"
+git convo install --cursor=none >/dev/null
+cp .git/hooks/post-commit "$work/convo-hook"
+rm -rf "$(dirname "$GIT_CONVO_DB")/queue/commits"
+# Alternating runs, each installing its hook first (the copy costs both sides alike).
+read -r hooked builtin < <("$bg" pair -n 40 -dir "$work/small" \
+  -a "cp '$work/convo-hook' .git/hooks/post-commit && $commit_cmd" \
+  -b "cp '$work/builtin-hook' .git/hooks/post-commit && $commit_cmd")
+cp "$work/convo-hook" .git/hooks/post-commit
+row "commits back to back, small repo: hook / builtin-only hook (ms)" "$hooked" "$builtin" "$(ratio "$hooked" "$builtin")" "<= 1.05"
+row "  no hook at all (ms)" "$none" "" "" ""
+read -r hk bk < <("$bg" pair -n 100 -dir "$work/small" -a "'$work/convo-hook'" -b "'$work/builtin-hook'")
+row "  the hook alone, run by sh: git-convo's / builtin-only (ms)" "$hk" "$bk" "$(ratio "$hk" "$bk")" ""
+queued=$(cat "$(dirname "$GIT_CONVO_DB")/queue/commits" 2>/dev/null | tr -cd '\n' | wc -c)
+drain=$("$bg" median -n 1 -dir "$work/small" -- git-convo record --hook=drain)
+row "  then recording the $queued queued commits in one drain (ms)" "$drain" "" "" ""
+
+rm -rf "$work/wide" && mkdir -p "$work/wide" && cd "$work/wide"
+git init -q
+for d in $(seq 1 40); do mkdir -p "dir$d"; for f in $(seq 1 50); do echo "$d $f" > "dir$d/f$f.txt"; done; done
+echo x > f.txt && git add -A && git commit -qm init
+export GIT_CONVO_DB="$work/wide.sqlite"
+rm -rf "$GIT_CONVO_DB"*
+git convo install --cursor=none >/dev/null
+read -r hooked builtin < <("$bg" pair -n 30 -pause 300ms -dir "$work/wide" \
+  -a "cp '$work/convo-hook' .git/hooks/post-commit && $commit_cmd" \
+  -b "cp '$work/builtin-hook' .git/hooks/post-commit && $commit_cmd")
+cp "$work/convo-hook" .git/hooks/post-commit
+row "commits 300 ms apart, 2,000 files: hook / builtin-only hook (ms)" "$hooked" "$builtin" "$(ratio "$hooked" "$builtin")" "<= 1.03"
+git-convo record --hook=drain
+
+cd "$work"
+hello=$("$bg" median -n 40 -dir "$work" -- hello)
+version=$("$bg" median -n 40 -dir "$work" -- git-convo --version)
+gitversion=$("$bg" median -n 40 -dir "$work" -- git --version)
+row "git convo --version / hello world linking go-sqlite3 (ms)" "$version" "$hello" "$(ratio "$version" "$hello")" "<= 1.3"
+row "  git --version (ms)" "$gitversion" "" "" ""
+
+if [ ! -f "$work/project/.git/bench-done" ]; then
+  rm -rf "$work/project"
+  "$bg" project -dir "$work/project" -files 400 -commits 4000
+  touch "$work/project/.git/bench-done"
+fi
+cd "$work/project"
+export GIT_CONVO_DB="$work/project.sqlite"
+[ -f "$GIT_CONVO_DB" ] || "$bg" links -db "$GIT_CONVO_DB" -conversations 2000 -repo "$work/project" -repo-key "$(cd "$work/project/.git" && pwd -P)" -links 1000 2>/dev/null
+hot=src/mod08/file008.go
+gs=$("$bg" median -n 30 -dir "$work/project" -- git show --no-patch HEAD~5)
+cs=$("$bg" median -n 30 -dir "$work/project" -- git-convo show HEAD~5)
+row "show HEAD~5 / git show --no-patch, 4,000 commits (ms)" "$cs" "$gs" "$(ratio "$cs" "$gs")" "<= 2"
+gl=$("$bg" median -n 20 -dir "$work/project" -- git log -n 1000 --oneline)
+cl=$("$bg" median -n 20 -dir "$work/project" -- git-convo log -n 1000)
+row "log -n 1000 / git log -n 1000 --oneline (ms)" "$cl" "$gl" "$(ratio "$cl" "$gl")" "<= 1.3"
+gb=$("$bg" median -n 10 -dir "$work/project" -- git blame --porcelain "$hot")
+cb=$("$bg" median -n 10 -dir "$work/project" -- git-convo blame "$hot")
+row "blame $(wc -l < "$hot")-line file, $(git rev-list --count HEAD -- "$hot") commits / git blame --porcelain (ms)" "$cb" "$gb" "$(ratio "$cb" "$gb")" "<= 1.2"
+printf '{"conversation_id":"bench-conv-00001","generation_id":"g","hook_event_name":"afterFileEdit","workspace_roots":["%s"],"file_path":"%s/%s","edits":[{"old_string":"x","new_string":"y"}]}' \
+  "$work/project" "$work/project" "$hot" > "$work/payload-project.json"
+cap=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-project.json" -- git-convo capture)
+row "capture afterFileEdit, whole process / hello world (ms)" "$cap" "$hello" "$(ratio "$cap" "$hello")" "<= 1.5"
+if [ "${BENCH:-}" = startup ]; then
+  echo
+  echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), $(git --version)"
+  exit 0
+fi
 echo
 row "measure" "git-convo" "git" "ratio" "goal"
 row "-------" "---------" "---" "-----" "----"

@@ -97,7 +97,7 @@ build() { # build TARGET DIR BINARY...
   mkdir -p "$dir"
   for b in "$@"; do
     CGO_ENABLED=1 GOOS=${t%/*} GOARCH=${t#*/} CC=$cc CGO_LDFLAGS=$cgo_ldflags \
-      go build -trimpath -ldflags "$flags" -o "$dir/$b$ext" "./cmd/$b"
+      go build -trimpath -tags urfave_cli_no_docs -ldflags "$flags" -o "$dir/$b$ext" "./cmd/$b"
     local got
     got=$(file -b "$dir/$b$ext")
     echo "  $t $b$ext: $got"

@@ -13,8 +13,10 @@ fuzztime=${FUZZTIME:-200000x}
 if [ "$fuzztime" != "0" ]; then
   for target in "FuzzParsePayload ./pkg/cursor" "FuzzNormalizePath ./pkg/cursor" \
                 "FuzzParseBlame ./pkg/gitx" "FuzzInstallUninstall ./pkg/githooks" \
+                "FuzzParse ./pkg/queue" "FuzzSettingsParse ./pkg/gitx" \
                 "FuzzParseHook ./pkg/claude" "FuzzReadTranscript ./pkg/claude" \
-                "FuzzText ./pkg/redact" "FuzzDecode ./pkg/notes"; do
+                "FuzzText ./pkg/redact" "FuzzDecode ./pkg/notes" \
+                "FuzzSanitize ./pkg/term" "FuzzExcerpt ./pkg/textmatch"; do
     set -- $target
     echo "fuzz $1 ($fuzztime)"
     if ! out=$(go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" "$2" 2>&1); then

@@ -8,29 +8,34 @@ import (
 	"strings"
 )
 
-//go:embed v1/*.sh
+//go:embed v1/*.sh v2/*.sh
 var files embed.FS
 
 // Current is the block version install writes.
-const Current = "v1"
+const Current = "v2"
 
 // Versions lists every block version ever shipped, oldest first.
-func Versions() []string { return []string{"v1"} }
+func Versions() []string { return []string{"v1", "v2"} }
 
 // Hooks lists the git hooks git-convo installs.
-func Hooks() []string { return []string{"post-commit", "post-rewrite", "pre-push"} }
+func Hooks() []string { return []string{"post-commit", "post-merge", "post-rewrite", "pre-push"} }
 
 // Render returns the current block for hook with bin, the absolute path of
-// git-convo, safely shell-quoted (spaces, quotes).
-func Render(hook, bin string) (string, error) { return RenderVersion(Current, hook, bin) }
+// git-convo, and queue, the file the commit hooks append to, both safely
+// shell-quoted (spaces, quotes).
+func Render(hook, bin, queue string) (string, error) {
+	return RenderVersion(Current, hook, bin, queue)
+}
 
-// RenderVersion renders a given block version (tests of upgrades use old ones).
-func RenderVersion(version, hook, bin string) (string, error) {
+// RenderVersion renders a given block version (tests of upgrades use old
+// ones; v1 has no queue).
+func RenderVersion(version, hook, bin, queue string) (string, error) {
 	b, err := files.ReadFile(version + "/" + hook + ".sh")
 	if err != nil {
 		return "", fmt.Errorf("no %s block for hook %s", version, hook)
 	}
-	return strings.ReplaceAll(string(b), "{{BIN}}", shellQuote(bin)), nil
+	s := strings.ReplaceAll(string(b), "{{BIN}}", shellQuote(bin))
+	return strings.ReplaceAll(s, "{{QUEUE}}", shellQuote(queue)), nil
 }
 
 func shellQuote(s string) string {

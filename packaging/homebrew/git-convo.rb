@@ -16,7 +16,9 @@ class GitConvo < Formula
   def install
     ENV["CGO_ENABLED"] = "1"
     ldflags = "-s -w -X github.com/git-convo/git-convo/pkg/cli.Version=#{version} -X main.version=#{version}"
-    system "go", "build", *std_go_args(ldflags: ldflags, output: bin/"git-convo"), "./cmd/git-convo"
+    # urfave_cli_no_docs leaves out a Markdown renderer every hook would initialise.
+    system "go", "build", *std_go_args(ldflags: ldflags, output: bin/"git-convo", tags: "urfave_cli_no_docs"),
+           "./cmd/git-convo"
     system "go", "build", *std_go_args(ldflags: ldflags, output: bin/"git-convo-mcp"), "./cmd/git-convo-mcp"
     (man1/"git-convo.1").write Utils.safe_popen_read(bin/"git-convo", "man")
     generate_completions_from_executable(bin/"git-convo", "completion", shells: [:bash, :zsh])

@@ -40,8 +40,8 @@ class Formula
   def bash_completion = prefix/"etc/bash_completion.d"
   def zsh_completion = prefix/"share/zsh/site-functions"
 
-  def std_go_args(output:, ldflags: nil)
-    ["-trimpath", "-o=#{output}", *(ldflags ? ["-ldflags=#{ldflags}"] : [])]
+  def std_go_args(output:, ldflags: nil, tags: nil)
+    ["-trimpath", "-o=#{output}", *(ldflags ? ["-ldflags=#{ldflags}"] : []), *(tags ? ["-tags=#{tags}"] : [])]
   end
 
   def system(*args)

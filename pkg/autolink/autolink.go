@@ -95,6 +95,17 @@ func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready 
 	}
 	var decisions []Decision
 	var links []store.Link
+	// A commit recorded after the conversation went on (a queued commit
+	// drained later) is scored on the activity as it was at commit time, as
+	// if it had been recorded at once.
+	asOf := c.CommittedAt.Add(cfg.Skew).UnixMilli()
+	for i, cand := range cands {
+		if cand.ActivityMs > asOf {
+			if ms, err := l.Store.ActivityAsOf(ctx, cand.ConversationID, asOf); err == nil && ms > 0 {
+				cands[i].ActivityMs = ms
+			}
+		}
+	}
 	for _, cand := range cands {
 		conv := link.Conversation{
 			FirstSeen: msTime(cand.FirstSeenMs),

@@ -2,16 +2,14 @@ package claude
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/filebackup"
 	"github.com/git-convo/git-convo/pkg/jsonobj"
 	"github.com/git-convo/git-convo/pkg/source"
 )
@@ -163,6 +161,9 @@ func (s *settings) withoutOurs(event string) ([]json.RawMessage, bool) {
 	return out, changed
 }
 
+// backupKind names the copies of settings files package filebackup keeps.
+const backupKind = "claude-settings"
+
 // Install merges git-convo's hooks into the settings file at path: every
 // other key, group and handler (with fields git-convo does not know) is
 // kept in order; ours are replaced. The write is atomic and a file that
@@ -196,7 +197,7 @@ func Install(path, command string, specs []HookSpec, backupDir string) (string, 
 	if s.existing != nil && (bytes.Equal(s.existing, out) || jsonobj.SameJSON(s.existing, out)) {
 		return "unchanged", nil
 	}
-	if err := saveBackup(backupDir, path, s.existing, out); err != nil {
+	if err := filebackup.Save(backupDir, backupKind, path, s.existing, out); err != nil {
 		return "", err
 	}
 	if err := write(path, out); err != nil {
@@ -221,20 +222,8 @@ func Uninstall(path, backupDir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if b, ok := loadBackup(backupDir, path); ok {
-		defer os.Remove(backupFile(backupDir, path))
-		if b.Written == digest(cur) {
-			if !b.Existed {
-				if err := os.Remove(path); err != nil {
-					return "", err
-				}
-				return "removed (git-convo had created the file)", nil
-			}
-			if err := write(path, b.Original); err != nil {
-				return "", err
-			}
-			return "restored (byte for byte)", nil
-		}
+	if res, err := filebackup.Restore(backupDir, backupKind, path, cur); err != nil || res != "" {
+		return res, err
 	}
 	s, err := readSettings(path)
 	if err != nil {
@@ -287,59 +276,6 @@ func Installed(path string, specs []HookSpec) (have, missing []string, err error
 		}
 	}
 	return have, missing, nil
-}
-
-// backup is what Install keeps of a settings file before changing it.
-type backup struct {
-	Path     string `json:"path"`
-	Existed  bool   `json:"existed"`
-	Original []byte `json:"original"`
-	Written  string `json:"written"` // sha256 of what Install wrote
-}
-
-func backupFile(dir, path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
-	}
-	return filepath.Join(dir, "claude-settings-"+digest([]byte(abs))[:16]+".json")
-}
-
-func digest(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
-
-// saveBackup keeps the file's bytes from before git-convo first touched it;
-// a later install only updates what it wrote, so the original survives.
-func saveBackup(dir, path string, existing, written []byte) error {
-	if dir == "" {
-		return nil
-	}
-	b, ok := loadBackup(dir, path)
-	if !ok || b.Written != digest(existing) {
-		// No backup, or the file changed since our last write: what is
-		// there now is the user's, and the state to come back to.
-		b = backup{Path: path, Existed: existing != nil, Original: existing}
-	}
-	b.Written = digest(written)
-	data, _ := json.Marshal(b)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	return atomicfile.Write(backupFile(dir, path), data, 0o600)
-}
-
-func loadBackup(dir, path string) (backup, bool) {
-	var b backup
-	if dir == "" {
-		return b, false
-	}
-	data, err := os.ReadFile(backupFile(dir, path))
-	if err != nil || json.Unmarshal(data, &b) != nil {
-		return b, false
-	}
-	return b, true
 }
 
 // write replaces the file atomically, keeping its mode.

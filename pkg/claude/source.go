@@ -111,7 +111,7 @@ func (s Source) ListConversations(_ context.Context, roots []string) ([]source.R
 // sessionCwd returns the first cwd and sessionId recorded in a session file,
 // reading at most its first 4 MiB.
 func sessionCwd(path string) (cwd, id string) {
-	f, err := openRegular(path)
+	f, err := source.OpenRegular(path, 1<<62) // any size: only the start is read
 	if err != nil {
 		return "", ""
 	}

@@ -3,9 +3,7 @@ package claude
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -135,21 +133,8 @@ type parsed struct {
 // agentIDRE finds the subagent id in a Task result's text.
 var agentIDRE = regexp.MustCompile(`agentId: ([A-Za-z0-9_.-]+)`)
 
-// openRegular opens path only when it is a regular file (not a FIFO or a
-// device that would block or never end).
-func openRegular(path string) (*os.File, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	return os.Open(path)
-}
-
 func readFile(path, subagent string) (*parsed, error) {
-	f, err := openRegular(path)
+	f, err := source.OpenRegular(path, MaxTranscript)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/platform"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // Exit codes.
@@ -112,7 +113,7 @@ func Run(args []string, env *Env) int {
 		fmt.Fprintf(env.Stderr, "git-convo: %s\n", ue.msg)
 		return ExitUsage
 	}
-	fmt.Fprintf(env.Stderr, "git-convo: %s\n", err)
+	fmt.Fprintf(env.Stderr, "git-convo: %s\n", term.Line(err.Error()))
 	return ExitError
 }
 
@@ -213,6 +214,10 @@ func (env *Env) openStoreWith(ctx context.Context, opts store.Options) (*store.S
 	}
 	opts.Now, opts.Resolver = env.Now, resolver()
 	s, err := store.Open(ctx, p, opts)
+	if err == nil && !opts.MustExist {
+		// While the disk has room: the record lets doctor report a later full disk.
+		errlog.Prepare(errlog.PathBeside(p))
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("no git-convo database yet at %s: run `git convo install` in a repository, then work with Cursor's agent and commit (or set GIT_CONVO_DB)", p)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // blameTitleWidth is the width of the conversation column.
@@ -37,6 +38,7 @@ agent's edit is the agent's. Hashes are as long as git blame makes them (core.ab
 --json prints JSON Lines, one per line of the file:
   {"line", "commit", "conversations": [{"id", "title", "confidence"}], "text", ...}`,
 		SkipFlagParsing: true,
+		Flags:           helpFlags(blameOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action: func(c *cli.Context) error {
 			ra, err := splitGitArgs(c.Args().Slice(), blameSpec())
 			if err != nil {
@@ -356,7 +358,7 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 		w, attr := lineAttribution(l, writers, lcs)
 		switch {
 		case attr == attrAgent:
-			title := w.ConversationID
+			title := term.Line(w.ConversationID)
 			for _, lc := range lcs {
 				if lc.ConversationID == w.ConversationID {
 					title = displayTitle(lc.Conv, lc.ConversationID)

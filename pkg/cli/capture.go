@@ -3,8 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -17,6 +17,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // maxPayload bounds what capture reads from stdin: a hook payload is small,
@@ -52,6 +53,7 @@ Code would add to the model's context, and always exits 0.`,
 				return nil
 			}
 			runCapture(c.Context, env, c.String("event"), c.String("agent"))
+			drainAfterReply(c.Context, env)
 			return nil
 		},
 	}
@@ -64,12 +66,12 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 	log := env.log()
 	fail := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
-		fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", msg)
+		fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", term.Line(msg))
 		log.Printf("capture", "%s", msg)
 	}
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, maxPayload))
+	data, err := readPayload(env)
 	if err != nil {
-		fail("reading stdin: %v", err)
+		fail("%v", err)
 		return
 	}
 	p, err := cursor.ParsePayload(data)
@@ -108,6 +110,22 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 				log.Printf("capture", "starting the background enrichment: %v", err)
 			}
 		}
+	}
+}
+
+// drainAfterReply records the commits the git hooks queued once Cursor has
+// its reply: in a detached process, so the agent never waits for it
+// (GIT_CONVO_SYNC=1: here and now).
+func drainAfterReply(ctx context.Context, env *Env) {
+	if !env.queuePending() {
+		return
+	}
+	if env.Getenv("GIT_CONVO_SYNC") == "1" {
+		drainQueue(ctx, env, nil, backgroundDrainWait)
+		return
+	}
+	if err := spawnDetached(env.Executable, []string{"record", "--hook=drain"}); err != nil {
+		env.log().Printf("capture", "starting the queued commits' recorder: %v", err)
 	}
 }
 
@@ -153,7 +171,7 @@ func keep(env *Env, payload []byte, event, agent string, atMs int64, cause error
 	if err != nil {
 		msg = fmt.Sprintf("links database unavailable (%v) and the spool too (%v): the %s event is lost", cause, err, orUnknown(event))
 	}
-	fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", msg)
+	fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", term.Line(msg))
 	env.log().Printf("capture", "%s", msg)
 }
 
@@ -164,10 +182,10 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 	if err != nil {
 		return
 	}
-	n, err := spool.Drain(spool.Dir(dbPath), 500, func(b []byte) error {
+	res, err := spool.Drain(spool.Dir(dbPath), 500, func(b []byte) error {
 		var e spooled
 		if json.Unmarshal(b, &e) != nil {
-			return nil // unreadable: drop it rather than block the spool
+			return errors.New("not a spooled event") // set aside, never blocking the spool
 		}
 		if e.Repo != "" {
 			repo, err := gitx.Open(ctx, e.Repo, false)
@@ -198,9 +216,12 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 		}
 		linkAgentCommitLogged(ctx, env, s, p.ConversationID, p.ShellCommit())
 		return nil
-	})
-	if n > 0 || err != nil {
-		env.log().Printf("capture", "replayed %d spooled events (%v)", n, err)
+	}, store.IsTransient)
+	for _, why := range res.SetAside {
+		env.log().Printf("capture", "spooled event set aside, it cannot be replayed: %s (git convo doctor --replay-spool retries it)", why)
+	}
+	if res.Replayed > 0 || err != nil {
+		env.log().Printf("capture", "replayed %d spooled events (%v)", res.Replayed, err)
 	}
 }
 
@@ -221,6 +242,7 @@ func orUnknown(event string) string {
 // buildActivity turns a payload into what the store records. Paths become
 // repo-relative; a file outside every repository is kept as is, never matched.
 func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.Activity {
+	loc := &locator{} // one event can name 100,000 files in a few directories
 	a := store.Activity{
 		ConversationID: p.ConversationID,
 		GenerationID:   p.GenerationID,
@@ -243,7 +265,7 @@ func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.
 		a.Prompt = strings.TrimSpace(p.Prompt)
 		for _, at := range p.Attachments {
 			if at.FilePath != "" {
-				a.Files = append(a.Files, touch(at.FilePath, base, store.SourceAttachment))
+				a.Files = append(a.Files, loc.touch(at.FilePath, base, store.SourceAttachment))
 			}
 		}
 	case "afterAgentResponse":
@@ -256,10 +278,10 @@ func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.
 		source = store.SourceTool
 	}
 	for _, f := range p.EditedFiles() {
-		a.Files = append(a.Files, touch(f, base, source))
+		a.Files = append(a.Files, loc.touch(f, base, source))
 	}
 	for f, texts := range p.AddedText() {
-		t := touch(f, base, source)
+		t := loc.touch(f, base, source)
 		if t.RepoKey == "" {
 			continue // a file in no repository is never matched
 		}
@@ -274,11 +296,16 @@ func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.
 
 // touch resolves a path Cursor sent to the repository that holds it.
 func touch(path, base, source string) store.FileTouch {
+	return (&locator{}).touch(path, base, source)
+}
+
+// touch resolves a path Cursor sent to the repository that holds it.
+func (l *locator) touch(path, base, source string) store.FileTouch {
 	p := cursor.NormalizeFSPath(path)
 	if !filepath.IsAbs(p) && base != "" {
 		p = filepath.Join(base, p)
 	}
-	repoKey, rel, ok := locate(p)
+	repoKey, rel, ok := l.locate(p)
 	if !ok {
 		return store.FileTouch{Path: p, PathKey: p, Source: source}
 	}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,6 +20,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // claudeSource is Claude Code for this environment (CLAUDE_CONFIG_DIR).
@@ -37,12 +37,12 @@ func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag
 	log := env.log()
 	fail := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
-		fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", msg)
+		fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", term.Line(msg))
 		log.Printf("capture", "%s", msg)
 	}
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, maxPayload))
+	data, err := readPayload(env)
 	if err != nil {
-		fail("reading stdin: %v", err)
+		fail("%v", err)
 		return
 	}
 	a, err := src.ParseHook(data)

@@ -30,9 +30,10 @@ func claudeUserSettings(env *Env) (path string, present bool) {
 	return filepath.Join(dir, "settings.json"), err == nil && fi.IsDir()
 }
 
-// claudeBackupDir keeps settings.json as it was before git-convo's first
-// install, beside links.sqlite, so uninstall can restore it byte for byte.
-func claudeBackupDir(env *Env) string {
+// configBackupDir keeps Claude Code's settings.json and Cursor's hooks.json
+// as they were before git-convo's first install (package filebackup),
+// beside links.sqlite, so uninstall can restore them byte for byte.
+func configBackupDir(env *Env) string {
 	p, err := env.dbPath()
 	if err != nil {
 		return ""
@@ -66,7 +67,7 @@ func installClaude(env *Env, repo *gitx.Repo, mode string) (bool, error) {
 	default:
 		return false, usagef("--claude=%s: want user, project or none", mode)
 	}
-	res, err := claude.Install(path, command, claude.DefaultHookSpecs(), claudeBackupDir(env))
+	res, err := claude.Install(path, command, claude.DefaultHookSpecs(), configBackupDir(env))
 	if err != nil {
 		return false, err
 	}
@@ -82,7 +83,7 @@ func uninstallClaude(env *Env, repo *gitx.Repo, user bool) error {
 		paths = append(paths, p)
 	}
 	for _, p := range paths {
-		res, err := claude.Uninstall(p, claudeBackupDir(env))
+		res, err := claude.Uninstall(p, configBackupDir(env))
 		if err != nil {
 			return err
 		}

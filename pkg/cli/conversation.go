@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func conversationCommand(env *Env) *cli.Command {
@@ -20,7 +22,8 @@ func conversationCommand(env *Env) *cli.Command {
 		UsageText: "git convo conversation [--json] <id>",
 		Description: `Prints a whole conversation: every message in order, with the agent's thinking, tool
 steps and code blocks, read from Cursor's state.vscdb (read-only), or from the agent
-transcript when Cursor's database lacks it. <id> may be a unique prefix. The Markdown is
+transcript when Cursor's database lacks it, or else from what the hooks recorded (prompts
+and final answers, marked as such). <id> may be a unique prefix. The Markdown is
 the context-file format agents can navigate with their file tools.`,
 		Flags: readFlags(),
 		Action: func(c *cli.Context) error {
@@ -28,6 +31,7 @@ the context-file format agents can navigate with their file tools.`,
 			if c.NArg() != 1 {
 				return usagef("usage: git convo conversation [--json] <id>")
 			}
+			drainQueue(ctx, env, nil, readDrainWait)
 			s, err := env.openStore(ctx, false)
 			if err != nil {
 				return err
@@ -38,7 +42,7 @@ the context-file format agents can navigate with their file tools.`,
 				return err
 			}
 			conv, _ := s.GetConversation(ctx, id)
-			msgs, meta, err := loadTranscript(ctx, env, id, conv)
+			msgs, meta, err := loadConversation(ctx, env, s, id, conv)
 			if err != nil {
 				return err
 			}
@@ -56,10 +60,9 @@ the context-file format agents can navigate with their file tools.`,
 				}
 				enc := newJSONLines(env.Stdout)
 				return enc(map[string]any{"id": id, "agent": agentOrCursor(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
-					"project": meta.Project, "files": meta.Files, "commits": links, "messages": msgs})
+					"project": meta.Project, "files": meta.Files, "commits": links, "messages": msgs, "note": meta.Note})
 			}
-			_, err = cursor.RenderMarkdown(env.Stdout, meta, msgs)
-			return err
+			return writeMarkdown(env.Stdout, meta, msgs)
 		},
 	}
 }
@@ -123,13 +126,25 @@ func loadTranscript(ctx context.Context, env *Env, id string, conv *store.Conver
 // printTranscript prints a conversation's messages under show --full.
 func (rc *readContext) printTranscript(ctx context.Context, w io.Writer, id string) {
 	conv, _ := rc.store.GetConversation(ctx, id)
-	msgs, meta, err := loadTranscript(ctx, rc.env, id, conv)
+	msgs, meta, err := loadConversation(ctx, rc.env, rc.store, id, conv)
 	if err != nil {
-		fmt.Fprintf(w, "      %s\n\n", rc.io.Palette().Dim("(transcript unavailable: "+err.Error()+")"))
+		fmt.Fprintf(w, "      %s\n\n", rc.io.Palette().Dim("(transcript unavailable: "+term.Line(err.Error())+")"))
 		return
 	}
 	fmt.Fprintln(w)
-	_, _ = cursor.RenderMarkdown(w, meta, msgs)
+	_ = writeMarkdown(w, meta, msgs)
+}
+
+// writeMarkdown prints a conversation as Markdown. Its text comes from
+// outside (prompts, replies, tool output): control characters are shown
+// escaped, newlines and tabs kept.
+func writeMarkdown(w io.Writer, meta cursor.ConversationMeta, msgs []cursor.Message) error {
+	var b strings.Builder
+	if _, err := cursor.RenderMarkdown(&b, meta, msgs); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, term.Text(b.String()))
+	return err
 }
 
 func msTimeOrZero(ms int64) time.Time {

@@ -13,6 +13,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/textmatch"
 )
 
 func conversationsCommand(env *Env) *cli.Command {
@@ -149,10 +150,10 @@ func conversationRow(c store.Conversation, commits int) conversationRowJSON {
 func searchCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "search",
-		Usage:     "search conversations' titles, summaries, first messages and prompts",
+		Usage:     "search conversations' titles, summaries, first messages, prompts and final answers",
 		UsageText: "git convo search [--all] [--since <date>] [-n <count>] [--json] <words>...",
-		Description: `Finds the conversations whose title, Cursor summary, first message or prompts contain
-every word (case-insensitive), ranks them (title matches first, then how often the words
+		Description: `Finds the conversations whose title, Cursor summary, first message, prompts or the
+agent's final answers (as the hooks recorded them) contain every word (case-insensitive), ranks them (title matches first, then how often the words
 occur, then recency) and shows an excerpt around the first match.`,
 		Flags: append(readFlags(),
 			&cli.BoolFlag{Name: "all", Usage: "search every repository's conversations"},
@@ -204,7 +205,7 @@ func rankSearch(docs []store.SearchDoc, words []string) []searchResult {
 			}
 			score += float64(min(strings.Count(text, w), 10))
 		}
-		shown := d.Text // title, summary, first message and prompts
+		shown := d.Text // title, summary, first message, prompts and final answers
 		if shown == "" {
 			shown = d.Title + "\n" + d.Summary + "\n" + d.FirstPrompt
 		}
@@ -219,31 +220,22 @@ func rankSearch(docs []store.SearchDoc, words []string) []searchResult {
 	return out
 }
 
-// excerpt returns the text around the first occurrence of word.
+// excerpt returns the text around the first occurrence of word, on one line.
 func excerpt(text, word string, radius int) string {
-	lower := strings.ToLower(text)
-	i := strings.Index(lower, strings.ToLower(word))
-	if i < 0 {
+	start, end := textmatch.Index(text, word, 0)
+	if start < 0 {
 		return oneLine(text, 2*radius)
 	}
-	start, end := max(0, i-radius), min(len(text), i+len(word)+radius)
-	for start > 0 && !utf8Start(text[start]) {
-		start--
-	}
-	for end < len(text) && !utf8Start(text[end]) {
-		end++
-	}
-	s := oneLine(text[start:end], 3*radius)
-	if start > 0 {
+	around, before, after := textmatch.Around(text, start, end, radius)
+	s := oneLine(around, 3*radius)
+	if before {
 		s = "…" + s
 	}
-	if end < len(text) {
+	if after {
 		s += "…"
 	}
 	return s
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 type searchJSON struct {
 	conversationRowJSON
@@ -264,7 +256,7 @@ func printSearch(_ context.Context, rc *readContext, results []searchResult) err
 		}
 		if _, err := fmt.Fprintf(rc.io.Out, "%s %s %s\n    %s\n", p.Key(r.doc.ID, shortID(r.doc.ID)),
 			p.Bold(displayTitle(r.doc.Conversation, r.doc.ID)),
-			p.Dim(fmt.Sprintf("(%d commit%s%s)", r.doc.Commits, plural(r.doc.Commits), agentSuffix(r.doc.Agent))), r.excerpt); err != nil {
+			p.Dim(fmt.Sprintf("(%d commit%s%s)", r.doc.Commits, plural(r.doc.Commits), agentSuffix(r.doc.Agent))), term.Line(r.excerpt)); err != nil {
 			return rc.ioErr(err)
 		}
 	}

@@ -19,8 +19,9 @@ import (
 
 func demoCommand(env *Env) *cli.Command {
 	return &cli.Command{
-		Name:  "demo",
-		Usage: "see git-convo work in a throwaway repository",
+		Name:      "demo",
+		UsageText: "git convo demo [--keep]",
+		Usage:     "see git-convo work in a throwaway repository",
 		Description: `Builds a throwaway repository and a small Cursor database in a temporary directory,
 installs the hooks there, replays two realistic agent conversations through the real
 "git convo capture" hook and real commits, then prints show, log and blame. Nothing
@@ -129,7 +130,8 @@ func runDemo(ctx context.Context, env *Env, keep bool) error {
 		return err
 	}
 	step("Next")
-	fmt.Fprintln(out, "In your own repository: git convo install, then work with Cursor's agent and commit.")
+	fmt.Fprintln(out, "In your own repository: git convo install (Cursor's hooks, and Claude Code's when it is installed),")
+	fmt.Fprintln(out, "then work with the agent and commit.")
 	if keep {
 		fmt.Fprintf(out, "The demo is kept in %s (GIT_CONVO_DB=%s).\n", root, d.linksDB())
 	}

@@ -18,8 +18,8 @@ import (
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
-	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // check is one line of doctor's report.
@@ -33,17 +33,28 @@ type check struct {
 
 func doctorCommand(env *Env) *cli.Command {
 	return &cli.Command{
-		Name:  "doctor",
-		Usage: "check the setup and show recent errors",
+		Name:      "doctor",
+		UsageText: "git convo doctor [--json]",
+		Usage:     "check the setup and show recent errors",
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
-exists), Cursor's hooks, the links database (readable, schema version), Cursor's database,
-how long ago the last capture and record ran, and the settings; then shows the recent
+exists, and whether it is this git-convo), Cursor's hooks, the links database (readable,
+writable, its directory can be created, schema version), hook events waiting in the spool
+or set aside there, errors the log could not take (a full disk), Cursor's database, how
+long ago the last capture and record ran, the settings, and sharing (on or off, the
+remote, the last push and fetch, the last push error); then shows the recent
 errors from the log. Every problem comes with its fix. Exits 1 when a check fails; a state
 that is normal before first use (nothing recorded yet) or that you chose (install
 --cursor=none) is information, not a failure. A links.sqlite of the Node prototype at its
-default place is mentioned until "git convo import --from-prototype" has copied it.`,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the checks as JSON"}},
+default place is mentioned until "git convo import --from-prototype" has copied it.
+--replay-spool first retries the spooled events, set-aside ones included.`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the checks as JSON"},
+			&cli.BoolFlag{Name: "replay-spool", Usage: "retry the spooled hook events now, set-aside ones included, then check"}},
 		Action: func(c *cli.Context) error {
+			if c.Bool("replay-spool") {
+				if err := replaySpool(c.Context, env); err != nil {
+					return err
+				}
+			}
 			checks, errs := runDoctor(c.Context, env)
 			failed := false
 			for _, ch := range checks {
@@ -65,15 +76,15 @@ default place is mentioned until "git convo import --from-prototype" has copied 
 					case ch.Warn:
 						mark = "warn"
 					}
-					fmt.Fprintf(env.Stdout, "%s %-14s %s\n", mark, ch.Name, ch.Detail)
+					fmt.Fprintf(env.Stdout, "%s %-14s %s\n", mark, ch.Name, term.Line(ch.Detail))
 					if ch.Fix != "" && (!ch.OK || ch.Warn) {
-						fmt.Fprintf(env.Stdout, "     %-14s fix: %s\n", "", ch.Fix)
+						fmt.Fprintf(env.Stdout, "     %-14s fix: %s\n", "", term.Line(ch.Fix))
 					}
 				}
 				if len(errs) > 0 {
 					fmt.Fprintf(env.Stdout, "\nRecent errors (%s):\n", env.log().Path)
 					for _, e := range errs {
-						fmt.Fprintf(env.Stdout, "  %s\n", e.Raw)
+						fmt.Fprintf(env.Stdout, "  %s\n", term.Line(e.Raw))
 					}
 				}
 			}
@@ -94,16 +105,18 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	exe := env.Executable
 	add(check{Name: "binary", OK: exe != "", Detail: exe})
 
+	cursorChoice := "" // convo.cursor: "none" when the user chose not to use Cursor
 	if repo, err := gitx.Open(ctx, ".", false); err != nil {
 		add(check{Name: "repository", OK: true, Warn: true, Detail: "not in a git repository: repository checks skipped"})
 	} else {
-		checks = append(checks, doctorGitHooks(ctx, repo)...)
+		checks = append(checks, doctorGitHooks(ctx, repo, exe)...)
 		values, _ := gitx.ConfigRegexp(ctx, repo.TopLevel, `^convo\.`)
 		if _, err := link.ParseConfig(values); err != nil {
 			add(check{Name: "settings", OK: true, Warn: true, Detail: err.Error() + " (the default is used)", Fix: "correct it with git config"})
 		} else {
 			add(check{Name: "settings", OK: true, Detail: fmt.Sprintf("%d convo.* setting(s)", len(values))})
 		}
+		cursorChoice = values[keyCursor]
 		proj := filepath.Join(repo.TopLevel, ".cursor", "hooks.json")
 		userDir, _ := env.userCursorDir()
 		user := filepath.Join(userDir, "hooks.json")
@@ -127,28 +140,37 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 			add(check{Name: "cursor hooks", OK: true, Detail: found})
 		}
 		add(doctorClaude(env, repo))
+		checks = append(checks, doctorShare(ctx, env, repo)...)
 	}
 
+	dbWritable := false
 	dbPath, err := env.dbPath()
 	if err != nil {
 		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: "set GIT_CONVO_DB"})
 	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()}); errors.Is(err, store.ErrNotFound) {
-		// Normal before the first capture or recorded commit: not a failure.
-		add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created by the first Cursor hook or commit)"})
-	} else if err != nil {
-		fix := "move the file aside; git-convo starts a new one (links in the old file are not lost: keep it)"
-		switch {
-		case os.IsNotExist(err) || strings.Contains(err.Error(), "not found"):
-			fix = "nothing recorded yet: work with Cursor's agent and commit"
-		case store.IsReadOnly(err) || strings.Contains(err.Error(), "readonly"):
-			fix = "make it writable: chmod u+w " + dbPath
+		// Normal before the first capture or recorded commit: not a failure,
+		// unless the file cannot be created.
+		if c, ok := dbDirCheck(dbPath); !ok {
+			add(c)
+		} else {
+			add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created by the first Cursor hook or commit)"})
 		}
-		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: fix})
+	} else if err != nil {
+		if c, ok := dbDirCheck(dbPath); !ok {
+			add(c) // the cause: its directory cannot be made or written
+		} else {
+			add(openFailure(dbPath, err))
+		}
 	} else {
 		v, _ := s.Version(ctx)
 		counts, _ := s.Counts(ctx)
-		add(check{Name: "links db", OK: true, Detail: fmt.Sprintf("%s (schema %d; %d conversations, %d commits, %d links)",
-			dbPath, v, counts.Conversations, counts.Commits, counts.Links)})
+		if werr := s.CheckWritable(ctx); werr != nil {
+			add(notWritable(dbPath, werr))
+		} else {
+			dbWritable = true
+			add(check{Name: "links db", OK: true, Detail: fmt.Sprintf("%s (schema %d; %d conversations, %d commits, %d links)",
+				dbPath, v, counts.Conversations, counts.Commits, counts.Links)})
+		}
 		for _, m := range []struct{ key, name, fix string }{
 			{"lastCapture", "last capture", "no Cursor hook has run yet: check Cursor's hooks (Cursor Settings > Hooks) and restart Cursor"},
 			{"lastRecord", "last record", "no commit recorded yet: commit, or run git convo record"},
@@ -169,15 +191,14 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 
 	checks = append(checks, prototypeChecks(ctx, env)...)
 	if dbPath, err := env.dbPath(); err == nil {
-		if pending, _ := spool.Pending(spool.Dir(dbPath)); len(pending) > 0 {
-			add(check{Name: "spool", OK: true, Warn: true,
-				Detail: fmt.Sprintf("%d Cursor event(s) waiting in %s: the links database could not be written when they came", len(pending), spool.Dir(dbPath)),
-				Fix:    "fix the links database problem above; the next hook records them"})
-		}
+		checks = append(checks, spoolChecks(dbPath, dbWritable)...)
+		checks = append(checks, lostCheck(env.log().Path)...)
 	}
 	if p, err := cursor.DefaultDBPath(env.Getenv); err != nil {
 		add(check{Name: "cursor db", OK: true, Warn: true, Detail: err.Error()})
-	} else if _, err := os.Stat(p); err != nil {
+	} else if _, err := os.Stat(p); err != nil && cursorChoice == "none" {
+		add(check{Name: "cursor db", OK: true, Detail: "not used, as chosen (git config " + keyCursor + " = none)"})
+	} else if err != nil {
 		add(check{Name: "cursor db", OK: true, Warn: true, Detail: p + " not found: titles and summaries will be missing",
 			Fix: "set CURSOR_DB_PATH to Cursor's globalStorage/state.vscdb"})
 	} else {
@@ -187,7 +208,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	return checks, errs
 }
 
-func doctorGitHooks(ctx context.Context, repo *gitx.Repo) []check {
+func doctorGitHooks(ctx context.Context, repo *gitx.Repo, exe string) []check {
 	loc, err := githooks.Locate(ctx, repo.TopLevel)
 	if err != nil {
 		return []check{{Name: "git hooks", OK: false, Detail: err.Error()}}
@@ -210,7 +231,14 @@ func doctorGitHooks(ctx context.Context, repo *gitx.Repo) []check {
 		case !st.BinaryExists:
 			c.Fix = "reinstall git-convo, then git convo install (the hook names " + st.Binary + ")"
 			c.Detail += ": the binary it names is gone"
-		case st.Block != mustRender(name, st.Binary):
+		case st.Block == mustRender(name, st.Named, st.Queue) && !samePath(st.Named, exe):
+			c.Warn = true
+			c.Fix = "git convo install (to run " + exe + "), or leave it if " + st.Named + " is the git-convo you want"
+			c.Detail += ": it names " + st.Named + ", not this git-convo (" + exe + ")"
+			if st.Binary != st.Named {
+				c.Detail += "; " + st.Named + " is gone, so " + st.Binary + " (on PATH) runs"
+			}
+		case st.Block != mustRender(name, st.Named, st.Queue):
 			c.Warn = true
 			c.Fix = "git convo install (upgrades the block)"
 			c.Detail += ": an older block version"
@@ -220,9 +248,9 @@ func doctorGitHooks(ctx context.Context, repo *gitx.Repo) []check {
 	return out
 }
 
-// mustRender is the current block for hook naming bin ("" on error).
-func mustRender(hook, bin string) string {
-	b, err := templates.Render(hook, bin)
+// mustRender is the current block for hook naming bin and queue ("" on error).
+func mustRender(hook, bin, queue string) string {
+	b, err := templates.Render(hook, bin, queue)
 	if err != nil {
 		return ""
 	}

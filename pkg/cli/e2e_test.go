@@ -30,7 +30,7 @@ func buildBinary() (string, func(), error) {
 	}
 	bin := filepath.Join(dir, "git-convo")
 	for _, name := range []string{"git-convo", "git-convo-mcp"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "github.com/git-convo/git-convo/cmd/"+name)
+		cmd := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", filepath.Join(dir, name), "github.com/git-convo/git-convo/cmd/"+name)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			os.RemoveAll(dir)

@@ -12,6 +12,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func enrichCommand(env *Env) *cli.Command {
@@ -49,7 +50,7 @@ after "stop", because Cursor may not have flushed the last rows yet.`,
 					failed++
 					env.log().Printf("enrich", "%s: %v", id, err)
 					if c.Duration("delay") == 0 {
-						fmt.Fprintf(env.Stderr, "git-convo: %s: %v\n", id, err)
+						fmt.Fprintf(env.Stderr, "git-convo: %s: %s\n", term.Line(id), term.Line(err.Error()))
 					}
 				}
 			}

@@ -1,11 +1,21 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func forgetCommand(env *Env) *cli.Command {
@@ -16,7 +26,9 @@ func forgetCommand(env *Env) *cli.Command {
 		Description: `Deletes a conversation from links.sqlite: its metadata, prompts, responses, files,
 the lines its edits wrote and its links (manual ones too). With --repo, deletes the current
 repository's commits and links, what conversations recorded in it, and the conversations
-that belong to it alone. Cursor's own database is never touched. See docs/privacy.md.`,
+that belong to it alone. The text goes from every file git-convo keeps: the database
+(overwritten, and its write-ahead log emptied), the MCP context file, the spool and the
+error log. Cursor's own database is never touched. See docs/privacy.md.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "repo", Usage: "forget the current repository"},
 		},
@@ -39,8 +51,8 @@ that belong to it alone. Cursor's own database is never touched. See docs/privac
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(env.Stdout, "forgot %s: %d commits, %d links, %d conversations\n", repo.TopLevel, f.Commits, f.Links, f.Conversations)
-				return nil
+				fmt.Fprintf(env.Stdout, "forgot %s: %d commits, %d links, %d conversations\n", term.Line(repo.TopLevel), f.Commits, f.Links, f.Conversations)
+				return wipeElsewhere(env, f.IDs)
 			}
 			for _, arg := range c.Args().Slice() {
 				id, err := resolveConversation(ctx, s, arg, false)
@@ -51,9 +63,53 @@ that belong to it alone. Cursor's own database is never touched. See docs/privac
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(env.Stdout, "forgot conversation %s (%d links)\n", id, f.Links)
+				if err := wipeElsewhere(env, f.IDs); err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Stdout, "forgot conversation %s (%d links)\n", term.Line(id), f.Links)
 			}
 			return nil
 		},
 	}
+}
+
+// wipeElsewhere removes what git-convo keeps about the conversations outside
+// links.sqlite: the MCP context file, spooled events and error-log lines.
+func wipeElsewhere(env *Env, ids []string) error {
+	var errs []error
+	dbPath, err := env.dbPath()
+	if err != nil {
+		return err
+	}
+	ctxDir, ctxErr := store.ContextDir(env.Getenv)
+	for _, id := range ids {
+		// Context files are named by id (ids with a path separator never get one).
+		if ctxErr == nil && !strings.ContainsAny(id, `/\`) && !strings.Contains(id, "..") {
+			for _, p := range []string{filepath.Join(ctxDir, id+".md"), filepath.Join(ctxDir, id+".md.tmp")} {
+				if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+					errs = append(errs, err)
+				}
+			}
+		}
+		if _, err := spool.Remove(spool.Dir(dbPath), func(b []byte) bool { return spooledConversation(b) == id }); err != nil {
+			errs = append(errs, err)
+		}
+		if err := errlog.Scrub(env.log().Path, id); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// spooledConversation is the conversation a spooled hook event belongs to.
+func spooledConversation(b []byte) string {
+	var e spooled
+	if json.Unmarshal(b, &e) != nil || len(e.Payload) == 0 {
+		return ""
+	}
+	p, err := cursor.ParsePayload(e.Payload)
+	if err != nil {
+		return ""
+	}
+	return p.ConversationID
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func importCommand(env *Env) *cli.Command {
@@ -59,8 +60,13 @@ Windows). Running it again adds nothing.`,
 				}
 				return runImportPrototype(ctx, env, c.Args().First(), c.Bool("dry-run"))
 			}
-			return runImport(ctx, env, importOptions{since: c.String("since"), dryRun: c.Bool("dry-run"),
+			err := runImport(ctx, env, importOptions{since: c.String("since"), dryRun: c.Bool("dry-run"),
 				limit: c.Int("limit"), revs: c.Args().Slice()})
+			if err != nil && ctx.Err() != nil {
+				// Ctrl-C between the steps that report their progress.
+				return interrupted(context.Canceled, "part of the work")
+			}
+			return err
 		},
 	}
 }
@@ -302,7 +308,7 @@ func printImportSummary(env *Env, o importOptions, sum importSummary) {
 	if o.dryRun {
 		verb = "that would be made"
 		for _, l := range sum.newLinks {
-			fmt.Fprintln(w, l)
+			fmt.Fprintln(w, term.Line(l))
 		}
 		if len(sum.newLinks) > 0 {
 			fmt.Fprintln(w)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -11,10 +12,11 @@ import (
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/queue"
 )
 
 // gitHooks are the git hooks git-convo installs.
-func gitHooks() []string { return []string{"post-commit", "post-rewrite", "pre-push"} }
+func gitHooks() []string { return templates.Hooks() }
 
 func installCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -22,10 +24,10 @@ func installCommand(env *Env) *cli.Command {
 		Usage:     "install the git hooks in this repository and Cursor's agent hooks",
 		UsageText: "git convo install [--cursor=user|project|none] [--claude=user|project|none] [--force]",
 		Description: `Adds a block between "# >>> git-convo >>>" and "# <<< git-convo <<<" right after the
-shebang of the post-commit, post-rewrite and pre-push hooks (in the hooks directory git
-uses: core.hooksPath and linked worktrees are honoured). Your own hook content is kept byte
-for byte; a second install changes nothing; "git convo uninstall" takes the block out again.
-It also makes a plain "git fetch" bring teammates' shared notes into
+shebang of the post-commit, post-merge, post-rewrite and pre-push hooks (in the hooks
+directory git uses: core.hooksPath and linked worktrees are honoured). Your own hook content
+is kept byte for byte; a second install changes nothing; "git convo uninstall" takes the
+block out again. It also makes a plain "git fetch" bring teammates' shared notes into
 refs/notes/remotes/<remote>/convo and amend and rebase carry notes (notes.rewriteRef); the
 pre-push block sends notes only once "git convo share on" (docs/sharing.md).
 
@@ -45,11 +47,17 @@ nothing else changed it.
 --mcp also registers git-convo's MCP server ("git convo mcp") in Cursor's mcp.json, at the
 same level (user or project), so the agent can ask why code exists.
 
---force writes into a hooks directory that a hook manager owns (husky).`,
+--force writes into a hooks directory that a hook manager owns (husky), or one inside the
+work tree (core.hooksPath=.githooks): its files are usually committed, and the block names
+this machine's paths.
+
+--shared writes into a hooks directory that core.hooksPath in your global or system git
+config makes every repository use; without it install refuses and says so.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cursor", Usage: "where to install Cursor's hooks: user, project or none (default: the last choice, git config " + keyCursor + ", else user)"},
 			&cli.BoolFlag{Name: "mcp", Usage: "also register the MCP server in Cursor's mcp.json"},
-			&cli.BoolFlag{Name: "force", Usage: "write into a hooks directory a hook manager owns"},
+			&cli.BoolFlag{Name: "force", Usage: "write into a hooks directory a hook manager owns, or one inside the work tree"},
+			&cli.BoolFlag{Name: "shared", Usage: "write into hooks that a global core.hooksPath makes every repository use"},
 			claudeInstallFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -62,7 +70,7 @@ same level (user or project), so the agent can ask why code exists.
 			if err != nil {
 				return err
 			}
-			if err := installGitHooks(ctx, env, repo, c.Bool("force")); err != nil {
+			if err := installGitHooks(ctx, env, repo, c.Bool("force"), c.Bool("shared")); err != nil {
 				return err
 			}
 			if err := setupSharing(ctx, repo); err != nil {
@@ -80,7 +88,7 @@ same level (user or project), so the agent can ask why code exists.
 				if err != nil {
 					return err
 				}
-				res, err := cursor.InstallHooksJSON(path, command, cursor.DefaultHookSpecs())
+				res, err := cursor.InstallHooksJSON(path, command, cursor.DefaultHookSpecs(), configBackupDir(env))
 				if err != nil {
 					return err
 				}
@@ -96,18 +104,11 @@ same level (user or project), so the agent can ask why code exists.
 			} else if c.Bool("mcp") {
 				return usagef("--mcp needs Cursor: use --cursor=user or --cursor=project")
 			}
-			if _, err := installClaude(env, repo, c.String("claude")); err != nil {
+			claudeHooks, err := installClaude(env, repo, c.String("claude"))
+			if err != nil {
 				return err
 			}
-			fmt.Fprintln(env.Stdout, "\ngit-convo is set up. Work with Cursor's agent and commit as usual; then:")
-			fmt.Fprintln(env.Stdout, "  git convo show HEAD    # the conversations behind the last commit")
-			fmt.Fprintln(env.Stdout, "  git convo doctor       # check the setup")
-			if mode != "none" {
-				fmt.Fprintln(env.Stdout, "  git convo import       # bring in your existing Cursor history and link it to past commits")
-			}
-			if mode != "none" {
-				fmt.Fprintln(env.Stdout, "Restart Cursor if it is running so it loads the new hooks.")
-			}
+			printInstallSummary(env.Stdout, mode != "none", claudeHooks)
 			if p, ok := env.prototypePath(); ok && prototypeImportedAt(ctx, env, p) == "" {
 				fmt.Fprintf(env.Stdout, "\nThe prototype's links database is at %s:\n  git convo import --from-prototype   # copy its conversations and links into git-convo\n", p)
 			}
@@ -135,7 +136,7 @@ func cursorMode(ctx context.Context, repo *gitx.Repo, c *cli.Context) (string, e
 	return mode, nil
 }
 
-func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force bool) error {
+func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force, shared bool) error {
 	loc, err := githooks.Locate(ctx, repo.TopLevel)
 	if err != nil {
 		return err
@@ -143,8 +144,25 @@ func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force bool)
 	if loc.Manager != "" && !force {
 		return fmt.Errorf("%s", loc.Advice())
 	}
+	if err := sharedHooksCheck(loc, shared, "install"); err != nil {
+		return err
+	}
+	if loc.InWorkTree && loc.Manager == "" && !force {
+		return fmt.Errorf("the hooks directory %s (core.hooksPath) is inside the work tree, so its files are usually committed "+
+			"and shared with your team; git-convo's block names this machine's binary and queue, which do not belong there. "+
+			"Run `git convo install --force` to write it anyway, and do not commit it", loc.Dir)
+	}
+	// The commit hooks append to the queue with the shell alone: its
+	// directory must exist, and its path goes into the block.
+	qdir, err := env.queueDir()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(qdir, 0o700); err != nil {
+		return fmt.Errorf("creating the commit queue: %w", err)
+	}
 	for _, name := range gitHooks() {
-		block, err := templates.Render(name, env.Executable)
+		block, err := templates.Render(name, env.Executable, filepath.Join(qdir, queue.FileName))
 		if err != nil {
 			return err
 		}
@@ -159,6 +177,20 @@ func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force bool)
 		fmt.Fprintf(env.Stdout, "%s: %s\n", path, res)
 	}
 	return nil
+}
+
+// sharedHooksCheck refuses to touch hooks every repository shares (a
+// core.hooksPath in the global or system config) unless asked to.
+func sharedHooksCheck(loc githooks.Location, shared bool, verb string) error {
+	if !loc.Shared() || shared {
+		return nil
+	}
+	what := "adds git-convo to"
+	if verb == "uninstall" {
+		what = "removes git-convo from"
+	}
+	return fmt.Errorf("the hooks directory %s is shared: core.hooksPath is set in your %s git config, so every repository "+
+		"uses it and %s %s every one of them. Run `git convo %s --shared` if that is what you want", loc.Dir, loc.Scope, verb, what, verb)
 }
 
 // cursorHooksTarget is the hooks.json to write and the command to put in it:
@@ -176,8 +208,8 @@ func uninstallCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "uninstall",
 		Usage:     "remove git-convo's hooks from this repository",
-		UsageText: "git convo uninstall [--cursor] [--claude]",
-		Description: `Removes git-convo's block from the post-commit, post-rewrite and pre-push hooks, leaving your
+		UsageText: "git convo uninstall [--cursor] [--claude] [--shared]",
+		Description: `Removes git-convo's block from the post-commit, post-merge, post-rewrite and pre-push hooks, leaving your
 own hook content exactly as it was (a hook file with nothing else left is deleted), and
 git-convo's entries from this repository's .cursor/hooks.json and .claude/settings.json.
 --cursor also removes them from the user-level ~/.cursor/hooks.json, which serves every
@@ -187,6 +219,7 @@ stay in links.sqlite (see "git convo forget").`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "cursor", Usage: "also remove the user-level Cursor hooks (~/.cursor/hooks.json)"},
 			claudeUninstallFlag(),
+			&cli.BoolFlag{Name: "shared", Usage: "remove the block from hooks a global core.hooksPath makes every repository use"},
 		},
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
@@ -196,6 +229,9 @@ stay in links.sqlite (see "git convo forget").`,
 			}
 			loc, err := githooks.Locate(ctx, repo.TopLevel)
 			if err != nil {
+				return err
+			}
+			if err := sharedHooksCheck(loc, c.Bool("shared"), "uninstall"); err != nil {
 				return err
 			}
 			for _, name := range gitHooks() {
@@ -222,7 +258,7 @@ stay in links.sqlite (see "git convo forget").`,
 				targets = append(targets, filepath.Join(dir, "hooks.json"))
 			}
 			for _, path := range targets {
-				res, err := cursor.UninstallHooksJSON(path)
+				res, err := cursor.UninstallHooksJSON(path, configBackupDir(env))
 				if err != nil {
 					return err
 				}

@@ -3,13 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func linkCommand(env *Env) *cli.Command {
@@ -74,7 +74,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 			return fmt.Errorf("conversation %s is not linked to %s", convID, shortHash(hash))
 		}
 		shareAfter(ctx, env, repo.TopLevel, s, hash)
-		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", convID, shortHash(hash))
+		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(convID), shortHash(hash))
 		return nil
 	}
 	if err := s.SetManualLink(ctx, convID, hash, "linked by hand"); err != nil {
@@ -91,32 +91,14 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 		_ = enrich(ctx, env, s, convID) // best effort: the title, if Cursor knows it
 	}
 	shareAfter(ctx, env, repo.TopLevel, s, hash)
-	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", convID, shortHash(hash))
+	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", term.Line(convID), shortHash(hash))
 	return nil
 }
 
-// resolveConversation expands a unique prefix of a known conversation id. An
-// unknown full id is accepted when linking (only one side may be known yet).
+// resolveConversation expands a unique prefix of a known conversation id
+// (store.ResolveConversation; the MCP server's link tool uses it too).
 func resolveConversation(ctx context.Context, s *store.Store, arg string, allowUnknown bool) (string, error) {
-	ids, err := s.ResolveConversationID(ctx, arg)
-	if err != nil {
-		return "", err
-	}
-	for _, id := range ids {
-		if id == arg {
-			return id, nil
-		}
-	}
-	switch {
-	case len(ids) == 1:
-		return ids[0], nil
-	case len(ids) > 1:
-		return "", fmt.Errorf("conversation id %q is ambiguous: %s", arg, strings.Join(ids, ", "))
-	case allowUnknown && len(arg) >= 8:
-		return arg, nil
-	default:
-		return "", fmt.Errorf("no conversation %q (see `git convo conversations`)", arg)
-	}
+	return s.ResolveConversation(ctx, arg, allowUnknown)
 }
 
 func relinkCommand(env *Env) *cli.Command {

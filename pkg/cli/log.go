@@ -40,6 +40,7 @@ Options for another output (--graph, -p, --stat, --format) are refused: run git 
 those. Output streams: on a long history the first commits appear before git log has
 finished.`,
 		SkipFlagParsing: true,
+		Flags:           helpFlags(logOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action:          gitLogStyle("log", env, runLog),
 	}
 }

@@ -13,9 +13,10 @@ import (
 // `git convo --help` (which git turns into `man git-convo`) works.
 func manCommand(env *Env) *cli.Command {
 	return &cli.Command{
-		Name:   "man",
-		Usage:  "print the man page (roff)",
-		Hidden: true,
+		Name:      "man",
+		UsageText: "git convo man",
+		Usage:     "print the man page (roff)",
+		Hidden:    true,
 		Action: func(c *cli.Context) error {
 			_, err := fmt.Fprint(env.Stdout, manPage(c.App))
 			return err

@@ -14,8 +14,9 @@ import (
 
 func mcpCommand(env *Env) *cli.Command {
 	return &cli.Command{
-		Name:  "mcp",
-		Usage: "serve git-convo's links to AI agents (Model Context Protocol over stdio)",
+		Name:      "mcp",
+		UsageText: "git convo mcp",
+		Usage:     "serve git-convo's links to AI agents (Model Context Protocol over stdio)",
 		Description: `Runs an MCP server on standard input and output, for Cursor or any MCP client. Its tools
 let an agent ask why code exists before changing it: get_file_context, get_commit_conversations,
 list_conversation_commits, get_conversation and link_conversation_commit. The server answers

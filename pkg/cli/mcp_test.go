@@ -123,6 +123,16 @@ func TestMCPServer(t *testing.T) {
 			t.Errorf("%s %v: want a tool error, got %v", name, args, out)
 		}
 	}
+	// link_conversation_commit validates like `git convo link`: no all-zero
+	// hash (it would credit every uncommitted blame line), no control characters.
+	for _, args := range []map[string]any{
+		{"conversationId": "not-yet-known-conv", "commitHash": strings.Repeat("0", 40)},
+		{"conversationId": "conv-\x1b[2J-evil", "commitHash": "HEAD"},
+	} {
+		if out, isErr := call("link_conversation_commit", args); !isErr {
+			t.Errorf("link_conversation_commit %q: accepted: %v", args, out)
+		}
+	}
 	// The SDK validates input against each tool's schema: a wrong type is refused.
 	if res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_file_context", Arguments: map[string]any{"filePath": 5}}); err == nil && !res.IsError {
 		t.Error("a filePath of the wrong type was accepted")

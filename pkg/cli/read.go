@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,6 +37,8 @@ type readContext struct {
 	openErr error
 	shared  *notes.Reader // teammates' shared notes, listed in the background
 	hint    string        // one line for stderr at the end (a terminal only)
+
+	settings func() *gitx.Settings // git's configuration, loaded on first use (nil: unreadable)
 }
 
 // ready waits for the store, which opens in the background while git works.
@@ -59,15 +62,27 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	if json {
 		color = "never" // JSON is never colored: no git config to ask
 	}
-	io.SetColor(color, func(stdoutTTY bool) (bool, bool) {
-		return repo.ColorBool(ctx, "color.convo", stdoutTTY)
-	})
 	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{}),
 		shared: notes.NewReader(ctx, ".")}
+	// color.convo / color.ui and the pager, read in process (no git).
+	rc.settings = sync.OnceValue(func() *gitx.Settings {
+		s, err := gitx.LoadSettings(ctx, ".", env.Getenv)
+		if err != nil {
+			return nil
+		}
+		return s
+	})
+	io.SetColor(color, func(stdoutTTY bool) (bool, bool) {
+		if s := rc.settings(); s != nil {
+			return s.ColorBool("color.convo", stdoutTTY, env.Getenv)
+		}
+		return false, false
+	})
 	// Open the store while the command starts git: on log -n 1000 the
 	// overlap is a tenth of the run.
 	go func() {
 		defer close(rc.opened)
+		drainQueue(ctx, env, nil, readDrainWait) // answer with the queued commits recorded
 		rc.store, rc.hint, rc.openErr = env.openReadStore(ctx)
 	}()
 	return rc, nil
@@ -109,11 +124,11 @@ func (rc *readContext) startPager() {
 	if rc.json || !rc.pager || !rc.io.StdoutTTY() || rc.env.Getenv("GIT_PAGER_IN_USE") != "" {
 		return
 	}
-	pager, err := rc.repo.Pager(context.Background())
-	if err != nil {
+	s := rc.settings()
+	if s == nil {
 		return
 	}
-	_ = rc.io.StartPager(pager)
+	_ = rc.io.StartPager(s.Pager(rc.env.Getenv))
 }
 
 func (rc *readContext) stopPager() { _ = rc.io.StopPager() }

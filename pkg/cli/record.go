@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // catchUp bounds how many unrecorded ancestors a post-commit run records: the
@@ -37,7 +39,7 @@ With --hook the command was started by a git hook: it never prints and never fai
 go to the log that "git convo doctor" shows. GIT_CONVO=0 turns the hooks off.
 post-rewrite (after amend and rebase) carries every link to the rewritten commits.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "hook", Usage: "started by this git hook (post-commit, post-rewrite)"},
+			&cli.StringFlag{Name: "hook", Usage: "started by this git hook (post-commit, post-merge, post-rewrite), or drain: record the queued commits"},
 			&cli.StringFlag{Name: "rewrite-type", Usage: "post-rewrite's argument: amend or rebase"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "explain every candidate conversation's score"},
 		},
@@ -47,6 +49,7 @@ post-rewrite (after amend and rebase) carries every link to the rewritten commit
 			}
 			hook := c.String("hook")
 			if hook == "" {
+				drainQueue(c.Context, env, nil, readDrainWait)
 				return recordRevs(c.Context, env, c.Args().Slice(), c.Bool("verbose"))
 			}
 			if env.Getenv("GIT_CONVO_SYNC") != "1" {
@@ -89,9 +92,18 @@ func (r *recorder) Close() { r.store.Close() }
 
 // record reads one commit, stores it and links it.
 func (r *recorder) record(ctx context.Context, rev, source string) (*gitx.Commit, []autolink.Decision, error) {
+	return r.recordOn(ctx, rev, "", source)
+}
+
+// recordOn is record with the branch the commit was made on, when the
+// reflog told it ("": HEAD's branch if the commit is its tip).
+func (r *recorder) recordOn(ctx context.Context, rev, branch, source string) (*gitx.Commit, []autolink.Decision, error) {
 	c, err := r.repo.ReadCommit(ctx, rev)
 	if err != nil {
 		return nil, nil, err
+	}
+	if branch != "" {
+		c.Branch = branch
 	}
 	sc := store.Commit{
 		Hash:        c.Hash,
@@ -115,6 +127,13 @@ func (r *recorder) record(ctx context.Context, rev, source string) (*gitx.Commit
 	}
 	diff := make(chan diffResult, 1)
 	go func() {
+		if c.IsMerge() {
+			// A merge brings no lines of its own: what its diff against the
+			// first parent adds, the merged commits wrote. It links to
+			// nothing by itself (file overlap alone never links a merge).
+			diff <- diffResult{}
+			return
+		}
 		lines, err := r.repo.AddedLines(ctx, c)
 		diff <- diffResult{lines, err}
 	}()
@@ -216,6 +235,12 @@ func (r *recorder) refreshStale(ctx context.Context) {
 }
 
 func recordHook(ctx context.Context, env *Env, hook string) error {
+	if hook == "drain" {
+		// Started by a capture (or anything else) in any directory: the
+		// queue says which work trees to read.
+		drainQueue(ctx, env, nil, backgroundDrainWait)
+		return nil
+	}
 	repo, err := gitx.Open(ctx, ".", true)
 	if err != nil {
 		return err
@@ -229,6 +254,10 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 		if head, err = repo.ReadCommit(ctx, "HEAD"); err != nil {
 			return err
 		}
+	case "post-merge":
+		// The queue and the reflog say whether the merge made a commit: a
+		// fast-forward (a pull) makes none, and HEAD is then someone
+		// else's commit, not this work tree's to record.
 	case "post-rewrite":
 		pairs = rewritePairs(env.Stdin)
 	default:
@@ -245,18 +274,19 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 	r := recorderFor(ctx, env, repo, s)
 	defer r.Close()
 	drainSpool(ctx, env, r.store) // Cursor events kept while the database was unavailable
+	// The commits the hooks queued, this one among them.
+	drainQueue(ctx, env, r.store, backgroundDrainWait)
 	switch hook {
+	case "post-merge":
+		return nil
 	case "post-commit":
-		c, _, err := r.record(ctx, head.Hash, store.LinkSourceHook)
-		if err != nil {
+		// A block of an older version queues nothing: record HEAD (a
+		// no-op when the queue had it).
+		done, err := r.store.RecordedCommits(ctx, []string{head.Hash})
+		if err != nil || done[head.Hash] {
 			return err
 		}
-		// Keep stored edit lines bounded (docs/data-model.md).
-		cutoff := env.Now().Add(-store.EditLineRetentionDays * 24 * time.Hour).UnixMilli()
-		if _, err := r.store.PruneEditLines(ctx, cutoff); err != nil {
-			env.log().Printf("record", "pruning edit lines: %v", err)
-		}
-		return r.catchUp(ctx, c)
+		return r.recordHead(ctx)
 	default: // post-rewrite
 		return r.rewrite(ctx, pairs)
 	}
@@ -347,7 +377,7 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 				if !d.Linked {
 					verdict = "not linked: " + d.Skipped
 				}
-				fmt.Fprintf(env.Stdout, "  %s score %.2f (%s) %s\n", d.ConversationID, d.Score, d.Reason, verdict)
+				fmt.Fprintf(env.Stdout, "  %s score %.2f (%s) %s\n", term.Line(d.ConversationID), d.Score, term.Line(d.Reason), verdict)
 			}
 		}
 	}
@@ -370,12 +400,15 @@ func plural(n int) string {
 
 // configCache loads each repository's convo.* settings once per process.
 type configCache struct {
-	ctx  context.Context
-	byID map[string]link.Config
+	ctx    context.Context
+	getenv func(string) string
+	byID   map[string]link.Config
 }
 
+// newConfigCache reads with the process's environment, as the git it
+// replaces did.
 func newConfigCache(ctx context.Context) *configCache {
-	return &configCache{ctx: ctx, byID: map[string]link.Config{}}
+	return &configCache{ctx: ctx, getenv: os.Getenv, byID: map[string]link.Config{}}
 }
 
 func (c *configCache) get(repoPath string) link.Config {
@@ -384,8 +417,8 @@ func (c *configCache) get(repoPath string) link.Config {
 	}
 	cfg := link.DefaultConfig()
 	if repoPath != "" {
-		if values, err := gitx.ConfigRegexp(c.ctx, repoPath, `^convo\.`); err == nil {
-			if parsed, err := link.ParseConfig(values); err == nil {
+		if s, err := gitx.LoadSettings(c.ctx, repoPath, c.getenv); err == nil {
+			if parsed, err := link.ParseConfig(s.Prefixed("convo.")); err == nil {
 				cfg = parsed
 			}
 		}

@@ -164,7 +164,7 @@ func installHook(ctx context.Context, env *Env, repo *gitx.Repo, hook string) er
 	if loc.Manager != "" {
 		return errors.New(loc.Advice())
 	}
-	block, err := templates.Render(hook, env.Executable)
+	block, err := templates.Render(hook, env.Executable, "") // pre-push: no queue
 	if err != nil {
 		return err
 	}

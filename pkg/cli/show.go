@@ -31,6 +31,7 @@ and git show's options (--date=...) all work. Options that add a diff or another
 object per commit:
   {"commit": {"hash", ...}, "conversations": [{"id", "title", "confidence", "status", "matchedFiles", ...}]}`,
 		SkipFlagParsing: true,
+		Flags:           helpFlags(showOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action: func(c *cli.Context) error {
 			ra, err := splitGitArgs(c.Args().Slice(), showSpec())
 			if err != nil {
@@ -171,19 +172,19 @@ func printConversationBlock(w io.Writer, p *term.Palette, now time.Time, lc stor
 		span = fmt.Sprintf("  %s – %s (%s)", start.Local().Format("Jan 2 15:04"), end.Local().Format("Jan 2 15:04"),
 			term.RelativeTime(end, now))
 	}
-	fmt.Fprintf(w, "      %s %s%s\n", p.Dim("id"), lc.ConversationID, p.Dim(span))
+	fmt.Fprintf(w, "      %s %s%s\n", p.Dim("id"), term.Line(lc.ConversationID), p.Dim(span))
 	if len(lc.MatchedFiles) > 0 {
-		fmt.Fprintf(w, "      %s %s\n", p.Dim("files"), strings.Join(lc.MatchedFiles, ", "))
+		fmt.Fprintf(w, "      %s %s\n", p.Dim("files"), term.Line(strings.Join(lc.MatchedFiles, ", ")))
 	}
 	if lc.AddedLines > 0 && lc.WrittenLines == 0 {
 		// With lines written, the reason already says how many.
 		fmt.Fprintf(w, "      %s none of the %d added lines was written in this conversation (only its files match)\n", p.Dim("lines"), lc.AddedLines)
 	}
 	if lc.Reason != "" {
-		fmt.Fprintf(w, "      %s %s\n", p.Dim("why"), lc.Reason)
+		fmt.Fprintf(w, "      %s %s\n", p.Dim("why"), term.Line(lc.Reason))
 	}
 	if lc.Conv.Summary != "" {
-		fmt.Fprintf(w, "      %s %s\n", p.Dim("summary"), oneLine(lc.Conv.Summary, 200))
+		fmt.Fprintf(w, "      %s %s\n", p.Dim("summary"), term.Line(oneLine(lc.Conv.Summary, 200)))
 	}
 	if lc.Conv.FirstPrompt != "" && lc.Conv.FirstPrompt != lc.Conv.Title {
 		fmt.Fprintf(w, "      %s %q\n", p.Dim("prompt"), oneLine(lc.Conv.FirstPrompt, 200))

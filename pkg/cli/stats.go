@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func statsCommand(env *Env) *cli.Command {
@@ -25,6 +26,7 @@ hand (a rename, as git finds renames) counts only the lines it changed. A merge 
 lines of its own (as in git log --numstat): its branch's commits count them. Commits recorded
 before line-level attribution existed are left out of the counts.`,
 		SkipFlagParsing: true,
+		Flags:           helpFlags(statsOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action:          gitLogStyle("stats", env, runStats),
 	}
 }
@@ -140,7 +142,7 @@ func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) 
 		}
 		fmt.Fprintln(w, p.Bold(section.title))
 		for _, r := range section.rows {
-			fmt.Fprintf(w, "  %6s  %5d / %-5d  %s\n", percent(r.Share), r.Agent, r.Added, r.Name)
+			fmt.Fprintf(w, "  %6s  %5d / %-5d  %s\n", percent(r.Share), r.Agent, r.Added, term.Line(r.Name))
 		}
 		fmt.Fprintln(w)
 	}

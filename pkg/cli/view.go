@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // The --json shapes of the read commands. They are a documented contract
@@ -96,23 +97,25 @@ func isoMs(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format(time.RFC3339)
 }
 
-// displayTitle is what a person sees for a conversation without a title yet.
+// displayTitle is what a person sees for a conversation: its title, or the
+// start of its first prompt, on one line and safe to print.
 func displayTitle(c store.Conversation, id string) string {
 	switch {
 	case c.Title != "":
-		return c.Title
+		return term.Line(c.Title)
 	case c.FirstPrompt != "":
-		return c.FirstPrompt
+		return term.Line(oneLine(c.FirstPrompt, 80))
 	default:
 		return "conversation " + shortID(id)
 	}
 }
 
+// shortID is the start of a conversation id, safe to print.
 func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
+	if r := []rune(id); len(r) > 8 {
+		id = string(r[:8])
 	}
-	return id
+	return term.Line(id)
 }
 
 func jsonEncoder(w io.Writer) *json.Encoder {

@@ -21,12 +21,10 @@ func (p *Payload) AddedText() map[string][]string {
 		}
 	case "postToolUse":
 		if patch := p.ToolInput.str("patch", "input", "diff"); patch != "" {
+			match := fileMatcher(files)
 			for file, text := range patchAdditions(patch) {
-				for _, f := range files {
-					if f == file || strings.HasSuffix(f, "/"+strings.TrimPrefix(file, "/")) {
-						out[f] = append(out[f], text)
-						break
-					}
+				if f, ok := match(file); ok {
+					out[f] = append(out[f], text)
 				}
 			}
 			return out
@@ -45,6 +43,36 @@ func (p *Payload) AddedText() map[string][]string {
 		}
 	}
 	return out
+}
+
+// fileMatcher returns a lookup of a patch's file name among files: the
+// first file that is that name, or ends with "/" and that name. It indexes
+// every path suffix once, so a patch naming 100,000 files costs linear time,
+// not a scan of every file for each name.
+func fileMatcher(files []string) func(name string) (string, bool) {
+	first := map[string]int{} // a name, or a path suffix after a "/", to the first file it matches
+	for i := len(files) - 1; i >= 0; i-- {
+		f := files[i]
+		first[f] = i
+		for j := 0; j < len(f); j++ {
+			if f[j] == '/' {
+				first["/"+f[j+1:]] = i
+			}
+		}
+	}
+	return func(name string) (string, bool) {
+		best, found := len(files), false
+		if i, ok := first[name]; ok {
+			best, found = i, true
+		}
+		if i, ok := first["/"+strings.TrimPrefix(name, "/")]; ok && i < best {
+			best, found = i, true
+		}
+		if !found {
+			return "", false
+		}
+		return files[best], true
+	}
 }
 
 // patchAdditions returns each file's added lines in an ApplyPatch text or a

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/filebackup"
 	"github.com/git-convo/git-convo/pkg/jsonobj"
 	"github.com/git-convo/git-convo/pkg/source"
 )
@@ -86,11 +87,16 @@ func readHooksFile(path string) (top, hooks *object, existing []byte, err error)
 	return top, hooks, existing, nil
 }
 
+// backupKind names the copies of hooks.json package filebackup keeps.
+const backupKind = "cursor-hooks"
+
 // InstallHooksJSON merges git-convo's capture hooks into the hooks.json at
 // path: other tools' entries and unknown keys are kept in order, ours are
 // replaced, version is set to 1 when absent. A file that would not change is
-// not rewritten. It returns what happened: created, updated or unchanged.
-func InstallHooksJSON(path, bin string, specs []HookSpec) (string, error) {
+// not rewritten. The first install that changes the file keeps its original
+// bytes in backupDir ("": none kept), so that UninstallHooksJSON can restore
+// them exactly. It returns what happened: created, updated or unchanged.
+func InstallHooksJSON(path, bin string, specs []HookSpec, backupDir string) (string, error) {
 	top, hooks, existing, err := readHooksFile(path)
 	if err != nil {
 		return "", err
@@ -123,19 +129,27 @@ func InstallHooksJSON(path, bin string, specs []HookSpec) (string, error) {
 		top.SetFirst("version", json.RawMessage("1"))
 	}
 	top.Set("hooks", hooks.Marshal())
-	return writeIfChanged(path, existing, top.Marshal())
+	return writeIfChanged(path, existing, top.Marshal(), func(out []byte) error {
+		return filebackup.Save(backupDir, backupKind, path, existing, out)
+	})
 }
 
-// UninstallHooksJSON removes git-convo's entries from the hooks.json at path,
-// and event lists left empty. A file left with nothing but version and empty
-// hooks is deleted. It returns removed, unchanged or not present.
-func UninstallHooksJSON(path string) (string, error) {
+// UninstallHooksJSON removes git-convo's entries from the hooks.json at path.
+// When the file is exactly as git-convo's last install left it, the bytes
+// from before that install come back (or the file goes, if install created
+// it); otherwise git-convo's entries and event lists left empty are removed,
+// and a file left with nothing but version and empty hooks is deleted. It
+// returns restored, removed, unchanged or not present.
+func UninstallHooksJSON(path, backupDir string) (string, error) {
 	top, hooks, existing, err := readHooksFile(path)
 	if err != nil {
 		return "", err
 	}
 	if existing == nil {
 		return "not present", nil
+	}
+	if res, err := filebackup.Restore(backupDir, backupKind, path, existing); err != nil || res != "" {
+		return res, err
 	}
 	for _, ev := range hooks.Keys() {
 		var entries []json.RawMessage
@@ -167,7 +181,7 @@ func UninstallHooksJSON(path string) (string, error) {
 		}
 		return "removed (the file held nothing else)", nil
 	}
-	res, err := writeIfChanged(path, existing, top.Marshal())
+	res, err := writeIfChanged(path, existing, top.Marshal(), nil)
 	if res == "updated" {
 		res = "removed"
 	}
@@ -175,8 +189,9 @@ func UninstallHooksJSON(path string) (string, error) {
 }
 
 // writeIfChanged writes indented JSON atomically (temp file + rename, the
-// file's mode kept), unless the content is unchanged.
-func writeIfChanged(path string, existing []byte, compact json.RawMessage) (string, error) {
+// file's mode kept), unless the content is unchanged; before writing, it
+// hands the new bytes to before (when not nil).
+func writeIfChanged(path string, existing []byte, compact json.RawMessage, before func(out []byte) error) (string, error) {
 	var out bytes.Buffer
 	if err := json.Indent(&out, compact, "", "  "); err != nil {
 		return "", err
@@ -189,6 +204,11 @@ func writeIfChanged(path string, existing []byte, compact json.RawMessage) (stri
 		// Same content, other formatting: leave the user's formatting alone.
 		if jsonobj.SameJSON(existing, out.Bytes()) {
 			return "unchanged", nil
+		}
+	}
+	if before != nil {
+		if err := before(out.Bytes()); err != nil {
+			return "", err
 		}
 	}
 	if err := atomicfile.Replace(path, out.Bytes()); err != nil {

@@ -19,7 +19,7 @@ func TestMissingHooks(t *testing.T) {
 		t.Errorf("MissingHooks = %v, %v", missing, err)
 	}
 	os.Remove(path)
-	if _, err := InstallHooksJSON(path, "git-convo", specs); err != nil {
+	if _, err := InstallHooksJSON(path, "git-convo", specs, ""); err != nil {
 		t.Fatal(err)
 	}
 	if missing, err := MissingHooks(path, specs); err != nil || len(missing) != 0 {

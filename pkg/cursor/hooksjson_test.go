@@ -70,7 +70,7 @@ func TestInstallHooksJSONMerges(t *testing.T) {
 				os.MkdirAll(filepath.Dir(path), 0o755)
 				os.WriteFile(path, []byte(tt.existing), 0o640)
 			}
-			res, err := InstallHooksJSON(path, "/new dir/git-convo", DefaultHookSpecs())
+			res, err := InstallHooksJSON(path, "/new dir/git-convo", DefaultHookSpecs(), "")
 			if err != nil || res != tt.wantRes {
 				t.Fatalf("InstallHooksJSON = %q, %v; want %q", res, err, tt.wantRes)
 			}
@@ -101,13 +101,13 @@ func TestInstallHooksJSONMerges(t *testing.T) {
 			if fi.Mode().Perm() != wantMode {
 				t.Errorf("mode = %v, want %v", fi.Mode().Perm(), wantMode)
 			}
-			if res, _ := InstallHooksJSON(path, "/new dir/git-convo", DefaultHookSpecs()); res != "unchanged" {
+			if res, _ := InstallHooksJSON(path, "/new dir/git-convo", DefaultHookSpecs(), ""); res != "unchanged" {
 				t.Errorf("second install: %q", res)
 			}
 			if again, _ := os.ReadFile(path); string(again) != string(raw) {
 				t.Error("second install changed the bytes")
 			}
-			if _, err = UninstallHooksJSON(path); err != nil {
+			if _, err = UninstallHooksJSON(path, ""); err != nil {
 				t.Fatal(err)
 			}
 			if _, statErr := os.Stat(path); statErr == nil {
@@ -133,14 +133,14 @@ func TestMalformedHooksJSONUntouched(t *testing.T) {
 	for _, bad := range []string{`{"hooks": `, `[1,2]`, `{"hooks": []}`, `{"hooks": {"stop": {"command": "x"}}}`, `{"a":1} trailing`} {
 		path := filepath.Join(t.TempDir(), "hooks.json")
 		os.WriteFile(path, []byte(bad), 0o644)
-		_, err := InstallHooksJSON(path, "git-convo", DefaultHookSpecs())
+		_, err := InstallHooksJSON(path, "git-convo", DefaultHookSpecs(), "")
 		if !errors.Is(err, ErrMalformedHooksJSON) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%q: err = %v", bad, err)
 		}
 		if got, _ := os.ReadFile(path); string(got) != bad {
 			t.Errorf("%q was overwritten with %q", bad, got)
 		}
-		_, _ = UninstallHooksJSON(path) // refuses, or finds nothing of ours
+		_, _ = UninstallHooksJSON(path, "") // refuses, or finds nothing of ours
 		if got, _ := os.ReadFile(path); string(got) != bad {
 			t.Errorf("uninstall rewrote %q as %q", bad, got)
 		}
@@ -149,7 +149,7 @@ func TestMalformedHooksJSONUntouched(t *testing.T) {
 
 func TestRefusesBlockingEvents(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "hooks.json")
-	if _, err := InstallHooksJSON(path, "git-convo", []HookSpec{{"preToolUse", 5}}); err == nil {
+	if _, err := InstallHooksJSON(path, "git-convo", []HookSpec{{"preToolUse", 5}}, ""); err == nil {
 		t.Fatal("a blocking event was registered")
 	}
 	if _, err := os.Stat(path); err == nil {
@@ -168,5 +168,46 @@ func TestCaptureCommand(t *testing.T) {
 	}
 	if got := CaptureCommand("/opt/it's here/git-convo", "stop"); got != `'/opt/it'\''s here/git-convo' capture --event stop` {
 		t.Errorf("quoted: %q", got)
+	}
+}
+
+// TestUninstallRestoresBytes: uninstall gives back the exact bytes install
+// found when nothing else changed meanwhile; after another change it keeps
+// that change (and the kept copy is dropped).
+func TestUninstallRestoresBytes(t *testing.T) {
+	original := "{\n    \"version\": 1,\n    \"hooks\": {\n        \"stop\": [ { \"command\": \"other-tool --stop\" } ]\n    }\n}\n"
+	for _, tt := range []struct {
+		name   string
+		change func(path string)
+		exact  bool
+	}{
+		{"nothing else changed", func(string) {}, true},
+		{"another tool added a hook", func(path string) {
+			b, _ := os.ReadFile(path)
+			os.WriteFile(path, []byte(strings.Replace(string(b), `"stop": [`, `"afterTabFileEdit": [{"command": "third --end"}], "stop": [`, 1)), 0o644)
+		}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, backups := t.TempDir(), t.TempDir()
+			path := filepath.Join(dir, "hooks.json")
+			os.WriteFile(path, []byte(original), 0o644)
+			if res, err := InstallHooksJSON(path, "/bin/git-convo", DefaultHookSpecs(), backups); err != nil || res != "updated" {
+				t.Fatalf("install: %q %v", res, err)
+			}
+			tt.change(path)
+			if _, err := UninstallHooksJSON(path, backups); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(path)
+			if (string(got) == original) != tt.exact {
+				t.Errorf("after uninstall (exact restore wanted: %v):\n%s", tt.exact, got)
+			}
+			if !tt.exact && (!strings.Contains(string(got), "third --end") || strings.Contains(string(got), "git-convo")) {
+				t.Errorf("the other change was not kept:\n%s", got)
+			}
+			if left, _ := os.ReadDir(backups); len(left) != 0 {
+				t.Errorf("kept copies left: %v", left)
+			}
+		})
 	}
 }

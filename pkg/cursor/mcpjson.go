@@ -25,7 +25,7 @@ func InstallMCPJSON(path, bin string) (string, error) {
 	}{bin, []string{"mcp"}})
 	servers.Set(MCPServerName, entry)
 	top.Set("mcpServers", servers.Marshal())
-	return writeIfChanged(path, existing, top.Marshal())
+	return writeIfChanged(path, existing, top.Marshal(), nil)
 }
 
 // UninstallMCPJSON removes git-convo's server from mcp.json; a file left
@@ -49,7 +49,7 @@ func UninstallMCPJSON(path string) (string, error) {
 		return "removed (the file held nothing else)", nil
 	}
 	top.Set("mcpServers", servers.Marshal())
-	if _, err := writeIfChanged(path, existing, top.Marshal()); err != nil {
+	if _, err := writeIfChanged(path, existing, top.Marshal(), nil); err != nil {
 		return "", err
 	}
 	return "removed", nil

@@ -208,6 +208,7 @@ func isEditTool(name string) bool {
 // (absolute, or relative to Cursor's cwd / first workspace root, resolved).
 func (p *Payload) EditedFiles() []string {
 	var out []string
+	seen := map[string]bool{} // an event can name 100,000 files: no quadratic scan
 	add := func(path string) {
 		if path == "" {
 			return
@@ -221,11 +222,10 @@ func (p *Payload) EditedFiles() []string {
 				path = filepath.Join(base, path)
 			}
 		}
-		for _, o := range out {
-			if o == path {
-				return
-			}
+		if seen[path] {
+			return
 		}
+		seen[path] = true
 		out = append(out, path)
 	}
 	switch p.Event {

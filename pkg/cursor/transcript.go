@@ -3,21 +3,29 @@ package cursor
 import (
 	"bufio"
 	"encoding/json"
-	"os"
+	"io"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/source"
 )
+
+// MaxTranscript bounds the transcript file read: the path comes from a hook
+// payload, and a huge file must not exhaust memory.
+const MaxTranscript = 256 << 20
 
 // ReadTranscript reads an agent transcript (transcript_path: one
 // {"role", "message": {"content": [...]}} per line), the fallback when
 // Cursor's database lacks a conversation. Lines that do not parse are skipped.
+// Only a regular file of at most MaxTranscript bytes is read: a FIFO or a
+// device named by a payload would block or never end.
 func ReadTranscript(path string) ([]Message, error) {
-	f, err := os.Open(path)
+	f, err := source.OpenRegular(path, MaxTranscript)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	var out []Message
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(io.LimitReader(f, MaxTranscript))
 	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
 	for sc.Scan() {
 		var line struct {

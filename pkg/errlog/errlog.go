@@ -5,11 +5,15 @@ package errlog
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/git-convo/git-convo/pkg/atomicfile"
 )
 
 // MaxSize is the size past which the log is rotated to <name>.1, so a hook
@@ -40,16 +44,143 @@ func (l Log) Printf(component, format string, args ...any) {
 	}
 	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " ")
 	line := fmt.Sprintf("%s %s[%d]: %s\n", now().UTC().Format(time.RFC3339), component, os.Getpid(), msg)
-	_ = os.MkdirAll(filepath.Dir(l.Path), 0o700)
-	if fi, err := os.Stat(l.Path); err == nil && fi.Size() > MaxSize {
-		_ = os.Rename(l.Path, l.Path+".1")
+	if err := appendLine(l.Path, line); err != nil {
+		// The log cannot be written (a full disk, most often): keep the
+		// line in the preallocated record so doctor can say what was lost.
+		writeRecord(l.Path, line)
+		return
 	}
-	f, err := os.OpenFile(l.Path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if prev := takeRecord(l.Path); prev != "" {
+		_ = appendLine(l.Path, "(earlier, when the log could not be written) "+prev)
+	}
+	prepareRecord(l.Path)
+}
+
+func appendLine(path, line string) error {
+	_ = os.MkdirAll(filepath.Dir(path), 0o700)
+	if fi, err := os.Stat(path); err == nil && fi.Size() > MaxSize {
+		_ = os.Rename(path, path+".1")
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr := f.WriteString(line)
+	return errors.Join(werr, f.Close())
+}
+
+// The last-error record: a file of RecordSize bytes beside the log,
+// allocated (written with zeros, not sparse) while the disk has room, then
+// only ever overwritten in place. A write that does not grow a file needs no
+// new blocks, so when the disk is full and the log cannot take a line, the
+// record still can, and doctor can say that something was lost.
+const RecordSize = 4096
+
+// RecordPath is the last-error record's path for the log at logPath.
+func RecordPath(logPath string) string { return logPath + ".last-error" }
+
+// prepareRecord allocates the record if it is missing.
+func prepareRecord(logPath string) {
+	p := RecordPath(logPath)
+	if _, err := os.Stat(p); err == nil {
+		return
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(make([]byte, RecordSize))
+	if errors.Join(werr, f.Sync(), f.Close()) != nil {
+		os.Remove(p)
+	}
+}
+
+// Prepare makes sure the log's directory and last-error record exist, so a
+// later full disk can still be reported (install and doctor call it).
+func Prepare(logPath string) {
+	_ = os.MkdirAll(filepath.Dir(logPath), 0o700)
+	prepareRecord(logPath)
+}
+
+// writeRecord overwrites the record with line, in place and at full size.
+func writeRecord(logPath, line string) {
+	f, err := os.OpenFile(RecordPath(logPath), os.O_WRONLY, 0)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	_, _ = f.WriteString(line)
+	buf := make([]byte, RecordSize)
+	copy(buf[:RecordSize-1], line)
+	_, _ = f.WriteAt(buf, 0)
+}
+
+// LastError returns the line kept in the record while the log could not be
+// written ("" when none is waiting).
+func LastError(logPath string) string {
+	b, err := os.ReadFile(RecordPath(logPath))
+	if err != nil {
+		return ""
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Flush moves the record's line into the log when the log can take it again
+// (doctor calls it after reporting the line), so it is reported once and
+// then kept with the other errors.
+func Flush(logPath string) {
+	line := LastError(logPath)
+	if line == "" {
+		return
+	}
+	if appendLine(logPath, "(earlier, when the log could not be written) "+line+"\n") == nil {
+		writeRecord(logPath, "")
+	}
+}
+
+// takeRecord returns the record's line and clears it (once the log can be
+// written again, the line moves into the log).
+func takeRecord(logPath string) string {
+	line := LastError(logPath)
+	if line != "" {
+		writeRecord(logPath, "")
+	}
+	return line
+}
+
+// Scrub removes from the log (and its rotated copy) every line holding
+// needle: `forget` leaves no entry about a forgotten conversation.
+func Scrub(logPath, needle string) error {
+	if needle == "" {
+		return nil
+	}
+	for _, p := range []string{logPath, logPath + ".1"} {
+		b, err := os.ReadFile(p)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !bytes.Contains(b, []byte(needle)) {
+			continue
+		}
+		var kept []byte
+		for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+			if !bytes.Contains(line, []byte(needle)) {
+				kept = append(kept, line...)
+			}
+		}
+		if err := atomicfile.Write(p, kept, 0o600); err != nil {
+			return err
+		}
+	}
+	if strings.Contains(LastError(logPath), needle) {
+		writeRecord(logPath, "")
+	}
+	return nil
 }
 
 // Entry is one parsed log line.

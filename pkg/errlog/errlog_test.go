@@ -44,3 +44,65 @@ func TestRotation(t *testing.T) {
 		t.Errorf("after rotation: %+v", got)
 	}
 }
+
+func TestScrub(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "git-convo.log")
+	l := Log{Path: path}
+	l.Printf("capture", "enriching conv-a: no title")
+	l.Printf("capture", "enriching conv-b: no title")
+	os.WriteFile(path+".1", []byte("old line about conv-a\nold line about conv-b\n"), 0o600)
+	if err := Scrub(path, "conv-a"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, path + ".1"} {
+		b, _ := os.ReadFile(p)
+		if strings.Contains(string(b), "conv-a") || !strings.Contains(string(b), "conv-b") {
+			t.Errorf("%s after Scrub:\n%s", p, b)
+		}
+	}
+}
+
+// TestLastErrorRecord: when the log cannot be written, the line goes to the
+// preallocated record, which never grows; once the log works again, the line
+// moves into it.
+func TestLastErrorRecord(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "git-convo.log")
+	l := Log{Path: path}
+	l.Printf("capture", "first")
+	if fi, err := os.Stat(RecordPath(path)); err != nil || fi.Size() != RecordSize {
+		t.Fatalf("record not preallocated: %v %v", fi, err)
+	}
+	// The log stops taking lines (here: it became a directory).
+	os.Rename(path, path+".saved")
+	os.Mkdir(path, 0o700)
+	l.Printf("capture", "the beforeSubmitPrompt event is lost: %s", strings.Repeat("x", 2*RecordSize))
+	if got := LastError(path); !strings.Contains(got, "event is lost") {
+		t.Fatalf("LastError = %q", got)
+	}
+	if fi, _ := os.Stat(RecordPath(path)); fi.Size() != RecordSize {
+		t.Errorf("the record grew to %d bytes", fi.Size())
+	}
+	os.Remove(path)
+	os.Rename(path+".saved", path)
+	l.Printf("capture", "later")
+	if got := LastError(path); got != "" {
+		t.Errorf("record not cleared: %q", got)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "event is lost") {
+		t.Errorf("the recorded line did not reach the log:\n%s", b)
+	}
+}
+
+func TestFlush(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "git-convo.log")
+	Prepare(path)
+	writeRecord(path, "2026-11-22T10:00:00Z capture[1]: the stop event is lost\n")
+	Flush(path)
+	if LastError(path) != "" {
+		t.Error("the record was not cleared")
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "the stop event is lost") {
+		t.Errorf("log: %q", b)
+	}
+}

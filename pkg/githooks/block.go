@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"regexp"
+	"sync"
 )
 
 // The markers that delimit git-convo's block in a hook file.
@@ -23,8 +24,11 @@ var ErrDamaged = errors.New("the git-convo block is damaged (a marker is missing
 // be put in it.
 var ErrNotShell = errors.New("the hook is not a shell script")
 
-// shellShebang matches the shells a POSIX block can run in.
-var shellShebang = regexp.MustCompile(`^#!\s*(/usr/bin/env\s+(-S\s+)?)?(\S*/)?(sh|bash|dash|zsh|ksh|ash|mksh|busybox\s+sh)(\s.*)?$`)
+// shellShebang matches the shells a POSIX block can run in. Compiled on
+// first use: every git-convo process links this package, few call it.
+var shellShebang = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^#!\s*(/usr/bin/env\s+(-S\s+)?)?(\S*/)?(sh|bash|dash|zsh|ksh|ash|mksh|busybox\s+sh)(\s.*)?$`)
+})
 
 // IsShell reports whether content is a hook git-convo can edit: a POSIX
 // shell shebang, or no shebang at all (git runs those with sh).
@@ -33,7 +37,7 @@ func IsShell(content []byte) bool {
 		return true
 	}
 	line, _, _ := bytes.Cut(content, []byte("\n"))
-	return shellShebang.Match(bytes.TrimRight(line, "\r"))
+	return shellShebang().Match(bytes.TrimRight(line, "\r"))
 }
 
 // find returns the byte range [start, end) of the block, including the end

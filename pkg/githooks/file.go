@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
 )
@@ -18,6 +19,32 @@ import (
 // the block, mode 0755; an existing file keeps its mode and every byte of the
 // user's content. Writes are atomic.
 func InstallFile(path, block string) (string, error) {
+	path, via, err := throughLink(path)
+	if err != nil {
+		return "", err
+	}
+	res, err := installFile(path, block)
+	return res + via, err
+}
+
+// throughLink follows a symlinked hook (.git/hooks/post-commit ->
+// ../../scripts/post-commit) to the file it names: the block goes into that
+// file and the link stays a link, so uninstall leaves exactly what was there.
+// The note says so.
+func throughLink(path string) (string, string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return path, "", nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		dest, _ := os.Readlink(path)
+		return "", "", fmt.Errorf("the hook is a symbolic link to %s, which cannot be read (%v): fix or remove the link, then install again", dest, err)
+	}
+	return target, " (in " + target + ", which the hook links to)", nil
+}
+
+func installFile(path, block string) (string, error) {
 	content, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
 		return "", err
@@ -63,6 +90,15 @@ func InstallFile(path, block string) (string, error) {
 // UninstallFile removes the block from the hook file at path: removed,
 // deleted (nothing but a shebang was left) or not present.
 func UninstallFile(path string) (string, error) {
+	path, via, err := throughLink(path)
+	if err != nil {
+		return "", err
+	}
+	res, err := uninstallFile(path)
+	return res + via, err
+}
+
+func uninstallFile(path string) (string, error) {
 	content, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		return "not present", nil
@@ -101,7 +137,17 @@ type Location struct {
 	// HuskyDir is husky's directory of user hook files (.husky) when husky
 	// v9 owns Dir (.husky/_): its generated files call .husky/<hook>.
 	HuskyDir string
+	// Scope is where core.hooksPath is set: "" (unset: the repository's own
+	// hooks), local, worktree, global, system or command.
+	Scope string
+	// InWorkTree: Dir is inside the work tree, where its files are likely
+	// committed and shared with the team.
+	InWorkTree bool
 }
+
+// Shared reports hooks that serve more than this repository: a
+// core.hooksPath set for the user or the system.
+func (l Location) Shared() bool { return l.Scope == "global" || l.Scope == "system" }
 
 // Locate asks git where hooks live (`git rev-parse --git-path hooks`, which
 // honours core.hooksPath and linked worktrees) and detects hook managers.
@@ -113,6 +159,17 @@ func Locate(ctx context.Context, workTree string) (Location, error) {
 		return Location{}, fmt.Errorf("finding the hooks directory: %v", err)
 	}
 	loc := Location{Dir: strings.TrimSpace(string(out))}
+	scope := exec.CommandContext(ctx, "git", "config", "--show-scope", "--get", "core.hooksPath")
+	scope.Dir = workTree
+	if out, err := scope.Output(); err == nil {
+		loc.Scope, _, _ = strings.Cut(string(out), "\t")
+	}
+	if loc.Scope != "" && workTree != "" {
+		if rel, err := filepath.Rel(workTree, loc.Dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) &&
+			rel != ".git" && !strings.HasPrefix(rel, ".git"+string(filepath.Separator)) {
+			loc.InWorkTree = true
+		}
+	}
 	switch {
 	case loc.Dir == "/dev/null" || strings.HasSuffix(loc.Dir, string(filepath.Separator)+"dev"+string(filepath.Separator)+"null"):
 		loc.Manager = "disabled"
@@ -150,12 +207,19 @@ func (l Location) Advice() string {
 type Status struct {
 	Installed    bool
 	Executable   bool
-	Binary       string // the absolute path the block names
+	Binary       string // the absolute path the block names (or git-convo on PATH when that is gone)
+	Named        string // the path the block names, as written
 	BinaryExists bool
 	Block        string // the block itself
+	Queue        string // the queue file the block appends to ("" for a block older than the queue)
 }
 
-var binaryLine = regexp.MustCompile(`(?m)^\s*_convo_bin='((?:[^']|'\\'')*)'`)
+// The block's lines that name the binary and the queue (compiled on first
+// use, as shellShebang).
+var (
+	binaryLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*_convo_bin='((?:[^']|'\\'')*)'`) })
+	queueLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`>>'((?:[^']|'\\'')*)'`) })
+)
 
 // Inspect reads a hook file's git-convo block.
 func Inspect(path string) Status {
@@ -172,8 +236,12 @@ func Inspect(path string) Status {
 	if fi, err := os.Stat(path); err == nil {
 		st.Executable = fi.Mode().Perm()&0o111 != 0
 	}
-	if m := binaryLine.FindStringSubmatch(blk); m != nil {
+	if m := queueLine().FindStringSubmatch(blk); m != nil {
+		st.Queue = strings.ReplaceAll(m[1], `'\''`, "'")
+	}
+	if m := binaryLine().FindStringSubmatch(blk); m != nil {
 		st.Binary = strings.ReplaceAll(m[1], `'\''`, "'")
+		st.Named = st.Binary
 		if fi, err := os.Stat(st.Binary); err == nil && !fi.IsDir() {
 			st.BinaryExists = true
 		} else if p, err := exec.LookPath("git-convo"); err == nil {

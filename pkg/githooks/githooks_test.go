@@ -13,7 +13,7 @@ import (
 )
 
 func TestInsertRemoveRoundTrip(t *testing.T) {
-	block, _ := templates.Render("post-commit", "/usr/local/bin/git-convo")
+	block, _ := templates.Render("post-commit", "/usr/local/bin/git-convo", "/tmp/q/commits")
 	tests := []struct {
 		name, in string
 		wantAt   int // where the block starts in the result
@@ -52,12 +52,12 @@ func TestInsertRemoveRoundTrip(t *testing.T) {
 
 func TestUpgradeOlderBlock(t *testing.T) {
 	for _, v := range templates.Versions() {
-		old, err := templates.RenderVersion(v, "post-commit", "/old/path/git-convo")
+		old, err := templates.RenderVersion(v, "post-commit", "/old/path/git-convo", "/tmp/q/commits")
 		if err != nil {
 			t.Fatal(err)
 		}
 		user := "#!/bin/sh\n" + old + "echo mine\n"
-		cur, _ := templates.Render("post-commit", "/new/git-convo")
+		cur, _ := templates.Render("post-commit", "/new/git-convo", "/tmp/q/commits")
 		out, err := Insert([]byte(user), cur)
 		if err != nil {
 			t.Fatal(err)
@@ -86,7 +86,7 @@ func FuzzInstallUninstall(f *testing.F) {
 	for _, s := range []string{"", "#!/bin/sh\n", "#!/bin/sh", "#!/bin/bash\necho\nexit 0\n", "a\r\nb\r\n", "#!x\n\n\n"} {
 		f.Add(s)
 	}
-	block, _ := templates.Render("post-commit", "/bin/git-convo")
+	block, _ := templates.Render("post-commit", "/bin/git-convo", "/tmp/q/commits")
 	f.Fuzz(func(t *testing.T, in string) {
 		if strings.Contains(in, BeginMarker) || strings.Contains(in, EndMarker) {
 			return
@@ -169,7 +169,7 @@ func TestInstallRunsOnCommit(t *testing.T) {
 			marker := filepath.Join(t.TempDir(), "ran")
 			fake := filepath.Join(t.TempDir(), "fake git-convo")
 			os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" > '"+marker+"'\n"), 0o755)
-			block, _ := templates.Render("post-commit", fake)
+			block, _ := templates.Render("post-commit", fake, "/tmp/q/commits")
 			if res, err := InstallFile(hook, block); err != nil || (res != "created" && res != "installed") {
 				t.Fatalf("InstallFile = %q, %v", res, err)
 			}
@@ -229,7 +229,7 @@ func TestPostRewriteStdinReachesBoth(t *testing.T) {
 	os.WriteFile(fake, []byte("#!/bin/sh\ncat > '"+ours+"'\n"), 0o755)
 	hook := filepath.Join(repo, ".git", "hooks", "post-rewrite")
 	os.WriteFile(hook, []byte("#!/bin/sh\ncat > '"+theirs+"'\n"), 0o755)
-	block, _ := templates.Render("post-rewrite", fake)
+	block, _ := templates.Render("post-rewrite", fake, "/tmp/q/commits")
 	if _, err := InstallFile(hook, block); err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestInspect(t *testing.T) {
 	hook := filepath.Join(dir, "post-commit")
 	bin := filepath.Join(dir, "it's git-convo")
 	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
-	block, _ := templates.Render("post-commit", bin)
+	block, _ := templates.Render("post-commit", bin, "/tmp/q/commits")
 	InstallFile(hook, block)
 	st := Inspect(hook)
 	if !st.Installed || !st.Executable || st.Binary != bin || !st.BinaryExists || st.Block != block {

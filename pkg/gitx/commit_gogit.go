@@ -1,109 +1,195 @@
 package gitx
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
-	"github.com/go-git/go-git/v5/storage"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
-// errGoGitRev: the go-git reader resolves only what needs no rev-parse.
-const errGoGitRev = constError("go-git reads HEAD or a full hash only")
+// errGoGitRev: the in-process reader resolves only what needs no rev-parse.
+const errGoGitRev = constError("the in-process reader reads HEAD or a full hash only")
 
-// readCommitGoGit reads a commit in-process. It opens go-git's storage
-// directly, with the work tree's git dir over the common dir (what
-// PlainOpenWithOptions does with EnableDotGitCommonDir): the go-git root
-// package would also link, and initialise in every git-convo process, its
-// transports, SSH and OpenPGP.
+// readCommitGoGit reads a commit in process, with go-git's object and pack
+// formats (see objectStore): no git process, and none of go-git's storage,
+// config or signature packages to initialise.
 func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 	if r.GitDir == "" || r.CommonDir == "" {
 		return nil, errors.New("repository layout unknown")
 	}
-	fs := dotgit.NewRepositoryFilesystem(osfs.New(r.GitDir), osfs.New(r.CommonDir))
-	st := filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
 	var h plumbing.Hash
 	switch {
 	case rev == "HEAD":
-		ref, err := storer.ResolveReference(st, plumbing.HEAD)
+		hex, _, err := r.resolveHead()
 		if err != nil {
 			return nil, err
 		}
-		h = ref.Hash()
+		h = plumbing.NewHash(hex)
 	case len(rev) == 40 && IsFullHash(rev):
 		h = plumbing.NewHash(rev)
 	default:
 		return nil, errGoGitRev
 	}
-	co, err := object.GetCommit(st, h)
+	st := openObjects(r.CommonDir)
+	defer st.Close()
+	data, err := st.typed(h, plumbing.CommitObject)
 	if err != nil {
 		return nil, err
 	}
-	c := &Commit{
-		Hash:        co.Hash.String(),
-		AuthorName:  co.Author.Name,
-		AuthorEmail: co.Author.Email,
-		AuthorTime:  co.Author.When,
-		CommitTime:  co.Committer.When,
-	}
-	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
-	c.Subject, c.Body = splitMessage(co.Message)
-	for _, p := range co.ParentHashes {
-		c.Parents = append(c.Parents, p.String())
-	}
-	if c.Files, err = changedFiles(st, co); err != nil {
-		return nil, err
-	}
-	c.Branch = headBranch(st, co.Hash)
-	return c, nil
-}
-
-// changedFiles lists the paths co changes against its first parent, without
-// rename detection (a rename is its two paths), or every path of a root
-// commit; sorted.
-func changedFiles(st storage.Storer, co *object.Commit) ([]string, error) {
-	tree, err := co.Tree()
+	c, tree, err := parseCommitObject(h.String(), data)
 	if err != nil {
 		return nil, err
 	}
-	var parent *object.Tree
-	if len(co.ParentHashes) > 0 {
-		pc, err := object.GetCommit(st, co.ParentHashes[0])
+	var parentTree plumbing.Hash
+	if len(c.Parents) > 0 {
+		pdata, err := st.typed(plumbing.NewHash(c.Parents[0]), plumbing.CommitObject)
 		if err != nil {
 			return nil, err
 		}
-		if parent, err = pc.Tree(); err != nil {
+		if _, parentTree, err = parseCommitObject(c.Parents[0], pdata); err != nil {
 			return nil, err
 		}
 	}
-	var files []string
-	if err := diffTrees(st, parent, tree, "", &files); err != nil {
+	if err := diffTrees(st, parentTree, tree, "", &c.Files); err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
-	return files, nil
+	sort.Strings(c.Files)
+	if hex, branch, err := r.resolveHead(); err == nil && hex == c.Hash {
+		c.Branch = branch
+	}
+	return c, nil
+}
+
+// parseCommitObject reads a commit object's header and message.
+func parseCommitObject(hash string, data []byte) (*Commit, plumbing.Hash, error) {
+	c := &Commit{Hash: hash}
+	var tree plumbing.Hash
+	head, msg, _ := bytes.Cut(data, []byte("\n\n"))
+	for _, line := range strings.Split(string(head), "\n") {
+		key, val, _ := strings.Cut(line, " ")
+		switch key {
+		case "tree":
+			tree = plumbing.NewHash(val)
+		case "parent":
+			c.Parents = append(c.Parents, val)
+		case "author":
+			c.AuthorName, c.AuthorEmail, c.AuthorTime = parseIdent(val)
+		case "committer":
+			_, _, c.CommitTime = parseIdent(val)
+		}
+	}
+	if tree.IsZero() {
+		return nil, tree, errors.New("malformed commit object " + hash)
+	}
+	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
+	c.Subject, c.Body = splitMessage(string(msg))
+	return c, tree, nil
+}
+
+// parseIdent reads "Name <email> 1700000000 +0200", the time in its own zone.
+func parseIdent(s string) (name, email string, when time.Time) {
+	lt, gt := strings.IndexByte(s, '<'), strings.LastIndexByte(s, '>')
+	if lt < 0 || gt < lt {
+		return strings.TrimSpace(s), "", time.Time{}
+	}
+	name, email = strings.TrimSpace(s[:lt]), s[lt+1:gt]
+	f := strings.Fields(s[gt+1:])
+	if len(f) < 1 {
+		return name, email, time.Time{}
+	}
+	secs, err := strconv.ParseInt(f[0], 10, 64)
+	if err != nil {
+		return name, email, time.Time{}
+	}
+	when = time.Unix(secs, 0)
+	if len(f) > 1 && len(f[1]) == 5 {
+		hh, err1 := strconv.Atoi(f[1][1:3])
+		mm, err2 := strconv.Atoi(f[1][3:5])
+		if err1 == nil && err2 == nil {
+			off := hh*3600 + mm*60
+			if f[1][0] == '-' {
+				off = -off
+			}
+			when = when.In(time.FixedZone("", off))
+		}
+	}
+	return name, email, when
+}
+
+// resolveHead reads HEAD from files: the commit it names and its branch
+// ("" when detached). Loose refs come first, then packed-refs.
+func (r *Repo) resolveHead() (hash, branch string, err error) {
+	data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	if err != nil {
+		return "", "", err
+	}
+	head := strings.TrimSpace(string(data))
+	ref, ok := strings.CutPrefix(head, "ref: ")
+	if !ok {
+		if !IsFullHash(head) {
+			return "", "", errors.New("unreadable HEAD")
+		}
+		return head, "", nil
+	}
+	hash, err = r.resolveRef(ref, 0)
+	if err != nil {
+		return "", "", err
+	}
+	branch, _ = strings.CutPrefix(ref, "refs/heads/")
+	if branch == ref {
+		branch = ""
+	}
+	return hash, branch, nil
+}
+
+// resolveRef follows a ref to a hash through loose and packed refs.
+func (r *Repo) resolveRef(ref string, depth int) (string, error) {
+	if depth > 5 {
+		return "", errors.New("symbolic ref loop at " + ref)
+	}
+	for _, dir := range []string{r.GitDir, r.CommonDir} {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref)))
+		if err != nil {
+			continue
+		}
+		v := strings.TrimSpace(string(data))
+		if next, ok := strings.CutPrefix(v, "ref: "); ok {
+			return r.resolveRef(next, depth+1)
+		}
+		if IsFullHash(v) {
+			return v, nil
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs"))
+	if err != nil {
+		return "", errors.New("ref not found: " + ref)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if h, name, ok := strings.Cut(line, " "); ok && name == ref && IsFullHash(h) {
+			return h, nil
+		}
+	}
+	return "", errors.New("ref not found: " + ref)
 }
 
 // diffTrees appends the paths that differ between trees a and b (either may
-// be nil: empty) as git diff-tree -r names them. Both trees are in git's
+// be zero: empty) as git diff-tree -r names them. Both trees are in git's
 // order, so one merge pass pairs their entries, and a subtree whose hash did
-// not change is never read: go-git's DiffTree builds a merkletrie of both
-// sides and is several times slower on a wide commit.
-func diffTrees(st storage.Storer, a, b *object.Tree, prefix string, out *[]string) error {
-	var ea, eb []object.TreeEntry
-	if a != nil {
-		ea = a.Entries
+// not change is never read.
+func diffTrees(st *objectStore, a, b plumbing.Hash, prefix string, out *[]string) error {
+	ea, err := readTree(st, a)
+	if err != nil {
+		return err
 	}
-	if b != nil {
-		eb = b.Entries
+	eb, err := readTree(st, b)
+	if err != nil {
+		return err
 	}
 	i, j := 0, 0
 	for i < len(ea) || j < len(eb) {
@@ -134,19 +220,11 @@ func diffTrees(st storage.Storer, a, b *object.Tree, prefix string, out *[]strin
 			if x.Hash == y.Hash && x.Mode == y.Mode {
 				continue
 			}
-			if x.Mode != filemode.Dir { // both files (compareEntries tells dirs apart)
+			if !x.Dir { // both files (compareEntries tells dirs apart)
 				*out = append(*out, prefix+x.Name)
 				continue
 			}
-			ta, err := object.GetTree(st, x.Hash)
-			if err != nil {
-				return err
-			}
-			tb, err := object.GetTree(st, y.Hash)
-			if err != nil {
-				return err
-			}
-			if err := diffTrees(st, ta, tb, prefix+x.Name+"/", out); err != nil {
+			if err := diffTrees(st, x.Hash, y.Hash, prefix+x.Name+"/", out); err != nil {
 				return err
 			}
 		}
@@ -154,24 +232,31 @@ func diffTrees(st storage.Storer, a, b *object.Tree, prefix string, out *[]strin
 	return nil
 }
 
+func readTree(st *objectStore, h plumbing.Hash) ([]treeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	data, err := st.typed(h, plumbing.TreeObject)
+	if err != nil {
+		return nil, err
+	}
+	return parseTree(data)
+}
+
 // addEntry appends an entry on one side only: its path, or for a directory
 // every path under it.
-func addEntry(st storage.Storer, e *object.TreeEntry, prefix string, out *[]string) error {
-	if e.Mode != filemode.Dir {
+func addEntry(st *objectStore, e *treeEntry, prefix string, out *[]string) error {
+	if !e.Dir {
 		*out = append(*out, prefix+e.Name)
 		return nil
 	}
-	t, err := object.GetTree(st, e.Hash)
-	if err != nil {
-		return err
-	}
-	return diffTrees(st, nil, t, prefix+e.Name+"/", out)
+	return diffTrees(st, plumbing.ZeroHash, e.Hash, prefix+e.Name+"/", out)
 }
 
 // compareEntries orders tree entries as git stores them: by name, a
 // directory's name read with a trailing "/". A file and a directory of one
 // name are thus two entries (a type change lists both paths, as git does).
-func compareEntries(x, y *object.TreeEntry) int {
+func compareEntries(x, y *treeEntry) int {
 	kx, ky := x.Name, y.Name
 	n := min(len(kx), len(ky))
 	if c := strings.Compare(kx[:n], ky[:n]); c != 0 {
@@ -182,11 +267,11 @@ func compareEntries(x, y *object.TreeEntry) int {
 
 // entryByte is the byte at i of an entry's sort key (name, plus "/" for a
 // directory), 0 past its end.
-func entryByte(e *object.TreeEntry, i int) int {
+func entryByte(e *treeEntry, i int) int {
 	switch {
 	case i < len(e.Name):
 		return int(e.Name[i])
-	case i == len(e.Name) && e.Mode == filemode.Dir:
+	case i == len(e.Name) && e.Dir:
 		return '/'
 	}
 	return 0
@@ -200,18 +285,4 @@ func cmpByte(a, b int) int {
 		return 1
 	}
 	return 0
-}
-
-// headBranch is the short name of HEAD's branch when that branch's tip is
-// h, else "" (detached HEAD, another commit).
-func headBranch(st storage.Storer, h plumbing.Hash) string {
-	head, err := st.Reference(plumbing.HEAD)
-	if err != nil || head.Type() != plumbing.SymbolicReference || !head.Target().IsBranch() {
-		return ""
-	}
-	tip, err := storer.ResolveReference(st, head.Target())
-	if err != nil || tip.Hash() != h {
-		return ""
-	}
-	return head.Target().Short()
 }

@@ -5,9 +5,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"regexp"
 	"strconv"
 	"strings"
 )
+
+func dirOrDot(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return dir
+}
 
 // missingKey reports git config's "no such key" (exit 1, nothing said).
 func missingKey(err error) bool {
@@ -15,12 +24,24 @@ func missingKey(err error) bool {
 	return errors.As(err, &ge) && ge.ExitCode() == 1 && strings.TrimSpace(ge.Stderr) == ""
 }
 
-// ConfigRegexp returns the git config values whose keys match re, in one
-// git call, read in dir ("" for the current directory). Keys are as git
-// prints them (section and name lower-cased); for a key set more than once
-// the last value wins, as with `git config --get`. A key set without a
-// value ("[convo] flag") maps to "true", its boolean meaning.
+// ConfigRegexp returns the git config values whose keys match re, read in
+// dir ("" for the current directory): in process where the files allow it
+// (LoadSettings), else in one git call. Keys are as git prints them (section
+// and name lower-cased); for a key set more than once the last value wins,
+// as with `git config --get`. A key set without a value ("[convo] flag")
+// maps to "true", its boolean meaning.
 func ConfigRegexp(ctx context.Context, dir, re string) (map[string]string, error) {
+	if rx, err := regexp.Compile(re); err == nil {
+		if s, err := loadSettingsInProcess(dirOrDot(dir), os.Getenv); err == nil {
+			values := map[string]string{}
+			for k, v := range s.Prefixed("") {
+				if rx.MatchString(k) {
+					values[k] = v
+				}
+			}
+			return values, nil
+		}
+	}
 	out, err := runner{dir: dir}.output(ctx, "config", "-z", "--get-regexp", re)
 	values := map[string]string{}
 	if err != nil {

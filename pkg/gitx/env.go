@@ -61,3 +61,31 @@ func ScrubHookEnv(environ []string, cwd string) []string {
 	}
 	return env
 }
+
+// QueuedEnv is environ for the git commands that read a commit a hook
+// queued: without the variables of the hook or of the caller that name a
+// repository, then with the GIT_DIR and GIT_WORK_TREE the hook saw, made
+// absolute against dir (the directory the hook ran in).
+func QueuedEnv(environ []string, dir, gitDir, workTree string) []string {
+	env := ScrubHookEnv(environ, dir)
+	out := env[:0]
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k != "GIT_DIR" && k != "GIT_WORK_TREE" {
+			out = append(out, kv)
+		}
+	}
+	abs := func(p string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		return filepath.Clean(p)
+	}
+	if gitDir != "" {
+		out = append(out, "GIT_DIR="+abs(gitDir))
+	}
+	if workTree != "" {
+		out = append(out, "GIT_WORK_TREE="+abs(workTree))
+	}
+	return out
+}

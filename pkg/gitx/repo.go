@@ -43,6 +43,18 @@ func Open(ctx context.Context, dir string, scrub bool) (*Repo, error) {
 		}
 		r.env = ScrubHookEnv(os.Environ(), cwd)
 	}
+	return open(ctx, r)
+}
+
+// OpenQueued opens the work tree a queued hook ran in: dir is where the hook
+// ran, gitDir and workTree the GIT_DIR and GIT_WORK_TREE it saw ("" when
+// unset; gitDir relative to dir). The caller's own GIT_DIR does not apply.
+func OpenQueued(ctx context.Context, dir, gitDir, workTree string) (*Repo, error) {
+	return open(ctx, runner{dir: dir, env: QueuedEnv(os.Environ(), dir, gitDir, workTree)})
+}
+
+// open asks git where the repository of r's directory is.
+func open(ctx context.Context, r runner) (*Repo, error) {
 	// --show-toplevel last: without a work tree git dies on it (2.39), after
 	// printing the rest.
 	out, err := r.output(ctx, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir",

@@ -139,8 +139,10 @@ func Score(cfg Config, commit Commit, conv Conversation) Result {
 		r.Reason = fmt.Sprintf("%d of %d added lines written in this conversation; %s", conv.WrittenLines, commit.AddedLines, r.Reason)
 	case commit.AddedLines > 0:
 		// The lines were examined and none is this conversation's: it only
-		// edited the same files, so it stays a weaker link.
+		// edited the same files, so it stays a weaker link, and the reason
+		// says so (a file match alone reads as stronger than it is).
 		r.Score = math.Min(r.Score, FileOnlyCap)
+		r.Reason = fmt.Sprintf("0 of %d added lines written in this conversation; %s", commit.AddedLines, r.Reason)
 	}
 
 	switch {

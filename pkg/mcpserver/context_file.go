@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -15,8 +14,8 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/cursor"
-	"github.com/git-convo/git-convo/pkg/platform"
 	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // The context-file cache: at most 50 files, none older than 7 days, cleaned
@@ -96,6 +95,17 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 			msgs, dbErr = m, nil
 		}
 	}
+	if msgs == nil && conv != nil {
+		if turns, err := d.Store.HookRecord(ctx, id); err == nil && len(turns) > 0 {
+			for _, t := range turns {
+				msgs = append(msgs, source.HookMessage(t.Role, t.Text, t.AtMs))
+			}
+			meta.Note = source.HookRecordNote
+			if conv.FirstSeenMs > 0 {
+				meta.Created, meta.Updated = time.UnixMilli(conv.FirstSeenMs), time.UnixMilli(conv.ActivityMs)
+			}
+		}
+	}
 	if msgs == nil {
 		if conv == nil {
 			return nil, out, fmt.Errorf("no conversation %q is known to git-convo or Cursor", id)
@@ -126,14 +136,12 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	return nil, out, nil
 }
 
-// cacheDir is where context files are written: git-convo/context in the
-// platform's cache directory ($XDG_CACHE_HOME or ~/.cache on Linux), created 0700.
+// cacheDir is where context files are written: store.ContextDir, created 0700.
 func cacheDir(getenv func(string) string) (string, error) {
-	base, ok := platform.CacheDir(runtime.GOOS, getenv)
-	if !ok {
-		return "", errors.New("cannot tell where to write context files: HOME is not set")
+	dir, err := store.ContextDir(getenv)
+	if err != nil {
+		return "", err
 	}
-	dir := filepath.Join(base, "git-convo", "context", "conversations")
 	return dir, os.MkdirAll(dir, 0o700)
 }
 

@@ -4,14 +4,41 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/git-convo/git-convo/pkg/queue"
 	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
 )
+
+// drainer records the queued commits before a tool answers. The recorder
+// lives in git-convo, so it runs `git convo record --hook=drain` and waits,
+// only when the queue holds something (one stat otherwise).
+func drainer(dbPath string) func(context.Context) {
+	dir := queue.Dir(dbPath)
+	return func(ctx context.Context) {
+		if !queue.Pending(dir) {
+			return
+		}
+		bin := "git-convo"
+		if exe, err := os.Executable(); err == nil {
+			if p := filepath.Join(filepath.Dir(exe), "git-convo"); fileExists(p) {
+				bin = p
+			}
+		}
+		cmd := exec.CommandContext(ctx, bin, "record", "--hook=drain")
+		cmd.Env = append(os.Environ(), "GIT_CONVO_SYNC=1")
+		_ = cmd.Run() // a failed drain keeps the queue; the answer goes on
+	}
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
 
 // Main runs the server on stdin/stdout for the repository in the current
 // directory and returns the process exit code. It is the git-convo-mcp
@@ -33,8 +60,8 @@ func Main(version string) int {
 	}
 	defer s.Close()
 	dir, _ := os.Getwd()
-	server := New(&Deps{Store: s, Dir: dir, Getenv: os.Getenv, Now: time.Now, Version: version})
-	if err := server.Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+	server := New(&Deps{Store: s, Dir: dir, Getenv: os.Getenv, Now: time.Now, Version: version, Drain: drainer(path)})
+	if err := server.Run(ctx, guardedTransport(os.Stdin, os.Stdout)); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "git-convo mcp:", err)
 		return 1
 	}

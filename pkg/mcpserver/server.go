@@ -27,6 +27,9 @@ type Deps struct {
 	Getenv  func(string) string // for Cursor's database and the cache directory
 	Now     func() time.Time
 	Version string
+	// Drain records the commits git's hooks queued; every tool call runs it
+	// first, so answers include the latest commits (nil: nothing to do).
+	Drain func(context.Context)
 }
 
 // New returns the MCP server with git-convo's tools.
@@ -36,21 +39,31 @@ func New(d *Deps) *mcp.Server {
 			"call get_file_context with its path to learn which conversations and commits shaped it and why; " +
 			"then get_conversation to read one in full.",
 	})
-	mcp.AddTool(s, &mcp.Tool{Name: "get_file_context", Description: "Conversations and commits that touched a file, and why. " +
+	addTool(s, &mcp.Tool{Name: "get_file_context", Description: "Conversations and commits that touched a file, and why. " +
 		"Use it before changing a file. relevance is 'direct' (the conversation edited or read this file) or 'indirect' " +
 		"(another file in the same directory). With keywords, each conversation gets keyword match counts with excerpts, " +
 		"and results are ranked by them."}, d.fileContext)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_commit_conversations", Description: "The conversations behind a commit: title, " +
+	addTool(s, &mcp.Tool{Name: "get_commit_conversations", Description: "The conversations behind a commit: title, " +
 		"confidence, whether linked automatically or by hand, the files and lines they account for, and why. " +
 		"commitHash takes any revision git accepts (HEAD, a short hash, a branch)."}, d.commitConversations)
-	mcp.AddTool(s, &mcp.Tool{Name: "list_conversation_commits", Description: "Conversations with their linked commits and " +
+	addTool(s, &mcp.Tool{Name: "list_conversation_commits", Description: "Conversations with their linked commits and " +
 		"confidence, newest first; filter by conversationId (or a unique prefix), projectPath (a repository) or filePath."}, d.listConversationCommits)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_conversation", Description: "Writes a whole conversation (every message, the " +
+	addTool(s, &mcp.Tool{Name: "get_conversation", Description: "Writes a whole conversation (every message, the " +
 		"agent's thinking, tool steps and code) to a Markdown file and returns its path and size. Read the file with your " +
 		"own file tools (grep for keywords, read the relevant sections) rather than all at once."}, d.getConversation)
-	mcp.AddTool(s, &mcp.Tool{Name: "link_conversation_commit", Description: "Links a conversation to a commit by hand " +
+	addTool(s, &mcp.Tool{Name: "link_conversation_commit", Description: "Links a conversation to a commit by hand " +
 		"(status manual, confidence 1.0), for example when you know a commit came from this conversation. Works when " +
 		"only one side is known to git-convo yet."}, d.linkConversationCommit)
+	if d.Drain != nil {
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "tools/call" {
+					d.Drain(ctx)
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
 	return s
 }
 

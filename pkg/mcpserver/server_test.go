@@ -21,6 +21,10 @@ func TestKeywordMatch(t *testing.T) {
 	if m := keywordMatch("ünïcödé ünï", "ünï"); m.Count != 2 {
 		t.Errorf("unicode: %+v", m)
 	}
+	// 'Ⱥ' is shorter in bytes than its lower case: offsets must stay valid.
+	if m := keywordMatch(strings.Repeat("Ⱥ", 60)+" Needle", "needle"); m.Count != 1 || !strings.HasSuffix(m.Excerpts[0], "Needle…") {
+		t.Errorf("a lower case longer than its character: %+v", m)
+	}
 }
 
 func TestCleanCache(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/textmatch"
 )
 
 // ConversationRef is a conversation as the tools return it.
@@ -337,28 +338,18 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 
 func keywordMatch(text, kw string) KeywordMatch {
 	m := KeywordMatch{Keyword: kw, Excerpts: []string{}}
-	lower, k := strings.ToLower(text), strings.ToLower(strings.TrimSpace(kw))
-	if k == "" {
-		return m
-	}
+	k := strings.TrimSpace(kw)
 	for off := 0; ; {
-		i := strings.Index(lower[off:], k)
-		if i < 0 {
+		start, end := textmatch.Index(text, k, off)
+		if start < 0 {
 			break
 		}
-		i += off
 		m.Count++
 		if len(m.Excerpts) < 3 {
-			start, end := max(0, i-40), min(len(text), i+len(k)+40)
-			for start > 0 && text[start]&0xC0 == 0x80 {
-				start--
-			}
-			for end < len(text) && text[end]&0xC0 == 0x80 {
-				end++
-			}
-			m.Excerpts = append(m.Excerpts, "…"+strings.Join(strings.Fields(text[start:end]), " ")+"…")
+			around, _, _ := textmatch.Around(text, start, end, 40)
+			m.Excerpts = append(m.Excerpts, "…"+strings.Join(strings.Fields(around), " ")+"…")
 		}
-		off = i + len(k)
+		off = end
 	}
 	return m
 }
@@ -402,19 +393,20 @@ func (d *Deps) linkConversationCommit(ctx context.Context, _ *mcp.CallToolReques
 	if strings.TrimSpace(in.ConversationID) == "" || strings.TrimSpace(in.CommitHash) == "" {
 		return nil, out, errors.New("conversationId and commitHash are both required")
 	}
-	hash := in.CommitHash
-	if repo, _, err := d.repoFor(ctx, in.RepoPath); err == nil {
-		if hashes, err := repo.RevParse(ctx, in.CommitHash); err == nil {
-			hash = hashes[0]
-		} else if !gitx.IsFullHash(hash) {
-			return nil, out, err
-		}
-	} else if !gitx.IsFullHash(hash) {
+	// Validated exactly as `git convo link` validates its arguments: the
+	// commit must exist in the repository, the id be known or look like one.
+	repo, _, err := d.repoFor(ctx, in.RepoPath)
+	if err != nil {
 		return nil, out, err
 	}
-	id := in.ConversationID
-	if ids, err := d.Store.ResolveConversationID(ctx, id); err == nil && len(ids) == 1 {
-		id = ids[0]
+	hashes, err := repo.RevParse(ctx, in.CommitHash)
+	if err != nil {
+		return nil, out, err
+	}
+	hash := hashes[0]
+	id, err := d.Store.ResolveConversation(ctx, in.ConversationID, true)
+	if err != nil {
+		return nil, out, err
 	}
 	if err := d.Store.SetManualLink(ctx, id, hash, "linked by an agent through MCP"); err != nil {
 		return nil, out, err

@@ -9,6 +9,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Mark replaces what was removed.
@@ -26,19 +27,22 @@ type rule struct {
 }
 
 // rules are applied in order; private keys first, as their bodies would
-// otherwise be cut into high-entropy pieces.
-var rules = []rule{
-	{"private key", regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)`), 0, []string{"private key"}},
-	{"password in URL", regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]*:)[^@\s/]+(@)`), 2, []string{"://"}},
-	{"aws access key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b`), 0, []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa"}},
-	{"github token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), 0, []string{"gh"}},
-	{"gitlab token", regexp.MustCompile(`\b(?:glpat|gldt|glrt|glptt|glsoat)-[A-Za-z0-9_\-]{20,}`), 0, []string{"gl"}},
-	{"slack token", regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{10,}|https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+`), 0, []string{"xox", "hooks.slack.com"}},
-	{"openai or anthropic key", regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), 0, []string{"sk-"}},
-	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}`), 0, []string{"eyj"}},
-	{"assignment", regexp.MustCompile(`(?i)(\b(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|client[_\-]?secret|auth)\b["']?\s*[:=]\s*)("[^"\n]+"|'[^'\n]+'|[^\s"',;]+)`), 1,
-		[]string{"password", "passwd", "pwd", "secret", "token", "key", "auth"}},
-}
+// otherwise be cut into high-entropy pieces. Compiled on first use: every
+// git-convo process links this package, few redact anything.
+var rules = sync.OnceValue(func() []rule {
+	return []rule{
+		{"private key", regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)`), 0, []string{"private key"}},
+		{"password in URL", regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]*:)[^@\s/]+(@)`), 2, []string{"://"}},
+		{"aws access key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b`), 0, []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa"}},
+		{"github token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), 0, []string{"gh"}},
+		{"gitlab token", regexp.MustCompile(`\b(?:glpat|gldt|glrt|glptt|glsoat)-[A-Za-z0-9_\-]{20,}`), 0, []string{"gl"}},
+		{"slack token", regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{10,}|https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+`), 0, []string{"xox", "hooks.slack.com"}},
+		{"openai or anthropic key", regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), 0, []string{"sk-"}},
+		{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}`), 0, []string{"eyj"}},
+		{"assignment", regexp.MustCompile(`(?i)(\b(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|client[_\-]?secret|auth)\b["']?\s*[:=]\s*)("[^"\n]+"|'[^'\n]+'|[^\s"',;]+)`), 1,
+			[]string{"password", "passwd", "pwd", "secret", "token", "key", "auth"}},
+	}
+})
 
 // mayMatch reports whether lower (a text in lower case) holds one of hints.
 func mayMatch(lower string, hints []string) bool {
@@ -51,15 +55,17 @@ func mayMatch(lower string, hints []string) bool {
 }
 
 // word is a candidate for the entropy test: a run of token characters.
-var word = regexp.MustCompile(`[A-Za-z0-9+/=_\-]{20,}`)
+var word = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9+/=_\-]{20,}`) })
 
-var uuid = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var uuid = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+})
 
 // Text returns s with every secret it recognises replaced by Mark.
 func Text(s string) string {
 	// Replacing only removes text, so hints absent now stay absent.
 	lower := strings.ToLower(s)
-	for _, r := range rules {
+	for _, r := range rules() {
 		if !mayMatch(lower, r.hints) {
 			continue
 		}
@@ -77,7 +83,7 @@ func Text(s string) string {
 			return sub[1] + Mark
 		})
 	}
-	return word.ReplaceAllStringFunc(s, func(w string) string {
+	return word().ReplaceAllStringFunc(s, func(w string) string {
 		if looksRandom(w) {
 			return Mark
 		}
@@ -88,7 +94,7 @@ func Text(s string) string {
 // looksRandom tells a key or token from a long identifier or path: enough
 // kinds of character, digits among them, and high Shannon entropy.
 func looksRandom(w string) bool {
-	if uuid.MatchString(w) || strings.Contains(w, "redacted") {
+	if uuid().MatchString(w) || strings.Contains(w, "redacted") {
 		return false
 	}
 	var upper, lower, digit int
@@ -138,7 +144,9 @@ func entropy(s string) float64 {
 }
 
 // homePath matches an absolute path inside someone's home directory.
-var homePath = regexp.MustCompile(`(?:/home/|/Users/|[A-Za-z]:[\\/]Users[\\/])[^\s/\\'"]+`)
+var homePath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:/home/|/Users/|[A-Za-z]:[\\/]Users[\\/])[^\s/\\'"]+`)
+})
 
 // Paths rewrites absolute paths in s so that none outside the repository is
 // shared: root's own prefix is dropped (leaving the repo-relative path),
@@ -151,5 +159,5 @@ func Paths(s, root, home string) string {
 	if home != "" && home != "/" {
 		s = strings.ReplaceAll(s, home, "~")
 	}
-	return homePath.ReplaceAllString(s, "~")
+	return homePath().ReplaceAllString(s, "~")
 }

@@ -37,12 +37,19 @@ func Locate(abs string) (key, rel string, ok bool) {
 	if !found {
 		return "", "", false
 	}
-	// FindRepoForPath walked up from abs, so TopLevel is spelled like abs.
+	return In(loc, Of(loc.CommonDir), abs)
+}
+
+// In makes abs relative to loc, the repository found walking up from abs
+// or its directory (so TopLevel is spelled like abs), whose key is key; ok
+// is false for a path outside its work tree. Callers that locate many files
+// find each directory's repository once and use In for each file.
+func In(loc gitx.Location, key, abs string) (k, rel string, ok bool) {
 	r, err := filepath.Rel(loc.TopLevel, abs)
 	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return "", "", false
 	}
-	return Of(loc.CommonDir), link.NormPath(filepath.ToSlash(r)), true
+	return key, link.NormPath(filepath.ToSlash(r)), true
 }
 
 // Resolver tells the store, which knows no git, where the paths of a

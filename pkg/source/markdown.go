@@ -18,6 +18,9 @@ type Meta struct {
 	Updated time.Time
 	Project string
 	Files   []string
+	// Note says where the messages come from when it is not the agent's own
+	// store (HookRecordNote); rendered under the field table.
+	Note string
 }
 
 // Stats describe a rendered conversation.
@@ -49,6 +52,9 @@ func RenderMarkdown(w io.Writer, meta Meta, msgs []Message) (Stats, error) {
 	}
 	fmt.Fprintf(&b, "| Created | %s |\n| Updated | %s |\n| Project | %s |\n| Files | %s |\n\n---\n\n",
 		isoOrEmpty(meta.Created), isoOrEmpty(meta.Updated), meta.Project, strings.Join(meta.Files, ", "))
+	if meta.Note != "" {
+		b.WriteString("> **Note:** " + meta.Note + "\n\n---\n\n")
+	}
 	if meta.Summary != "" && meta.Agent != "" && meta.Agent != "cursor" {
 		b.WriteString("**Summary:** " + meta.Summary + "\n\n---\n\n")
 	}

@@ -30,23 +30,84 @@ func TestPutDrain(t *testing.T) {
 		t.Errorf("file mode %v", fi.Mode().Perm())
 	}
 	var got []string
-	fail := errors.New("still locked")
-	n, err := Drain(dir, 10, func(b []byte) error {
+	locked := errors.New("still locked")
+	isLocked := func(err error) bool { return errors.Is(err, locked) }
+	res, err := Drain(dir, 10, func(b []byte) error {
 		if string(b) == "3" {
-			return fail
+			return locked
 		}
 		got = append(got, string(b))
 		return nil
-	})
-	if n != 3 || !errors.Is(err, fail) || fmt.Sprint(got) != "[0 1 2]" {
-		t.Fatalf("drain: %d %v %v", n, err, got)
+	}, isLocked)
+	if res.Replayed != 3 || !errors.Is(err, locked) || fmt.Sprint(got) != "[0 1 2]" {
+		t.Fatalf("drain: %+v %v %v", res, err, got)
 	}
-	n, err = Drain(dir, 10, func(b []byte) error { got = append(got, string(b)); return nil })
-	if n != 2 || err != nil || fmt.Sprint(got) != "[0 1 2 3 4]" {
-		t.Fatalf("second drain: %d %v %v", n, err, got)
+	res, err = Drain(dir, 10, func(b []byte) error { got = append(got, string(b)); return nil }, isLocked)
+	if res.Replayed != 2 || err != nil || fmt.Sprint(got) != "[0 1 2 3 4]" {
+		t.Fatalf("second drain: %+v %v %v", res, err, got)
 	}
 	if left, _ := Pending(dir); len(left) != 0 {
 		t.Errorf("%d left", len(left))
+	}
+}
+
+// TestEntryThatCannotSucceed: an entry failing for good (its commit is
+// gone) is set aside and the entries behind it are replayed; Replay puts it
+// back for another try.
+func TestEntryThatCannotSucceed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spool")
+	base := time.Now()
+	for i, body := range []string{"gone-commit", "prompt-1", "prompt-2"} {
+		Put(dir, []byte(body), base.Add(time.Duration(i)))
+	}
+	var got []string
+	apply := func(b []byte) error {
+		if string(b) == "gone-commit" {
+			return errors.New("unknown revision")
+		}
+		got = append(got, string(b))
+		return nil
+	}
+	never := func(error) bool { return false }
+	for range 2 { // the second drain finds nothing left to block on
+		if _, err := Drain(dir, 10, apply, never); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fmt.Sprint(got) != "[prompt-1 prompt-2]" {
+		t.Errorf("replayed %v", got)
+	}
+	aside, _ := Pending(SetAsideDir(dir))
+	if len(aside) != 1 {
+		t.Fatalf("set aside: %v", aside)
+	}
+	if n, err := Replay(dir); n != 1 || err != nil {
+		t.Fatalf("replay: %d %v", n, err)
+	}
+	res, _ := Drain(dir, 10, func([]byte) error { return nil }, never)
+	if res.Replayed != 1 {
+		t.Errorf("after replay: %+v", res)
+	}
+}
+
+func TestRemove(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spool")
+	Put(dir, []byte("conv-a secret"), time.Unix(0, 1))
+	Put(dir, []byte("conv-b"), time.Unix(0, 2))
+	Drain(dir, 10, func(b []byte) error {
+		if string(b) == "conv-a secret" {
+			return errors.New("bad")
+		}
+		return errors.New("locked")
+	}, func(err error) bool { return err.Error() == "locked" })
+	n, err := Remove(dir, func(b []byte) bool { return string(b) == "conv-a secret" })
+	if n != 1 || err != nil {
+		t.Fatalf("remove: %d %v", n, err)
+	}
+	left, _ := Pending(dir)
+	aside, _ := Pending(SetAsideDir(dir))
+	if len(left) != 1 || len(aside) != 0 {
+		t.Errorf("left %v, aside %v", left, aside)
 	}
 }
 
@@ -67,7 +128,7 @@ func TestConcurrentDrainsReplayOnce(t *testing.T) {
 				seen[string(b)]++
 				mu.Unlock()
 				return nil
-			})
+			}, func(error) bool { return true })
 		}()
 	}
 	wg.Wait()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // File sources, from strongest evidence of editing to weakest.
@@ -106,7 +107,8 @@ ON CONFLICT (conversationId) DO UPDATE SET
 			return err
 		}
 		if a.Prompt != "" {
-			res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO prompts (conversationId, generationId, text, atMs) VALUES (?, ?, ?, ?)`,
+			res, err := tx.ExecContext(ctx, `INSERT INTO prompts (conversationId, generationId, text, atMs) SELECT ?1, ?2, ?3, ?4
+WHERE NOT EXISTS (SELECT 1 FROM prompts WHERE conversationId = ?1 AND generationId = ?2 AND text = ?3)`,
 				a.ConversationID, a.GenerationID, a.Prompt, a.AtMs)
 			if err != nil {
 				return err
@@ -115,17 +117,18 @@ ON CONFLICT (conversationId) DO UPDATE SET
 				if _, err := tx.ExecContext(ctx, `
 UPDATE conversations SET firstPrompt = COALESCE(firstPrompt, ?),
     searchableText = COALESCE(searchableText || char(10), '') || ?
-WHERE conversationId = ?`, a.Prompt, a.Prompt, a.ConversationID); err != nil {
+WHERE conversationId = ?`, Bounded(a.Prompt, MaxCopied), Bounded(a.Prompt, MaxSearched), a.ConversationID); err != nil {
 					return err
 				}
 			}
 		}
 		if a.Response != "" {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO responses (conversationId, generationId, text, atMs) VALUES (?, ?, ?, ?)`,
+			if _, err := tx.ExecContext(ctx, `INSERT INTO responses (conversationId, generationId, text, atMs) SELECT ?1, ?2, ?3, ?4
+WHERE NOT EXISTS (SELECT 1 FROM responses WHERE conversationId = ?1 AND generationId = ?2 AND text = ?3)`,
 				a.ConversationID, a.GenerationID, a.Response, a.AtMs); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lastResponse = ? WHERE conversationId = ?`, a.Response, a.ConversationID); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lastResponse = ? WHERE conversationId = ?`, Bounded(a.Response, MaxCopied), a.ConversationID); err != nil {
 				return err
 			}
 		}
@@ -248,7 +251,7 @@ ON CONFLICT (conversationId) DO UPDATE SET
 			return err
 		}
 		if e.FirstMessage != "" {
-			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET firstPrompt = COALESCE(firstPrompt, ?) WHERE conversationId = ?`, e.FirstMessage, e.ConversationID); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET firstPrompt = COALESCE(firstPrompt, ?) WHERE conversationId = ?`, Bounded(e.FirstMessage, MaxCopied), e.ConversationID); err != nil {
 				return err
 			}
 		}
@@ -288,7 +291,7 @@ func refreshSearchText(ctx context.Context, tx *sql.Tx, convID, firstMessage str
 		return err
 	}
 	parts := []string{title.String, summary.String, firstMessage}
-	rows, err := tx.QueryContext(ctx, `SELECT text FROM prompts WHERE conversationId = ? ORDER BY atMs`, convID)
+	rows, err := tx.QueryContext(ctx, `SELECT substr(text, 1, ?) FROM prompts WHERE conversationId = ? ORDER BY atMs`, MaxSearched, convID)
 	if err != nil {
 		return err
 	}
@@ -301,7 +304,9 @@ func refreshSearchText(ctx context.Context, tx *sql.Tx, convID, firstMessage str
 		parts = append(parts, t)
 	}
 	rows.Close()
-	parts = append(parts, userMessages...)
+	for _, m := range userMessages {
+		parts = append(parts, Bounded(m, MaxSearched))
+	}
 	seen := map[string]bool{}
 	var b strings.Builder
 	for _, p := range parts {
@@ -326,4 +331,24 @@ func (s *Store) MarkEnrichError(ctx context.Context, convID, msg string) error {
 		_, err := tx.ExecContext(ctx, `UPDATE conversations SET enrichError = ? WHERE conversationId = ?`, msg, convID)
 		return err
 	})
+}
+
+// A prompt or a response is stored whole once, in its table. The copies
+// kept for showing and searching are bounded, so a 50 MB prompt does not
+// take 150 MB: firstPrompt and lastResponse keep MaxCopied bytes,
+// searchableText the first MaxSearched bytes of each prompt.
+const (
+	MaxCopied   = 4 << 10
+	MaxSearched = 64 << 10
+)
+
+// Bounded returns s cut to at most max bytes at a character boundary.
+func Bounded(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max]
 }

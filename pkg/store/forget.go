@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"time"
 )
 
 // Forgotten counts what Forget* removed.
@@ -10,6 +12,9 @@ type Forgotten struct {
 	Conversations int64
 	Commits       int64
 	Links         int64
+	// IDs are the conversations removed whole (their other files, spool
+	// entries and log lines are the caller's to wipe).
+	IDs []string
 }
 
 // ForgetConversation removes a conversation and everything recorded about it:
@@ -36,9 +41,43 @@ func (s *Store) ForgetConversation(ctx context.Context, convID string) (Forgotte
 			}
 		}
 		f.Conversations, err = execCount(ctx, tx, `DELETE FROM conversations WHERE conversationId = ?`, convID)
+		f.IDs = []string{convID}
 		return err
 	})
+	if err == nil {
+		err = s.checkpoint(ctx)
+	}
 	return f, err
+}
+
+// ErrWALBusy: another process was reading links.sqlite, so the write-ahead
+// log could not be emptied; what was deleted stays in links.sqlite-wal until
+// the next checkpoint.
+var ErrWALBusy = errors.New("another process is reading links.sqlite: the deleted text stays in links.sqlite-wal until it is done (run the command again then)")
+
+// checkpoint copies the write-ahead log into the database and truncates it
+// to nothing, so deleted text (zeroed in the database by secure_delete) does
+// not linger in the log's older frames.
+// A reader that is finishing (an MCP server answering, a read command) gets
+// a few moments before the checkpoint gives up.
+func (s *Store) checkpoint(ctx context.Context) error {
+	for attempt := 0; ; attempt++ {
+		var busy, logFrames, done int
+		if err := s.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done); err != nil {
+			return classify(s.path, err)
+		}
+		if busy == 0 {
+			return nil
+		}
+		if attempt == 10 {
+			return ErrWALBusy
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // ForgetRepository removes a repository's commits (with their files, line
@@ -98,11 +137,12 @@ WHERE (EXISTS (SELECT 1 FROM conversation_files f WHERE f.conversationId = c.con
 			}
 			f.Conversations += n
 		}
+		f.IDs = only
 		return nil
 	})
 	if err == nil {
 		// Deleted rows must not linger in free pages or the WAL.
-		_, _ = s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+		err = s.checkpoint(ctx)
 	}
 	return f, err
 }

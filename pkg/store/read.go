@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -85,6 +86,50 @@ LIMIT 10`, prefix, prefix, prefix, prefix)
 		return nil, classify(s.path, err)
 	}
 	return scanStrings(rows)
+}
+
+// ResolveConversation expands arg, a conversation id or a unique prefix of a
+// known one. With allowUnknown, an id git-convo has not seen is accepted when
+// it looks like one (ValidConversationID): linking works when only one side
+// is known yet. The CLI's link and the MCP server's link tool both use it, so
+// they accept exactly the same ids.
+func (s *Store) ResolveConversation(ctx context.Context, arg string, allowUnknown bool) (string, error) {
+	ids, err := s.ResolveConversationID(ctx, arg)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		if id == arg {
+			return id, nil
+		}
+	}
+	switch {
+	case arg != "" && len(ids) == 1:
+		return ids[0], nil
+	case len(ids) > 1:
+		return "", fmt.Errorf("conversation id %q is ambiguous: %s", arg, strings.Join(ids, ", "))
+	case allowUnknown && ValidConversationID(arg) == nil:
+		return arg, nil
+	case allowUnknown:
+		return "", fmt.Errorf("no conversation %q, and it is not a conversation id: %v", arg, ValidConversationID(arg))
+	default:
+		return "", fmt.Errorf("no conversation %q (see `git convo conversations`)", arg)
+	}
+}
+
+// ValidConversationID accepts what agents use as conversation ids (UUIDs and
+// the like): 8 to 128 letters, digits and . _ : - only, so an id never
+// carries control characters or spaces into the database and the terminal.
+func ValidConversationID(id string) error {
+	if len(id) < 8 || len(id) > 128 {
+		return fmt.Errorf("a conversation id has 8 to 128 characters")
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:-", r)) {
+			return fmt.Errorf("a conversation id holds letters, digits and . _ : - only")
+		}
+	}
+	return nil
 }
 
 // Prompt is one user prompt of a conversation.
@@ -267,13 +312,20 @@ type SearchDoc struct {
 	Commits int
 }
 
+// searchTextColumn is a conversation's searchable text (title, summary, first
+// message, prompts) followed by the agent's final answers the hooks recorded,
+// which privacy.md promises are kept for search.
+const searchTextColumn = `(COALESCE(c.searchableText, '') || COALESCE(char(10) ||
+    (SELECT group_concat(r.text, char(10)) FROM responses r WHERE r.conversationId = c.conversationId), ''))`
+
 // SearchCandidates returns the conversations whose title, summary, first
-// message or prompts contain every word (case-insensitively), for ranking.
+// message, prompts or recorded final answers contain every word
+// (case-insensitively), for ranking.
 func (s *Store) SearchCandidates(ctx context.Context, words []string, f ConversationFilter) ([]SearchDoc, error) {
 	var where []string
 	var args []any
 	for _, w := range words {
-		where = append(where, `(COALESCE(c.searchableText, '') || ' ' || COALESCE(c.title, '') || ' ' || COALESCE(c.aiSummary, '') || ' ' || COALESCE(c.firstPrompt, '')) LIKE ? ESCAPE '\'`)
+		where = append(where, `(`+searchTextColumn+` || ' ' || COALESCE(c.title, '') || ' ' || COALESCE(c.aiSummary, '') || ' ' || COALESCE(c.firstPrompt, '')) LIKE ? ESCAPE '\'`)
 		args = append(args, "%"+likeEscape(w)+"%")
 	}
 	if f.SinceMs > 0 {
@@ -285,7 +337,7 @@ func (s *Store) SearchCandidates(ctx context.Context, words []string, f Conversa
 		args = append(args, f.RepoKey, f.Root)
 	}
 	q := `SELECT c.conversationId, ` + conversationColumns + `,
-    COALESCE(c.searchableText, ''), (` + liveLinkCount + `)
+    ` + searchTextColumn + `, (` + liveLinkCount + `)
 FROM conversations c`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
@@ -421,10 +473,10 @@ WHERE f.pathKey = ? AND c.repoKey = ? ORDER BY c.committedMs DESC LIMIT ?`, path
 }
 
 // SearchText returns a conversation's searchable text (title, summary, first
-// message and prompts), or "".
+// message, prompts and recorded final answers), or "".
 func (s *Store) SearchText(ctx context.Context, id string) (string, error) {
 	var t sql.NullString
-	err := s.db.QueryRowContext(ctx, `SELECT searchableText FROM conversations WHERE conversationId = ?`, id).Scan(&t)
+	err := s.db.QueryRowContext(ctx, `SELECT `+searchTextColumn+` FROM conversations c WHERE c.conversationId = ?`, id).Scan(&t)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

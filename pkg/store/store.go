@@ -67,6 +67,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := prepareFile(abs, opts.MustExist); err != nil {
 		return nil, err
 	}
+	repairModes(abs)
 	busy := BusyTimeout
 	attempts := 4
 	if opts.BusyTimeout > 0 {
@@ -109,9 +110,10 @@ func dsn(abs string, busy time.Duration) string {
 	q.Set("_busy_timeout", fmt.Sprint(busy.Milliseconds()))
 	q.Set("_txlock", "immediate")
 	q.Set("_synchronous", "NORMAL")
-	// Deleted rows are overwritten, not left in free pages: `forget` must
-	// really forget (conversations can hold secrets).
-	q.Set("_secure_delete", "FAST")
+	// Deleted content is overwritten with zeros, overflow pages included
+	// (FAST leaves freed overflow pages, so any prompt over a page, as
+	// they were): `forget` must really forget (conversations can hold secrets).
+	q.Set("_secure_delete", "ON")
 	// Cache prepared statements: log runs the same batch query many times.
 	q.Set("_stmt_cache_size", "32")
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
@@ -202,6 +204,22 @@ func classify(path string, err error) error {
 
 // IsBusy reports an error caused by another process holding the database.
 func IsBusy(err error) bool { return isBusy(err) }
+
+// IsTransient reports an error that waiting (or the user fixing permissions
+// or freeing disk space) can cure: the database busy, locked, read-only,
+// full, unreadable, or the work cancelled. A spooled event failing with any
+// other error will fail the same way every time.
+func IsTransient(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrBusy, sqlite3.ErrLocked, sqlite3.ErrReadonly, sqlite3.ErrFull, sqlite3.ErrIoErr,
+			sqlite3.ErrCantOpen, sqlite3.ErrNotADB, sqlite3.ErrCorrupt, sqlite3.ErrPerm:
+			return true
+		}
+	}
+	return errors.Is(err, ErrCorrupt) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
 
 // IsReadOnly reports an error caused by a read-only database file or directory.
 func IsReadOnly(err error) bool {

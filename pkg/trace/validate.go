@@ -3,21 +3,25 @@ package trace
 import (
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 )
 
+// Compiled on first use: every git-convo process links this package.
 var (
-	versionRe = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
-	uuidRe    = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	versionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`) })
+	uuidRe    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	})
 )
 
 // Check applies the Agent Trace schema's rules that a record built here
 // could break (tests also validate against the schema file itself).
 func Check(r Record) error {
-	if !versionRe.MatchString(r.Version) {
+	if !versionRe().MatchString(r.Version) {
 		return fmt.Errorf("version %q is not major.minor.patch", r.Version)
 	}
-	if !uuidRe.MatchString(r.ID) {
+	if !uuidRe().MatchString(r.ID) {
 		return fmt.Errorf("id %q is not a UUID", r.ID)
 	}
 	if _, err := time.Parse(time.RFC3339, r.Timestamp); err != nil {

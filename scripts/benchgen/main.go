@@ -33,13 +33,15 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchgen repo|links|vscdb|enrich|median ...")
+		fmt.Fprintln(os.Stderr, "usage: benchgen repo|project|links|vscdb|enrich|median ...")
 		os.Exit(2)
 	}
 	var err error
 	switch os.Args[1] {
 	case "repo":
 		err = genRepo(os.Args[2:])
+	case "project":
+		err = genProject(os.Args[2:])
 	case "links":
 		err = genLinks(os.Args[2:])
 	case "vscdb":
@@ -52,12 +54,54 @@ func main() {
 		err = timeEnrich(os.Args[2:])
 	case "median":
 		err = median(os.Args[2:])
+	case "pair":
+		err = pair(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchgen:", err)
 		os.Exit(1)
+	}
+}
+
+// fastImport creates a repository in dir and feeds what write writes to
+// git fast-import, then checks the result out.
+func fastImport(dir string, write func(w *bufio.Writer)) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if out, err := exec.Command("git", "-C", dir, "init", "-q", "-b", "main").CombinedOutput(); err != nil {
+		return fmt.Errorf("git init: %v %s", err, out)
+	}
+	cmd := exec.Command("git", "-C", dir, "fast-import", "--quiet")
+	in, _ := cmd.StdinPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(in, 1<<20)
+	write(w)
+	w.Flush()
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		return err
+	}
+	out, err := exec.Command("git", "-C", dir, "reset", "-q", "--hard").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("git reset: %v %s", err, out)
+	}
+	return nil
+}
+
+// writeCommit starts fast-import commit number c (0-based) on main, by
+// developer dev at unix time ts, on top of the previous one.
+func writeCommit(w *bufio.Writer, c int, ts int64, dev int, msg string) {
+	fmt.Fprintf(w, "commit refs/heads/main\nmark :%d\n", c+1)
+	fmt.Fprintf(w, "author Dev %d <dev%d@example.com> %d +0000\ncommitter Dev %d <dev%d@example.com> %d +0000\n", dev, dev, ts, dev, dev, ts)
+	fmt.Fprintf(w, "data %d\n%s\n", len(msg), msg)
+	if c > 0 {
+		fmt.Fprintf(w, "from :%d\n", c)
 	}
 }
 
@@ -70,55 +114,82 @@ func genRepo(args []string) error {
 	lines := fs.Int("lines", 3000, "lines in big.txt")
 	touches := fs.Int("touches", 500, "commits that edit big.txt")
 	fs.Parse(args)
-	if err := os.MkdirAll(*dir, 0o755); err != nil {
-		return err
-	}
-	if out, err := exec.Command("git", "-C", *dir, "init", "-q", "-b", "main").CombinedOutput(); err != nil {
-		return fmt.Errorf("git init: %v %s", err, out)
-	}
-	cmd := exec.Command("git", "-C", *dir, "fast-import", "--quiet")
-	in, _ := cmd.StdinPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(in, 1<<20)
-	big := make([]string, *lines)
-	for i := range big {
-		big[i] = fmt.Sprintf("line %d: the quick brown fox jumps over the lazy dog", i)
-	}
-	every := max(1, *commits / *touches)
-	start := time.Now().Add(-time.Duration(*commits) * time.Minute).Unix()
-	for c := 0; c < *commits; c++ {
-		fmt.Fprintf(w, "commit refs/heads/main\nmark :%d\n", c+1)
-		ts := start + int64(c)*60
-		fmt.Fprintf(w, "author Dev %d <dev%d@example.com> %d +0000\ncommitter Dev %d <dev%d@example.com> %d +0000\n", c%7, c%7, ts, c%7, c%7, ts)
-		msg := fmt.Sprintf("change %d", c)
-		fmt.Fprintf(w, "data %d\n%s\n", len(msg), msg)
-		if c > 0 {
-			fmt.Fprintf(w, "from :%d\n", c)
+	return fastImport(*dir, func(w *bufio.Writer) {
+		big := make([]string, *lines)
+		for i := range big {
+			big[i] = fmt.Sprintf("line %d: the quick brown fox jumps over the lazy dog", i)
 		}
-		body := fmt.Sprintf("package p%d\n// revision %d\n", c%50, c)
-		fmt.Fprintf(w, "M 644 inline src/pkg%d/file%d.go\ndata %d\n%s\n", c%50, c%400, len(body), body)
-		if c == 0 || c%every == 0 {
-			for k := 0; k < 6; k++ { // rewrite a few lines spread over the file
-				i := (c*7 + k*(*lines/6)) % *lines
-				big[i] = fmt.Sprintf("line %d: edited in commit %d", i, c)
+		every := max(1, *commits / *touches)
+		start := time.Now().Add(-time.Duration(*commits) * time.Minute).Unix()
+		for c := 0; c < *commits; c++ {
+			writeCommit(w, c, start+int64(c)*60, c%7, fmt.Sprintf("change %d", c))
+			body := fmt.Sprintf("package p%d\n// revision %d\n", c%50, c)
+			fmt.Fprintf(w, "M 644 inline src/pkg%d/file%d.go\ndata %d\n%s\n", c%50, c%400, len(body), body)
+			if c == 0 || c%every == 0 {
+				for k := 0; k < 6; k++ { // rewrite a few lines spread over the file
+					i := (c*7 + k*(*lines/6)) % *lines
+					big[i] = fmt.Sprintf("line %d: edited in commit %d", i, c)
+				}
+				content := strings.Join(big, "\n") + "\n"
+				fmt.Fprintf(w, "M 644 inline big.txt\ndata %d\n%s\n", len(content), content)
 			}
-			content := strings.Join(big, "\n") + "\n"
-			fmt.Fprintf(w, "M 644 inline big.txt\ndata %d\n%s\n", len(content), content)
 		}
-	}
-	w.Flush()
-	in.Close()
-	if err := cmd.Wait(); err != nil {
-		return err
-	}
-	out, err := exec.Command("git", "-C", *dir, "reset", "-q", "--hard").CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("git reset: %v %s", err, out)
-	}
-	return nil
+	})
+}
+
+// genProject writes a history shaped like a real project with git
+// fast-import: -files files of 300-1,000 lines, -commits commits that each
+// rewrite a few lines of one to three files, a tenth of the files (the hot
+// ones) taking most of the edits, so each has 100+ commits of history.
+func genProject(args []string) error {
+	fs := flag.NewFlagSet("project", flag.ExitOnError)
+	dir := fs.String("dir", "", "repository to create")
+	files := fs.Int("files", 400, "number of files")
+	commits := fs.Int("commits", 4000, "number of commits")
+	fs.Parse(args)
+	return fastImport(*dir, func(w *bufio.Writer) {
+		content := make([][]string, *files)
+		name := func(f int) string { return fmt.Sprintf("src/mod%02d/file%03d.go", f%40, f) }
+		for f := range content {
+			n := 300 + (f*37)%701
+			content[f] = make([]string, n)
+			for i := range content[f] {
+				content[f][i] = fmt.Sprintf("\tvalue%d_%d := compute(%d, %d) // initial", f, i, f, i)
+			}
+		}
+		hot := max(1, *files/10)
+		start := time.Now().Add(-time.Duration(*commits) * time.Hour).Unix()
+		rng := uint64(42)
+		next := func(n int) int {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			return int((rng >> 33) % uint64(n))
+		}
+		for c := 0; c < *commits; c++ {
+			writeCommit(w, c, start+int64(c)*3600, c%9, fmt.Sprintf("change %d: adjust computations", c))
+			var touched []int
+			if c == 0 {
+				for f := range content {
+					touched = append(touched, f)
+				}
+			} else {
+				for k := 0; k <= next(3); k++ {
+					f := next(*files)
+					if next(10) < 7 {
+						f = next(hot)
+					}
+					touched = append(touched, f)
+					for e := 0; e < 3+next(6); e++ {
+						i := next(len(content[f]))
+						content[f][i] = fmt.Sprintf("\tvalue%d_%d := compute(%d, %d) // commit %d", f, i, f, i, c)
+					}
+				}
+			}
+			for _, f := range touched {
+				body := strings.Join(content[f], "\n") + "\n"
+				fmt.Fprintf(w, "M 644 inline %s\ndata %d\n%s\n", name(f), len(body), body)
+			}
+		}
+	})
 }
 
 // genLinks fills links.sqlite: conversations with files, and (with -repo)
@@ -375,6 +446,43 @@ func median(args []string) error {
 		ds = append(ds, time.Since(start))
 	}
 	fmt.Printf("%.1f\n", ms(medianOf(ds)))
+	return nil
+}
+
+// pair runs two shell commands alternately (in turn first), n times each,
+// and prints both medians: drift in the machine's load falls on both sides
+// alike.
+func pair(args []string) error {
+	fs := flag.NewFlagSet("pair", flag.ExitOnError)
+	n := fs.Int("n", 20, "runs of each")
+	dir := fs.String("dir", "", "working directory")
+	pause := fs.Duration("pause", 0, "pause before each run (lets background work finish)")
+	a := fs.String("a", "", "first command (sh -c)")
+	b := fs.String("b", "", "second command (sh -c)")
+	fs.Parse(args)
+	var da, db []time.Duration
+	for i := 0; i < *n; i++ {
+		order := []int{0, 1}
+		if i%2 == 1 {
+			order = []int{1, 0} // neither side always runs first
+		}
+		for _, k := range order {
+			c := []string{*a, *b}[k]
+			time.Sleep(*pause)
+			cmd := exec.Command("sh", "-c", c)
+			cmd.Dir = *dir
+			start := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("%s: %v\n%s", c, err, out)
+			}
+			if k == 0 {
+				da = append(da, time.Since(start))
+			} else {
+				db = append(db, time.Since(start))
+			}
+		}
+	}
+	fmt.Printf("%.1f %.1f\n", ms(medianOf(da)), ms(medianOf(db)))
 	return nil
 }
 

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/notes"
+)
+
+// doctorShare reports sharing through git notes in this repository: whether
+// it is on, the remote, and when notes were last pushed and fetched (from the
+// state file share keeps in the git common dir), with the last push error.
+func doctorShare(ctx context.Context, env *Env, repo *gitx.Repo) []check {
+	g := notesGit(repo)
+	s, err := g.Settings(ctx)
+	if err != nil {
+		return []check{{Name: "sharing", OK: true, Warn: true, Detail: "cannot read the sharing settings: " + err.Error()}}
+	}
+	state, _ := g.LoadState(ctx)
+	if !s.On {
+		c := check{Name: "sharing", OK: true, Detail: "off for this repository (git convo share on shares linked conversations as git notes)"}
+		if !state.LastFetch.IsZero() {
+			c.Detail += "; teammates' notes last fetched " + doctorAgo(env, state.LastFetch)
+		}
+		return []check{c}
+	}
+	n, _ := g.Count(ctx, notes.Ref)
+	on := check{Name: "sharing", OK: true, Detail: fmt.Sprintf("on, to %s; %d note(s) on %s", s.Remote, n, notes.Ref)}
+	if s.Prompts {
+		on.Detail += "; with first prompts"
+	}
+	if remotes, err := g.Remotes(ctx); err == nil && !slices.Contains(remotes, s.Remote) {
+		on.Warn = true
+		on.Detail += fmt.Sprintf(": there is no remote %q, so notes are never pushed", s.Remote)
+		on.Fix = "git convo share on --remote <name> (one of git remote), or git remote add " + s.Remote + " <url>"
+	}
+	push := check{Name: "last push", OK: true, Detail: "never"}
+	if !state.LastPush.IsZero() {
+		push.Detail = doctorAgo(env, state.LastPush)
+	}
+	if state.LastPushError != "" {
+		push.Warn = true
+		push.Detail += "; the last push failed: " + state.LastPushError
+		push.Fix = "fix the cause, then git convo push (teammates do not see your notes until it succeeds)"
+	} else if state.LastPush.IsZero() {
+		push.Fix = "git push pushes the notes after your commits; git convo push pushes them now"
+	}
+	fetch := check{Name: "last fetch", OK: true, Detail: "never"}
+	if !state.LastFetch.IsZero() {
+		fetch.Detail = doctorAgo(env, state.LastFetch)
+	}
+	return []check{on, push, fetch}
+}
+
+// doctorAgo is "3 minutes ago (2026-11-23T04:01:00Z)".
+func doctorAgo(env *Env, t time.Time) string {
+	return link.Ago(env.Now().Sub(t)) + " ago (" + t.UTC().Format(time.RFC3339) + ")"
+}

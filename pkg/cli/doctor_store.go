@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/errlog"
+	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// openFailure is doctor's check for a links database that does not open:
+// one piece of advice per cause, the same the error itself gives.
+func openFailure(dbPath string, err error) check {
+	fix := "move the file aside; git-convo starts a new one (links in the old file are not lost: keep it)"
+	switch {
+	case errors.Is(err, store.ErrNotFound) || os.IsNotExist(err):
+		fix = "nothing recorded yet: work with Cursor's agent and commit"
+	case errors.Is(err, store.ErrTooNew):
+		fix = "upgrade git-convo: a newer version wrote this file (keep it; an older git-convo never changes it)"
+	case store.IsReadOnly(err) || store.IsTransient(err) && !errors.Is(err, store.ErrCorrupt):
+		fix = writeFix(dbPath, "make links.sqlite, its -wal and -shm files and their directory writable")
+	}
+	return check{Name: "links db", OK: false, Detail: err.Error(), Fix: fix}
+}
+
+// notWritable is doctor's check for a database that opens but refuses
+// writes: what sends every hook event to the spool.
+func notWritable(dbPath string, err error) check {
+	return check{Name: "links db", OK: false, Detail: fmt.Sprintf("%s opens but cannot be written: %v", dbPath, err),
+		Fix: writeFix(dbPath, "make links.sqlite, its -wal and -shm files and their directory writable")}
+}
+
+func writeFix(dbPath, fallback string) string {
+	if cause, fix := store.WriteFix(dbPath); fix != "" {
+		return fix + " (" + cause + ")"
+	}
+	return fallback
+}
+
+// spoolChecks reports events waiting in the spool (and why they wait) and
+// events set aside because they can never be replayed.
+func spoolChecks(dbPath string, dbWritable bool) []check {
+	var out []check
+	dir := spool.Dir(dbPath)
+	if pending, _ := spool.Pending(dir); len(pending) > 0 {
+		c := check{Name: "spool", OK: dbWritable, Warn: true,
+			Detail: fmt.Sprintf("%d hook event(s) waiting in %s since %s: links.sqlite could not be written when they came",
+				len(pending), dir, spoolTime(pending[0]))}
+		if dbWritable {
+			c.Fix = "links.sqlite is writable again: the next hook records them (or git convo doctor --replay-spool now)"
+		} else {
+			c.Fix = "fix the links db problem above; the next hook then records them"
+		}
+		out = append(out, c)
+	}
+	if aside, _ := spool.Pending(spool.SetAsideDir(dir)); len(aside) > 0 {
+		out = append(out, check{Name: "spool", OK: true, Warn: true,
+			Detail: fmt.Sprintf("%d hook event(s) set aside in %s: replaying them failed for a reason waiting will not cure (the log says which)", len(aside), spool.SetAsideDir(dir)),
+			Fix:    "git convo doctor --replay-spool tries them again once the cause is fixed; delete the files to drop them"})
+	}
+	return out
+}
+
+// spoolTime reads an entry's arrival time from its name (nanoseconds).
+func spoolTime(path string) string {
+	var ns int64
+	if _, err := fmt.Sscanf(filepath.Base(path), "%d-", &ns); err != nil || ns <= 0 {
+		return "an unknown time"
+	}
+	return time.Unix(0, ns).UTC().Format(time.RFC3339)
+}
+
+// lostCheck reports a line the error log could not take (a full disk): it
+// waits in the preallocated last-error record until the log works again.
+func lostCheck(logPath string) []check {
+	errlog.Prepare(logPath) // so a later full disk can still be reported
+	line := errlog.LastError(logPath)
+	if line == "" {
+		return nil
+	}
+	defer errlog.Flush(logPath) // reported now; in the log's recent errors from now on
+	return []check{{Name: "lost errors", OK: false, Detail: "the log could not be written (a full disk, or a read-only directory); the last error was: " + line,
+		Fix: "free disk space (df -h " + filepath.Dir(logPath) + ") or make that directory writable; hook events may have been lost meanwhile"}}
+}
+
+// replaySpool puts the set-aside entries back and records everything
+// waiting now (doctor --replay-spool).
+func replaySpool(ctx context.Context, env *Env) error {
+	dbPath, err := env.dbPath()
+	if err != nil {
+		return err
+	}
+	n, err := spool.Replay(spool.Dir(dbPath))
+	if err != nil {
+		return err
+	}
+	s, err := env.openStore(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	before, _ := spool.Pending(spool.Dir(dbPath))
+	drainSpool(ctx, env, s)
+	after, _ := spool.Pending(spool.Dir(dbPath))
+	aside, _ := spool.Pending(spool.SetAsideDir(spool.Dir(dbPath)))
+	fmt.Fprintf(env.Stdout, "put back %d set-aside event(s); replayed %d; %d still waiting, %d set aside\n",
+		n, len(before)-len(after)-len(aside), len(after), len(aside))
+	if len(aside) > 0 {
+		fmt.Fprintf(env.Stdout, "see why in %s\n", strings.TrimSpace(env.log().Path))
+	}
+	return nil
+}
+
+// samePath reports whether a and b name the same file (symlinks resolved).
+func samePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}

@@ -1,0 +1,119 @@
+package gitx
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// The in-process reader sees what `git config --list -z` prints, for every
+// syntax git accepts in a config file, in the global, repository and
+// worktree files and GIT_CONFIG_COUNT.
+func TestSettingsMatchGit(t *testing.T) {
+	tests := []struct{ name, global, local string }{
+		{"plain", "[color]\n\tui = auto\n[core]\n\tpager = less -R\n", "[convo]\n\twindow = 2h\n"},
+		{"case and subsections", "[Color]\n\tUI = Always\n[branch \"Feature/X\"]\n\tRemote = origin\n[convo \"a b\"]\n\tx = 1\n", ""},
+		{"bare key and empty value", "[convo]\n\tflag\n\tempty =\n\tspaced = \"  two  \"  \n", ""},
+		{"quotes, escapes, comments", "[core]\n\tpager = \"less\" -R # comment\n\teditor = vi ; other\n\tx = a\\\"b\\\\c\\td\\n\n", ""},
+		{"continuation", "[core]\n\tpager = less \\\n  -R\n", ""},
+		{"repeated keys, last wins", "[color]\n\tui = never\n", "[color]\n\tui = always\n\tconvo = false\n"},
+		{"old-style subsection", "[remote.Origin]\n\turl = x\n", ""},
+		{"section and key on one line", "[color] ui = never\n", ""},
+		{"crlf", "[color]\r\n\tui = never\r\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newTestRepo(t)
+			global := filepath.Join(t.TempDir(), "global")
+			os.WriteFile(global, []byte(tt.global), 0o644)
+			t.Setenv("GIT_CONFIG_GLOBAL", global)
+			if tt.local != "" {
+				f, _ := os.OpenFile(filepath.Join(r.dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+				f.WriteString(tt.local)
+				f.Close()
+			}
+			t.Setenv("GIT_CONFIG_COUNT", "1")
+			t.Setenv("GIT_CONFIG_KEY_0", "Convo.FromEnv")
+			t.Setenv("GIT_CONFIG_VALUE_0", "yes")
+			sub := filepath.Join(r.dir, "sub")
+			os.MkdirAll(sub, 0o755)
+			mine, err := loadSettingsInProcess(sub, os.Getenv)
+			if err != nil {
+				t.Fatalf("in process: %v", err)
+			}
+			git, err := settingsFromGit(context.Background(), sub)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(mine.values, git.values) {
+				t.Errorf("in process:\n%q\ngit:\n%q", mine.values, git.values)
+			}
+		})
+	}
+}
+
+// Includes and `git -c` go to git, which reads them exactly.
+func TestSettingsHandOverToGit(t *testing.T) {
+	r := newTestRepo(t)
+	inc := filepath.Join(t.TempDir(), "inc")
+	os.WriteFile(inc, []byte("[color]\n\tconvo = always\n"), 0o644)
+	r.git("config", "include.path", inc)
+	if _, err := loadSettingsInProcess(r.dir, os.Getenv); err == nil {
+		t.Error("an include was read in process")
+	}
+	s, err := LoadSettings(context.Background(), r.dir, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.Get("color.convo"); v != "always" {
+		t.Errorf("color.convo through the include = %q", v)
+	}
+}
+
+// ColorBool answers as `git config --get-colorbool`.
+func TestSettingsColorBool(t *testing.T) {
+	tests := []struct {
+		config string
+		tty    bool
+		want   bool
+	}{
+		{"", true, true},
+		{"", false, false},
+		{"[color]\n\tui = always\n", false, true},
+		{"[color]\n\tui = never\n", true, false},
+		{"[color]\n\tui = true\n", false, false},
+		{"[color]\n\tui = true\n", true, true},
+		{"[color]\n\tui = false\n", true, false},
+		{"[color]\n\tui = always\n\tconvo = never\n", true, false},
+		{"[color]\n\tconvo\n", true, true},
+	}
+	for _, tt := range tests {
+		r := newTestRepo(t)
+		global := filepath.Join(t.TempDir(), "global")
+		os.WriteFile(global, []byte(tt.config), 0o644)
+		t.Setenv("GIT_CONFIG_GLOBAL", global)
+		t.Setenv("TERM", "xterm")
+		s, err := loadSettingsInProcess(r.dir, os.Getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		on, ok := s.ColorBool("color.convo", tt.tty, os.Getenv)
+		gitOn, gitOK := r.open().ColorBool(context.Background(), "color.convo", tt.tty)
+		if on != tt.want || !ok || on != gitOn || !gitOK {
+			t.Errorf("%q tty=%v: %v %v; git %v; want %v", tt.config, tt.tty, on, ok, gitOn, tt.want)
+		}
+	}
+}
+
+// Any config file text parses without a panic, and hands over to git
+// rather than guess at what it cannot read.
+func FuzzSettingsParse(f *testing.F) {
+	f.Add("[color]\n\tui = auto\n")
+	f.Add("[a \"b\\\"c\"] x = \"1 ; 2\" # c\n\\\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		s := &Settings{values: map[string][]string{}}
+		_ = s.parse([]byte(text))
+	})
+}

@@ -1,0 +1,203 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/go-git/go-git/v5/plumbing/format/objfile"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+)
+
+// errNoObject: the object is in none of the stores read here (a promisor
+// remote of a partial clone, a shallow boundary): the caller asks git.
+const errNoObject = constError("object not found")
+
+// objectStore reads a repository's objects in process: loose objects and
+// packs, through alternates. It uses go-git's object and pack formats only,
+// not its storage or object model, whose imports (config parsing, OpenPGP
+// signature verification) would be initialised in every git-convo process.
+type objectStore struct {
+	dirs  []string // objects directories, the repository's first
+	packs []*pack  // indexes read on first need
+	read  bool
+}
+
+type pack struct {
+	path string // the .pack file
+	idx  *idxfile.MemoryIndex
+	pf   *packfile.Packfile
+	f    billy.File
+}
+
+func openObjects(commonDir string) *objectStore {
+	s := &objectStore{}
+	seen := map[string]bool{}
+	var add func(dir string, depth int)
+	add = func(dir string, depth int) {
+		if seen[dir] || depth > 5 {
+			return
+		}
+		seen[dir] = true
+		s.dirs = append(s.dirs, dir)
+		data, err := os.ReadFile(filepath.Join(dir, "info", "alternates"))
+		if err != nil {
+			return
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			if !filepath.IsAbs(line) {
+				line = filepath.Join(dir, line)
+			}
+			add(filepath.Clean(line), depth+1)
+		}
+	}
+	add(filepath.Join(commonDir, "objects"), 0)
+	return s
+}
+
+// Close releases the pack files.
+func (s *objectStore) Close() {
+	for _, p := range s.packs {
+		if p.f != nil {
+			p.f.Close()
+		}
+	}
+}
+
+// object returns an object's type and content.
+func (s *objectStore) object(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	hex := h.String()
+	for _, dir := range s.dirs {
+		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
+		if err != nil {
+			continue
+		}
+		t, data, err := readLoose(f)
+		f.Close()
+		if err == nil {
+			return t, data, nil
+		}
+	}
+	if err := s.loadPacks(); err != nil {
+		return 0, nil, err
+	}
+	for _, p := range s.packs {
+		off, err := p.idx.FindOffset(h)
+		if err != nil {
+			continue
+		}
+		if p.pf == nil {
+			fs := osfs.New(filepath.Dir(p.path))
+			if p.f, err = fs.Open(filepath.Base(p.path)); err != nil {
+				return 0, nil, err
+			}
+			p.pf = packfile.NewPackfile(p.idx, fs, p.f, 0)
+		}
+		o, err := p.pf.GetByOffset(off)
+		if err != nil {
+			return 0, nil, err
+		}
+		r, err := o.Reader()
+		if err != nil {
+			return 0, nil, err
+		}
+		data, err := io.ReadAll(r)
+		r.Close()
+		return o.Type(), data, err
+	}
+	return 0, nil, fmt.Errorf("%w: %s", errNoObject, hex)
+}
+
+func readLoose(f io.Reader) (plumbing.ObjectType, []byte, error) {
+	r, err := objfile.NewReader(f)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer r.Close()
+	t, _, err := r.Header()
+	if err != nil {
+		return 0, nil, err
+	}
+	data, err := io.ReadAll(r)
+	return t, data, err
+}
+
+// loadPacks reads every pack index once.
+func (s *objectStore) loadPacks() error {
+	if s.read {
+		return nil
+	}
+	s.read = true
+	for _, dir := range s.dirs {
+		idxs, _ := filepath.Glob(filepath.Join(dir, "pack", "*.idx"))
+		for _, ip := range idxs {
+			packPath := strings.TrimSuffix(ip, ".idx") + ".pack"
+			if _, err := os.Stat(packPath); err != nil {
+				continue
+			}
+			f, err := os.Open(ip)
+			if err != nil {
+				return err
+			}
+			idx := idxfile.NewMemoryIndex()
+			err = idxfile.NewDecoder(bufio.NewReader(f)).Decode(idx)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("reading %s: %w", ip, err)
+			}
+			s.packs = append(s.packs, &pack{path: packPath, idx: idx})
+		}
+	}
+	return nil
+}
+
+// typed returns an object's content, checking its type.
+func (s *objectStore) typed(h plumbing.Hash, want plumbing.ObjectType) ([]byte, error) {
+	t, data, err := s.object(h)
+	if err != nil {
+		return nil, err
+	}
+	if t != want {
+		return nil, fmt.Errorf("object %s is a %s, not a %s", h, t, want)
+	}
+	return data, nil
+}
+
+// treeEntry is one entry of a tree object.
+type treeEntry struct {
+	Name string
+	Dir  bool
+	Mode string
+	Hash plumbing.Hash
+}
+
+// parseTree reads a tree object: "<mode> <name>\0<20-byte hash>" entries.
+func parseTree(data []byte) ([]treeEntry, error) {
+	var out []treeEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || len(data) < nul+21 {
+			return nil, errors.New("malformed tree object")
+		}
+		mode := string(data[:sp])
+		var h plumbing.Hash
+		copy(h[:], data[nul+1:nul+21])
+		out = append(out, treeEntry{Name: string(data[sp+1 : nul]), Mode: mode, Dir: mode == "40000", Hash: h})
+		data = data[nul+21:]
+	}
+	return out, nil
+}

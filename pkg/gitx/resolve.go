@@ -1,0 +1,262 @@
+package gitx
+
+import (
+	"bytes"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Discover finds the repository of dir from files, as git would, with no
+// process: for read commands that then resolve revisions and read commits
+// in process. ok is false where only git can say (GIT_WORK_TREE or
+// core.worktree, a bare repository, SHA-256, discovery limits, includes):
+// use Open then.
+func Discover(dir string, getenv func(string) string) (*Repo, bool) {
+	if getenv("GIT_WORK_TREE") != "" || getenv("GIT_COMMON_DIR") != "" || getenv("GIT_DIR") != "" {
+		return nil, false
+	}
+	gitDir, commonDir, err := findGitDir(dir, getenv)
+	if err != nil || gitDir == "" || filepath.Base(gitDir) == ".git" && !isAncestorGitDir(dir, gitDir) {
+		return nil, false
+	}
+	s := &Settings{values: map[string][]string{}}
+	if s.readFile(filepath.Join(commonDir, "config")) != nil {
+		return nil, false
+	}
+	if _, ok := s.Get("core.worktree"); ok {
+		return nil, false
+	}
+	if bare, _ := s.Bool("core.bare"); bare {
+		return nil, false
+	}
+	if f, ok := s.Get("extensions.objectformat"); ok && !strings.EqualFold(f, "sha1") {
+		return nil, false
+	}
+	top := topLevelOf(dir, gitDir)
+	if top == "" {
+		return nil, false
+	}
+	abs, _ := filepath.Abs(dir)
+	return &Repo{GitDir: gitDir, CommonDir: commonDir, TopLevel: top, ObjectFormat: "sha1", run: runner{dir: abs}}, true
+}
+
+// isAncestorGitDir: dir is not inside the .git directory itself.
+func isAncestorGitDir(dir, gitDir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(gitDir, abs)
+	return err == nil && (rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)))
+}
+
+// topLevelOf is the directory holding the .git that led to gitDir.
+func topLevelOf(dir, gitDir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if g, ok := dotGit(d); ok && g == gitDir {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// ResolveInProcess resolves the revision forms a reader needs most (HEAD,
+// @, a full hash, a branch, tag or remote name, with ~N, ^N and ^{commit}
+// suffixes) to a commit hash from files, with no process. ok is false for
+// every other form, and for anything it cannot find: ask git (RevParse)
+// then, which also words the error.
+func (r *Repo) ResolveInProcess(rev string) (string, bool) {
+	rev = strings.TrimSuffix(rev, "^{commit}")
+	if r.GitDir == "" || r.CommonDir == "" || r.ObjectFormat != "sha1" || rev == "" ||
+		strings.ContainsAny(rev, ":@{}.[ \\*?") && !isPlainAt(rev) {
+		return "", false
+	}
+	base, ops := splitSuffixes(rev)
+	if ops == nil && base != rev {
+		return "", false
+	}
+	st := openObjects(r.CommonDir)
+	defer st.Close()
+	h, ok := r.resolveBase(base)
+	if !ok {
+		return "", false
+	}
+	h, ok = peelToCommit(st, h)
+	if !ok {
+		return "", false
+	}
+	for _, op := range ops {
+		data, err := st.typed(h, plumbing.CommitObject)
+		if err != nil {
+			return "", false
+		}
+		c, _, err := parseCommitObject(h.String(), data)
+		if err != nil {
+			return "", false
+		}
+		switch op.kind {
+		case '~':
+			for range op.n {
+				if len(c.Parents) == 0 {
+					return "", false
+				}
+				h = plumbing.NewHash(c.Parents[0])
+				if data, err = st.typed(h, plumbing.CommitObject); err != nil {
+					return "", false
+				}
+				if c, _, err = parseCommitObject(h.String(), data); err != nil {
+					return "", false
+				}
+			}
+		case '^':
+			if op.n == 0 {
+				continue
+			}
+			if op.n > len(c.Parents) {
+				return "", false
+			}
+			h = plumbing.NewHash(c.Parents[op.n-1])
+		}
+	}
+	return h.String(), true
+}
+
+// isPlainAt is "@" (HEAD) with suffixes only.
+func isPlainAt(rev string) bool {
+	return strings.HasPrefix(rev, "@") && !strings.ContainsAny(rev[1:], ":@{}.[ \\*?")
+}
+
+type revOp struct {
+	kind byte // '~' or '^'
+	n    int
+}
+
+// splitSuffixes splits "main~2^2^{commit}" into main and its steps. ops is
+// nil when a suffix is not one handled here.
+func splitSuffixes(rev string) (string, []revOp) {
+	i := strings.IndexAny(rev, "~^")
+	if i < 0 {
+		return rev, []revOp{}
+	}
+	base, rest := rev[:i], rev[i:]
+	ops := []revOp{}
+	for rest != "" {
+		kind := rest[0]
+		if kind != '~' && kind != '^' {
+			return base, nil
+		}
+		j := 1
+		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+			j++
+		}
+		n := 1
+		if j > 1 {
+			v, err := strconv.Atoi(rest[1:j])
+			if err != nil || v > 1<<20 {
+				return base, nil
+			}
+			n = v
+		}
+		ops = append(ops, revOp{kind, n})
+		rest = rest[j:]
+	}
+	return base, ops
+}
+
+// resolveBase resolves a name as git's rev-parse rules do.
+func (r *Repo) resolveBase(name string) (plumbing.Hash, bool) {
+	if name == "HEAD" || name == "@" {
+		h, _, err := r.resolveHead()
+		return plumbing.NewHash(h), err == nil
+	}
+	if len(name) == 40 && IsFullHash(name) {
+		return plumbing.NewHash(name), true
+	}
+	if IsHexPrefix(name) {
+		return plumbing.ZeroHash, false // an abbreviated hash: git knows which objects are ambiguous
+	}
+	if strings.ToUpper(name) == name {
+		return plumbing.ZeroHash, false // FETCH_HEAD, ORIG_HEAD...: files in the git dir, git's to read
+	}
+	rules := []string{"refs/" + name, "refs/tags/" + name, "refs/heads/" + name, "refs/remotes/" + name, "refs/remotes/" + name + "/HEAD"}
+	if strings.HasPrefix(name, "refs/") {
+		rules = append([]string{name}, rules...)
+	}
+	for _, ref := range rules {
+		if h, err := r.resolveRef(ref, 0); err == nil {
+			return plumbing.NewHash(h), true
+		}
+	}
+	return plumbing.ZeroHash, false
+}
+
+// IsHexPrefix reports 4 or more hex digits (what git may take for a hash).
+func IsHexPrefix(s string) bool {
+	if len(s) < 4 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// peelToCommit follows annotated tags to the commit they name.
+func peelToCommit(st *objectStore, h plumbing.Hash) (plumbing.Hash, bool) {
+	for range 10 {
+		t, data, err := st.object(h)
+		if err != nil {
+			return h, false
+		}
+		switch t {
+		case plumbing.CommitObject:
+			return h, true
+		case plumbing.TagObject:
+			line, _, _ := bytes.Cut(data, []byte("\n"))
+			obj, ok := bytes.CutPrefix(line, []byte("object "))
+			if !ok {
+				return h, false
+			}
+			h = plumbing.NewHash(string(obj))
+		default:
+			return h, false
+		}
+	}
+	return h, false
+}
+
+// ReadHeaderInProcess reads a commit's header and message (no changed
+// files) from files, for a reader that resolved it with ResolveInProcess:
+// no process. Branch is HEAD's when the commit is its tip.
+func (r *Repo) ReadHeaderInProcess(hash string) (*Commit, error) {
+	if r.CommonDir == "" || r.ObjectFormat != "sha1" || len(hash) != 40 || !IsFullHash(hash) {
+		return nil, errGoGitRev
+	}
+	st := openObjects(r.CommonDir)
+	defer st.Close()
+	h := plumbing.NewHash(hash)
+	data, err := st.typed(h, plumbing.CommitObject)
+	if err != nil {
+		return nil, err
+	}
+	c, _, err := parseCommitObject(hash, data)
+	if err != nil {
+		return nil, err
+	}
+	if head, branch, err := r.resolveHead(); err == nil && head == hash {
+		c.Branch = branch
+	}
+	return c, nil
+}

@@ -1,0 +1,73 @@
+package gitx
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// ResolveInProcess agrees with git rev-parse on every form it takes, and
+// declines the rest.
+func TestResolveInProcess(t *testing.T) {
+	r := newTestRepo(t)
+	for i := range 4 {
+		r.write("f", string(rune('a'+i)))
+		r.commit("c")
+	}
+	r.git("checkout", "-q", "-b", "side", "HEAD~2")
+	r.write("s", "s")
+	r.commit("side")
+	r.git("checkout", "-q", "main")
+	r.at("merge", "-q", "--no-edit", "side")
+	r.git("tag", "-a", "-m", "annotated", "v1", "HEAD~1")
+	r.git("tag", "light", "HEAD~2")
+	r.git("pack-refs", "--all")
+	r.git("branch", "loose", "HEAD~3")
+	r.git("update-ref", "refs/remotes/origin/HEAD", "HEAD^2")
+	sub := filepath.Join(r.dir, "sub")
+	os.MkdirAll(sub, 0o755)
+	repo, ok := Discover(sub, os.Getenv)
+	if !ok {
+		t.Fatal("Discover declined a plain repository")
+	}
+	if repo.TopLevel != realPath(t, r.dir) && repo.TopLevel != r.dir {
+		t.Errorf("TopLevel = %q, want %q", repo.TopLevel, r.dir)
+	}
+	for _, rev := range []string{"HEAD", "@", "HEAD~1", "HEAD^2", "HEAD^2~1", "HEAD^", "HEAD~0", "main", "side", "v1", "v1^{commit}", "light~1",
+		"loose", "refs/heads/side", "origin", "tags/v1", r.git("rev-parse", "HEAD~2")} {
+		want, err := r.open().RevParse(context.Background(), rev)
+		if err != nil {
+			t.Fatal(rev, err)
+		}
+		got, ok := repo.ResolveInProcess(rev)
+		if !ok || got != want[0] {
+			t.Errorf("%s: %s %v, git says %s", rev, got, ok, want[0])
+		}
+	}
+	for _, rev := range []string{"HEAD~9", "HEAD^3", "nope", ":/c", "HEAD@{1}", "main..side", r.git("rev-parse", "--short", "HEAD"), "ORIG_HEAD", "HEAD^{tree}"} {
+		if got, ok := repo.ResolveInProcess(rev); ok {
+			t.Errorf("%s resolved to %s in process; git should answer it", rev, got)
+		}
+	}
+}
+
+func TestReadHeaderInProcess(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("f", "x")
+	h := r.commit("subject line\n\nbody text")
+	repo, ok := Discover(r.dir, os.Getenv)
+	if !ok {
+		t.Fatal("Discover declined")
+	}
+	got, err := repo.ReadHeaderInProcess(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := r.open().ReadCommit(context.Background(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Files = nil
+	sameCommit(t, "in process vs ReadCommit", got, want)
+}

@@ -1,0 +1,102 @@
+package term
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Text from outside the program (conversation titles, prompts, summaries,
+// paths, ids, transcripts, log lines) must never drive the terminal: an
+// escape sequence in a prompt could set the clipboard (OSC 52), clear the
+// screen or overwrite a line. Line and Text make such text safe to print,
+// showing control characters escaped the way git shows odd bytes in paths
+// (\033, \r, \a). --json output needs none of this: encoding/json escapes
+// control characters itself.
+
+// Line makes s safe to print as part of one line: every control character,
+// newline and tab included, is shown escaped.
+func Line(s string) string { return escape(s, false) }
+
+// Text makes multi-line s (a transcript, a prompt) safe to print: newlines
+// (\n and \r\n) and tabs are kept, every other control character is shown
+// escaped.
+func Text(s string) string { return escape(s, true) }
+
+// unsafeRune reports a character a terminal may act on rather than show:
+// C0 controls, DEL, C1 controls (U+0080–U+009F: some terminals read U+009B
+// as CSI) and the bidirectional overrides that reorder what is displayed.
+func unsafeRune(r rune, keepLines bool) bool {
+	switch {
+	case keepLines && (r == '\n' || r == '\t'):
+		return false
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+func escape(s string, keepLines bool) string {
+	// Most text needs nothing: return it without allocating.
+	clean := true
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || unsafeRune(r, keepLines) && !crlf(s, i, keepLines) {
+			clean = false
+			break
+		}
+		i += size
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			octal(&b, s[i]) // a byte that is not UTF-8, as git shows it
+		case !unsafeRune(r, keepLines) || crlf(s, i, keepLines):
+			b.WriteString(s[i : i+size])
+		case r < 0x80:
+			if c := cEscape(byte(r)); c != 0 {
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			} else {
+				octal(&b, byte(r))
+			}
+		default:
+			for j := 0; j < size; j++ {
+				octal(&b, s[i+j])
+			}
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// crlf reports a Windows line end at s[i] in multi-line text: harmless to
+// print, and kept so a CRLF transcript does not show \r on every line.
+func crlf(s string, i int, keepLines bool) bool {
+	return keepLines && s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n'
+}
+
+// cEscape returns the letter of c's C escape as git's quote_c_style writes
+// it (\r for a carriage return), or 0 when c has none.
+func cEscape(c byte) byte {
+	i := strings.IndexByte("\a\b\t\n\v\f\r", c)
+	if i < 0 {
+		return 0
+	}
+	return "abtnvfr"[i]
+}
+
+func octal(b *strings.Builder, c byte) {
+	b.WriteByte('\\')
+	o := strconv.FormatUint(uint64(c), 8)
+	b.WriteString(strings.Repeat("0", 3-len(o)))
+	b.WriteString(o)
+}

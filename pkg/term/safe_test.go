@@ -1,0 +1,58 @@
+package term
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestLineAndText(t *testing.T) {
+	tests := []struct {
+		name, in, line, text string
+	}{
+		{"plain", "Fix the parser – naïve 日本", "Fix the parser – naïve 日本", "Fix the parser – naïve 日本"},
+		{"OSC 52, clear screen, carriage return", "\x1b]52;c;ZXZpbA==\x07\x1b[2J\rX", `\033]52;c;ZXZpbA==\a\033[2J\rX`, `\033]52;c;ZXZpbA==\a\033[2J\rX`},
+		{"newline and tab", "a\n\tb", `a\n\tb`, "a\n\tb"},
+		{"CRLF line ends", "a\r\nb\rc", `a\r\nb\rc`, "a\r\nb\\rc"},
+		{"NUL, DEL", "a\x00b\x7f", `a\000b\177`, `a\000b\177`},
+		{"C1 CSI", "a\u009b2Jb", `a\302\2332Jb`, `a\302\2332Jb`},
+		{"invalid UTF-8", "a\xffb\x9b", `a\377b\233`, `a\377b\233`},
+		{"bidi override", "a\u202eb", `a\342\200\256b`, `a\342\200\256b`},
+		{"backslash kept", `C:\dir`, `C:\dir`, `C:\dir`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Line(tt.in); got != tt.line {
+				t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.line)
+			}
+			if got := Text(tt.in); got != tt.text {
+				t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.text)
+			}
+		})
+	}
+}
+
+// FuzzSanitize: whatever the input, the output is valid UTF-8 holding no
+// character a terminal acts on (Text keeps only newline and tab), and clean
+// input comes back unchanged.
+func FuzzSanitize(f *testing.F) {
+	for _, s := range []string{"", "plain", "\x1b]52;c;ZXZpbA==\x07\x1b[2J\rX", "a\xffb", "\u009b\u202e", "Ⱥ\n\t"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, keep := range []bool{false, true} {
+			out := escape(s, keep)
+			if !utf8.ValidString(out) {
+				t.Fatalf("escape(%q, %v) = %q: not UTF-8", s, keep, out)
+			}
+			for i, r := range out {
+				if unsafeRune(r, keep) && !crlf(out, i, keep) {
+					t.Fatalf("escape(%q, %v) = %q keeps %U", s, keep, out, r)
+				}
+			}
+			if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return unsafeRune(r, keep) || r == '\r' }) && out != s {
+				t.Fatalf("escape(%q, %v) changed clean text to %q", s, keep, out)
+			}
+		}
+	})
+}
