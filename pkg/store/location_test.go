@@ -34,3 +34,24 @@ func TestDefaultPath(t *testing.T) {
 		})
 	}
 }
+
+func TestContextDir(t *testing.T) {
+	tests := []struct {
+		goos string
+		env  map[string]string
+		want string
+	}{
+		{"linux", map[string]string{"HOME": "/h"}, "/h/.cache/git-convo/context/conversations"},
+		{"linux", map[string]string{"HOME": "/h", "XDG_CACHE_HOME": "/c"}, "/c/git-convo/context/conversations"},
+		{"darwin", map[string]string{"HOME": "/Users/a"}, "/Users/a/Library/Caches/git-convo/context/conversations"},
+		{"windows", map[string]string{"LOCALAPPDATA": `C:\Users\a\AppData\Local`}, `C:\Users\a\AppData\Local\git-convo\context\conversations`},
+		{"windows", map[string]string{"USERPROFILE": `C:\Users\a`}, `C:\Users\a\AppData\Local\git-convo\context\conversations`},
+		{"linux", map[string]string{}, ""},
+	}
+	for _, tt := range tests {
+		got, err := contextDirFor(func(k string) string { return tt.env[k] }, tt.goos)
+		if (tt.want == "") != (err != nil) || got != tt.want {
+			t.Errorf("%s %v: %q, %v; want %q", tt.goos, tt.env, got, err, tt.want)
+		}
+	}
+}
