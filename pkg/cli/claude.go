@@ -130,7 +130,9 @@ func linkAgentCommitLogged(ctx context.Context, env *Env, s *store.Store, convID
 	}
 	if err := linkAgentCommit(ctx, s, convID, *c); err != nil {
 		env.log().Printf("capture", "linking the commit %s that %s made: %v", c.Hash, convID, err)
+		return
 	}
+	shareSoon(ctx, env, c.Dir, c.Hash)
 }
 
 // linkAgentCommit resolves the commit the agent printed (abbreviated) in the

@@ -75,13 +75,16 @@ func drainQueue(ctx context.Context, env *Env, s *store.Store, wait time.Duratio
 // recordQueued records, per work tree, as many commits as it has records,
 // read from its reflog with their branches, oldest first.
 func recordQueued(ctx context.Context, env *Env, s *store.Store, recs []queue.Record) error {
-	count := map[string]int{}
+	count, merges := map[string]int{}, map[string]int{}
 	var order []queue.Record
 	for _, r := range recs {
 		if count[r.Key()] == 0 {
 			order = append(order, r)
 		}
 		count[r.Key()]++
+		if r.Hook == "post-merge" {
+			merges[r.Key()]++
+		}
 	}
 	for _, rec := range order {
 		repo, err := gitx.OpenQueued(ctx, rec.Dir, rec.GitDir, rec.WorkTree)
@@ -91,6 +94,9 @@ func recordQueued(ctx context.Context, env *Env, s *store.Store, recs []queue.Re
 		}
 		if err := recorderFor(ctx, env, repo, s).recordNew(ctx, count[rec.Key()]); err != nil {
 			return err
+		}
+		if merges[rec.Key()] > 0 {
+			squashesAfterPull(ctx, env, repo, merges[rec.Key()])
 		}
 	}
 	return nil

@@ -79,7 +79,7 @@ func parseLogArgs(args []string) (logOptions, []string, error) {
 }
 
 func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
-	rc, err := newReadContextNotes(ctx, env, opts.color, opts.json, !opts.noPager, notes.NewInlineReader)
+	rc, err := newReadContextNotes(ctx, env, opts.color, opts.json, !opts.noPager, notes.NewInlineReaderAfter)
 	if err != nil {
 		return err
 	}

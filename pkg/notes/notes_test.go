@@ -202,7 +202,7 @@ func BenchmarkShareOn5000(b *testing.B) {
 
 // BenchmarkReadNotes1000 reads the shared records of 1,000 commits in
 // batches of 32, then 128: the first by path, the rest from the listing
-// (log itself has git print the notes, see NewInlineReader).
+// (log itself has git print the notes, see NewInlineReaderAfter).
 func BenchmarkReadNotes1000(b *testing.B) {
 	ctx := context.Background()
 	g, hashes := repoWithNotes(b, 1000)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +19,7 @@ import (
 // Reader reads shared notes for a read command: it finds the notes refs in
 // process and asks one git cat-file, kept open, for each commit's note by
 // its path on each ref (no listing of the notes trees), so a command costs
-// one process for its notes. log has git log print them (NewInlineReader).
+// one process for its notes. log has git log print them (NewInlineReaderAfter).
 type Reader struct {
 	g       Git
 	ready   chan struct{}
@@ -35,16 +36,38 @@ type Reader struct {
 	out *bufio.Reader
 }
 
-// NewReader starts listing the notes of the repository at dir.
+// NewReader starts finding the notes of the repository at dir.
 func NewReader(ctx context.Context, dir string) *Reader {
+	return NewReaderAfter(ctx, dir, nil)
+}
+
+// NewReaderAfter is NewReader that finds the notes once after is closed
+// (nil: at once): a read command's drain of the commit queue may first
+// derive records (squash merges a pull brought).
+func NewReaderAfter(ctx context.Context, dir string, after <-chan struct{}) *Reader {
+	return newReader(ctx, dir, after, true)
+}
+
+// NewInlineReaderAfter is NewReaderAfter for a caller that reads the notes'
+// text itself, with the commits (git log --notes=<ref> and %N, see Refs and
+// MergeLinkedText): it starts no git process unless Records is asked.
+func NewInlineReaderAfter(ctx context.Context, dir string, after <-chan struct{}) *Reader {
+	return newReader(ctx, dir, after, false)
+}
+
+// newReader finds the refs in process and reads the derived records; with
+// cat, it starts git cat-file for Records while the command's own git works.
+func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool) *Reader {
 	r := &Reader{g: Git{Dir: dir}, ready: make(chan struct{})}
 	go func() {
 		defer close(r.ready)
+		if after != nil {
+			<-after
+		}
 		if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
 			r.derived, r.err = r.g.LoadDerived(ctx)
 		}
-		if r.err == nil && len(r.refs) > 0 {
-			// git cat-file starts while the command's own git works.
+		if cat && r.err == nil && len(r.refs) > 0 {
 			r.mu.Lock()
 			_ = r.startCat(ctx)
 			r.mu.Unlock()
@@ -53,20 +76,8 @@ func NewReader(ctx context.Context, dir string) *Reader {
 	return r
 }
 
-// NewInlineReader is NewReader for a caller that reads the notes' text
-// itself, with the commits (git log --notes=<ref> and %N, see Refs and
-// MergeLinkedText): it finds the refs in process (no git process) and runs
-// none of its own unless Records is asked for other commits.
-func NewInlineReader(ctx context.Context, dir string) *Reader {
-	r := &Reader{g: Git{Dir: dir}, ready: make(chan struct{})}
-	if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
-		r.derived, r.err = r.g.LoadDerived(ctx)
-	}
-	close(r.ready)
-	return r
-}
-
-// listed returns when the index of every note is listed (All).
+// listed returns when the index of every note is listed (All, and
+// Records of many commits).
 func (r *Reader) listed(ctx context.Context) {
 	<-r.ready
 	r.indexOnce.Do(func() {
@@ -331,4 +342,62 @@ func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c st
 			}
 		}
 	}
+}
+
+// Conversations returns every conversation shared notes name, with the
+// commits they link it to, strongest first, each with the conversation's
+// metadata as that note has it.
+func (r *Reader) Conversations(ctx context.Context) (map[string][]store.LinkedConversation, error) {
+	recs, err := r.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]store.LinkedConversation{}
+	for c, rec := range recs {
+		for _, lc := range Linked(c, rec) {
+			out[lc.ConversationID] = append(out[lc.ConversationID], lc)
+		}
+	}
+	for _, links := range out {
+		sort.Slice(links, func(i, j int) bool {
+			if links[i].Confidence != links[j].Confidence {
+				return links[i].Confidence > links[j].Confidence
+			}
+			return links[i].CommitHash < links[j].CommitHash
+		})
+	}
+	return out, nil
+}
+
+// Conversation returns the links of the one conversation shared notes name
+// whose id is prefix or starts with it (none: nil). Two conversations
+// matching a prefix are an error.
+func (r *Reader) Conversation(ctx context.Context, prefix string) ([]store.LinkedConversation, error) {
+	all, err := r.Conversations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return Find(all, prefix)
+}
+
+// Find picks from Conversations' answer the conversation whose id is
+// prefix or starts with it (none: nil); two matching are an error.
+func Find(all map[string][]store.LinkedConversation, prefix string) ([]store.LinkedConversation, error) {
+	if prefix == "" {
+		return nil, nil
+	}
+	if links, ok := all[prefix]; ok {
+		return links, nil
+	}
+	var found []store.LinkedConversation
+	for id, links := range all {
+		if !strings.HasPrefix(id, prefix) {
+			continue
+		}
+		if found != nil {
+			return nil, fmt.Errorf("conversation %q is ambiguous in shared notes: %s, %s", prefix, found[0].ConversationID, id)
+		}
+		found = links
+	}
+	return found, nil
 }
