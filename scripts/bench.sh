@@ -20,6 +20,7 @@ echo "building..." >&2
 go build -C "$root" -tags urfave_cli_no_docs -o "$work/bin/git-convo" ./cmd/git-convo
 go build -C "$root" -o "$work/bin/benchgen" ./scripts/benchgen
 go build -C "$root" -o "$work/bin/hello" ./scripts/benchhello
+go build -C "$root" -o "$work/bin/benchfloor" ./scripts/benchfloor
 export PATH="$work/bin:$PATH"
 bg="$work/bin/benchgen"
 
@@ -93,12 +94,19 @@ cd "$work/project"
 export GIT_CONVO_DB="$work/project.sqlite"
 [ -f "$GIT_CONVO_DB" ] || "$bg" links -db "$GIT_CONVO_DB" -conversations 2000 -repo "$work/project" -repo-key "$(cd "$work/project/.git" && pwd -P)" -links 1000 2>/dev/null
 hot=src/mod08/file008.go
-gs=$("$bg" median -n 30 -dir "$work/project" -- git show --no-patch HEAD~5)
-cs=$("$bg" median -n 30 -dir "$work/project" -- git-convo show HEAD~5)
+# show and log against git and against their floor, in turn in one run: the
+# floor (scripts/benchfloor) starts a Go process linking go-sqlite3, opens
+# the links database and runs git-convo's own git invocation, nothing else.
+read -r cs fs gs < <("$bg" pair -n 30 -dir "$work/project" -a "git-convo show HEAD~5 >/dev/null" \
+  -b "benchfloor show HEAD~5 >/dev/null" -c "git show --no-patch HEAD~5 >/dev/null")
 row "show HEAD~5 / git show --no-patch, 4,000 commits (ms)" "$cs" "$gs" "$(ratio "$cs" "$gs")" "<= 2"
-gl=$("$bg" median -n 20 -dir "$work/project" -- git log -n 1000 --oneline)
-cl=$("$bg" median -n 20 -dir "$work/project" -- git-convo log -n 1000)
+row "  floor: Go + go-sqlite3 + open DB + git-convo's git / git" "$fs" "$gs" "$(ratio "$fs" "$gs")" ""
+row "  git convo show / that floor" "$cs" "$fs" "$(ratio "$cs" "$fs")" ""
+read -r cl fl gl < <("$bg" pair -n 20 -dir "$work/project" -a "git-convo log -n 1000 >/dev/null" \
+  -b "benchfloor log -n 1000 >/dev/null" -c "git log -n 1000 --oneline >/dev/null")
 row "log -n 1000 / git log -n 1000 --oneline (ms)" "$cl" "$gl" "$(ratio "$cl" "$gl")" "<= 1.3"
+row "  floor: Go + go-sqlite3 + open DB + git-convo's git / git" "$fl" "$gl" "$(ratio "$fl" "$gl")" ""
+row "  git convo log / that floor" "$cl" "$fl" "$(ratio "$cl" "$fl")" ""
 gb=$("$bg" median -n 10 -dir "$work/project" -- git blame --porcelain "$hot")
 cb=$("$bg" median -n 10 -dir "$work/project" -- git-convo blame "$hot")
 row "blame $(wc -l < "$hot")-line file, $(git rev-list --count HEAD -- "$hot") commits / git blame --porcelain (ms)" "$cb" "$gb" "$(ratio "$cb" "$gb")" "<= 1.2"

@@ -449,9 +449,9 @@ func median(args []string) error {
 	return nil
 }
 
-// pair runs two shell commands alternately (in turn first), n times each,
-// and prints both medians: drift in the machine's load falls on both sides
-// alike.
+// pair runs two shell commands (three with -c) in turn, n times each, each
+// run in a different order, and prints their medians: drift in the
+// machine's load falls on every side alike.
 func pair(args []string) error {
 	fs := flag.NewFlagSet("pair", flag.ExitOnError)
 	n := fs.Int("n", 20, "runs of each")
@@ -459,30 +459,38 @@ func pair(args []string) error {
 	pause := fs.Duration("pause", 0, "pause before each run (lets background work finish)")
 	a := fs.String("a", "", "first command (sh -c)")
 	b := fs.String("b", "", "second command (sh -c)")
+	c := fs.String("c", "", "third command (sh -c), optional")
 	fs.Parse(args)
-	var da, db []time.Duration
+	cmds := []string{*a, *b}
+	if *c != "" {
+		cmds = append(cmds, *c)
+	}
+	ds := make([][]time.Duration, len(cmds))
 	for i := 0; i < *n; i++ {
-		order := []int{0, 1}
-		if i%2 == 1 {
-			order = []int{1, 0} // neither side always runs first
-		}
-		for _, k := range order {
-			c := []string{*a, *b}[k]
+		for j := range cmds {
+			// Neither side always runs first: rotate, and reverse every
+			// other round.
+			k := (i/2 + j) % len(cmds)
+			if i%2 == 1 {
+				k = len(cmds) - 1 - k
+			}
 			time.Sleep(*pause)
-			cmd := exec.Command("sh", "-c", c)
+			cmd := exec.Command("sh", "-c", cmds[k])
 			cmd.Dir = *dir
 			start := time.Now()
 			if out, err := cmd.CombinedOutput(); err != nil {
-				return fmt.Errorf("%s: %v\n%s", c, err, out)
+				return fmt.Errorf("%s: %v\n%s", cmds[k], err, out)
 			}
-			if k == 0 {
-				da = append(da, time.Since(start))
-			} else {
-				db = append(db, time.Since(start))
-			}
+			ds[k] = append(ds[k], time.Since(start))
 		}
 	}
-	fmt.Printf("%.1f %.1f\n", ms(medianOf(da)), ms(medianOf(db)))
+	for k := range ds {
+		if k > 0 {
+			fmt.Print(" ")
+		}
+		fmt.Printf("%.1f", ms(medianOf(ds[k])))
+	}
+	fmt.Println()
 	return nil
 }
 
