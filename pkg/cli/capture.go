@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -98,7 +98,7 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 		keep(env, data, event, agent, a.AtMs, err)
 		return
 	}
-	linkAgentCommitLogged(ctx, env, s, p.ConversationID, p.ShellCommit())
+	env.writer(s).LinkAgentCommit(ctx, p.ConversationID, p.ShellCommit())
 	if event == "stop" || event == "sessionEnd" {
 		// Enrich now, and again shortly in the background: Cursor may not
 		// have flushed the conversation's last rows when stop fires.
@@ -214,7 +214,7 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 		if err := s.RecordActivity(ctx, buildActivity(env, p, event, e.AtMs)); err != nil {
 			return err
 		}
-		linkAgentCommitLogged(ctx, env, s, p.ConversationID, p.ShellCommit())
+		env.writer(s).LinkAgentCommit(ctx, p.ConversationID, p.ShellCommit())
 		return nil
 	}, store.IsTransient)
 	for _, why := range res.SetAside {
@@ -242,7 +242,7 @@ func orUnknown(event string) string {
 // buildActivity turns a payload into what the store records. Paths become
 // repo-relative; a file outside every repository is kept as is, never matched.
 func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.Activity {
-	loc := &locator{} // one event can name 100,000 files in a few directories
+	loc := &ingest.Locator{} // one event can name 100,000 files in a few directories
 	a := store.Activity{
 		ConversationID: p.ConversationID,
 		GenerationID:   p.GenerationID,
@@ -265,7 +265,7 @@ func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.
 		a.Prompt = strings.TrimSpace(p.Prompt)
 		for _, at := range p.Attachments {
 			if at.FilePath != "" {
-				a.Files = append(a.Files, loc.touch(at.FilePath, base, store.SourceAttachment))
+				a.Files = append(a.Files, loc.Touch(at.FilePath, base, store.SourceAttachment))
 			}
 		}
 	case "afterAgentResponse":
@@ -278,10 +278,10 @@ func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.
 		source = store.SourceTool
 	}
 	for _, f := range p.EditedFiles() {
-		a.Files = append(a.Files, loc.touch(f, base, source))
+		a.Files = append(a.Files, loc.Touch(f, base, source))
 	}
 	for f, texts := range p.AddedText() {
-		t := loc.touch(f, base, source)
+		t := loc.Touch(f, base, source)
 		if t.RepoKey == "" {
 			continue // a file in no repository is never matched
 		}
@@ -292,22 +292,4 @@ func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.
 		}
 	}
 	return a
-}
-
-// touch resolves a path Cursor sent to the repository that holds it.
-func touch(path, base, source string) store.FileTouch {
-	return (&locator{}).touch(path, base, source)
-}
-
-// touch resolves a path Cursor sent to the repository that holds it.
-func (l *locator) touch(path, base, source string) store.FileTouch {
-	p := cursor.NormalizeFSPath(path)
-	if !filepath.IsAbs(p) && base != "" {
-		p = filepath.Join(base, p)
-	}
-	repoKey, rel, ok := l.locate(p)
-	if !ok {
-		return store.FileTouch{Path: p, PathKey: p, Source: source}
-	}
-	return store.FileTouch{RepoKey: repoKey, Path: rel, PathKey: pathKey(rel), Source: source}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -121,17 +122,17 @@ func enrichFrom(ctx context.Context, env *Env, s *store.Store, db *cursor.DB, db
 		e.UpdatedMs = 0
 	}
 	for _, f := range comp.EditedFiles {
-		t := touch(f.Path, "", store.SourceCursorEdit)
+		t := ingest.Touch(f.Path, "", store.SourceCursorEdit)
 		if !f.At.IsZero() {
 			t.AtMs = f.At.UnixMilli()
 		}
 		e.Files = append(e.Files, t)
 	}
 	for _, f := range comp.ContextFiles {
-		e.Files = append(e.Files, touch(f, "", store.SourceContext))
+		e.Files = append(e.Files, ingest.Touch(f, "", store.SourceContext))
 	}
 	for path, lines := range comp.WrittenLines {
-		t := touch(path, "", store.SourceCursorEdit)
+		t := ingest.Touch(path, "", store.SourceCursorEdit)
 		if t.RepoKey == "" {
 			continue // a file in no repository is never matched
 		}

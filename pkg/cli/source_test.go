@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -66,7 +67,7 @@ func TestCursorSourceMatchesCapture(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := storeActivity(a, "", 42)
+		got := ingest.StoreActivity(a, "", 42)
 		for _, sa := range []*store.Activity{&want, &got} {
 			sort.Slice(sa.Files, func(i, j int) bool {
 				return sa.Files[i].PathKey+sa.Files[i].Source < sa.Files[j].PathKey+sa.Files[j].Source
