@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -14,7 +13,6 @@ import (
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
-	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -62,7 +60,7 @@ Code would add to the model's context, and always exits 0.`,
 // runCapture never fails: Cursor must always get its reply.
 func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 	event := eventFlag
-	defer func() { fmt.Fprintln(env.Stdout, captureReply(event)) }()
+	defer func() { fmt.Fprintln(env.Stdout, cursor.HookReply(event)) }()
 	log := env.log()
 	fail := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
@@ -74,39 +72,38 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 		fail("%v", err)
 		return
 	}
-	p, err := cursor.ParsePayload(data)
+	a, err := ingest.Parse(cursorSource(env), data, eventFlag)
 	if err != nil {
 		fail("%v (nothing recorded; already recorded data is untouched)", err)
 		return
 	}
-	if event == "" {
-		event = p.Event
-	}
-	if p.ConversationID == "" {
+	event = a.Event
+	if a.ConversationID == "" {
 		fail("%s payload has no conversation_id; nothing recorded", orUnknown(event))
 		return
 	}
-	a := buildActivity(env, p, event, env.Now().UnixMilli())
+	atMs := env.Now().UnixMilli()
 	s, err := env.openStoreWith(ctx, store.Options{BusyTimeout: hookBusyTimeout})
 	if err != nil {
-		keep(env, data, event, agent, a.AtMs, err)
+		keep(env, data, event, agent, atMs, err)
 		return
 	}
 	defer s.Close()
 	drainSpool(ctx, env, s)
-	if err := s.RecordActivity(ctx, a); err != nil {
-		keep(env, data, event, agent, a.AtMs, err)
+	w := env.writer(ctx, s)
+	if err := s.RecordActivity(ctx, ingest.StoreActivity(a, "", atMs)); err != nil {
+		keep(env, data, event, agent, atMs, err)
 		return
 	}
-	env.writer(s).LinkAgentCommit(ctx, p.ConversationID, p.ShellCommit())
-	if event == "stop" || event == "sessionEnd" {
+	w.LinkAgentCommit(ctx, a.ConversationID, a.Commit)
+	if a.EndsTurn {
 		// Enrich now, and again shortly in the background: Cursor may not
 		// have flushed the conversation's last rows when stop fires.
-		if err := enrichAndRelink(ctx, env, s, p.ConversationID); err != nil {
-			log.Printf("capture", "enriching %s: %v (will retry)", p.ConversationID, err)
+		if err := w.EnrichCursorAndRelink(ctx, a.ConversationID); err != nil {
+			log.Printf("capture", "enriching %s: %v (will retry)", a.ConversationID, err)
 		}
 		if env.Getenv("GIT_CONVO_SYNC") != "1" {
-			if err := spawnDetached(env.Executable, []string{"enrich", "--delay=10s", p.ConversationID}); err != nil {
+			if err := spawnDetached(env.Executable, []string{"enrich", "--delay=10s", a.ConversationID}); err != nil {
 				log.Printf("capture", "starting the background enrichment: %v", err)
 			}
 		}
@@ -203,18 +200,14 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 		if e.Agent == claude.Name {
 			return replaySpooled(ctx, env, s, e)
 		}
-		p, err := cursor.ParsePayload(e.Payload)
-		if err != nil || p.ConversationID == "" {
+		a, err := ingest.Parse(cursorSource(env), e.Payload, e.Event)
+		if err != nil || a.ConversationID == "" {
 			return nil
 		}
-		event := e.Event
-		if event == "" {
-			event = p.Event
-		}
-		if err := s.RecordActivity(ctx, buildActivity(env, p, event, e.AtMs)); err != nil {
+		if err := s.RecordActivity(ctx, ingest.StoreActivity(a, "", e.AtMs)); err != nil {
 			return err
 		}
-		env.writer(s).LinkAgentCommit(ctx, p.ConversationID, p.ShellCommit())
+		env.writer(ctx, s).LinkAgentCommit(ctx, a.ConversationID, a.Commit)
 		return nil
 	}, store.IsTransient)
 	for _, why := range res.SetAside {
@@ -225,71 +218,9 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 	}
 }
 
-func captureReply(event string) string {
-	if event == "beforeSubmitPrompt" {
-		return `{"continue":true}`
-	}
-	return `{}`
-}
-
 func orUnknown(event string) string {
 	if event == "" {
 		return "an unnamed"
 	}
 	return event
-}
-
-// buildActivity turns a payload into what the store records. Paths become
-// repo-relative; a file outside every repository is kept as is, never matched.
-func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.Activity {
-	loc := &ingest.Locator{} // one event can name 100,000 files in a few directories
-	a := store.Activity{
-		ConversationID: p.ConversationID,
-		GenerationID:   p.GenerationID,
-		Event:          event,
-		AtMs:           atMs,
-		Model:          p.Model,
-		TranscriptPath: p.TranscriptPath,
-	}
-	for _, r := range p.WorkspaceRoots {
-		if r = cursor.NormalizeFSPath(r); r != "" {
-			a.WorkspaceRoots = append(a.WorkspaceRoots, r)
-		}
-	}
-	base := ""
-	if len(a.WorkspaceRoots) > 0 {
-		base = a.WorkspaceRoots[0]
-	}
-	switch event {
-	case "beforeSubmitPrompt":
-		a.Prompt = strings.TrimSpace(p.Prompt)
-		for _, at := range p.Attachments {
-			if at.FilePath != "" {
-				a.Files = append(a.Files, loc.Touch(at.FilePath, base, store.SourceAttachment))
-			}
-		}
-	case "afterAgentResponse":
-		a.Response = strings.TrimSpace(p.Text)
-	case "stop":
-		a.Status = p.Status
-	}
-	source := store.SourceHook
-	if event == "postToolUse" {
-		source = store.SourceTool
-	}
-	for _, f := range p.EditedFiles() {
-		a.Files = append(a.Files, loc.Touch(f, base, source))
-	}
-	for f, texts := range p.AddedText() {
-		t := loc.Touch(f, base, source)
-		if t.RepoKey == "" {
-			continue // a file in no repository is never matched
-		}
-		for _, text := range texts {
-			for _, line := range link.SplitLines(text) {
-				a.Lines = append(a.Lines, store.EditLine{RepoKey: t.RepoKey, PathKey: t.PathKey, Hash: link.LineHash(line), Text: line})
-			}
-		}
-	}
-	return a
 }

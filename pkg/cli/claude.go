@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 
 	"github.com/git-convo/git-convo/pkg/agents"
-	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
@@ -22,6 +21,9 @@ import (
 
 // claudeSource is Claude Code for this environment (CLAUDE_CONFIG_DIR).
 func claudeSource(env *Env) source.Source { return agents.For(claude.Name, env.Getenv) }
+
+// cursorSource is Cursor for this environment (CURSOR_DB_PATH).
+func cursorSource(env *Env) source.Source { return agents.For(cursor.Name, env.Getenv) }
 
 // sourceFor returns the agent a conversation belongs to.
 func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, env.Getenv) }
@@ -42,7 +44,7 @@ func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag
 		fail("%v", err)
 		return
 	}
-	a, err := src.ParseHook(data)
+	a, err := ingest.Parse(src, data, eventFlag)
 	if err != nil {
 		fail("%v (nothing recorded; already recorded data is untouched)", err)
 		return
@@ -53,9 +55,6 @@ func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag
 		// own hooks get.
 		fmt.Fprintln(env.Stdout, "{}")
 		return
-	}
-	if a.Event == "" {
-		a.Event = eventFlag
 	}
 	if a.ConversationID == "" {
 		fail("%s %s payload has no session id; nothing recorded", src.Name(), orUnknown(a.Event))
@@ -69,16 +68,15 @@ func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag
 	}
 	defer s.Close()
 	drainSpool(ctx, env, s)
-	if err := env.writer(s).Record(ctx, src, a, atMs); err != nil {
+	if err := env.writer(ctx, s).Record(ctx, src, a, atMs); err != nil {
 		keep(env, data, a.Event, src.Name(), atMs, err)
 		return
 	}
 	if a.EndsTurn {
-		if err := env.writer(s).Enrich(ctx, src, a.ConversationID, source.Hint{TranscriptPath: a.TranscriptPath}, nil); err != nil {
+		if err := env.writer(ctx, s).Enrich(ctx, src, a.ConversationID, source.Hint{TranscriptPath: a.TranscriptPath}, nil); err != nil {
 			log.Printf("capture", "reading %s conversation %s: %v", src.Name(), a.ConversationID, err)
 		}
-		linker := &autolink.Linker{Store: s, Config: newConfigCache(ctx).get}
-		if _, err := linker.RelinkConversation(ctx, a.ConversationID); err != nil {
+		if err := env.writer(ctx, s).Relink(ctx, a.ConversationID); err != nil {
 			log.Printf("capture", "relinking %s: %v", a.ConversationID, err)
 		}
 	}
@@ -87,19 +85,16 @@ func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag
 // replaySpooled records a spooled event of an agent other than Cursor.
 func replaySpooled(ctx context.Context, env *Env, s *store.Store, e spooled) error {
 	src := sourceFor(env, e.Agent)
-	a, err := src.ParseHook(e.Payload)
+	a, err := ingest.Parse(src, e.Payload, e.Event)
 	if err != nil || a.Foreign || a.ConversationID == "" {
 		return nil // unreadable: drop it rather than block the spool
 	}
-	if a.Event == "" {
-		a.Event = e.Event
-	}
-	return env.writer(s).Record(ctx, src, a, e.AtMs)
+	return env.writer(ctx, s).Record(ctx, src, a, e.AtMs)
 }
 
 // writer is the write path into s for this environment.
-func (env *Env) writer(s *store.Store) ingest.Writer {
-	return ingest.Writer{Store: s, Now: env.Now, Log: env.log()}
+func (env *Env) writer(ctx context.Context, s *store.Store) ingest.Writer {
+	return ingest.Writer{Store: s, Now: env.Now, Getenv: env.Getenv, Config: newConfigCache(ctx).get, Log: env.log()}
 }
 
 // importClaude records Claude Code's past sessions of this repository (its
@@ -116,7 +111,7 @@ func importClaude(ctx context.Context, env *Env, s *store.Store, repo *gitx.Repo
 		return nil, err
 	}
 	p.say("reading %d Claude Code sessions under %s", len(refs), filepath.Join(claude.ConfigDir(env.Getenv), "projects"))
-	w := env.writer(s)
+	w := env.writer(ctx, s)
 	var ids []string
 	for i, r := range refs {
 		if ctx.Err() != nil {

@@ -133,12 +133,13 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	}
 	key := repoKey(repo.CommonDir)
 	edited := map[string]bool{}
+	w := env.writer(ctx, s)
 	for i, id := range ids {
 		if ctx.Err() != nil {
 			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d conversations imported", i, len(ids)))
 		}
 		progress.step("conversations", i+1, len(ids))
-		if err := enrichFrom(ctx, env, s, db, dbPath, id, []string{repo.TopLevel}); err != nil {
+		if err := w.EnrichCursorFrom(ctx, db, dbPath, id, []string{repo.TopLevel}); err != nil {
 			env.log().Printf("import", "%s: %v", id, err)
 			continue
 		}

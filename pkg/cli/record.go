@@ -228,7 +228,7 @@ func (r *recorder) refreshStale(ctx context.Context) {
 		return
 	}
 	for _, id := range ids {
-		if err := enrich(ctx, r.env, r.store, id); err != nil {
+		if err := r.env.writer(ctx, r.store).EnrichCursor(ctx, id); err != nil {
 			_ = r.store.MarkEnrichError(ctx, id, err.Error())
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
@@ -24,6 +25,10 @@ type Writer struct {
 	Store *store.Store
 	// Now is the clock (the enrichment's time).
 	Now func() time.Time
+	// Getenv locates agents' data (CURSOR_DB_PATH).
+	Getenv func(string) string
+	// Config is a repository's linking settings (convo.*), for relinking.
+	Config func(repoPath string) link.Config
 	// Log receives what goes wrong after the event is recorded; the zero
 	// value discards it.
 	Log errlog.Log
@@ -49,6 +54,13 @@ func (w Writer) Record(ctx context.Context, src source.Source, a source.Activity
 	}
 	w.LinkAgentCommit(ctx, a.ConversationID, a.Commit)
 	return nil
+}
+
+// Relink re-scores the commits a conversation touched.
+func (w Writer) Relink(ctx context.Context, convID string) error {
+	linker := &autolink.Linker{Store: w.Store, Config: w.Config}
+	_, err := linker.RelinkConversation(ctx, convID)
+	return err
 }
 
 // LinkAgentCommit links the commit an agent ran itself, when there is one;
@@ -216,4 +228,18 @@ func msOrZero(t time.Time) int64 {
 		return 0
 	}
 	return t.UnixMilli()
+}
+
+// Parse reads one hook payload of src. event is the name the hook command
+// gave (capture --event): it wins for a source.EventHook, and otherwise
+// only fills a payload that names none.
+func Parse(src source.Source, data []byte, event string) (source.Activity, error) {
+	if eh, ok := src.(source.EventHook); ok && event != "" {
+		return eh.ParseHookEvent(data, event)
+	}
+	a, err := src.ParseHook(data)
+	if err == nil && a.Event == "" {
+		a.Event = event
+	}
+	return a, err
 }
