@@ -100,34 +100,25 @@ func (env *Env) writer(ctx context.Context, s *store.Store) ingest.Writer {
 // importClaude records Claude Code's past sessions of this repository (its
 // work trees), with their edits and times. It returns the ids it found.
 func importClaude(ctx context.Context, env *Env, s *store.Store, repo *gitx.Repo, p *progress) ([]string, error) {
-	src := claudeSource(env)
 	// Sessions in any work tree of this repository belong to it.
 	roots, err := repo.Worktrees(ctx)
 	if err != nil || len(roots) == 0 {
 		roots = []string{repo.TopLevel}
 	}
-	refs, err := src.ListConversations(ctx, roots)
-	if err != nil || len(refs) == 0 {
-		return nil, err
+	total := 0
+	ids, done, err := env.writer(ctx, s).Import(ctx, claudeSource(env), roots, func(i, n int) {
+		if i == 0 {
+			total = n
+			p.say("reading %d Claude Code sessions under %s", n, filepath.Join(claude.ConfigDir(env.Getenv), "projects"))
+			return
+		}
+		p.step("claude", i, n)
+	})
+	if err != nil && total > 0 {
+		return ids, interrupted(err, fmt.Sprintf("%d of %d Claude Code sessions imported", done, total))
 	}
-	p.say("reading %d Claude Code sessions under %s", len(refs), filepath.Join(claude.ConfigDir(env.Getenv), "projects"))
-	w := env.writer(ctx, s)
-	var ids []string
-	for i, r := range refs {
-		if ctx.Err() != nil {
-			return ids, interrupted(ctx.Err(), fmt.Sprintf("%d of %d Claude Code sessions imported", i, len(refs)))
-		}
-		p.step("claude", i+1, len(refs))
-		root := r.Cwd
-		if loc, ok := gitx.FindRepoForPath(root); ok {
-			root = loc.TopLevel
-		}
-		err := w.Enrich(ctx, src, r.ID, source.Hint{TranscriptPath: r.TranscriptPath}, []string{root})
-		if err != nil {
-			env.log().Printf("import", "claude %s: %v", r.ID, err)
-			continue
-		}
-		ids = append(ids, r.ID)
+	if err != nil || total == 0 {
+		return nil, err
 	}
 	p.done()
 	return ids, nil
