@@ -191,11 +191,11 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 			}
 			r := recorderFor(ctx, env, repo, s)
 			if e.Commit != "" {
-				if _, _, err := r.record(ctx, e.Commit, store.LinkSourceHook); err != nil {
+				if _, _, err := r.Record(ctx, e.Commit, store.LinkSourceHook); err != nil {
 					return err
 				}
 			}
-			return r.rewrite(ctx, e.Rewrite)
+			return r.Rewrite(ctx, e.Rewrite)
 		}
 		if e.Agent == claude.Name {
 			return replaySpooled(ctx, env, s, e)

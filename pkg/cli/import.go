@@ -16,6 +16,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -194,7 +195,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	if err != nil {
 		return err
 	}
-	rec := &recorder{env: env, repo: repo, store: s, linker: linker}
+	rec := &ingest.Recorder{Writer: w, Repo: repo, Linker: linker}
 	for i, c := range relevant {
 		if ctx.Err() != nil {
 			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d commits linked", i, len(relevant)))
@@ -217,7 +218,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 			if withLines {
 				added, err := repo.AddedLines(ctx, &c)
 				if err == nil {
-					err = rec.attributeLines(ctx, added, sc)
+					err = rec.AttributeLines(ctx, added, sc)
 				}
 				if err != nil {
 					return err
