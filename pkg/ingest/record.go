@@ -49,12 +49,12 @@ func (r *Recorder) shared(ctx context.Context, hashes ...string) {
 
 // Record reads one commit, stores it and links it.
 func (r *Recorder) Record(ctx context.Context, rev, source string) (*gitx.Commit, []autolink.Decision, error) {
-	return r.RecordOn(ctx, rev, "", source)
+	return r.recordOn(ctx, rev, "", source)
 }
 
-// RecordOn is Record with the branch the commit was made on, when the
+// recordOn is Record with the branch the commit was made on, when the
 // reflog told it ("": HEAD's branch if the commit is its tip).
-func (r *Recorder) RecordOn(ctx context.Context, rev, branch, source string) (*gitx.Commit, []autolink.Decision, error) {
+func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*gitx.Commit, []autolink.Decision, error) {
 	c, err := r.Repo.ReadCommit(ctx, rev)
 	if err != nil {
 		return nil, nil, err
@@ -191,9 +191,9 @@ func (r *Recorder) refreshStale(ctx context.Context) {
 	}
 }
 
-// CatchUp records first-parent ancestors of c that were committed moments
+// catchUp records first-parent ancestors of c that were committed moments
 // before it and are not recorded yet.
-func (r *Recorder) CatchUp(ctx context.Context, c *gitx.Commit) error {
+func (r *Recorder) catchUp(ctx context.Context, c *gitx.Commit) error {
 	for range catchUpCommits {
 		if len(c.Parents) == 0 {
 			return nil
@@ -257,7 +257,7 @@ func (r *Recorder) RecordNew(ctx context.Context, n int) error {
 			continue
 		}
 		done[e.New] = true // a commit the reflog shows twice (reset and redo)
-		if _, _, err := r.RecordOn(ctx, e.New, e.Branch, store.LinkSourceHook); err != nil {
+		if _, _, err := r.recordOn(ctx, e.New, e.Branch, store.LinkSourceHook); err != nil {
 			return err
 		}
 	}
@@ -273,7 +273,7 @@ func (r *Recorder) RecordHead(ctx context.Context) error {
 	if err := r.prune(ctx); err != nil {
 		return err
 	}
-	return r.CatchUp(ctx, c)
+	return r.catchUp(ctx, c)
 }
 
 // prune keeps stored edit lines bounded (docs/data-model.md).
