@@ -91,11 +91,10 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 	defer s.Close()
 	drainSpool(ctx, env, s)
 	w := env.writer(ctx, s)
-	if err := s.RecordActivity(ctx, ingest.StoreActivity(a, "", atMs)); err != nil {
+	if err := w.RecordCursor(ctx, a, atMs); err != nil {
 		keep(env, data, event, agent, atMs, err)
 		return
 	}
-	w.LinkAgentCommit(ctx, a.ConversationID, a.Commit)
 	if a.EndsTurn {
 		// Enrich now, and again shortly in the background: Cursor may not
 		// have flushed the conversation's last rows when stop fires.
@@ -130,22 +129,8 @@ func drainAfterReply(ctx context.Context, env *Env) {
 // a hook a few seconds; past this the event is spooled, not lost.
 const hookBusyTimeout = 2 * time.Second
 
-// spooled is one hook event kept in the spool while links.sqlite could not be
-// written, with the time it arrived.
-type spooled struct {
-	Event   string          `json:"event,omitempty"`
-	Agent   string          `json:"agent,omitempty"`
-	AtMs    int64           `json:"atMs"`
-	Payload json.RawMessage `json:"payload,omitempty"`
-	// A commit (post-commit) or rewrite (post-rewrite) the recorder could
-	// not store, in the work tree at Repo.
-	Repo    string      `json:"repo,omitempty"`
-	Commit  string      `json:"commit,omitempty"`
-	Rewrite [][2]string `json:"rewrite,omitempty"`
-}
-
 // spoolEntry keeps a hook's work that the database could not take.
-func spoolEntry(env *Env, e spooled, cause error) error {
+func spoolEntry(env *Env, e ingest.Spooled, cause error) error {
 	dbPath, err := env.dbPath()
 	if err == nil {
 		b, _ := json.Marshal(e)
@@ -162,7 +147,7 @@ func keep(env *Env, payload []byte, event, agent string, atMs int64, cause error
 	msg := fmt.Sprintf("links database unavailable (%v): the %s event is kept in the spool and recorded by the next hook that can write", cause, orUnknown(event))
 	dbPath, err := env.dbPath()
 	if err == nil {
-		b, _ := json.Marshal(spooled{Event: event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload)})
+		b, _ := json.Marshal(ingest.Spooled{Event: event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload)})
 		err = spool.Put(spool.Dir(dbPath), b, env.Now())
 	}
 	if err != nil {
@@ -179,36 +164,13 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 	if err != nil {
 		return
 	}
+	w := env.writer(ctx, s)
 	res, err := spool.Drain(spool.Dir(dbPath), 500, func(b []byte) error {
-		var e spooled
+		var e ingest.Spooled
 		if json.Unmarshal(b, &e) != nil {
 			return errors.New("not a spooled event") // set aside, never blocking the spool
 		}
-		if e.Repo != "" {
-			repo, err := gitx.Open(ctx, e.Repo, false)
-			if err != nil {
-				return nil // the work tree is gone: nothing left to record
-			}
-			r := recorderFor(ctx, env, repo, s)
-			if e.Commit != "" {
-				if _, _, err := r.Record(ctx, e.Commit, store.LinkSourceHook); err != nil {
-					return err
-				}
-			}
-			return r.Rewrite(ctx, e.Rewrite)
-		}
-		if e.Agent == claude.Name {
-			return replaySpooled(ctx, env, s, e)
-		}
-		a, err := ingest.Parse(cursorSource(env), e.Payload, e.Event)
-		if err != nil || a.ConversationID == "" {
-			return nil
-		}
-		if err := s.RecordActivity(ctx, ingest.StoreActivity(a, "", e.AtMs)); err != nil {
-			return err
-		}
-		env.writer(ctx, s).LinkAgentCommit(ctx, a.ConversationID, a.Commit)
-		return nil
+		return w.Replay(ctx, e, func(repo *gitx.Repo) *ingest.Recorder { return recorderFor(ctx, env, repo, s) })
 	}, store.IsTransient)
 	for _, why := range res.SetAside {
 		env.log().Printf("capture", "spooled event set aside, it cannot be replayed: %s (git convo doctor --replay-spool retries it)", why)

@@ -82,16 +82,6 @@ func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag
 	}
 }
 
-// replaySpooled records a spooled event of an agent other than Cursor.
-func replaySpooled(ctx context.Context, env *Env, s *store.Store, e spooled) error {
-	src := sourceFor(env, e.Agent)
-	a, err := ingest.Parse(src, e.Payload, e.Event)
-	if err != nil || a.Foreign || a.ConversationID == "" {
-		return nil // unreadable: drop it rather than block the spool
-	}
-	return env.writer(ctx, s).Record(ctx, src, a, e.AtMs)
-}
-
 // writer is the write path into s for this environment.
 func (env *Env) writer(ctx context.Context, s *store.Store) ingest.Writer {
 	return ingest.Writer{Store: s, Now: env.Now, Getenv: env.Getenv, Config: newConfigCache(ctx).get, Log: env.log()}

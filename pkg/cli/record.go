@@ -104,7 +104,7 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 	}
 	s, err := env.openStore(ctx, false)
 	if err != nil {
-		e := spooled{Repo: repo.TopLevel, Rewrite: pairs, AtMs: env.Now().UnixMilli()}
+		e := ingest.Spooled{Repo: repo.TopLevel, Rewrite: pairs, AtMs: env.Now().UnixMilli()}
 		if head != nil {
 			e.Commit = head.Hash
 		}
