@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/queue"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -60,33 +61,9 @@ func drainQueue(ctx context.Context, env *Env, s *store.Store, wait time.Duratio
 			s = opened
 			defer func() { s = nil }()
 		}
-		return recordQueued(ctx, env, s, recs)
+		return env.writer(ctx, s).RecordQueued(ctx, recs, func(repo *gitx.Repo) *ingest.Recorder { return recorderFor(ctx, env, repo, s) })
 	})
 	if err != nil {
 		env.log().Printf("record", "recording %d queued commits: %v (they stay queued)", n, err)
 	}
-}
-
-// recordQueued records, per work tree, as many commits as it has records,
-// read from its reflog with their branches, oldest first.
-func recordQueued(ctx context.Context, env *Env, s *store.Store, recs []queue.Record) error {
-	count := map[string]int{}
-	var order []queue.Record
-	for _, r := range recs {
-		if count[r.Key()] == 0 {
-			order = append(order, r)
-		}
-		count[r.Key()]++
-	}
-	for _, rec := range order {
-		repo, err := gitx.OpenQueued(ctx, rec.Dir, rec.GitDir, rec.WorkTree)
-		if err != nil {
-			env.log().Printf("record", "queued commit in %s: %v (skipped)", rec.Dir, err)
-			continue // the work tree is gone: nothing left to record
-		}
-		if err := recorderFor(ctx, env, repo, s).RecordNew(ctx, count[rec.Key()]); err != nil {
-			return err
-		}
-	}
-	return nil
 }

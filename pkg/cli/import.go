@@ -188,7 +188,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 		return err
 	}
 	sum.commitsRelevant = len(relevant)
-	linker := &autolink.Linker{Store: s, Config: newConfigCache(ctx).get, AddOnly: true}
+	linker := &autolink.Linker{Store: s, Config: newConfigCache(ctx).Get, AddOnly: true}
 	// Line-level evidence (Cursor's own diffs, or earlier hooks) needs each
 	// commit's diff; skip that work when there is none for this repository.
 	withLines, err := s.HasEditLines(ctx, key)

@@ -132,7 +132,7 @@ are kept as they are. Commits not recorded yet are recorded first.`,
 			if err != nil {
 				return err
 			}
-			linker := &autolink.Linker{Store: r.Store, Config: newConfigCache(ctx).get}
+			linker := &autolink.Linker{Store: r.Store, Config: newConfigCache(ctx).Get}
 			links := 0
 			for _, h := range hashes {
 				var decisions []autolink.Decision

@@ -12,7 +12,6 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
-	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -198,31 +197,8 @@ func plural(n int) string {
 	return "s"
 }
 
-// configCache loads each repository's convo.* settings once per process.
-type configCache struct {
-	ctx    context.Context
-	getenv func(string) string
-	byID   map[string]link.Config
-}
-
-// newConfigCache reads with the process's environment, as the git it
-// replaces did.
-func newConfigCache(ctx context.Context) *configCache {
-	return &configCache{ctx: ctx, getenv: os.Getenv, byID: map[string]link.Config{}}
-}
-
-func (c *configCache) get(repoPath string) link.Config {
-	if cfg, ok := c.byID[repoPath]; ok {
-		return cfg
-	}
-	cfg := link.DefaultConfig()
-	if repoPath != "" {
-		if s, err := gitx.LoadSettings(c.ctx, repoPath, c.getenv); err == nil {
-			if parsed, err := link.ParseConfig(s.Prefixed("convo.")); err == nil {
-				cfg = parsed
-			}
-		}
-	}
-	c.byID[repoPath] = cfg
-	return cfg
+// newConfigCache reads each repository's convo.* settings once, with the
+// process's environment, as the git it replaces did.
+func newConfigCache(ctx context.Context) ingest.ConfigCache {
+	return ingest.NewConfigCache(ctx, os.Getenv)
 }
