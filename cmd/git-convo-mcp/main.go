@@ -9,7 +9,8 @@ import (
 	"github.com/git-convo/git-convo/pkg/mcpserver"
 )
 
-// version matches git-convo's; install.sh builds both from one checkout.
-const version = "0.1.0"
+// version matches git-convo's; scripts/release.sh and the Homebrew formula
+// stamp both with -ldflags "-X main.version=...", which needs a variable.
+var version = "0.1.0"
 
 func main() { os.Exit(mcpserver.Main(version)) }

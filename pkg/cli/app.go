@@ -10,18 +10,15 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/errlog"
+	"github.com/git-convo/git-convo/pkg/platform"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
-
-// Version is git-convo's release version.
-const Version = "0.1.0"
 
 // Exit codes.
 const (
@@ -41,7 +38,8 @@ type Env struct {
 	// Now is the clock.
 	Now func() time.Time
 	// Executable is the absolute path of the running git-convo binary, written
-	// into hooks so GUI-launched Cursor and IDE git panels find it without PATH.
+	// into hooks so GUI-launched Cursor and IDE git panels find it without PATH
+	// (with forward slashes on Windows, for Git for Windows' sh).
 	Executable string
 	// StdoutTTY and StderrTTY tell whether the streams are terminals.
 	StdoutTTY, StderrTTY bool
@@ -61,7 +59,7 @@ func SystemEnv() *Env {
 		Stderr:     os.Stderr,
 		Getenv:     os.Getenv,
 		Now:        clock(os.Getenv("GIT_CONVO_NOW")),
-		Executable: exe,
+		Executable: platform.ShellPath(runtime.GOOS, exe),
 		StdoutTTY:  isTerminal(os.Stdout),
 		StderrTTY:  isTerminal(os.Stderr),
 	}
@@ -174,19 +172,8 @@ func commands(env *Env) []*cli.Command {
 		pushCommand(env),
 		fetchCommand(env),
 		traceCommand(env),
+		versionCommand(env),
 	})
-}
-
-func versionString() string {
-	v := Version
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " (" + s.Value[:12] + ")"
-			}
-		}
-	}
-	return v + " " + runtime.Version()
 }
 
 // dbPath is where links.sqlite lives for this environment.

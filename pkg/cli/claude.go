@@ -84,7 +84,8 @@ func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag
 
 // writer is the write path into s for this environment.
 func (env *Env) writer(ctx context.Context, s *store.Store) ingest.Writer {
-	return ingest.Writer{Store: s, Now: env.Now, Getenv: env.Getenv, Config: newConfigCache(ctx).Get, Log: env.log()}
+	return ingest.Writer{Store: s, Now: env.Now, Getenv: env.Getenv, Config: newConfigCache(ctx).Get, Log: env.log(),
+		AgentCommitLinked: func(ctx context.Context, dir, hash string) { shareSoon(ctx, env, dir, hash) }}
 }
 
 // importClaude records Claude Code's past sessions of this repository (its

@@ -24,7 +24,9 @@ func conversationCommand(env *Env) *cli.Command {
 steps and code blocks, read from Cursor's state.vscdb (read-only), or from the agent
 transcript when Cursor's database lacks it, or else from what the hooks recorded (prompts
 and final answers, marked as such). <id> may be a unique prefix. The Markdown is
-the context-file format agents can navigate with their file tools.`,
+the context-file format agents can navigate with their file tools. A conversation only a
+teammate's shared note names (docs/sharing.md) shows its title, summary, agent and commits:
+transcripts are never shared.`,
 		Flags: readFlags(),
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
@@ -44,6 +46,11 @@ the context-file format agents can navigate with their file tools.`,
 			conv, _ := s.GetConversation(ctx, id)
 			msgs, meta, err := loadConversation(ctx, env, s, id, conv)
 			if err != nil {
+				if conv == nil { // perhaps a teammate's, known from shared notes
+					if ok, serr := showSharedConversation(ctx, env, id, c.Bool("json")); ok {
+						return serr
+					}
+				}
 				return err
 			}
 			if c.Bool("json") {

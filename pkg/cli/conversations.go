@@ -154,7 +154,8 @@ func searchCommand(env *Env) *cli.Command {
 		UsageText: "git convo search [--all] [--since <date>] [-n <count>] [--json] <words>...",
 		Description: `Finds the conversations whose title, Cursor summary, first message, prompts or the
 agent's final answers (as the hooks recorded them) contain every word (case-insensitive), ranks them (title matches first, then how often the words
-occur, then recency) and shows an excerpt around the first match.`,
+occur, then recency) and shows an excerpt around the first match. Conversations teammates
+shared in git notes are found by their title, summary and shared first prompt.`,
 		Flags: append(readFlags(),
 			&cli.BoolFlag{Name: "all", Usage: "search every repository's conversations"},
 			&cli.StringFlag{Name: "since", Usage: "only conversations active since this date (as git log --since: 2.weeks, yesterday; or 3d)"},
@@ -175,11 +176,12 @@ occur, then recency) and shows an excerpt around the first match.`,
 			if err != nil {
 				return err
 			}
+			docs, shared := rc.sharedSearchDocs(ctx, docs, words, f)
 			results := rankSearch(docs, words)
 			if n := c.Int("max-count"); n > 0 && len(results) > n {
 				results = results[:n]
 			}
-			return printSearch(ctx, rc, results)
+			return printSearch(ctx, rc, results, shared)
 		},
 	}
 }
@@ -241,15 +243,16 @@ type searchJSON struct {
 	conversationRowJSON
 	Score   float64 `json:"score"`
 	Excerpt string  `json:"excerpt"`
+	Origin  string  `json:"origin"` // local, or notes: known only from what teammates shared
 }
 
-func printSearch(_ context.Context, rc *readContext, results []searchResult) error {
+func printSearch(_ context.Context, rc *readContext, results []searchResult, shared map[string]bool) error {
 	rc.startPager()
 	defer rc.stopPager()
 	p := rc.io.Palette()
 	for _, r := range results {
 		if rc.json {
-			if err := rc.io.WriteJSON(searchJSON{conversationRow(r.doc.Conversation, r.doc.Commits), r.score, r.excerpt}); err != nil {
+			if err := rc.io.WriteJSON(searchJSON{conversationRow(r.doc.Conversation, r.doc.Commits), r.score, r.excerpt, origin(shared[r.doc.ID])}); err != nil {
 				return rc.ioErr(err)
 			}
 			continue

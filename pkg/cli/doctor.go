@@ -61,7 +61,7 @@ default place is mentioned until "git convo import --from-prototype" has copied 
 				failed = failed || !ch.OK
 			}
 			if c.Bool("json") {
-				out := map[string]any{"checks": checks, "recentErrors": errs, "ok": !failed}
+				out := map[string]any{"checks": checks, "recentErrors": errs, "ok": !failed, "version": buildInfo()}
 				enc := json.NewEncoder(env.Stdout)
 				enc.SetIndent("", "  ")
 				if err := enc.Encode(out); err != nil {
@@ -100,6 +100,8 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	var checks []check
 	add := func(c check) { checks = append(checks, c) }
 
+	bi := buildInfo()
+	add(check{Name: "version", OK: true, Detail: fmt.Sprintf("git-convo %s, %s, links-db schema %d", versionString(), bi.Platform, bi.SchemaVersion)})
 	exe := env.Executable
 	add(check{Name: "binary", OK: exe != "", Detail: exe})
 

@@ -61,7 +61,9 @@ func drainQueue(ctx context.Context, env *Env, s *store.Store, wait time.Duratio
 			s = opened
 			defer func() { s = nil }()
 		}
-		return env.writer(ctx, s).RecordQueued(ctx, recs, func(repo *gitx.Repo) *ingest.Recorder { return recorderFor(ctx, env, repo, s) })
+		return env.writer(ctx, s).RecordQueued(ctx, recs,
+			func(repo *gitx.Repo) *ingest.Recorder { return recorderFor(ctx, env, repo, s) },
+			func(repo *gitx.Repo, merges int) { squashesAfterPull(ctx, env, repo, merges) })
 	})
 	if err != nil {
 		env.log().Printf("record", "recording %d queued commits: %v (they stay queued)", n, err)

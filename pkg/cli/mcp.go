@@ -5,8 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/platform"
 )
 
 func mcpCommand(env *Env) *cli.Command {
@@ -34,7 +37,7 @@ The server is the git-convo-mcp binary installed beside git-convo.`,
 // mcpBinary finds git-convo-mcp beside this binary, else on PATH.
 func mcpBinary(env *Env) (string, error) {
 	if env.Executable != "" {
-		p := filepath.Join(filepath.Dir(env.Executable), "git-convo-mcp")
+		p := filepath.Join(filepath.Dir(env.Executable), platform.ExeName(runtime.GOOS, "git-convo-mcp"))
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			return p, nil
 		}

@@ -62,8 +62,11 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	if json {
 		color = "never" // JSON is never colored: no git config to ask
 	}
+	// Notes are listed once the queue is drained: draining a pull may
+	// attribute squash merges (a stat when nothing is queued).
+	drained := make(chan struct{})
 	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{}),
-		shared: notes.NewReader(ctx, ".")}
+		shared: notes.NewReaderAfter(ctx, ".", drained)}
 	// color.convo / color.ui and the pager, read in process (no git).
 	rc.settings = sync.OnceValue(func() *gitx.Settings {
 		s, err := gitx.LoadSettings(ctx, ".", env.Getenv)
@@ -83,6 +86,7 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	go func() {
 		defer close(rc.opened)
 		drainQueue(ctx, env, nil, readDrainWait) // answer with the queued commits recorded
+		close(drained)
 		rc.store, rc.hint, rc.openErr = env.openReadStore(ctx)
 	}()
 	return rc, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
@@ -61,6 +63,20 @@ first; transcripts are never shared. See docs/sharing.md.`,
 				Usage:  "what is shared: notes, kinds of field, last push and fetch",
 				Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
 				Action: func(c *cli.Context) error { return shareStatus(c.Context, env, c.Bool("json")) },
+			},
+			{
+				Name:      "refresh",
+				Hidden:    true,
+				Usage:     "rewrite the notes of commits whose links changed (capture starts it, detached)",
+				UsageText: "git convo share refresh --repo <dir> <commit>...",
+				Flags:     []cli.Flag{&cli.StringFlag{Name: "repo", Value: ".", Usage: "the repository"}},
+				Action: func(c *cli.Context) error {
+					if env.Getenv("GIT_CONVO_SYNC") != "1" {
+						detach()
+					}
+					refreshNotes(c.Context, env, c.String("repo"), c.Args().Slice())
+					return nil // background work: errors went to the log
+				},
 			},
 			{
 				Name:      "preview",
@@ -464,11 +480,46 @@ func (rc *readContext) mergeSharedLines(ctx context.Context, hashes []string, wr
 // the commits they join: shared on the next push when this clone shares,
 // else kept beside its git data (no ref is written with sharing off).
 func attributeSquashes(ctx context.Context, g notes.Git, s notes.Settings, remote string) (int, error) {
+	return attributeSquashesIn(ctx, g, s, "--remotes="+remote)
+}
+
+// squashesAfterPull recognises squash merges among the commits the last n
+// merges or pulls of repo brought (their post-merge hooks queued n records):
+// a plain git pull is enough, in any clone that has the notes. It runs in
+// the drain, never in the hook; a repository without notes pays one git
+// for-each-ref. Errors go to the log.
+func squashesAfterPull(ctx context.Context, env *Env, repo *gitx.Repo, n int) {
+	merges, err := repo.Merges(n)
+	if err != nil || len(merges) == 0 {
+		return
+	}
+	// Everything the merges brought: their new tips, less what HEAD had
+	// before the first of them.
+	var revs []string
+	if strings.Trim(merges[0].Old, "0") != "" {
+		revs = append(revs, "^"+merges[0].Old)
+	}
+	for _, m := range merges {
+		revs = append(revs, m.New)
+	}
+	g := notesGit(repo)
+	s, err := g.Settings(ctx)
+	if err == nil {
+		_, err = attributeSquashesIn(ctx, g, s, revs...)
+	}
+	if err != nil {
+		env.log().Printf("share", "recognising squash merges after a pull: %v", err)
+	}
+}
+
+// attributeSquashesIn is attributeSquashes for the commits git log selects
+// with revs.
+func attributeSquashesIn(ctx context.Context, g notes.Git, s notes.Settings, revs ...string) (int, error) {
 	o, err := g.Options(ctx, s, Version)
 	if err != nil {
 		return 0, err
 	}
-	recs, err := g.Squashes(ctx, remote, o)
+	recs, err := g.SquashesIn(ctx, revs, o)
 	if err != nil || len(recs) == 0 {
 		return 0, err
 	}
@@ -548,7 +599,7 @@ func (rc *readContext) sharedConversations(ctx context.Context, list []store.Con
 	found := map[string]*store.ConversationSummary{}
 	for c, r := range recs {
 		for _, lc := range notes.Linked(c, r) {
-			if known[lc.ConversationID] || f.FileKey != "" && !touches(r, lc, f.FileKey) {
+			if known[lc.ConversationID] || f.FileKey != "" && !notes.Touches(r, lc, f.FileKey) {
 				continue
 			}
 			cs := found[lc.ConversationID]
@@ -577,20 +628,131 @@ func (rc *readContext) sharedConversations(ctx context.Context, list []store.Con
 	return list
 }
 
-// touches reports whether a shared record says conversation lc touched the
-// file with path key (its lines, or its matched files).
-func touches(r trace.Record, lc store.LinkedConversation, key string) bool {
-	for _, p := range lc.MatchedFiles {
-		if pathKey(p) == key {
-			return true
+// showSharedConversation prints what shared notes say of a conversation the
+// local data lacks: its metadata and the commits naming it (transcripts are
+// never shared). ok is false when no note names it.
+func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON bool) (ok bool, err error) {
+	rd := notes.NewReader(ctx, ".")
+	defer rd.Close()
+	links, err := rd.Conversation(ctx, prefix)
+	if err != nil || len(links) == 0 {
+		return err != nil, err
+	}
+	conv := links[0].Conv
+	for _, lc := range links[1:] { // the first note with each field
+		notes.FillConversation(&conv, lc.Conv)
+	}
+	if asJSON {
+		commits := make([]map[string]any, len(links))
+		for i, lc := range links {
+			commits[i] = map[string]any{"hash": lc.CommitHash, "confidence": lc.Confidence, "status": lc.Status, "reason": lc.Reason}
+		}
+		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": agentOrCursor(conv.Agent), "model": conv.Model,
+			"summary": conv.Summary, "title": conv.Title, "created": isoTime(msTimeOrZero(conv.FirstSeenMs)),
+			"updated": isoTime(msTimeOrZero(conv.ActivityMs)), "origin": "notes", "commits": commits, "messages": []any{},
+			"note": "shared by a teammate in git notes: metadata only, transcripts are never shared"})
+	}
+	var b strings.Builder
+	title := conv.Title
+	if title == "" {
+		title = conv.ID
+	}
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	fmt.Fprintf(&b, "Conversation %s (%s", conv.ID, agentOrCursor(conv.Agent))
+	if conv.Model != "" {
+		fmt.Fprintf(&b, ", %s", conv.Model)
+	}
+	b.WriteString("), shared by a teammate in git notes: metadata only, transcripts are never shared.\n\n")
+	if conv.Summary != "" {
+		fmt.Fprintf(&b, "%s\n\n", conv.Summary)
+	}
+	b.WriteString("## Commits\n\n")
+	for _, lc := range links {
+		fmt.Fprintf(&b, "- %s %s\n", shortHash(lc.CommitHash), lc.Reason)
+	}
+	_, err = io.WriteString(env.Stdout, term.Text(b.String()))
+	return true, err
+}
+
+// sharedSearchDocs adds to search's candidates the conversations only
+// shared notes know (a teammate's) whose title, summary or shared first
+// prompt hold every word; shared says which those are.
+func (rc *readContext) sharedSearchDocs(ctx context.Context, docs []store.SearchDoc, words []string, f store.ConversationFilter) ([]store.SearchDoc, map[string]bool) {
+	list := make([]store.ConversationSummary, len(docs))
+	local := map[string]bool{}
+	for i, d := range docs {
+		list[i] = store.ConversationSummary{Conversation: d.Conversation}
+		local[d.ID] = true
+	}
+	f.Limit = 0 // search ranks, then cuts
+	shared := map[string]bool{}
+	for _, cs := range rc.sharedConversations(ctx, list, f) {
+		text := cs.Title + "\n" + cs.Summary + "\n" + cs.FirstPrompt
+		if local[cs.ID] || !containsAll(text, words) {
+			continue
+		}
+		docs = append(docs, store.SearchDoc{Conversation: cs.Conversation, Text: text, Commits: cs.Commits})
+		shared[cs.ID] = true
+	}
+	return docs, shared
+}
+
+// containsAll reports whether text holds every word, ignoring case.
+func containsAll(text string, words []string) bool {
+	low := strings.ToLower(text)
+	for _, w := range words {
+		if !strings.Contains(low, strings.ToLower(w)) {
+			return false
 		}
 	}
-	for _, f := range r.Files {
-		for _, c := range f.Conversations {
-			if pathKey(f.Path) == key && trace.ConversationID(c.URL) == lc.ConversationID {
-				return true
+	return true
+}
+
+// origin names where a conversation is known from, as the JSON says it.
+func origin(shared bool) string {
+	if shared {
+		return "notes"
+	}
+	return "local"
+}
+
+// shareSoon rewrites, when the repository at dir shares, the note of the
+// commit an agent just made, now linked to its conversation (the agent's
+// own git commit, reported after the commit was recorded). On the agent's
+// hook path it costs an in-process read of git's config; the note is
+// written by a detached git-convo (GIT_CONVO_SYNC=1: here and now).
+func shareSoon(ctx context.Context, env *Env, dir, rev string) {
+	settings, err := gitx.LoadSettings(ctx, dir, env.Getenv)
+	if err != nil {
+		return
+	}
+	if on, _ := settings.Bool("convo.share"); !on {
+		return
+	}
+	if env.Getenv("GIT_CONVO_SYNC") == "1" {
+		refreshNotes(ctx, env, dir, []string{rev})
+		return
+	}
+	if err := spawnDetached(env.Executable, []string{"share", "refresh", "--repo", dir, "--", rev}); err != nil {
+		env.log().Printf("share", "starting the note update of %s: %v", rev, err)
+	}
+}
+
+// refreshNotes rewrites this clone's notes on revs from the store, when
+// the repository at dir shares. Errors go to the log.
+func refreshNotes(ctx context.Context, env *Env, dir string, revs []string) {
+	repo, err := gitx.Open(ctx, dir, true)
+	if err == nil && len(revs) > 0 {
+		var hashes []string
+		if hashes, err = repo.RevParse(ctx, revs...); err == nil {
+			var s *store.Store
+			if s, err = env.openStore(ctx, true); err == nil {
+				defer s.Close()
+				shareAfter(ctx, env, repo.TopLevel, s, hashes...)
 			}
 		}
 	}
-	return false
+	if err != nil {
+		env.log().Printf("share", "updating the notes of %s: %v", strings.Join(revs, ", "), err)
+	}
 }

@@ -2,14 +2,19 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-convo/git-convo/pkg/mcpserver"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/trace/tracetest"
 )
@@ -359,8 +364,11 @@ func validateRecords(t *testing.T, recs [][]byte) {
 	tracetest.Validate(t, recs...)
 }
 
-func TestShareSquashMergeIsAttributed(t *testing.T) {
-	base, bare := newTeam(t)
+// squashedFeature is A's shared feature branch of two agent commits,
+// squash-merged into main by a third clone with plain git, as a forge's
+// button does. It returns the squash commit and A's commits by conversation.
+func squashedFeature(t *testing.T, base *sandbox, bare string) (string, map[string]string) {
+	t.Helper()
 	a := cloneAs(t, bare, "a")
 	a.convo(a.dir, "share", "on")
 	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
@@ -370,37 +378,81 @@ func TestShareSquashMergeIsAttributed(t *testing.T) {
 	c2 := a.commit(a.dir, "validate", "validate.go")
 	a.run(a.dir, "git", "push", "-q", "origin", "feature")
 
-	// A third clone with plain git squash-merges the branch, as a forge's button does.
 	squasher := filepath.Join(base.root, "squasher")
 	base.run(base.root, "git", "clone", "-q", bare, squasher)
 	base.run(squasher, "git", "merge", "-q", "--squash", "origin/feature")
 	base.run(squasher, "git", "commit", "-q", "-m", "Config parsing (#12)")
 	squash := strings.TrimSpace(base.run(squasher, "git", "rev-parse", "HEAD"))
 	base.run(squasher, "git", "push", "-q", "origin", "main")
+	return squash, map[string]string{"conv-sq1": c1[:7], "conv-sq2": c2[:7]}
+}
+
+// checkSquashAttributed checks that B's show names A's conversations on the
+// squash commit, with the reason and from notes, and that blame does too.
+func checkSquashAttributed(t *testing.T, b teammate, squash string, sources map[string]string) {
+	t.Helper()
+	shown := b.showJSON(b.dir, squash)
+	byID := map[string]conversationJSON{}
+	for _, c := range shown.Conversations {
+		byID[c.ID] = c
+	}
+	for id, src := range sources {
+		c, ok := byID[id]
+		if !ok || c.Reason != "squash of "+src || c.Title == "" || c.Origin != "notes" {
+			t.Errorf("the squash commit's %s: %+v (all: %+v)", id, c, shown.Conversations)
+		}
+	}
+	if blame := b.convo(b.dir, "blame", "validate.go"); !strings.Contains(blame, "Validate the config") {
+		t.Errorf("B's blame of the squashed file:\n%s", blame)
+	}
+	validateTrace(t, b, squash)
+}
+
+func TestShareSquashMergeIsAttributed(t *testing.T) {
+	base, bare := newTeam(t)
+	squash, sources := squashedFeature(t, base, bare)
 
 	b := cloneAs(t, bare, "b")
 	b.run(b.dir, "git", "fetch", "-q")
 	if out := b.convo(b.dir, "fetch"); !strings.Contains(out, "1 squash merge attributed") {
 		t.Errorf("git convo fetch:\n%s", out)
 	}
-	shown := b.showJSON(b.dir, squash)
-	byID := map[string]conversationJSON{}
-	for _, c := range shown.Conversations {
-		byID[c.ID] = c
-	}
-	for id, src := range map[string]string{"conv-sq1": c1[:7], "conv-sq2": c2[:7]} {
-		c, ok := byID[id]
-		if !ok || c.Reason != "squash of "+src || c.Title == "" || c.Origin != "notes" {
-			t.Errorf("the squash commit's %s: %+v (all: %+v)", id, c, shown.Conversations)
-		}
-	}
+	checkSquashAttributed(t, b, squash, sources)
 	if out := b.run(b.dir, "git", "for-each-ref", notes.Ref); out != "" {
 		t.Errorf("B does not share, yet wrote %s", out)
 	}
-	if blame := b.convo(b.dir, "blame", "validate.go"); !strings.Contains(blame, "Validate the config") {
-		t.Errorf("B's blame of the squashed file:\n%s", blame)
+}
+
+// A plain git pull that brings a squash merge is enough: the post-merge
+// hook's queued record is drained by the next git-convo command, which
+// recognises the squash before it reads notes. A clone that shares writes
+// the record to its notes, for its next push.
+func TestShareSquashMergeAttributedAfterPlainPull(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		env   func(*sandbox) []string
+		share bool
+	}{
+		{"hook records in the foreground", func(sb *sandbox) []string { return sb.env }, false},
+		{"hook only queues", (*sandbox).queued, false},
+		{"hook only queues, B shares", (*sandbox).queued, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base, bare := newTeam(t)
+			b := cloneAs(t, bare, "b") // cloned before: the pull fast-forwards
+			if tc.share {
+				b.convo(b.dir, "share", "on")
+			}
+			squash, sources := squashedFeature(t, base, bare)
+			if r := b.runEnv(b.dir, tc.env(b.sandbox), "", "git", "pull", "-q", "--ff-only"); r.code != 0 {
+				t.Fatalf("git pull: %s", r.stderr)
+			}
+			checkSquashAttributed(t, b, squash, sources)
+			if got := b.noteText(notes.Ref, squash) != ""; got != tc.share {
+				t.Errorf("a note on the squash commit in refs/notes/convo: %v, want %v", got, tc.share)
+			}
+		})
 	}
-	validateTrace(t, b, squash)
 }
 
 func TestShareOnWritesExistingLinksAndPushNeverFails(t *testing.T) {
@@ -472,5 +524,109 @@ VALUES ('conv-late', ?, '[]', 1.0, 'auto', '2026-11-22T00:00:00Z', 'committed by
 	a.run(a.dir, "git", "push", "-q", "origin", "main")
 	if note := a.noteText(notes.Ref, c); !strings.Contains(note, "conv-late") || !strings.Contains(note, "conv-first") {
 		t.Errorf("after the push, the note lacks the late link:\n%s", note)
+	}
+}
+
+// A teammate with no local data finds shared conversations with search,
+// reads their metadata with conversation <id>, and the MCP tools that list
+// a file's or a conversation's commits name them, from notes.
+func TestShareTeammateSearchesAndAsksMCP(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	b := cloneAs(t, bare, "b")
+	a.convo(a.dir, "share", "on")
+	const conv = "77777777-2222-4333-8444-555555555555"
+	a.conversation(t, conv, "Retry flaky uploads", "Added exponential backoff to the uploader.", "retry uploads", "upload.go",
+		"package upload\n\nfunc Send(b []byte) error {\n\treturn withBackoff(b)\n}\n")
+	c := a.commit(a.dir, "upload: retry", "upload.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	b.run(b.dir, "git", "pull", "-q", "--ff-only")
+
+	var hit searchJSON
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "search", "--json", "backoff")), &hit); err != nil ||
+		hit.ID != conv || hit.Title != "Retry flaky uploads" || hit.Origin != "notes" || hit.Commits != 1 {
+		t.Errorf("B's search: %+v %v", hit, err)
+	}
+	if out := b.convo(b.dir, "search", "nothing-like-it"); strings.Contains(out, conv[:8]) {
+		t.Errorf("B's search for other words:\n%s", out)
+	}
+	var meta struct {
+		ID, Title, Summary, Origin string
+		Commits                    []struct{ Hash string }
+	}
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "conversation", "--json", conv[:8])), &meta); err != nil ||
+		meta.ID != conv || meta.Title != "Retry flaky uploads" || meta.Summary == "" || meta.Origin != "notes" ||
+		len(meta.Commits) != 1 || meta.Commits[0].Hash != c {
+		t.Errorf("B's conversation --json: %+v %v", meta, err)
+	}
+	if out := b.convo(b.dir, "conversation", conv); !strings.Contains(out, "# Retry flaky uploads") || !strings.Contains(out, c[:7]) {
+		t.Errorf("B's conversation:\n%s", out)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	session := b.mcpSession(ctx, b.dir)
+	call := func(name string, args map[string]any) string {
+		t.Helper()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", name, err, res)
+		}
+		out, _ := json.Marshal(res.StructuredContent)
+		return string(out)
+	}
+	var file mcpserver.FileOutput
+	json.Unmarshal([]byte(call("get_file_context", map[string]any{"filePath": "upload.go", "keywords": []string{"backoff"}})), &file)
+	if len(file.Conversations) != 1 || file.Conversations[0].ID != conv || file.Conversations[0].Origin != "notes" ||
+		len(file.Commits) != 1 || file.Commits[0].Hash != c || len(file.Conversations[0].KeywordMatches) != 1 ||
+		file.Conversations[0].KeywordMatches[0].Count == 0 {
+		t.Errorf("B's get_file_context: %+v", file)
+	}
+	for _, args := range []map[string]any{{"conversationId": conv[:8]}, {}, {"filePath": "upload.go"}} {
+		var list mcpserver.ListOutput
+		json.Unmarshal([]byte(call("list_conversation_commits", args)), &list)
+		if len(list.Conversations) != 1 || list.Conversations[0].Title != "Retry flaky uploads" || list.Conversations[0].Origin != "notes" ||
+			len(list.Conversations[0].Commits) != 1 || list.Conversations[0].Commits[0].Hash != c {
+			t.Errorf("B's list_conversation_commits %v: %+v", args, list)
+		}
+	}
+}
+
+// The agent's own git commit is reported by its shell hook after the commit
+// was recorded: with sharing on, the commit's note names the conversation
+// at once (the hook only reads git's config; a detached git-convo writes
+// the note), not only after the next push's refresh.
+func TestShareAgentCommitLinkUpdatesNote(t *testing.T) {
+	for _, sync := range []bool{true, false} {
+		t.Run(fmt.Sprintf("sync=%v", sync), func(t *testing.T) {
+			_, bare := newTeam(t)
+			a := cloneAs(t, bare, "a")
+			a.convo(a.dir, "share", "on")
+			const conv = "88888888-2222-4333-8444-555555555555"
+			a.capture(a.dir, conv, "beforeSubmitPrompt", map[string]any{"prompt": "generate the table"})
+			a.write(a.dir, "gen.txt", "generated\n")
+			command := `git add gen.txt && git commit -m "chore: generated"`
+			out := a.run(a.dir, "sh", "-c", command+" 2>&1") // recorded by post-commit: no link yet
+			sha := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
+			if strings.Contains(a.noteText(notes.Ref, sha), conv) {
+				t.Fatalf("the note names the conversation before the agent's shell reported the commit")
+			}
+			env := a.env
+			if !sync {
+				env = a.with("GIT_CONVO_SYNC=0")
+			}
+			payload, _ := json.Marshal(map[string]any{"conversation_id": conv, "generation_id": "g1", "hook_event_name": "afterShellExecution",
+				"workspace_roots": []string{a.dir}, "cursor_version": "2.5.26", "cwd": a.dir, "command": command, "output": out})
+			if r := a.runEnv(a.dir, env, string(payload), "git", "convo", "capture"); r.code != 0 {
+				t.Fatalf("capture: %d %s", r.code, r.stderr)
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			for !strings.Contains(a.noteText(notes.Ref, sha), conv) {
+				if sync || time.Now().After(deadline) {
+					t.Fatalf("the agent's commit's note does not name its conversation: %q", a.noteText(notes.Ref, sha))
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		})
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/git-convo/git-convo/pkg/platform"
 )
 
 // Typed errors of the Cursor database reader.
@@ -35,24 +37,8 @@ func dbPathFor(getenv func(string) string, goos string) (string, error) {
 	if p := getenv("CURSOR_DB_PATH"); p != "" {
 		return filepath.Abs(p)
 	}
-	rel := filepath.Join("Cursor", "User", "globalStorage", "state.vscdb")
-	home := getenv("HOME")
-	switch goos {
-	case "darwin":
-		if home != "" {
-			return filepath.Join(home, "Library", "Application Support", rel), nil
-		}
-	case "windows":
-		if d := getenv("APPDATA"); d != "" {
-			return filepath.Join(d, rel), nil
-		}
-	default:
-		if d := getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
-			return filepath.Join(d, rel), nil
-		}
-		if home != "" {
-			return filepath.Join(home, ".config", rel), nil
-		}
+	if dir, ok := platform.ConfigDir(goos, getenv); ok {
+		return platform.Join(goos, dir, "Cursor", "User", "globalStorage", "state.vscdb"), nil
 	}
 	return "", errors.New("cannot locate Cursor's database: HOME is not set (set CURSOR_DB_PATH)")
 }

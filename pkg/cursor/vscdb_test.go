@@ -267,6 +267,8 @@ func TestDBPath(t *testing.T) {
 		{"linux", map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x"}, "/x/Cursor/User/globalStorage/state.vscdb"},
 		{"darwin", map[string]string{"HOME": "/Users/a"}, "/Users/a/Library/Application Support/Cursor/User/globalStorage/state.vscdb"},
 		{"linux", map[string]string{"HOME": "/h", "CURSOR_DB_PATH": "/o/s.vscdb"}, "/o/s.vscdb"},
+		{"windows", map[string]string{"APPDATA": `C:\Users\a\AppData\Roaming`}, `C:\Users\a\AppData\Roaming\Cursor\User\globalStorage\state.vscdb`},
+		{"windows", map[string]string{"USERPROFILE": `C:\Users\a`}, `C:\Users\a\AppData\Roaming\Cursor\User\globalStorage\state.vscdb`},
 	}
 	for _, tt := range tests {
 		got, err := dbPathFor(env(tt.env), tt.goos)

@@ -32,18 +32,9 @@ const errNoReflog = constError("no HEAD reflog")
 // It reads files only, no git process. An error means there is no reflog to
 // read: the caller records HEAD instead.
 func (r *Repo) NewCommits(n int) ([]ReflogEntry, error) {
-	if r.GitDir == "" || n <= 0 {
-		return nil, errNoReflog
-	}
-	all, err := readReflog(filepath.Join(r.GitDir, "logs", "HEAD"))
+	all, idx, err := r.lastEntries(n, makesCommit)
 	if err != nil {
-		return nil, errNoReflog
-	}
-	var idx []int
-	for i := len(all) - 1; i >= 0 && len(idx) < n; i-- {
-		if makesCommit(all[i].Message) {
-			idx = append(idx, i)
-		}
+		return nil, err
 	}
 	if len(idx) == 0 {
 		return nil, nil
@@ -60,6 +51,44 @@ func (r *Repo) NewCommits(n int) ([]ReflogEntry, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// Merges returns the last n entries of this work tree's HEAD reflog that a
+// merge or pull wrote, fast-forwards included, oldest first: what the
+// post-merge hook fired for, and so which commits a pull brought (Old..New).
+// It reads files only, no git process.
+func (r *Repo) Merges(n int) ([]ReflogEntry, error) {
+	all, idx, err := r.lastEntries(n, func(msg string) bool {
+		kind, _, _ := strings.Cut(msg, ":")
+		return strings.HasPrefix(kind, "merge ") || kind == "pull" || strings.HasPrefix(kind, "pull ")
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ReflogEntry, len(idx))
+	for k, i := range idx {
+		out[len(idx)-1-k] = all[i]
+	}
+	return out, nil
+}
+
+// lastEntries reads the HEAD reflog and returns it with the indexes of its
+// last n entries whose message keep accepts, newest first.
+func (r *Repo) lastEntries(n int, keep func(msg string) bool) ([]ReflogEntry, []int, error) {
+	if r.GitDir == "" || n <= 0 {
+		return nil, nil, errNoReflog
+	}
+	all, err := readReflog(filepath.Join(r.GitDir, "logs", "HEAD"))
+	if err != nil {
+		return nil, nil, errNoReflog
+	}
+	var idx []int
+	for i := len(all) - 1; i >= 0 && len(idx) < n; i-- {
+		if keep(all[i].Message) {
+			idx = append(idx, i)
+		}
+	}
+	return all, idx, nil
 }
 
 // Time is when the entry was written (zero when unreadable).

@@ -119,3 +119,42 @@ func TestNewCommitsInLinkedWorktree(t *testing.T) {
 		t.Errorf("NewCommits = %+v, %v", got, err)
 	}
 }
+
+// Merges lists what merges and pulls did to HEAD, fast-forwards included
+// (which NewCommits leaves out), oldest first; commits and checkouts are not.
+func TestMerges(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a", "a\n")
+	base := r.commit("base")
+	r.git("checkout", "-q", "-b", "topic")
+	r.write("t", "t\n")
+	tip := r.commit("t")
+	r.git("checkout", "-q", "main")
+	r.at("merge", "-q", "topic") // fast-forward
+	r.write("m", "m\n")
+	r.commit("m")
+	r.git("checkout", "-q", "-b", "side", "topic")
+	r.write("s", "s\n")
+	r.commit("s")
+	r.git("checkout", "-q", "main")
+	before := r.git("rev-parse", "HEAD")
+	r.at("merge", "-q", "--no-edit", "side")
+	after := r.git("rev-parse", "HEAD")
+
+	got, err := r.open().Merges(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][2]string{{base, tip}, {before, after}}
+	if len(got) != len(want) {
+		t.Fatalf("Merges = %+v, want %d entries", got, len(want))
+	}
+	for i, w := range want {
+		if got[i].Old != w[0] || got[i].New != w[1] {
+			t.Errorf("entry %d: %s..%s, want %s..%s (%s)", i, got[i].Old[:8], got[i].New[:8], w[0][:8], w[1][:8], got[i].Message)
+		}
+	}
+	if last, _ := r.open().Merges(1); len(last) != 1 || last[0].New != after {
+		t.Errorf("Merges(1) = %+v", last)
+	}
+}

@@ -32,6 +32,10 @@ type Writer struct {
 	// Log receives what goes wrong after the event is recorded; the zero
 	// value discards it.
 	Log errlog.Log
+	// AgentCommitLinked is called after a commit the agent ran itself (in
+	// the work tree at dir) is linked: the caller shares the link; nil:
+	// nothing.
+	AgentCommitLinked func(ctx context.Context, dir, hash string)
 }
 
 // Record stores one event of src, arrived at atMs, and, when the agent ran
@@ -71,6 +75,10 @@ func (w Writer) LinkAgentCommit(ctx context.Context, convID string, c *source.Ag
 	}
 	if err := linkAgentCommit(ctx, w.Store, convID, *c); err != nil {
 		w.Log.Printf("capture", "linking the commit %s that %s made: %v", c.Hash, convID, err)
+		return
+	}
+	if w.AgentCommitLinked != nil {
+		w.AgentCommitLinked(ctx, c.Dir, c.Hash)
 	}
 }
 

@@ -11,14 +11,19 @@ import (
 // RecordQueued records, per work tree that the git hooks queued commits
 // of, as many commits as it has records, read from its reflog with their
 // branches, oldest first, each with the recorder that recorder gives.
-func (w Writer) RecordQueued(ctx context.Context, recs []queue.Record, recorder func(*gitx.Repo) *Recorder) error {
-	count := map[string]int{}
+// pulled, when given, is then called with a work tree's number of queued
+// merges (post-merge records).
+func (w Writer) RecordQueued(ctx context.Context, recs []queue.Record, recorder func(*gitx.Repo) *Recorder, pulled func(repo *gitx.Repo, merges int)) error {
+	count, merges := map[string]int{}, map[string]int{}
 	var order []queue.Record
 	for _, r := range recs {
 		if count[r.Key()] == 0 {
 			order = append(order, r)
 		}
 		count[r.Key()]++
+		if r.Hook == "post-merge" {
+			merges[r.Key()]++
+		}
 	}
 	for _, rec := range order {
 		repo, err := gitx.OpenQueued(ctx, rec.Dir, rec.GitDir, rec.WorkTree)
@@ -28,6 +33,9 @@ func (w Writer) RecordQueued(ctx context.Context, recs []queue.Record, recorder 
 		}
 		if err := recorder(repo).RecordNew(ctx, count[rec.Key()]); err != nil {
 			return err
+		}
+		if merges[rec.Key()] > 0 && pulled != nil {
+			pulled(repo, merges[rec.Key()])
 		}
 	}
 	return nil

@@ -136,8 +136,7 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	return nil, out, nil
 }
 
-// cacheDir is where context files are written: $XDG_CACHE_HOME/git-convo/context
-// (or ~/.cache/...), created 0700.
+// cacheDir is where context files are written: store.ContextDir, created 0700.
 func cacheDir(getenv func(string) string) (string, error) {
 	dir, err := store.ContextDir(getenv)
 	if err != nil {

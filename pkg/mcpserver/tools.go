@@ -139,14 +139,20 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 		limit = 20
 	}
 	var convs []store.Conversation
+	var shared map[string][]store.LinkedConversation // teammates' notes
 	switch {
 	case in.ConversationID != "":
 		ids, err := d.Store.ResolveConversationID(ctx, in.ConversationID)
 		if err != nil {
 			return nil, out, err
 		}
+		shared = sharedConversations(ctx, d.Dir)
 		if len(ids) == 0 {
-			return nil, out, fmt.Errorf("no conversation %q is known", in.ConversationID)
+			links, err := notes.Find(shared, in.ConversationID)
+			if err != nil || links == nil {
+				return nil, out, fmt.Errorf("no conversation %q is known", in.ConversationID)
+			}
+			ids = []string{links[0].ConversationID}
 		}
 		for _, id := range ids {
 			c, err := d.Store.GetConversation(ctx, id)
@@ -187,6 +193,8 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 		for _, cs := range list {
 			convs = append(convs, cs.Conversation)
 		}
+		shared = sharedConversations(ctx, firstNonEmpty(f.Root, d.Dir))
+		convs = addSharedConversations(convs, shared, f.FileKey, limit)
 	}
 	for _, c := range convs {
 		commits, err := d.Store.CommitsForConversation(ctx, c.ID)
@@ -199,6 +207,11 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			cc.Commits = append(cc.Commits, CommitRef{Hash: lc.CommitHash, Subject: lc.Subject, Author: lc.Author,
 				CommittedAt: iso(lc.CommittedMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason})
 		}
+		cc.Origin = "local"
+		if len(commits) == 0 && shared[c.ID] != nil {
+			cc.Origin = "notes"
+		}
+		addSharedCommits(&cc, shared[c.ID])
 		out.Conversations = append(out.Conversations, cc)
 	}
 	return nil, out, nil
@@ -320,20 +333,27 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 			if full, err := d.Store.SearchText(ctx, c.ID); err == nil && full != "" {
 				text = c.Title + "\n" + c.Summary + "\n" + full
 			}
-			for _, kw := range in.Keywords {
-				m := keywordMatch(text, kw)
-				fc.KeywordMatches = append(fc.KeywordMatches, m)
-				fc.Score += float64(min(m.Count, 10)) / 2
-			}
+			fc.matchKeywords(text, in.Keywords)
 		}
+		fc.Origin = "local"
 		out.Conversations = append(out.Conversations, fc)
 	}
+	addSharedFileContext(ctx, repo, rel, limit, in.Keywords, &out)
 	sort.SliceStable(out.Conversations, func(i, j int) bool { return out.Conversations[i].Score > out.Conversations[j].Score })
 	if len(out.Conversations) > limit {
 		out.Conversations = out.Conversations[:limit]
 	}
 	out.Hints = fileHints(out)
 	return nil, out, nil
+}
+
+// matchKeywords counts each keyword in text, and scores the conversation.
+func (fc *FileConversation) matchKeywords(text string, keywords []string) {
+	for _, kw := range keywords {
+		m := keywordMatch(text, kw)
+		fc.KeywordMatches = append(fc.KeywordMatches, m)
+		fc.Score += float64(min(m.Count, 10)) / 2
+	}
 }
 
 func keywordMatch(text, kw string) KeywordMatch {

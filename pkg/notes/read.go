@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
@@ -69,17 +70,41 @@ func mergeLinks(local, shared []store.LinkedConversation) []store.LinkedConversa
 			local = append(local, s)
 			continue
 		}
-		c := &local[i].Conv
-		for _, f := range []struct {
-			dst *string
-			src string
-		}{
-			{&c.Title, s.Conv.Title}, {&c.Summary, s.Conv.Summary}, {&c.Model, s.Conv.Model}, {&c.Agent, s.Conv.Agent},
-		} {
-			if *f.dst == "" {
-				*f.dst = f.src
+		FillConversation(&local[i].Conv, s.Conv)
+	}
+	return local
+}
+
+// FillConversation fills what dst lacks (title, summary, model, agent) from
+// src, another source's view of the same conversation.
+func FillConversation(dst *store.Conversation, src store.Conversation) {
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{{&dst.Title, src.Title}, {&dst.Summary, src.Summary}, {&dst.Model, src.Model}, {&dst.Agent, src.Agent}} {
+		if *f.dst == "" {
+			*f.dst = f.src
+		}
+	}
+}
+
+// Touches reports whether record r says conversation lc touched the file
+// whose path key (repokey.PathKey) is key: its lines, or its matched files.
+func Touches(r trace.Record, lc store.LinkedConversation, key string) bool {
+	for _, p := range lc.MatchedFiles {
+		if repokey.PathKey(p) == key {
+			return true
+		}
+	}
+	for _, f := range r.Files {
+		if repokey.PathKey(f.Path) != key {
+			continue
+		}
+		for _, c := range f.Conversations {
+			if trace.ConversationID(c.URL) == lc.ConversationID {
+				return true
 			}
 		}
 	}
-	return local
+	return false
 }

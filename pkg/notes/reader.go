@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,9 +34,19 @@ type Reader struct {
 
 // NewReader starts listing the notes of the repository at dir.
 func NewReader(ctx context.Context, dir string) *Reader {
+	return NewReaderAfter(ctx, dir, nil)
+}
+
+// NewReaderAfter is NewReader that lists the notes once after is closed
+// (nil: at once): a read command's drain of the commit queue may first
+// derive records (squash merges a pull brought).
+func NewReaderAfter(ctx context.Context, dir string, after <-chan struct{}) *Reader {
 	r := &Reader{g: Git{Dir: dir}, ready: make(chan struct{})}
 	go func() {
 		defer close(r.ready)
+		if after != nil {
+			<-after
+		}
 		r.index, r.err = r.g.listNotes(ctx)
 		if r.err == nil {
 			r.derived, r.err = r.g.LoadDerived(ctx)
@@ -240,4 +251,62 @@ func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c st
 			}
 		}
 	}
+}
+
+// Conversations returns every conversation shared notes name, with the
+// commits they link it to, strongest first, each with the conversation's
+// metadata as that note has it.
+func (r *Reader) Conversations(ctx context.Context) (map[string][]store.LinkedConversation, error) {
+	recs, err := r.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]store.LinkedConversation{}
+	for c, rec := range recs {
+		for _, lc := range Linked(c, rec) {
+			out[lc.ConversationID] = append(out[lc.ConversationID], lc)
+		}
+	}
+	for _, links := range out {
+		sort.Slice(links, func(i, j int) bool {
+			if links[i].Confidence != links[j].Confidence {
+				return links[i].Confidence > links[j].Confidence
+			}
+			return links[i].CommitHash < links[j].CommitHash
+		})
+	}
+	return out, nil
+}
+
+// Conversation returns the links of the one conversation shared notes name
+// whose id is prefix or starts with it (none: nil). Two conversations
+// matching a prefix are an error.
+func (r *Reader) Conversation(ctx context.Context, prefix string) ([]store.LinkedConversation, error) {
+	all, err := r.Conversations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return Find(all, prefix)
+}
+
+// Find picks from Conversations' answer the conversation whose id is
+// prefix or starts with it (none: nil); two matching are an error.
+func Find(all map[string][]store.LinkedConversation, prefix string) ([]store.LinkedConversation, error) {
+	if prefix == "" {
+		return nil, nil
+	}
+	if links, ok := all[prefix]; ok {
+		return links, nil
+	}
+	var found []store.LinkedConversation
+	for id, links := range all {
+		if !strings.HasPrefix(id, prefix) {
+			continue
+		}
+		if found != nil {
+			return nil, fmt.Errorf("conversation %q is ambiguous in shared notes: %s, %s", prefix, found[0].ConversationID, id)
+		}
+		found = links
+	}
+	return found, nil
 }

@@ -36,12 +36,20 @@ type evidenceSource struct {
 // for each, attributing the matching lines to the conversations that wrote
 // them. Nothing is written: the caller keeps or shares the records.
 func (g Git) Squashes(ctx context.Context, remote string, o BuildOptions) (map[string]trace.Record, error) {
+	return g.SquashesIn(ctx, []string{"--remotes=" + remote}, o)
+}
+
+// SquashesIn is Squashes for the commits git log selects with revs (after a
+// pull, the range it brought). A repository without notes costs one git
+// for-each-ref.
+func (g Git) SquashesIn(ctx context.Context, revs []string, o BuildOptions) (map[string]trace.Record, error) {
 	index, err := g.listNotes(ctx)
 	if err != nil || len(index) == 0 {
 		return map[string]trace.Record{}, err
 	}
 	derived, _ := g.LoadDerived(ctx)
-	out, err := g.run(ctx, nil, "log", "--no-merges", "-n", fmt.Sprint(squashScan), "--format=%H", "--remotes="+remote)
+	args := append([]string{"log", "--no-merges", "-n", fmt.Sprint(squashScan), "--format=%H"}, revs...)
+	out, err := g.run(ctx, nil, append(args, "--")...)
 	if err != nil {
 		return nil, err
 	}

@@ -84,17 +84,35 @@ func parse(data []byte) ([]Record, int) {
 			}
 			f[k], rest = string(rest[:nul]), rest[nul+1:]
 		}
-		if ok && len(rest) > 0 && rest[0] == '\n' {
+		if ok && len(rest) > 0 && rest[0] == '\n' && validHook(f[0]) && absolute(f[1]) {
 			pos = len(data) - len(rest) + 1
 			end = pos
-			if f[1] != "" {
-				out = append(out, Record{Hook: f[0], Dir: f[1], GitDir: f[2], WorkTree: f[3]})
-			}
+			out = append(out, Record{Hook: f[0], Dir: f[1], GitDir: f[2], WorkTree: f[3]})
 			continue
 		}
 		pos = i + 1 // torn: look for the next record
 	}
 }
+
+// validHook reports a hook name as the blocks write it ("post-commit"): with
+// paths free to hold newlines, a torn record's fields can swallow the next
+// record's magic, and checking the two fields with a known shape lets the
+// parser step past such a frame to the real record.
+func validHook(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if (c < 'a' || c > 'z') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// absolute reports a directory as $PWD spells it: "/..." (Git for Windows'
+// sh too: "/c/...").
+func absolute(dir string) bool { return strings.HasPrefix(dir, "/") }
 
 // Append adds a record as a hook block does (tests, and hooks of a shell
 // that cannot run the block).

@@ -114,8 +114,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, prefix []byte, dir, gitDir, workTree string) {
 		Parse(prefix)
 		r := Record{Hook: "post-commit", Dir: dir, GitDir: gitDir, WorkTree: workTree}
-		if dir == "" || strings.ContainsRune(dir+gitDir+workTree, 0) {
-			return // no path holds NUL; a record names a directory
+		if !strings.HasPrefix(dir, "/") || strings.ContainsRune(dir+gitDir+workTree, 0) {
+			return // no path holds NUL; a record names $PWD, an absolute directory
 		}
 		data := append(append(append([]byte{}, prefix...), "\x00\n"...), Format(r)...)
 		got := Parse(data)

@@ -1,9 +1,6 @@
 package store
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 func TestDefaultPath(t *testing.T) {
 	tests := []struct {
@@ -17,7 +14,9 @@ func TestDefaultPath(t *testing.T) {
 		{"xdg", map[string]string{"XDG_DATA_HOME": "/d", "HOME": "/h"}, "linux", "/d/git-convo/links.sqlite"},
 		{"relative xdg ignored", map[string]string{"XDG_DATA_HOME": "rel", "HOME": "/h"}, "linux", "/h/.local/share/git-convo/links.sqlite"},
 		{"mac", map[string]string{"HOME": "/Users/a"}, "darwin", "/Users/a/Library/Application Support/git-convo/links.sqlite"},
-		{"windows", map[string]string{"APPDATA": "/c/AppData"}, "windows", filepath.Join("/c/AppData", "git-convo", "links.sqlite")},
+		{"windows", map[string]string{"APPDATA": `C:\Users\a\AppData\Roaming`}, "windows", `C:\Users\a\AppData\Roaming\git-convo\links.sqlite`},
+		{"windows without APPDATA", map[string]string{"USERPROFILE": `C:\Users\a`}, "windows", `C:\Users\a\AppData\Roaming\git-convo\links.sqlite`},
+		{"windows with nothing", map[string]string{}, "windows", ""},
 		{"nothing", map[string]string{}, "linux", ""},
 	}
 	for _, tt := range tests {
@@ -33,5 +32,26 @@ func TestDefaultPath(t *testing.T) {
 				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
 			}
 		})
+	}
+}
+
+func TestContextDir(t *testing.T) {
+	tests := []struct {
+		goos string
+		env  map[string]string
+		want string
+	}{
+		{"linux", map[string]string{"HOME": "/h"}, "/h/.cache/git-convo/context/conversations"},
+		{"linux", map[string]string{"HOME": "/h", "XDG_CACHE_HOME": "/c"}, "/c/git-convo/context/conversations"},
+		{"darwin", map[string]string{"HOME": "/Users/a"}, "/Users/a/Library/Caches/git-convo/context/conversations"},
+		{"windows", map[string]string{"LOCALAPPDATA": `C:\Users\a\AppData\Local`}, `C:\Users\a\AppData\Local\git-convo\context\conversations`},
+		{"windows", map[string]string{"USERPROFILE": `C:\Users\a`}, `C:\Users\a\AppData\Local\git-convo\context\conversations`},
+		{"linux", map[string]string{}, ""},
+	}
+	for _, tt := range tests {
+		got, err := contextDirFor(func(k string) string { return tt.env[k] }, tt.goos)
+		if (tt.want == "") != (err != nil) || got != tt.want {
+			t.Errorf("%s %v: %q, %v; want %q", tt.goos, tt.env, got, err, tt.want)
+		}
 	}
 }
