@@ -102,6 +102,18 @@ row "log -n 1000 / git log -n 1000 --oneline (ms)" "$cl" "$gl" "$(ratio "$cl" "$
 gb=$("$bg" median -n 10 -dir "$work/project" -- git blame --porcelain "$hot")
 cb=$("$bg" median -n 10 -dir "$work/project" -- git-convo blame "$hot")
 row "blame $(wc -l < "$hot")-line file, $(git rev-list --count HEAD -- "$hot") commits / git blame --porcelain (ms)" "$cb" "$gb" "$(ratio "$cb" "$gb")" "<= 1.2"
+# log where every commit carries a shared note, read by a teammate with no
+# local data, against git log printing the same notes.
+if [ ! -f "$work/noted/.git/bench-done" ]; then
+  rm -rf "$work/noted" "$work/noted.sqlite"*
+  cp -r "$work/project" "$work/noted"
+  "$bg" links -db "$work/noted.sqlite" -conversations 2000 -repo "$work/noted" -repo-key "$(cd "$work/noted/.git" && pwd -P)" -links 4000 2>/dev/null
+  (cd "$work/noted" && GIT_CONVO_DB="$work/noted.sqlite" git-convo share on --prompts >/dev/null)
+  touch "$work/noted/.git/bench-done"
+fi
+read -r cn gn < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 20 -dir "$work/noted" \
+  -a "git-convo log -n 1000 >/dev/null" -b "git log -n 1000 --notes=convo --oneline >/dev/null")
+row "log -n 1000, every commit noted / git log --notes=convo --oneline (ms)" "$cn" "$gn" "$(ratio "$cn" "$gn")" "<= 1.3"
 printf '{"conversation_id":"bench-conv-00001","generation_id":"g","hook_event_name":"afterFileEdit","workspace_roots":["%s"],"file_path":"%s/%s","edits":[{"old_string":"x","new_string":"y"}]}' \
   "$work/project" "$work/project" "$hot" > "$work/payload-project.json"
 cap=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-project.json" -- git-convo capture)

@@ -208,13 +208,10 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	}
 	defer rc.Close()
 	// git blame's columns follow blame.showEmail and blame.blankBoundary;
-	// they are read while git blames.
-	config := make(chan map[string]string, 1)
+	// they are read (in process) while git blames.
+	config := make(chan *gitx.Settings, 1)
 	if !rc.json {
-		go func() {
-			m, _ := gitx.ConfigRegexp(ctx, ".", `^blame\.(showemail|blankboundary)$`)
-			config <- m
-		}()
+		go func() { config <- rc.settings() }()
 	}
 	lines, err := rc.repo.Blame(ctx, gitx.BlameOptions{Args: ra.git})
 	if err != nil {
@@ -273,29 +270,24 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 		}
 		return nil
 	}
-	m := <-config
-	cols.email = cols.email || gitBool(m["blame.showemail"])
-	cols.blankBoundary = cols.blankBoundary || gitBool(m["blame.blankboundary"])
-	width, err := blameHashWidth(ctx, rc.repo, cols, hashes)
+	settings := <-config
+	if settings != nil {
+		email, _ := settings.Bool("blame.showEmail")
+		blank, _ := settings.Bool("blame.blankBoundary")
+		cols.email, cols.blankBoundary = cols.email || email, cols.blankBoundary || blank
+	}
+	width, err := blameHashWidth(ctx, rc.repo, cols, hashes, settings)
 	if err != nil {
 		return err
 	}
 	return rc.ioErr(printBlame(rc, cols, width, lines, linked, writers))
 }
 
-// gitBool reads a git config boolean that is true.
-func gitBool(v string) bool {
-	switch strings.ToLower(v) {
-	case "true", "yes", "on", "1":
-		return true
-	}
-	return false
-}
-
 // blameHashWidth is how many hex digits git blame shows: one more than the
 // longest unique abbreviation among the commits (room for a boundary's
 // "^"), --abbrev's count plus one, or all of them with -l.
-func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, hashes []string) (int, error) {
+// settings hold core.abbrev; nil when they could not be read.
+func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, hashes []string, settings *gitx.Settings) (int, error) {
 	full := 40
 	if len(hashes) > 0 {
 		full = len(hashes[0])
@@ -312,7 +304,14 @@ func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, has
 			committed = append(committed, h)
 		}
 	}
-	short, err := repo.Abbrevs(ctx, committed)
+	var short map[string]string
+	var err error
+	if settings == nil {
+		short, err = repo.Abbrevs(ctx, committed)
+	} else {
+		v, set := settings.Get("core.abbrev")
+		short, err = repo.AbbrevsKnowingConfig(ctx, committed, v, set)
+	}
 	if err != nil {
 		return 0, err
 	}

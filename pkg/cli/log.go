@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -78,7 +79,7 @@ func parseLogArgs(args []string) (logOptions, []string, error) {
 }
 
 func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
-	rc, err := newReadContextWith(ctx, env, opts.color, opts.json, !opts.noPager)
+	rc, err := newReadContextNotes(ctx, env, opts.color, opts.json, !opts.noPager, notes.NewInlineReaderAfter)
 	if err != nil {
 		return err
 	}
@@ -86,6 +87,9 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	rc.startPager()
 	defer rc.stopPager()
 
+	// A user's own notes option would change what git's %N prints: then
+	// the notes reader asks for shared notes itself.
+	inlineNotes := !notesOption(gitArgs)
 	var batch []gitx.Commit
 	var writeErr error
 	flush := func() bool {
@@ -105,7 +109,17 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			writeErr = err
 			return false
 		}
-		rc.mergeShared(ctx, hashes, linked)
+		if !inlineNotes {
+			rc.mergeShared(ctx, hashes, linked)
+		} else {
+			text := make(map[string]string, len(batch))
+			for _, c := range batch {
+				if c.Notes != "" {
+					text[c.Hash] = c.Notes
+				}
+			}
+			rc.shared.MergeLinkedText(hashes, text, linked)
+		}
 		var recorded map[string]*store.Commit
 		if rc.json { // show-shaped objects: recorded, branch, files as show --json has them
 			if recorded, err = rc.store.GetCommits(ctx, hashes); err != nil {
@@ -132,7 +146,12 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		return writeErr == nil
 	}
 	limit := logFirstBatch
+	// Shared notes come with the commits, from git log itself (%N): no
+	// process per batch, nor one to list the notes.
 	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY())}
+	if inlineNotes {
+		lo.Notes = rc.shared.Refs()
+	}
 	if opts.nameOnly {
 		gitArgs = append([]string{"--name-only"}, gitArgs...)
 	}
@@ -151,6 +170,21 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		return rc.ioErr(writeErr)
 	}
 	return err
+}
+
+// notesOption says whether the user gave git log an option about notes.
+func notesOption(gitArgs []string) bool {
+	for _, a := range gitArgs {
+		if a == "--" || a == "--end-of-options" {
+			return false
+		}
+		for _, p := range []string{"--notes", "--no-notes", "--show-notes", "--standard-notes", "--no-standard-notes"} {
+			if a == p || strings.HasPrefix(a, p+"=") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // decorates says whether git log --oneline would show decorations: when

@@ -52,6 +52,13 @@ func newReadContext(ctx context.Context, env *Env, c *cli.Context) (*readContext
 }
 
 func newReadContextWith(ctx context.Context, env *Env, color string, json, pager bool) (*readContext, error) {
+	return newReadContextNotes(ctx, env, color, json, pager, notes.NewReaderAfter)
+}
+
+// newReadContextNotes is newReadContextWith with the shared notes reader
+// of the command's choice: log reads notes with git log (NewInlineReaderAfter).
+func newReadContextNotes(ctx context.Context, env *Env, color string, json, pager bool,
+	newReader func(context.Context, string, <-chan struct{}) *notes.Reader) (*readContext, error) {
 	if color != "auto" && color != "always" && color != "never" {
 		return nil, usagef("--color=%s: want auto, always or never", color)
 	}
@@ -66,7 +73,7 @@ func newReadContextWith(ctx context.Context, env *Env, color string, json, pager
 	// attribute squash merges (a stat when nothing is queued).
 	drained := make(chan struct{})
 	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{}),
-		shared: notes.NewReaderAfter(ctx, ".", drained)}
+		shared: newReader(ctx, ".", drained)}
 	// color.convo / color.ui and the pager, read in process (no git).
 	rc.settings = sync.OnceValue(func() *gitx.Settings {
 		s, err := gitx.LoadSettings(ctx, ".", env.Getenv)

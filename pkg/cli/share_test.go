@@ -140,8 +140,12 @@ func TestShareTeammateSeesConversations(t *testing.T) {
 	if out := b.convo(b.dir, "show", c); !strings.Contains(out, "Add rate limiting to the API") || !strings.Contains(out, "token bucket") {
 		t.Errorf("B's show:\n%s", out)
 	}
-	if out := b.convo(b.dir, "log", "-n", "3"); !strings.Contains(out, "Add rate limiting to the API") {
-		t.Errorf("B's log:\n%s", out)
+	// log reads shared notes through git log's %N; a user's own notes
+	// option (which changes what %N prints) changes nothing.
+	for _, args := range [][]string{{"-n", "3"}, {"-n", "3", "--no-notes"}, {"-n", "3", "--notes"}} {
+		if out := b.convo(b.dir, append([]string{"log"}, args...)...); !strings.Contains(out, "Add rate limiting to the API") {
+			t.Errorf("B's log %v:\n%s", args, out)
+		}
 	}
 	blame := b.convo(b.dir, "blame", "limiter.go")
 	for i, line := range strings.Split(strings.TrimSpace(blame), "\n") {

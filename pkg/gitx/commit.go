@@ -21,6 +21,7 @@ type Commit struct {
 	Branch      string   // HEAD's branch when the commit is its tip (ReadCommit only)
 	Refs        []string // decorations, as git's %D prints them (StreamLog with Decorate)
 	Files       []string // changed paths against the first parent, sorted (ReadCommit; StreamLog with Files)
+	Notes       string   // the notes of LogOptions.Notes' refs, as git's %N prints them (StreamLog)
 }
 
 // IsMerge reports a commit with more than one parent.

@@ -17,6 +17,9 @@ type LogOptions struct {
 	Files    bool // also list each commit's changed paths (against its first parent)
 	Decorate bool // also read each commit's decorations (%D) into Refs
 	Abbrev   bool // also read git's abbreviation of each hash (%h) into Abbrev
+	// Notes are notes refs whose notes git prints with each commit (%N,
+	// every ref's in turn) into Notes: no process of the caller's own.
+	Notes []string
 }
 
 // logFormat is one commit of the stream, for -z: NUL-separated fields, the
@@ -35,6 +38,10 @@ func logFormat(o LogOptions) string {
 		f += "%h"
 	}
 	f += "%x00"
+	if len(o.Notes) > 0 {
+		f += "%N"
+	}
+	f += "%x00"
 	if o.Body {
 		f += "%b"
 	}
@@ -42,7 +49,7 @@ func logFormat(o LogOptions) string {
 }
 
 // logFields counts logFormat's fields.
-const logFields = 10
+const logFields = 11
 
 // StreamLog runs `git log` with the caller's options, revisions and
 // pathspecs (-n, --since, --author, ranges, paths with or without "--"...)
@@ -71,6 +78,9 @@ func (r *Repo) streamCommits(ctx context.Context, cmd string, userArgs []string,
 		// Names only, against the first parent; a rename lists both
 		// names, as ReadCommit does.
 		args = append(args, "--name-only", "--no-renames", "--diff-merges=first-parent")
+	}
+	for _, ref := range opts.Notes {
+		args = append(args, "--notes="+ref)
 	}
 	args = append(args, "-z", "--no-color", "--format="+logFormat(opts))
 	args = append(args, userArgs...)
@@ -231,6 +241,7 @@ func parseLogRecord(f [][]byte) (Commit, error) {
 	c.AuthorTime, _ = time.Parse(time.RFC3339, string(f[4]))
 	c.CommitTime, _ = time.Parse(time.RFC3339, string(f[5]))
 	c.Refs = splitRefs(string(f[7]))
-	c.Body = strings.Trim(string(f[9]), "\n")
+	c.Notes = string(f[9])
+	c.Body = strings.Trim(string(f[10]), "\n")
 	return c, nil
 }

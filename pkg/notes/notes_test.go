@@ -3,6 +3,7 @@ package notes
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,18 +200,12 @@ func BenchmarkShareOn5000(b *testing.B) {
 	}
 }
 
-// BenchmarkReadNotes1000 reads the shared records of 1,000 commits in log's
-// batches (32, then 128), as `git convo log -n 1000` does.
+// BenchmarkReadNotes1000 reads the shared records of 1,000 commits in
+// batches of 32, then 128: the first by path, the rest from the listing
+// (log itself has git print the notes, see NewInlineReaderAfter).
 func BenchmarkReadNotes1000(b *testing.B) {
 	ctx := context.Background()
-	g, hashes := repoWithCommits(b, 1000)
-	recs := map[string]*trace.Record{}
-	for _, h := range hashes {
-		recs[h] = record(h, "t@example.com", "conv")
-	}
-	if _, err := g.Write(ctx, recs, "t@example.com", "m"); err != nil {
-		b.Fatal(err)
-	}
+	g, hashes := repoWithNotes(b, 1000)
 	b.ResetTimer()
 	for range b.N {
 		rd := NewReader(ctx, g.Dir)
@@ -278,4 +273,77 @@ func TestRefsFromFilesLooseAndPacked(t *testing.T) {
 			t.Errorf("packed %v: %v %v, want %v", pack, refs, ok, want)
 		}
 	}
+}
+
+// TestReaderFindsFannedOutNotes: with many notes git stores them under
+// fan-out directories; the reader, which asks by path, finds them there as
+// well as flat ones.
+func TestReaderFindsFannedOutNotes(t *testing.T) {
+	ctx := context.Background()
+	g, hashes := repoWithCommits(t, 600)
+	recs := map[string]*trace.Record{}
+	for _, h := range hashes[:300] {
+		recs[h] = record(h, "t@example.com", "conv")
+	}
+	if _, err := g.Write(ctx, recs, "t@example.com", "m"); err != nil {
+		t.Fatal(err)
+	}
+	if top := git(t, g, "", "ls-tree", Ref); !strings.Contains(top, " tree ") {
+		t.Fatalf("300 notes are not fanned out; the test needs a fanned-out tree:\n%.300s", top)
+	}
+	// Few at a time, as show asks (by path), and all at once (listed).
+	for _, size := range []int{byPathMax, len(hashes)} {
+		rd := NewReader(ctx, g.Dir)
+		got := map[string]trace.Record{}
+		for i := 0; i < len(hashes); i += size {
+			part, err := rd.Records(ctx, hashes[i:min(i+size, len(hashes))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			maps.Copy(got, part)
+		}
+		rd.Close()
+		checkFannedOut(t, got, hashes[:300])
+	}
+}
+
+func checkFannedOut(t *testing.T, got map[string]trace.Record, want []string) {
+	t.Helper()
+	if len(got) != 300 {
+		t.Fatalf("%d records, want 300", len(got))
+	}
+	for _, h := range want {
+		rec := got[h]
+		if m, _ := rec.Meta(); len(m.Conversations) != 1 {
+			t.Errorf("%s: %+v", h, m)
+		}
+	}
+}
+
+// BenchmarkReadNotesShow is show's read: a fresh reader and one commit's
+// note among 1,000.
+func BenchmarkReadNotesShow(b *testing.B) {
+	ctx := context.Background()
+	g, hashes := repoWithNotes(b, 1000)
+	b.ResetTimer()
+	for range b.N {
+		rd := NewReader(ctx, g.Dir)
+		if got, err := rd.Records(ctx, hashes[5:6]); err != nil || len(got) != 1 {
+			b.Fatal(err)
+		}
+		rd.Close()
+	}
+}
+
+// repoWithNotes makes n commits, each with a note of one conversation.
+func repoWithNotes(b *testing.B, n int) (Git, []string) {
+	g, hashes := repoWithCommits(b, n)
+	recs := map[string]*trace.Record{}
+	for _, h := range hashes {
+		recs[h] = record(h, "t@example.com", "conv")
+	}
+	if _, err := g.Write(context.Background(), recs, "t@example.com", "m"); err != nil {
+		b.Fatal(err)
+	}
+	return g, hashes
 }

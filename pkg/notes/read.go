@@ -1,7 +1,9 @@
 package notes
 
 import (
+	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/repokey"
@@ -49,6 +51,51 @@ func Linked(commit string, r trace.Record) []store.LinkedConversation {
 		return a.ConversationID < b.ConversationID
 	})
 	return out
+}
+
+// linkedFromNote is Linked for a commit's note text (and a derived record),
+// as Records would combine them. The usual note, one record, is decoded
+// for its metadata only: the files' line ranges and hashes, most of a
+// note's bytes, are skipped without being built.
+func linkedFromNote(commit string, derived []byte, text string) []store.LinkedConversation {
+	if derived == nil {
+		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") {
+			r, ok := decodeMeta([]byte(line))
+			if !ok {
+				return nil
+			}
+			return Linked(commit, r)
+		}
+	}
+	rec, ok := Combine(Decode(joinLines(derived, []byte(text))))
+	if !ok {
+		return nil
+	}
+	return Linked(commit, rec)
+}
+
+// decodeMeta is Decode of a one-record note, keeping only git-convo's
+// metadata: a record is accepted as Decode accepts it (an object with a
+// files array, of a format it knows), the rest is skipped unread.
+func decodeMeta(line []byte) (trace.Record, bool) {
+	top, ok := rawFields(line, "files", "metadata")
+	if !ok || len(top["files"]) == 0 || top["files"][0] != '[' {
+		return trace.Record{}, false
+	}
+	var rec trace.Record
+	if md := top["metadata"]; md != nil && string(md) != "null" {
+		mf, ok := rawFields(md, trace.MetaKey)
+		if !ok {
+			return trace.Record{}, false
+		}
+		if raw := mf[trace.MetaKey]; raw != nil {
+			rec.Metadata = map[string]json.RawMessage{trace.MetaKey: raw}
+		}
+	}
+	if m, ok := rec.Meta(); ok && m.Format > trace.Format {
+		return trace.Record{}, false
+	}
+	return rec, true
 }
 
 func ms(iso string) int64 {

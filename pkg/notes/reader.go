@@ -16,15 +16,19 @@ import (
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
-// Reader reads shared notes for a read command that asks in batches (log):
-// it lists the notes refs once, in the background from the start, and keeps
-// one git cat-file open, so a long log costs a few processes in all.
+// Reader reads shared notes for a read command: it finds the notes refs in
+// process and asks one git cat-file, kept open, for each commit's note by
+// its path on each ref (no listing of the notes trees), so a command costs
+// one process for its notes. log has git log print them (NewInlineReaderAfter).
 type Reader struct {
 	g       Git
 	ready   chan struct{}
+	refs    []string            // the notes refs that exist
 	index   map[string][]string // commit -> note blobs on every ref
 	derived map[string][]byte   // records this clone derived (squash merges), on no ref
 	err     error
+
+	indexOnce sync.Once // index is listed only for All
 
 	mu  sync.Mutex
 	cat *exec.Cmd
@@ -32,36 +36,66 @@ type Reader struct {
 	out *bufio.Reader
 }
 
-// NewReader starts listing the notes of the repository at dir.
+// NewReader starts finding the notes of the repository at dir.
 func NewReader(ctx context.Context, dir string) *Reader {
 	return NewReaderAfter(ctx, dir, nil)
 }
 
-// NewReaderAfter is NewReader that lists the notes once after is closed
+// NewReaderAfter is NewReader that finds the notes once after is closed
 // (nil: at once): a read command's drain of the commit queue may first
 // derive records (squash merges a pull brought).
 func NewReaderAfter(ctx context.Context, dir string, after <-chan struct{}) *Reader {
+	return newReader(ctx, dir, after, true)
+}
+
+// NewInlineReaderAfter is NewReaderAfter for a caller that reads the notes'
+// text itself, with the commits (git log --notes=<ref> and %N, see Refs and
+// MergeLinkedText): it starts no git process unless Records is asked.
+func NewInlineReaderAfter(ctx context.Context, dir string, after <-chan struct{}) *Reader {
+	return newReader(ctx, dir, after, false)
+}
+
+// newReader finds the refs in process and reads the derived records; with
+// cat, it starts git cat-file for Records while the command's own git works.
+func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool) *Reader {
 	r := &Reader{g: Git{Dir: dir}, ready: make(chan struct{})}
 	go func() {
 		defer close(r.ready)
 		if after != nil {
 			<-after
 		}
-		r.index, r.err = r.g.listNotes(ctx)
-		if r.err == nil {
+		if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
 			r.derived, r.err = r.g.LoadDerived(ctx)
+		}
+		if cat && r.err == nil && len(r.refs) > 0 {
+			r.mu.Lock()
+			_ = r.startCat(ctx)
+			r.mu.Unlock()
 		}
 	}()
 	return r
 }
 
-// listNotes maps each commit with a note on Ref or a tracking ref to the
-// note blobs.
-func (g Git) listNotes(ctx context.Context) (map[string][]string, error) {
-	refs, err := g.SharedRefs(ctx)
-	if err != nil {
-		return nil, err
-	}
+// listed returns when the index of every note is listed (All, and
+// Records of many commits).
+func (r *Reader) listed(ctx context.Context) {
+	<-r.ready
+	r.indexOnce.Do(func() {
+		if r.err == nil && len(r.refs) > 0 {
+			r.index, r.err = r.g.listNotes(ctx, r.refs)
+		}
+	})
+}
+
+// Refs returns the notes refs that exist: an inline reader's caller reads
+// these refs' notes.
+func (r *Reader) Refs() []string {
+	<-r.ready
+	return r.refs
+}
+
+// listNotes maps each commit with a note on refs to the note blobs.
+func (g Git) listNotes(ctx context.Context, refs []string) (map[string][]string, error) {
 	index := map[string][]string{}
 	for _, ref := range refs {
 		out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
@@ -84,31 +118,27 @@ func (g Git) listNotes(ctx context.Context) (map[string][]string, error) {
 func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
 	<-r.ready
 	out := map[string]trace.Record{}
-	if r.err != nil || len(r.index) == 0 && len(r.derived) == 0 {
+	if r.err != nil || len(r.refs) == 0 && len(r.derived) == 0 {
 		return out, r.err
 	}
-	var blobs []string
-	var have []string
-	for _, h := range hashes {
-		if bs := r.index[h]; len(bs) > 0 || r.derived[h] != nil {
-			have = append(have, h)
-			blobs = append(blobs, bs...)
-		}
-	}
-	if len(have) == 0 {
-		return out, nil
-	}
-	contents := map[string][]byte{}
-	if len(blobs) > 0 {
+	queries, per := r.noteQueries(ctx, hashes)
+	var contents [][]byte
+	if len(queries) > 0 {
 		var err error
-		if contents, err = r.read(ctx, blobs); err != nil {
+		if contents, err = r.readInOrder(ctx, queries); err != nil {
 			return nil, err
 		}
 	}
-	for _, h := range have {
+	for i, h := range hashes {
 		parts := [][]byte{r.derived[h]}
-		for _, b := range r.index[h] {
-			parts = append(parts, contents[b])
+		found := r.derived[h] != nil
+		for _, c := range contents[per[i]:per[i+1]] {
+			if c != nil {
+				parts, found = append(parts, c), true
+			}
+		}
+		if !found {
+			continue
 		}
 		if rec, ok := Combine(Decode(joinLines(parts...))); ok {
 			rec.VCS = &trace.VCS{Type: "git", Revision: h}
@@ -118,9 +148,41 @@ func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace
 	return out, nil
 }
 
+// byPathMax is how many commits are looked up by path: cat-file resolves
+// each path from the ref's tree, which beats listing every note (ls-tree)
+// for a few commits (show) and loses to it for hundreds (300 ms against
+// 130 ms for 1,000 commits, BenchmarkReadNotes1000).
+const byPathMax = 64
+
+// noteQueries are the cat-file queries for hashes' notes, and where each
+// hash's answers start (per[i]:per[i+1]).
+func (r *Reader) noteQueries(ctx context.Context, hashes []string) (queries []string, per []int) {
+	if len(hashes) > byPathMax {
+		r.listed(ctx)
+	}
+	per = append(per, 0)
+	for _, h := range hashes {
+		if r.index != nil {
+			queries = append(queries, r.index[h]...)
+		} else {
+			// A note sits at the commit's hash on each ref, flat or under
+			// the fan-out directories git makes as notes grow: ask for
+			// every form; cat-file says "missing" for the others.
+			for _, ref := range r.refs {
+				queries = append(queries, ref+":"+h)
+				if len(h) > 4 {
+					queries = append(queries, ref+":"+h[:2]+"/"+h[2:], ref+":"+h[:2]+"/"+h[2:4]+"/"+h[4:])
+				}
+			}
+		}
+		per = append(per, len(queries))
+	}
+	return queries, per
+}
+
 // All returns every shared record, by commit.
 func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
-	<-r.ready
+	r.listed(ctx)
 	var hashes []string
 	for h := range r.index {
 		hashes = append(hashes, h)
@@ -133,32 +195,42 @@ func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
 	return r.Records(ctx, hashes)
 }
 
-// read asks the long-lived git cat-file for blobs.
-func (r *Reader) read(ctx context.Context, blobs []string) (map[string][]byte, error) {
+func (r *Reader) startCat(ctx context.Context) error {
+	if r.cat != nil {
+		return nil
+	}
+	cmd := r.g.cmd(ctx, "cat-file", "--batch")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	r.cat, r.in, r.out = cmd, in, bufio.NewReader(out)
+	return nil
+}
+
+// readInOrder asks the long-lived git cat-file for objects (any name
+// cat-file takes: "<ref>:<path>"), and returns their contents in order,
+// nil for a missing one.
+func (r *Reader) readInOrder(ctx context.Context, queries []string) ([][]byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.cat == nil {
-		cmd := r.g.cmd(ctx, "cat-file", "--batch")
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			return nil, err
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, err
-		}
-		if err := cmd.Start(); err != nil {
-			return nil, err
-		}
-		r.cat, r.in, r.out = cmd, in, bufio.NewReader(out)
+	if err := r.startCat(ctx); err != nil {
+		return nil, err
 	}
 	werr := make(chan error, 1)
 	go func() {
-		_, err := io.WriteString(r.in, strings.Join(blobs, "\n")+"\n")
+		_, err := io.WriteString(r.in, strings.Join(queries, "\n")+"\n")
 		werr <- err
 	}()
-	res := make(map[string][]byte, len(blobs))
-	for range blobs {
+	res := make([][]byte, len(queries))
+	for i := range queries {
 		head, err := r.out.ReadString('\n')
 		if err != nil {
 			return nil, fmt.Errorf("git cat-file: %w", err)
@@ -175,13 +247,16 @@ func (r *Reader) read(ctx context.Context, blobs []string) (map[string][]byte, e
 		if _, err := io.ReadFull(r.out, buf); err != nil {
 			return nil, fmt.Errorf("git cat-file: %w", err)
 		}
-		res[f[0]] = buf[:n]
+		if f[1] == "blob" {
+			res[i] = buf[:n]
+		}
 	}
 	return res, <-werr
 }
 
 // Close ends the cat-file process.
 func (r *Reader) Close() {
+	<-r.ready // the background start of cat-file is over
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.cat != nil {
@@ -205,6 +280,22 @@ func (r *Reader) MergeLinked(ctx context.Context, hashes []string, linked map[st
 		linked[c] = mergeLinks(linked[c], Linked(c, rec))
 	}
 	return nil
+}
+
+// MergeLinkedText is MergeLinked for an inline reader's caller: text holds
+// each commit's notes as git log's %N printed them (every ref's note, one
+// after the other); commits without a note need no entry.
+func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked map[string][]store.LinkedConversation) {
+	<-r.ready
+	for _, h := range hashes {
+		t := text[h]
+		if t == "" && r.derived[h] == nil {
+			continue
+		}
+		if lcs := linkedFromNote(h, r.derived[h], t); lcs != nil {
+			linked[h] = mergeLinks(linked[h], lcs)
+		}
+	}
 }
 
 // MergeLineWriters adds to writers (per commit, path and line, who wrote

@@ -43,7 +43,11 @@ func (g Git) Squashes(ctx context.Context, remote string, o BuildOptions) (map[s
 // pull, the range it brought). A repository without notes costs one git
 // for-each-ref.
 func (g Git) SquashesIn(ctx context.Context, revs []string, o BuildOptions) (map[string]trace.Record, error) {
-	index, err := g.listNotes(ctx)
+	refs, err := g.SharedRefs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	index, err := g.listNotes(ctx, refs)
 	if err != nil || len(index) == 0 {
 		return map[string]trace.Record{}, err
 	}

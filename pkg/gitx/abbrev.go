@@ -1,0 +1,210 @@
+package gitx
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Hash abbreviation in process: what git's %h prints, from the pack indexes
+// and loose objects themselves, with no git process (blame's column width).
+// It answers only where it is exact; callers fall back to git otherwise.
+
+// maxIndexBytes bounds the pack indexes read whole: a larger repository
+// asks git, which maps them.
+const maxIndexBytes = 64 << 20
+
+// abbrevObjects is a repository's object names: every pack index's sorted
+// names and the loose objects, read as asked.
+type abbrevObjects struct {
+	dir   string
+	packs [][]byte // each index's names, 20 bytes each, sorted
+	count uint64   // objects in packs: git's approximate object count
+	loose map[string][]string
+}
+
+// openAbbrevObjects reads the pack indexes of the object directory dir; ok
+// is false where git would see objects it does not read (alternates, a
+// multi-pack index, another index version, SHA-256).
+func openAbbrevObjects(dir string) (*abbrevObjects, bool) {
+	for _, f := range []string{"info/alternates", "pack/multi-pack-index"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			return nil, false
+		}
+	}
+	idxs, err := filepath.Glob(filepath.Join(dir, "pack", "*.idx"))
+	if err != nil {
+		return nil, false
+	}
+	o := &abbrevObjects{dir: dir, loose: map[string][]string{}}
+	total := int64(0)
+	for _, p := range idxs {
+		if _, err := os.Stat(strings.TrimSuffix(p, ".idx") + ".pack"); err != nil {
+			continue // git ignores an index without its pack
+		}
+		b, err := os.ReadFile(p)
+		if total += int64(len(b)); err != nil || total > maxIndexBytes {
+			return nil, false
+		}
+		if len(b) < 8+1024 || !bytes.Equal(b[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
+			return nil, false
+		}
+		n := uint64(binary.BigEndian.Uint32(b[8+255*4:]))
+		if uint64(len(b)) < 8+1024+n*20 {
+			return nil, false
+		}
+		o.packs = append(o.packs, b[8+1024:8+1024+n*20])
+		o.count += n
+	}
+	return o, true
+}
+
+// minLen is git's automatic abbreviation length: enough hex digits for the
+// object count's square root, at least 7.
+func (o *abbrevObjects) minLen() int {
+	bits := 0
+	for c := o.count; c > 1; c >>= 1 {
+		bits++
+	}
+	return max((bits+1+1)/2, 7)
+}
+
+// abbrev returns the shortest prefix of h (a full hex name) at least n long
+// that no other object shares.
+func (o *abbrevObjects) abbrev(h string, n int) (string, bool) {
+	raw, err := hex.DecodeString(h)
+	if err != nil || len(raw) != 20 {
+		return "", false
+	}
+	common := 0 // hex digits h shares with another object
+	for _, names := range o.packs {
+		cnt := len(names) / 20
+		i := sort.Search(cnt, func(i int) bool { return bytes.Compare(names[i*20:i*20+20], raw) >= 0 })
+		for _, j := range []int{i - 1, i, i + 1} {
+			if j >= 0 && j < cnt && !bytes.Equal(names[j*20:j*20+20], raw) {
+				common = max(common, commonHexPrefix(names[j*20:j*20+20], raw))
+			}
+		}
+	}
+	sub := h[:2]
+	names, ok := o.loose[sub]
+	if !ok {
+		ents, err := os.ReadDir(filepath.Join(o.dir, sub))
+		if err != nil && !os.IsNotExist(err) {
+			return "", false
+		}
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		o.loose[sub] = names
+	}
+	for _, name := range names {
+		if len(name) == 38 && name != h[2:] {
+			k := 0
+			for k < 38 && name[k] == h[2+k] {
+				k++
+			}
+			common = max(common, 2+k)
+		}
+	}
+	return h[:min(max(n, common+1), len(h))], true
+}
+
+// commonHexPrefix counts the hex digits a and b share.
+func commonHexPrefix(a, b []byte) int {
+	for i := range a {
+		if a[i] != b[i] {
+			if a[i]>>4 == b[i]>>4 {
+				return 2*i + 1
+			}
+			return 2 * i
+		}
+	}
+	return 2 * len(a)
+}
+
+// coreAbbrevLen is the least length core.abbrev asks for: 0 for git's
+// automatic length, the full length for "no", ok false for a value git
+// would refuse and for an empty one (full length, or git's error for a
+// key without "=": git tells).
+func coreAbbrevLen(v string, set bool) (int, bool) {
+	switch strings.ToLower(v) {
+	case "auto":
+		return 0, true
+	case "no", "false", "off":
+		return 40, true
+	}
+	if !set {
+		return 0, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 4 || n > 40 {
+		return 0, false
+	}
+	return n, true
+}
+
+// AbbrevsKnowingConfig is Abbrevs for a caller that read core.abbrev
+// already (value, and whether it is set): it answers from the object
+// files, without a git process, where it can tell exactly what git would
+// print, and asks git otherwise.
+func (r *Repo) AbbrevsKnowingConfig(ctx context.Context, hashes []string, coreAbbrev string, set bool) (map[string]string, error) {
+	if out, ok := r.abbrevsInProcess(hashes, coreAbbrev, set); ok {
+		return out, nil
+	}
+	return r.Abbrevs(ctx, hashes)
+}
+
+func (r *Repo) abbrevsInProcess(hashes []string, coreAbbrev string, set bool) (map[string]string, bool) {
+	for _, v := range []string{"GIT_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR"} {
+		if r.getenv(v) != "" {
+			return nil, false
+		}
+	}
+	n, ok := coreAbbrevLen(coreAbbrev, set)
+	if !ok {
+		return nil, false
+	}
+	loc, found := FindRepoForPath(r.run.dir)
+	if !found {
+		return nil, false
+	}
+	if b, err := os.ReadFile(filepath.Join(loc.CommonDir, "config")); err != nil || bytes.Contains(b, []byte("objectformat")) {
+		return nil, false // SHA-256, or unreadable: git knows
+	}
+	o, ok := openAbbrevObjects(filepath.Join(loc.CommonDir, "objects"))
+	if !ok {
+		return nil, false
+	}
+	if n == 0 {
+		n = o.minLen()
+	}
+	out := make(map[string]string, len(hashes))
+	for _, h := range hashes {
+		a, ok := o.abbrev(h, n)
+		if !ok {
+			return nil, false
+		}
+		out[h] = a
+	}
+	return out, true
+}
+
+// getenv reads the environment git would run in.
+func (r *Repo) getenv(key string) string {
+	if r.run.env == nil {
+		return os.Getenv(key)
+	}
+	for i := len(r.run.env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(r.run.env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,136 @@
+package notes
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/trace"
+)
+
+// fullNote is a real-shaped note: a commit that added 40 lines to each of
+// three files, written by two conversations.
+func fullNote(commit string) []byte {
+	added := map[string][]gitx.AddedLine{}
+	writers := map[string]map[int]string{}
+	for f := range 3 {
+		p := fmt.Sprintf("src/pkg/file%d.go", f)
+		writers[p] = map[int]string{}
+		for n := 1; n <= 40; n++ {
+			added[p] = append(added[p], gitx.AddedLine{Line: n, Text: fmt.Sprintf("\tx%d := compute(%d) // \"q\" \\ {", n, n)})
+			if n%3 != 0 {
+				writers[p][n] = []string{"conv-a", "conv-b"}[n%2]
+			}
+		}
+	}
+	r := trace.Build(trace.Input{Commit: commit, Time: time.Unix(1700000000, 0), Writer: "a@x", Added: added, Writers: writers,
+		Links: []trace.Link{{ID: "conv-a", Title: "Add {the} \"parser\"", Agent: "cursor", Model: "anthropic/claude", Confidence: 0.9, Status: "auto"},
+			{ID: "conv-b", Title: "t b", Confidence: 0.4, Status: "manual", Reason: "by hand"}}})
+	return Encode([]trace.Record{r})
+}
+
+// TestLinkedFromNoteAsRecords: the metadata-only reading of a note gives
+// what Records and Linked give, for every shape of note.
+func TestLinkedFromNoteAsRecords(t *testing.T) {
+	h := strings.Repeat("c", 40)
+	one := string(fullNote(h))
+	other := string(Encode([]trace.Record{*record(h, "b@x", "c2")}))
+	newer := strings.Replace(one, `"format":1`, `"format":99`, 1)
+	for _, tc := range []struct {
+		name, text string
+		derived    []byte
+	}{
+		{"one record", one, nil},
+		{"two writers", one + other, nil},
+		{"two refs, the same note", one + one, nil},
+		{"derived and a note", other, fullNote(h)},
+		{"only derived", "", fullNote(h)},
+		{"not JSON", "hello\n", nil},
+		{"files null", `{"version":"0.1.0","files":null,"metadata":{"dev.git-convo":{"format":1,"conversations":{"x":{}}}}}`, nil},
+		{"files not an array", `{"files":{},"metadata":{"dev.git-convo":{"format":1,"conversations":{"x":{}}}}}`, nil},
+		{"no files", `{"metadata":{"dev.git-convo":{"format":1,"conversations":{"x":{}}}}}`, nil},
+		{"no metadata", `{"files":[]}`, nil},
+		{"other tools' metadata only", `{"files":[],"metadata":{"com.other":{"a":[1,{"b":"}"}]}}}`, nil},
+		{"newer format", newer, nil},
+		{"cut short", one[:len(one)/2], nil},
+		{"keys spaced", `{ "files" : [ ] , "metadata" : { "dev.git-convo" : {"format":1,"conversations":{"x":{"title":"T","confidence":0.5}}} } }`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := []any(nil)
+			if rec, ok := Combine(Decode(joinLines(tc.derived, []byte(tc.text)))); ok {
+				for _, lc := range Linked(h, rec) {
+					want = append(want, lc)
+				}
+			}
+			got := []any(nil)
+			for _, lc := range linkedFromNote(h, tc.derived, tc.text) {
+				got = append(got, lc)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestRawFields(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want map[string]string // nil: not an object
+	}{
+		{`{"a":1,"b":"x"}`, map[string]string{"a": "1", "b": `"x"`}},
+		{`{"b":{"a":[1,"]"]},"a":"\"}"}`, map[string]string{"a": `"\"}"`, "b": `{"a":[1,"]"]}`}},
+		{`{}`, map[string]string{}},
+		{`{"a":[1,2}`, nil},
+		{`{"a":"x`, nil},
+		{`{"a" 1}`, nil},
+		{`{"a":1 "b":2}`, nil},
+		{`[1]`, nil},
+		{``, nil},
+		{`{"a":}`, nil},
+	} {
+		got, ok := rawFields([]byte(tc.in), "a", "b")
+		if (tc.want == nil) != !ok {
+			t.Errorf("%s: ok %v", tc.in, ok)
+			continue
+		}
+		for k, v := range tc.want {
+			if string(got[k]) != v {
+				t.Errorf("%s: %s = %s, want %s", tc.in, k, got[k], v)
+			}
+		}
+	}
+}
+
+// BenchmarkLinkedFromNote1000 is what log spends on 1,000 commits' notes
+// (compare BenchmarkDecodeLinked1000, the whole-record decoding).
+func BenchmarkLinkedFromNote1000(b *testing.B) {
+	var notes []string
+	for i := range 1000 {
+		notes = append(notes, string(fullNote(fmt.Sprintf("%040d", i))))
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, n := range notes {
+			_ = linkedFromNote("c", nil, n)
+		}
+	}
+}
+
+// BenchmarkDecodeLinkedFull1000 is the same notes decoded whole.
+func BenchmarkDecodeLinkedFull1000(b *testing.B) {
+	var notes [][]byte
+	for i := range 1000 {
+		notes = append(notes, fullNote(fmt.Sprintf("%040d", i)))
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, n := range notes {
+			r, _ := Combine(Decode(n))
+			_ = Linked("c", r)
+		}
+	}
+}
