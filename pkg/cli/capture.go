@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -14,7 +12,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -62,7 +60,7 @@ Code would add to the model's context, and always exits 0.`,
 // runCapture never fails: Cursor must always get its reply.
 func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 	event := eventFlag
-	defer func() { fmt.Fprintln(env.Stdout, captureReply(event)) }()
+	defer func() { fmt.Fprintln(env.Stdout, cursor.HookReply(event)) }()
 	log := env.log()
 	fail := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
@@ -74,39 +72,37 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 		fail("%v", err)
 		return
 	}
-	p, err := cursor.ParsePayload(data)
+	a, err := ingest.Parse(cursorSource(env), data, eventFlag)
 	if err != nil {
 		fail("%v (nothing recorded; already recorded data is untouched)", err)
 		return
 	}
-	if event == "" {
-		event = p.Event
-	}
-	if p.ConversationID == "" {
+	event = a.Event
+	if a.ConversationID == "" {
 		fail("%s payload has no conversation_id; nothing recorded", orUnknown(event))
 		return
 	}
-	a := buildActivity(env, p, event, env.Now().UnixMilli())
+	atMs := env.Now().UnixMilli()
 	s, err := env.openStoreWith(ctx, store.Options{BusyTimeout: hookBusyTimeout})
 	if err != nil {
-		keep(env, data, event, agent, a.AtMs, err)
+		keep(env, data, event, agent, atMs, err)
 		return
 	}
 	defer s.Close()
 	drainSpool(ctx, env, s)
-	if err := s.RecordActivity(ctx, a); err != nil {
-		keep(env, data, event, agent, a.AtMs, err)
+	w := env.writer(ctx, s)
+	if err := w.RecordCursor(ctx, a, atMs); err != nil {
+		keep(env, data, event, agent, atMs, err)
 		return
 	}
-	linkAgentCommitLogged(ctx, env, s, p.ConversationID, p.ShellCommit())
-	if event == "stop" || event == "sessionEnd" {
+	if a.EndsTurn {
 		// Enrich now, and again shortly in the background: Cursor may not
 		// have flushed the conversation's last rows when stop fires.
-		if err := enrichAndRelink(ctx, env, s, p.ConversationID); err != nil {
-			log.Printf("capture", "enriching %s: %v (will retry)", p.ConversationID, err)
+		if err := w.EnrichCursorAndRelink(ctx, a.ConversationID); err != nil {
+			log.Printf("capture", "enriching %s: %v (will retry)", a.ConversationID, err)
 		}
 		if env.Getenv("GIT_CONVO_SYNC") != "1" {
-			if err := spawnDetached(env.Executable, []string{"enrich", "--delay=10s", p.ConversationID}); err != nil {
+			if err := spawnDetached(env.Executable, []string{"enrich", "--delay=10s", a.ConversationID}); err != nil {
 				log.Printf("capture", "starting the background enrichment: %v", err)
 			}
 		}
@@ -133,22 +129,8 @@ func drainAfterReply(ctx context.Context, env *Env) {
 // a hook a few seconds; past this the event is spooled, not lost.
 const hookBusyTimeout = 2 * time.Second
 
-// spooled is one hook event kept in the spool while links.sqlite could not be
-// written, with the time it arrived.
-type spooled struct {
-	Event   string          `json:"event,omitempty"`
-	Agent   string          `json:"agent,omitempty"`
-	AtMs    int64           `json:"atMs"`
-	Payload json.RawMessage `json:"payload,omitempty"`
-	// A commit (post-commit) or rewrite (post-rewrite) the recorder could
-	// not store, in the work tree at Repo.
-	Repo    string      `json:"repo,omitempty"`
-	Commit  string      `json:"commit,omitempty"`
-	Rewrite [][2]string `json:"rewrite,omitempty"`
-}
-
 // spoolEntry keeps a hook's work that the database could not take.
-func spoolEntry(env *Env, e spooled, cause error) error {
+func spoolEntry(env *Env, e ingest.Spooled, cause error) error {
 	dbPath, err := env.dbPath()
 	if err == nil {
 		b, _ := json.Marshal(e)
@@ -165,7 +147,7 @@ func keep(env *Env, payload []byte, event, agent string, atMs int64, cause error
 	msg := fmt.Sprintf("links database unavailable (%v): the %s event is kept in the spool and recorded by the next hook that can write", cause, orUnknown(event))
 	dbPath, err := env.dbPath()
 	if err == nil {
-		b, _ := json.Marshal(spooled{Event: event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload)})
+		b, _ := json.Marshal(ingest.Spooled{Event: event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload)})
 		err = spool.Put(spool.Dir(dbPath), b, env.Now())
 	}
 	if err != nil {
@@ -182,40 +164,13 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 	if err != nil {
 		return
 	}
+	w := env.writer(ctx, s)
 	res, err := spool.Drain(spool.Dir(dbPath), 500, func(b []byte) error {
-		var e spooled
+		var e ingest.Spooled
 		if json.Unmarshal(b, &e) != nil {
 			return errors.New("not a spooled event") // set aside, never blocking the spool
 		}
-		if e.Repo != "" {
-			repo, err := gitx.Open(ctx, e.Repo, false)
-			if err != nil {
-				return nil // the work tree is gone: nothing left to record
-			}
-			r := recorderFor(ctx, env, repo, s)
-			if e.Commit != "" {
-				if _, _, err := r.record(ctx, e.Commit, store.LinkSourceHook); err != nil {
-					return err
-				}
-			}
-			return r.rewrite(ctx, e.Rewrite)
-		}
-		if e.Agent == claude.Name {
-			return replaySpooled(ctx, env, s, e)
-		}
-		p, err := cursor.ParsePayload(e.Payload)
-		if err != nil || p.ConversationID == "" {
-			return nil
-		}
-		event := e.Event
-		if event == "" {
-			event = p.Event
-		}
-		if err := s.RecordActivity(ctx, buildActivity(env, p, event, e.AtMs)); err != nil {
-			return err
-		}
-		linkAgentCommitLogged(ctx, env, s, p.ConversationID, p.ShellCommit())
-		return nil
+		return w.Replay(ctx, e, func(repo *gitx.Repo) *ingest.Recorder { return recorderFor(ctx, env, repo, s) })
 	}, store.IsTransient)
 	for _, why := range res.SetAside {
 		env.log().Printf("capture", "spooled event set aside, it cannot be replayed: %s (git convo doctor --replay-spool retries it)", why)
@@ -225,89 +180,9 @@ func drainSpool(ctx context.Context, env *Env, s *store.Store) {
 	}
 }
 
-func captureReply(event string) string {
-	if event == "beforeSubmitPrompt" {
-		return `{"continue":true}`
-	}
-	return `{}`
-}
-
 func orUnknown(event string) string {
 	if event == "" {
 		return "an unnamed"
 	}
 	return event
-}
-
-// buildActivity turns a payload into what the store records. Paths become
-// repo-relative; a file outside every repository is kept as is, never matched.
-func buildActivity(env *Env, p *cursor.Payload, event string, atMs int64) store.Activity {
-	loc := &locator{} // one event can name 100,000 files in a few directories
-	a := store.Activity{
-		ConversationID: p.ConversationID,
-		GenerationID:   p.GenerationID,
-		Event:          event,
-		AtMs:           atMs,
-		Model:          p.Model,
-		TranscriptPath: p.TranscriptPath,
-	}
-	for _, r := range p.WorkspaceRoots {
-		if r = cursor.NormalizeFSPath(r); r != "" {
-			a.WorkspaceRoots = append(a.WorkspaceRoots, r)
-		}
-	}
-	base := ""
-	if len(a.WorkspaceRoots) > 0 {
-		base = a.WorkspaceRoots[0]
-	}
-	switch event {
-	case "beforeSubmitPrompt":
-		a.Prompt = strings.TrimSpace(p.Prompt)
-		for _, at := range p.Attachments {
-			if at.FilePath != "" {
-				a.Files = append(a.Files, loc.touch(at.FilePath, base, store.SourceAttachment))
-			}
-		}
-	case "afterAgentResponse":
-		a.Response = strings.TrimSpace(p.Text)
-	case "stop":
-		a.Status = p.Status
-	}
-	source := store.SourceHook
-	if event == "postToolUse" {
-		source = store.SourceTool
-	}
-	for _, f := range p.EditedFiles() {
-		a.Files = append(a.Files, loc.touch(f, base, source))
-	}
-	for f, texts := range p.AddedText() {
-		t := loc.touch(f, base, source)
-		if t.RepoKey == "" {
-			continue // a file in no repository is never matched
-		}
-		for _, text := range texts {
-			for _, line := range link.SplitLines(text) {
-				a.Lines = append(a.Lines, store.EditLine{RepoKey: t.RepoKey, PathKey: t.PathKey, Hash: link.LineHash(line), Text: line})
-			}
-		}
-	}
-	return a
-}
-
-// touch resolves a path Cursor sent to the repository that holds it.
-func touch(path, base, source string) store.FileTouch {
-	return (&locator{}).touch(path, base, source)
-}
-
-// touch resolves a path Cursor sent to the repository that holds it.
-func (l *locator) touch(path, base, source string) store.FileTouch {
-	p := cursor.NormalizeFSPath(path)
-	if !filepath.IsAbs(p) && base != "" {
-		p = filepath.Join(base, p)
-	}
-	repoKey, rel, ok := l.locate(p)
-	if !ok {
-		return store.FileTouch{Path: p, PathKey: p, Source: source}
-	}
-	return store.FileTouch{RepoKey: repoKey, Path: rel, PathKey: pathKey(rel), Source: source}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/queue"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -18,11 +19,6 @@ const (
 	readDrainWait       = 10 * time.Second
 	backgroundDrainWait = time.Minute
 )
-
-// extraCommits bounds how many unrecorded commits before the queued ones a
-// drain also records: a hook appends its record a moment after git wrote the
-// reflog, so a drain can see a commit before its record.
-const extraCommits = 8
 
 // queueDir is the queue beside this environment's links database.
 func (env *Env) queueDir() (string, error) {
@@ -65,94 +61,11 @@ func drainQueue(ctx context.Context, env *Env, s *store.Store, wait time.Duratio
 			s = opened
 			defer func() { s = nil }()
 		}
-		return recordQueued(ctx, env, s, recs)
+		return env.writer(ctx, s).RecordQueued(ctx, recs,
+			func(repo *gitx.Repo) *ingest.Recorder { return recorderFor(ctx, env, repo, s) },
+			func(repo *gitx.Repo, merges int) { squashesAfterPull(ctx, env, repo, merges) })
 	})
 	if err != nil {
 		env.log().Printf("record", "recording %d queued commits: %v (they stay queued)", n, err)
 	}
-}
-
-// recordQueued records, per work tree, as many commits as it has records,
-// read from its reflog with their branches, oldest first.
-func recordQueued(ctx context.Context, env *Env, s *store.Store, recs []queue.Record) error {
-	count, merges := map[string]int{}, map[string]int{}
-	var order []queue.Record
-	for _, r := range recs {
-		if count[r.Key()] == 0 {
-			order = append(order, r)
-		}
-		count[r.Key()]++
-		if r.Hook == "post-merge" {
-			merges[r.Key()]++
-		}
-	}
-	for _, rec := range order {
-		repo, err := gitx.OpenQueued(ctx, rec.Dir, rec.GitDir, rec.WorkTree)
-		if err != nil {
-			env.log().Printf("record", "queued commit in %s: %v (skipped)", rec.Dir, err)
-			continue // the work tree is gone: nothing left to record
-		}
-		if err := recorderFor(ctx, env, repo, s).recordNew(ctx, count[rec.Key()]); err != nil {
-			return err
-		}
-		if merges[rec.Key()] > 0 {
-			squashesAfterPull(ctx, env, repo, merges[rec.Key()])
-		}
-	}
-	return nil
-}
-
-// recordNew records the last n commits this work tree made, and the
-// unrecorded ones right before them (see extraCommits). Without a reflog it
-// records HEAD and the commits just before it.
-func (r *recorder) recordNew(ctx context.Context, n int) error {
-	entries, err := r.repo.NewCommits(n + extraCommits)
-	if err != nil {
-		return r.recordHead(ctx)
-	}
-	hashes := make([]string, len(entries))
-	for i, e := range entries {
-		hashes[i] = e.New
-	}
-	done, err := r.store.RecordedCommits(ctx, hashes)
-	if err != nil {
-		return err
-	}
-	// The last n are the queued ones; before them only a contiguous run of
-	// unrecorded commits.
-	first := max(len(entries)-n, 0)
-	for first > 0 && !done[entries[first-1].New] && entries[first].Time().Sub(entries[first-1].Time()) <= catchUpWindow {
-		first--
-	}
-	for _, e := range entries[first:] {
-		if done[e.New] {
-			continue
-		}
-		done[e.New] = true // a commit the reflog shows twice (reset and redo)
-		if _, _, err := r.recordOn(ctx, e.New, e.Branch, store.LinkSourceHook); err != nil {
-			return err
-		}
-	}
-	return r.prune(ctx)
-}
-
-// recordHead records HEAD and the commits made moments before it.
-func (r *recorder) recordHead(ctx context.Context) error {
-	c, _, err := r.record(ctx, "HEAD", store.LinkSourceHook)
-	if err != nil {
-		return err
-	}
-	if err := r.prune(ctx); err != nil {
-		return err
-	}
-	return r.catchUp(ctx, c)
-}
-
-// prune keeps stored edit lines bounded (docs/data-model.md).
-func (r *recorder) prune(ctx context.Context) error {
-	cutoff := r.env.Now().Add(-store.EditLineRetentionDays * 24 * time.Hour).UnixMilli()
-	if _, err := r.store.PruneEditLines(ctx, cutoff); err != nil {
-		r.env.log().Printf("record", "pruning edit lines: %v", err)
-	}
-	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -103,7 +104,7 @@ func wipeElsewhere(env *Env, ids []string) error {
 
 // spooledConversation is the conversation a spooled hook event belongs to.
 func spooledConversation(b []byte) string {
-	var e spooled
+	var e ingest.Spooled
 	if json.Unmarshal(b, &e) != nil || len(e.Payload) == 0 {
 		return ""
 	}

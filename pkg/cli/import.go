@@ -16,6 +16,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -133,12 +134,13 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	}
 	key := repoKey(repo.CommonDir)
 	edited := map[string]bool{}
+	w := env.writer(ctx, s)
 	for i, id := range ids {
 		if ctx.Err() != nil {
 			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d conversations imported", i, len(ids)))
 		}
 		progress.step("conversations", i+1, len(ids))
-		if err := enrichFrom(ctx, env, s, db, dbPath, id, []string{repo.TopLevel}); err != nil {
+		if err := w.EnrichCursorFrom(ctx, db, dbPath, id, []string{repo.TopLevel}); err != nil {
 			env.log().Printf("import", "%s: %v", id, err)
 			continue
 		}
@@ -186,14 +188,14 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 		return err
 	}
 	sum.commitsRelevant = len(relevant)
-	linker := &autolink.Linker{Store: s, Config: newConfigCache(ctx).get, AddOnly: true}
+	linker := &autolink.Linker{Store: s, Config: newConfigCache(ctx).Get, AddOnly: true}
 	// Line-level evidence (Cursor's own diffs, or earlier hooks) needs each
 	// commit's diff; skip that work when there is none for this repository.
 	withLines, err := s.HasEditLines(ctx, key)
 	if err != nil {
 		return err
 	}
-	rec := &recorder{env: env, repo: repo, store: s, linker: linker}
+	rec := &ingest.Recorder{Writer: w, Repo: repo, Linker: linker}
 	for i, c := range relevant {
 		if ctx.Err() != nil {
 			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d commits linked", i, len(relevant)))
@@ -216,7 +218,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 			if withLines {
 				added, err := repo.AddedLines(ctx, &c)
 				if err == nil {
-					err = rec.attributeLines(ctx, added, sc)
+					err = rec.AttributeLines(ctx, added, sc)
 				}
 				if err != nil {
 					return err

@@ -83,12 +83,12 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 	// Record the commit too when it is not yet, so show has its details.
 	if done, err := s.RecordedCommits(ctx, []string{hash}); err == nil && !done[hash] {
 		if r, err := newRecorder(ctx, env, ".", false); err == nil {
-			_, _, _ = r.record(ctx, hash, store.LinkSourceRelink)
-			r.Close()
+			_, _, _ = r.Record(ctx, hash, store.LinkSourceRelink)
+			r.Store.Close()
 		}
 	}
 	if conv, _ := s.GetConversation(ctx, convID); conv == nil || conv.Title == "" {
-		_ = enrich(ctx, env, s, convID) // best effort: the title, if Cursor knows it
+		_ = env.writer(ctx, s).EnrichCursor(ctx, convID) // best effort: the title, if Cursor knows it
 	}
 	shareAfter(ctx, env, repo.TopLevel, s, hash)
 	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", term.Line(convID), shortHash(hash))
@@ -119,27 +119,27 @@ are kept as they are. Commits not recorded yet are recorded first.`,
 			if err != nil {
 				return err
 			}
-			defer r.Close()
+			defer r.Store.Close()
 			var hashes []string
-			err = r.repo.StreamLog(ctx, args, gitx.LogOptions{}, func(gc gitx.Commit) bool {
+			err = r.Repo.StreamLog(ctx, args, gitx.LogOptions{}, func(gc gitx.Commit) bool {
 				hashes = append(hashes, gc.Hash)
 				return true
 			})
 			if err != nil {
 				return err
 			}
-			recorded, err := r.store.RecordedCommits(ctx, hashes)
+			recorded, err := r.Store.RecordedCommits(ctx, hashes)
 			if err != nil {
 				return err
 			}
-			linker := &autolink.Linker{Store: r.store, Config: newConfigCache(ctx).get}
+			linker := &autolink.Linker{Store: r.Store, Config: newConfigCache(ctx).Get}
 			links := 0
 			for _, h := range hashes {
 				var decisions []autolink.Decision
 				if recorded[h] {
 					decisions, err = linker.LinkCommit(ctx, h, store.LinkSourceRelink)
 				} else {
-					_, decisions, err = r.record(ctx, h, store.LinkSourceRelink)
+					_, decisions, err = r.Record(ctx, h, store.LinkSourceRelink)
 				}
 				if err != nil {
 					return err
@@ -150,7 +150,7 @@ are kept as they are. Commits not recorded yet are recorded first.`,
 					}
 				}
 			}
-			shareAfter(ctx, env, r.repo.TopLevel, r.store, hashes...)
+			shareAfter(ctx, env, r.Repo.TopLevel, r.Store, hashes...)
 			fmt.Fprintf(env.Stdout, "re-scored %d commit%s: %d auto-link%s\n", len(hashes), plural(len(hashes)), links, plural(links))
 			return nil
 		},

@@ -7,23 +7,13 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
-)
-
-// catchUp bounds how many unrecorded ancestors a post-commit run records: the
-// worker resolves HEAD a moment after the commit, so a script committing twice
-// in quick succession must not leave the first commit out.
-const (
-	catchUpCommits = 8
-	catchUpWindow  = 10 * time.Minute
 )
 
 func recordCommand(env *Env) *cli.Command {
@@ -63,15 +53,7 @@ post-rewrite (after amend and rebase) carries every link to the rewritten commit
 	}
 }
 
-// recorder records commits of one repository.
-type recorder struct {
-	env    *Env
-	repo   *gitx.Repo
-	store  *store.Store
-	linker *autolink.Linker
-}
-
-func newRecorder(ctx context.Context, env *Env, dir string, scrub bool) (*recorder, error) {
+func newRecorder(ctx context.Context, env *Env, dir string, scrub bool) (*ingest.Recorder, error) {
 	repo, err := gitx.Open(ctx, dir, scrub)
 	if err != nil {
 		return nil, err
@@ -83,155 +65,11 @@ func newRecorder(ctx context.Context, env *Env, dir string, scrub bool) (*record
 	return recorderFor(ctx, env, repo, s), nil
 }
 
-func recorderFor(ctx context.Context, env *Env, repo *gitx.Repo, s *store.Store) *recorder {
-	cfg := newConfigCache(ctx)
-	return &recorder{env: env, repo: repo, store: s, linker: &autolink.Linker{Store: s, Config: cfg.get}}
-}
-
-func (r *recorder) Close() { r.store.Close() }
-
-// record reads one commit, stores it and links it.
-func (r *recorder) record(ctx context.Context, rev, source string) (*gitx.Commit, []autolink.Decision, error) {
-	return r.recordOn(ctx, rev, "", source)
-}
-
-// recordOn is record with the branch the commit was made on, when the
-// reflog told it ("": HEAD's branch if the commit is its tip).
-func (r *recorder) recordOn(ctx context.Context, rev, branch, source string) (*gitx.Commit, []autolink.Decision, error) {
-	c, err := r.repo.ReadCommit(ctx, rev)
-	if err != nil {
-		return nil, nil, err
-	}
-	if branch != "" {
-		c.Branch = branch
-	}
-	sc := store.Commit{
-		Hash:        c.Hash,
-		RepoPath:    r.repo.TopLevel,
-		RepoKey:     repoKey(r.repo.CommonDir),
-		Branch:      c.Branch,
-		Author:      c.Author,
-		Message:     c.Subject,
-		CommittedAt: c.CommitTime,
-		ParentCount: len(c.Parents),
-	}
-	for _, f := range c.Files {
-		sc.Files = append(sc.Files, link.NormPath(f))
-		sc.FileKeys = append(sc.FileKeys, pathKey(f))
-	}
-	// git's diff of the commit (the slow part of a large commit) runs while
-	// the commit is stored and its candidate conversations are looked up.
-	type diffResult struct {
-		lines map[string][]gitx.AddedLine
-		err   error
-	}
-	diff := make(chan diffResult, 1)
-	go func() {
-		if c.IsMerge() {
-			// A merge brings no lines of its own: what its diff against the
-			// first parent adds, the merged commits wrote. It links to
-			// nothing by itself (file overlap alone never links a merge).
-			diff <- diffResult{}
-			return
-		}
-		lines, err := r.repo.AddedLines(ctx, c)
-		diff <- diffResult{lines, err}
-	}()
-	if err := r.store.UpsertCommit(ctx, sc); err != nil {
-		<-diff
-		return nil, nil, err
-	}
-	r.refreshStale(ctx)
-	d, err := r.linker.LinkCommitWhen(ctx, c.Hash, source, func() error {
-		res := <-diff
-		if res.err == nil {
-			res.err = r.attributeLines(ctx, res.lines, sc)
-		}
-		if res.err != nil {
-			return fmt.Errorf("line attribution of %s: %w", shortHash(c.Hash), res.err)
-		}
-		return nil
-	})
-	shareAfter(ctx, r.env, r.repo.TopLevel, r.store, c.Hash)
-	return c, d, err
-}
-
-// attributeLines matches the commit's added lines against the lines the
-// agents' edits wrote (captured from the hooks) and stores, per line, the
-// conversation and prompt that wrote it. The most recent edit that wrote a
-// line in the same file wins; a line moved to another file still matches.
-func (r *recorder) attributeLines(ctx context.Context, added map[string][]gitx.AddedLine, sc store.Commit) error {
-	type ref struct {
-		path string
-		line int
-		hash int64
-	}
-	var refs []ref
-	counts := map[string]*store.FileLines{}
-	seen := map[int64]bool{}
-	var hashes []int64
-	for path, lines := range added {
-		fl := &store.FileLines{Path: link.NormPath(path), PathKey: pathKey(path)}
-		counts[path] = fl
-		for _, l := range lines {
-			if !link.Countable(l.Text) {
-				continue
-			}
-			h := link.LineHash(l.Text)
-			refs = append(refs, ref{path, l.Line, h})
-			fl.Added++
-			if !seen[h] {
-				seen[h] = true
-				hashes = append(hashes, h)
-			}
-		}
-	}
-	cfg := r.linker.Config
-	window := link.DefaultConfig()
-	if cfg != nil {
-		window = cfg(sc.RepoPath)
-	}
-	commitMs := sc.CommittedAt.UnixMilli()
-	evidence, err := r.store.LineEvidence(ctx, sc.RepoKey, hashes, commitMs-window.Window.Milliseconds(), commitMs+window.Skew.Milliseconds())
-	if err != nil {
-		return err
-	}
-	var lines []store.CommitLine
-	for _, rf := range refs {
-		key := pathKey(rf.path)
-		var best *store.Evidence
-		for i, e := range evidence[rf.hash] {
-			samePath, bestSame := e.PathKey == key, best != nil && best.PathKey == key
-			if best == nil || (samePath && !bestSame) || (samePath == bestSame && e.AtMs > best.AtMs) {
-				best = &evidence[rf.hash][i]
-			}
-		}
-		if best == nil {
-			continue
-		}
-		lines = append(lines, store.CommitLine{Path: link.NormPath(rf.path), Line: rf.line, ConversationID: best.ConversationID, GenerationID: best.GenerationID})
-		counts[rf.path].Agent++
-	}
-	files := make([]store.FileLines, 0, len(counts))
-	for _, fl := range counts {
-		files = append(files, *fl)
-	}
-	return r.store.SetCommitLines(ctx, sc.Hash, files, lines)
-}
-
-// refreshStale re-reads from Cursor the few recently active conversations whose
-// last rows may not have been flushed at stop, before linking (bounded: this
-// runs in the background after every commit).
-func (r *recorder) refreshStale(ctx context.Context) {
-	ids, err := r.store.StaleEnrichment(ctx, r.env.Now().Add(-2*time.Hour).UnixMilli(), 3)
-	if err != nil {
-		return
-	}
-	for _, id := range ids {
-		if err := enrich(ctx, r.env, r.store, id); err != nil {
-			_ = r.store.MarkEnrichError(ctx, id, err.Error())
-		}
-	}
+// recorderFor records commits of repo into s, sharing their links after.
+func recorderFor(ctx context.Context, env *Env, repo *gitx.Repo, s *store.Store) *ingest.Recorder {
+	r := env.writer(ctx, s).Recorder(repo)
+	r.Shared = func(ctx context.Context, hashes ...string) { shareAfter(ctx, env, repo.TopLevel, s, hashes...) }
+	return r
 }
 
 func recordHook(ctx context.Context, env *Env, hook string) error {
@@ -265,55 +103,31 @@ func recordHook(ctx context.Context, env *Env, hook string) error {
 	}
 	s, err := env.openStore(ctx, false)
 	if err != nil {
-		e := spooled{Repo: repo.TopLevel, Rewrite: pairs, AtMs: env.Now().UnixMilli()}
+		e := ingest.Spooled{Repo: repo.TopLevel, Rewrite: pairs, AtMs: env.Now().UnixMilli()}
 		if head != nil {
 			e.Commit = head.Hash
 		}
 		return spoolEntry(env, e, err)
 	}
 	r := recorderFor(ctx, env, repo, s)
-	defer r.Close()
-	drainSpool(ctx, env, r.store) // Cursor events kept while the database was unavailable
+	defer r.Store.Close()
+	drainSpool(ctx, env, r.Store) // Cursor events kept while the database was unavailable
 	// The commits the hooks queued, this one among them.
-	drainQueue(ctx, env, r.store, backgroundDrainWait)
+	drainQueue(ctx, env, r.Store, backgroundDrainWait)
 	switch hook {
 	case "post-merge":
 		return nil
 	case "post-commit":
 		// A block of an older version queues nothing: record HEAD (a
 		// no-op when the queue had it).
-		done, err := r.store.RecordedCommits(ctx, []string{head.Hash})
+		done, err := r.Store.RecordedCommits(ctx, []string{head.Hash})
 		if err != nil || done[head.Hash] {
 			return err
 		}
-		return r.recordHead(ctx)
+		return r.RecordHead(ctx)
 	default: // post-rewrite
-		return r.rewrite(ctx, pairs)
+		return r.Rewrite(ctx, pairs)
 	}
-}
-
-// catchUp records first-parent ancestors of c that were committed moments
-// before it and are not recorded yet.
-func (r *recorder) catchUp(ctx context.Context, c *gitx.Commit) error {
-	for range catchUpCommits {
-		if len(c.Parents) == 0 {
-			return nil
-		}
-		parent := c.Parents[0]
-		done, err := r.store.RecordedCommits(ctx, []string{parent})
-		if err != nil || done[parent] {
-			return err
-		}
-		p, _, err := r.record(ctx, parent, store.LinkSourceHook)
-		if err != nil {
-			return err
-		}
-		if c.CommitTime.Sub(p.CommitTime) > catchUpWindow {
-			return nil
-		}
-		c = p
-	}
-	return nil
 }
 
 // rewritePairs reads post-rewrite's "<old> <new> [extra]" lines.
@@ -328,21 +142,6 @@ func rewritePairs(in io.Reader) [][2]string {
 	return out
 }
 
-// rewrite records each new commit of an amend or rebase and carries every
-// link of the old one over.
-func (r *recorder) rewrite(ctx context.Context, pairs [][2]string) error {
-	for _, p := range pairs {
-		if _, _, err := r.record(ctx, p[1], store.LinkSourceHook); err != nil {
-			return err
-		}
-		if err := r.store.MarkRewritten(ctx, p[0], p[1]); err != nil {
-			return err
-		}
-		shareAfter(ctx, r.env, r.repo.TopLevel, r.store, p[1])
-	}
-	return nil
-}
-
 func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) error {
 	if len(revs) == 0 {
 		revs = []string{"HEAD"}
@@ -351,16 +150,16 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 	if err != nil {
 		return err
 	}
-	defer r.Close()
+	defer r.Store.Close()
 	for _, h := range revs {
 		if h != "HEAD" && !gitx.IsFullHash(h) {
-			resolved, err := r.repo.RevParse(ctx, h)
+			resolved, err := r.Repo.RevParse(ctx, h)
 			if err != nil {
 				return err
 			}
 			h = resolved[0]
 		}
-		c, decisions, err := r.record(ctx, h, store.LinkSourceRelink)
+		c, decisions, err := r.Record(ctx, h, store.LinkSourceRelink)
 		if err != nil {
 			return err
 		}
@@ -398,31 +197,8 @@ func plural(n int) string {
 	return "s"
 }
 
-// configCache loads each repository's convo.* settings once per process.
-type configCache struct {
-	ctx    context.Context
-	getenv func(string) string
-	byID   map[string]link.Config
-}
-
-// newConfigCache reads with the process's environment, as the git it
-// replaces did.
-func newConfigCache(ctx context.Context) *configCache {
-	return &configCache{ctx: ctx, getenv: os.Getenv, byID: map[string]link.Config{}}
-}
-
-func (c *configCache) get(repoPath string) link.Config {
-	if cfg, ok := c.byID[repoPath]; ok {
-		return cfg
-	}
-	cfg := link.DefaultConfig()
-	if repoPath != "" {
-		if s, err := gitx.LoadSettings(c.ctx, repoPath, c.getenv); err == nil {
-			if parsed, err := link.ParseConfig(s.Prefixed("convo.")); err == nil {
-				cfg = parsed
-			}
-		}
-	}
-	c.byID[repoPath] = cfg
-	return cfg
+// newConfigCache reads each repository's convo.* settings once, with the
+// process's environment, as the git it replaces did.
+func newConfigCache(ctx context.Context) ingest.ConfigCache {
+	return ingest.NewConfigCache(ctx, os.Getenv)
 }

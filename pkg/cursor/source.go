@@ -27,20 +27,30 @@ func (Source) Name() string { return Name }
 // capture records from it: workspace roots, the prompt and its attachments,
 // the response, the status, the edited files and the text written there,
 // and a commit the agent ran in its terminal.
-func (Source) ParseHook(data []byte) (source.Activity, error) {
+func (s Source) ParseHook(data []byte) (source.Activity, error) {
+	return s.ParseHookEvent(data, "")
+}
+
+// ParseHookEvent implements source.EventHook: the hooks git-convo writes
+// into hooks.json name their event (capture --event), which then wins over
+// the payload's hook_event_name.
+func (Source) ParseHookEvent(data []byte, event string) (source.Activity, error) {
 	p, err := ParsePayload(data)
 	if err != nil {
 		return source.Activity{}, err
 	}
+	if event == "" {
+		event = p.Event
+	}
 	a := source.Activity{
 		ConversationID: p.ConversationID,
 		GenerationID:   p.GenerationID,
-		Event:          p.Event,
+		Event:          event,
 		Model:          p.Model,
 		TranscriptPath: p.TranscriptPath,
 		Files:          p.EditedFiles(),
-		ToolEdit:       p.Event == "postToolUse",
-		EndsTurn:       p.Event == "stop" || p.Event == "sessionEnd",
+		ToolEdit:       event == "postToolUse",
+		EndsTurn:       event == "stop" || event == "sessionEnd",
 		Commit:         p.ShellCommit(),
 	}
 	for _, r := range p.WorkspaceRoots {
@@ -48,7 +58,7 @@ func (Source) ParseHook(data []byte) (source.Activity, error) {
 			a.Roots = append(a.Roots, r)
 		}
 	}
-	switch p.Event {
+	switch event {
 	case "beforeSubmitPrompt":
 		a.Prompt = strings.TrimSpace(p.Prompt)
 		for _, at := range p.Attachments {
@@ -65,6 +75,16 @@ func (Source) ParseHook(data []byte) (source.Activity, error) {
 		a.Added = added
 	}
 	return a, nil
+}
+
+// HookReply is what a Cursor hook prints on stdout for event, whatever
+// happened: Cursor waits for it, and beforeSubmitPrompt must let the prompt
+// through.
+func HookReply(event string) string {
+	if event == "beforeSubmitPrompt" {
+		return `{"continue":true}`
+	}
+	return `{}`
 }
 
 // ReadConversation reads a conversation from Cursor's database, with the

@@ -29,6 +29,13 @@ type Source interface {
 	ListConversations(ctx context.Context, roots []string) ([]Ref, error)
 }
 
+// EventHook is a Source whose hook commands name their event (capture
+// --event, as Cursor's hooks.json does): that name, when given, overrides
+// the payload's, which may be missing.
+type EventHook interface {
+	ParseHookEvent(data []byte, event string) (Activity, error)
+}
+
 // ErrNotFound: the agent has no such conversation.
 var ErrNotFound = errors.New("conversation not found")
 

@@ -1,4 +1,4 @@
-package cli
+package ingest
 
 import (
 	"encoding/json"
@@ -7,16 +7,19 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // TestCursorSourceMatchesCapture: Cursor's source adapter yields, through
-// the agent-neutral path, exactly what capture records from the same
-// payload today, so Cursor's capture can move onto the seam unchanged.
+// the agent-neutral path, exactly what Cursor's own capture recorded from
+// the same payload before it moved onto the seam (captureBefore), with the
+// event the hook command names winning over the payload's.
 func TestCursorSourceMatchesCapture(t *testing.T) {
 	repo := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
@@ -31,6 +34,7 @@ func TestCursorSourceMatchesCapture(t *testing.T) {
 		{"hook_event_name": "afterAgentResponse", "text": " done "},
 		{"hook_event_name": "stop", "status": "completed"},
 		{"hook_event_name": "afterFileEdit", "file_path": "/outside/every/repo.txt", "edits": []any{map[string]any{"new_string": "x"}}},
+		{"prompt": "no event in the payload", "attachments": []any{map[string]any{"type": "file", "filePath": file}}},
 	}
 	var inputs [][]byte
 	for _, p := range payloads {
@@ -61,12 +65,16 @@ func TestCursorSourceMatchesCapture(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := buildActivity(nil, p, p.Event, 42)
-		a, err := src.ParseHook(in)
+		event := p.Event
+		if event == "" {
+			event = "beforeSubmitPrompt" // as capture --event names it
+		}
+		want := captureBefore(p, event, 42)
+		a, err := Parse(src, in, event)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := storeActivity(a, "", 42)
+		got := StoreActivity(a, "", 42)
 		for _, sa := range []*store.Activity{&want, &got} {
 			sort.Slice(sa.Files, func(i, j int) bool {
 				return sa.Files[i].PathKey+sa.Files[i].Source < sa.Files[j].PathKey+sa.Files[j].Source
@@ -79,4 +87,59 @@ func TestCursorSourceMatchesCapture(t *testing.T) {
 			t.Errorf("%s:\ncapture: %+v\nsource:  %+v", in, want, got)
 		}
 	}
+}
+
+// captureBefore is Cursor's capture as pkg/cli did it before the move
+// (buildActivity), kept as the reference the source adapter must match.
+func captureBefore(p *cursor.Payload, event string, atMs int64) store.Activity {
+	loc := &Locator{}
+	a := store.Activity{
+		ConversationID: p.ConversationID,
+		GenerationID:   p.GenerationID,
+		Event:          event,
+		AtMs:           atMs,
+		Model:          p.Model,
+		TranscriptPath: p.TranscriptPath,
+	}
+	for _, r := range p.WorkspaceRoots {
+		if r = cursor.NormalizeFSPath(r); r != "" {
+			a.WorkspaceRoots = append(a.WorkspaceRoots, r)
+		}
+	}
+	base := ""
+	if len(a.WorkspaceRoots) > 0 {
+		base = a.WorkspaceRoots[0]
+	}
+	switch event {
+	case "beforeSubmitPrompt":
+		a.Prompt = strings.TrimSpace(p.Prompt)
+		for _, at := range p.Attachments {
+			if at.FilePath != "" {
+				a.Files = append(a.Files, loc.Touch(at.FilePath, base, store.SourceAttachment))
+			}
+		}
+	case "afterAgentResponse":
+		a.Response = strings.TrimSpace(p.Text)
+	case "stop":
+		a.Status = p.Status
+	}
+	src := store.SourceHook
+	if event == "postToolUse" {
+		src = store.SourceTool
+	}
+	for _, f := range p.EditedFiles() {
+		a.Files = append(a.Files, loc.Touch(f, base, src))
+	}
+	for f, texts := range p.AddedText() {
+		t := loc.Touch(f, base, src)
+		if t.RepoKey == "" {
+			continue
+		}
+		for _, text := range texts {
+			for _, line := range link.SplitLines(text) {
+				a.Lines = append(a.Lines, store.EditLine{RepoKey: t.RepoKey, PathKey: t.PathKey, Hash: link.LineHash(line), Text: line})
+			}
+		}
+	}
+	return a
 }

@@ -1,0 +1,42 @@
+package ingest
+
+import (
+	"context"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/source"
+)
+
+// Import records the past conversations of src whose working directory
+// lies in roots (a repository's work trees), with their edits and times.
+// step, when given, is called with i = 0 once the total is known, then
+// before each conversation (1-based). It returns the ids it imported and
+// how many conversations it went through; a conversation it cannot read is
+// logged and skipped, and when ctx ends it stops with ctx's error.
+func (w Writer) Import(ctx context.Context, src source.Source, roots []string, step func(i, total int)) (ids []string, done int, err error) {
+	refs, err := src.ListConversations(ctx, roots)
+	if err != nil || len(refs) == 0 {
+		return nil, 0, err
+	}
+	if step != nil {
+		step(0, len(refs))
+	}
+	for i, r := range refs {
+		if ctx.Err() != nil {
+			return ids, i, ctx.Err()
+		}
+		if step != nil {
+			step(i+1, len(refs))
+		}
+		root := r.Cwd
+		if loc, ok := gitx.FindRepoForPath(root); ok {
+			root = loc.TopLevel
+		}
+		if err := w.Enrich(ctx, src, r.ID, source.Hint{TranscriptPath: r.TranscriptPath}, []string{root}); err != nil {
+			w.Log.Printf("import", "%s %s: %v", src.Name(), r.ID, err)
+			continue
+		}
+		ids = append(ids, r.ID)
+	}
+	return ids, len(refs), nil
+}

@@ -1,0 +1,253 @@
+// Package ingest is git-convo's write path for agents' activity: what a
+// hook event, a conversation read from its agent and an import record in
+// the store, for any source.Source. pkg/cli parses flags and prints around
+// it; it knows no agent's format.
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/autolink"
+	"github.com/git-convo/git-convo/pkg/errlog"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// Writer writes agents' activity into one open store.
+type Writer struct {
+	Store *store.Store
+	// Now is the clock (the enrichment's time).
+	Now func() time.Time
+	// Getenv locates agents' data (CURSOR_DB_PATH).
+	Getenv func(string) string
+	// Config is a repository's linking settings (convo.*), for relinking.
+	Config func(repoPath string) link.Config
+	// Log receives what goes wrong after the event is recorded; the zero
+	// value discards it.
+	Log errlog.Log
+	// AgentCommitLinked is called after a commit the agent ran itself (in
+	// the work tree at dir) is linked: the caller shares the link; nil:
+	// nothing.
+	AgentCommitLinked func(ctx context.Context, dir, hash string)
+}
+
+// Record stores one event of src, arrived at atMs, and, when the agent ran
+// git commit itself, links that commit to the conversation.
+func (w Writer) Record(ctx context.Context, src source.Source, a source.Activity, atMs int64) error {
+	// A session's cwd may be a folder inside the work tree: relative paths
+	// are relative to it, and the root that conversations are listed by is
+	// the work tree's top level.
+	if len(a.Roots) > 0 {
+		a = withAbsPaths(a, a.Roots[0])
+	}
+	a.Roots = append([]string(nil), a.Roots...)
+	for i, r := range a.Roots {
+		if loc, ok := gitx.FindRepoForPath(r); ok {
+			a.Roots[i] = loc.TopLevel
+		}
+	}
+	if err := w.Store.RecordActivity(ctx, StoreActivity(a, src.Name(), atMs)); err != nil {
+		return err
+	}
+	w.LinkAgentCommit(ctx, a.ConversationID, a.Commit)
+	return nil
+}
+
+// Relink re-scores the commits a conversation touched.
+func (w Writer) Relink(ctx context.Context, convID string) error {
+	linker := &autolink.Linker{Store: w.Store, Config: w.Config}
+	_, err := linker.RelinkConversation(ctx, convID)
+	return err
+}
+
+// LinkAgentCommit links the commit an agent ran itself, when there is one;
+// a failure only goes to the log: the event is already recorded.
+func (w Writer) LinkAgentCommit(ctx context.Context, convID string, c *source.AgentCommit) {
+	if c == nil {
+		return
+	}
+	if err := linkAgentCommit(ctx, w.Store, convID, *c); err != nil {
+		w.Log.Printf("capture", "linking the commit %s that %s made: %v", c.Hash, convID, err)
+		return
+	}
+	if w.AgentCommitLinked != nil {
+		w.AgentCommitLinked(ctx, c.Dir, c.Hash)
+	}
+}
+
+// linkAgentCommit resolves the commit the agent printed (abbreviated) in the
+// repository it ran in and links it with confidence 1.0.
+func linkAgentCommit(ctx context.Context, s *store.Store, convID string, c source.AgentCommit) error {
+	if !isHex(c.Hash) {
+		return fmt.Errorf("%q is not a commit hash", c.Hash)
+	}
+	repo, err := gitx.Open(ctx, c.Dir, true)
+	if err != nil {
+		return err
+	}
+	full, err := repo.RevParse(ctx, c.Hash)
+	if err != nil {
+		return err
+	}
+	return s.SetAgentCommitLink(ctx, convID, full[0])
+}
+
+// withAbsPaths makes the activity's relative file paths absolute from dir.
+func withAbsPaths(a source.Activity, dir string) source.Activity {
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	files := make([]string, len(a.Files))
+	for i, f := range a.Files {
+		files[i] = abs(f)
+	}
+	attachments := make([]string, len(a.Attachments))
+	for i, f := range a.Attachments {
+		attachments[i] = abs(f)
+	}
+	added := make(map[string][]string, len(a.Added))
+	for f, texts := range a.Added {
+		added[abs(f)] = texts
+	}
+	a.Files, a.Attachments, a.Added = files, attachments, added
+	return a
+}
+
+func isHex(s string) bool {
+	if len(s) < 7 || len(s) > 64 {
+		return false
+	}
+	return strings.Trim(s, "0123456789abcdef") == ""
+}
+
+// StoreActivity is what the store records of one event. Paths become
+// repo-relative; a file outside every repository is kept as is, never matched.
+func StoreActivity(a source.Activity, agent string, atMs int64) store.Activity {
+	sa := store.Activity{
+		ConversationID: a.ConversationID,
+		Agent:          agent,
+		GenerationID:   a.GenerationID,
+		Event:          a.Event,
+		AtMs:           atMs,
+		Model:          a.Model,
+		TranscriptPath: a.TranscriptPath,
+		Status:         a.Status,
+		Prompt:         strings.TrimSpace(a.Prompt),
+		Response:       strings.TrimSpace(a.Response),
+		WorkspaceRoots: a.Roots,
+	}
+	base := ""
+	if len(a.Roots) > 0 {
+		base = a.Roots[0]
+	}
+	loc := &Locator{}
+	for _, f := range a.Attachments {
+		sa.Files = append(sa.Files, loc.Touch(f, base, store.SourceAttachment))
+	}
+	src := store.SourceHook
+	if a.ToolEdit {
+		src = store.SourceTool
+	}
+	for _, f := range a.Files {
+		sa.Files = append(sa.Files, loc.Touch(f, base, src))
+	}
+	for f, texts := range a.Added {
+		t := loc.Touch(f, base, src)
+		if t.RepoKey == "" {
+			continue // a file in no repository is never matched
+		}
+		for _, text := range texts {
+			sa.Lines = append(sa.Lines, editLines(t, text)...)
+		}
+	}
+	return sa
+}
+
+// editLines are the countable lines of text an edit wrote into file t.
+func editLines(t store.FileTouch, text string) []store.EditLine {
+	var out []store.EditLine
+	for _, line := range link.SplitLines(text) {
+		out = append(out, store.EditLine{RepoKey: t.RepoKey, PathKey: t.PathKey, Hash: link.LineHash(line), Text: line})
+	}
+	return out
+}
+
+// Enrich reads a conversation from its agent (title, summary, model,
+// times, prompts, edits with their times and lines) into the store. roots,
+// when given, are the work trees it was found to belong to (import).
+func (w Writer) Enrich(ctx context.Context, src source.Source, id string, hint source.Hint, roots []string) error {
+	s := w.Store
+	if hint.TranscriptPath == "" {
+		if conv, _ := s.GetConversation(ctx, id); conv != nil {
+			hint.TranscriptPath = conv.TranscriptPath
+		}
+	}
+	c, err := src.ReadConversation(ctx, id, hint)
+	if errors.Is(err, source.ErrNotFound) {
+		return fmt.Errorf("conversation %s: %s has no transcript for it (yet)", id, src.Name())
+	}
+	if err != nil {
+		return err
+	}
+	e := store.Enrichment{
+		ConversationID: id,
+		Agent:          src.Name(),
+		Title:          c.Title,
+		Summary:        c.Summary,
+		Model:          c.Model,
+		CreatedMs:      msOrZero(c.Created),
+		UpdatedMs:      msOrZero(c.Updated),
+		UserMessages:   c.Prompts,
+		EnrichedMs:     w.Now().UnixMilli(),
+		Roots:          roots,
+	}
+	if len(c.Prompts) > 0 {
+		e.FirstMessage = c.Prompts[0]
+	}
+	base := c.Cwd
+	loc := &Locator{}
+	for _, ed := range c.Edits {
+		t := loc.Touch(ed.Path, base, store.SourceTool)
+		t.AtMs = msOrZero(ed.At)
+		e.Files = append(e.Files, t)
+		if t.RepoKey == "" {
+			continue
+		}
+		for _, l := range editLines(t, ed.Added) {
+			l.AtMs = t.AtMs
+			e.Lines = append(e.Lines, l)
+		}
+	}
+	return s.ApplyEnrichment(ctx, e)
+}
+
+func msOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// Parse reads one hook payload of src. event is the name the hook command
+// gave (capture --event): it wins for a source.EventHook, and otherwise
+// only fills a payload that names none.
+func Parse(src source.Source, data []byte, event string) (source.Activity, error) {
+	if eh, ok := src.(source.EventHook); ok && event != "" {
+		return eh.ParseHookEvent(data, event)
+	}
+	a, err := src.ParseHook(data)
+	if err == nil && a.Event == "" {
+		a.Event = event
+	}
+	return a, err
+}

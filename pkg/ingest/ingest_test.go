@@ -1,0 +1,86 @@
+package ingest
+
+import (
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+func TestIsHex(t *testing.T) {
+	for s, want := range map[string]bool{
+		"abc1234": true, "abc123": false, "ABC1234": false, "abc123z": false,
+		"0123456789abcdef0123456789abcdef01234567": true,
+	} {
+		if got := isHex(s); got != want {
+			t.Errorf("isHex(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func gitInit(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestStoreActivity: paths become repo-relative from the first root; lines
+// are kept only for files in a repository; a tool edit is marked as one.
+func TestStoreActivity(t *testing.T) {
+	repo := gitInit(t)
+	a := source.Activity{
+		ConversationID: "c1", Event: "PostToolUse", Roots: []string{repo}, ToolEdit: true,
+		Prompt: "  hi  ", Files: []string{"src/a.go"}, Attachments: []string{filepath.Join(repo, "README")},
+		Added: map[string][]string{"src/a.go": {"one\ntwo"}, "/outside/x.txt": {"x"}},
+	}
+	got := StoreActivity(a, "claude", 7)
+	if got.Agent != "claude" || got.AtMs != 7 || got.Prompt != "hi" {
+		t.Errorf("activity: %+v", got)
+	}
+	var files []string
+	for _, f := range got.Files {
+		files = append(files, f.Path+" "+f.Source)
+	}
+	want := []string{"README " + store.SourceAttachment, "src/a.go " + store.SourceTool}
+	if !reflect.DeepEqual(files, want) {
+		t.Errorf("files = %q, want %q", files, want)
+	}
+	var lines []string
+	for _, l := range got.Lines {
+		lines = append(lines, l.PathKey+":"+l.Text)
+	}
+	if want := []string{"src/a.go:one", "src/a.go:two"}; !reflect.DeepEqual(lines, want) {
+		t.Errorf("lines = %q, want %q", lines, want)
+	}
+}
+
+func TestTouchOutsideRepository(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.txt")
+	got := Touch("x.txt", dir, store.SourceHook)
+	if got.RepoKey != "" || got.Path != p || got.PathKey != p {
+		t.Errorf("Touch = %+v, want an unmatched %s", got, p)
+	}
+}
+
+func TestWithAbsPaths(t *testing.T) {
+	a := withAbsPaths(source.Activity{
+		Files: []string{"a", "/abs/b", ""}, Attachments: []string{"c"}, Added: map[string][]string{"d": {"x"}},
+	}, "/root")
+	if want := []string{"/root/a", "/abs/b", ""}; !reflect.DeepEqual(a.Files, want) {
+		t.Errorf("files = %q", a.Files)
+	}
+	if a.Attachments[0] != "/root/c" || a.Added["/root/d"] == nil {
+		t.Errorf("attachments %q added %v", a.Attachments, a.Added)
+	}
+}

@@ -1,0 +1,293 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/autolink"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/repokey"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// catchUp bounds how many unrecorded ancestors a post-commit run records: the
+// worker resolves HEAD a moment after the commit, so a script committing twice
+// in quick succession must not leave the first commit out.
+const (
+	catchUpCommits = 8
+	catchUpWindow  = 10 * time.Minute
+)
+
+// extraCommits bounds how many unrecorded commits before the queued ones a
+// drain also records: a hook appends its record a moment after git wrote the
+// reflog, so a drain can see a commit before its record.
+const extraCommits = 8
+
+// Recorder records commits of one repository: stores each, attributes its
+// added lines to the agents' edits, and links it to conversations.
+type Recorder struct {
+	Writer
+	Repo   *gitx.Repo
+	Linker *autolink.Linker
+	// Shared is called with the commits just recorded or rewritten (the
+	// caller shares their links in git notes); nil: nothing.
+	Shared func(ctx context.Context, hashes ...string)
+}
+
+// Recorder is a recorder of repo into w's store, linking with w's settings.
+func (w Writer) Recorder(repo *gitx.Repo) *Recorder {
+	return &Recorder{Writer: w, Repo: repo, Linker: &autolink.Linker{Store: w.Store, Config: w.Config}}
+}
+
+func (r *Recorder) shared(ctx context.Context, hashes ...string) {
+	if r.Shared != nil {
+		r.Shared(ctx, hashes...)
+	}
+}
+
+// Record reads one commit, stores it and links it.
+func (r *Recorder) Record(ctx context.Context, rev, source string) (*gitx.Commit, []autolink.Decision, error) {
+	return r.recordOn(ctx, rev, "", source)
+}
+
+// recordOn is Record with the branch the commit was made on, when the
+// reflog told it ("": HEAD's branch if the commit is its tip).
+func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*gitx.Commit, []autolink.Decision, error) {
+	c, err := r.Repo.ReadCommit(ctx, rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	if branch != "" {
+		c.Branch = branch
+	}
+	sc := store.Commit{
+		Hash:        c.Hash,
+		RepoPath:    r.Repo.TopLevel,
+		RepoKey:     repokey.Of(r.Repo.CommonDir),
+		Branch:      c.Branch,
+		Author:      c.Author,
+		Message:     c.Subject,
+		CommittedAt: c.CommitTime,
+		ParentCount: len(c.Parents),
+	}
+	for _, f := range c.Files {
+		sc.Files = append(sc.Files, link.NormPath(f))
+		sc.FileKeys = append(sc.FileKeys, repokey.PathKey(f))
+	}
+	// git's diff of the commit (the slow part of a large commit) runs while
+	// the commit is stored and its candidate conversations are looked up.
+	type diffResult struct {
+		lines map[string][]gitx.AddedLine
+		err   error
+	}
+	diff := make(chan diffResult, 1)
+	go func() {
+		if c.IsMerge() {
+			// A merge brings no lines of its own: what its diff against the
+			// first parent adds, the merged commits wrote. It links to
+			// nothing by itself (file overlap alone never links a merge).
+			diff <- diffResult{}
+			return
+		}
+		lines, err := r.Repo.AddedLines(ctx, c)
+		diff <- diffResult{lines, err}
+	}()
+	if err := r.Store.UpsertCommit(ctx, sc); err != nil {
+		<-diff
+		return nil, nil, err
+	}
+	r.refreshStale(ctx)
+	d, err := r.Linker.LinkCommitWhen(ctx, c.Hash, source, func() error {
+		res := <-diff
+		if res.err == nil {
+			res.err = r.AttributeLines(ctx, res.lines, sc)
+		}
+		if res.err != nil {
+			return fmt.Errorf("line attribution of %s: %w", short(c.Hash), res.err)
+		}
+		return nil
+	})
+	r.shared(ctx, c.Hash)
+	return c, d, err
+}
+
+// AttributeLines matches the commit's added lines against the lines the
+// agents' edits wrote (captured from the hooks) and stores, per line, the
+// conversation and prompt that wrote it. The most recent edit that wrote a
+// line in the same file wins; a line moved to another file still matches.
+func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.AddedLine, sc store.Commit) error {
+	type ref struct {
+		path string
+		line int
+		hash int64
+	}
+	var refs []ref
+	counts := map[string]*store.FileLines{}
+	seen := map[int64]bool{}
+	var hashes []int64
+	for path, lines := range added {
+		fl := &store.FileLines{Path: link.NormPath(path), PathKey: repokey.PathKey(path)}
+		counts[path] = fl
+		for _, l := range lines {
+			if !link.Countable(l.Text) {
+				continue
+			}
+			h := link.LineHash(l.Text)
+			refs = append(refs, ref{path, l.Line, h})
+			fl.Added++
+			if !seen[h] {
+				seen[h] = true
+				hashes = append(hashes, h)
+			}
+		}
+	}
+	cfg := r.Linker.Config
+	window := link.DefaultConfig()
+	if cfg != nil {
+		window = cfg(sc.RepoPath)
+	}
+	commitMs := sc.CommittedAt.UnixMilli()
+	evidence, err := r.Store.LineEvidence(ctx, sc.RepoKey, hashes, commitMs-window.Window.Milliseconds(), commitMs+window.Skew.Milliseconds())
+	if err != nil {
+		return err
+	}
+	var lines []store.CommitLine
+	for _, rf := range refs {
+		key := repokey.PathKey(rf.path)
+		var best *store.Evidence
+		for i, e := range evidence[rf.hash] {
+			samePath, bestSame := e.PathKey == key, best != nil && best.PathKey == key
+			if best == nil || (samePath && !bestSame) || (samePath == bestSame && e.AtMs > best.AtMs) {
+				best = &evidence[rf.hash][i]
+			}
+		}
+		if best == nil {
+			continue
+		}
+		lines = append(lines, store.CommitLine{Path: link.NormPath(rf.path), Line: rf.line, ConversationID: best.ConversationID, GenerationID: best.GenerationID})
+		counts[rf.path].Agent++
+	}
+	files := make([]store.FileLines, 0, len(counts))
+	for _, fl := range counts {
+		files = append(files, *fl)
+	}
+	return r.Store.SetCommitLines(ctx, sc.Hash, files, lines)
+}
+
+// refreshStale re-reads from Cursor the few recently active conversations whose
+// last rows may not have been flushed at stop, before linking (bounded: this
+// runs in the background after every commit).
+func (r *Recorder) refreshStale(ctx context.Context) {
+	ids, err := r.Store.StaleEnrichment(ctx, r.Now().Add(-2*time.Hour).UnixMilli(), 3)
+	if err != nil {
+		return
+	}
+	for _, id := range ids {
+		if err := r.EnrichCursor(ctx, id); err != nil {
+			_ = r.Store.MarkEnrichError(ctx, id, err.Error())
+		}
+	}
+}
+
+// catchUp records first-parent ancestors of c that were committed moments
+// before it and are not recorded yet.
+func (r *Recorder) catchUp(ctx context.Context, c *gitx.Commit) error {
+	for range catchUpCommits {
+		if len(c.Parents) == 0 {
+			return nil
+		}
+		parent := c.Parents[0]
+		done, err := r.Store.RecordedCommits(ctx, []string{parent})
+		if err != nil || done[parent] {
+			return err
+		}
+		p, _, err := r.Record(ctx, parent, store.LinkSourceHook)
+		if err != nil {
+			return err
+		}
+		if c.CommitTime.Sub(p.CommitTime) > catchUpWindow {
+			return nil
+		}
+		c = p
+	}
+	return nil
+}
+
+// Rewrite records each new commit of an amend or rebase and carries every
+// link of the old one over.
+func (r *Recorder) Rewrite(ctx context.Context, pairs [][2]string) error {
+	for _, p := range pairs {
+		if _, _, err := r.Record(ctx, p[1], store.LinkSourceHook); err != nil {
+			return err
+		}
+		if err := r.Store.MarkRewritten(ctx, p[0], p[1]); err != nil {
+			return err
+		}
+		r.shared(ctx, p[1])
+	}
+	return nil
+}
+
+// RecordNew records the last n commits this work tree made, and the
+// unrecorded ones right before them (see extraCommits). Without a reflog it
+// records HEAD and the commits just before it.
+func (r *Recorder) RecordNew(ctx context.Context, n int) error {
+	entries, err := r.Repo.NewCommits(n + extraCommits)
+	if err != nil {
+		return r.RecordHead(ctx)
+	}
+	hashes := make([]string, len(entries))
+	for i, e := range entries {
+		hashes[i] = e.New
+	}
+	done, err := r.Store.RecordedCommits(ctx, hashes)
+	if err != nil {
+		return err
+	}
+	// The last n are the queued ones; before them only a contiguous run of
+	// unrecorded commits.
+	first := max(len(entries)-n, 0)
+	for first > 0 && !done[entries[first-1].New] && entries[first].Time().Sub(entries[first-1].Time()) <= catchUpWindow {
+		first--
+	}
+	for _, e := range entries[first:] {
+		if done[e.New] {
+			continue
+		}
+		done[e.New] = true // a commit the reflog shows twice (reset and redo)
+		if _, _, err := r.recordOn(ctx, e.New, e.Branch, store.LinkSourceHook); err != nil {
+			return err
+		}
+	}
+	return r.prune(ctx)
+}
+
+// RecordHead records HEAD and the commits made moments before it.
+func (r *Recorder) RecordHead(ctx context.Context) error {
+	c, _, err := r.Record(ctx, "HEAD", store.LinkSourceHook)
+	if err != nil {
+		return err
+	}
+	if err := r.prune(ctx); err != nil {
+		return err
+	}
+	return r.catchUp(ctx, c)
+}
+
+// prune keeps stored edit lines bounded (docs/data-model.md).
+func (r *Recorder) prune(ctx context.Context) error {
+	cutoff := r.Now().Add(-store.EditLineRetentionDays * 24 * time.Hour).UnixMilli()
+	if _, err := r.Store.PruneEditLines(ctx, cutoff); err != nil {
+		r.Log.Printf("record", "pruning edit lines: %v", err)
+	}
+	return nil
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}

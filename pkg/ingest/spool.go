@@ -1,0 +1,66 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/git-convo/git-convo/pkg/agents"
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// Spooled is one hook's work kept in the spool while links.sqlite could not
+// be written, with the time it arrived.
+type Spooled struct {
+	Event   string          `json:"event,omitempty"`
+	Agent   string          `json:"agent,omitempty"`
+	AtMs    int64           `json:"atMs"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+	// A commit (post-commit) or rewrite (post-rewrite) the recorder could
+	// not store, in the work tree at Repo.
+	Repo    string      `json:"repo,omitempty"`
+	Commit  string      `json:"commit,omitempty"`
+	Rewrite [][2]string `json:"rewrite,omitempty"`
+}
+
+// Replay records one spooled entry: an agent's event at the time it
+// arrived, or a work tree's commit or rewrite with the recorder that
+// recorder gives for it. What can no longer be read or found is dropped
+// (nil) rather than block the spool.
+func (w Writer) Replay(ctx context.Context, e Spooled, recorder func(*gitx.Repo) *Recorder) error {
+	if e.Repo != "" {
+		repo, err := gitx.Open(ctx, e.Repo, false)
+		if err != nil {
+			return nil // the work tree is gone: nothing left to record
+		}
+		r := recorder(repo)
+		if e.Commit != "" {
+			if _, _, err := r.Record(ctx, e.Commit, store.LinkSourceHook); err != nil {
+				return err
+			}
+		}
+		return r.Rewrite(ctx, e.Rewrite)
+	}
+	src := agents.For(e.Agent, w.Getenv)
+	a, err := Parse(src, e.Payload, e.Event)
+	if err != nil || a.Foreign || a.ConversationID == "" {
+		return nil
+	}
+	if src.Name() == cursor.Name {
+		return w.RecordCursor(ctx, a, e.AtMs)
+	}
+	return w.Record(ctx, src, a, e.AtMs)
+}
+
+// RecordCursor stores one Cursor event as Cursor's capture always has:
+// workspace roots as sent and no agent name (Cursor, the default); then it
+// links a commit the agent ran (docs/agents.md: why it is not Record yet).
+func (w Writer) RecordCursor(ctx context.Context, a source.Activity, atMs int64) error {
+	if err := w.Store.RecordActivity(ctx, StoreActivity(a, "", atMs)); err != nil {
+		return err
+	}
+	w.LinkAgentCommit(ctx, a.ConversationID, a.Commit)
+	return nil
+}

@@ -1,0 +1,45 @@
+package ingest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// TestReplay: spooled events are recorded as their agent's, at the time
+// they arrived; a work tree that is gone and an unreadable payload are
+// dropped rather than block the spool.
+func TestReplay(t *testing.T) {
+	ctx := context.Background()
+	repo := gitInit(t)
+	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "links.sqlite"), store.Options{Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w := Writer{Store: s, Now: time.Now, Getenv: func(string) string { return "" }}
+	noRecorder := func(*gitx.Repo) *Recorder { t.Fatal("no commit to record"); return nil }
+	for _, e := range []Spooled{
+		{Event: "beforeSubmitPrompt", AtMs: 1000, Payload: []byte(`{"conversation_id":"c1","prompt":"hi","workspace_roots":["` + repo + `"]}`)},
+		{Agent: "claude", AtMs: 2000, Payload: []byte(`{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"hello","cwd":"` + repo + `"}`)},
+		{Agent: "claude", Payload: []byte(`not json`)},
+		{Repo: filepath.Join(repo, "gone"), Commit: "HEAD"},
+	} {
+		if err := w.Replay(ctx, e, noRecorder); err != nil {
+			t.Errorf("Replay(%+v): %v", e, err)
+		}
+	}
+	for id, want := range map[string][2]string{"c1": {"", "hi"}, "s1": {"claude", "hello"}} {
+		c, err := s.GetConversation(ctx, id)
+		if err != nil || c == nil {
+			t.Fatalf("%s: %v %v", id, c, err)
+		}
+		if c.Agent != want[0] && !(want[0] == "" && c.Agent == "cursor") || c.FirstPrompt != want[1] {
+			t.Errorf("%s: agent %q prompt %q, want %q", id, c.Agent, c.FirstPrompt, want)
+		}
+	}
+}
