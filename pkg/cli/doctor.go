@@ -214,7 +214,11 @@ func doctorGitHooks(ctx context.Context, repo *gitx.Repo, exe string) []check {
 		return []check{{Name: "git hooks", OK: false, Detail: err.Error()}}
 	}
 	var out []check
+	sharing := sharingOn(ctx, repo)
 	for _, name := range gitHooks() {
+		if name == "pre-push" && !sharing {
+			continue // installed by `share on` only
+		}
 		path := filepath.Join(loc.Dir, name)
 		if f := loc.ManagerFile(name); f != "" {
 			path = f

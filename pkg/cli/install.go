@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -24,12 +25,14 @@ func installCommand(env *Env) *cli.Command {
 		Usage:     "install the git hooks in this repository and Cursor's agent hooks",
 		UsageText: "git convo install [--cursor=user|project|none] [--claude=user|project|none] [--force]",
 		Description: `Adds a block between "# >>> git-convo >>>" and "# <<< git-convo <<<" right after the
-shebang of the post-commit, post-merge, post-rewrite and pre-push hooks (in the hooks
+shebang of the post-commit, post-merge and post-rewrite hooks, and of pre-push while this
+repository shares (in the hooks
 directory git uses: core.hooksPath and linked worktrees are honoured). Your own hook content
 is kept byte for byte; a second install changes nothing; "git convo uninstall" takes the
 block out again. It also makes a plain "git fetch" bring teammates' shared notes into
-refs/notes/remotes/<remote>/convo and amend and rebase carry notes (notes.rewriteRef); the
-pre-push block sends notes only once "git convo share on" (docs/sharing.md).
+refs/notes/remotes/<remote>/convo and amend and rebase carry notes (notes.rewriteRef). The
+pre-push block comes with "git convo share on" and goes with "share off", so a push in a
+repository that does not share starts nothing (docs/sharing.md).
 
 Cursor: by default the user-level ~/.cursor/hooks.json gets git-convo's capture command
 with this binary's absolute path, so one install serves every repository. --cursor=project
@@ -161,14 +164,23 @@ func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force, shar
 	if err := os.MkdirAll(qdir, 0o700); err != nil {
 		return fmt.Errorf("creating the commit queue: %w", err)
 	}
+	sharing := sharingOn(ctx, repo)
 	for _, name := range gitHooks() {
-		block, err := templates.Render(name, env.Executable, filepath.Join(qdir, queue.FileName))
-		if err != nil {
-			return err
-		}
 		path := filepath.Join(loc.Dir, name)
 		if loc.ManagerFile(name) != "" {
 			path = loc.ManagerFile(name)
+		}
+		if name == "pre-push" && !sharing {
+			// A push in a repository that does not share starts nothing:
+			// the block comes with `share on` (an older install's goes).
+			if res, err := githooks.UninstallFile(path); err == nil && !strings.HasPrefix(res, "not present") {
+				fmt.Fprintf(env.Stdout, "%s: %s (sharing is off)\n", path, res)
+			}
+			continue
+		}
+		block, err := templates.Render(name, env.Executable, filepath.Join(qdir, queue.FileName))
+		if err != nil {
+			return err
 		}
 		res, err := githooks.InstallFile(path, block)
 		if err != nil {
@@ -177,6 +189,13 @@ func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force, shar
 		fmt.Fprintf(env.Stdout, "%s: %s\n", path, res)
 	}
 	return nil
+}
+
+// sharingOn reports convo.share for this repository (a config read error is
+// "off": the pre-push block then waits for `share on`).
+func sharingOn(ctx context.Context, repo *gitx.Repo) bool {
+	s, err := notesGit(repo).Settings(ctx)
+	return err == nil && s.On
 }
 
 // sharedHooksCheck refuses to touch hooks every repository shares (a

@@ -46,12 +46,15 @@ first; transcripts are never shared. See docs/sharing.md.`,
 				Name:  "off",
 				Usage: "stop writing and pushing notes (what was pushed stays: docs/sharing.md says how to remove it)",
 				Action: func(c *cli.Context) error {
-					g, _, err := shareRepo(c.Context)
+					g, repo, err := shareRepo(c.Context)
 					if err != nil {
 						return err
 					}
 					if err := g.SetShare(c.Context, false, false, ""); err != nil {
 						return err
+					}
+					if err := uninstallHook(c.Context, repo, "pre-push"); err != nil {
+						fmt.Fprintf(env.Stderr, "git-convo: the pre-push block stays (%v); with sharing off it sends nothing\n", err)
 					}
 					fmt.Fprintln(env.Stdout, "sharing is off: no note is written or pushed from now on.")
 					fmt.Fprintln(env.Stdout, "Notes already pushed stay on the remote; docs/sharing.md says how to remove them.")
@@ -185,6 +188,21 @@ func installHook(ctx context.Context, env *Env, repo *gitx.Repo, hook string) er
 		return err
 	}
 	_, err = githooks.InstallFile(filepath.Join(loc.Dir, hook), block)
+	return err
+}
+
+// uninstallHook removes one git-convo hook block (sharing's pre-push, at
+// share off: a push then starts no process).
+func uninstallHook(ctx context.Context, repo *gitx.Repo, hook string) error {
+	loc, err := githooks.Locate(ctx, repo.TopLevel)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(loc.Dir, hook)
+	if f := loc.ManagerFile(hook); f != "" {
+		path = f
+	}
+	_, err = githooks.UninstallFile(path)
 	return err
 }
 

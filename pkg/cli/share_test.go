@@ -634,3 +634,36 @@ func TestShareAgentCommitLinkUpdatesNote(t *testing.T) {
 		})
 	}
 }
+
+// TestPrePushOnlyWhileSharing: a repository that does not share has no
+// pre-push block, so a push starts no process; share on adds it, share off
+// and a later install take it away.
+func TestPrePushOnlyWhileSharing(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	hook := filepath.Join(a.dir, ".git", "hooks", "pre-push")
+	hasBlock := func() bool {
+		b, err := os.ReadFile(hook)
+		return err == nil && strings.Contains(string(b), "git-convo")
+	}
+	if hasBlock() {
+		t.Error("install wrote a pre-push block with sharing off")
+	}
+	a.convo(a.dir, "share", "on")
+	if !hasBlock() {
+		t.Error("share on wrote no pre-push block")
+	}
+	a.run(a.dir, "git", "config", "convo.share", "false")
+	a.convo(a.dir, "install", "--cursor=none")
+	if hasBlock() {
+		t.Error("install kept the pre-push block with sharing off")
+	}
+	a.convo(a.dir, "share", "on")
+	a.convo(a.dir, "share", "off")
+	if hasBlock() {
+		t.Error("share off kept the pre-push block")
+	}
+	if d := a.convo(a.dir, "doctor"); strings.Contains(d, "pre-push") {
+		t.Errorf("doctor reports pre-push with sharing off:\n%s", d)
+	}
+}
