@@ -155,16 +155,17 @@ func (g Git) Unsetup(ctx context.Context) error {
 	return nil
 }
 
-// where is the work tree's top level and the git common dir.
+// where is the work tree's top level ("" in a bare repository) and the git
+// common dir. One value per call: a path may hold a newline, so two answers
+// on one output could not be told apart.
 func (g Git) where(ctx context.Context) (root, common string, err error) {
-	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) == 0 || lines[0] == "" {
+	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil {
 		return "", "", err
 	}
-	common = lines[0]
-	if len(lines) > 1 {
-		root = lines[1]
+	common = strings.TrimSuffix(string(out), "\n")
+	if out, err := g.run(ctx, nil, "rev-parse", "--show-toplevel"); err == nil {
+		root = strings.TrimSuffix(string(out), "\n")
 	}
 	return root, common, nil
 }
