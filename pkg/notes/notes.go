@@ -98,27 +98,20 @@ func (g Git) Read(ctx context.Context, refs []string, want map[string]bool) (map
 	blobs := map[string][]string{} // commit -> note blobs
 	var order []string
 	for _, ref := range refs {
-		out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
+		err := g.eachNote(ctx, ref, func(commit, blob string) {
+			if want != nil && !want[commit] {
+				return
+			}
+			if blobs[commit] == nil {
+				order = append(order, commit)
+			}
+			blobs[commit] = append(blobs[commit], blob)
+		})
 		if err != nil {
 			if tip, e := g.resolve(ctx, ref); e == nil && tip == "" {
 				continue // the ref vanished meanwhile
 			}
 			return nil, err
-		}
-		for _, entry := range bytes.Split(out, []byte{0}) {
-			meta, path, ok := bytes.Cut(entry, []byte{'\t'})
-			f := strings.Fields(string(meta))
-			if !ok || len(f) != 3 || f[1] != "blob" {
-				continue
-			}
-			commit := strings.ReplaceAll(string(path), "/", "")
-			if want != nil && !want[commit] {
-				continue
-			}
-			if blobs[commit] == nil {
-				order = append(order, commit)
-			}
-			blobs[commit] = append(blobs[commit], f[2])
 		}
 	}
 	if len(order) == 0 {

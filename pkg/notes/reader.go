@@ -98,20 +98,27 @@ func (r *Reader) Refs() []string {
 func (g Git) listNotes(ctx context.Context, refs []string) (map[string][]string, error) {
 	index := map[string][]string{}
 	for _, ref := range refs {
-		out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
-		if err != nil {
-			continue // vanished or unreadable: the other refs still answer
-		}
-		for _, entry := range bytes.Split(out, []byte{0}) {
-			meta, path, ok := bytes.Cut(entry, []byte{'\t'})
-			f := strings.Fields(string(meta))
-			if ok && len(f) == 3 && f[1] == "blob" {
-				c := strings.ReplaceAll(string(path), "/", "")
-				index[c] = append(index[c], f[2])
-			}
-		}
+		// A vanished or unreadable ref is skipped: the other refs still answer.
+		_ = g.eachNote(ctx, ref, func(commit, blob string) { index[commit] = append(index[commit], blob) })
 	}
 	return index, nil
+}
+
+// eachNote calls fn with each commit that has a note on ref and the note's
+// blob (the notes tree may fan the commit's hash out into directories).
+func (g Git) eachNote(ctx context.Context, ref string, fn func(commit, blob string)) error {
+	out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
+	if err != nil {
+		return err
+	}
+	for _, entry := range bytes.Split(out, []byte{0}) {
+		meta, path, ok := bytes.Cut(entry, []byte{'\t'})
+		f := strings.Fields(string(meta))
+		if ok && len(f) == 3 && f[1] == "blob" {
+			fn(strings.ReplaceAll(string(path), "/", ""), f[2])
+		}
+	}
+	return nil
 }
 
 // Records returns the merged shared record of each of hashes that has one.
