@@ -8,7 +8,6 @@ import (
 	"io"
 	"os/exec"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -238,24 +237,15 @@ func (r *Reader) readInOrder(ctx context.Context, queries []string) ([][]byte, e
 	}()
 	res := make([][]byte, len(queries))
 	for i := range queries {
-		head, err := r.out.ReadString('\n')
+		_, typ, content, err := readObject(r.out)
+		if err == io.EOF {
+			return nil, fmt.Errorf("git cat-file: %w", io.ErrUnexpectedEOF)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("git cat-file: %w", err)
+			return nil, err
 		}
-		f := strings.Fields(head)
-		if len(f) != 3 {
-			continue // missing
-		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: bad header %q", head)
-		}
-		buf := make([]byte, n+1)
-		if _, err := io.ReadFull(r.out, buf); err != nil {
-			return nil, fmt.Errorf("git cat-file: %w", err)
-		}
-		if f[1] == "blob" {
-			res[i] = buf[:n]
+		if typ == "blob" {
+			res[i] = content
 		}
 	}
 	return res, <-werr
