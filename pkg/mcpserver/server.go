@@ -100,8 +100,6 @@ func relPath(repo *gitx.Repo, base, p string) (string, error) {
 	return link.NormPath(filepath.ToSlash(rel)), nil
 }
 
-func pathKey(rel string) string { return repokey.PathKey(rel) }
-
 func iso(ms int64) string {
 	if ms <= 0 {
 		return ""

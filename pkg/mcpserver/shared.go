@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -86,7 +87,7 @@ func addSharedConversations(convs []store.Conversation, shared map[string][]stor
 func touchesFile(links []store.LinkedConversation, key string) bool {
 	for _, lc := range links {
 		for _, p := range lc.MatchedFiles {
-			if pathKey(p) == key {
+			if repokey.PathKey(p) == key {
 				return true
 			}
 		}
@@ -126,7 +127,7 @@ func addSharedFileContext(ctx context.Context, repo *gitx.Repo, rel string, limi
 	for _, fc := range out.Conversations {
 		known[fc.ID] = true
 	}
-	key := pathKey(rel)
+	key := repokey.PathKey(rel)
 	for _, c := range commits {
 		rec, ok := recs[c.Hash]
 		if !ok || len(out.Commits) >= limit {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/textmatch"
 )
@@ -183,7 +184,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 				if err != nil {
 					return nil, out, err
 				}
-				f.FileKey = pathKey(rel)
+				f.FileKey = repokey.PathKey(rel)
 			}
 		}
 		list, err := d.Store.ListConversations(ctx, f)
@@ -286,7 +287,7 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 		limit = 10
 	}
 	out.FilePath = rel
-	pk := pathKey(rel)
+	pk := repokey.PathKey(rel)
 	convs, err := d.Store.ConversationsForFile(ctx, key, pk, limit*3)
 	if err != nil {
 		return nil, out, err

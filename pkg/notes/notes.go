@@ -98,27 +98,20 @@ func (g Git) Read(ctx context.Context, refs []string, want map[string]bool) (map
 	blobs := map[string][]string{} // commit -> note blobs
 	var order []string
 	for _, ref := range refs {
-		out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
+		err := g.eachNote(ctx, ref, func(commit, blob string) {
+			if want != nil && !want[commit] {
+				return
+			}
+			if blobs[commit] == nil {
+				order = append(order, commit)
+			}
+			blobs[commit] = append(blobs[commit], blob)
+		})
 		if err != nil {
 			if tip, e := g.resolve(ctx, ref); e == nil && tip == "" {
 				continue // the ref vanished meanwhile
 			}
 			return nil, err
-		}
-		for _, entry := range bytes.Split(out, []byte{0}) {
-			meta, path, ok := bytes.Cut(entry, []byte{'\t'})
-			f := strings.Fields(string(meta))
-			if !ok || len(f) != 3 || f[1] != "blob" {
-				continue
-			}
-			commit := strings.ReplaceAll(string(path), "/", "")
-			if want != nil && !want[commit] {
-				continue
-			}
-			if blobs[commit] == nil {
-				order = append(order, commit)
-			}
-			blobs[commit] = append(blobs[commit], f[2])
 		}
 	}
 	if len(order) == 0 {
@@ -171,27 +164,42 @@ func (g Git) catBlobs(ctx context.Context, shas []string) (map[string][]byte, er
 	res := map[string][]byte{}
 	rd := bufio.NewReader(bytes.NewReader(out))
 	for {
-		head, err := rd.ReadString('\n')
+		sha, _, content, err := readObject(rd)
 		if err == io.EOF {
 			return res, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		f := strings.Fields(head)
-		if len(f) != 3 {
-			continue // "<sha> missing"
+		if content != nil {
+			res[sha] = content
 		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: bad header %q", head)
-		}
-		buf := make([]byte, n+1) // the content and its newline
-		if _, err := io.ReadFull(rd, buf); err != nil {
-			return nil, fmt.Errorf("git cat-file: %w", err)
-		}
-		res[f[0]] = buf[:n]
 	}
+}
+
+// readObject reads one answer of git cat-file --batch: the object's name,
+// type and content (nil content: "<name> missing"). io.EOF: no more.
+func readObject(rd *bufio.Reader) (sha, typ string, content []byte, err error) {
+	head, err := rd.ReadString('\n')
+	if err == io.EOF && head == "" {
+		return "", "", nil, io.EOF
+	}
+	if err != nil {
+		return "", "", nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	f := strings.Fields(head)
+	if len(f) != 3 {
+		return "", "", nil, nil // missing
+	}
+	n, err := strconv.Atoi(f[2])
+	if err != nil {
+		return "", "", nil, fmt.Errorf("git cat-file: bad header %q", head)
+	}
+	buf := make([]byte, n+1) // the content and its newline
+	if _, err := io.ReadFull(rd, buf); err != nil {
+		return "", "", nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	return f[0], f[1], buf[:n], nil
 }
 
 // Write replaces writer's record on each commit of recs with the new one

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os/exec"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -98,20 +97,27 @@ func (r *Reader) Refs() []string {
 func (g Git) listNotes(ctx context.Context, refs []string) (map[string][]string, error) {
 	index := map[string][]string{}
 	for _, ref := range refs {
-		out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
-		if err != nil {
-			continue // vanished or unreadable: the other refs still answer
-		}
-		for _, entry := range bytes.Split(out, []byte{0}) {
-			meta, path, ok := bytes.Cut(entry, []byte{'\t'})
-			f := strings.Fields(string(meta))
-			if ok && len(f) == 3 && f[1] == "blob" {
-				c := strings.ReplaceAll(string(path), "/", "")
-				index[c] = append(index[c], f[2])
-			}
-		}
+		// A vanished or unreadable ref is skipped: the other refs still answer.
+		_ = g.eachNote(ctx, ref, func(commit, blob string) { index[commit] = append(index[commit], blob) })
 	}
 	return index, nil
+}
+
+// eachNote calls fn with each commit that has a note on ref and the note's
+// blob (the notes tree may fan the commit's hash out into directories).
+func (g Git) eachNote(ctx context.Context, ref string, fn func(commit, blob string)) error {
+	out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
+	if err != nil {
+		return err
+	}
+	for _, entry := range bytes.Split(out, []byte{0}) {
+		meta, path, ok := bytes.Cut(entry, []byte{'\t'})
+		f := strings.Fields(string(meta))
+		if ok && len(f) == 3 && f[1] == "blob" {
+			fn(strings.ReplaceAll(string(path), "/", ""), f[2])
+		}
+	}
+	return nil
 }
 
 // Records returns the merged shared record of each of hashes that has one.
@@ -231,24 +237,15 @@ func (r *Reader) readInOrder(ctx context.Context, queries []string) ([][]byte, e
 	}()
 	res := make([][]byte, len(queries))
 	for i := range queries {
-		head, err := r.out.ReadString('\n')
+		_, typ, content, err := readObject(r.out)
+		if err == io.EOF {
+			return nil, fmt.Errorf("git cat-file: %w", io.ErrUnexpectedEOF)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("git cat-file: %w", err)
+			return nil, err
 		}
-		f := strings.Fields(head)
-		if len(f) != 3 {
-			continue // missing
-		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: bad header %q", head)
-		}
-		buf := make([]byte, n+1)
-		if _, err := io.ReadFull(r.out, buf); err != nil {
-			return nil, fmt.Errorf("git cat-file: %w", err)
-		}
-		if f[1] == "blob" {
-			res[i] = buf[:n]
+		if typ == "blob" {
+			res[i] = content
 		}
 	}
 	return res, <-werr
