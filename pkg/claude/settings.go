@@ -177,16 +177,17 @@ func Install(path, command string, specs []HookSpec, backupDir string) (string, 
 	}
 	for _, spec := range specs {
 		groups, _ := s.withoutOurs(spec.Event)
-		handler := map[string]any{"type": "command", "command": command, "timeout": spec.Timeout}
-		if spec.Async {
-			handler["async"] = true
-		}
 		g := jsonobj.New()
 		if spec.Matcher != "" {
 			m, _ := json.Marshal(spec.Matcher)
 			g.Set("matcher", m)
 		}
-		h, _ := marshalOrdered(handler, "type", "command", "timeout", "async")
+		h, _ := json.Marshal(struct { // in this order: settings files are read by people
+			Type    string `json:"type"`
+			Command string `json:"command"`
+			Timeout int    `json:"timeout"`
+			Async   bool   `json:"async,omitempty"`
+		}{"command", command, spec.Timeout, spec.Async})
 		g.Set("hooks", json.RawMessage("["+string(h)+"]"))
 		groups = append(groups, g.Marshal())
 		list, _ := json.Marshal(groups)
@@ -200,7 +201,7 @@ func Install(path, command string, specs []HookSpec, backupDir string) (string, 
 	if err := filebackup.Save(backupDir, backupKind, path, s.existing, out); err != nil {
 		return "", err
 	}
-	if err := write(path, out); err != nil {
+	if err := atomicfile.Replace(path, out); err != nil {
 		return "", err
 	}
 	if s.existing == nil {
@@ -251,7 +252,7 @@ func Uninstall(path, backupDir string) (string, error) {
 	} else {
 		s.top.Set("hooks", s.hooks.Marshal())
 	}
-	return "removed", write(path, s.top.Indent())
+	return "removed", atomicfile.Replace(path, s.top.Indent())
 }
 
 // Installed reports which of specs' events have git-convo's handler in the
@@ -276,23 +277,4 @@ func Installed(path string, specs []HookSpec) (have, missing []string, err error
 		}
 	}
 	return have, missing, nil
-}
-
-// write replaces the file atomically, keeping its mode.
-func write(path string, data []byte) error { return atomicfile.Replace(path, data) }
-
-// marshalOrdered writes m's keys in the given order (settings files are read
-// by people; a stable order keeps diffs small).
-func marshalOrdered(m map[string]any, keys ...string) (json.RawMessage, error) {
-	o := jsonobj.New()
-	for _, k := range keys {
-		if v, ok := m[k]; ok {
-			b, err := json.Marshal(v)
-			if err != nil {
-				return nil, err
-			}
-			o.Set(k, b)
-		}
-	}
-	return o.Marshal(), nil
 }

@@ -46,7 +46,7 @@ var ErrMalformedHooksJSON = errors.New("malformed hooks.json")
 // absolute path (user-level file: GUI-launched Cursor may lack the user's
 // PATH) or "git-convo" (a project file shared by a team).
 func CaptureCommand(bin, event string) string {
-	return shellQuote(bin) + " capture --event " + event
+	return source.ShellQuote(bin) + " capture --event " + event
 }
 
 // isOurs recognises git-convo's entries, whatever binary path they name.
@@ -176,7 +176,7 @@ func UninstallHooksJSON(path, backupDir string) (string, error) {
 		top.Set("hooks", hooks.Marshal())
 	}
 	if hooks.Len() == 0 && top.OnlyKeys("version", "hooks") {
-		if err := removeFile(path); err != nil {
+		if err := os.Remove(path); err != nil {
 			return "", err
 		}
 		return "removed (the file held nothing else)", nil
@@ -219,8 +219,3 @@ func writeIfChanged(path string, existing []byte, compact json.RawMessage, befor
 	}
 	return "updated", nil
 }
-
-// shellQuote quotes s for sh when it needs it.
-func shellQuote(s string) string { return source.ShellQuote(s) }
-
-func removeFile(path string) error { return os.Remove(path) }

@@ -3,6 +3,7 @@ package cursor
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/git-convo/git-convo/pkg/jsonobj"
 )
@@ -43,7 +44,7 @@ func UninstallMCPJSON(path string) (string, error) {
 	}
 	servers.Del(MCPServerName)
 	if servers.Len() == 0 && top.OnlyKeys("mcpServers") {
-		if err := removeFile(path); err != nil {
+		if err := os.Remove(path); err != nil {
 			return "", err
 		}
 		return "removed (the file held nothing else)", nil

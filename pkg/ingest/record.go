@@ -34,6 +34,8 @@ type Recorder struct {
 	// Shared is called with the commits just recorded or rewritten (the
 	// caller shares their links in git notes); nil: nothing.
 	Shared func(ctx context.Context, hashes ...string)
+
+	refreshed bool // refreshStale ran: once per Recorder, not per commit
 }
 
 // Recorder is a recorder of repo into w's store, linking with w's settings.
@@ -178,8 +180,13 @@ func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.A
 
 // refreshStale re-reads from Cursor the few recently active conversations whose
 // last rows may not have been flushed at stop, before linking (bounded: this
-// runs in the background after every commit).
+// runs in the background after a commit: once per Recorder, however many
+// commits a drain, rebase or relink records).
 func (r *Recorder) refreshStale(ctx context.Context) {
+	if r.refreshed {
+		return
+	}
+	r.refreshed = true
 	ids, err := r.Store.StaleEnrichment(ctx, r.Now().Add(-2*time.Hour).UnixMilli(), 3)
 	if err != nil {
 		return

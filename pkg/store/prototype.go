@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/git-convo/git-convo/pkg/platform"
 )
 
 // The Node prototype of seed 000 (cursor-chat-history-mcp) wrote a
@@ -47,25 +49,18 @@ type PrototypeCounts struct {
 // table): <data dir>/CursorChatHistory/links.sqlite. It ignores the
 // environment overrides: those name git-convo's own database.
 func DefaultPrototypePath(getenv func(string) string, goos string) (string, error) {
-	home := getenv("HOME")
-	switch goos {
-	case "windows":
-		if d := getenv("APPDATA"); d != "" {
-			return filepath.Join(d, "CursorChatHistory", "links.sqlite"), nil
-		}
-		if up := getenv("USERPROFILE"); up != "" {
-			return filepath.Join(up, "AppData", "Roaming", "CursorChatHistory", "links.sqlite"), nil
-		}
-	case "darwin":
-		if home != "" {
-			return filepath.Join(home, "Library", "Application Support", "CursorChatHistory", "links.sqlite"), nil
-		}
-	default:
-		if home != "" {
-			return filepath.Join(home, ".local", "share", "CursorChatHistory", "links.sqlite"), nil
-		}
+	var dir string
+	var ok bool
+	if goos == "windows" || goos == "darwin" {
+		dir, ok = platform.DataDir(goos, getenv)
+	} else if home := platform.Home(goos, getenv); home != "" {
+		// The prototype did not read XDG_DATA_HOME.
+		dir, ok = platform.Join(goos, home, ".local", "share"), true
 	}
-	return "", errors.New("cannot tell where the prototype kept links.sqlite: HOME is not set (name the file)")
+	if !ok {
+		return "", errors.New("cannot tell where the prototype kept links.sqlite: HOME is not set (name the file)")
+	}
+	return platform.Join(goos, dir, "CursorChatHistory", "links.sqlite"), nil
 }
 
 type querier interface {

@@ -214,7 +214,7 @@ func TestDefaultPrototypePath(t *testing.T) {
 	}{
 		{"linux", map[string]string{"HOME": "/h", "XDG_DATA_HOME": "/x", "CURSOR_LINKS_DB_PATH": "/o"}, "/h/.local/share/CursorChatHistory/links.sqlite"},
 		{"darwin", map[string]string{"HOME": "/Users/a"}, "/Users/a/Library/Application Support/CursorChatHistory/links.sqlite"},
-		{"windows", map[string]string{"APPDATA": `C:\Users\a\AppData\Roaming`}, filepath.Join(`C:\Users\a\AppData\Roaming`, "CursorChatHistory", "links.sqlite")},
+		{"windows", map[string]string{"APPDATA": `C:\Users\a\AppData\Roaming`}, `C:\Users\a\AppData\Roaming\CursorChatHistory\links.sqlite`},
 	}
 	for _, tt := range tests {
 		if got, err := DefaultPrototypePath(env(tt.env), tt.goos); err != nil || got != tt.want {
