@@ -166,15 +166,7 @@ func findGitDir(dir string, getenv func(string) string) (gitDir, commonDir strin
 			}
 		}
 	}
-	commonDir = gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitDir, c)
-		}
-		commonDir = filepath.Clean(c)
-	}
-	return gitDir, commonDir, nil
+	return gitDir, commonDirOf(gitDir), nil
 }
 
 // dotGit is d/.git as a directory or a "gitdir: <path>" file.
