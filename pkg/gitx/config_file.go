@@ -179,18 +179,7 @@ func dotGit(d string) (string, bool) {
 	if fi.IsDir() {
 		return p, true
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return "", false
-	}
-	g, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-	if !ok {
-		return "", false
-	}
-	if !filepath.IsAbs(g) {
-		g = filepath.Join(d, g)
-	}
-	return filepath.Clean(g), true
+	return readGitFile(p)
 }
 
 func (s *Settings) add(k, v string) { s.values[k] = append(s.values[k], v) }
