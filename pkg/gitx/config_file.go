@@ -39,6 +39,12 @@ func settingsFromGit(ctx context.Context, dir string) (*Settings, error) {
 	if err != nil && !missingKey(err) {
 		return nil, err
 	}
+	return parseConfigZ(out), nil
+}
+
+// parseConfigZ reads `git config -z` records: "key\nvalue\x00", or "key\x00"
+// for a key without a value.
+func parseConfigZ(out []byte) *Settings {
 	s := &Settings{values: map[string][]string{}}
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
@@ -51,7 +57,7 @@ func settingsFromGit(ctx context.Context, dir string) (*Settings, error) {
 		}
 		s.values[string(k)] = append(s.values[string(k)], val)
 	}
-	return s, nil
+	return s
 }
 
 func loadSettingsInProcess(dir string, getenv func(string) string) (*Settings, error) {
