@@ -23,18 +23,17 @@ func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 	if r.GitDir == "" || r.CommonDir == "" {
 		return nil, errors.New("repository layout unknown")
 	}
-	var h plumbing.Hash
-	switch {
-	case rev == "HEAD":
-		hex, _, err := r.resolveHead()
-		if err != nil {
-			return nil, err
-		}
-		h = plumbing.NewHash(hex)
-	case len(rev) == 40 && IsFullHash(rev):
-		h = plumbing.NewHash(rev)
-	default:
+	if rev != "HEAD" && (len(rev) != 40 || !IsFullHash(rev)) {
 		return nil, errGoGitRev
+	}
+	// HEAD is read once: the commit for "HEAD", the branch for either.
+	head, branch, headErr := r.resolveHead()
+	h := plumbing.NewHash(rev)
+	if rev == "HEAD" {
+		if headErr != nil {
+			return nil, headErr
+		}
+		h = plumbing.NewHash(head)
 	}
 	st := openObjects(r.CommonDir)
 	defer st.Close()
@@ -60,7 +59,7 @@ func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 		return nil, err
 	}
 	sort.Strings(c.Files)
-	if hex, branch, err := r.resolveHead(); err == nil && hex == c.Hash {
+	if headErr == nil && head == c.Hash {
 		c.Branch = branch
 	}
 	return c, nil

@@ -43,25 +43,13 @@ func ConfigRegexp(ctx context.Context, dir, re string) (map[string]string, error
 		}
 	}
 	out, err := runner{dir: dir}.output(ctx, "config", "-z", "--get-regexp", re)
-	values := map[string]string{}
 	if err != nil {
 		if missingKey(err) {
-			return values, nil
+			return map[string]string{}, nil
 		}
-		return values, err
+		return map[string]string{}, err
 	}
-	// -z: "key\nvalue\x00", or "key\x00" for a key without a value.
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) == 0 {
-			continue
-		}
-		k, v, hasValue := bytes.Cut(rec, []byte{'\n'})
-		if !hasValue {
-			v = []byte("true")
-		}
-		values[string(k)] = string(v)
-	}
-	return values, nil
+	return parseConfigZ(out).Prefixed(""), nil
 }
 
 // Config returns a git config value as git's `--get` does (the last one

@@ -39,6 +39,12 @@ func settingsFromGit(ctx context.Context, dir string) (*Settings, error) {
 	if err != nil && !missingKey(err) {
 		return nil, err
 	}
+	return parseConfigZ(out), nil
+}
+
+// parseConfigZ reads `git config -z` records: "key\nvalue\x00", or "key\x00"
+// for a key without a value.
+func parseConfigZ(out []byte) *Settings {
 	s := &Settings{values: map[string][]string{}}
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
@@ -51,7 +57,7 @@ func settingsFromGit(ctx context.Context, dir string) (*Settings, error) {
 		}
 		s.values[string(k)] = append(s.values[string(k)], val)
 	}
-	return s, nil
+	return s
 }
 
 func loadSettingsInProcess(dir string, getenv func(string) string) (*Settings, error) {
@@ -166,15 +172,7 @@ func findGitDir(dir string, getenv func(string) string) (gitDir, commonDir strin
 			}
 		}
 	}
-	commonDir = gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitDir, c)
-		}
-		commonDir = filepath.Clean(c)
-	}
-	return gitDir, commonDir, nil
+	return gitDir, commonDirOf(gitDir), nil
 }
 
 // dotGit is d/.git as a directory or a "gitdir: <path>" file.
@@ -187,18 +185,7 @@ func dotGit(d string) (string, bool) {
 	if fi.IsDir() {
 		return p, true
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return "", false
-	}
-	g, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-	if !ok {
-		return "", false
-	}
-	if !filepath.IsAbs(g) {
-		g = filepath.Join(d, g)
-	}
-	return filepath.Clean(g), true
+	return readGitFile(p)
 }
 
 func (s *Settings) add(k, v string) { s.values[k] = append(s.values[k], v) }

@@ -3,7 +3,6 @@ package gitx
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -176,33 +175,13 @@ func within(abs, dir string) (string, bool) {
 // setting git itself reads there to find a work tree; like git, it ignores it
 // in a repository set core.bare.
 func coreWorktree(gitDir string) string {
-	b, err := os.ReadFile(filepath.Join(gitDir, "config"))
-	if err != nil {
+	s := &Settings{values: map[string][]string{}}
+	if s.readFile(filepath.Join(gitDir, "config")) != nil {
 		return ""
 	}
-	inCore, value, bare := false, "", false
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			name := strings.ToLower(strings.Trim(line, "[] \t"))
-			inCore = name == "core"
-			continue
-		}
-		key, v, ok := strings.Cut(line, "=")
-		key = strings.TrimSpace(key)
-		if inCore && ok && strings.EqualFold(key, "bare") {
-			bare = strings.EqualFold(strings.TrimSpace(v), "true")
-		}
-		if inCore && ok && strings.EqualFold(key, "worktree") {
-			v = strings.TrimSpace(v)
-			if uq, err := strconv.Unquote(v); err == nil && strings.HasPrefix(v, `"`) {
-				v = uq
-			}
-			value = v // the last one wins, as in git
-		}
-	}
-	if bare {
+	if bare, _ := s.Bool("core.bare"); bare {
 		return ""
 	}
-	return value
+	v, _ := s.Get("core.worktree") // the last one wins, as in git
+	return v
 }

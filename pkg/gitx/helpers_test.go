@@ -119,3 +119,13 @@ func realPath(t testing.TB, p string) string {
 	}
 	return r
 }
+
+// LogCommits is StreamLog collected into a slice (the tests' view of a log).
+func (r *Repo) LogCommits(ctx context.Context, userArgs []string, opts LogOptions) ([]Commit, error) {
+	var out []Commit
+	err := r.StreamLog(ctx, userArgs, opts, func(c Commit) bool {
+		out = append(out, c)
+		return true
+	})
+	return out, err
+}

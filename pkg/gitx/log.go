@@ -148,16 +148,6 @@ func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal bool
 	return recs, nil
 }
 
-// LogCommits is StreamLog collected into a slice.
-func (r *Repo) LogCommits(ctx context.Context, userArgs []string, opts LogOptions) ([]Commit, error) {
-	var out []Commit
-	err := r.StreamLog(ctx, userArgs, opts, func(c Commit) bool {
-		out = append(out, c)
-		return true
-	})
-	return out, err
-}
-
 // parseLog reads logFormat records and hands each to fn as soon as the next
 // byte shows it is complete: its paths, if any, come after it, the first
 // one after a newline. Without paths (git show, which prints no paths here)

@@ -60,7 +60,7 @@ func (r *Repo) NewCommits(n int) ([]ReflogEntry, error) {
 func (r *Repo) Merges(n int) ([]ReflogEntry, error) {
 	all, idx, err := r.lastEntries(n, func(msg string) bool {
 		kind, _, _ := strings.Cut(msg, ":")
-		return strings.HasPrefix(kind, "merge ") || kind == "pull" || strings.HasPrefix(kind, "pull ")
+		return isMergeKind(kind)
 	})
 	if err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func makesCommit(msg string) bool {
 	switch {
 	case strings.HasPrefix(kind, "commit"), kind == "cherry-pick", kind == "revert", kind == "am":
 		return true
-	case strings.HasPrefix(kind, "merge "), kind == "pull", strings.HasPrefix(kind, "pull "):
+	case isMergeKind(kind):
 		return !strings.Contains(rest, "Fast-forward")
 	case strings.HasPrefix(kind, "rebase"):
 		for _, step := range []string{"(pick)", "(reword)", "(edit)", "(squash)", "(fixup)", "(continue)"} {
@@ -118,6 +118,12 @@ func makesCommit(msg string) bool {
 		}
 	}
 	return false
+}
+
+// isMergeKind tells a merge's or a pull's reflog message by the part before
+// its first colon.
+func isMergeKind(kind string) bool {
+	return strings.HasPrefix(kind, "merge ") || kind == "pull" || strings.HasPrefix(kind, "pull ")
 }
 
 // rebaseReturn finds, after a rebase's entries, the branch it finished on.
