@@ -113,11 +113,7 @@ func TestBrokenDatabase(t *testing.T) {
 	sb.captureOK(repo, sb.env, editPayload(repo, "conv-1", "a.go"))
 
 	// Corrupt: the file is never reset, the event is spooled, doctor explains.
-	good, _ := os.ReadFile(sb.linksDB)
-	os.Remove(sb.linksDB + "-wal")
-	os.Remove(sb.linksDB + "-shm")
-	garbage := []byte(strings.Repeat("garbage!", 4096))
-	os.WriteFile(sb.linksDB, garbage, 0o600)
+	good, garbage := sb.corruptDB()
 	r := sb.captureOK(repo, sb.env, editPayload(repo, "conv-1", "b.go"))
 	if !strings.Contains(r.stderr, "corrupt") || !strings.Contains(r.stderr, "spool") {
 		t.Errorf("capture on a corrupt DB: %q", r.stderr)
@@ -153,6 +149,17 @@ func TestBrokenDatabase(t *testing.T) {
 	if files := sb.filesOf(repo, "conv-3"); len(files) != 1 {
 		t.Errorf("after deletion: %v", files)
 	}
+}
+
+// corruptDB overwrites links.sqlite (and drops its -wal and -shm) with
+// garbage; it returns the good contents and the garbage written.
+func (sb *sandbox) corruptDB() (good, garbage []byte) {
+	good, _ = os.ReadFile(sb.linksDB)
+	os.Remove(sb.linksDB + "-wal")
+	os.Remove(sb.linksDB + "-shm")
+	garbage = []byte(strings.Repeat("garbage!", 4096))
+	os.WriteFile(sb.linksDB, garbage, 0o600)
+	return good, garbage
 }
 
 // readOnlyDB makes links.sqlite unwritable (chattr +i for root, whom file
