@@ -56,15 +56,16 @@ func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag
 	}
 	defer s.Close()
 	drainSpool(ctx, env, s)
-	if err := env.writer(ctx, s).Record(ctx, src, a, atMs); err != nil {
+	w := env.writer(ctx, s)
+	if err := w.Record(ctx, src, a, atMs); err != nil {
 		keep(env, data, a.Event, src.Name(), atMs, err)
 		return
 	}
 	if a.EndsTurn {
-		if err := env.writer(ctx, s).Enrich(ctx, src, a.ConversationID, source.Hint{TranscriptPath: a.TranscriptPath}, nil); err != nil {
+		if err := w.Enrich(ctx, src, a.ConversationID, source.Hint{TranscriptPath: a.TranscriptPath}, nil); err != nil {
 			log.Printf("capture", "reading %s conversation %s: %v", src.Name(), a.ConversationID, err)
 		}
-		if err := env.writer(ctx, s).Relink(ctx, a.ConversationID); err != nil {
+		if err := w.Relink(ctx, a.ConversationID); err != nil {
 			log.Printf("capture", "relinking %s: %v", a.ConversationID, err)
 		}
 	}
