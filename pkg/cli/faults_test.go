@@ -90,17 +90,24 @@ func TestLockedDatabase(t *testing.T) {
 	// The background recorder waited the lock out, and it or the next
 	// capture replays the spool (whichever claims it first).
 	sb.captureOK(repo, sb.env, map[string]any{"conversation_id": "conv-after", "hook_event_name": "sessionStart"})
-	deadline := time.Now().Add(40 * time.Second)
-	for {
-		s := sb.showJSON(repo, "HEAD")
-		files := sb.filesOf(repo, "conv-during")
-		if s.Commit.Recorded && len(s.Conversations) == 1 && s.Conversations[0].ID == "conv-before" && strings.Join(files, ",") == "during.go" {
-			break
-		}
+	var s showJSON
+	var files []string
+	waitUntil(t, 40*time.Second, 200*time.Millisecond, func() bool {
+		s, files = sb.showJSON(repo, "HEAD"), sb.filesOf(repo, "conv-during")
+		return s.Commit.Recorded && len(s.Conversations) == 1 && s.Conversations[0].ID == "conv-before" && strings.Join(files, ",") == "during.go"
+	}, func() string { return fmt.Sprintf("after the lock: commit %+v, spooled files %v", s, files) })
+}
+
+// waitUntil calls done every interval until it reports true; past timeout
+// the test fails with what failed says.
+func waitUntil(t *testing.T, timeout, interval time.Duration, done func() bool, failed func() string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !done() {
 		if time.Now().After(deadline) {
-			t.Fatalf("after the lock: commit %+v, spooled files %v", s, files)
+			t.Fatal(failed())
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(interval)
 	}
 }
 
