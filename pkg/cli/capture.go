@@ -62,24 +62,13 @@ func runCapture(ctx context.Context, env *Env, eventFlag, agent string) {
 	event := eventFlag
 	defer func() { fmt.Fprintln(env.Stdout, cursor.HookReply(event)) }()
 	log := env.log()
-	fail := func(format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
-		fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", term.Line(msg))
-		log.Printf("capture", "%s", msg)
-	}
-	data, err := readPayload(env)
-	if err != nil {
-		fail("%v", err)
-		return
-	}
-	a, err := ingest.Parse(cursorSource(env), data, eventFlag)
-	if err != nil {
-		fail("%v (nothing recorded; already recorded data is untouched)", err)
+	data, a, ok := parseHookPayload(env, log, cursorSource(env), eventFlag)
+	if !ok {
 		return
 	}
 	event = a.Event
 	if a.ConversationID == "" {
-		fail("%s payload has no conversation_id; nothing recorded", orUnknown(event))
+		captureFailed(env, log, "%s payload has no conversation_id; nothing recorded", orUnknown(event))
 		return
 	}
 	atMs := env.Now().UnixMilli()

@@ -16,7 +16,6 @@ import (
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // claudeSource is Claude Code for this environment (CLAUDE_CONFIG_DIR).
@@ -34,19 +33,8 @@ func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, 
 // non-zero exit shows an error in the user's transcript.
 func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag string) {
 	log := env.log()
-	fail := func(format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
-		fmt.Fprintf(env.Stderr, "git-convo capture: %s\n", term.Line(msg))
-		log.Printf("capture", "%s", msg)
-	}
-	data, err := readPayload(env)
-	if err != nil {
-		fail("%v", err)
-		return
-	}
-	a, err := ingest.Parse(src, data, eventFlag)
-	if err != nil {
-		fail("%v (nothing recorded; already recorded data is untouched)", err)
+	data, a, ok := parseHookPayload(env, log, src, eventFlag)
+	if !ok {
 		return
 	}
 	if a.Foreign {
@@ -57,7 +45,7 @@ func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag
 		return
 	}
 	if a.ConversationID == "" {
-		fail("%s %s payload has no session id; nothing recorded", src.Name(), orUnknown(a.Event))
+		captureFailed(env, log, "%s %s payload has no session id; nothing recorded", src.Name(), orUnknown(a.Event))
 		return
 	}
 	atMs := env.Now().UnixMilli()
@@ -68,15 +56,16 @@ func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag
 	}
 	defer s.Close()
 	drainSpool(ctx, env, s)
-	if err := env.writer(ctx, s).Record(ctx, src, a, atMs); err != nil {
+	w := env.writer(ctx, s)
+	if err := w.Record(ctx, src, a, atMs); err != nil {
 		keep(env, data, a.Event, src.Name(), atMs, err)
 		return
 	}
 	if a.EndsTurn {
-		if err := env.writer(ctx, s).Enrich(ctx, src, a.ConversationID, source.Hint{TranscriptPath: a.TranscriptPath}, nil); err != nil {
+		if err := w.Enrich(ctx, src, a.ConversationID, source.Hint{TranscriptPath: a.TranscriptPath}, nil); err != nil {
 			log.Printf("capture", "reading %s conversation %s: %v", src.Name(), a.ConversationID, err)
 		}
-		if err := env.writer(ctx, s).Relink(ctx, a.ConversationID); err != nil {
+		if err := w.Relink(ctx, a.ConversationID); err != nil {
 			log.Printf("capture", "relinking %s: %v", a.ConversationID, err)
 		}
 	}

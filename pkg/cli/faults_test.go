@@ -90,17 +90,24 @@ func TestLockedDatabase(t *testing.T) {
 	// The background recorder waited the lock out, and it or the next
 	// capture replays the spool (whichever claims it first).
 	sb.captureOK(repo, sb.env, map[string]any{"conversation_id": "conv-after", "hook_event_name": "sessionStart"})
-	deadline := time.Now().Add(40 * time.Second)
-	for {
-		s := sb.showJSON(repo, "HEAD")
-		files := sb.filesOf(repo, "conv-during")
-		if s.Commit.Recorded && len(s.Conversations) == 1 && s.Conversations[0].ID == "conv-before" && strings.Join(files, ",") == "during.go" {
-			break
-		}
+	var s showJSON
+	var files []string
+	waitUntil(t, 40*time.Second, 200*time.Millisecond, func() bool {
+		s, files = sb.showJSON(repo, "HEAD"), sb.filesOf(repo, "conv-during")
+		return s.Commit.Recorded && len(s.Conversations) == 1 && s.Conversations[0].ID == "conv-before" && strings.Join(files, ",") == "during.go"
+	}, func() string { return fmt.Sprintf("after the lock: commit %+v, spooled files %v", s, files) })
+}
+
+// waitUntil calls done every interval until it reports true; past timeout
+// the test fails with what failed says.
+func waitUntil(t *testing.T, timeout, interval time.Duration, done func() bool, failed func() string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !done() {
 		if time.Now().After(deadline) {
-			t.Fatalf("after the lock: commit %+v, spooled files %v", s, files)
+			t.Fatal(failed())
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(interval)
 	}
 }
 
@@ -113,11 +120,7 @@ func TestBrokenDatabase(t *testing.T) {
 	sb.captureOK(repo, sb.env, editPayload(repo, "conv-1", "a.go"))
 
 	// Corrupt: the file is never reset, the event is spooled, doctor explains.
-	good, _ := os.ReadFile(sb.linksDB)
-	os.Remove(sb.linksDB + "-wal")
-	os.Remove(sb.linksDB + "-shm")
-	garbage := []byte(strings.Repeat("garbage!", 4096))
-	os.WriteFile(sb.linksDB, garbage, 0o600)
+	good, garbage := sb.corruptDB()
 	r := sb.captureOK(repo, sb.env, editPayload(repo, "conv-1", "b.go"))
 	if !strings.Contains(r.stderr, "corrupt") || !strings.Contains(r.stderr, "spool") {
 		t.Errorf("capture on a corrupt DB: %q", r.stderr)
@@ -153,6 +156,17 @@ func TestBrokenDatabase(t *testing.T) {
 	if files := sb.filesOf(repo, "conv-3"); len(files) != 1 {
 		t.Errorf("after deletion: %v", files)
 	}
+}
+
+// corruptDB overwrites links.sqlite (and drops its -wal and -shm) with
+// garbage; it returns the good contents and the garbage written.
+func (sb *sandbox) corruptDB() (good, garbage []byte) {
+	good, _ = os.ReadFile(sb.linksDB)
+	os.Remove(sb.linksDB + "-wal")
+	os.Remove(sb.linksDB + "-shm")
+	garbage = []byte(strings.Repeat("garbage!", 4096))
+	os.WriteFile(sb.linksDB, garbage, 0o600)
+	return good, garbage
 }
 
 // readOnlyDB makes links.sqlite unwritable (chattr +i for root, whom file

@@ -362,12 +362,8 @@ func TestMCPAndCaptureDrainTheQueue(t *testing.T) {
 	if r := sb.runEnv(repo, sb.queued(), string(body), "git", "convo", "capture"); r.code != 0 || strings.TrimSpace(r.stdout) != "{}" {
 		t.Fatalf("capture: %d %q %s", r.code, r.stdout, r.stderr)
 	}
-	for i := 0; sb.branchOf(three) != "main"; i++ {
-		if i == 600 {
-			t.Fatal("the detached drain never recorded the queued commit")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitUntil(t, 30*time.Second, 50*time.Millisecond, func() bool { return sb.branchOf(three) == "main" },
+		func() string { return "the detached drain never recorded the queued commit" })
 }
 
 // Read commands read color and pager settings in process: no `git config`

@@ -146,7 +146,7 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 		return err
 	}
 	if err := installHook(ctx, env, repo, "pre-push"); err != nil {
-		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%v): run `git convo push` after pushing\n", err)
+		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%s): run `git convo push` after pushing\n", term.Line(err.Error()))
 	}
 	s, err := env.openStore(ctx, false)
 	if err != nil {
@@ -170,7 +170,7 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 		what += ", and first prompts"
 	}
 	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", n, plural(n), notes.Ref, what)
-	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", settings.Remote)
+	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", term.Line(settings.Remote))
 	return nil
 }
 
@@ -266,18 +266,18 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 	}
 	w := env.Stdout
 	if st.On {
-		fmt.Fprintf(w, "sharing: on, to %s%s\n", st.Remote, map[bool]string{true: ", with first prompts", false: ""}[st.Prompts])
+		fmt.Fprintf(w, "sharing: on, to %s%s\n", term.Line(st.Remote), map[bool]string{true: ", with first prompts", false: ""}[st.Prompts])
 	} else {
 		fmt.Fprintln(w, "sharing: off (nothing is written or pushed; git convo share on turns it on)")
 	}
 	fmt.Fprintf(w, "notes:   %d on %s\n", st.Notes, notes.Ref)
 	for r, n := range st.Fetched {
-		fmt.Fprintf(w, "         %d fetched from %s\n", n, r)
+		fmt.Fprintf(w, "         %d fetched from %s\n", n, term.Line(r))
 	}
 	fmt.Fprintf(w, "fields:  %s\n", strings.Join(st.Fields, ", "))
 	fmt.Fprintf(w, "pushed:  %s\n", orNever(st.LastPush))
 	if st.PushError != "" {
-		fmt.Fprintf(w, "         last push failed: %s\n", st.PushError)
+		fmt.Fprintf(w, "         last push failed: %s\n", term.Line(st.PushError))
 	}
 	fmt.Fprintf(w, "fetched: %s\n", orNever(st.LastFetch))
 	return nil
@@ -381,7 +381,7 @@ func pushNotes(ctx context.Context, env *Env, remote string, hook bool) error {
 	}
 	if !hook {
 		n, _ := g.Count(ctx, notes.Ref)
-		fmt.Fprintf(env.Stdout, "%s: %d note%s on %s\n", remote, n, plural(n), notes.Ref)
+		fmt.Fprintf(env.Stdout, "%s: %d note%s on %s\n", term.Line(remote), n, plural(n), notes.Ref)
 	}
 	return nil
 }
@@ -438,7 +438,7 @@ into refs/notes/convo, record by record.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(env.Stdout, "%s: %d shared note%s\n", remote, n, plural(n))
+			fmt.Fprintf(env.Stdout, "%s: %d shared note%s\n", term.Line(remote), n, plural(n))
 			squashes, err := attributeSquashes(ctx, g, s, remote)
 			if err != nil {
 				return fmt.Errorf("recognising squash merges: %w", err)
@@ -597,7 +597,7 @@ func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, loc
 // git config (the notes fetch refspecs, notes.rewriteRef). Notes stay.
 func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
 	if err := notesGit(repo).Unsetup(ctx); err != nil {
-		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %v\n", err)
+		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %s\n", term.Line(err.Error()))
 	}
 }
 
