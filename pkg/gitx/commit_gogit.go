@@ -97,7 +97,7 @@ func parseIdent(s string) (name, email string, when time.Time) {
 	if lt < 0 || gt < lt {
 		return strings.TrimSpace(s), "", time.Time{}
 	}
-	name, email = strings.TrimSpace(s[:lt]), s[lt+1:gt]
+	name, email = strings.TrimRight(s[:lt], gitSpace), s[lt+1:gt] // as git's %an: leading space kept
 	f := strings.Fields(s[gt+1:])
 	if len(f) < 1 {
 		return name, email, time.Time{}
