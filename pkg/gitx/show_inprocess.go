@@ -106,11 +106,8 @@ func showSettingsPlain(s *Settings, terminal bool, getenv func(string) string) b
 			return false
 		}
 	}
-	for _, k := range []string{"GIT_PAGER_IN_USE", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE",
-		"GIT_SHALLOW_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE"} {
-		if getenv(k) != "" {
-			return false
-		}
+	if getenv("GIT_PAGER_IN_USE") != "" || getenv("GIT_NAMESPACE") != "" {
+		return false
 	}
 	// log.decorate: auto (the default) decorates on a terminal only; the
 	// decorations are git's to print.
@@ -130,8 +127,9 @@ func isUTF8(enc string) bool {
 	return strings.EqualFold(enc, "utf-8") || strings.EqualFold(enc, "utf8")
 }
 
-// PlainObjects reports a repository whose commits git reads as they are
-// stored: no replace refs, grafts or shallow boundary, refs in files.
+// PlainObjects reports a repository whose objects git reads as they are
+// stored, where openObjects finds them: no replace refs, grafts or shallow
+// boundary, refs in files, no object directory from the environment.
 func (r *Repo) PlainObjects(getenv func(string) string) bool {
 	if r.CommonDir == "" {
 		return false
@@ -148,7 +146,13 @@ func (r *Repo) PlainObjects(getenv func(string) string) bool {
 		err != nil && !os.IsNotExist(err) {
 		return false
 	}
-	return getenv("GIT_REPLACE_REF_BASE") == "" && getenv("GIT_GRAFT_FILE") == "" && getenv("GIT_SHALLOW_FILE") == ""
+	for _, k := range []string{"GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_OBJECT_DIRECTORY",
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES"} {
+		if getenv(k) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // mediumHeader prints a commit as git's medium format does without a
