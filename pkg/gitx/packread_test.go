@@ -3,6 +3,7 @@ package gitx
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os/exec"
@@ -81,4 +82,33 @@ func packName(t *testing.T, r *testRepo) string {
 		t.Fatalf("%d packs", len(idx))
 	}
 	return idx[0]
+}
+
+// FuzzApplyDelta: a corrupt delta is an error, never a panic or an object
+// of another size than the delta says.
+func FuzzApplyDelta(f *testing.F) {
+	f.Add([]byte("base text"), []byte{9, 4, 0x91, 0, 4}) // copy 4 bytes from 0
+	f.Add([]byte("abc"), []byte{3, 2, 2, 'x', 'y'})      // insert "xy"
+	f.Add([]byte(""), []byte{0, 0})
+	f.Fuzz(func(t *testing.T, base, delta []byte) {
+		out, err := applyDelta(base, delta)
+		if err == nil {
+			_, n := binary.Uvarint(delta)
+			if want, _ := binary.Uvarint(delta[n:]); uint64(len(out)) != want {
+				t.Fatalf("%d bytes, delta says %d", len(out), want)
+			}
+		}
+	})
+}
+
+// FuzzMediumHeader: any commit object is printed or declined, never a panic.
+func FuzzMediumHeader(f *testing.F) {
+	f.Add([]byte("tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor A <a@b> 1700000000 +0100\ncommitter A <a@b> 1 +0000\n\nmsg\n"))
+	f.Add([]byte("tree x\nauthor <> 99999999999999 -9999\n\n\t\xff\tx"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, _, ok := mediumHeader("0123456789012345678901234567890123456789", data)
+		if ok && !strings.HasSuffix(text, "\n") {
+			t.Fatalf("%q", text)
+		}
+	})
 }
