@@ -21,9 +21,6 @@ import (
 // claudeSource is Claude Code for this environment (CLAUDE_CONFIG_DIR).
 func claudeSource(env *Env) source.Source { return agents.For(claude.Name, env.Getenv) }
 
-// cursorSource is Cursor for this environment (CURSOR_DB_PATH).
-func cursorSource(env *Env) source.Source { return agents.For(cursor.Name, env.Getenv) }
-
 // sourceFor returns the agent a conversation belongs to.
 func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, env.Getenv) }
 
