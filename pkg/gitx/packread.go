@@ -6,8 +6,10 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -165,20 +167,14 @@ func (pr *packReader) read(p *packIndex, off int64, depth int,
 			return 0, nil, err
 		}
 	case plumbing.OFSDeltaObject:
-		if pos >= n {
+		rel, ok := ofsDeltaOffset(head[pos:n])
+		if !ok {
 			return 0, nil, errBadPack
 		}
-		c = head[pos]
-		pos++
-		rel := int64(c & 0x7f)
-		for c&0x80 != 0 {
-			if pos >= n || rel > 1<<55 {
-				return 0, nil, errBadPack
-			}
-			c = head[pos]
+		for head[pos]&0x80 != 0 {
 			pos++
-			rel = (rel+1)<<7 | int64(c&0x7f)
 		}
+		pos++
 		if rel <= 0 || rel > off {
 			return 0, nil, errBadPack
 		}
@@ -303,4 +299,112 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 		return nil, errBadPack
 	}
 	return out, nil
+}
+
+// objectType is an object's type from its header alone: a loose object's
+// first bytes, a packed entry's type (a delta's from its base's header).
+func (s *objectStore) objectType(h plumbing.Hash) (plumbing.ObjectType, error) {
+	return s.objectTypeAt(h, 0)
+}
+
+func (s *objectStore) objectTypeAt(h plumbing.Hash, depth int) (plumbing.ObjectType, error) {
+	if depth > 64 {
+		return 0, errBadPack
+	}
+	hex := h.String()
+	for _, dir := range s.dirs {
+		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
+		if err != nil {
+			continue
+		}
+		t, err := looseType(f)
+		f.Close()
+		if err == nil {
+			return t, nil
+		}
+	}
+	if err := s.loadPacks(); err != nil {
+		return 0, err
+	}
+	for _, p := range s.packs {
+		off, ok, err := p.find(h)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			continue
+		}
+		for range 64 {
+			var head [32]byte
+			n, _ := p.pack.ReadAt(head[:], off)
+			if n == 0 {
+				return 0, errBadPack
+			}
+			t := plumbing.ObjectType((head[0] >> 4) & 7)
+			pos := 1
+			for c := head[0]; c&0x80 != 0; pos++ {
+				if pos >= n {
+					return 0, errBadPack
+				}
+				c = head[pos]
+			}
+			switch t {
+			case plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject:
+				return t, nil
+			case plumbing.OFSDeltaObject:
+				rel, ok := ofsDeltaOffset(head[pos:n])
+				if !ok || rel <= 0 || rel > off {
+					return 0, errBadPack
+				}
+				off -= rel
+			case plumbing.REFDeltaObject:
+				if pos+20 > n {
+					return 0, errBadPack
+				}
+				var base plumbing.Hash
+				copy(base[:], head[pos:pos+20])
+				return s.objectTypeAt(base, depth+1)
+			default:
+				return 0, errBadPack
+			}
+		}
+		return 0, errBadPack
+	}
+	return 0, fmt.Errorf("%w: %s", errNoObject, hex)
+}
+
+// ofsDeltaOffset reads an OFS_DELTA's distance back to its base.
+func ofsDeltaOffset(b []byte) (int64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	c := b[0]
+	rel := int64(c & 0x7f)
+	for i := 1; c&0x80 != 0; i++ {
+		if i >= len(b) || rel > 1<<55 {
+			return 0, false
+		}
+		c = b[i]
+		rel = (rel+1)<<7 | int64(c&0x7f)
+	}
+	return rel, true
+}
+
+// looseType reads a loose object's type from its header.
+func looseType(f io.Reader) (plumbing.ObjectType, error) {
+	zr, err := zlib.NewReader(f)
+	if err != nil {
+		return 0, err
+	}
+	defer zr.Close()
+	var head [32]byte
+	n, err := io.ReadAtLeast(zr, head[:], 1)
+	if err != nil && n == 0 {
+		return 0, err
+	}
+	name, _, ok := bytes.Cut(head[:n], []byte(" "))
+	if !ok {
+		return 0, errBadPack
+	}
+	return plumbing.ParseObjectType(string(name))
 }

@@ -32,8 +32,11 @@ func LoadSettingsInProcess(dir string, getenv func(string) string) (*Settings, b
 // (LoadSettingsInProcess), terminal as for ShowHeaders. ok is false wherever
 // git's output could differ: ask git then.
 func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func(string) string) (ShowRecord, *Commit, bool) {
-	if r.ObjectFormat != "sha1" || r.TopLevel == "" || s == nil || !showSettingsPlain(s, terminal, getenv) ||
-		!r.PlainObjects(getenv) {
+	if r.ObjectFormat != "sha1" || r.TopLevel == "" || s == nil || !r.PlainObjects(getenv) {
+		return ShowRecord{}, nil, false
+	}
+	decorate, ok := showSettingsPlain(s, terminal, getenv)
+	if !ok {
 		return ShowRecord{}, nil, false
 	}
 	// log.mailmap is on by default: git reads .mailmap at the top level.
@@ -66,6 +69,16 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 	if !ok {
 		return ShowRecord{}, nil, false
 	}
+	if decorate {
+		deco, ok := r.decorations(st, s, hash)
+		if !ok {
+			return ShowRecord{}, nil, false
+		}
+		if deco != "" {
+			first, rest, _ := strings.Cut(text, "\n")
+			text = first + " (" + deco + ")\n" + rest
+		}
+	}
 	if len(parents) > 1 {
 		// git abbreviates a merge's parents as %h does.
 		v, set := s.Get("core.abbrev")
@@ -93,33 +106,33 @@ func isSet(s *Settings, key string) bool {
 }
 
 // showSettingsPlain: nothing in the configuration or environment changes
-// git show's medium header from what mediumHeader prints. log.showSignature
+// git show's medium header from what mediumHeader prints, but decorations
+// (decorate: git's short ones, on a terminal by default). log.showSignature
 // and format.pretty do not count: ShowHeaders overrides them.
-func showSettingsPlain(s *Settings, terminal bool, getenv func(string) string) bool {
+func showSettingsPlain(s *Settings, terminal bool, getenv func(string) string) (decorate, ok bool) {
 	for _, k := range []string{"log.date", "log.abbrevcommit", "mailmap.file", "mailmap.blob"} {
 		if isSet(s, k) {
-			return false
+			return false, false
 		}
 	}
 	for _, k := range []string{"i18n.logoutputencoding", "i18n.commitencoding"} {
-		if v, ok := s.Get(k); ok && !isUTF8(v) {
-			return false
+		if v, set := s.Get(k); set && !isUTF8(v) {
+			return false, false
 		}
 	}
 	if getenv("GIT_PAGER_IN_USE") != "" || getenv("GIT_NAMESPACE") != "" {
-		return false
+		return false, false
 	}
-	// log.decorate: auto (the default) decorates on a terminal only; the
-	// decorations are git's to print.
-	if v, ok := s.Get("log.decorate"); ok {
-		if on, isBool := s.Bool("log.decorate"); isBool && !on {
-			return true
-		}
-		if !strings.EqualFold(v, "auto") {
-			return false
-		}
+	// log.decorate: auto (the default) decorates on a terminal only.
+	v, set := s.Get("log.decorate")
+	if !set || strings.EqualFold(v, "auto") {
+		return terminal, true
 	}
-	return !terminal
+	if strings.EqualFold(v, "short") {
+		return true, true
+	}
+	on, isBool := s.Bool("log.decorate")
+	return on, isBool // "full" and odd values: git's to print
 }
 
 // isUTF8 is git's is_encoding_utf8.

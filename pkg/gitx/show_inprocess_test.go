@@ -95,9 +95,23 @@ func showRepo(t *testing.T) (r *testRepo, plain, odd map[string]string) {
 func TestShowInProcessMatchesGit(t *testing.T) {
 	ctx := context.Background()
 	r, plain, odd := showRepo(t)
+	// Decorations of every kind: tags light and annotated (and a tag of a
+	// tag), remote names and a symbolic remote HEAD, the stash, a branch at
+	// a tag, refs git does not decorate, packed and loose.
 	r.git("tag", "light", plain["merge"])
 	r.git("tag", "-a", "-m", "annotated", "v1", plain["octopus"])
+	r.git("tag", "-a", "-m", "of a tag", "v1-again", "v1")
 	r.git("update-ref", "refs/remotes/origin/main", plain["root"])
+	r.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+	r.git("update-ref", "refs/stash", plain["root"])
+	r.git("update-ref", "refs/bisect/bad", plain["root"])
+	r.git("update-ref", "refs/notes/commits", plain["root"])
+	r.git("tag", "-a", "-m", "packed", "packed-tag", plain["crlf"])
+	r.git("branch", "at-root", plain["root"])
+	r.git("pack-refs", "--all")
+	r.git("tag", "-a", "-m", "loose", "loose-tag", plain["root"])
+	r.git("update-ref", "refs/remotes/origin/at-tag", r.git("rev-parse", "v1"))
+	r.git("update-ref", "refs/tags/light", plain["merge"]) // loose over packed
 	r.git("config", "branch.main.remote", "origin")
 	r.git("config", "branch.main.merge", "refs/heads/main")
 	repo, ok := Discover(r.dir, os.Getenv)
@@ -109,22 +123,30 @@ func TestShowInProcessMatchesGit(t *testing.T) {
 		t.Fatal("settings need git")
 	}
 	git := r.open()
+	decorated := map[string]bool{} // the decorated header lines seen
 	check := func(t *testing.T, rev string) {
 		t.Helper()
-		rec, c, ok := repo.ShowInProcess(rev, settings, false, os.Getenv)
-		if !ok {
-			t.Fatalf("%s: declined", rev)
-		}
 		var args []string
 		if rev != "" {
 			args = []string{rev}
 		}
-		want, err := git.ShowHeaders(ctx, args, false)
-		if err != nil || len(want) != 1 {
-			t.Fatalf("git: %v %d", err, len(want))
-		}
-		if rec != want[0] {
-			t.Errorf("%s:\n%q\ngit\n%q", rev, rec.Text, want[0].Text)
+		var c *Commit
+		for _, terminal := range []bool{false, true} { // on a terminal git decorates
+			rec, cc, ok := repo.ShowInProcess(rev, settings, terminal, os.Getenv)
+			if !ok {
+				t.Fatalf("%s: declined", rev)
+			}
+			want, err := git.ShowHeaders(ctx, args, terminal)
+			if err != nil || len(want) != 1 {
+				t.Fatalf("git: %v %d", err, len(want))
+			}
+			if rec != want[0] {
+				t.Errorf("%s, terminal %v:\n%q\ngit\n%q", rev, terminal, rec.Text, want[0].Text)
+			}
+			if first, _, _ := strings.Cut(rec.Text, "\n"); strings.Contains(first, "(") {
+				decorated[first] = true
+			}
+			c = cc
 		}
 		fields, err := git.LogCommitsShow(ctx, args)
 		if err != nil || len(fields) != 1 {
@@ -155,8 +177,16 @@ func TestShowInProcessMatchesGit(t *testing.T) {
 			t.Errorf("%s: printed %q in process; git should", rev, rec.Text)
 		}
 	}
-	if _, _, ok := repo.ShowInProcess("HEAD", settings, true, os.Getenv); ok {
-		t.Error("printed in process on a terminal, where git decorates")
+	// HEAD detached at a commit with decorations, and HEAD's branch elsewhere.
+	r.git("checkout", "-q", "--detach", plain["root"])
+	check(t, "")
+	check(t, plain["root"])
+	r.git("checkout", "-q", "at-root")
+	check(t, "")
+	r.git("checkout", "-q", "main")
+	check(t, plain["root"])
+	if len(decorated) < 6 {
+		t.Errorf("only %d decorated lines: %v", len(decorated), decorated)
 	}
 }
 
@@ -186,7 +216,9 @@ func TestShowInProcessDeclines(t *testing.T) {
 		wantOK     bool
 	}{
 		{"log.date", func() { r.git("config", "log.date", "iso") }, func() { r.git("config", "--unset", "log.date") }, false, false},
-		{"log.decorate", func() { r.git("config", "log.decorate", "short") }, func() { r.git("config", "--unset", "log.decorate") }, false, false},
+		{"log.decorate full", func() { r.git("config", "log.decorate", "full") }, func() { r.git("config", "--unset", "log.decorate") }, false, false},
+		{"log.excludeDecoration", func() { r.git("config", "log.excludeDecoration", "refs/tags/") }, func() { r.git("config", "--unset", "log.excludeDecoration") }, true, false},
+		{"log.decorate short", func() { r.git("config", "log.decorate", "short") }, func() { r.git("config", "--unset", "log.decorate") }, false, true},
 		{"log.decorate off on a terminal", func() { r.git("config", "log.decorate", "false") }, func() { r.git("config", "--unset", "log.decorate") }, true, true},
 		{"log.abbrevCommit", func() { r.git("config", "log.abbrevCommit", "true") }, func() { r.git("config", "--unset", "log.abbrevCommit") }, false, false},
 		{"i18n.logOutputEncoding", func() { r.git("config", "i18n.logOutputEncoding", "ISO-8859-1") }, func() { r.git("config", "--unset", "i18n.logOutputEncoding") }, false, false},
@@ -198,7 +230,7 @@ func TestShowInProcessDeclines(t *testing.T) {
 		{"replace ref", func() { r.git("replace", "HEAD", "HEAD~1") }, func() { r.git("replace", "-d", "HEAD") }, false, false},
 		{"shallow", func() { r.write(".git/shallow", r.git("rev-parse", "HEAD~1")+"\n") }, func() { os.Remove(filepath.Join(r.dir, ".git", "shallow")) }, false, false},
 		{"grafts", func() { r.write(".git/info/grafts", r.git("rev-parse", "HEAD")+"\n") }, func() { os.Remove(filepath.Join(r.dir, ".git", "info", "grafts")) }, false, false},
-		{"terminal", func() {}, func() {}, true, false},
+		{"terminal", func() {}, func() {}, true, true},
 	} {
 		c.set()
 		if got := inProcess(c.terminal, os.Getenv); got != c.wantOK {
