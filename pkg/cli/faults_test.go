@@ -311,7 +311,9 @@ func TestRecorderKilled(t *testing.T) {
 	sb.run(repo, "git", "add", "-A")
 	sb.run(repo, "git", "commit", "-q", "-m", "many files")
 	for i := range 12 {
-		cmd := exec.Command("git", "convo", "record", "HEAD")
+		// The binary itself, not `git convo`: killing git would leave its
+		// git-convo child running past the test (and the kill untested).
+		cmd := exec.Command(binPath, "record", "HEAD")
 		cmd.Dir, cmd.Env = repo, sb.env
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
