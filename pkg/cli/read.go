@@ -93,6 +93,7 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 	go func() {
 		defer close(rc.opened)
 		drainQueue(ctx, env, nil, readDrainWait) // answer with the queued commits recorded
+		squashesAfterFetch(ctx, env)             // and with what a plain git fetch brought
 		close(drained)
 		rc.store, rc.hint, rc.openErr = env.openReadStore(ctx)
 	}()

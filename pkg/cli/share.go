@@ -415,8 +415,14 @@ func fetchCommand(env *Env) *cli.Command {
 		Description: `Fetches the remote's refs/notes/convo into refs/notes/remotes/<remote>/convo (never into
 refs/notes/convo itself). Read commands merge it on read; with sharing on it is also merged
 into refs/notes/convo, record by record.`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "after-fetch", Hidden: true,
+			Usage: "fetch nothing: recognise the squash merges plain git fetches brought (the MCP server runs it)"}},
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
+			if c.Bool("after-fetch") {
+				squashesAfterFetch(ctx, env)
+				return nil // errors went to the log
+			}
 			g, s, err := shareSettings(ctx)
 			if err != nil {
 				return err
