@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -103,10 +104,37 @@ func sameMarks(a, b map[string]mark) bool {
 	return true
 }
 
+// The stamp file is one line that Due compares, the key of what was seen
+// and whether commits are carried over, then the stamp as JSON for Take.
+
+// key is the stamp's first line for marks m with n commits carried over.
+func key(m map[string]mark, n int) string {
+	rels := make([]string, 0, len(m))
+	for rel := range m {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	var b strings.Builder
+	for _, rel := range rels {
+		fmt.Fprintf(&b, "%s %d %d;", rel, m[rel].ModNs, m[rel].Size)
+	}
+	fmt.Fprintf(&b, " carried %d", n)
+	return b.String()
+}
+
+func readStamp(common string) (line string, body []byte) {
+	b, err := os.ReadFile(filepath.Join(common, StampName))
+	if err != nil {
+		return "", nil
+	}
+	first, rest, _ := bytes.Cut(b, []byte{'\n'})
+	return string(first), rest
+}
+
 func load(common string) stamp {
 	var st stamp
-	if b, err := os.ReadFile(filepath.Join(common, StampName)); err == nil {
-		_ = json.Unmarshal(b, &st) // a torn stamp reads as none: the next run starts again
+	if _, body := readStamp(common); body != nil {
+		_ = json.Unmarshal(body, &st) // a torn stamp reads as none: the next run starts again
 	}
 	return st
 }
@@ -120,8 +148,8 @@ func Due(common string) bool {
 	if len(m) == 0 {
 		return false
 	}
-	st := load(common)
-	return !sameMarks(m, st.Seen) || len(st.Pending) > 0
+	line, _ := readStamp(common)
+	return line != key(m, 0)
 }
 
 // Batch is one run's share of the commits fetches brought.
@@ -183,6 +211,7 @@ func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 	if err != nil {
 		return b, err
 	}
+	data = append([]byte(key(next.Seen, len(next.Pending))+"\n"), data...)
 	return b, atomicfile.Write(filepath.Join(common, StampName), data, 0o644)
 }
 
