@@ -93,6 +93,13 @@ func TestSquashAttributedAfterBareFetch(t *testing.T) {
 			if got := b.noteText(notes.Ref, squash) != ""; got != tc.wantNoteInShared {
 				t.Errorf("a note on the squash commit in refs/notes/convo: %v, want %v", got, tc.wantNoteInShared)
 			}
+			if tc.share { // and the next push shares it
+				b.convo(b.dir, "push")
+				r := b.runEnv(b.root, b.env, "", "git", "--git-dir="+bare, "notes", "--ref="+notes.Ref, "show", squash)
+				if r.code != 0 || !strings.Contains(r.stdout, "squash of") {
+					t.Errorf("the remote's note on the squash commit after B's push: %d %s%s", r.code, r.stdout, r.stderr)
+				}
+			}
 		})
 	}
 }
