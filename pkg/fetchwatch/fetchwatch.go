@@ -19,11 +19,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
 	"github.com/git-convo/git-convo/pkg/gitx"
@@ -174,13 +172,14 @@ func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 		return Batch{}, nil
 	}
 	var b Batch
-	tips, err := remoteTips(ctx, dir)
+	repo := gitx.Here(dir)
+	tips, err := repo.RemoteTips(ctx)
 	if err != nil {
 		return b, err
 	}
 	var brought []string
 	if st.Tips == nil { // the first run: the recent past, as git convo fetch looks
-		brought, err = revList(ctx, dir, limit, uniqueValues(tips), nil)
+		brought, err = repo.NewNonMerges(ctx, limit, uniqueValues(tips), nil)
 	} else {
 		var news []string
 		for ref, h := range tips {
@@ -190,7 +189,7 @@ func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 			}
 		}
 		if len(news) > 0 {
-			brought, err = revList(ctx, dir, maxCarry, news, uniqueValues(st.Tips))
+			brought, err = repo.NewNonMerges(ctx, maxCarry, news, uniqueValues(st.Tips))
 		}
 	}
 	if err != nil {
@@ -213,55 +212,6 @@ func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 	}
 	data = append([]byte(key(next.Seen, len(next.Pending))+"\n"), data...)
 	return b, atomicfile.Write(filepath.Join(common, StampName), data, 0o644)
-}
-
-// remoteTips lists the remote-tracking refs and their commits.
-func remoteTips(ctx context.Context, dir string) (map[string]string, error) {
-	out, err := git(ctx, dir, nil, "for-each-ref", "--format=%(objectname) %(refname)", "refs/remotes/")
-	if err != nil {
-		return nil, err
-	}
-	tips := map[string]string{}
-	for _, line := range strings.Split(string(out), "\n") {
-		if h, ref, ok := strings.Cut(line, " "); ok {
-			tips[ref] = h
-		}
-	}
-	return tips, nil
-}
-
-// revList lists, newest first, at most n non-merge commits reachable from
-// include and from none of exclude (a tip gone since is ignored).
-func revList(ctx context.Context, dir string, n int, include, exclude []string) ([]string, error) {
-	var in bytes.Buffer
-	for _, h := range include {
-		fmt.Fprintln(&in, h)
-	}
-	for _, h := range exclude {
-		fmt.Fprintln(&in, "^"+h)
-	}
-	out, err := git(ctx, dir, in.Bytes(), "rev-list", "--no-merges", "--ignore-missing", "-n", fmt.Sprint(n), "--stdin")
-	if err != nil {
-		return nil, err
-	}
-	return strings.Fields(string(out)), nil
-}
-
-func git(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	cmd.WaitDelay = 5 * time.Second
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
-		return nil, fmt.Errorf("git %s: %v %s", args[0], err, msg)
-	}
-	return out, nil
 }
 
 func uniqueValues(m map[string]string) []string {
