@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 
 	"github.com/git-convo/git-convo/pkg/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/notes"
@@ -35,7 +37,7 @@ func squashesFetched(ctx context.Context, env *Env, dir, common string) int {
 			n, err = attributeSquashesIn(ctx, g, s, append([]string{"--no-walk"}, b.Commits...)...)
 		}
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrPermission) { // a read-only repository is no fault
 		env.log().Printf("share", "recognising squash merges after a fetch: %v", err)
 	}
 	return n

@@ -172,6 +172,9 @@ func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 		return Batch{}, nil
 	}
 	var b Batch
+	if err := writable(common); err != nil {
+		return b, err // someone else's repository, read-only: no git either
+	}
 	repo := gitx.Here(dir)
 	tips, err := repo.RemoteTips(ctx)
 	if err != nil {
@@ -212,6 +215,18 @@ func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 	}
 	data = append([]byte(key(next.Seen, len(next.Pending))+"\n"), data...)
 	return b, atomicfile.Write(filepath.Join(common, StampName), data, 0o644)
+}
+
+// writable says whether the stamp can be written in common, before any git
+// runs: a read-only repository would otherwise cost every command the
+// listing of what a fetch brought.
+func writable(common string) error {
+	f, err := os.CreateTemp(common, ".git-convo-fetched-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 func uniqueValues(m map[string]string) []string {

@@ -2,7 +2,9 @@ package fetchwatch
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -209,4 +211,26 @@ func BenchmarkDue(b *testing.B) {
 			}
 		}
 	})
+}
+
+// In a repository this user cannot write (someone else's), Take runs no git
+// and says why, every time.
+func TestTakeInReadOnlyRepository(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes anywhere")
+	}
+	c := newClones(t)
+	c.git(c.down, "fetch", "-q")
+	if err := os.Chmod(c.downCommon, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(c.downCommon, 0o755)
+	for i := 0; i < 2; i++ {
+		if !Due(c.downCommon) {
+			t.Fatal("not due")
+		}
+		if _, err := Take(context.Background(), c.down, c.downCommon, 5); !errors.Is(err, fs.ErrPermission) {
+			t.Fatalf("Take in a read-only repository: %v", err)
+		}
+	}
 }
