@@ -32,7 +32,7 @@ const StampName = "git-convo-fetched.json"
 
 // maxCarry bounds the commits carried over (a fetch of a whole history
 // must not grow the stamp without end): the oldest are dropped past it.
-const maxCarry = 5000
+const maxCarry = 1000
 
 // mark is what a stat of one FETCH_HEAD says.
 type mark struct {
@@ -44,8 +44,7 @@ type mark struct {
 type stamp struct {
 	// Seen maps each FETCH_HEAD (relative to the common dir) to its stat.
 	Seen map[string]mark `json:"seen"`
-	// Tips maps each remote-tracking ref to its commit; nil before the
-	// first run.
+	// Tips maps each remote-tracking ref to its commit.
 	Tips map[string]string `json:"tips"`
 	// Pending are commits a fetch brought that no run examined yet,
 	// newest first.
@@ -139,8 +138,8 @@ func load(common string) stamp {
 
 // Due reports whether a fetch happened since the last run, or commits are
 // carried over: with no new fetch it costs a stat of FETCH_HEAD (and of
-// each linked work tree's) and a read of the stamp; a repository never
-// fetched costs the stat alone.
+// each linked work tree's) and a read of the stamp's first line; a
+// repository never fetched costs the stats alone.
 func Due(common string) bool {
 	m := marks(common)
 	if len(m) == 0 {
@@ -154,7 +153,6 @@ func Due(common string) bool {
 type Batch struct {
 	Commits []string // to examine now, newest first
 	Left    int      // carried over to the next run
-	Moved   []string // the remote-tracking refs that moved or appeared
 }
 
 // Take claims the next batch, at most limit commits: those the fetches
@@ -162,9 +160,10 @@ type Batch struct {
 // commits: a squash is a plain commit), then those carried over. It
 // records what it saw before returning, so another command does not do
 // the same work; a batch whose examination fails is not retried (git
-// convo fetch looks again). Before any run the stamp is empty: the first
-// takes the last limit commits of the remote-tracking refs and carries
-// nothing over. dir is where git runs (the work tree or git dir).
+// convo fetch looks again). When the last run saw no remote-tracking ref
+// (there was none, or no run yet), all history would count as brought:
+// the run takes the last limit commits of the remote-tracking refs and
+// carries nothing over. dir is where git runs (the work tree or git dir).
 func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 	m := marks(common)
 	st := load(common)
@@ -181,13 +180,13 @@ func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 		return b, err
 	}
 	var brought []string
-	if st.Tips == nil { // the first run: the recent past, as git convo fetch looks
+	first := len(st.Tips) == 0 // no stamp, or no remote then: all history would be new
+	if first {                 // the recent past, as git convo fetch looks
 		brought, err = repo.NewNonMerges(ctx, limit, uniqueValues(tips), nil)
 	} else {
 		var news []string
 		for ref, h := range tips {
 			if st.Tips[ref] != h {
-				b.Moved = append(b.Moved, ref)
 				news = append(news, h)
 			}
 		}
@@ -205,7 +204,7 @@ func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 	n := min(limit, len(queue))
 	b.Commits, b.Left = queue[:n], len(queue)-n
 	next := stamp{Seen: m, Tips: tips, Pending: queue[n:]}
-	if st.Tips == nil {
+	if first {
 		next.Pending = nil
 		b.Left = 0
 	}

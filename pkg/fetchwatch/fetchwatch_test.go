@@ -234,3 +234,27 @@ func TestTakeInReadOnlyRepository(t *testing.T) {
 		}
 	}
 }
+
+// A remote added to a repository that had none brings all its history at
+// once: only the recent past is examined, nothing carried over.
+func TestFirstRemoteIsNotAllHistory(t *testing.T) {
+	c := newClones(t)
+	c.commits(4)
+	solo := filepath.Join(t.TempDir(), "solo")
+	c.git(c.up, "init", "-q", solo)
+	c.git(solo, "commit", "-q", "--allow-empty", "-m", "own")
+	c.git(solo, "fetch", "-q", c.bare, "main") // FETCH_HEAD, no remote-tracking ref
+	common := filepath.Join(solo, ".git")
+	if b, err := Take(context.Background(), solo, common, 2); err != nil || len(b.Commits) != 0 {
+		t.Fatalf("a fetch with no remote-tracking ref: %+v %v", b, err)
+	}
+	c.git(solo, "remote", "add", "origin", c.bare)
+	c.git(solo, "fetch", "-q", "origin")
+	b, err := Take(context.Background(), solo, common, 2)
+	if err != nil || len(b.Commits) != 2 || b.Left != 0 {
+		t.Fatalf("the first remote's fetch: %+v %v", b, err)
+	}
+	if Due(common) {
+		t.Error("history carried over")
+	}
+}
