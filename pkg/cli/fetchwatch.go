@@ -13,34 +13,28 @@ import (
 // examines for squash merges; the rest wait for the next command.
 const fetchScanLimit = 100
 
-// squashesAfterFetch recognises squash merges that a plain git fetch
-// brought (git runs no hook on fetch), before a read command answers. With
-// no fetch since the last command it costs a stat of FETCH_HEAD and a read
-// of a small stamp. Errors go to the log.
+// squashesAfterFetch recognises the squash merges that plain git fetches
+// brought (git runs no hook on fetch), before a read command answers: the
+// next batch of the commits they brought, attributed as git convo fetch
+// does (with sharing on, written to refs/notes/convo for the next push).
+// With no fetch since the last command it costs a stat of FETCH_HEAD and a
+// read of a small stamp. Errors go to the log.
 func squashesAfterFetch(ctx context.Context, env *Env) {
-	if common, ok := fetchwatch.Locate(".", env.Getenv); ok && fetchwatch.Due(common) {
-		squashesFetched(ctx, env, ".", common)
+	common, ok := fetchwatch.Locate(".", env.Getenv)
+	if !ok || !fetchwatch.Due(common) {
+		return
 	}
-}
-
-// squashesFetched examines the next batch of the commits fetches brought to
-// the repository at dir (common: its common dir) and attributes the squash
-// merges among them; with sharing on they are written to refs/notes/convo
-// for the next push, as git convo fetch does.
-func squashesFetched(ctx context.Context, env *Env, dir, common string) int {
-	b, err := fetchwatch.Take(ctx, dir, common, fetchScanLimit)
-	n := 0
-	g := notes.Git{Dir: dir}
+	b, err := fetchwatch.Take(ctx, ".", common, fetchScanLimit)
+	g := notes.Git{Dir: "."}
 	if err == nil && len(b.Commits) > 0 && hasNotes(ctx, g) {
 		var s notes.Settings
 		if s, err = g.Settings(ctx); err == nil {
-			n, err = attributeSquashesIn(ctx, g, s, append([]string{"--no-walk"}, b.Commits...)...)
+			_, err = attributeSquashesIn(ctx, g, s, append([]string{"--no-walk"}, b.Commits...)...)
 		}
 	}
 	if err != nil && !errors.Is(err, fs.ErrPermission) { // a read-only repository is no fault
 		env.log().Printf("share", "recognising squash merges after a fetch: %v", err)
 	}
-	return n
 }
 
 // hasNotes reports whether any notes ref exists (read from the ref files
