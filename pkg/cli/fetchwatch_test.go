@@ -182,3 +182,37 @@ func TestFetchWatchBeforeMCPAnswers(t *testing.T) {
 		}
 	}
 }
+
+// A commit carried over that is gone by the time it is examined (a forced
+// push, then gc) fails that batch: the error goes to the log doctor shows,
+// the read answers all the same, and the next read does no work again.
+func TestFetchWatchErrorGoesToDoctor(t *testing.T) {
+	base, bare := newTeam(t)
+	b := cloneAs(t, bare, "b")
+	primed(t, b)
+	squashedFeature(t, base, bare) // notes to match against
+	b.run(b.dir, "git", "fetch", "-q")
+	b.convo(b.dir, "log", "-n", "1")
+	st, err := os.ReadFile(stampOf(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(st), "\n")
+	var v map[string]any
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatal(err)
+	}
+	v["pending"] = []string{strings.Repeat("ab", 20)}
+	nb, _ := json.Marshal(v)
+	os.WriteFile(stampOf(b), append([]byte("carried 1\n"), nb...), 0o644)
+
+	if r := b.runEnv(b.dir, b.env, "", "git", "convo", "log", "-n", "1"); r.code != 0 || r.stderr != "" {
+		t.Fatalf("the read failed for the watch: %d %s", r.code, r.stderr)
+	}
+	if out := b.convo(b.dir, "doctor"); !strings.Contains(out, "recognising squash merges after a fetch") {
+		t.Errorf("doctor shows no error:\n%s", out)
+	}
+	if fetchwatch.Due(filepath.Join(b.dir, ".git")) {
+		t.Error("the failed batch is due again")
+	}
+}
