@@ -60,6 +60,7 @@ func TestSquashAttributedAfterBareFetch(t *testing.T) {
 		name             string
 		prime, worktree  bool
 		share, readInWT  bool
+		gitDir           bool // the read runs elsewhere, GIT_DIR naming B's repository
 		wantNoteInShared bool
 	}{
 		{name: "fetched and read in the work tree", prime: true},
@@ -67,6 +68,7 @@ func TestSquashAttributedAfterBareFetch(t *testing.T) {
 		{name: "fetched in a linked worktree, read in the main one", prime: true, worktree: true},
 		{name: "fetched in the main work tree, read in a linked one", prime: true, worktree: true, readInWT: true},
 		{name: "B shares: the record goes to its notes for the next push", prime: true, share: true, wantNoteInShared: true},
+		{name: "read with GIT_DIR from outside the work tree", prime: true, gitDir: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base, bare := newTeam(t)
@@ -89,7 +91,16 @@ func TestSquashAttributedAfterBareFetch(t *testing.T) {
 				readIn = wt
 			}
 			b.run(fetchIn, "git", "fetch", "-q") // a bare fetch: no hook runs
-			checkNamesSquash(t, b, readIn, "origin/main", sources)
+			if tc.gitDir {
+				r := b.runEnv(b.root, b.with("GIT_DIR="+filepath.Join(b.dir, ".git")), "", "git", "convo", "show", "--json", "origin/main")
+				for id, src := range sources {
+					if r.code != 0 || !strings.Contains(r.stdout, `"id":"`+id+`"`) || !strings.Contains(r.stdout, "squash of "+src) {
+						t.Errorf("show with GIT_DIR names no %s (squash of %s): %d %s%s", id, src, r.code, r.stdout, r.stderr)
+					}
+				}
+			} else {
+				checkNamesSquash(t, b, readIn, "origin/main", sources)
+			}
 			if got := b.noteText(notes.Ref, squash) != ""; got != tc.wantNoteInShared {
 				t.Errorf("a note on the squash commit in refs/notes/convo: %v, want %v", got, tc.wantNoteInShared)
 			}
