@@ -417,14 +417,8 @@ refs/notes/convo itself). Read commands merge it on read; with sharing on it is 
 into refs/notes/convo, record by record. It then looks for squash merges among the last 200
 commits of the remote's branches. Once install has set up the fetch, a plain git fetch is
 enough: the next read command recognises the squash merges it brought.`,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "after-fetch", Hidden: true,
-			Usage: "fetch nothing: recognise the squash merges plain git fetches brought (the MCP server runs it)"}},
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
-			if c.Bool("after-fetch") {
-				squashesAfterFetch(ctx, env)
-				return nil // errors went to the log
-			}
 			g, s, err := shareSettings(ctx)
 			if err != nil {
 				return err

@@ -9,17 +9,19 @@ import (
 	"github.com/git-convo/git-convo/pkg/fetchwatch"
 )
 
-// afterFetch adds to drain, which runs before every tool call, the
-// recognition of squash merges a plain git fetch brought to the repository
-// at dir (git runs no hook on fetch): `git convo fetch --after-fetch`, only
-// when a fetch happened since (a stat of FETCH_HEAD and a read of a small
-// stamp otherwise).
+// afterFetch makes drain, which runs before every tool call, also run when
+// a plain git fetch happened in the repository at dir since the last
+// command (git runs no hook on fetch): `git convo record --hook=drain` then
+// recognises the squash merges the fetch brought, as a read command does
+// before it answers. With no new fetch this costs a stat of FETCH_HEAD and
+// a read of a small stamp.
 func afterFetch(dir string, drain func(context.Context)) func(context.Context) {
 	return func(ctx context.Context) {
-		drain(ctx)
 		if common, ok := fetchwatch.Locate(dir, os.Getenv); ok && fetchwatch.Due(common) {
-			_ = convoCommand(ctx, dir, "fetch", "--after-fetch").Run() // errors go to git-convo's log
+			_ = convoCommand(ctx, dir, "record", "--hook=drain").Run() // errors go to git-convo's log
+			return
 		}
+		drain(ctx)
 	}
 }
 
