@@ -211,6 +211,14 @@ func BenchmarkDue(b *testing.B) {
 			}
 		}
 	})
+	b.Run("locate-and-due", func(b *testing.B) { // what a read command pays
+		getenv := func(string) string { return "" }
+		for i := 0; i < b.N; i++ {
+			if common, ok := Locate(c.down, getenv); !ok || Due(common) {
+				b.Fatal("due")
+			}
+		}
+	})
 }
 
 // In a repository this user cannot write (someone else's), Take runs no git
