@@ -18,6 +18,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -119,18 +120,10 @@ func key(m map[string]mark, n int) string {
 	return b.String()
 }
 
-func readStamp(common string) (line string, body []byte) {
-	b, err := os.ReadFile(filepath.Join(common, StampName))
-	if err != nil {
-		return "", nil
-	}
-	first, rest, _ := bytes.Cut(b, []byte{'\n'})
-	return string(first), rest
-}
-
 func load(common string) stamp {
 	var st stamp
-	if _, body := readStamp(common); body != nil {
+	if b, err := os.ReadFile(filepath.Join(common, StampName)); err == nil {
+		_, body, _ := bytes.Cut(b, []byte{'\n'})
 		_ = json.Unmarshal(body, &st) // a torn stamp reads as none: the next run starts again
 	}
 	return st
@@ -145,8 +138,24 @@ func Due(common string) bool {
 	if len(m) == 0 {
 		return false
 	}
-	line, _ := readStamp(common)
-	return line != key(m, 0)
+	return firstLine(common) != key(m, 0)
+}
+
+// firstLine reads the stamp's first line only: the tips that follow may be
+// many (a remote with thousands of branches).
+func firstLine(common string) string {
+	f, err := os.Open(filepath.Join(common, StampName))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	n, _ := io.ReadFull(f, buf)
+	line, _, found := bytes.Cut(buf[:n], []byte{'\n'})
+	if !found {
+		return "" // torn, or more work trees than fit: due
+	}
+	return string(line)
 }
 
 // Batch is one run's share of the commits fetches brought.
