@@ -62,10 +62,8 @@ func Locate(dir string, getenv func(string) string) (string, bool) {
 			return "", false
 		}
 		if cd := getenv("GIT_COMMON_DIR"); cd != "" {
-			if !filepath.IsAbs(cd) {
-				cd = filepath.Join(gitDir, cd)
-			}
-			return filepath.Clean(cd), true
+			cd, err = filepath.Abs(cd) // as git takes it: from the current directory
+			return cd, err == nil
 		}
 		return gitx.CommonDirOf(gitDir), true
 	}

@@ -158,12 +158,15 @@ func TestLocate(t *testing.T) {
 		{"a subdirectory", filepath.Join(c.down, ".git", "refs"), nil, c.downCommon, true},
 		{"a linked worktree", wt, nil, c.downCommon, true},
 		{"GIT_DIR", outside, map[string]string{"GIT_DIR": c.downCommon}, c.downCommon, true},
+		{"GIT_DIR relative, from the current directory", outside, map[string]string{"GIT_DIR": ".git"}, c.downCommon, true},
 		{"GIT_DIR of a linked worktree", outside, map[string]string{"GIT_DIR": wtGitDir}, c.downCommon, true},
-		{"GIT_COMMON_DIR", outside, map[string]string{"GIT_DIR": wtGitDir, "GIT_COMMON_DIR": "../.."}, c.downCommon, true},
+		{"GIT_COMMON_DIR", outside, map[string]string{"GIT_DIR": wtGitDir, "GIT_COMMON_DIR": c.downCommon}, c.downCommon, true},
+		{"GIT_COMMON_DIR relative, from the current directory", outside, map[string]string{"GIT_DIR": wtGitDir, "GIT_COMMON_DIR": ".git"}, c.downCommon, true},
 		{"a bare repository by GIT_DIR", outside, map[string]string{"GIT_DIR": c.bare}, c.bare, true},
 		{"no repository", outside, nil, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Chdir(c.down) // relative GIT_DIR and GIT_COMMON_DIR are read from here, as git does
 			got, ok := Locate(tc.dir, func(k string) string { return tc.env[k] })
 			if ok != tc.ok || got != tc.want {
 				t.Errorf("Locate = %q %v, want %q %v", got, ok, tc.want, tc.ok)
