@@ -18,6 +18,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -135,12 +136,13 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	key := repoKey(repo.CommonDir)
 	edited := map[string]bool{}
 	w := env.writer(ctx, s)
+	src := cursor.Source{Getenv: env.Getenv}
 	for i, id := range ids {
 		if ctx.Err() != nil {
 			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d conversations imported", i, len(ids)))
 		}
 		progress.step("conversations", i+1, len(ids))
-		if err := w.EnrichCursorFrom(ctx, db, dbPath, id, []string{repo.TopLevel}); err != nil {
+		if err := w.Enrich(ctx, src, id, source.Hint{}, []string{repo.TopLevel}); err != nil {
 			env.log().Printf("import", "%s: %v", id, err)
 			continue
 		}

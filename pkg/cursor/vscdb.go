@@ -121,6 +121,7 @@ type Composer struct {
 	WrittenLines map[string][]WrittenLine
 	headers      []header
 	legacy       []json.RawMessage
+	messages     []Message // read once, for UserMessages and ContextFiles
 }
 
 type header struct {
@@ -190,6 +191,7 @@ func (d *DB) Composer(ctx context.Context, id string) (*Composer, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.messages = msgs
 	for _, m := range msgs {
 		if m.Role == "user" && strings.TrimSpace(m.Text) != "" {
 			if c.FirstUserMessage == "" {

@@ -42,9 +42,14 @@ var ErrNotFound = errors.New("conversation not found")
 // ErrBadPayload: a hook payload that is not a JSON object.
 var ErrBadPayload = errors.New("payload is not a JSON object")
 
-// Hint is what the store knows of where a conversation lives.
+// Hint is what the store knows of where a conversation lives, and what the
+// caller needs of it.
 type Hint struct {
 	TranscriptPath string
+	// NoMessages: the caller needs no messages (enrichment, which runs in
+	// an agent's stop hook). A source may leave Messages empty, and need not
+	// read a file that holds nothing else (Cursor's transcript).
+	NoMessages bool
 }
 
 // Activity is what one hook event tells about a conversation.
@@ -94,9 +99,18 @@ type Conversation struct {
 	TranscriptPath string
 	Created        time.Time
 	Updated        time.Time
+	Status         string   // the agent's state of it (Cursor's composer status)
+	Mode           string   // the agent's mode (Cursor's agent, chat, ...)
 	Prompts        []string // the user's prompts, in order
 	Messages       []Message
 	Edits          []Edit
+	// EditSource is what the store calls where Edits were seen: "" for a
+	// tool call in the transcript ("tool"), "cursor-edit" for the records
+	// of Cursor's database.
+	EditSource string
+	// ContextFiles are files the conversation looked at without editing
+	// them (Cursor's file selections and relevant files).
+	ContextFiles []string
 }
 
 // Edit is one change the agent made to a file, with the text it added.
@@ -104,6 +118,9 @@ type Edit struct {
 	Path  string // absolute, or relative to the conversation's Cwd
 	Added string // the added text (lines joined with "\n"); "" when unknown
 	At    time.Time
+	// LinesOnly: Added is evidence of lines the agent wrote (Cursor's own
+	// diffs, checkpoints included), not a record that it edited the file.
+	LinesOnly bool
 }
 
 // Ref names a past conversation for import.
