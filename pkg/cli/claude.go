@@ -24,9 +24,6 @@ func claudeSource(env *Env) source.Source { return agents.For(claude.Name, env.G
 // cursorSource is Cursor for this environment (CURSOR_DB_PATH).
 func cursorSource(env *Env) source.Source { return agents.For(cursor.Name, env.Getenv) }
 
-// sourceFor returns the agent a conversation belongs to.
-func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, env.Getenv) }
-
 // runAgentCapture records one hook event of src. It never fails, and prints
 // nothing on stdout for the agent's own events: Claude Code adds a hook's
 // stdout to the model's context (UserPromptSubmit, SessionStart), and any
@@ -102,34 +99,6 @@ func importClaude(ctx context.Context, env *Env, s *store.Store, repo *gitx.Repo
 	}
 	p.done()
 	return ids, nil
-}
-
-// loadAgentTranscript reads a conversation of an agent other than Cursor
-// from that agent (for Cursor, loadTranscript reads its database). ok is
-// false when the agent does not have it.
-func loadAgentTranscript(ctx context.Context, env *Env, id string, conv *store.Conversation) (msgs []source.Message, meta source.Meta, ok bool) {
-	agent, hint := claude.Name, source.Hint{}
-	if conv != nil {
-		agent, hint.TranscriptPath = conv.Agent, conv.TranscriptPath
-	}
-	c, err := sourceFor(env, agent).ReadConversation(ctx, id, hint)
-	if err != nil {
-		return nil, meta, false
-	}
-	meta = source.Meta{ID: id, Agent: agent, Title: c.Title, Model: c.Model, Summary: c.Summary, Created: c.Created, Updated: c.Updated}
-	if conv != nil {
-		meta.Project, meta.Files = conv.ProjectName, conv.CapturedFiles
-		if conv.Title != "" {
-			meta.Title = conv.Title
-		}
-	}
-	if meta.Project == "" && c.Cwd != "" {
-		meta.Project = filepath.Base(c.Cwd)
-	}
-	if c.Messages == nil {
-		c.Messages = []source.Message{}
-	}
-	return c.Messages, meta, true
 }
 
 func agentOrCursor(agent string) string {
