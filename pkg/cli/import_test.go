@@ -95,9 +95,24 @@ func TestImport(t *testing.T) {
 	}
 
 	// Dry run: prints the links, writes nothing.
+	// The summary's numbers, pinned: every run below prints exactly these.
+	found := "conversations found: 5 (composerHeaders 1, editedFiles 5, projectLayouts 1, workspaceIdentifier 1, workspaceStorage 1); "
+	summary := func(name, out string, want ...string) {
+		t.Helper()
+		if !strings.HasSuffix(out, strings.Join(want, "\n")+"\n") {
+			t.Errorf("%s: the summary is\n%s\nwant it to end with\n%s", name, out, strings.Join(want, "\n"))
+		}
+	}
 	r := sb.runEnv(repo, env, "", "git", "convo", "import", "--dry-run")
 	if r.code != 0 || !strings.Contains(r.stdout, "links that would be made: 3 new") || !strings.Contains(r.stdout, "nothing was written") {
 		t.Fatalf("dry run: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	summary("dry run", r.stdout, "", found+"would import: 5", "commits scanned: 3, sharing files with them: 2",
+		"links that would be made: 3 new", "(dry run: nothing was written)")
+	for _, id := range []string{"conv-headers", "conv-layout", "conv-wsid"} {
+		if !strings.Contains(r.stdout, "c and d  ←  "+id+" (65%: 1 of 2 files edited in this conversation; last active ") {
+			t.Errorf("dry run: no link to %s:\n%s", id, r.stdout)
+		}
 	}
 	if s := sb.showJSON(repo, c3); len(s.Conversations) != 0 {
 		t.Fatalf("the dry run wrote links: %+v", s.Conversations)
@@ -108,10 +123,12 @@ func TestImport(t *testing.T) {
 	if r.code != 0 {
 		t.Fatal(r.stderr)
 	}
+	summary("--limit 2", r.stdout, found+"imported now: 2", "commits scanned: 3, sharing files with them: 2", "links made: 2 new")
 	r = sb.runEnv(repo, env, "", "git", "convo", "import")
 	if r.code != 0 || !strings.Contains(r.stdout, "conversations found: 5") {
 		t.Fatalf("import: %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+	summary("resumed", r.stdout, found+"imported now: 5", "commits scanned: 3, sharing files with them: 2", "links made: 1 new")
 	for _, src := range []string{"workspaceStorage", "workspaceIdentifier", "composerHeaders", "projectLayouts", "editedFiles"} {
 		if !strings.Contains(r.stdout, src) {
 			t.Errorf("the summary does not mention the %s source:\n%s", src, r.stdout)
@@ -144,6 +161,7 @@ func TestImport(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "links made: 0 new") {
 		t.Errorf("second run: %s %s", r.stdout, r.stderr)
 	}
+	summary("second run", r.stdout, found+"imported now: 5", "commits scanned: 3, sharing files with them: 2", "links made: 0 new")
 	check()
 	if s := sb.showJSON(repo, c3); len(s.Conversations) != 3 || s.Conversations[0].Title == "" {
 		t.Errorf("titles: %+v", s.Conversations)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/source"
@@ -17,9 +18,40 @@ const Name = "cursor"
 // (read-only) and the transcripts its hooks name.
 type Source struct {
 	Getenv func(string) string // locates state.vscdb (CURSOR_DB_PATH)
+	db     *DB                 // set by Open: read through it
 }
 
-var _ source.Source = Source{}
+var (
+	_ source.Source = Source{}
+	_ source.Opener = Source{}
+)
+
+// Open implements source.Opener: the source it returns reads every
+// conversation through one open state.vscdb (import), until closed.
+func (s Source) Open(ctx context.Context) (source.Source, func() error, error) {
+	db, _, err := s.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Source{Getenv: s.Getenv, db: db}, db.Close, nil
+}
+
+// open opens state.vscdb, or returns the one Open opened (with a no-op
+// close); a missing database is source.ErrNotFound.
+func (s Source) open(ctx context.Context) (*DB, string, error) {
+	if s.db != nil {
+		return &DB{db: s.db.db, path: s.db.path, shared: true}, s.db.path, nil
+	}
+	path, err := DefaultDBPath(s.Getenv)
+	if err != nil {
+		return nil, "", err
+	}
+	db, err := OpenDB(ctx, path)
+	if errors.Is(err, ErrNotFound) {
+		return nil, "", notFound{err.Error()}
+	}
+	return db, path, err
+}
 
 // Name implements source.Source.
 func (Source) Name() string { return Name }
@@ -119,14 +151,7 @@ func (e notFound) Is(target error) bool { return target == source.ErrNotFound ||
 // (status, mode, prompts, edited and context files, the lines Cursor's
 // diffs say the agent wrote) and, when messages is set, the messages.
 func (s Source) readDB(ctx context.Context, c *source.Conversation, messages bool) error {
-	path, err := DefaultDBPath(s.Getenv)
-	if err != nil {
-		return err
-	}
-	db, err := OpenDB(ctx, path)
-	if errors.Is(err, ErrNotFound) {
-		return notFound{err.Error()}
-	}
+	db, path, err := s.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -162,13 +187,10 @@ func (s Source) readDB(ctx context.Context, c *source.Conversation, messages boo
 const EditSource = "cursor-edit"
 
 // ListConversations finds the conversations of the work trees at roots in
-// Cursor's database, by every association import uses.
+// Cursor's database, by every association import uses, in id order, each
+// with the associations it was found by.
 func (s Source) ListConversations(ctx context.Context, roots []string) ([]source.Ref, error) {
-	path, err := DefaultDBPath(s.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	db, err := OpenDB(ctx, path)
+	db, path, err := s.open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -180,13 +202,14 @@ func (s Source) ListConversations(ctx context.Context, roots []string) ([]source
 		if err != nil {
 			return nil, err
 		}
-		for id := range found {
+		for id, via := range found {
 			if !seen[id] {
 				seen[id] = true
-				out = append(out, source.Ref{ID: id, Cwd: root})
+				out = append(out, source.Ref{ID: id, Cwd: root, Via: via})
 			}
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
 }
 

@@ -45,8 +45,9 @@ func dbPathFor(getenv func(string) string, goos string) (string, error) {
 
 // DB is Cursor's state.vscdb, opened read-only.
 type DB struct {
-	db   *sql.DB
-	path string
+	db     *sql.DB
+	path   string
+	shared bool // another DB owns the handle: Close leaves it open
 }
 
 // OpenDB opens Cursor's database strictly read-only: a file: URI built with
@@ -73,7 +74,12 @@ func OpenDB(ctx context.Context, path string) (*DB, error) {
 }
 
 // Close closes the database.
-func (d *DB) Close() error { return d.db.Close() }
+func (d *DB) Close() error {
+	if d.shared {
+		return nil
+	}
+	return d.db.Close()
+}
 
 func (d *DB) classify(err error) error {
 	var se sqlite3.Error

@@ -36,6 +36,13 @@ type EventHook interface {
 	ParseHookEvent(data []byte, event string) (Activity, error)
 }
 
+// Opener is a Source that reads many conversations faster through one open
+// handle (Cursor's database), as import does: Open returns the source
+// reading through it, and the function that closes it.
+type Opener interface {
+	Open(ctx context.Context) (Source, func() error, error)
+}
+
 // ErrNotFound: the agent has no such conversation.
 var ErrNotFound = errors.New("conversation not found")
 
@@ -129,4 +136,8 @@ type Ref struct {
 	TranscriptPath string
 	Cwd            string
 	Updated        time.Time
+	// Via names the associations it was found by, for import's summary
+	// (Cursor's: workspace, composer headers, ...); empty for an agent
+	// with one way only.
+	Via []string
 }
