@@ -11,6 +11,12 @@ import (
 	"github.com/git-convo/git-convo/pkg/source"
 )
 
+// The agents' names, as conversations.agent stores them.
+const (
+	Cursor = cursor.Name
+	Claude = claude.Name
+)
+
 // For returns the named agent's source; an empty or unknown name is Cursor,
 // the agent of every conversation recorded before there were two.
 func For(name string, getenv func(string) string) source.Source {

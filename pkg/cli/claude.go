@@ -1,8 +1,7 @@
 package cli
 
-// Capture and import of agents on the source seam, through pkg/ingest.
-// Claude Code goes through it today; Cursor's own path in capture.go,
-// enrich.go and import.go moves onto it next (docs/agents.md).
+// Agents on the source seam: their sources, the write path into the store
+// (pkg/ingest) and Claude Code's import.
 
 import (
 	"context"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/claude"
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/source"
@@ -21,52 +19,8 @@ import (
 // claudeSource is Claude Code for this environment (CLAUDE_CONFIG_DIR).
 func claudeSource(env *Env) source.Source { return agents.For(claude.Name, env.Getenv) }
 
-// cursorSource is Cursor for this environment (CURSOR_DB_PATH).
-func cursorSource(env *Env) source.Source { return agents.For(cursor.Name, env.Getenv) }
-
-// runAgentCapture records one hook event of src. It never fails, and prints
-// nothing on stdout for the agent's own events: Claude Code adds a hook's
-// stdout to the model's context (UserPromptSubmit, SessionStart), and any
-// non-zero exit shows an error in the user's transcript.
-func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag string) {
-	log := env.log()
-	data, a, ok := parseHookPayload(env, log, src, eventFlag)
-	if !ok {
-		return
-	}
-	if a.Foreign {
-		// Another program's payload (Cursor runs Claude Code's hook files
-		// too): its own hook records it. It gets the neutral reply its
-		// own hooks get.
-		fmt.Fprintln(env.Stdout, "{}")
-		return
-	}
-	if a.ConversationID == "" {
-		captureFailed(env, log, "%s %s payload has no session id; nothing recorded", src.Name(), orUnknown(a.Event))
-		return
-	}
-	atMs := env.Now().UnixMilli()
-	s, err := env.openStoreWith(ctx, store.Options{BusyTimeout: hookBusyTimeout})
-	if err != nil {
-		keep(env, data, a.Event, src.Name(), atMs, err)
-		return
-	}
-	defer s.Close()
-	drainSpool(ctx, env, s)
-	w := env.writer(ctx, s)
-	if err := w.Record(ctx, src, a, atMs); err != nil {
-		keep(env, data, a.Event, src.Name(), atMs, err)
-		return
-	}
-	if a.EndsTurn {
-		if err := w.Enrich(ctx, src, a.ConversationID, source.Hint{TranscriptPath: a.TranscriptPath}, nil); err != nil {
-			log.Printf("capture", "reading %s conversation %s: %v", src.Name(), a.ConversationID, err)
-		}
-		if err := w.Relink(ctx, a.ConversationID); err != nil {
-			log.Printf("capture", "relinking %s: %v", a.ConversationID, err)
-		}
-	}
-}
+// sourceFor returns the agent a conversation belongs to.
+func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, env.Getenv) }
 
 // writer is the write path into s for this environment.
 func (env *Env) writer(ctx context.Context, s *store.Store) ingest.Writer {
@@ -103,7 +57,7 @@ func importClaude(ctx context.Context, env *Env, s *store.Store, repo *gitx.Repo
 
 func agentOrCursor(agent string) string {
 	if agent == "" {
-		return cursor.Name
+		return agents.Cursor
 	}
 	return agent
 }
@@ -112,7 +66,7 @@ func agentOrCursor(agent string) string {
 // log and conversations; Cursor, the default, is not named, so output for
 // Cursor alone stays as it was.
 func agentSuffix(agent string) string {
-	if agent == "" || agent == cursor.Name {
+	if agent == "" || agent == agents.Cursor {
 		return ""
 	}
 	return ", " + agents.Display(agent)

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/agents"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/term"
 )
 
@@ -47,7 +48,7 @@ the last rows yet.`,
 				if conv, _ := s.GetConversation(ctx, id); conv != nil {
 					agent = conv.Agent
 				}
-				if err := w.EnrichAndRelink(ctx, agents.For(agent, env.Getenv), id); err != nil {
+				if err := w.EnrichAndRelink(ctx, agents.For(agent, env.Getenv), id, source.Hint{}); err != nil {
 					failed++
 					env.log().Printf("enrich", "%s: %v", id, err)
 					if c.Duration("delay") == 0 {

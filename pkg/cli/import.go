@@ -148,7 +148,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 // only when there is nothing else to import.
 func importCursor(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Repo, limit int, progress *progress, others bool) (importSummary, []string, error) {
 	sum := importSummary{bySource: map[string]int{}}
-	src := cursorSource(env)
+	src := sourceFor(env, agents.Cursor)
 	progress.say("finding this repository's conversations in %s", agents.Where(src.Name(), env.Getenv))
 	refs, err := src.ListConversations(ctx, []string{repo.TopLevel})
 	switch {
