@@ -118,7 +118,10 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 		if err != nil {
 			return usagef("--since=%s: %v", o.since, err)
 		}
-		args = []string{"--since=" + since.Format(time.RFC3339), "HEAD"}
+		args = []string{"HEAD"}
+		if since.Unix() > 0 { // git log reads no date before 1970: every commit is after it
+			args = []string{"--since=" + since.Format(time.RFC3339), "HEAD"}
+		}
 	}
 	// Earlier runs' conversations count too (resume): found holds every
 	// conversation found, imported now or not.

@@ -331,3 +331,28 @@ func TestImportFromPrototype(t *testing.T) {
 		t.Errorf("missing file: exit %d %q", r.code, r.stderr)
 	}
 }
+
+// TestImportSinceBefore1970: a --since before 1970 ("100 years ago", as
+// scripts/bench.sh asks) takes every commit: git prints such a time as an
+// unsigned wrap, and git log reads no date before 1970.
+func TestImportSinceBefore1970(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	at := time.Now().Add(-2 * 24 * time.Hour)
+	sb.write(repo, "q.go", "package q\n")
+	sb.run(repo, "git", "add", "q.go")
+	env := sb.with("GIT_AUTHOR_DATE="+at.Format(time.RFC3339), "GIT_COMMITTER_DATE="+at.Format(time.RFC3339))
+	sb.runEnv(repo, env, "", "git", "commit", "-q", "-m", "q")
+	global := filepath.Join(sb.root, "cursor", "state.vscdb")
+	cursorKV(t, global, "cursorDiskKV", map[string]any{
+		"composerData:conv-q": map[string]any{"name": "Q", "createdAt": at.Add(-time.Hour).UnixMilli(), "lastUpdatedAt": at.Add(-30 * time.Minute).UnixMilli(),
+			"fullConversationHeadersOnly": []any{}, "codeBlockData": map[string]any{"file://" + filepath.Join(repo, "q.go"): map[string]any{
+				"cb": map[string]any{"createdAt": at.Add(-time.Hour).UnixMilli()}}}},
+	})
+	r := sb.runEnv(repo, sb.with("CURSOR_DB_PATH="+global), "", "git", "convo", "import", "--since", "100 years ago")
+	all := strings.TrimSpace(sb.run(repo, "git", "rev-list", "--count", "HEAD"))
+	if r.code != 0 || !strings.Contains(r.stdout, "commits scanned: "+all+", sharing files with them: 1") {
+		t.Errorf("import --since '100 years ago': %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
