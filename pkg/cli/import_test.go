@@ -184,17 +184,7 @@ func TestImportLineEvidence(t *testing.T) {
 	skipOnWindows(t)
 	sb := newSandbox(t)
 	repo := sb.repo("project")
-	now := time.Now()
-	at := now.Add(-2 * 24 * time.Hour)
-	sb.write(repo, "q.rs", "fn agent_wrote_this() {}\nfn a_person_wrote_this() {}\n")
-	sb.run(repo, "git", "add", "q.rs")
-	env := sb.with("GIT_AUTHOR_DATE="+at.Format(time.RFC3339), "GIT_COMMITTER_DATE="+at.Format(time.RFC3339))
-	sb.runEnv(repo, env, "", "git", "commit", "-q", "-m", "query")
-	global := filepath.Join(sb.root, "cursor", "state.vscdb")
-	cursorKV(t, global, "cursorDiskKV", map[string]any{
-		"composerData:conv-diffs": map[string]any{"name": "Diffs", "createdAt": at.Add(-time.Hour).UnixMilli(), "lastUpdatedAt": at.Add(-30 * time.Minute).UnixMilli(),
-			"fullConversationHeadersOnly": []any{}, "codeBlockData": map[string]any{"file://" + filepath.Join(repo, "q.rs"): map[string]any{
-				"cb": map[string]any{"diffId": "d1", "createdAt": at.Add(-time.Hour).UnixMilli()}}}},
+	global := pastCursorEdit(t, sb, repo, "q.rs", "fn agent_wrote_this() {}\nfn a_person_wrote_this() {}\n", "conv-diffs", map[string]any{
 		"codeBlockDiff:conv-diffs:d1": map[string]any{"newModelDiffWrtV0": []any{map[string]any{
 			"original": map[string]any{"startLineNumber": 1, "endLineNumberExclusive": 1}, "modified": []string{"fn agent_wrote_this() {}"}}}},
 	})
@@ -339,20 +329,33 @@ func TestImportSinceBefore1970(t *testing.T) {
 	skipOnWindows(t)
 	sb := newSandbox(t)
 	repo := sb.repo("project")
-	at := time.Now().Add(-2 * 24 * time.Hour)
-	sb.write(repo, "q.go", "package q\n")
-	sb.run(repo, "git", "add", "q.go")
-	env := sb.with("GIT_AUTHOR_DATE="+at.Format(time.RFC3339), "GIT_COMMITTER_DATE="+at.Format(time.RFC3339))
-	sb.runEnv(repo, env, "", "git", "commit", "-q", "-m", "q")
-	global := filepath.Join(sb.root, "cursor", "state.vscdb")
-	cursorKV(t, global, "cursorDiskKV", map[string]any{
-		"composerData:conv-q": map[string]any{"name": "Q", "createdAt": at.Add(-time.Hour).UnixMilli(), "lastUpdatedAt": at.Add(-30 * time.Minute).UnixMilli(),
-			"fullConversationHeadersOnly": []any{}, "codeBlockData": map[string]any{"file://" + filepath.Join(repo, "q.go"): map[string]any{
-				"cb": map[string]any{"createdAt": at.Add(-time.Hour).UnixMilli()}}}},
-	})
+	global := pastCursorEdit(t, sb, repo, "q.go", "package q\n", "conv-q", nil)
 	r := sb.runEnv(repo, sb.with("CURSOR_DB_PATH="+global), "", "git", "convo", "import", "--since", "100 years ago")
 	all := strings.TrimSpace(sb.run(repo, "git", "rev-list", "--count", "HEAD"))
 	if r.code != 0 || !strings.Contains(r.stdout, "commits scanned: "+all+", sharing files with them: 1") {
 		t.Errorf("import --since '100 years ago': %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+}
+
+// pastCursorEdit commits file with content two days ago and writes a Cursor
+// database (returned) in which conversation id edited it just before (its
+// code block's diff is codeBlockDiff:<id>:d1, when rows hold it).
+func pastCursorEdit(t *testing.T, sb *sandbox, repo, file, content, id string, rows map[string]any) string {
+	t.Helper()
+	at := time.Now().Add(-2 * 24 * time.Hour)
+	sb.write(repo, file, content)
+	sb.run(repo, "git", "add", file)
+	env := sb.with("GIT_AUTHOR_DATE="+at.Format(time.RFC3339), "GIT_COMMITTER_DATE="+at.Format(time.RFC3339))
+	sb.runEnv(repo, env, "", "git", "commit", "-q", "-m", "past "+file)
+	global := filepath.Join(sb.root, "cursor", "state.vscdb")
+	all := map[string]any{
+		"composerData:" + id: map[string]any{"name": id, "createdAt": at.Add(-time.Hour).UnixMilli(), "lastUpdatedAt": at.Add(-30 * time.Minute).UnixMilli(),
+			"fullConversationHeadersOnly": []any{}, "codeBlockData": map[string]any{"file://" + filepath.Join(repo, file): map[string]any{
+				"cb": map[string]any{"diffId": "d1", "createdAt": at.Add(-time.Hour).UnixMilli()}}}},
+	}
+	for k, v := range rows {
+		all[k] = v
+	}
+	cursorKV(t, global, "cursorDiskKV", all)
+	return global
 }
