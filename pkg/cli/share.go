@@ -464,14 +464,6 @@ func shareAfter(ctx context.Context, env *Env, dir string, s *store.Store, hashe
 	}
 }
 
-func commitHashes(cs []gitx.Commit) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.Hash
-	}
-	return out
-}
-
 func shortHashes(hs []string) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
