@@ -21,6 +21,11 @@ const (
 	logBatch      = 128
 )
 
+// logAbbrevIndexBytes bounds the pack indexes log reads to abbreviate
+// hashes itself: beyond it (some 300,000 objects) reading them costs more
+// than git's own look-ups for a screenful of commits.
+const logAbbrevIndexBytes = 8 << 20
+
 func logCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "log",
@@ -90,6 +95,14 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// A user's own notes option would change what git's %N prints: then
 	// the notes reader asks for shared notes itself.
 	inlineNotes := !notesOption(gitArgs)
+	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY())}
+	// Hashes are abbreviated in process, from the pack indexes read while
+	// git runs, unless the user's own --abbrev must reach git's %h.
+	var abbrev *gitx.Abbreviator
+	if lo.Abbrev && !abbrevOption(gitArgs) {
+		abbrev = rc.repo.StartAbbrev(logAbbrevIndexBytes, rc.coreAbbrev)
+		lo.Abbrev = abbrev == nil
+	}
 	var batch []gitx.Commit
 	var writeErr error
 	flush := func() bool {
@@ -99,6 +112,16 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		hashes := make([]string, len(batch))
 		for i, c := range batch {
 			hashes[i] = c.Hash
+		}
+		if abbrev != nil {
+			short, err := abbrev.Abbrevs(ctx, hashes)
+			if err != nil {
+				writeErr = err
+				return false
+			}
+			for i := range batch {
+				batch[i].Abbrev = short[batch[i].Hash]
+			}
 		}
 		if err := rc.ready(); err != nil {
 			writeErr = err
@@ -148,7 +171,6 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	limit := logFirstBatch
 	// Shared notes come with the commits, from git log itself (%N): no
 	// process per batch, nor one to list the notes.
-	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY())}
 	if inlineNotes {
 		lo.Notes = rc.shared.Refs()
 	}
@@ -185,6 +207,32 @@ func notesOption(gitArgs []string) bool {
 		}
 	}
 	return false
+}
+
+// abbrevOption says whether the user gave git log an option that changes
+// its abbreviations (--abbrev=<n>, --no-abbrev; --abbrev-commit counted
+// too, to be safe).
+func abbrevOption(gitArgs []string) bool {
+	for _, a := range gitArgs {
+		if a == "--" || a == "--end-of-options" {
+			return false
+		}
+		if strings.HasPrefix(a, "--abbrev") || strings.HasPrefix(a, "--no-abbrev") {
+			return true
+		}
+	}
+	return false
+}
+
+// coreAbbrev is core.abbrev as the in-process settings have it (value,
+// whether set), known false when they could not be read.
+func (rc *readContext) coreAbbrev() (value string, set, known bool) {
+	s := rc.settings()
+	if s == nil {
+		return "", false, false
+	}
+	value, set = s.Get("core.abbrev")
+	return value, set, true
 }
 
 // decorates says whether git log --oneline would show decorations: when
