@@ -127,7 +127,12 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			writeErr = err
 			return false
 		}
-		linked, err := rc.store.ConversationsForCommits(ctx, hashes)
+		// A line per conversation needs few of its fields: JSON wants all.
+		query := rc.store.LogLinksForCommits
+		if rc.json {
+			query = rc.store.ConversationsForCommits
+		}
+		linked, err := query(ctx, hashes)
 		if err != nil {
 			writeErr = err
 			return false

@@ -28,6 +28,9 @@ type abbrevObjects struct {
 	packs [][]byte // each index's names, 20 bytes each, sorted
 	count uint64   // objects in packs: git's approximate object count
 	loose map[string][]string
+	// fanout holds the loose fan-out directories (00 to ff) that exist,
+	// listed once: most of a packed repository's do not.
+	fanout map[string]bool
 }
 
 // abbrevIndexes lists the pack indexes of the object directory dir that
@@ -133,8 +136,18 @@ func (o *abbrevObjects) abbrev(h string, n int) (string, bool) {
 		}
 	}
 	sub := h[:2]
+	if o.fanout == nil {
+		ents, err := os.ReadDir(o.dir)
+		if err != nil {
+			return "", false
+		}
+		o.fanout = make(map[string]bool, len(ents))
+		for _, e := range ents {
+			o.fanout[e.Name()] = true
+		}
+	}
 	names, ok := o.loose[sub]
-	if !ok {
+	if !ok && o.fanout[sub] {
 		ents, err := os.ReadDir(filepath.Join(o.dir, sub))
 		if err != nil && !os.IsNotExist(err) {
 			return "", false

@@ -71,19 +71,7 @@ func (r *Repo) StreamShow(ctx context.Context, userArgs []string, opts LogOption
 }
 
 func (r *Repo) streamCommits(ctx context.Context, cmd string, userArgs []string, opts LogOptions, fn func(Commit) bool) error {
-	args := []string{"-c", "log.showSignature=false", cmd}
-	// Our options come first: git takes no option after a path given
-	// without "--", and the user's own options then still count.
-	if opts.Files {
-		// Names only, against the first parent; a rename lists both
-		// names, as ReadCommit does.
-		args = append(args, "--name-only", "--no-renames", "--diff-merges=first-parent")
-	}
-	for _, ref := range opts.Notes {
-		args = append(args, "--notes="+ref)
-	}
-	args = append(args, "-z", "--no-color", "--format="+logFormat(opts))
-	args = append(args, userArgs...)
+	args := LogArgs(cmd, opts, userArgs)
 	// git flushes its output after every commit when it goes to a pipe: a
 	// write, and a wake-up of ours, per commit. GIT_FLUSH=0 lets it fill
 	// its buffer (4 KB, some 20 commits) first: the first lines still come
@@ -99,6 +87,25 @@ func (r *Repo) streamCommits(ctx context.Context, cmd string, userArgs []string,
 		}
 		return err
 	})
+}
+
+// LogArgs are the arguments (after "git") of the log or show (cmd) that
+// StreamLog and StreamShow run, with GIT_FLUSH=0 in git's environment.
+// scripts/benchfloor runs the same.
+func LogArgs(cmd string, opts LogOptions, userArgs []string) []string {
+	args := []string{"-c", "log.showSignature=false", cmd}
+	// Our options come first: git takes no option after a path given
+	// without "--", and the user's own options then still count.
+	if opts.Files {
+		// Names only, against the first parent; a rename lists both
+		// names, as ReadCommit does.
+		args = append(args, "--name-only", "--no-renames", "--diff-merges=first-parent")
+	}
+	for _, ref := range opts.Notes {
+		args = append(args, "--notes="+ref)
+	}
+	args = append(args, "-z", "--no-color", "--format="+logFormat(opts))
+	return append(args, userArgs...)
 }
 
 // LogCommitsShow is StreamShow collected into a slice, with bodies.
