@@ -25,8 +25,9 @@ const maxIndexBytes = 64 << 20
 // names and the loose objects, read as asked.
 type abbrevObjects struct {
 	dir   string
-	packs [][]byte // each index's names, 20 bytes each, sorted
-	count uint64   // objects in packs: git's approximate object count
+	packs [][]byte      // each index's names, 20 bytes each, sorted
+	fans  [][256]uint32 // each index's fan-out: names before each first byte's end
+	count uint64        // objects in packs: git's approximate object count
 	loose map[string][]string
 	// fanout holds the loose fan-out directories (00 to ff) that exist,
 	// listed once: most of a packed repository's do not.
@@ -76,36 +77,43 @@ func openAbbrevObjects(dir string) (*abbrevObjects, bool) {
 func readAbbrevObjects(dir string, idxs []string) (*abbrevObjects, bool) {
 	o := &abbrevObjects{dir: dir, loose: map[string][]string{}}
 	for _, p := range idxs {
-		names, ok := readIndexNames(p)
+		names, fan, ok := readIndexNames(p)
 		if !ok {
 			return nil, false
 		}
-		o.packs = append(o.packs, names)
-		o.count += uint64(len(names) / 20)
+		o.packs, o.fans = append(o.packs, names), append(o.fans, fan)
+		o.count += uint64(fan[255])
 	}
 	return o, true
 }
 
-// readIndexNames reads the sorted object names of a version 2 pack index.
-func readIndexNames(p string) ([]byte, bool) {
+// readIndexNames reads the sorted object names of a version 2 pack index,
+// and its fan-out table.
+func readIndexNames(p string) (names []byte, fan [256]uint32, ok bool) {
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, false
+		return nil, fan, false
 	}
 	defer f.Close()
 	head := make([]byte, 8+1024)
 	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
-		return nil, false
+		return nil, fan, false
 	}
-	n := int64(binary.BigEndian.Uint32(head[8+255*4:]))
+	for i := range fan {
+		fan[i] = binary.BigEndian.Uint32(head[8+i*4:])
+		if i > 0 && fan[i] < fan[i-1] {
+			return nil, fan, false
+		}
+	}
+	n := int64(fan[255])
 	if fi, err := f.Stat(); err != nil || fi.Size() < 8+1024+n*20 {
-		return nil, false
+		return nil, fan, false
 	}
-	names := make([]byte, n*20)
+	names = make([]byte, n*20)
 	if _, err := io.ReadFull(f, names); err != nil {
-		return nil, false
+		return nil, fan, false
 	}
-	return names, true
+	return names, fan, true
 }
 
 // minLen is git's automatic abbreviation length: enough hex digits for the
@@ -121,15 +129,25 @@ func (o *abbrevObjects) minLen() int {
 // abbrev returns the shortest prefix of h (a full hex name) at least n long
 // that no other object shares.
 func (o *abbrevObjects) abbrev(h string, n int) (string, bool) {
-	raw, err := hex.DecodeString(h)
-	if err != nil || len(raw) != 20 {
+	var buf [20]byte
+	if len(h) != 40 {
 		return "", false
 	}
+	if _, err := hex.Decode(buf[:], []byte(h)); err != nil {
+		return "", false
+	}
+	raw := buf[:]
 	common := 0 // hex digits h shares with another object
-	for _, names := range o.packs {
+	for k, names := range o.packs {
 		cnt := len(names) / 20
-		i := sort.Search(cnt, func(i int) bool { return bytes.Compare(names[i*20:i*20+20], raw) >= 0 })
-		for _, j := range []int{i - 1, i, i + 1} {
+		// The neighbours are among the names sharing h's first byte, or
+		// just either side of them: the fan-out narrows the search.
+		lo, hi := 0, int(o.fans[k][raw[0]])
+		if raw[0] > 0 {
+			lo = int(o.fans[k][raw[0]-1])
+		}
+		i := lo + sort.Search(hi-lo, func(i int) bool { return bytes.Compare(names[(lo+i)*20:(lo+i)*20+20], raw) >= 0 })
+		for _, j := range [3]int{i - 1, i, i + 1} {
 			if j >= 0 && j < cnt && !bytes.Equal(names[j*20:j*20+20], raw) {
 				common = max(common, commonHexPrefix(names[j*20:j*20+20], raw))
 			}
