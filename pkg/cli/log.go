@@ -21,11 +21,6 @@ const (
 	logBatch      = 128
 )
 
-// logLinkedSetMax bounds the links log loads as a set of linked commits
-// while git runs (then only those commits are queried): past it, loading
-// the set would cost more than the queries it saves.
-const logLinkedSetMax = 2000
-
 // logAbbrevIndexBytes bounds the pack indexes log reads to abbreviate
 // hashes itself: beyond it (some 300,000 objects) reading them costs more
 // than git's own look-ups for a screenful of commits.
@@ -108,18 +103,19 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		abbrev = rc.repo.StartAbbrev(logAbbrevIndexBytes, rc.coreAbbrev)
 		lo.Abbrev = abbrev == nil
 	}
-	// The linked commits, loaded while git runs: batches query only those.
-	linkedSet := make(chan map[string]bool, 1)
+	// Whether anything is linked at all, asked while git runs: with no
+	// link, batches query nothing.
+	anyLinks := make(chan bool, 1)
 	go func() {
-		var set map[string]bool
+		has := true
 		if rc.ready() == nil {
-			if s, ok, err := rc.store.LinkedCommitSet(ctx, logLinkedSetMax); err == nil && ok {
-				set = s
+			if h, err := rc.store.HasLinks(ctx); err == nil {
+				has = h
 			}
 		}
-		linkedSet <- set
+		anyLinks <- has
 	}()
-	var linkedOnly func([]string) []string // nil until the set is in
+	var linkedKnown, linkedAny bool
 	var batch []gitx.Commit
 	var writeErr error
 	flush := func() bool {
@@ -144,8 +140,8 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			writeErr = err
 			return false
 		}
-		if linkedOnly == nil {
-			linkedOnly = onlyIn(<-linkedSet)
+		if !linkedKnown {
+			linkedAny, linkedKnown = <-anyLinks, true
 		}
 		// A line per conversation needs few of its fields: JSON wants all.
 		query := rc.store.LogLinksForCommits
@@ -154,8 +150,8 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		}
 		linked := map[string][]store.LinkedConversation{}
 		var err error
-		if q := linkedOnly(hashes); len(q) > 0 {
-			linked, err = query(ctx, q)
+		if linkedAny {
+			linked, err = query(ctx, hashes)
 		}
 		if err != nil {
 			writeErr = err
@@ -221,22 +217,6 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		return rc.ioErr(writeErr)
 	}
 	return err
-}
-
-// onlyIn returns a filter keeping the hashes in set; with no set, all.
-func onlyIn(set map[string]bool) func([]string) []string {
-	if set == nil {
-		return func(hashes []string) []string { return hashes }
-	}
-	return func(hashes []string) []string {
-		var out []string
-		for _, h := range hashes {
-			if set[h] {
-				out = append(out, h)
-			}
-		}
-		return out
-	}
 }
 
 // notesOption says whether the user gave git log an option about notes.

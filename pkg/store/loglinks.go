@@ -36,35 +36,11 @@ ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activity
 	return out, classify(s.path, err)
 }
 
-// LinkedCommitSet returns the commits that have a link (in any
-// repository), when there are at most limit links (ok false otherwise: the
-// caller then asks per commit). The bound is checked on the largest link id, which is at least the
-// count, so a large database costs one index look-up. log loads the set
-// while git runs and then queries only the commits in it: none at all
-// when nothing is linked.
-func (s *Store) LinkedCommitSet(ctx context.Context, limit int) (set map[string]bool, ok bool, err error) {
-	var top int64
-	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(max(id), 0) FROM links`).Scan(&top); err != nil {
-		return nil, false, classify(s.path, err)
-	}
-	if top > int64(limit) {
-		return nil, false, nil
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT commitHash FROM links`)
-	if err != nil {
-		return nil, false, classify(s.path, err)
-	}
-	defer rows.Close()
-	set = map[string]bool{}
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, false, classify(s.path, err)
-		}
-		set[h] = true
-	}
-	if err := rows.Err(); err != nil {
-		return nil, false, classify(s.path, err)
-	}
-	return set, true, nil
+// HasLinks says whether any commit has a link: log asks it once, while
+// git runs, and skips every links query when none has (a teammate who
+// only reads shared notes).
+func (s *Store) HasLinks(ctx context.Context) (bool, error) {
+	var has bool
+	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM links)`).Scan(&has)
+	return has, classify(s.path, err)
 }
