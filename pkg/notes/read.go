@@ -89,13 +89,38 @@ func decodeMeta(line []byte) (trace.Record, bool) {
 			return trace.Record{}, false
 		}
 		if raw := mf[trace.MetaKey]; raw != nil {
-			rec.Metadata = map[string]json.RawMessage{trace.MetaKey: raw}
+			rec.Metadata = map[string]json.RawMessage{trace.MetaKey: metaForLinks(raw)}
 		}
 	}
 	if m, ok := rec.Meta(); ok && m.Format > trace.Format {
 		return trace.Record{}, false
 	}
 	return rec, true
+}
+
+// metaForLinks is git-convo's metadata raw with only what Linked reads
+// (format and conversations): the evidence, per-line hashes and most of
+// its bytes, is skipped unread instead of decoded. A value that is not an
+// object is left for Meta to refuse.
+func metaForLinks(raw []byte) json.RawMessage {
+	f, ok := rawFields(raw, "format", "conversations")
+	if !ok {
+		return raw
+	}
+	out := make([]byte, 0, len(f["format"])+len(f["conversations"])+32)
+	out = append(out, '{')
+	for _, k := range []string{"format", "conversations"} {
+		if v := f[k]; v != nil {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, '"')
+			out = append(out, k...)
+			out = append(out, '"', ':')
+			out = append(out, v...)
+		}
+	}
+	return append(out, '}')
 }
 
 func ms(iso string) int64 {

@@ -64,22 +64,24 @@ func skipSpace(b []byte, i int) int {
 }
 
 // skipString returns the index after the string starting at b[i] ('"'),
-// -1 when it does not end.
+// -1 when it does not end. It jumps from quote to quote (IndexByte), and a
+// quote after an odd run of backslashes is escaped.
 func skipString(b []byte, i int) int {
 	j := i + 1
 	for {
-		k := bytes.IndexAny(b[j:], `"\`)
+		k := bytes.IndexByte(b[j:], '"')
 		if k < 0 {
 			return -1
 		}
 		j += k
-		if b[j] == '"' {
+		n := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
 			return j + 1
 		}
-		j += 2 // an escape and the byte it escapes
-		if j > len(b) {
-			return -1
-		}
+		j++
 	}
 }
 

@@ -55,6 +55,9 @@ func TestLinkedFromNoteAsRecords(t *testing.T) {
 		{"no metadata", `{"files":[]}`, nil},
 		{"other tools' metadata only", `{"files":[],"metadata":{"com.other":{"a":[1,{"b":"}"}]}}}`, nil},
 		{"newer format", newer, nil},
+		{"metadata not an object", `{"files":[],"metadata":{"dev.git-convo":"x"}}`, nil},
+		{"no format, evidence first", `{"files":[],"metadata":{"dev.git-convo":{"evidence":[{"path":"a","hashes":["}"]}],"writer":"w","conversations":{"x":{"title":"T"}}}}}`, nil},
+		{"newer format last", `{"files":[],"metadata":{"dev.git-convo":{"conversations":{"x":{"title":"T"}},"format":99}}}`, nil},
 		{"cut short", one[:len(one)/2], nil},
 		{"keys spaced", `{ "files" : [ ] , "metadata" : { "dev.git-convo" : {"format":1,"conversations":{"x":{"title":"T","confidence":0.5}}} } }`, nil},
 	} {
@@ -83,6 +86,8 @@ func TestRawFields(t *testing.T) {
 	}{
 		{`{"a":1,"b":"x"}`, map[string]string{"a": "1", "b": `"x"`}},
 		{`{"b":{"a":[1,"]"]},"a":"\"}"}`, map[string]string{"a": `"\"}"`, "b": `{"a":[1,"]"]}`}},
+		{`{"a":"x\\\\","b":"\\\"}"}`, map[string]string{"a": `"x\\\\"`, "b": `"\\\"}"`}},
+		{`{"a":"\\","b":[1]}`, map[string]string{"a": `"\\"`, "b": `[1]`}},
 		{`{}`, map[string]string{}},
 		{`{"a":[1,2}`, nil},
 		{`{"a":"x`, nil},
