@@ -21,6 +21,11 @@ const (
 	logBatch      = 128
 )
 
+// logAbbrevMinCommits is the least -n for which reading the pack indexes
+// beats git's own look-ups (about 2.5 µs a commit against 0.5–1 ms for
+// the indexes of a 4,000-commit history).
+const logAbbrevMinCommits = 256
+
 // logAbbrevIndexBytes bounds the pack indexes log reads to abbreviate
 // hashes itself: beyond it (some 300,000 objects) reading them costs more
 // than git's own look-ups for a screenful of commits.
@@ -99,7 +104,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// Hashes are abbreviated in process, from the pack indexes read while
 	// git runs, unless the user's own --abbrev must reach git's %h.
 	var abbrev *gitx.Abbreviator
-	if lo.Abbrev && !abbrevOption(gitArgs) {
+	if n, limited := maxCount(gitArgs); lo.Abbrev && !abbrevOption(gitArgs) && (!limited || n >= logAbbrevMinCommits) {
 		abbrev = rc.repo.StartAbbrev(logAbbrevIndexBytes, rc.coreAbbrev)
 		lo.Abbrev = abbrev == nil
 	}
@@ -247,6 +252,39 @@ func abbrevOption(gitArgs []string) bool {
 		}
 	}
 	return false
+}
+
+// maxCount is the commit limit the user gave git log (-n <n>, -n<n>, -<n>,
+// --max-count[=]<n>; the last one counts), ok false without one. It only
+// chooses how hashes are abbreviated, never what is shown, so an
+// argument it misreads costs time, not correctness.
+func maxCount(gitArgs []string) (n int, ok bool) {
+	for i := 0; i < len(gitArgs); i++ {
+		a := gitArgs[i]
+		if a == "--" || a == "--end-of-options" {
+			break
+		}
+		v := ""
+		switch {
+		case a == "-n" || a == "--max-count":
+			if i+1 < len(gitArgs) {
+				i++
+				v = gitArgs[i]
+			}
+		case strings.HasPrefix(a, "--max-count="):
+			v = strings.TrimPrefix(a, "--max-count=")
+		case strings.HasPrefix(a, "-n"):
+			v = a[2:]
+		case len(a) > 1 && a[0] == '-' && a[1] >= '0' && a[1] <= '9':
+			v = a[1:]
+		default:
+			continue
+		}
+		if c, err := strconv.Atoi(v); err == nil {
+			n, ok = max(c, 0), c >= 0 // a negative count is no limit
+		}
+	}
+	return n, ok
 }
 
 // coreAbbrev is core.abbrev as the in-process settings have it (value,

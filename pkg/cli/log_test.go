@@ -17,3 +17,25 @@ func TestAbbrevOption(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxCount(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		n    int
+		ok   bool
+	}{
+		{nil, 0, false},
+		{[]string{"-n", "1000"}, 1000, true},
+		{[]string{"-n5"}, 5, true},
+		{[]string{"-3", "main"}, 3, true},
+		{[]string{"--max-count=7"}, 7, true},
+		{[]string{"--max-count", "9", "-n2"}, 2, true},
+		{[]string{"--since=2.weeks", "f.txt"}, 0, false},
+		{[]string{"-n", "-1"}, 0, false}, // git: no limit
+		{[]string{"--", "-5"}, 0, false},
+	} {
+		if n, ok := maxCount(tc.args); n != tc.n || ok != tc.ok {
+			t.Errorf("%q: %d %v, want %d %v", tc.args, n, ok, tc.n, tc.ok)
+		}
+	}
+}
