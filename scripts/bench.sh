@@ -20,6 +20,7 @@ echo "building..." >&2
 go build -C "$root" -tags urfave_cli_no_docs -o "$work/bin/git-convo" ./cmd/git-convo
 go build -C "$root" -o "$work/bin/benchgen" ./scripts/benchgen
 go build -C "$root" -o "$work/bin/hello" ./scripts/benchhello
+go build -C "$root" -o "$work/bin/capturefloor" ./scripts/benchhello/capturefloor
 go build -C "$root" -o "$work/bin/benchfloor" ./scripts/benchfloor
 export PATH="$work/bin:$PATH"
 bg="$work/bin/benchgen"
@@ -128,8 +129,21 @@ row "  floor: Go + go-sqlite3 + git-convo's git with notes / git" "$fn" "$gn" "$
 row "  git convo log / that floor" "$cn" "$fn" "$(ratio "$cn" "$fn")" ""
 printf '{"conversation_id":"bench-conv-00001","generation_id":"g","hook_event_name":"afterFileEdit","workspace_roots":["%s"],"file_path":"%s/%s","edits":[{"old_string":"x","new_string":"y"}]}' \
   "$work/project" "$work/project" "$hot" > "$work/payload-project.json"
+# A Claude Code PostToolUse of an Edit (pkg/claude), as its hook sends it.
+printf '{"session_id":"bench-claude-00001","transcript_path":"%s/none.jsonl","cwd":"%s","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"%s/%s","old_string":"x","new_string":"y"},"tool_response":{"filePath":"%s/%s","oldString":"x","newString":"y","originalFile":"x\\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-x","+y"]}]}}' \
+  "$work" "$work/project" "$work/project" "$hot" "$work/project" "$hot" > "$work/payload-claude.json"
+# The hello world again, next to the captures, so that load drift since the
+# first one does not fall on one side only.
+hello=$("$bg" median -n 20 -dir "$work/project" -- hello)
 cap=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-project.json" -- git-convo capture)
+capc=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-claude.json" -- git-convo capture --agent claude)
+# The floor of any capture past process start: open links.sqlite as
+# git-convo does and commit one row (scripts/benchhello/capturefloor).
+capf=$("$bg" median -n 20 -dir "$work/project" -- capturefloor)
 row "capture afterFileEdit, whole process / hello world (ms)" "$cap" "$hello" "$(ratio "$cap" "$hello")" "<= 1.5"
+row "capture --agent claude, PostToolUse Edit / hello world (ms)" "$capc" "$hello" "$(ratio "$capc" "$hello")" "<= 1.5"
+row "  floor: Go + go-sqlite3 + open links.sqlite + one write / hello" "$capf" "$hello" "$(ratio "$capf" "$hello")" ""
+row "  capture afterFileEdit / that floor" "$cap" "$capf" "$(ratio "$cap" "$capf")" ""
 if [ "${BENCH:-}" = startup ]; then
   echo
   echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), $(git --version)"

@@ -11,15 +11,23 @@ go test -count=1 "$@" ./...
 # with a spurious "context deadline exceeded" on a loaded machine.
 fuzztime=${FUZZTIME:-200000x}
 if [ "$fuzztime" != "0" ]; then
+  # A third field is that target's own count when FUZZTIME is not set: the
+  # installers write a file per input, so they get fewer inputs.
   for target in "FuzzParsePayload ./pkg/cursor" "FuzzNormalizePath ./pkg/cursor" \
-                "FuzzParseBlame ./pkg/gitx" "FuzzInstallUninstall ./pkg/githooks" \
-                "FuzzParse ./pkg/queue" "FuzzSettingsParse ./pkg/gitx" \
+                "FuzzShellCommit ./pkg/cursor" \
+                "FuzzParseBlame ./pkg/gitx" "FuzzParseLog ./pkg/gitx" \
+                "FuzzParseAddedLines ./pkg/gitx" "FuzzSettingsParse ./pkg/gitx" \
+                "FuzzInstallUninstall ./pkg/githooks" \
+                "FuzzInstallUninstall ./pkg/claude 10000x" \
+                "FuzzParse ./pkg/queue" \
                 "FuzzParseHook ./pkg/claude" "FuzzReadTranscript ./pkg/claude" \
                 "FuzzText ./pkg/redact" "FuzzDecode ./pkg/notes" \
                 "FuzzSanitize ./pkg/term" "FuzzExcerpt ./pkg/textmatch"; do
     set -- $target
-    echo "fuzz $1 ($fuzztime)"
-    if ! out=$(go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" "$2" 2>&1); then
+    n=$fuzztime
+    if [ -z "${FUZZTIME:-}" ] && [ -n "${3:-}" ]; then n=$3; fi
+    echo "fuzz $1 $2 ($n)"
+    if ! out=$(go test -run '^$' -fuzz "^$1\$" -fuzztime "$n" "$2" 2>&1); then
       echo "$out"   # the failing input is saved under $2/testdata/fuzz/$1
       exit 1
     fi

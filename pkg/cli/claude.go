@@ -1,8 +1,8 @@
 package cli
 
-// Capture and import of agents on the source seam, through pkg/ingest.
-// Claude Code goes through it today; Cursor's own path in capture.go,
-// enrich.go and import.go moves onto it next (docs/agents.md).
+// Agents on the source seam: their sources, the write path into the store
+// (pkg/ingest) and Claude Code's import. Cursor's enrich.go and import.go
+// move onto the seam next (docs/agents.md).
 
 import (
 	"context"
@@ -21,55 +21,8 @@ import (
 // claudeSource is Claude Code for this environment (CLAUDE_CONFIG_DIR).
 func claudeSource(env *Env) source.Source { return agents.For(claude.Name, env.Getenv) }
 
-// cursorSource is Cursor for this environment (CURSOR_DB_PATH).
-func cursorSource(env *Env) source.Source { return agents.For(cursor.Name, env.Getenv) }
-
 // sourceFor returns the agent a conversation belongs to.
 func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, env.Getenv) }
-
-// runAgentCapture records one hook event of src. It never fails, and prints
-// nothing on stdout for the agent's own events: Claude Code adds a hook's
-// stdout to the model's context (UserPromptSubmit, SessionStart), and any
-// non-zero exit shows an error in the user's transcript.
-func runAgentCapture(ctx context.Context, env *Env, src source.Source, eventFlag string) {
-	log := env.log()
-	data, a, ok := parseHookPayload(env, log, src, eventFlag)
-	if !ok {
-		return
-	}
-	if a.Foreign {
-		// Another program's payload (Cursor runs Claude Code's hook files
-		// too): its own hook records it. It gets the neutral reply its
-		// own hooks get.
-		fmt.Fprintln(env.Stdout, "{}")
-		return
-	}
-	if a.ConversationID == "" {
-		captureFailed(env, log, "%s %s payload has no session id; nothing recorded", src.Name(), orUnknown(a.Event))
-		return
-	}
-	atMs := env.Now().UnixMilli()
-	s, err := env.openStoreWith(ctx, store.Options{BusyTimeout: hookBusyTimeout})
-	if err != nil {
-		keep(env, data, a.Event, src.Name(), atMs, err)
-		return
-	}
-	defer s.Close()
-	drainSpool(ctx, env, s)
-	w := env.writer(ctx, s)
-	if err := w.Record(ctx, src, a, atMs); err != nil {
-		keep(env, data, a.Event, src.Name(), atMs, err)
-		return
-	}
-	if a.EndsTurn {
-		if err := w.Enrich(ctx, src, a.ConversationID, source.Hint{TranscriptPath: a.TranscriptPath}, nil); err != nil {
-			log.Printf("capture", "reading %s conversation %s: %v", src.Name(), a.ConversationID, err)
-		}
-		if err := w.Relink(ctx, a.ConversationID); err != nil {
-			log.Printf("capture", "relinking %s: %v", a.ConversationID, err)
-		}
-	}
-}
 
 // writer is the write path into s for this environment.
 func (env *Env) writer(ctx context.Context, s *store.Store) ingest.Writer {

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -33,7 +34,7 @@ transcripts are never shared.`,
 			if c.NArg() != 1 {
 				return usagef("usage: git convo conversation [--json] <id>")
 			}
-			drainQueue(ctx, env, nil, readDrainWait)
+			beforeRead(ctx, env, hookrun.ReadDrainWait)
 			s, err := env.openStore(ctx, false)
 			if err != nil {
 				return err

@@ -106,7 +106,7 @@ func replaySpool(ctx context.Context, env *Env) error {
 	}
 	defer s.Close()
 	before, _ := spool.Pending(spool.Dir(dbPath))
-	drainSpool(ctx, env, s)
+	env.hooks().DrainSpool(ctx, s)
 	after, _ := spool.Pending(spool.Dir(dbPath))
 	aside, _ := spool.Pending(spool.SetAsideDir(spool.Dir(dbPath)))
 	fmt.Fprintf(env.Stdout, "put back %d set-aside event(s); replayed %d; %d still waiting, %d set aside\n",

@@ -124,10 +124,10 @@ func TestDoctorTellsTheTruth(t *testing.T) {
 	os.Remove(logPath)
 	os.Mkdir(logPath, 0o700)
 	r := sb.captureOK(repo, sb.env, map[string]any{"hook_event_name": "stop"}) // no conversation id: an error
-	if !strings.Contains(r.stderr, "conversation_id") {
+	if !strings.Contains(r.stderr, "no conversation id") {
 		t.Fatalf("capture: %q", r.stderr)
 	}
-	if lost := sb.doctorChecks(repo)["lost errors"]; len(lost) != 1 || lost[0].OK || !strings.Contains(lost[0].Detail, "conversation_id") {
+	if lost := sb.doctorChecks(repo)["lost errors"]; len(lost) != 1 || lost[0].OK || !strings.Contains(lost[0].Detail, "no conversation id") {
 		t.Errorf("lost errors: %+v", lost)
 	}
 	os.Remove(logPath)

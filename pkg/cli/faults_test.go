@@ -161,6 +161,12 @@ func TestBrokenDatabase(t *testing.T) {
 // corruptDB overwrites links.sqlite (and drops its -wal and -shm) with
 // garbage; it returns the good contents and the garbage written.
 func (sb *sandbox) corruptDB() (good, garbage []byte) {
+	// The last captures are still in the log (no checkpoint at close):
+	// move them into the file first, as a backup of it would.
+	if db, err := sql.Open("sqlite3", sb.linksDB); err == nil {
+		db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		db.Close()
+	}
 	good, _ = os.ReadFile(sb.linksDB)
 	os.Remove(sb.linksDB + "-wal")
 	os.Remove(sb.linksDB + "-shm")
@@ -305,7 +311,9 @@ func TestRecorderKilled(t *testing.T) {
 	sb.run(repo, "git", "add", "-A")
 	sb.run(repo, "git", "commit", "-q", "-m", "many files")
 	for i := range 12 {
-		cmd := exec.Command("git", "convo", "record", "HEAD")
+		// The binary itself, not `git convo`: killing git would leave its
+		// git-convo child running past the test (and the kill untested).
+		cmd := exec.Command(binPath, "record", "HEAD")
 		cmd.Dir, cmd.Env = repo, sb.env
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

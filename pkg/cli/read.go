@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -92,7 +93,7 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 	// overlap is a tenth of the run.
 	go func() {
 		defer close(rc.opened)
-		drainQueue(ctx, env, nil, readDrainWait) // answer with the queued commits recorded
+		beforeRead(ctx, env, hookrun.ReadDrainWait) // answer with the queued commits recorded
 		close(drained)
 		rc.store, rc.hint, rc.openErr = env.openReadStore(ctx)
 	}()

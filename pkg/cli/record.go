@@ -1,16 +1,14 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -39,15 +37,19 @@ post-rewrite (after amend and rebase) carries every link to the rewritten commit
 			}
 			hook := c.String("hook")
 			if hook == "" {
-				drainQueue(c.Context, env, nil, readDrainWait)
+				beforeRead(c.Context, env, hookrun.ReadDrainWait)
 				return recordRevs(c.Context, env, c.Args().Slice(), c.Bool("verbose"))
 			}
 			if env.Getenv("GIT_CONVO_SYNC") != "1" {
 				detach()
 			}
-			if err := recordHook(c.Context, env, hook); err != nil {
-				env.log().Printf("record", "%s: %v", hook, err)
+			if hook == "drain" {
+				// Started by a capture or the MCP server, in any
+				// directory: the queue says which work trees to read.
+				beforeRead(c.Context, env, hookrun.BackgroundDrainWait)
+				return nil
 			}
+			env.hooks().RecordHook(c.Context, hook, ".", env.Stdin)
 			return nil // a hook never fails the commit
 		},
 	}
@@ -70,76 +72,6 @@ func recorderFor(ctx context.Context, env *Env, repo *gitx.Repo, s *store.Store)
 	r := env.writer(ctx, s).Recorder(repo)
 	r.Shared = func(ctx context.Context, hashes ...string) { shareAfter(ctx, env, repo.TopLevel, s, hashes...) }
 	return r
-}
-
-func recordHook(ctx context.Context, env *Env, hook string) error {
-	if hook == "drain" {
-		// Started by a capture (or anything else) in any directory: the
-		// queue says which work trees to read.
-		drainQueue(ctx, env, nil, backgroundDrainWait)
-		return nil
-	}
-	repo, err := gitx.Open(ctx, ".", true)
-	if err != nil {
-		return err
-	}
-	// Read what the hook is about before the database, so that if the
-	// database cannot be written the work is spooled, not lost.
-	var head *gitx.Commit
-	var pairs [][2]string
-	switch hook {
-	case "post-commit":
-		if head, err = repo.ReadCommit(ctx, "HEAD"); err != nil {
-			return err
-		}
-	case "post-merge":
-		// The queue and the reflog say whether the merge made a commit: a
-		// fast-forward (a pull) makes none, and HEAD is then someone
-		// else's commit, not this work tree's to record.
-	case "post-rewrite":
-		pairs = rewritePairs(env.Stdin)
-	default:
-		return fmt.Errorf("unknown hook %q", hook)
-	}
-	s, err := env.openStore(ctx, false)
-	if err != nil {
-		e := ingest.Spooled{Repo: repo.TopLevel, Rewrite: pairs, AtMs: env.Now().UnixMilli()}
-		if head != nil {
-			e.Commit = head.Hash
-		}
-		return spoolEntry(env, e, err)
-	}
-	r := recorderFor(ctx, env, repo, s)
-	defer r.Store.Close()
-	drainSpool(ctx, env, r.Store) // Cursor events kept while the database was unavailable
-	// The commits the hooks queued, this one among them.
-	drainQueue(ctx, env, r.Store, backgroundDrainWait)
-	switch hook {
-	case "post-merge":
-		return nil
-	case "post-commit":
-		// A block of an older version queues nothing: record HEAD (a
-		// no-op when the queue had it).
-		done, err := r.Store.RecordedCommits(ctx, []string{head.Hash})
-		if err != nil || done[head.Hash] {
-			return err
-		}
-		return r.RecordHead(ctx)
-	default: // post-rewrite
-		return r.Rewrite(ctx, pairs)
-	}
-}
-
-// rewritePairs reads post-rewrite's "<old> <new> [extra]" lines.
-func rewritePairs(in io.Reader) [][2]string {
-	var out [][2]string
-	sc := bufio.NewScanner(in)
-	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) >= 2 {
-			out = append(out, [2]string{f[0], f[1]})
-		}
-	}
-	return out
 }
 
 func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) error {

@@ -103,23 +103,33 @@ func ParseAddedLines(rd io.Reader) (map[string][]AddedLine, error) {
 }
 
 // hunkHeader reads "@@ -a[,b] +c[,d] @@": the old side's count, the new
-// side's first line and count (a count left out is 1).
+// side's first line and count (a count left out is 1). A header git would
+// not write (a number missing or negative, added lines before line 1) is
+// no hunk: all zeros.
 func hunkHeader(b []byte) (oldCount, newStart, newCount int) {
 	f := bytes.Fields(b)
 	if len(f) < 3 || len(f[1]) < 2 || len(f[2]) < 2 || f[1][0] != '-' || f[2][0] != '+' {
 		return 0, 0, 0
 	}
-	_, oc := rangeOf(f[1][1:])
-	ns, nc := rangeOf(f[2][1:])
+	_, oc, ok1 := rangeOf(f[1][1:])
+	ns, nc, ok2 := rangeOf(f[2][1:])
+	if !ok1 || !ok2 || (nc > 0 && ns < 1) {
+		return 0, 0, 0
+	}
 	return oc, ns, nc
 }
 
-func rangeOf(b []byte) (start, count int) {
+func rangeOf(b []byte) (start, count int, ok bool) {
 	s, c, found := bytes.Cut(b, []byte{','})
-	start, _ = strconv.Atoi(string(s))
+	start, err := strconv.Atoi(string(s))
+	if err != nil || start < 0 {
+		return 0, 0, false
+	}
 	count = 1
 	if found {
-		count, _ = strconv.Atoi(string(c))
+		if count, err = strconv.Atoi(string(c)); err != nil || count < 0 {
+			return 0, 0, false
+		}
 	}
-	return start, count
+	return start, count, true
 }

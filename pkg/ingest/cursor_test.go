@@ -19,7 +19,8 @@ import (
 // TestCursorSourceMatchesCapture: Cursor's source adapter yields, through
 // the agent-neutral path, exactly what Cursor's own capture recorded from
 // the same payload before it moved onto the seam (captureBefore), with the
-// event the hook command names winning over the payload's.
+// event the hook command names winning over the payload's. recorded is what
+// Writer.Record, every agent's capture, stores.
 func TestCursorSourceMatchesCapture(t *testing.T) {
 	repo := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
@@ -42,6 +43,11 @@ func TestCursorSourceMatchesCapture(t *testing.T) {
 		b, _ := json.Marshal(p)
 		inputs = append(inputs, b)
 	}
+	// A workspace opened on a folder inside the repository: its root is
+	// kept as sent, and relative paths are relative to it.
+	sub, _ := json.Marshal(map[string]any{"conversation_id": "c2", "hook_event_name": "postToolUse", "workspace_roots": []string{filepath.Join(repo, "src")},
+		"tool_name": "Write", "tool_input": map[string]any{"file_path": "d.go", "content": "package src\n"}})
+	inputs = append(inputs, sub)
 	if path, ok := cursortest.SharedPath("hook-payloads", "examples.json"); ok {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -74,7 +80,10 @@ func TestCursorSourceMatchesCapture(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := StoreActivity(a, "", 42)
+		got := recorded(src, a, 42)
+		// Cursor's capture named no agent; the store records "" and
+		// "cursor" alike (Cursor, the default).
+		want.Agent = cursor.Name
 		for _, sa := range []*store.Activity{&want, &got} {
 			sort.Slice(sa.Files, func(i, j int) bool {
 				return sa.Files[i].PathKey+sa.Files[i].Source < sa.Files[j].PathKey+sa.Files[j].Source

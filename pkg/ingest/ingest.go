@@ -41,23 +41,31 @@ type Writer struct {
 // Record stores one event of src, arrived at atMs, and, when the agent ran
 // git commit itself, links that commit to the conversation.
 func (w Writer) Record(ctx context.Context, src source.Source, a source.Activity, atMs int64) error {
-	// A session's cwd may be a folder inside the work tree: relative paths
-	// are relative to it, and the root that conversations are listed by is
-	// the work tree's top level.
-	if len(a.Roots) > 0 {
-		a = withAbsPaths(a, a.Roots[0])
-	}
-	a.Roots = append([]string(nil), a.Roots...)
-	for i, r := range a.Roots {
-		if loc, ok := gitx.FindRepoForPath(r); ok {
-			a.Roots[i] = loc.TopLevel
-		}
-	}
-	if err := w.Store.RecordActivity(ctx, StoreActivity(a, src.Name(), atMs)); err != nil {
+	if err := w.Store.RecordActivity(ctx, recorded(src, a, atMs)); err != nil {
 		return err
 	}
 	w.LinkAgentCommit(ctx, a.ConversationID, a.Commit)
 	return nil
+}
+
+// recorded is what Record stores of an event of src.
+func recorded(src source.Source, a source.Activity, atMs int64) store.Activity {
+	// Roots may be a folder inside the work tree: relative paths are
+	// relative to it. A working directory's root becomes the work tree's
+	// top level, which conversations are listed by; a workspace the user
+	// opened is kept as sent (source.WorkspaceRoots).
+	if len(a.Roots) > 0 {
+		a = withAbsPaths(a, a.Roots[0])
+	}
+	if _, workspaces := src.(source.WorkspaceRoots); !workspaces {
+		a.Roots = append([]string(nil), a.Roots...)
+		for i, r := range a.Roots {
+			if loc, ok := gitx.FindRepoForPath(r); ok {
+				a.Roots[i] = loc.TopLevel
+			}
+		}
+	}
+	return StoreActivity(a, src.Name(), atMs)
 }
 
 // Relink re-scores the commits a conversation touched.
@@ -117,7 +125,7 @@ func withAbsPaths(a source.Activity, dir string) source.Activity {
 	}
 	added := make(map[string][]string, len(a.Added))
 	for f, texts := range a.Added {
-		added[abs(f)] = texts
+		added[abs(f)] = append(added[abs(f)], texts...) // "a.go" and "/repo/a.go" are one file
 	}
 	a.Files, a.Attachments, a.Added = files, attachments, added
 	return a

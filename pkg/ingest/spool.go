@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/git-convo/git-convo/pkg/agents"
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -48,19 +46,5 @@ func (w Writer) Replay(ctx context.Context, e Spooled, recorder func(*gitx.Repo)
 	if err != nil || a.Foreign || a.ConversationID == "" {
 		return nil
 	}
-	if src.Name() == cursor.Name {
-		return w.RecordCursor(ctx, a, e.AtMs)
-	}
 	return w.Record(ctx, src, a, e.AtMs)
-}
-
-// RecordCursor stores one Cursor event as Cursor's capture always has:
-// workspace roots as sent and no agent name (Cursor, the default); then it
-// links a commit the agent ran (docs/agents.md: why it is not Record yet).
-func (w Writer) RecordCursor(ctx context.Context, a source.Activity, atMs int64) error {
-	if err := w.Store.RecordActivity(ctx, StoreActivity(a, "", atMs)); err != nil {
-		return err
-	}
-	w.LinkAgentCommit(ctx, a.ConversationID, a.Commit)
-	return nil
 }

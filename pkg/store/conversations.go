@@ -176,18 +176,14 @@ ON CONFLICT (conversationId, repoKey, pathKey, source) DO UPDATE SET
 
 // refreshCapturedFiles keeps the seed's capturedFiles JSON column in step with
 // the indexed conversation_files table (the JSON is the interchange view).
+// One statement: a hook pays for compiling each statement it runs.
 func refreshCapturedFiles(ctx context.Context, tx *sql.Tx, convID string) error {
 	_, err := tx.ExecContext(ctx, `
 UPDATE conversations SET capturedFiles = (
     SELECT COALESCE(json_group_array(path), '[]') FROM (
         SELECT DISTINCT path FROM conversation_files
-        WHERE conversationId = ?1 AND source IN `+editSourcesSQL+` ORDER BY path))
-WHERE conversationId = ?1`, convID)
-	if err != nil {
-		return err
-	}
-	_, err = tx.ExecContext(ctx, `
-UPDATE conversations SET relevantFiles = (
+        WHERE conversationId = ?1 AND source IN `+editSourcesSQL+` ORDER BY path)),
+  relevantFiles = (
     SELECT COALESCE(json_group_array(path), '[]') FROM (
         SELECT DISTINCT path FROM conversation_files
         WHERE conversationId = ?1 AND source IN ('cursor-context', 'attachment') ORDER BY path))

@@ -73,6 +73,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.BusyTimeout > 0 {
 		busy, attempts = opts.BusyTimeout, 1
 	}
+	// Should it fail (out of memory), closing costs a checkpoint, nothing more.
+	_ = registerNoCkptOnClose()
 	db, err := sql.Open("sqlite3", dsn(abs, busy))
 	if err != nil {
 		return nil, err
@@ -116,6 +118,8 @@ func dsn(abs string, busy time.Duration) string {
 	q.Set("_secure_delete", "ON")
 	// Cache prepared statements: log runs the same batch query many times.
 	q.Set("_stmt_cache_size", "32")
+	// No checkpoint when the last connection closes (nockpt.go).
+	q.Set(noCkptParam, "1")
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
 	return u.String()
 }
@@ -148,8 +152,34 @@ func prepareFile(abs string, mustExist bool) error {
 // Path is the absolute path of the database file.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database, checkpointing first when the log is long.
+func (s *Store) Close() error {
+	s.checkpointIfLong()
+	return s.db.Close()
+}
+
+// walTruncateBytes is the log size past which Close checkpoints and
+// truncates it: 64 pages, a dozen or so captures.
+const walTruncateBytes = 64 * 4096
+
+// checkpointIfLong copies a long log into the database and truncates it.
+// SQLite's own checkpoint on commit (wal_autocheckpoint) cannot do this job
+// here: it never resets the log, and the next process, opening the database
+// alone, rebuilds the log's index by reading all of it (WAL recovery) and
+// finds nothing checkpointed, so the log would only grow and every open
+// would read more of it. It does not wait on readers: a busy log is
+// truncated by a later Close.
+func (s *Store) checkpointIfLong() {
+	fi, err := os.Stat(s.path + "-wal")
+	if err != nil || fi.Size() <= walTruncateBytes {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if _, err := s.db.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err == nil {
+		s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
+}
 
 // write runs fn in a short immediate transaction, retrying when SQLite stays
 // busy past the busy timeout, so a burst of hooks loses nothing.

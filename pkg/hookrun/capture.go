@@ -1,0 +1,105 @@
+package hookrun
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/git-convo/git-convo/pkg/ingest"
+	"github.com/git-convo/git-convo/pkg/source"
+)
+
+// maxPayload bounds what capture reads from stdin: a hook payload is small,
+// and a runaway writer must not exhaust memory inside the agent's hook.
+const maxPayload = 64 << 20
+
+// memoryLimit is the soft memory limit capture runs under: the GC then
+// collects a huge payload's transient copies (raw JSON, decoded fields,
+// SQLite's bound values) early, so the peak stays near what the payload's
+// size requires.
+const memoryLimit = 128 << 20
+
+// Capture records one hook event of src, read from stdin; event is the
+// name the hook command gave (capture --event), if any. It then replies on
+// stdout as src's hooks expect (source.HookReplier; a payload of another
+// program's gets the neutral {}), and once the agent has its reply starts
+// recording the commits the git hooks queued. It never fails.
+func (o Options) Capture(ctx context.Context, src source.Source, event string, stdin io.Reader, stdout io.Writer) {
+	a := o.capture(ctx, src, event, stdin)
+	if r, ok := src.(source.HookReplier); ok {
+		fmt.Fprintln(stdout, r.HookReply(a.Event))
+	} else if a.Foreign {
+		// Cursor runs Claude Code's hook files too: its own hooks record
+		// the event; this one gets the reply Cursor's hooks get.
+		fmt.Fprintln(stdout, "{}")
+	}
+	o.drainAfterReply(ctx)
+}
+
+// capture records the event and returns what it read (only the event's
+// name when the payload could not be read).
+func (o Options) capture(ctx context.Context, src source.Source, event string, stdin io.Reader) source.Activity {
+	data, err := readPayload(stdin)
+	if err != nil {
+		o.failed("%v", err)
+		return source.Activity{Event: event}
+	}
+	a, err := ingest.Parse(src, data, event)
+	if err != nil {
+		o.failed("%v (nothing recorded; already recorded data is untouched)", err)
+		return source.Activity{Event: event}
+	}
+	if a.Foreign {
+		return a
+	}
+	if a.ConversationID == "" {
+		o.failed("%s %s payload has no conversation id; nothing recorded", src.Name(), orUnknown(a.Event))
+		return a
+	}
+	atMs := o.Now().UnixMilli()
+	s, err := o.open(ctx, busyTimeout)
+	if err != nil {
+		o.keep(data, a.Event, src.Name(), atMs, err)
+		return a
+	}
+	defer s.Close()
+	o.DrainSpool(ctx, s)
+	w := o.Writer(ctx, s)
+	if err := w.Record(ctx, src, a, atMs); err != nil {
+		o.keep(data, a.Event, src.Name(), atMs, err)
+		return a
+	}
+	if a.EndsTurn {
+		if err := w.EnrichTurn(ctx, src, a); err != nil {
+			o.Log.Printf("capture", "reading %s conversation %s: %v", src.Name(), a.ConversationID, err)
+		}
+		// An agent that may still be writing the conversation: read it
+		// again shortly (GIT_CONVO_SYNC=1: this read is the only one).
+		if lw, ok := src.(source.LateWriter); ok && !o.sync() {
+			o.spawn("the background enrichment", "enrich", "--delay="+lw.ReadAgainAfter().String(), a.ConversationID)
+		}
+	}
+	return a
+}
+
+// readPayload reads one hook payload: at most maxPayload bytes, and a clear
+// "too large" past that (not a JSON error at the cut).
+func readPayload(stdin io.Reader) ([]byte, error) {
+	debug.SetMemoryLimit(memoryLimit)
+	data, err := io.ReadAll(io.LimitReader(stdin, maxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %v", err)
+	}
+	if len(data) > maxPayload {
+		return nil, fmt.Errorf("the payload is too large (over %d MiB); nothing recorded, already recorded data is untouched", maxPayload>>20)
+	}
+	return data, nil
+}
+
+func orUnknown(event string) string {
+	if event == "" {
+		return "an unnamed"
+	}
+	return event
+}

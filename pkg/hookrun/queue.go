@@ -1,0 +1,83 @@
+package hookrun
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/ingest"
+	"github.com/git-convo/git-convo/pkg/queue"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// How long a drain waits for another process's drain: a read command waits
+// so that it answers with the queued commits recorded; a background drain
+// has time.
+const (
+	ReadDrainWait       = 10 * time.Second
+	BackgroundDrainWait = time.Minute
+)
+
+// queueDir is the queue beside links.sqlite ("" when it has no path).
+func (o Options) queueDir() string {
+	if o.DBPath == "" {
+		return ""
+	}
+	return queue.Dir(o.DBPath)
+}
+
+// DrainQueue records the commits the git hooks queued, into s (nil: open
+// the store when there is work), waiting at most wait for another drain.
+// When the queue is empty it costs one stat. Errors go to the log: nothing
+// fails for the queue, which keeps its records for the next drain.
+func (o Options) DrainQueue(ctx context.Context, s *store.Store, wait time.Duration) {
+	dir := o.queueDir()
+	if dir == "" {
+		return
+	}
+	if !queue.Pending(dir) {
+		// The hooks append with the shell alone and cannot create the
+		// directory: keep it there wherever git-convo keeps its database.
+		if _, err := os.Stat(filepath.Dir(dir)); err == nil {
+			_ = os.MkdirAll(dir, 0o700)
+		}
+		return
+	}
+	n, err := queue.Drain(dir, wait, func(recs []queue.Record) error {
+		if s == nil {
+			opened, err := o.open(ctx, 0)
+			if err != nil {
+				return err
+			}
+			defer opened.Close()
+			s = opened
+			defer func() { s = nil }()
+		}
+		var pulled func(*gitx.Repo, int)
+		if o.Pulled != nil {
+			pulled = func(repo *gitx.Repo, merges int) { o.Pulled(ctx, repo, merges) }
+		}
+		return o.Writer(ctx, s).RecordQueued(ctx, recs,
+			func(repo *gitx.Repo) *ingest.Recorder { return o.Recorder(ctx, repo, s) }, pulled)
+	})
+	if err != nil {
+		o.Log.Printf("record", "recording %d queued commits: %v (they stay queued)", n, err)
+	}
+}
+
+// drainAfterReply records the commits the git hooks queued once the agent
+// has its reply: in a detached `git convo record --hook=drain`, so the
+// agent never waits for it (GIT_CONVO_SYNC=1: here and now).
+func (o Options) drainAfterReply(ctx context.Context) {
+	dir := o.queueDir()
+	if dir == "" || !queue.Pending(dir) {
+		return
+	}
+	if o.sync() {
+		o.DrainQueue(ctx, nil, BackgroundDrainWait)
+		return
+	}
+	o.spawn("the queued commits' recorder", "record", "--hook=drain")
+}
