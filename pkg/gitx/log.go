@@ -177,8 +177,30 @@ func parseLog(rd io.Reader, paths bool, fn func(Commit) bool) error {
 	var (
 		cur       *Commit
 		firstPath bool
-		fields    [][]byte
+		// The fields of the record being read, copied into one buffer
+		// reused for every record (offs: each field's start and end):
+		// only the strings a Commit keeps are allocated.
+		arena  []byte
+		offs   []int
+		fields [][]byte
 	)
+	read := func() ([]byte, error) {
+		start := len(arena)
+		for {
+			chunk, err := br.ReadSlice(0)
+			arena = append(arena, chunk...)
+			if err != bufio.ErrBufferFull {
+				return arena[start:], err
+			}
+		}
+	}
+	recordFields := func() [][]byte {
+		fields = fields[:0]
+		for k := 0; k < len(offs); k += 2 {
+			fields = append(fields, arena[offs[k]:offs[k+1]])
+		}
+		return fields
+	}
 	for {
 		if cur != nil {
 			// A record, or its last path, is done when the next record
@@ -190,7 +212,11 @@ func parseLog(rd io.Reader, paths bool, fn func(Commit) bool) error {
 				cur = nil
 			}
 		}
-		b, err := br.ReadBytes(0)
+		if cur != nil || len(offs) == 0 {
+			arena = arena[:0] // nothing in it is needed any more
+		}
+		start := len(arena)
+		b, err := read()
 		if err == io.EOF && len(b) == 0 {
 			break
 		}
@@ -207,19 +233,20 @@ func parseLog(rd io.Reader, paths bool, fn func(Commit) bool) error {
 			}
 			continue
 		}
-		fields = append(fields, b)
-		if len(fields) < logFields {
+		offs = append(offs, start, start+len(b))
+		if len(offs)/2 < logFields {
 			if err == io.EOF {
 				break
 			}
 			continue
 		}
-		c, perr := parseLogRecord(fields)
+		c, perr := parseLogRecord(recordFields())
 		if perr != nil {
 			return perr
 		}
-		cur, firstPath, fields = &c, true, fields[:0]
+		cur, firstPath, offs = &c, true, offs[:0]
 	}
+	fields = recordFields()
 	if len(fields) == 1 && !paths && bytes.HasPrefix(fields[0], []byte("\ntag ")) {
 		return nil
 	}
