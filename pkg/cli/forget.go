@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
@@ -92,7 +92,7 @@ func wipeElsewhere(env *Env, ids []string) error {
 				}
 			}
 		}
-		if _, err := spool.Remove(spool.Dir(dbPath), func(b []byte) bool { return spooledConversation(b) == id }); err != nil {
+		if _, err := spool.Remove(spool.Dir(dbPath), func(b []byte) bool { return spooledConversation(env, b) == id }); err != nil {
 			errs = append(errs, err)
 		}
 		if err := errlog.Scrub(env.log().Path, id); err != nil {
@@ -102,15 +102,16 @@ func wipeElsewhere(env *Env, ids []string) error {
 	return errors.Join(errs...)
 }
 
-// spooledConversation is the conversation a spooled hook event belongs to.
-func spooledConversation(b []byte) string {
+// spooledConversation is the conversation a spooled hook event belongs to,
+// read by the agent that sent it (Claude Code's name it session_id).
+func spooledConversation(env *Env, b []byte) string {
 	var e ingest.Spooled
 	if json.Unmarshal(b, &e) != nil || len(e.Payload) == 0 {
 		return ""
 	}
-	p, err := cursor.ParsePayload(e.Payload)
+	a, err := ingest.Parse(agents.For(e.Agent, env.Getenv), e.Payload, e.Event)
 	if err != nil {
 		return ""
 	}
-	return p.ConversationID
+	return a.ConversationID
 }
