@@ -120,9 +120,13 @@ if [ ! -f "$work/noted/.git/bench-done" ]; then
   (cd "$work/noted" && GIT_CONVO_DB="$work/noted.sqlite" git-convo share on --prompts >/dev/null)
   touch "$work/noted/.git/bench-done"
 fi
-read -r cn gn < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 20 -dir "$work/noted" \
-  -a "git-convo log -n 1000 >/dev/null" -b "git log -n 1000 --notes=convo --oneline >/dev/null")
+# The floor reads the same notes with git-convo's git (its format with %N).
+read -r cn fn gn < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 20 -dir "$work/noted" \
+  -a "git-convo log -n 1000 >/dev/null" -b "benchfloor log --notes=refs/notes/convo -n 1000 >/dev/null" \
+  -c "git log -n 1000 --notes=convo --oneline >/dev/null")
 row "log -n 1000, every commit noted / git log --notes=convo --oneline (ms)" "$cn" "$gn" "$(ratio "$cn" "$gn")" "<= 1.3"
+row "  floor: Go + go-sqlite3 + git-convo's git with notes / git" "$fn" "$gn" "$(ratio "$fn" "$gn")" ""
+row "  git convo log / that floor" "$cn" "$fn" "$(ratio "$cn" "$fn")" ""
 printf '{"conversation_id":"bench-conv-00001","generation_id":"g","hook_event_name":"afterFileEdit","workspace_roots":["%s"],"file_path":"%s/%s","edits":[{"old_string":"x","new_string":"y"}]}' \
   "$work/project" "$work/project" "$hot" > "$work/payload-project.json"
 # A Claude Code PostToolUse of an Edit (pkg/claude), as its hook sends it.

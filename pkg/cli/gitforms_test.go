@@ -222,6 +222,8 @@ func TestGitFormsMatchGit(t *testing.T) {
 			{"--", "g.txt"},
 			{"HEAD~3..HEAD"},
 			{"HEAD~3..HEAD", "--", "f.txt"},
+			{"--abbrev=12", "-n2"},
+			{"--no-abbrev", "-n2"},
 			{"--reverse", "--max-count=2"},
 			{"--end-of-options", "HEAD~1"},
 		} {

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"context"
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -20,6 +20,16 @@ const (
 	logFirstBatch = 32
 	logBatch      = 128
 )
+
+// logAbbrevMinCommits is the least -n for which reading the pack indexes
+// beats git's own look-ups (about 2.5 µs a commit against 0.5–1 ms for
+// the indexes of a 4,000-commit history).
+const logAbbrevMinCommits = 256
+
+// logAbbrevIndexBytes bounds the pack indexes log reads to abbreviate
+// hashes itself: beyond it (some 300,000 objects) reading them costs more
+// than git's own look-ups for a screenful of commits.
+const logAbbrevIndexBytes = 8 << 20
 
 func logCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -90,6 +100,27 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// A user's own notes option would change what git's %N prints: then
 	// the notes reader asks for shared notes itself.
 	inlineNotes := !notesOption(gitArgs)
+	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY())}
+	// Hashes are abbreviated in process, from the pack indexes read while
+	// git runs, unless the user's own --abbrev must reach git's %h.
+	var abbrev *gitx.Abbreviator
+	if n, limited := maxCount(gitArgs); lo.Abbrev && !abbrevOption(gitArgs) && (!limited || n >= logAbbrevMinCommits) {
+		abbrev = rc.repo.StartAbbrev(logAbbrevIndexBytes, rc.coreAbbrev)
+		lo.Abbrev = abbrev == nil
+	}
+	// Whether anything is linked at all, asked while git runs: with no
+	// link, batches query nothing.
+	anyLinks := make(chan bool, 1)
+	go func() {
+		has := true
+		if rc.ready() == nil {
+			if h, err := rc.store.HasLinks(ctx); err == nil {
+				has = h
+			}
+		}
+		anyLinks <- has
+	}()
+	var linkedKnown, linkedAny bool
 	var batch []gitx.Commit
 	var writeErr error
 	flush := func() bool {
@@ -100,11 +131,33 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		for i, c := range batch {
 			hashes[i] = c.Hash
 		}
+		if abbrev != nil {
+			short, err := abbrev.Abbrevs(ctx, hashes)
+			if err != nil {
+				writeErr = err
+				return false
+			}
+			for i := range batch {
+				batch[i].Abbrev = short[batch[i].Hash]
+			}
+		}
 		if err := rc.ready(); err != nil {
 			writeErr = err
 			return false
 		}
-		linked, err := rc.store.ConversationsForCommits(ctx, hashes)
+		if !linkedKnown {
+			linkedAny, linkedKnown = <-anyLinks, true
+		}
+		// A line per conversation needs few of its fields: JSON wants all.
+		query := rc.store.LogLinksForCommits
+		if rc.json {
+			query = rc.store.ConversationsForCommits
+		}
+		linked := map[string][]store.LinkedConversation{}
+		var err error
+		if linkedAny {
+			linked, err = query(ctx, hashes)
+		}
 		if err != nil {
 			writeErr = err
 			return false
@@ -148,7 +201,6 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	limit := logFirstBatch
 	// Shared notes come with the commits, from git log itself (%N): no
 	// process per batch, nor one to list the notes.
-	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY())}
 	if inlineNotes {
 		lo.Notes = rc.shared.Refs()
 	}
@@ -187,6 +239,65 @@ func notesOption(gitArgs []string) bool {
 	return false
 }
 
+// abbrevOption says whether the user gave git log an option that changes
+// its abbreviations (--abbrev=<n>, --no-abbrev; --abbrev-commit counted
+// too, to be safe).
+func abbrevOption(gitArgs []string) bool {
+	for _, a := range gitArgs {
+		if a == "--" || a == "--end-of-options" {
+			return false
+		}
+		if strings.HasPrefix(a, "--abbrev") || strings.HasPrefix(a, "--no-abbrev") {
+			return true
+		}
+	}
+	return false
+}
+
+// maxCount is the commit limit the user gave git log (-n <n>, -n<n>, -<n>,
+// --max-count[=]<n>; the last one counts), ok false without one. It only
+// chooses how hashes are abbreviated, never what is shown, so an
+// argument it misreads costs time, not correctness.
+func maxCount(gitArgs []string) (n int, ok bool) {
+	for i := 0; i < len(gitArgs); i++ {
+		a := gitArgs[i]
+		if a == "--" || a == "--end-of-options" {
+			break
+		}
+		v := ""
+		switch {
+		case a == "-n" || a == "--max-count":
+			if i+1 < len(gitArgs) {
+				i++
+				v = gitArgs[i]
+			}
+		case strings.HasPrefix(a, "--max-count="):
+			v = strings.TrimPrefix(a, "--max-count=")
+		case strings.HasPrefix(a, "-n"):
+			v = a[2:]
+		case len(a) > 1 && a[0] == '-' && a[1] >= '0' && a[1] <= '9':
+			v = a[1:]
+		default:
+			continue
+		}
+		if c, err := strconv.Atoi(v); err == nil {
+			n, ok = max(c, 0), c >= 0 // a negative count is no limit
+		}
+	}
+	return n, ok
+}
+
+// coreAbbrev is core.abbrev as the in-process settings have it (value,
+// whether set), known false when they could not be read.
+func (rc *readContext) coreAbbrev() (value string, set, known bool) {
+	s := rc.settings()
+	if s == nil {
+		return "", false, false
+	}
+	value, set = s.Get("core.abbrev")
+	return value, set, true
+}
+
 // decorates says whether git log --oneline would show decorations: when
 // asked, or on a terminal unless told not to (log.decorate=auto).
 func decorates(gitArgs []string, tty bool) bool {
@@ -205,33 +316,29 @@ func decorates(gitArgs []string, tty bool) bool {
 }
 
 // printLogEntry prints a commit's line (git's own with --oneline), its paths
-// with --name-only, and its conversations.
+// with --name-only, and its conversations, straight into the buffered
+// output (no fmt: a thousand lines are a tenth of log's own CPU with it).
 func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []store.LinkedConversation) error {
 	p := rc.io.Palette()
-	var err error
+	w := rc.io.Out
+	w.WriteString(p.Hash(gc.Abbrev))
 	if opts.oneline {
-		refs := ""
 		if len(gc.Refs) > 0 {
-			refs = " " + p.Dim("("+strings.Join(gc.Refs, ", ")+")")
+			w.WriteString(" " + p.Dim("("+strings.Join(gc.Refs, ", ")+")"))
 		}
-		_, err = fmt.Fprintf(rc.io.Out, "%s%s %s\n", p.Hash(gc.Abbrev), refs, gc.Subject)
+		w.WriteString(" " + gc.Subject + "\n")
 	} else {
-		_, err = fmt.Fprintf(rc.io.Out, "%s %s %s\n", p.Hash(gc.Abbrev), gc.Subject,
-			p.Dim("("+gc.AuthorName+", "+term.RelativeTime(gc.AuthorTime, rc.env.Now())+")"))
-	}
-	if err != nil {
-		return err
+		w.WriteString(" " + gc.Subject + " " + p.Dim("("+gc.AuthorName+", "+term.RelativeTime(gc.AuthorTime, rc.env.Now())+")") + "\n")
 	}
 	for _, f := range gc.Files {
-		if _, err := fmt.Fprintf(rc.io.Out, "    %s\n", f); err != nil {
-			return err
-		}
+		w.WriteString("    " + f + "\n")
 	}
 	for _, lc := range lcs {
-		if _, err := fmt.Fprintf(rc.io.Out, "        %s %s %s\n", p.Key(lc.ConversationID, "●"),
-			displayTitle(lc.Conv, lc.ConversationID), p.Dim(fmt.Sprintf("(%.0f%% %s%s)", lc.Confidence*100, lc.Status, agentSuffix(lc.Conv.Agent)))); err != nil {
-			return err
-		}
+		pct := strconv.FormatFloat(lc.Confidence*100, 'f', 0, 64)
+		w.WriteString("        " + p.Key(lc.ConversationID, "●") + " " + displayTitle(lc.Conv, lc.ConversationID) + " " +
+			p.Dim("("+pct+"% "+lc.Status+agentSuffix(lc.Conv.Agent)+")") + "\n")
 	}
-	return nil
+	// A bufio.Writer keeps its first write error: Flush returns it.
+	_, err := w.Write(nil)
+	return err
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -72,6 +73,51 @@ func TestAbbrevsInProcessAsGit(t *testing.T) {
 				t.Errorf("no 4-digit abbreviation: the test makes no unique short name")
 			}
 		})
+	}
+}
+
+// TestAbbreviatorAsGit: log's abbreviator answers git's %h for every
+// commit: from the object files, and from git where the settings could not
+// be read or core.abbrev is a value git refuses; a pack index larger than
+// its bound leaves %h to git (nil).
+func TestAbbreviatorAsGit(t *testing.T) {
+	r := abbrevRepo(t)
+	hashes := strings.Fields(r.git("rev-list", "--all"))
+	ctx := context.Background()
+	repo := Here(r.dir)
+	want, err := repo.Abbrevs(ctx, hashes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name        string
+		value       string
+		set, known  bool
+		inProcessed bool
+	}{
+		{"unset", "", false, true, true},
+		{"settings unknown", "", false, false, false},
+		{"refused value", "true", true, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := repo.StartAbbrev(64<<20, func() (string, bool, bool) { return tc.value, tc.set, tc.known })
+			if a == nil {
+				t.Fatal("declined")
+			}
+			got, err := a.Abbrevs(ctx, hashes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("abbreviations differ from git's")
+			}
+			if (a.o != nil) != tc.inProcessed {
+				t.Errorf("in process: %v, want %v", a.o != nil, tc.inProcessed)
+			}
+		})
+	}
+	if a := repo.StartAbbrev(100, func() (string, bool, bool) { return "", false, true }); a != nil {
+		t.Error("indexes over the bound: not left to git")
 	}
 }
 

@@ -97,6 +97,7 @@ func (r runner) stream(ctx context.Context, args []string, parse func(io.Reader)
 	if err != nil {
 		return err
 	}
+	growPipe(out)
 	if err := cmd.Start(); err != nil {
 		return r.failure(ctx, args, "", err)
 	}

@@ -27,6 +27,11 @@ func Origin(source string) string {
 // first, with Source SourceNotes.
 func Linked(commit string, r trace.Record) []store.LinkedConversation {
 	m, _ := r.Meta()
+	return linkedMeta(commit, m)
+}
+
+// linkedMeta is Linked from the record's git-convo metadata.
+func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 	var out []store.LinkedConversation
 	for id, c := range m.Conversations {
 		lc := store.LinkedConversation{
@@ -60,11 +65,11 @@ func Linked(commit string, r trace.Record) []store.LinkedConversation {
 func linkedFromNote(commit string, derived []byte, text string) []store.LinkedConversation {
 	if derived == nil {
 		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") {
-			r, ok := decodeMeta([]byte(line))
+			m, ok := decodeMeta([]byte(line))
 			if !ok {
 				return nil
 			}
-			return Linked(commit, r)
+			return linkedMeta(commit, m)
 		}
 	}
 	rec, ok := Combine(Decode(joinLines(derived, []byte(text))))
@@ -75,27 +80,52 @@ func linkedFromNote(commit string, derived []byte, text string) []store.LinkedCo
 }
 
 // decodeMeta is Decode of a one-record note, keeping only git-convo's
-// metadata: a record is accepted as Decode accepts it (an object with a
+// metadata (the part Linked reads): a record is accepted as Decode accepts it (an object with a
 // files array, of a format it knows), the rest is skipped unread.
-func decodeMeta(line []byte) (trace.Record, bool) {
+func decodeMeta(line []byte) (trace.Meta, bool) {
 	top, ok := rawFields(line, "files", "metadata")
 	if !ok || len(top["files"]) == 0 || top["files"][0] != '[' {
-		return trace.Record{}, false
+		return trace.Meta{}, false
 	}
-	var rec trace.Record
+	var m trace.Meta
 	if md := top["metadata"]; md != nil && string(md) != "null" {
 		mf, ok := rawFields(md, trace.MetaKey)
 		if !ok {
-			return trace.Record{}, false
+			return trace.Meta{}, false
 		}
 		if raw := mf[trace.MetaKey]; raw != nil {
-			rec.Metadata = map[string]json.RawMessage{trace.MetaKey: raw}
+			m = metaOf(metaForLinks(raw))
 		}
 	}
-	if m, ok := rec.Meta(); ok && m.Format > trace.Format {
-		return trace.Record{}, false
+	if m.Format > trace.Format {
+		return trace.Meta{}, false
 	}
-	return rec, true
+	return m, true
+}
+
+// metaForLinks is git-convo's metadata raw with only what Linked reads
+// (format and conversations): the evidence, per-line hashes and most of
+// its bytes, is skipped unread instead of decoded. A value that is not an
+// object is left for Meta to refuse.
+func metaForLinks(raw []byte) json.RawMessage {
+	f, ok := rawFields(raw, "format", "conversations")
+	if !ok {
+		return raw
+	}
+	out := make([]byte, 0, len(f["format"])+len(f["conversations"])+32)
+	out = append(out, '{')
+	for _, k := range []string{"format", "conversations"} {
+		if v := f[k]; v != nil {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, '"')
+			out = append(out, k...)
+			out = append(out, '"', ':')
+			out = append(out, v...)
+		}
+	}
+	return append(out, '}')
 }
 
 func ms(iso string) int64 {

@@ -1,6 +1,13 @@
 package notes
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/git-convo/git-convo/pkg/trace"
+)
 
 // rawFields returns the raw values of keys in the JSON object b, skipping
 // every other value without decoding it: a read command wants a note's
@@ -9,51 +16,64 @@ import "bytes"
 // validated: the caller decodes the ones it keeps.
 func rawFields(b []byte, keys ...string) (map[string][]byte, bool) {
 	out := map[string][]byte{}
+	ok := eachField(b, func(key, val []byte) bool {
+		for _, k := range keys {
+			if string(key) == k {
+				out[k] = val
+			}
+		}
+		return true
+	})
+	if !ok {
+		return nil, false
+	}
+	return out, true
+}
+
+// eachField calls fn with each key (raw, between its quotes) and raw
+// value of the JSON object b, in order, until fn returns false; false when
+// b is not an object or fn stopped.
+func eachField(b []byte, fn func(key, val []byte) bool) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return nil, false
+		return false
 	}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return out, true
+		return true
 	}
 	for i < len(b) {
 		if b[i] != '"' {
-			return nil, false
+			return false
 		}
 		end := skipString(b, i)
 		if end < 0 {
-			return nil, false
+			return false
 		}
 		key := b[i+1 : end-1]
 		i = skipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
-			return nil, false
+			return false
 		}
 		i = skipSpace(b, i+1)
 		vend := skipValue(b, i)
-		if vend < 0 {
-			return nil, false
-		}
-		for _, k := range keys {
-			if string(key) == k {
-				out[k] = b[i:vend]
-			}
+		if vend < 0 || !fn(key, b[i:vend]) {
+			return false
 		}
 		i = skipSpace(b, vend)
 		if i >= len(b) {
-			return nil, false
+			return false
 		}
 		switch b[i] {
 		case '}':
-			return out, true
+			return true
 		case ',':
 			i = skipSpace(b, i+1)
 		default:
-			return nil, false
+			return false
 		}
 	}
-	return nil, false
+	return false
 }
 
 func skipSpace(b []byte, i int) int {
@@ -64,22 +84,24 @@ func skipSpace(b []byte, i int) int {
 }
 
 // skipString returns the index after the string starting at b[i] ('"'),
-// -1 when it does not end.
+// -1 when it does not end. It jumps from quote to quote (IndexByte), and a
+// quote after an odd run of backslashes is escaped.
 func skipString(b []byte, i int) int {
 	j := i + 1
 	for {
-		k := bytes.IndexAny(b[j:], `"\`)
+		k := bytes.IndexByte(b[j:], '"')
 		if k < 0 {
 			return -1
 		}
 		j += k
-		if b[j] == '"' {
+		n := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
 			return j + 1
 		}
-		j += 2 // an escape and the byte it escapes
-		if j > len(b) {
-			return -1
-		}
+		j++
 	}
 }
 
@@ -125,4 +147,121 @@ func skipValue(b []byte, i int) int {
 		}
 		return j
 	}
+}
+
+// scanMeta decodes git-convo's metadata (format and conversations, as
+// metaForLinks leaves it) as json.Unmarshal into trace.Meta does, without
+// reflection, for the shapes git-convo writes: plain strings, numbers,
+// objects. ok is false for anything else (an escaped key, a null, a field
+// it does not know, a number json would refuse for an int), which the
+// caller then hands to json.Unmarshal. raw must be valid JSON.
+func scanMeta(raw []byte) (m trace.Meta, ok bool) {
+	ok = eachField(raw, func(key, val []byte) bool {
+		switch string(key) {
+		case "format":
+			n, err := strconv.Atoi(string(val))
+			m.Format = n
+			return err == nil
+		case "conversations":
+			if val[0] != '{' {
+				return false
+			}
+			if m.Conversations == nil { // a repeated key adds to the map, as json does
+				m.Conversations = map[string]trace.ConvMeta{}
+			}
+			return eachField(val, func(id, conv []byte) bool {
+				c, ok := scanConvMeta(conv)
+				if !ok || bytes.IndexByte(id, '\\') >= 0 || !utf8.Valid(id) {
+					return false
+				}
+				m.Conversations[string(id)] = c
+				return true
+			})
+		}
+		return false
+	})
+	return m, ok
+}
+
+// scanConvMeta decodes one conversation of scanMeta.
+func scanConvMeta(b []byte) (c trace.ConvMeta, ok bool) {
+	if b[0] != '{' {
+		return c, false
+	}
+	ok = eachField(b, func(key, val []byte) bool {
+		var s *string
+		switch string(key) {
+		case "agent":
+			s = &c.Agent
+		case "model":
+			s = &c.Model
+		case "title":
+			s = &c.Title
+		case "summary":
+			s = &c.Summary
+		case "status":
+			s = &c.Status
+		case "reason":
+			s = &c.Reason
+		case "first_prompt":
+			s = &c.FirstPrompt
+		case "started_at":
+			s = &c.StartedAt
+		case "last_active_at":
+			s = &c.LastActiveAt
+		case "confidence":
+			f, err := strconv.ParseFloat(string(val), 64) // null fails too
+			c.Confidence = f
+			return err == nil
+		case "written_lines", "added_lines":
+			n, err := strconv.Atoi(string(val))
+			if key[0] == 'w' {
+				c.WrittenLines = n
+			} else {
+				c.AddedLines = n
+			}
+			return err == nil
+		case "matched_files":
+			return val[0] == '[' && json.Unmarshal(val, &c.MatchedFiles) == nil
+		default:
+			return false
+		}
+		return plainString(val, s)
+	})
+	return c, ok
+}
+
+// metaOf is git-convo's metadata raw decoded as trace.Record.Meta does
+// (the zero Meta where that fails), by scanMeta where it can.
+func metaOf(raw []byte) trace.Meta {
+	if !json.Valid(raw) {
+		return trace.Meta{}
+	}
+	if m, ok := scanMeta(raw); ok {
+		return m
+	}
+	var m trace.Meta
+	if json.Unmarshal(raw, &m) != nil {
+		return trace.Meta{}
+	}
+	return m
+}
+
+// plainString sets *s to the JSON string v when it needs no decoding: no
+// escape, no control character, valid UTF-8.
+func plainString(v []byte, s *string) bool {
+	if len(v) < 2 || v[0] != '"' {
+		return false
+	}
+	body := v[1 : len(v)-1]
+	for _, c := range body {
+		if c < 0x20 || c == '\\' {
+			return false
+		}
+	}
+	if !utf8.Valid(body) {
+		return false
+	}
+	*s = string(body)
+	return true
 }

@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -55,6 +56,9 @@ func TestLinkedFromNoteAsRecords(t *testing.T) {
 		{"no metadata", `{"files":[]}`, nil},
 		{"other tools' metadata only", `{"files":[],"metadata":{"com.other":{"a":[1,{"b":"}"}]}}}`, nil},
 		{"newer format", newer, nil},
+		{"metadata not an object", `{"files":[],"metadata":{"dev.git-convo":"x"}}`, nil},
+		{"no format, evidence first", `{"files":[],"metadata":{"dev.git-convo":{"evidence":[{"path":"a","hashes":["}"]}],"writer":"w","conversations":{"x":{"title":"T"}}}}}`, nil},
+		{"newer format last", `{"files":[],"metadata":{"dev.git-convo":{"conversations":{"x":{"title":"T"}},"format":99}}}`, nil},
 		{"cut short", one[:len(one)/2], nil},
 		{"keys spaced", `{ "files" : [ ] , "metadata" : { "dev.git-convo" : {"format":1,"conversations":{"x":{"title":"T","confidence":0.5}}} } }`, nil},
 	} {
@@ -83,6 +87,8 @@ func TestRawFields(t *testing.T) {
 	}{
 		{`{"a":1,"b":"x"}`, map[string]string{"a": "1", "b": `"x"`}},
 		{`{"b":{"a":[1,"]"]},"a":"\"}"}`, map[string]string{"a": `"\"}"`, "b": `{"a":[1,"]"]}`}},
+		{`{"a":"x\\\\","b":"\\\"}"}`, map[string]string{"a": `"x\\\\"`, "b": `"\\\"}"`}},
+		{`{"a":"\\","b":[1]}`, map[string]string{"a": `"\\"`, "b": `[1]`}},
 		{`{}`, map[string]string{}},
 		{`{"a":[1,2}`, nil},
 		{`{"a":"x`, nil},
@@ -133,4 +139,66 @@ func BenchmarkDecodeLinkedFull1000(b *testing.B) {
 			_ = Linked("c", r)
 		}
 	}
+}
+
+// metaCases are git-convo metadata shapes, plain and odd, for metaOf.
+var metaCases = []string{
+	`{"format":1,"conversations":{"a":{"agent":"cursor","title":"T","summary":"s","confidence":0.8,"status":"auto","reason":"r","matched_files":["x.go","y"],"first_prompt":"p","started_at":"2026-11-23T05:37:20Z","last_active_at":"2026-11-23T05:37:20Z","written_lines":3,"added_lines":4,"model":"m"}}}`,
+	`{"format":1,"conversations":{"a":{"title":"esc \"q\" \\ \u00e9 \n"}}}`,
+	`{"format":1,"conversations":{"\u0061b":{"title":"escaped id"}}}`,
+	`{"format":1,"conversations":{"a":{"Title":"case"}}}`,
+	`{"format":1,"conversations":{"a":{"title":null,"confidence":null}}}`,
+	`{"format":1,"conversations":{"a":{"unknown":[1,{"x":"}"}],"title":"T"}}}`,
+	`{"format":1,"conversations":{"a":{"title":"one","title":"two"}},"conversations":{"b":{}}}`,
+	`{"format":1,"conversations":{"a":{"written_lines":1.5}}}`,
+	`{"format":1,"conversations":{"a":{"confidence":1e-1,"added_lines":-2}}}`,
+	`{"format":1.0,"conversations":{"a":{}}}`,
+	`{"format":1,"conversations":null}`,
+	`{"format":1,"conversations":{"a":null}}`,
+	`{"format":1,"conversations":{"a":{"matched_files":null}}}`,
+	`{"format":1,"conversations":{"a":{"matched_files":[]}}}`,
+	`{"format":1,"conversations":{"a":{"title":"` + "\xff" + `"}}}`,
+	`{"format":1,"conversations":{"a":{"title":"tab` + "\t" + `"}}}`,
+	`{"format":1,"conversations":[]}`,
+	`{"conversations":{"a":{"title":"no format"}}}`,
+	`{"format":1,"conversations":{"a":{"title":"T"}}`,
+	`[]`,
+	`"x"`,
+	`{}`,
+}
+
+// TestMetaOfAsJSON: metaOf decodes every shape as json.Unmarshal into
+// trace.Meta does (the zero Meta where json fails).
+func TestMetaOfAsJSON(t *testing.T) {
+	scanned := 0
+	for _, raw := range metaCases {
+		var want trace.Meta
+		if json.Unmarshal([]byte(raw), &want) != nil {
+			want = trace.Meta{}
+		}
+		if got := metaOf([]byte(raw)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", raw, got, want)
+		}
+		if _, ok := scanMeta([]byte(raw)); ok && json.Valid([]byte(raw)) {
+			scanned++
+		}
+	}
+	if scanned < 3 {
+		t.Errorf("only %d shapes took the scanner: it is not tested", scanned)
+	}
+}
+
+func FuzzMetaOf(f *testing.F) {
+	for _, raw := range metaCases {
+		f.Add(raw)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		var want trace.Meta
+		if json.Unmarshal([]byte(raw), &want) != nil {
+			want = trace.Meta{}
+		}
+		if got := metaOf([]byte(raw)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q:\n got %+v\nwant %+v", raw, got, want)
+		}
+	})
 }

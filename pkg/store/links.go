@@ -237,36 +237,19 @@ type LinkedConversation struct {
 // ConversationsForCommits returns, for each hash, its linked conversations,
 // strongest first. One query per 500 hashes: `log` calls it once per page.
 func (s *Store) ConversationsForCommits(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
-	out := map[string][]LinkedConversation{}
-	err := inChunks(hashes, func(chunk []string) error {
-		args := padded(chunk)
-		rows, err := s.db.QueryContext(ctx, `
-SELECT l.commitHash, l.conversationId, l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
-    l.writtenLines, l.addedLines, `+conversationColumns+`
-FROM links l LEFT JOIN conversations c ON c.conversationId = l.conversationId
-WHERE l.commitHash IN (`+placeholders(len(args))+`)
-ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activityMs DESC`, args...)
-		if err != nil {
+	return s.linksForCommits(ctx, hashes, `l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
+    l.writtenLines, l.addedLines, `+conversationColumns, func(rows *sql.Rows, lc *LinkedConversation) error {
+		var matched string
+		dest := []any{&lc.CommitHash, &lc.ConversationID, &matched, &lc.Confidence, &lc.Status, &lc.Reason, &lc.Source, &lc.CreatedAt,
+			&lc.WrittenLines, &lc.AddedLines}
+		cs := newConvScan()
+		if err := rows.Scan(append(dest, cs.dest()...)...); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var lc LinkedConversation
-			var matched string
-			dest := []any{&lc.CommitHash, &lc.ConversationID, &matched, &lc.Confidence, &lc.Status, &lc.Reason, &lc.Source, &lc.CreatedAt,
-				&lc.WrittenLines, &lc.AddedLines}
-			cs := newConvScan()
-			if err := rows.Scan(append(dest, cs.dest()...)...); err != nil {
-				return err
-			}
-			lc.Conv = cs.result()
-			lc.Conv.ID = lc.ConversationID
-			_ = json.Unmarshal([]byte(matched), &lc.MatchedFiles)
-			out[lc.CommitHash] = append(out[lc.CommitHash], lc)
-		}
-		return rows.Err()
+		lc.Conv = cs.result()
+		_ = json.Unmarshal([]byte(matched), &lc.MatchedFiles)
+		return nil
 	})
-	return out, classify(s.path, err)
 }
 
 func clamp01(f float64) float64 {

@@ -1,11 +1,12 @@
 // Command benchfloor is the floor scripts/bench.sh measures git convo log
 // and show against: the least any Go program linking go-sqlite3 must do to
-// answer them. It starts, opens the links database ($GIT_CONVO_DB), runs the
-// one git process git-convo runs for the command, with the same arguments,
-// and copies git's output to stdout; nothing else (no links read, no
-// formatting).
+// answer them. It starts, opens the links database ($GIT_CONVO_DB) when
+// there is one, runs the one git process git-convo runs for the command,
+// with the same arguments and environment, and copies git's output to
+// stdout; nothing else (no links read, nothing parsed or printed).
 //
 //	benchfloor log -n 1000
+//	benchfloor log --notes=refs/notes/convo -n 1000   (git-convo reading shared notes)
 //	benchfloor show HEAD~5
 package main
 
@@ -14,24 +15,35 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 
 	_ "github.com/mattn/go-sqlite3"
 )
 
-// gitArgs are the arguments git-convo gives git for cmd (see pkg/gitx:
-// streamCommits for log, ShowHeaders for show), the user's last.
+// gitArgs are the arguments git-convo gives git for cmd (pkg/gitx: LogArgs
+// for log's text output, ShowHeaders for show), the user's last. For log,
+// leading --notes=<ref> arguments are git-convo's notes refs: its format
+// then asks for the notes too (%N). TestFloorIsGitConvos checks these
+// against pkg/gitx.
 func gitArgs(cmd string, user []string) ([]string, error) {
-	var args []string
 	switch cmd {
 	case "log":
-		args = []string{"-c", "log.showSignature=false", "log", "-z", "--no-color",
-			"--format=/%H%x00%P%x00%an%x00%ae%x00%aI%x00%cI%x00%s%x00%x00%h%x00%x00"}
+		var notes []string
+		for len(user) > 0 && strings.HasPrefix(user[0], "--notes=") {
+			notes, user = append(notes, user[0]), user[1:]
+		}
+		format := "/%H%x00%P%x00%an%x00%ae%x00%aI%x00%cI%x00%s%x00%x00%x00"
+		if len(notes) > 0 {
+			format += "%N"
+		}
+		format += "%x00"
+		args := append([]string{"-c", "log.showSignature=false", "log"}, notes...)
+		args = append(args, "-z", "--no-color", "--format="+format)
+		return append(args, user...), nil
 	case "show":
-		args = []string{"show", "--no-patch", "-z", "--no-color", "--pretty=medium"}
-	default:
-		return nil, fmt.Errorf("usage: benchfloor log|show [git arguments]")
+		return append([]string{"show", "--no-patch", "-z", "--no-color", "--pretty=medium"}, user...), nil
 	}
-	return append(args, user...), nil
+	return nil, fmt.Errorf("usage: benchfloor log|show [git arguments]")
 }
 
 func main() {
@@ -49,15 +61,26 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := sql.Open("sqlite3", "file:"+os.Getenv("GIT_CONVO_DB")+"?mode=ro")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if err := db.Ping(); err != nil { // sql.Open alone opens no file
-		return err
+	// With no database (a teammate reading shared notes) there is nothing
+	// to open.
+	if p := os.Getenv("GIT_CONVO_DB"); p != "" {
+		if _, err := os.Stat(p); err == nil {
+			db, err := sql.Open("sqlite3", "file:"+p+"?mode=ro")
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			if err := db.Ping(); err != nil { // sql.Open alone opens no file
+				return err
+			}
+		}
 	}
 	git := exec.Command("git", ga...)
 	git.Stdout, git.Stderr = os.Stdout, os.Stderr
+	if args[0] == "log" {
+		// As git-convo runs it: git's output buffered, not flushed per
+		// commit.
+		git.Env = append(os.Environ(), "GIT_FLUSH=0")
+	}
 	return git.Run()
 }
