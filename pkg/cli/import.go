@@ -96,20 +96,10 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	}
 	defer cleanup()
 	progress := newProgress(env)
-	claudeIDs, err := importClaude(ctx, env, s, repo, progress)
-	if err != nil {
-		return err
-	}
 	w := env.writer(ctx, s)
-	sum, found, err := importCursor(ctx, env, w, repo, o.limit, progress, len(claudeIDs) > 0)
+	sum, found, err := importAgents(ctx, env, w, repo, o.limit, progress)
 	if err != nil {
 		return err
-	}
-	for _, id := range claudeIDs {
-		found = append(found, id)
-		sum.conversations++
-		sum.imported++
-		sum.bySource["claude"]++
 	}
 
 	args := o.revs
@@ -145,47 +135,41 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	return nil
 }
 
-// importCursor records Cursor's conversations of this repository (at most
-// limit of them, when limit > 0) and returns the summary so far and the ids
-// of every conversation found. Without a Cursor database, it is an error
-// only when there is nothing else to import.
-func importCursor(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Repo, limit int, progress *progress, others bool) (importSummary, []string, error) {
-	sum := importSummary{bySource: map[string]int{}}
-	src := sourceFor(env, agents.Cursor)
-	progress.say("finding this repository's conversations in %s", agents.Where(src.Name(), env.Getenv))
-	refs, err := src.ListConversations(ctx, []string{repo.TopLevel})
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return sum, nil, interrupted(ctx.Err(), "finding conversations")
-	case err != nil && !others:
-		return sum, nil, fmt.Errorf("%v: nothing to import", err)
-	case errors.Is(err, source.ErrNotFound):
-		return sum, nil, nil // Claude Code's sessions alone
-	case err != nil:
-		return sum, nil, err
-	}
-	sum.conversations = len(refs)
-	found := make([]string, len(refs))
-	for i, r := range refs {
-		found[i] = r.ID
-		for _, v := range r.Via {
-			sum.bySource[v]++
+// importAgents records every agent's conversations of this repository's
+// work trees (at most limit of them, when limit > 0) and returns the
+// summary so far and the ids of every conversation found.
+func importAgents(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Repo, limit int, progress *progress) (importSummary, []string, error) {
+	// Conversations in any work tree of this repository belong to it; this
+	// one comes first.
+	roots := []string{repo.TopLevel}
+	if trees, err := repo.Worktrees(ctx); err == nil {
+		for _, t := range trees {
+			if t != repo.TopLevel {
+				roots = append(roots, t)
+			}
 		}
 	}
-	if limit > 0 && len(refs) > limit {
-		refs = refs[:limit]
-	}
-	ids, done, err := w.ImportRefs(ctx, src, refs, func(i, n int) {
-		if i > 0 {
-			progress.step("conversations", i, n)
-		}
+	found, err := w.ImportAll(ctx, agents.All(env.Getenv), roots, limit, ingest.ImportProgress{
+		Listing: func(src source.Source) {
+			progress.say("finding this repository's %s conversations in %s", agents.Display(src.Name()), agents.Where(src.Name(), env.Getenv))
+		},
+		Step: func(src source.Source, i, n int) {
+			if i > 0 {
+				progress.step(agents.Display(src.Name()), i, n)
+			} else {
+				progress.done()
+			}
+		},
 	})
-	if err != nil {
-		return sum, nil, interrupted(err, fmt.Sprintf("%d of %d conversations imported", done, len(refs)))
+	var ie ingest.Interrupted
+	if errors.As(err, &ie) {
+		return importSummary{}, nil, interrupted(ie.Err, ie.What)
 	}
-	sum.imported = len(ids)
+	if err != nil {
+		return importSummary{}, nil, err
+	}
 	progress.done()
-	return sum, found, nil
+	return importSummary{conversations: len(found.IDs), imported: found.Imported, bySource: found.Via}, found.IDs, nil
 }
 
 // importStore is the links database, or for --dry-run a throwaway copy of it
