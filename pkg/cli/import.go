@@ -27,14 +27,14 @@ func importCommand(env *Env) *cli.Command {
 		Name:      "import",
 		Usage:     "bring existing Cursor and Claude Code history in and link it to past commits",
 		UsageText: "git convo import [--since <date>] [--dry-run] [--limit <n>] [<revision range>]\n   git convo import --from-prototype [--dry-run] [<path>]",
-		Description: `Finds the conversations of this repository in Cursor's databases (read-only), by every
-association Cursor has used: workspace databases mapped through workspace.json, the global
-composer headers, each conversation's workspace identifier, its project layouts, and the
-files it edited inside the repository; and Claude Code's sessions
-(~/.claude/projects/*/*.jsonl, or under CLAUDE_CONFIG_DIR) whose recorded cwd lies in this
-repository, with their edits and the times of the tool results. It records each with its edited files and their
-times, then links them to the commits of a range (default: the last 90 days of HEAD) with
-the usual scorer; these links have source "import".
+		Description: `Finds the conversations of this repository (any of its work trees) in Cursor's databases
+(read-only), by every association Cursor has used: workspace databases mapped through
+workspace.json, the global composer headers, each conversation's workspace identifier, its
+project layouts, and the files it edited inside the repository; and Claude Code's sessions
+(~/.claude/projects/*/*.jsonl, or under CLAUDE_CONFIG_DIR) whose recorded cwd lies in the
+repository, with their edits and the times of the tool results. It records each with its
+edited files and their times, then links them to the commits of a range (default: the last
+90 days of HEAD) with the usual scorer; these links have source "import".
 
 An import never duplicates, lowers or removes a link, so running it again changes nothing.
 Ctrl-C leaves the database consistent; run it again to finish. --dry-run prints what would
@@ -49,7 +49,7 @@ Windows). Running it again adds nothing.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "since", Value: "90 days ago", Usage: "commits since this date, as git log --since reads it (with no revision range)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be linked; write nothing"},
-			&cli.IntFlag{Name: "limit", Usage: "import at most this many conversations in this run (0: all)"},
+			&cli.IntFlag{Name: "limit", Usage: "import at most this many conversations in this run, over all the agents (0: all)"},
 			&cli.BoolFlag{Name: "from-prototype", Usage: "copy a links.sqlite of the Node prototype (cursor-chat-history-mcp) into ours"},
 		},
 		Action: func(c *cli.Context) error {
