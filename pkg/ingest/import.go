@@ -9,17 +9,6 @@ import (
 	"github.com/git-convo/git-convo/pkg/source"
 )
 
-// Import records the past conversations of src whose working directory
-// lies in roots (a repository's work trees), with their edits and times:
-// ImportRefs of src.ListConversations.
-func (w Writer) Import(ctx context.Context, src source.Source, roots []string, step func(i, total int)) (ids []string, done int, err error) {
-	refs, err := src.ListConversations(ctx, roots)
-	if err != nil || len(refs) == 0 {
-		return nil, 0, err
-	}
-	return w.ImportRefs(ctx, src, refs, step)
-}
-
 // ImportRefs records the past conversations refs of src (from its
 // ListConversations), each enriched with the work tree it lies in. step,
 // when given, is called with i = 0 once the total is known, then before

@@ -59,11 +59,10 @@ func TestImport(t *testing.T) {
 	}
 	defer s.Close()
 	var steps [][2]int
-	ids, done, err := Writer{Store: s, Now: now}.Import(ctx, claude.Source{Dir: configDir}, []string{repo}, func(i, n int) {
-		steps = append(steps, [2]int{i, n})
-	})
-	if err != nil || done != 1 || !reflect.DeepEqual(ids, []string{"s-here"}) {
-		t.Fatalf("Import = %q, %d, %v", ids, done, err)
+	found, err := Writer{Store: s, Now: now}.ImportAll(ctx, []source.Source{claude.Source{Dir: configDir}}, []string{repo}, 0,
+		ImportProgress{Step: func(_ source.Source, i, n int) { steps = append(steps, [2]int{i, n}) }})
+	if err != nil || found.Imported != 1 || !reflect.DeepEqual(found.IDs, []string{"s-here"}) {
+		t.Fatalf("ImportAll = %+v, %v", found, err)
 	}
 	if want := [][2]int{{0, 1}, {1, 1}}; !reflect.DeepEqual(steps, want) {
 		t.Errorf("steps = %v, want %v", steps, want)
