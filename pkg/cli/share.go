@@ -414,7 +414,9 @@ func fetchCommand(env *Env) *cli.Command {
 		UsageText: "git convo fetch [<remote>]",
 		Description: `Fetches the remote's refs/notes/convo into refs/notes/remotes/<remote>/convo (never into
 refs/notes/convo itself). Read commands merge it on read; with sharing on it is also merged
-into refs/notes/convo, record by record.`,
+into refs/notes/convo, record by record. It then looks for squash merges among the last 200
+commits of the remote's branches. Once install has set up the fetch, a plain git fetch is
+enough: the next read command recognises the squash merges it brought.`,
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
 			g, s, err := shareSettings(ctx)
