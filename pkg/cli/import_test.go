@@ -199,8 +199,6 @@ func TestImportLineEvidence(t *testing.T) {
 	}
 }
 
-// TestImportInterrupted sends Ctrl-C (SIGINT) to a running import: it stops
-// with a consistent database, and the next run finishes the job.
 // TestImportLinkedWorktree: a conversation in another work tree of the
 // repository is one of its conversations, for Cursor as for Claude Code.
 func TestImportLinkedWorktree(t *testing.T) {
@@ -216,6 +214,8 @@ func TestImportLinkedWorktree(t *testing.T) {
 	}
 }
 
+// TestImportInterrupted sends Ctrl-C (SIGINT) to a running import: it stops
+// with a consistent database, and the next run finishes the job.
 func TestImportInterrupted(t *testing.T) {
 	skipOnWindows(t)
 	sb := newSandbox(t)
