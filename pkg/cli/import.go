@@ -99,7 +99,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	w := env.writer(ctx, s)
 	sum, found, err := importAgents(ctx, env, w, repo, o.limit, progress)
 	if err != nil {
-		return err
+		return importError(err)
 	}
 
 	args := o.revs
@@ -116,12 +116,8 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	// Earlier runs' conversations count too (resume): found holds every
 	// conversation found, imported now or not.
 	past, err := w.LinkPast(ctx, repo, found, args, func(i, n int) { progress.step("commits", i, n) })
-	var ie ingest.Interrupted
-	if errors.As(err, &ie) {
-		return interrupted(ie.Err, ie.What)
-	}
 	if err != nil {
-		return err
+		return importError(err)
 	}
 	sum.commitsScanned, sum.commitsRelevant = past.Scanned, len(past.Relevant)
 	for _, l := range past.New {
@@ -161,10 +157,6 @@ func importAgents(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Rep
 			}
 		},
 	})
-	var ie ingest.Interrupted
-	if errors.As(err, &ie) {
-		return importSummary{}, nil, interrupted(ie.Err, ie.What)
-	}
 	if err != nil {
 		return importSummary{}, nil, err
 	}
@@ -207,6 +199,16 @@ func importStore(ctx context.Context, env *Env, dryRun bool) (*store.Store, func
 		return nil, nil, err
 	}
 	return c, func() { c.Close(); os.RemoveAll(dir) }, nil
+}
+
+// importError is err as import reports it: work Ctrl-C stopped part way
+// (ingest.Interrupted) says how far it got and how to finish.
+func importError(err error) error {
+	var ie ingest.Interrupted
+	if errors.As(err, &ie) {
+		return interrupted(ie.Err, ie.What)
+	}
+	return err
 }
 
 func interrupted(err error, what string) error {
