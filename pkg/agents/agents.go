@@ -17,6 +17,19 @@ const (
 	Claude = claude.Name
 )
 
+// Names lists every agent, in the order import reads them (--limit's
+// budget goes to the first ones first): Cursor, then Claude Code.
+func Names() []string { return []string{Cursor, Claude} }
+
+// All returns every agent's source for an environment, in Names' order.
+func All(getenv func(string) string) []source.Source {
+	var out []source.Source
+	for _, name := range Names() {
+		out = append(out, For(name, getenv))
+	}
+	return out
+}
+
 // For returns the named agent's source; an empty or unknown name is Cursor,
 // the agent of every conversation recorded before there were two.
 func For(name string, getenv func(string) string) source.Source {

@@ -19,3 +19,21 @@ func TestFor(t *testing.T) {
 		}
 	}
 }
+
+// TestAll: every agent named, each source answering to its name, in the
+// order import reads them.
+func TestAll(t *testing.T) {
+	env := func(string) string { return "" }
+	var got []string
+	for _, src := range All(env) {
+		got = append(got, src.Name())
+	}
+	if want := []string{Cursor, Claude}; len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("All = %v, want %v", got, want)
+	}
+	for _, name := range Names() {
+		if For(name, env).Name() != name || Display(name) == name {
+			t.Errorf("%s: For names %s, Display %s", name, For(name, env).Name(), Display(name))
+		}
+	}
+}

@@ -1,23 +1,16 @@
 package cli
 
 // Agents on the source seam: their sources, the write path into the store
-// (pkg/ingest) and Claude Code's import.
+// (pkg/ingest), and the agent of a conversation as the read commands show it.
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 
 	"github.com/git-convo/git-convo/pkg/agents"
-	"github.com/git-convo/git-convo/pkg/claude"
-	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
-
-// claudeSource is Claude Code for this environment (CLAUDE_CONFIG_DIR).
-func claudeSource(env *Env) source.Source { return agents.For(claude.Name, env.Getenv) }
 
 // sourceFor returns the agent a conversation belongs to.
 func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, env.Getenv) }
@@ -26,33 +19,6 @@ func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, 
 func (env *Env) writer(ctx context.Context, s *store.Store) ingest.Writer {
 	return ingest.Writer{Store: s, Now: env.Now, Getenv: env.Getenv, Config: newConfigCache(ctx).Get, Log: env.log(),
 		AgentCommitLinked: func(ctx context.Context, dir, hash string) { shareSoon(ctx, env, dir, hash) }}
-}
-
-// importClaude records Claude Code's past sessions of this repository (its
-// work trees), with their edits and times. It returns the ids it found.
-func importClaude(ctx context.Context, env *Env, s *store.Store, repo *gitx.Repo, p *progress) ([]string, error) {
-	// Sessions in any work tree of this repository belong to it.
-	roots, err := repo.Worktrees(ctx)
-	if err != nil || len(roots) == 0 {
-		roots = []string{repo.TopLevel}
-	}
-	total := 0
-	ids, done, err := env.writer(ctx, s).Import(ctx, claudeSource(env), roots, func(i, n int) {
-		if i == 0 {
-			total = n
-			p.say("reading %d Claude Code sessions under %s", n, filepath.Join(claude.ConfigDir(env.Getenv), "projects"))
-			return
-		}
-		p.step("claude", i, n)
-	})
-	if err != nil && total > 0 {
-		return ids, interrupted(err, fmt.Sprintf("%d of %d Claude Code sessions imported", done, total))
-	}
-	if err != nil || total == 0 {
-		return nil, err
-	}
-	p.done()
-	return ids, nil
 }
 
 func agentOrCursor(agent string) string {

@@ -289,8 +289,12 @@ func TestImportClaudeSessions(t *testing.T) {
 	sb.run(repo, "git", "worktree", "add", "-q", "-b", "side", wt)
 	claudeTranscript(t, configDir, wt, "wt-session", "In the other tree", "y", "y.py", "y = 2\n", time.Now().Add(-time.Hour))
 
+	// --limit is one budget over the agents: Claude Code's sessions too.
+	if out := sb.convo(repo, "import", "--limit", "1"); !strings.Contains(out, "conversations found: 2 (claude 2); imported now: 1\n") {
+		t.Errorf("import --limit 1:\n%s", out)
+	}
 	out := sb.convo(repo, "import")
-	if !strings.Contains(out, "claude 2") {
+	if !strings.Contains(out, "conversations found: 2 (claude 2); imported now: 2\n") {
 		t.Errorf("import summary:\n%s", out)
 	}
 	s := sb.showJSON(repo, sha)

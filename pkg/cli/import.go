@@ -27,14 +27,14 @@ func importCommand(env *Env) *cli.Command {
 		Name:      "import",
 		Usage:     "bring existing Cursor and Claude Code history in and link it to past commits",
 		UsageText: "git convo import [--since <date>] [--dry-run] [--limit <n>] [<revision range>]\n   git convo import --from-prototype [--dry-run] [<path>]",
-		Description: `Finds the conversations of this repository in Cursor's databases (read-only), by every
-association Cursor has used: workspace databases mapped through workspace.json, the global
-composer headers, each conversation's workspace identifier, its project layouts, and the
-files it edited inside the repository; and Claude Code's sessions
-(~/.claude/projects/*/*.jsonl, or under CLAUDE_CONFIG_DIR) whose recorded cwd lies in this
-repository, with their edits and the times of the tool results. It records each with its edited files and their
-times, then links them to the commits of a range (default: the last 90 days of HEAD) with
-the usual scorer; these links have source "import".
+		Description: `Finds the conversations of this repository (any of its work trees) in Cursor's databases
+(read-only), by every association Cursor has used: workspace databases mapped through
+workspace.json, the global composer headers, each conversation's workspace identifier, its
+project layouts, and the files it edited inside the repository; and Claude Code's sessions
+(~/.claude/projects/*/*.jsonl, or under CLAUDE_CONFIG_DIR) whose recorded cwd lies in the
+repository, with their edits and the times of the tool results. It records each with its
+edited files and their times, then links them to the commits of a range (default: the last
+90 days of HEAD) with the usual scorer; these links have source "import".
 
 An import never duplicates, lowers or removes a link, so running it again changes nothing.
 Ctrl-C leaves the database consistent; run it again to finish. --dry-run prints what would
@@ -49,7 +49,7 @@ Windows). Running it again adds nothing.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "since", Value: "90 days ago", Usage: "commits since this date, as git log --since reads it (with no revision range)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be linked; write nothing"},
-			&cli.IntFlag{Name: "limit", Usage: "import at most this many conversations in this run (0: all)"},
+			&cli.IntFlag{Name: "limit", Usage: "import at most this many conversations in this run, over all the agents (0: all)"},
 			&cli.BoolFlag{Name: "from-prototype", Usage: "copy a links.sqlite of the Node prototype (cursor-chat-history-mcp) into ours"},
 		},
 		Action: func(c *cli.Context) error {
@@ -96,20 +96,10 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	}
 	defer cleanup()
 	progress := newProgress(env)
-	claudeIDs, err := importClaude(ctx, env, s, repo, progress)
-	if err != nil {
-		return err
-	}
 	w := env.writer(ctx, s)
-	sum, found, err := importCursor(ctx, env, w, repo, o.limit, progress, len(claudeIDs) > 0)
+	sum, found, err := importAgents(ctx, env, w, repo, o.limit, progress)
 	if err != nil {
-		return err
-	}
-	for _, id := range claudeIDs {
-		found = append(found, id)
-		sum.conversations++
-		sum.imported++
-		sum.bySource["claude"]++
+		return importError(err)
 	}
 
 	args := o.revs
@@ -126,12 +116,8 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	// Earlier runs' conversations count too (resume): found holds every
 	// conversation found, imported now or not.
 	past, err := w.LinkPast(ctx, repo, found, args, func(i, n int) { progress.step("commits", i, n) })
-	var ie ingest.Interrupted
-	if errors.As(err, &ie) {
-		return interrupted(ie.Err, ie.What)
-	}
 	if err != nil {
-		return err
+		return importError(err)
 	}
 	sum.commitsScanned, sum.commitsRelevant = past.Scanned, len(past.Relevant)
 	for _, l := range past.New {
@@ -145,47 +131,37 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	return nil
 }
 
-// importCursor records Cursor's conversations of this repository (at most
-// limit of them, when limit > 0) and returns the summary so far and the ids
-// of every conversation found. Without a Cursor database, it is an error
-// only when there is nothing else to import.
-func importCursor(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Repo, limit int, progress *progress, others bool) (importSummary, []string, error) {
-	sum := importSummary{bySource: map[string]int{}}
-	src := sourceFor(env, agents.Cursor)
-	progress.say("finding this repository's conversations in %s", agents.Where(src.Name(), env.Getenv))
-	refs, err := src.ListConversations(ctx, []string{repo.TopLevel})
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return sum, nil, interrupted(ctx.Err(), "finding conversations")
-	case err != nil && !others:
-		return sum, nil, fmt.Errorf("%v: nothing to import", err)
-	case errors.Is(err, source.ErrNotFound):
-		return sum, nil, nil // Claude Code's sessions alone
-	case err != nil:
-		return sum, nil, err
-	}
-	sum.conversations = len(refs)
-	found := make([]string, len(refs))
-	for i, r := range refs {
-		found[i] = r.ID
-		for _, v := range r.Via {
-			sum.bySource[v]++
+// importAgents records every agent's conversations of this repository's
+// work trees (at most limit of them, when limit > 0) and returns the
+// summary so far and the ids of every conversation found.
+func importAgents(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Repo, limit int, progress *progress) (importSummary, []string, error) {
+	// Conversations in any work tree of this repository belong to it; this
+	// one comes first.
+	roots := []string{repo.TopLevel}
+	if trees, err := repo.Worktrees(ctx); err == nil {
+		for _, t := range trees {
+			if t != repo.TopLevel {
+				roots = append(roots, t)
+			}
 		}
 	}
-	if limit > 0 && len(refs) > limit {
-		refs = refs[:limit]
-	}
-	ids, done, err := w.ImportRefs(ctx, src, refs, func(i, n int) {
-		if i > 0 {
-			progress.step("conversations", i, n)
-		}
+	found, err := w.ImportAll(ctx, agents.All(env.Getenv), roots, limit, ingest.ImportProgress{
+		Listing: func(src source.Source) {
+			progress.say("finding this repository's %s conversations in %s", agents.Display(src.Name()), agents.Where(src.Name(), env.Getenv))
+		},
+		Step: func(src source.Source, i, n int) {
+			if i > 0 {
+				progress.step(agents.Display(src.Name()), i, n)
+			} else {
+				progress.done()
+			}
+		},
 	})
 	if err != nil {
-		return sum, nil, interrupted(err, fmt.Sprintf("%d of %d conversations imported", done, len(refs)))
+		return importSummary{}, nil, err
 	}
-	sum.imported = len(ids)
 	progress.done()
-	return sum, found, nil
+	return importSummary{conversations: len(found.IDs), imported: found.Imported, bySource: found.Via}, found.IDs, nil
 }
 
 // importStore is the links database, or for --dry-run a throwaway copy of it
@@ -223,6 +199,16 @@ func importStore(ctx context.Context, env *Env, dryRun bool) (*store.Store, func
 		return nil, nil, err
 	}
 	return c, func() { c.Close(); os.RemoveAll(dir) }, nil
+}
+
+// importError is err as import reports it: work Ctrl-C stopped part way
+// (ingest.Interrupted) says how far it got and how to finish.
+func importError(err error) error {
+	var ie ingest.Interrupted
+	if errors.As(err, &ie) {
+		return interrupted(ie.Err, ie.What)
+	}
+	return err
 }
 
 func interrupted(err error, what string) error {

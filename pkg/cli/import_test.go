@@ -199,6 +199,21 @@ func TestImportLineEvidence(t *testing.T) {
 	}
 }
 
+// TestImportLinkedWorktree: a conversation in another work tree of the
+// repository is one of its conversations, for Cursor as for Claude Code.
+func TestImportLinkedWorktree(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	wt := filepath.Join(sb.root, "project-wt")
+	sb.run(repo, "git", "worktree", "add", "-q", "-b", "side", wt)
+	global := pastCursorEdit(t, sb, wt, "side.go", "package side\n", "conv-side", nil)
+	r := sb.runEnv(repo, sb.with("CURSOR_DB_PATH="+global), "", "git", "convo", "import")
+	if r.code != 0 || !strings.Contains(r.stdout, "conversations found: 1 (editedFiles 1); imported now: 1\n") {
+		t.Fatalf("import from the main work tree: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 // TestImportInterrupted sends Ctrl-C (SIGINT) to a running import: it stops
 // with a consistent database, and the next run finishes the job.
 func TestImportInterrupted(t *testing.T) {

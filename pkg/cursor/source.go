@@ -187,27 +187,22 @@ func (s Source) readDB(ctx context.Context, c *source.Conversation, messages boo
 const EditSource = "cursor-edit"
 
 // ListConversations finds the conversations of the work trees at roots in
-// Cursor's database, by every association import uses, in id order, each
-// with the associations it was found by.
+// Cursor's database, by every association import uses (one pass for all
+// the roots), in id order, each with the associations it was found by and
+// the first root it belongs to as its Cwd.
 func (s Source) ListConversations(ctx context.Context, roots []string) ([]source.Ref, error) {
 	db, path, err := s.open(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	var out []source.Ref
-	seen := map[string]bool{}
-	for _, root := range roots {
-		found, err := db.FindForRoot(ctx, userDirOf(path), root)
-		if err != nil {
-			return nil, err
-		}
-		for id, via := range found {
-			if !seen[id] {
-				seen[id] = true
-				out = append(out, source.Ref{ID: id, Cwd: root, Via: via})
-			}
-		}
+	found, err := db.FindForRoots(ctx, userDirOf(path), roots)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]source.Ref, 0, len(found))
+	for id, f := range found {
+		out = append(out, source.Ref{ID: id, Cwd: f.Root, Via: f.Via})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil

@@ -98,3 +98,51 @@ func TestReadConversationNoDatabase(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestListConversationsRoots: one pass finds the conversations of every
+// work tree given, each with the first root it belongs to as its Cwd and
+// the associations that said so; another folder's are not listed.
+func TestListConversationsRoots(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	main, linked, other := filepath.Join(dir, "main"), filepath.Join(dir, "linked"), filepath.Join(dir, "other")
+	dbPath := filepath.Join(dir, "state.vscdb")
+	conv := func(id, workspace string, edited ...string) cursortest.Conversation {
+		c := cursortest.Sample()
+		c.ID, c.Workspace, c.Edited = id, workspace, edited
+		return c
+	}
+	if err := cursortest.Write(dbPath,
+		conv("c-main", main, filepath.Join(main, "a.go")),
+		conv("c-linked", linked),
+		conv("c-edits-linked", "", filepath.Join(linked, "b.go")),
+		conv("c-other", other, filepath.Join(other, "c.go")),
+		conv("c-both", linked, filepath.Join(main, "d.go")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	src := Source{Getenv: func(k string) string { return map[string]string{"CURSOR_DB_PATH": dbPath}[k] }}
+	tests := []struct {
+		roots []string
+		want  string // id@root:via...
+	}{
+		{[]string{main}, "c-both@main:editedFiles c-main@main:editedFiles,workspaceIdentifier"},
+		{[]string{linked}, "c-both@linked:workspaceIdentifier c-edits-linked@linked:editedFiles c-linked@linked:workspaceIdentifier"},
+		{[]string{main, linked}, "c-both@main:editedFiles,workspaceIdentifier c-edits-linked@linked:editedFiles " +
+			"c-linked@linked:workspaceIdentifier c-main@main:editedFiles,workspaceIdentifier"},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		refs, err := src.ListConversations(ctx, tt.roots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range refs {
+			got = append(got, r.ID+"@"+filepath.Base(r.Cwd)+":"+strings.Join(r.Via, ","))
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("roots %v:\n got %s\nwant %s", tt.roots, strings.Join(got, " "), tt.want)
+		}
+	}
+}

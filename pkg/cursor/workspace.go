@@ -50,30 +50,49 @@ func (d *DB) itemValue(ctx context.Context, key string) ([]byte, error) {
 	return v, d.classify(err)
 }
 
-// FindForRoot returns the conversations that belong to the repository whose
-// work tree is root, with the sources that said so. It uses every
-// association Cursor has had: workspace DBs (through workspace.json), the
-// global composer.composerHeaders, each composerData's workspaceIdentifier,
-// messageRequestContext project layouts, and edited files inside root.
-// userDir is Cursor's User directory (holding globalStorage and
-// workspaceStorage); "" skips the workspace DBs.
-func (d *DB) FindForRoot(ctx context.Context, userDir, root string) (map[string][]string, error) {
+// Found is a conversation FindForRoots found: the first of the roots it
+// belongs to, and the associations that said so.
+type Found struct {
+	Root string
+	Via  []string
+}
+
+// FindForRoots returns the conversations that belong to the repository
+// whose work trees are roots, with the sources that said so, in one pass
+// over the database. It uses every association Cursor has had: workspace
+// DBs (through workspace.json), the global composer.composerHeaders, each
+// composerData's workspaceIdentifier, messageRequestContext project
+// layouts, and edited files inside a root. userDir is Cursor's User
+// directory (holding globalStorage and workspaceStorage); "" skips the
+// workspace DBs.
+func (d *DB) FindForRoots(ctx context.Context, userDir string, roots []string) (map[string]Found, error) {
 	found := map[string]map[string]bool{}
+	first := map[string]int{}
+	hit := 0 // the root the last successful match was in
 	add := func(id, via string) {
 		if id == "" {
 			return
 		}
 		if found[id] == nil {
 			found[id] = map[string]bool{}
+			first[id] = hit
 		}
+		first[id] = min(first[id], hit)
 		found[id][via] = true
 	}
-	belongs := func(p string) bool { return pathsOverlap(NormalizeFSPath(p), root) }
+	belongs := func(p string) bool {
+		p = NormalizeFSPath(p)
+		for i, root := range roots {
+			if pathsOverlap(p, root) {
+				hit = i
+				return true
+			}
+		}
+		return false
+	}
 
 	if userDir != "" {
-		for _, id := range workspaceComposers(ctx, userDir, belongs) {
-			add(id, ViaWorkspaceStorage)
-		}
+		workspaceComposers(ctx, userDir, belongs, func(id string) { add(id, ViaWorkspaceStorage) })
 	}
 	if raw, err := d.itemValue(ctx, "composer.composerHeaders"); err == nil {
 		var h struct {
@@ -114,7 +133,7 @@ func (d *DB) FindForRoot(ctx context.Context, userDir, root string) (map[string]
 			add(id, ViaWorkspaceID)
 		}
 		for _, f := range editedFiles(cj.composerJSON) {
-			if belongs(f.Path) && f.Path != root {
+			if belongs(f.Path) && f.Path != roots[hit] {
 				add(id, ViaEditedFiles)
 				break
 			}
@@ -123,12 +142,14 @@ func (d *DB) FindForRoot(ctx context.Context, userDir, root string) (map[string]
 			add(id, ViaProjectLayouts)
 		}
 	}
-	out := make(map[string][]string, len(found))
+	out := make(map[string]Found, len(found))
 	for id, vias := range found {
+		f := Found{Root: roots[first[id]]}
 		for v := range vias {
-			out[id] = append(out[id], v)
+			f.Via = append(f.Via, v)
 		}
-		sort.Strings(out[id])
+		sort.Strings(f.Via)
+		out[id] = f
 	}
 	return out, nil
 }
@@ -181,10 +202,10 @@ func (d *DB) projectLayoutsMatch(ctx context.Context, id string, belongs func(st
 }
 
 // workspaceComposers reads workspaceStorage/*/workspace.json and, for the
-// workspaces whose folder belongs, their DB's composer.composerData.
-func workspaceComposers(ctx context.Context, userDir string, belongs func(string) bool) []string {
+// workspaces whose folder belongs, their DB's composer.composerData: add
+// is called with each id, right after belongs said yes to its folder.
+func workspaceComposers(ctx context.Context, userDir string, belongs func(string) bool, add func(id string)) {
 	dirs, _ := filepath.Glob(filepath.Join(userDir, "workspaceStorage", "*", "workspace.json"))
-	var out []string
 	for _, wj := range dirs {
 		b, err := os.ReadFile(wj)
 		if err != nil {
@@ -216,13 +237,12 @@ func workspaceComposers(ctx context.Context, userDir string, belongs func(string
 			}
 			if json.Unmarshal(raw, &cd) == nil {
 				for _, c := range cd.AllComposers {
-					out = append(out, c.ComposerID)
+					add(c.ComposerID)
 				}
 			}
 		}
 		db.Close()
 	}
-	return out
 }
 
 // anyPath reports whether any path-like string in a JSON value (fsPath,

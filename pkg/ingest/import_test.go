@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -56,11 +59,10 @@ func TestImport(t *testing.T) {
 	}
 	defer s.Close()
 	var steps [][2]int
-	ids, done, err := Writer{Store: s, Now: now}.Import(ctx, claude.Source{Dir: configDir}, []string{repo}, func(i, n int) {
-		steps = append(steps, [2]int{i, n})
-	})
-	if err != nil || done != 1 || !reflect.DeepEqual(ids, []string{"s-here"}) {
-		t.Fatalf("Import = %q, %d, %v", ids, done, err)
+	found, err := Writer{Store: s, Now: now}.ImportAll(ctx, []source.Source{claude.Source{Dir: configDir}}, []string{repo}, 0,
+		ImportProgress{Step: func(_ source.Source, i, n int) { steps = append(steps, [2]int{i, n}) }})
+	if err != nil || found.Imported != 1 || !reflect.DeepEqual(found.IDs, []string{"s-here"}) {
+		t.Fatalf("ImportAll = %+v, %v", found, err)
 	}
 	if want := [][2]int{{0, 1}, {1, 1}}; !reflect.DeepEqual(steps, want) {
 		t.Errorf("steps = %v, want %v", steps, want)
@@ -155,5 +157,114 @@ func TestImportCursorAndLinkPast(t *testing.T) {
 	var ie Interrupted
 	if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) || ie.What != "0 of 2 commits linked" {
 		t.Errorf("cancelled LinkPast: %v", err)
+	}
+}
+
+// TestImportAll: every agent's conversations of the repository, one loop:
+// --limit is one budget over the agents in order; an agent with one way of
+// finding them is counted under its name; an agent without its store is
+// skipped unless nothing is found anywhere; Ctrl-C stops with Interrupted.
+func TestImportAll(t *testing.T) {
+	ctx := context.Background()
+	repo := gitInit(t)
+	dbPath := filepath.Join(t.TempDir(), "state.vscdb")
+	var convs []cursortest.Conversation
+	for _, id := range []string{"conv-a", "conv-b"} {
+		c := cursortest.Sample()
+		c.ID, c.Workspace, c.Edited = id, repo, []string{filepath.Join(repo, id+".go")}
+		convs = append(convs, c)
+	}
+	if err := cursortest.Write(dbPath, convs...); err != nil {
+		t.Fatal(err)
+	}
+	configDir := t.TempDir()
+	writeClaudeSession(t, configDir, repo, "s-1", "One", "one.py", "one = 1\n")
+	writeClaudeSession(t, configDir, repo, "s-2", "Two", "two.py", "two = 2\n")
+	cursorAt := func(p string) source.Source {
+		return cursor.Source{Getenv: func(k string) string { return map[string]string{"CURSOR_DB_PATH": p}[k] }}
+	}
+	both := []source.Source{cursorAt(dbPath), claude.Source{Dir: configDir}}
+	noCursor := []source.Source{cursorAt(filepath.Join(t.TempDir(), "none.vscdb")), claude.Source{Dir: configDir}}
+	nothing := []source.Source{cursorAt(filepath.Join(t.TempDir(), "none.vscdb")), claude.Source{Dir: t.TempDir()}}
+	tests := []struct {
+		name     string
+		srcs     []source.Source
+		limit    int
+		cursor   int      // Cursor's conversations found
+		imported []string // in the store after
+		steps    string
+		err      string
+	}{
+		{"all", both, 0, 2, []string{"conv-a", "conv-b", "s-1", "s-2"}, "cursor 0/2 1/2 2/2 claude 0/2 1/2 2/2", ""},
+		{"limit over both", both, 3, 2, []string{"conv-a", "conv-b", "s-1"}, "cursor 0/2 1/2 2/2 claude 0/1 1/1", ""},
+		{"limit within the first", both, 1, 2, []string{"conv-a"}, "cursor 0/1 1/1", ""},
+		{"no Cursor", noCursor, 0, 0, []string{"s-1", "s-2"}, "claude 0/2 1/2 2/2", ""},
+		{"nothing", nothing, 0, 0, nil, "", "nothing to import"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := store.Open(ctx, filepath.Join(t.TempDir(), "links.sqlite"), store.Options{Now: time.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			var listed, steps []string
+			found, err := Writer{Store: s, Now: time.Now}.ImportAll(ctx, tt.srcs, []string{repo}, tt.limit, ImportProgress{
+				Listing: func(src source.Source) { listed = append(listed, src.Name()) },
+				Step: func(src source.Source, i, n int) {
+					if i == 0 {
+						steps = append(steps, src.Name())
+					}
+					steps = append(steps, fmt.Sprintf("%d/%d", i, n))
+				},
+			})
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("ImportAll: %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(listed, []string{"cursor", "claude"}) || strings.Join(steps, " ") != tt.steps {
+				t.Errorf("listed %v, steps %q; want %q", listed, strings.Join(steps, " "), tt.steps)
+			}
+			if found.Imported != len(tt.imported) || found.Via["claude"] != 2 || found.PerAgent["claude"] != 2 {
+				t.Errorf("found = %+v", found)
+			}
+			// Every conversation found, imported or not, for LinkPast.
+			if len(found.IDs) != 2+tt.cursor || found.PerAgent["cursor"] != tt.cursor ||
+				found.Via["cursor"] != 0 || found.Via[cursor.ViaWorkspaceID] != tt.cursor {
+				t.Errorf("found = %+v", found)
+			}
+			for _, id := range []string{"conv-a", "conv-b", "s-1", "s-2"} {
+				c, err := s.GetConversation(ctx, id)
+				if in := slices.Contains(tt.imported, id); err != nil || (c != nil) != in {
+					t.Errorf("%s in the store: %v (%v), want %v", id, c != nil, err, in)
+				}
+			}
+		})
+	}
+
+	// Ctrl-C during Claude Code's first session: Interrupted, saying how
+	// far over all the agents.
+	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "links.sqlite"), store.Options{Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cancelled, cancel := context.WithCancel(ctx)
+	defer cancel()
+	_, err = Writer{Store: s, Now: time.Now}.ImportAll(cancelled, both, []string{repo}, 0, ImportProgress{
+		Step: func(src source.Source, i, _ int) {
+			if src.Name() == "claude" && i == 1 {
+				cancel()
+			}
+		},
+	})
+	var ie Interrupted
+	if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) || ie.What != "3 of 4 conversations imported" {
+		t.Errorf("cancelled ImportAll: %v", err)
 	}
 }
