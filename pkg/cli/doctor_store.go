@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/errlog"
+	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -106,7 +107,7 @@ func replaySpool(ctx context.Context, env *Env) error {
 	}
 	defer s.Close()
 	before, _ := spool.Pending(spool.Dir(dbPath))
-	env.hooks().DrainSpool(ctx, s)
+	env.hooks().DrainSpool(ctx, s, hookrun.BackgroundDrainWait)
 	after, _ := spool.Pending(spool.Dir(dbPath))
 	aside, _ := spool.Pending(spool.SetAsideDir(spool.Dir(dbPath)))
 	fmt.Fprintf(env.Stdout, "put back %d set-aside event(s); replayed %d; %d still waiting, %d set aside\n",
