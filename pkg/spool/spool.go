@@ -27,10 +27,12 @@ func Dir(dbPath string) string { return filepath.Join(filepath.Dir(dbPath), "spo
 // directory can go.
 func lockPath(dir string) string { return dir + ".lock" }
 
-// Put stores one entry atomically (0600: payloads can hold prompts), named
-// by its time and process so that entries put at once never collide.
+// Put stores one entry atomically (0600: payloads can hold prompts). Its
+// name sorts by now, the time the entry stands for, then by when it was
+// put; with the process id it is unique, so entries put at once, or under
+// a fixed clock, never replace each other.
 func Put(dir string, data []byte, now time.Time) error {
-	name := fmt.Sprintf("%020d-%d.json", now.UnixNano(), os.Getpid())
+	name := fmt.Sprintf("%020d-%020d-%d.json", now.UnixNano(), time.Now().UnixNano(), os.Getpid())
 	var err error
 	// A drain that emptied the directory removes it: between our MkdirAll
 	// and the write it may be gone, and is made again.
