@@ -10,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
@@ -93,7 +92,7 @@ func wipeElsewhere(env *Env, ids []string) error {
 				}
 			}
 		}
-		if _, err := spool.Remove(spool.Dir(dbPath), hookrun.BackgroundDrainWait, func(b []byte) bool { return spooledConversation(b) == id }); err != nil {
+		if _, err := spool.Remove(spool.Dir(dbPath), hookrun.BackgroundDrainWait, func(b []byte) bool { return spooledConversation(b, env.Getenv) == id }); err != nil {
 			errs = append(errs, err)
 		}
 		if err := errlog.Scrub(env.log().Path, id); err != nil {
@@ -103,15 +102,12 @@ func wipeElsewhere(env *Env, ids []string) error {
 	return errors.Join(errs...)
 }
 
-// spooledConversation is the conversation a spooled hook event belongs to.
-func spooledConversation(b []byte) string {
+// spooledConversation is the conversation a spooled hook event belongs to,
+// whichever agent's it is.
+func spooledConversation(b []byte, getenv func(string) string) string {
 	var e ingest.Spooled
-	if json.Unmarshal(b, &e) != nil || len(e.Payload) == 0 {
+	if json.Unmarshal(b, &e) != nil {
 		return ""
 	}
-	p, err := cursor.ParsePayload(e.Payload)
-	if err != nil {
-		return ""
-	}
-	return p.ConversationID
+	return e.Conversation(getenv)
 }
