@@ -117,7 +117,8 @@ func replaySpool(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	s, err := env.openStore(ctx, true)
+	// Events spooled before anything was recorded make the database.
+	s, err := env.openStore(ctx, !spool.Waiting(spool.Dir(dbPath)))
 	if err != nil {
 		return err
 	}
