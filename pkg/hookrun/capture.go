@@ -20,7 +20,8 @@ const maxPayload = 64 << 20
 // size requires.
 const memoryLimit = 128 << 20
 
-// Capture records one hook event of src, read from stdin; event is the
+// Capture records one hook event of src, read from stdin, or spools it when
+// it falls inside the agent's turn (see capture); event is the
 // name the hook command gave (capture --event), if any. It then replies on
 // stdout as src's hooks expect (source.HookReplier; a payload of another
 // program's gets the neutral {}), and once the agent has its reply starts
