@@ -1,15 +1,19 @@
 package cli
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/spool"
 )
@@ -106,4 +110,35 @@ func sqlCount(t *testing.T, db, q string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestMCPRecordsTheSpool: an MCP tool answers with the events the agent's
+// captures spooled a moment before (the server drains when the spool holds
+// something, even with no commit queued).
+func TestMCPRecordsTheSpool(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.agentEdit(repo, "conv-first", "first.go", "package first\n")
+	sb.captureOK(repo, sb.with("GIT_CONVO_SYNC="), editPayload(repo, "conv-spooled", "a.go"))
+	if !spool.Waiting(spool.Dir(sb.linksDB)) {
+		t.Fatal("the edit was not spooled")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.Command("git", "convo", "mcp")
+	cmd.Dir, cmd.Env = repo, sb.env
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_file_context", Arguments: map[string]any{"filePath": "a.go"}})
+	if err != nil || res.IsError {
+		t.Fatalf("get_file_context: %v %+v", err, res)
+	}
+	if b, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(b), "conv-spooled") {
+		t.Errorf("the MCP answer lacks the spooled edit's conversation: %s", b)
+	}
 }
