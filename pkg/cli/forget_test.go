@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,12 +43,7 @@ func TestForgetLeavesNoTrace(t *testing.T) {
 	// The MCP server writes the conversation to a context file.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.Command("git", "convo", "mcp")
-	cmd.Dir, cmd.Env = repo, sb.env
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	session := sb.mcpSession(ctx, repo)
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_conversation", Arguments: map[string]any{"conversationId": conv}})
 	session.Close()
 	if err != nil || res.IsError {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -127,13 +126,7 @@ func TestMCPRecordsTheSpool(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.Command("git", "convo", "mcp")
-	cmd.Dir, cmd.Env = repo, sb.env
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
+	session := sb.mcpSession(ctx, repo)
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_file_context", Arguments: map[string]any{"filePath": "a.go"}})
 	if err != nil || res.IsError {
 		t.Fatalf("get_file_context: %v %+v", err, res)

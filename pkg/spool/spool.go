@@ -58,23 +58,7 @@ func Waiting(dir string) bool {
 }
 
 // Pending lists the entries waiting, oldest first.
-func Pending(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
+func Pending(dir string) ([]string, error) { return list(dir, false) }
 
 // SetAsideDir holds the entries a replay failed on for a reason that will
 // not go away by waiting (a commit amended away and collected, a payload
@@ -89,8 +73,10 @@ type Result struct {
 }
 
 // held lists the entries waiting, and those a drain claimed and was killed
-// before it finished, oldest first.
-func held(dir string) ([]string, error) {
+// before it finished (by their unclaimed names), oldest first.
+func held(dir string) ([]string, error) { return list(dir, true) }
+
+func list(dir string, claimed bool) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -100,7 +86,10 @@ func held(dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		name := strings.TrimSuffix(e.Name(), ".claimed")
+		name := e.Name()
+		if claimed {
+			name = strings.TrimSuffix(name, ".claimed")
+		}
 		if !e.IsDir() && strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, ".") {
 			out = append(out, filepath.Join(dir, name))
 		}
