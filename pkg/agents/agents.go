@@ -4,9 +4,17 @@
 package agents
 
 import (
+	"path/filepath"
+
 	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/source"
+)
+
+// The agents' names, as conversations.agent stores them.
+const (
+	Cursor = cursor.Name
+	Claude = claude.Name
 )
 
 // For returns the named agent's source; an empty or unknown name is Cursor,
@@ -27,4 +35,14 @@ func Display(name string) string {
 		return "Cursor"
 	}
 	return name
+}
+
+// Where is where the named agent keeps its conversations, for messages
+// ("" when it cannot be located).
+func Where(name string, getenv func(string) string) string {
+	if name == claude.Name {
+		return filepath.Join(claude.ConfigDir(getenv), "projects")
+	}
+	p, _ := cursor.DefaultDBPath(getenv)
+	return p
 }

@@ -1,8 +1,7 @@
 package cli
 
 // Agents on the source seam: their sources, the write path into the store
-// (pkg/ingest) and Claude Code's import. Cursor's enrich.go and import.go
-// move onto the seam next (docs/agents.md).
+// (pkg/ingest) and Claude Code's import.
 
 import (
 	"context"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/claude"
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/source"
@@ -57,37 +55,9 @@ func importClaude(ctx context.Context, env *Env, s *store.Store, repo *gitx.Repo
 	return ids, nil
 }
 
-// loadAgentTranscript reads a conversation of an agent other than Cursor
-// from that agent (for Cursor, loadTranscript reads its database). ok is
-// false when the agent does not have it.
-func loadAgentTranscript(ctx context.Context, env *Env, id string, conv *store.Conversation) (msgs []source.Message, meta source.Meta, ok bool) {
-	agent, hint := claude.Name, source.Hint{}
-	if conv != nil {
-		agent, hint.TranscriptPath = conv.Agent, conv.TranscriptPath
-	}
-	c, err := sourceFor(env, agent).ReadConversation(ctx, id, hint)
-	if err != nil {
-		return nil, meta, false
-	}
-	meta = source.Meta{ID: id, Agent: agent, Title: c.Title, Model: c.Model, Summary: c.Summary, Created: c.Created, Updated: c.Updated}
-	if conv != nil {
-		meta.Project, meta.Files = conv.ProjectName, conv.CapturedFiles
-		if conv.Title != "" {
-			meta.Title = conv.Title
-		}
-	}
-	if meta.Project == "" && c.Cwd != "" {
-		meta.Project = filepath.Base(c.Cwd)
-	}
-	if c.Messages == nil {
-		c.Messages = []source.Message{}
-	}
-	return c.Messages, meta, true
-}
-
 func agentOrCursor(agent string) string {
 	if agent == "" {
-		return cursor.Name
+		return agents.Cursor
 	}
 	return agent
 }
@@ -96,7 +66,7 @@ func agentOrCursor(agent string) string {
 // log and conversations; Cursor, the default, is not named, so output for
 // Cursor alone stays as it was.
 func agentSuffix(agent string) string {
-	if agent == "" || agent == cursor.Name {
+	if agent == "" || agent == agents.Cursor {
 		return ""
 	}
 	return ", " + agents.Display(agent)

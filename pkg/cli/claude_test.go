@@ -433,3 +433,27 @@ func TestClaudeSessionInSubdirectory(t *testing.T) {
 		t.Errorf("show: %+v", s.Conversations)
 	}
 }
+
+// TestEnrichClaudeSession: `git convo enrich <id>` reads a Claude Code
+// session from its transcript, not Cursor's database.
+func TestEnrichClaudeSession(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	configDir := filepath.Join(sb.home, ".claude")
+	sid := "3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+	content := "print('enrich')\n"
+	tp := claudeTranscript(t, configDir, repo, sid, "Enrich me", "print enrich", "e.py", content, time.Now().Add(-time.Minute))
+	file := sb.write(repo, "e.py", content)
+	b, _ := json.Marshal(map[string]any{"session_id": sid, "cwd": repo, "transcript_path": tp, "hook_event_name": "PostToolUse",
+		"tool_name": "Write", "tool_input": map[string]any{"file_path": file, "content": content}})
+	if r := sb.runEnv(repo, sb.env, string(b), "git", "convo", "capture", "--agent", "claude"); r.code != 0 {
+		t.Fatalf("capture: %+v", r)
+	}
+	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "enrich", sid); r.code != 0 {
+		t.Fatalf("enrich %s: %+v", sid, r)
+	}
+	if out := sb.convo(repo, "conversations", "--json", "--all"); !strings.Contains(out, `"title":"Enrich me"`) {
+		t.Errorf("the session was not enriched from its transcript:\n%s", out)
+	}
+}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,9 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/hookrun"
-	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/term"
 )
 
@@ -64,7 +62,7 @@ transcripts are never shared.`,
 					links = []map[string]any{}
 				}
 				if msgs == nil {
-					msgs = []cursor.Message{}
+					msgs = []source.Message{}
 				}
 				enc := newJSONLines(env.Stdout)
 				return enc(map[string]any{"id": id, "agent": agentOrCursor(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
@@ -73,62 +71,6 @@ transcripts are never shared.`,
 			return writeMarkdown(env.Stdout, meta, msgs)
 		},
 	}
-}
-
-// loadTranscript reads a conversation's messages: Cursor's database first,
-// the transcript file as the fallback.
-func loadTranscript(ctx context.Context, env *Env, id string, conv *store.Conversation) ([]cursor.Message, cursor.ConversationMeta, error) {
-	if conv == nil || (conv.Agent != "" && conv.Agent != cursor.Name) {
-		if msgs, meta, ok := loadAgentTranscript(ctx, env, id, conv); ok || conv != nil {
-			if !ok {
-				return nil, meta, fmt.Errorf("conversation %s: %s's transcript %q cannot be read", id, conv.Agent, conv.TranscriptPath)
-			}
-			return msgs, meta, nil
-		}
-	}
-	meta := cursor.ConversationMeta{ID: id}
-	if conv != nil {
-		meta.Title, meta.Project, meta.Files = conv.Title, conv.ProjectName, conv.CapturedFiles
-		meta.Created, meta.Updated = msTimeOrZero(conv.FirstSeenMs), msTimeOrZero(conv.ActivityMs)
-	}
-	var dbErr error
-	if path, err := cursor.DefaultDBPath(env.Getenv); err == nil {
-		if db, err := cursor.OpenDB(ctx, path); err == nil {
-			defer db.Close()
-			comp, err := db.Composer(ctx, id)
-			if err == nil {
-				msgs, err := db.Messages(ctx, comp)
-				if err == nil {
-					if meta.Title == "" {
-						meta.Title = comp.Title
-					}
-					if !comp.CreatedAt.IsZero() {
-						meta.Created = comp.CreatedAt
-					}
-					return msgs, meta, nil
-				}
-				dbErr = err
-			} else {
-				dbErr = err
-			}
-		} else {
-			dbErr = err
-		}
-	} else {
-		dbErr = err
-	}
-	if conv != nil && conv.TranscriptPath != "" {
-		if msgs, err := cursor.ReadTranscript(conv.TranscriptPath); err == nil {
-			return msgs, meta, nil
-		}
-	}
-	if conv == nil {
-		return nil, meta, fmt.Errorf("no conversation %s in links.sqlite or Cursor's database (%v)", id, dbErr)
-	}
-	if errors.Is(dbErr, cursor.ErrNotFound) {
-		return nil, meta, fmt.Errorf("conversation %s is not in Cursor's database and has no transcript file", id)
-	}
-	return nil, meta, dbErr
 }
 
 // printTranscript prints a conversation's messages under show --full.
@@ -146,9 +88,9 @@ func (rc *readContext) printTranscript(ctx context.Context, w io.Writer, id stri
 // writeMarkdown prints a conversation as Markdown. Its text comes from
 // outside (prompts, replies, tool output): control characters are shown
 // escaped, newlines and tabs kept.
-func writeMarkdown(w io.Writer, meta cursor.ConversationMeta, msgs []cursor.Message) error {
+func writeMarkdown(w io.Writer, meta source.Meta, msgs []source.Message) error {
 	var b strings.Builder
-	if _, err := cursor.RenderMarkdown(&b, meta, msgs); err != nil {
+	if _, err := source.RenderMarkdown(&b, meta, msgs); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, term.Text(b.String()))

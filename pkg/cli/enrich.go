@@ -6,18 +6,21 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/agents"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/term"
 )
 
 func enrichCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "enrich",
-		Usage:     "read conversations' titles, summaries and files from Cursor's database",
+		Usage:     "read conversations' titles, summaries and files from their agent",
 		UsageText: "git convo enrich [--delay <duration>] [<conversation>...]",
-		Description: `Reads each conversation from Cursor's state.vscdb (read-only; CURSOR_DB_PATH overrides
-its location) and re-links the commits it touched. With no conversation, it enriches the
-conversations active in the last day that are stale. capture runs it in the background
-after "stop", because Cursor may not have flushed the last rows yet.`,
+		Description: `Reads each conversation from its agent, Cursor's state.vscdb (read-only; CURSOR_DB_PATH
+overrides its location) or Claude Code's transcript, and re-links the commits it touched.
+With no conversation, it enriches Cursor's conversations active in the last day that are
+stale. capture runs it in the background after "stop", because Cursor may not have flushed
+the last rows yet.`,
 		Flags: []cli.Flag{
 			&cli.DurationFlag{Name: "delay", Usage: "wait this long first (the background retry after stop)"},
 		},
@@ -41,7 +44,11 @@ after "stop", because Cursor may not have flushed the last rows yet.`,
 			w := env.writer(ctx, s)
 			var failed int
 			for _, id := range ids {
-				if err := w.EnrichCursorAndRelink(ctx, id); err != nil {
+				agent := ""
+				if conv, _ := s.GetConversation(ctx, id); conv != nil {
+					agent = conv.Agent
+				}
+				if err := w.EnrichAndRelink(ctx, agents.For(agent, env.Getenv), id, source.Hint{}); err != nil {
 					failed++
 					env.log().Printf("enrich", "%s: %v", id, err)
 					if c.Duration("delay") == 0 {

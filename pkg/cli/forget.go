@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
@@ -92,7 +93,7 @@ func wipeElsewhere(env *Env, ids []string) error {
 				}
 			}
 		}
-		if _, err := spool.Remove(spool.Dir(dbPath), hookrun.BackgroundDrainWait, func(b []byte) bool { return spooledConversation(b, env.Getenv) == id }); err != nil {
+		if _, err := spool.Remove(spool.Dir(dbPath), hookrun.BackgroundDrainWait, func(b []byte) bool { return spooledConversation(env, b) == id }); err != nil {
 			errs = append(errs, err)
 		}
 		if err := errlog.Scrub(env.log().Path, id); err != nil {
@@ -103,11 +104,15 @@ func wipeElsewhere(env *Env, ids []string) error {
 }
 
 // spooledConversation is the conversation a spooled hook event belongs to,
-// whichever agent's it is.
-func spooledConversation(b []byte, getenv func(string) string) string {
+// read by the agent that sent it (Claude Code's name it session_id).
+func spooledConversation(env *Env, b []byte) string {
 	var e ingest.Spooled
-	if json.Unmarshal(b, &e) != nil {
+	if json.Unmarshal(b, &e) != nil || len(e.Payload) == 0 {
 		return ""
 	}
-	return e.Conversation(getenv)
+	a, err := ingest.Parse(agents.For(e.Agent, env.Getenv), e.Payload, e.Event)
+	if err != nil {
+		return ""
+	}
+	return a.ConversationID
 }

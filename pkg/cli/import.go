@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -13,12 +14,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/autolink"
-	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/ingest"
-	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -96,74 +96,21 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 		return err
 	}
 	defer cleanup()
-	dbPath, err := cursor.DefaultDBPath(env.Getenv)
-	if err != nil {
-		return err
-	}
 	progress := newProgress(env)
 	claudeIDs, err := importClaude(ctx, env, s, repo, progress)
 	if err != nil {
 		return err
 	}
-	db, err := cursor.OpenDB(ctx, dbPath)
-	if err != nil && len(claudeIDs) == 0 {
-		return fmt.Errorf("%v: nothing to import", err)
-	}
-	found := map[string][]string{}
-	if err == nil { // without a Cursor database, Claude Code's sessions alone
-		defer db.Close()
-		userDir := ""
-		if filepath.Base(filepath.Dir(dbPath)) == "globalStorage" {
-			userDir = filepath.Dir(filepath.Dir(dbPath))
-		}
-		progress.say("finding this repository's conversations in %s", dbPath)
-		if found, err = db.FindForRoot(ctx, userDir, repo.TopLevel); err != nil {
-			return interrupted(err, "finding conversations")
-		}
-	}
-	sum := importSummary{conversations: len(found), bySource: map[string]int{}}
-	ids := make([]string, 0, len(found))
-	for id, vias := range found {
-		ids = append(ids, id)
-		for _, v := range vias {
-			sum.bySource[v]++
-		}
-	}
-	sort.Strings(ids)
-	if o.limit > 0 && len(ids) > o.limit {
-		ids = ids[:o.limit]
-	}
-	key := repoKey(repo.CommonDir)
-	edited := map[string]bool{}
 	w := env.writer(ctx, s)
-	for i, id := range ids {
-		if ctx.Err() != nil {
-			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d conversations imported", i, len(ids)))
-		}
-		progress.step("conversations", i+1, len(ids))
-		if err := w.EnrichCursorFrom(ctx, db, dbPath, id, []string{repo.TopLevel}); err != nil {
-			env.log().Printf("import", "%s: %v", id, err)
-			continue
-		}
-		sum.imported++
+	sum, found, err := importCursor(ctx, env, w, repo, o.limit, progress, len(claudeIDs) > 0)
+	if err != nil {
+		return err
 	}
-	progress.done()
 	for _, id := range claudeIDs {
-		found[id] = []string{"claude"}
+		found = append(found, id)
 		sum.conversations++
 		sum.imported++
 		sum.bySource["claude"]++
-	}
-	for id := range found { // earlier runs' conversations count too (resume)
-		files, err := s.ConversationFiles(ctx, id)
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if f.RepoKey == key && hasEditSource(f.Sources) {
-				edited[pathKey(f.Path)] = true
-			}
-		}
 	}
 
 	args := o.revs
@@ -172,93 +119,74 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 		if err != nil {
 			return usagef("--since=%s: %v", o.since, err)
 		}
-		args = []string{"--since=" + since.Format(time.RFC3339), "HEAD"}
-	}
-	var relevant []gitx.Commit
-	err = repo.StreamLog(ctx, args, gitx.LogOptions{Files: true}, func(c gitx.Commit) bool {
-		sum.commitsScanned++
-		for _, f := range c.Files {
-			if edited[pathKey(f)] {
-				relevant = append(relevant, c)
-				break
-			}
+		args = []string{"HEAD"}
+		if since.Unix() > 0 { // git log reads no date before 1970: every commit is after it
+			args = []string{"--since=" + since.Format(time.RFC3339), "HEAD"}
 		}
-		return ctx.Err() == nil
-	})
+	}
+	// Earlier runs' conversations count too (resume): found holds every
+	// conversation found, imported now or not.
+	past, err := w.LinkPast(ctx, repo, found, args, func(i, n int) { progress.step("commits", i, n) })
+	var ie ingest.Interrupted
+	if errors.As(err, &ie) {
+		return interrupted(ie.Err, ie.What)
+	}
 	if err != nil {
 		return err
 	}
-	sum.commitsRelevant = len(relevant)
-	linker := &autolink.Linker{Store: s, Config: newConfigCache(ctx).Get, AddOnly: true}
-	// Line-level evidence (Cursor's own diffs, or earlier hooks) needs each
-	// commit's diff; skip that work when there is none for this repository.
-	withLines, err := s.HasEditLines(ctx, key)
-	if err != nil {
-		return err
-	}
-	rec := &ingest.Recorder{Writer: w, Repo: repo, Linker: linker}
-	for i, c := range relevant {
-		if ctx.Err() != nil {
-			return interrupted(ctx.Err(), fmt.Sprintf("%d of %d commits linked", i, len(relevant)))
-		}
-		progress.step("commits", i+1, len(relevant))
-		recorded, err := s.RecordedCommits(ctx, []string{c.Hash})
-		if err != nil {
-			return err
-		}
-		if !recorded[c.Hash] {
-			sc := store.Commit{Hash: c.Hash, RepoPath: repo.TopLevel, RepoKey: key, Author: c.Author, Message: c.Subject,
-				CommittedAt: c.CommitTime, ParentCount: len(c.Parents)}
-			for _, f := range c.Files {
-				sc.Files = append(sc.Files, link.NormPath(f))
-				sc.FileKeys = append(sc.FileKeys, pathKey(f))
-			}
-			if err := s.UpsertCommit(ctx, sc); err != nil {
-				return err
-			}
-			if withLines {
-				added, err := repo.AddedLines(ctx, &c)
-				if err == nil {
-					err = rec.AttributeLines(ctx, added, sc)
-				}
-				if err != nil {
-					return err
-				}
-			}
-		}
-		before, err := s.ConversationsForCommits(ctx, []string{c.Hash})
-		if err != nil {
-			return err
-		}
-		had := map[string]bool{}
-		for _, lc := range before[c.Hash] {
-			had[lc.ConversationID] = true
-		}
-		decisions, err := linker.LinkCommit(ctx, c.Hash, store.LinkSourceImport)
-		if err != nil {
-			return err
-		}
-		for _, d := range decisions {
-			if d.Linked && !had[d.ConversationID] {
-				sum.links++
-				sum.newLinks = append(sum.newLinks, fmt.Sprintf("%s %s  ←  %s (%.0f%%: %s)", shortHash(c.Hash)[:7], oneLine(c.Subject, 50),
-					d.ConversationID, d.Score*100, d.Reason))
-			}
-		}
+	sum.commitsScanned, sum.commitsRelevant = past.Scanned, len(past.Relevant)
+	for _, l := range past.New {
+		sum.links++
+		sum.newLinks = append(sum.newLinks, fmt.Sprintf("%s %s  ←  %s (%.0f%%: %s)", shortHash(l.Hash)[:7], oneLine(l.Subject, 50),
+			l.ConversationID, l.Score*100, l.Reason))
 	}
 	progress.done()
-	shareAfter(ctx, env, repo.TopLevel, s, commitHashes(relevant)...)
+	shareAfter(ctx, env, repo.TopLevel, s, past.Relevant...)
 	printImportSummary(env, o, sum)
 	return nil
 }
 
-func hasEditSource(sources []string) bool {
-	for _, s := range sources {
-		if s == store.SourceHook || s == store.SourceTool || s == store.SourceCursorEdit {
-			return true
+// importCursor records Cursor's conversations of this repository (at most
+// limit of them, when limit > 0) and returns the summary so far and the ids
+// of every conversation found. Without a Cursor database, it is an error
+// only when there is nothing else to import.
+func importCursor(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Repo, limit int, progress *progress, others bool) (importSummary, []string, error) {
+	sum := importSummary{bySource: map[string]int{}}
+	src := sourceFor(env, agents.Cursor)
+	progress.say("finding this repository's conversations in %s", agents.Where(src.Name(), env.Getenv))
+	refs, err := src.ListConversations(ctx, []string{repo.TopLevel})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return sum, nil, interrupted(ctx.Err(), "finding conversations")
+	case err != nil && !others:
+		return sum, nil, fmt.Errorf("%v: nothing to import", err)
+	case errors.Is(err, source.ErrNotFound):
+		return sum, nil, nil // Claude Code's sessions alone
+	case err != nil:
+		return sum, nil, err
+	}
+	sum.conversations = len(refs)
+	found := make([]string, len(refs))
+	for i, r := range refs {
+		found[i] = r.ID
+		for _, v := range r.Via {
+			sum.bySource[v]++
 		}
 	}
-	return false
+	if limit > 0 && len(refs) > limit {
+		refs = refs[:limit]
+	}
+	ids, done, err := w.ImportRefs(ctx, src, refs, func(i, n int) {
+		if i > 0 {
+			progress.step("conversations", i, n)
+		}
+	})
+	if err != nil {
+		return sum, nil, interrupted(err, fmt.Sprintf("%d of %d conversations imported", done, len(refs)))
+	}
+	sum.imported = len(ids)
+	progress.done()
+	return sum, found, nil
 }
 
 // importStore is the links database, or for --dry-run a throwaway copy of it

@@ -95,9 +95,24 @@ func TestImport(t *testing.T) {
 	}
 
 	// Dry run: prints the links, writes nothing.
+	// The summary's numbers, pinned: every run below prints exactly these.
+	found := "conversations found: 5 (composerHeaders 1, editedFiles 5, projectLayouts 1, workspaceIdentifier 1, workspaceStorage 1); "
+	summary := func(name, out string, want ...string) {
+		t.Helper()
+		if !strings.HasSuffix(out, strings.Join(want, "\n")+"\n") {
+			t.Errorf("%s: the summary is\n%s\nwant it to end with\n%s", name, out, strings.Join(want, "\n"))
+		}
+	}
 	r := sb.runEnv(repo, env, "", "git", "convo", "import", "--dry-run")
 	if r.code != 0 || !strings.Contains(r.stdout, "links that would be made: 3 new") || !strings.Contains(r.stdout, "nothing was written") {
 		t.Fatalf("dry run: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	summary("dry run", r.stdout, "", found+"would import: 5", "commits scanned: 3, sharing files with them: 2",
+		"links that would be made: 3 new", "(dry run: nothing was written)")
+	for _, id := range []string{"conv-headers", "conv-layout", "conv-wsid"} {
+		if !strings.Contains(r.stdout, "c and d  ←  "+id+" (65%: 1 of 2 files edited in this conversation; last active ") {
+			t.Errorf("dry run: no link to %s:\n%s", id, r.stdout)
+		}
 	}
 	if s := sb.showJSON(repo, c3); len(s.Conversations) != 0 {
 		t.Fatalf("the dry run wrote links: %+v", s.Conversations)
@@ -108,10 +123,12 @@ func TestImport(t *testing.T) {
 	if r.code != 0 {
 		t.Fatal(r.stderr)
 	}
+	summary("--limit 2", r.stdout, found+"imported now: 2", "commits scanned: 3, sharing files with them: 2", "links made: 2 new")
 	r = sb.runEnv(repo, env, "", "git", "convo", "import")
 	if r.code != 0 || !strings.Contains(r.stdout, "conversations found: 5") {
 		t.Fatalf("import: %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+	summary("resumed", r.stdout, found+"imported now: 5", "commits scanned: 3, sharing files with them: 2", "links made: 1 new")
 	for _, src := range []string{"workspaceStorage", "workspaceIdentifier", "composerHeaders", "projectLayouts", "editedFiles"} {
 		if !strings.Contains(r.stdout, src) {
 			t.Errorf("the summary does not mention the %s source:\n%s", src, r.stdout)
@@ -144,6 +161,7 @@ func TestImport(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "links made: 0 new") {
 		t.Errorf("second run: %s %s", r.stdout, r.stderr)
 	}
+	summary("second run", r.stdout, found+"imported now: 5", "commits scanned: 3, sharing files with them: 2", "links made: 0 new")
 	check()
 	if s := sb.showJSON(repo, c3); len(s.Conversations) != 3 || s.Conversations[0].Title == "" {
 		t.Errorf("titles: %+v", s.Conversations)
@@ -166,17 +184,7 @@ func TestImportLineEvidence(t *testing.T) {
 	skipOnWindows(t)
 	sb := newSandbox(t)
 	repo := sb.repo("project")
-	now := time.Now()
-	at := now.Add(-2 * 24 * time.Hour)
-	sb.write(repo, "q.rs", "fn agent_wrote_this() {}\nfn a_person_wrote_this() {}\n")
-	sb.run(repo, "git", "add", "q.rs")
-	env := sb.with("GIT_AUTHOR_DATE="+at.Format(time.RFC3339), "GIT_COMMITTER_DATE="+at.Format(time.RFC3339))
-	sb.runEnv(repo, env, "", "git", "commit", "-q", "-m", "query")
-	global := filepath.Join(sb.root, "cursor", "state.vscdb")
-	cursorKV(t, global, "cursorDiskKV", map[string]any{
-		"composerData:conv-diffs": map[string]any{"name": "Diffs", "createdAt": at.Add(-time.Hour).UnixMilli(), "lastUpdatedAt": at.Add(-30 * time.Minute).UnixMilli(),
-			"fullConversationHeadersOnly": []any{}, "codeBlockData": map[string]any{"file://" + filepath.Join(repo, "q.rs"): map[string]any{
-				"cb": map[string]any{"diffId": "d1", "createdAt": at.Add(-time.Hour).UnixMilli()}}}},
+	global := pastCursorEdit(t, sb, repo, "q.rs", "fn agent_wrote_this() {}\nfn a_person_wrote_this() {}\n", "conv-diffs", map[string]any{
 		"codeBlockDiff:conv-diffs:d1": map[string]any{"newModelDiffWrtV0": []any{map[string]any{
 			"original": map[string]any{"startLineNumber": 1, "endLineNumberExclusive": 1}, "modified": []string{"fn agent_wrote_this() {}"}}}},
 	})
@@ -312,4 +320,42 @@ func TestImportFromPrototype(t *testing.T) {
 	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "import", "--from-prototype", filepath.Join(sb.root, "nope.sqlite")); r.code != 1 || !strings.Contains(r.stderr, "no prototype database") {
 		t.Errorf("missing file: exit %d %q", r.code, r.stderr)
 	}
+}
+
+// TestImportSinceBefore1970: a --since before 1970 ("100 years ago", as
+// scripts/bench.sh asks) takes every commit: git prints such a time as an
+// unsigned wrap, and git log reads no date before 1970.
+func TestImportSinceBefore1970(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	global := pastCursorEdit(t, sb, repo, "q.go", "package q\n", "conv-q", nil)
+	r := sb.runEnv(repo, sb.with("CURSOR_DB_PATH="+global), "", "git", "convo", "import", "--since", "100 years ago")
+	all := strings.TrimSpace(sb.run(repo, "git", "rev-list", "--count", "HEAD"))
+	if r.code != 0 || !strings.Contains(r.stdout, "commits scanned: "+all+", sharing files with them: 1") {
+		t.Errorf("import --since '100 years ago': %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// pastCursorEdit commits file with content two days ago and writes a Cursor
+// database (returned) in which conversation id edited it just before (its
+// code block's diff is codeBlockDiff:<id>:d1, when rows hold it).
+func pastCursorEdit(t *testing.T, sb *sandbox, repo, file, content, id string, rows map[string]any) string {
+	t.Helper()
+	at := time.Now().Add(-2 * 24 * time.Hour)
+	sb.write(repo, file, content)
+	sb.run(repo, "git", "add", file)
+	env := sb.with("GIT_AUTHOR_DATE="+at.Format(time.RFC3339), "GIT_COMMITTER_DATE="+at.Format(time.RFC3339))
+	sb.runEnv(repo, env, "", "git", "commit", "-q", "-m", "past "+file)
+	global := filepath.Join(sb.root, "cursor", "state.vscdb")
+	all := map[string]any{
+		"composerData:" + id: map[string]any{"name": id, "createdAt": at.Add(-time.Hour).UnixMilli(), "lastUpdatedAt": at.Add(-30 * time.Minute).UnixMilli(),
+			"fullConversationHeadersOnly": []any{}, "codeBlockData": map[string]any{"file://" + filepath.Join(repo, file): map[string]any{
+				"cb": map[string]any{"diffId": "d1", "createdAt": at.Add(-time.Hour).UnixMilli()}}}},
+	}
+	for k, v := range rows {
+		all[k] = v
+	}
+	cursorKV(t, global, "cursorDiskKV", all)
+	return global
 }

@@ -418,7 +418,9 @@ func fetchCommand(env *Env) *cli.Command {
 		UsageText: "git convo fetch [<remote>]",
 		Description: `Fetches the remote's refs/notes/convo into refs/notes/remotes/<remote>/convo (never into
 refs/notes/convo itself). Read commands merge it on read; with sharing on it is also merged
-into refs/notes/convo, record by record.`,
+into refs/notes/convo, record by record. It then looks for squash merges among the last 200
+commits of the remote's branches. Once install has set up the fetch, a plain git fetch is
+enough: the next read command recognises the squash merges it brought.`,
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
 			g, s, err := shareSettings(ctx)
@@ -464,14 +466,6 @@ func shareAfter(ctx context.Context, env *Env, dir string, s *store.Store, hashe
 	if _, err := notes.UpdateForCommits(ctx, dir, s, hashes, Version); err != nil {
 		env.log().Printf("share", "notes of %s: %v", strings.Join(shortHashes(hashes), ", "), err)
 	}
-}
-
-func commitHashes(cs []gitx.Commit) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.Hash
-	}
-	return out
 }
 
 func shortHashes(hs []string) []string {

@@ -3,7 +3,9 @@ package cursor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/source"
@@ -16,9 +18,40 @@ const Name = "cursor"
 // (read-only) and the transcripts its hooks name.
 type Source struct {
 	Getenv func(string) string // locates state.vscdb (CURSOR_DB_PATH)
+	db     *DB                 // set by Open: read through it
 }
 
-var _ source.Source = Source{}
+var (
+	_ source.Source = Source{}
+	_ source.Opener = Source{}
+)
+
+// Open implements source.Opener: the source it returns reads every
+// conversation through one open state.vscdb (import), until closed.
+func (s Source) Open(ctx context.Context) (source.Source, func() error, error) {
+	db, _, err := s.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Source{Getenv: s.Getenv, db: db}, db.Close, nil
+}
+
+// open opens state.vscdb, or returns the one Open opened (with a no-op
+// close); a missing database is source.ErrNotFound.
+func (s Source) open(ctx context.Context) (*DB, string, error) {
+	if s.db != nil {
+		return &DB{db: s.db.db, path: s.db.path, shared: true}, s.db.path, nil
+	}
+	path, err := DefaultDBPath(s.Getenv)
+	if err != nil {
+		return nil, "", err
+	}
+	db, err := OpenDB(ctx, path)
+	if errors.Is(err, ErrNotFound) {
+		return nil, "", notFound{err.Error()}
+	}
+	return db, path, err
+}
 
 // Name implements source.Source.
 func (Source) Name() string { return Name }
@@ -88,66 +121,76 @@ func HookReply(event string) string {
 }
 
 // ReadConversation reads a conversation from Cursor's database, with the
-// transcript file the hooks named as the fallback for its messages.
+// transcript file the hooks named as the fallback for its messages. With
+// hint.NoMessages (enrichment, in the stop hook) it reads the database
+// alone, and its bubbles once.
 func (s Source) ReadConversation(ctx context.Context, id string, hint source.Hint) (*source.Conversation, error) {
 	c := &source.Conversation{ID: id, Agent: Name, TranscriptPath: hint.TranscriptPath}
-	dbErr := s.readDB(ctx, c)
+	dbErr := s.readDB(ctx, c, !hint.NoMessages)
 	if dbErr == nil {
 		return c, nil
 	}
-	if hint.TranscriptPath != "" {
+	if hint.TranscriptPath != "" && !hint.NoMessages {
 		if msgs, err := ReadTranscript(hint.TranscriptPath); err == nil {
 			c.Messages = msgs
 			return c, nil
 		}
 	}
-	if errors.Is(dbErr, ErrNotFound) {
-		return nil, source.ErrNotFound
-	}
 	return nil, dbErr
 }
 
-func (s Source) readDB(ctx context.Context, c *source.Conversation) error {
-	path, err := DefaultDBPath(s.Getenv)
-	if err != nil {
-		return err
-	}
-	db, err := OpenDB(ctx, path)
+// notFound is a conversation (or a database) Cursor does not have: it is
+// source.ErrNotFound, saying what is missing where.
+type notFound struct{ msg string }
+
+func (e notFound) Error() string { return e.msg }
+
+func (e notFound) Is(target error) bool { return target == source.ErrNotFound || target == ErrNotFound }
+
+// readDB fills c from the composer and its bubbles: what enrichment stores
+// (status, mode, prompts, edited and context files, the lines Cursor's
+// diffs say the agent wrote) and, when messages is set, the messages.
+func (s Source) readDB(ctx context.Context, c *source.Conversation, messages bool) error {
+	db, path, err := s.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	comp, err := db.Composer(ctx, c.ID)
+	if errors.Is(err, ErrNotFound) {
+		return notFound{fmt.Sprintf("conversation %s is not in Cursor's database %s (yet)", c.ID, path)}
+	}
 	if err != nil {
 		return err
 	}
-	msgs, err := db.Messages(ctx, comp)
-	if err != nil {
-		return err
-	}
-	c.Title, c.Summary, c.Model = comp.Title, comp.Summary, comp.Model
+	c.Title, c.Summary, c.Model, c.Status, c.Mode = comp.Title, comp.Summary, comp.Model, comp.Status, comp.Mode
 	c.Created, c.Updated = comp.CreatedAt, comp.UpdatedAt
 	c.Prompts = comp.UserMessages
-	c.Messages = msgs
+	if messages {
+		c.Messages = comp.messages
+	}
+	c.EditSource = EditSource
 	for _, f := range comp.EditedFiles {
 		c.Edits = append(c.Edits, source.Edit{Path: f.Path, At: f.At})
 	}
+	c.ContextFiles = comp.ContextFiles
 	for path, lines := range comp.WrittenLines {
 		for _, l := range lines {
-			c.Edits = append(c.Edits, source.Edit{Path: path, Added: l.Text, At: l.At})
+			c.Edits = append(c.Edits, source.Edit{Path: path, Added: l.Text, At: l.At, LinesOnly: true})
 		}
 	}
 	return nil
 }
 
+// EditSource is what the store calls the edits read from Cursor's
+// database (codeBlockData, originalFileStates, newlyCreatedFiles).
+const EditSource = "cursor-edit"
+
 // ListConversations finds the conversations of the work trees at roots in
-// Cursor's database, by every association import uses.
+// Cursor's database, by every association import uses, in id order, each
+// with the associations it was found by.
 func (s Source) ListConversations(ctx context.Context, roots []string) ([]source.Ref, error) {
-	path, err := DefaultDBPath(s.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	db, err := OpenDB(ctx, path)
+	db, path, err := s.open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -159,13 +202,14 @@ func (s Source) ListConversations(ctx context.Context, roots []string) ([]source
 		if err != nil {
 			return nil, err
 		}
-		for id := range found {
+		for id, via := range found {
 			if !seen[id] {
 				seen[id] = true
-				out = append(out, source.Ref{ID: id, Cwd: root})
+				out = append(out, source.Ref{ID: id, Cwd: root, Via: via})
 			}
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
 }
 

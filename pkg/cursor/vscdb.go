@@ -45,8 +45,9 @@ func dbPathFor(getenv func(string) string, goos string) (string, error) {
 
 // DB is Cursor's state.vscdb, opened read-only.
 type DB struct {
-	db   *sql.DB
-	path string
+	db     *sql.DB
+	path   string
+	shared bool // another DB owns the handle: Close leaves it open
 }
 
 // OpenDB opens Cursor's database strictly read-only: a file: URI built with
@@ -73,7 +74,12 @@ func OpenDB(ctx context.Context, path string) (*DB, error) {
 }
 
 // Close closes the database.
-func (d *DB) Close() error { return d.db.Close() }
+func (d *DB) Close() error {
+	if d.shared {
+		return nil
+	}
+	return d.db.Close()
+}
 
 func (d *DB) classify(err error) error {
 	var se sqlite3.Error
@@ -121,6 +127,7 @@ type Composer struct {
 	WrittenLines map[string][]WrittenLine
 	headers      []header
 	legacy       []json.RawMessage
+	messages     []Message // read once, for UserMessages and ContextFiles
 }
 
 type header struct {
@@ -190,6 +197,7 @@ func (d *DB) Composer(ctx context.Context, id string) (*Composer, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.messages = msgs
 	for _, m := range msgs {
 		if m.Role == "user" && strings.TrimSpace(m.Text) != "" {
 			if c.FirstUserMessage == "" {

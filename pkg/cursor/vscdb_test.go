@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 const fixtureID = "00812842-49fe-4699-afae-bb22cda3f6e1"
@@ -103,7 +104,7 @@ func TestRealFixture(t *testing.T) {
 		t.Errorf("roles/tools/code: first %s, %d tools, %d code blocks, %d thinking", msgs[0].Role, tools, code, thinking)
 	}
 	var md strings.Builder
-	st, err := RenderMarkdown(&md, ConversationMeta{ID: fixtureID, Title: c.Title}, msgs)
+	st, err := source.RenderMarkdown(&md, source.Meta{ID: fixtureID, Title: c.Title}, msgs)
 	if err != nil || st.Messages != 42 || !strings.HasPrefix(md.String(), "# Conversation: Retrieve SQLite cursor queries\n") ||
 		!strings.Contains(md.String(), "## Message 1 (User) — 2025-10-07T18:28:55Z") {
 		t.Errorf("markdown: %+v %v\n%.400s", st, err, md.String())

@@ -21,9 +21,11 @@ func ApproxDate(ctx context.Context, s string, now time.Time) (time.Time, error)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("git cannot read %q as a date", s)
 	}
-	secs, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	// git prints a time before 1970 ("100 years ago") as the unsigned
+	// two's complement of the negative count of seconds.
+	u, err := strconv.ParseUint(strings.TrimSpace(string(out)), 10, 64)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("git read %q as %q, not a time", s, strings.TrimSpace(string(out)))
 	}
-	return time.Unix(secs, 0), nil
+	return time.Unix(int64(u), 0), nil
 }

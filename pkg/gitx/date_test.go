@@ -23,6 +23,10 @@ func TestApproxDate(t *testing.T) {
 			t.Errorf("%s: %v %v, want %v", tc.in, got, err, tc.want)
 		}
 	}
+	// Before 1970 (scripts/bench.sh imports since "100 years ago").
+	if got, err := ApproxDate(context.Background(), "100 years ago", now); err != nil || got.Year() != 1926 {
+		t.Errorf("100 years ago: %v %v, want a time in 1926", got, err)
+	}
 	if _, err := ApproxDate(context.Background(), "not a date", now); err == nil {
 		t.Error("not a date: no error")
 	}

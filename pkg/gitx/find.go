@@ -89,6 +89,10 @@ func readGitFile(path string) (string, bool) {
 	return filepath.Clean(gitDir), true
 }
 
+// CommonDirOf is the common dir of gitDir: a linked worktree's repository,
+// else gitDir itself.
+func CommonDirOf(gitDir string) string { return commonDirOf(gitDir) }
+
 // commonDirOf follows a linked worktree's "commondir" file (relative to its
 // git dir); other git dirs are their own common dir.
 func commonDirOf(gitDir string) string {

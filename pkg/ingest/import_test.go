@@ -3,7 +3,9 @@ package ingest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,6 +13,9 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/claude"
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -67,5 +72,88 @@ func TestImport(t *testing.T) {
 	files, err := s.ConversationFiles(ctx, "s-here")
 	if err != nil || len(files) != 1 || files[0].Path != "geo/area.py" {
 		t.Errorf("files = %+v %v", files, err)
+	}
+}
+
+// TestImportCursorAndLinkPast: Cursor's past conversations of a repository
+// are imported through cursor.Source (one database handle) with their
+// edits, and LinkPast then links the past commits that share a file with
+// them, additively: a second run links nothing new, and one cancelled during
+// its first commit stops with Interrupted, saying none was linked.
+func TestImportCursorAndLinkPast(t *testing.T) {
+	ctx := context.Background()
+	repo := gitInit(t)
+	at := time.Now().Add(-48 * time.Hour).Truncate(time.Second)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=T", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+			"GIT_AUTHOR_DATE="+at.Format(time.RFC3339), "GIT_COMMITTER_DATE="+at.Format(time.RFC3339))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	for _, f := range []string{"a.go", "b.go", "unrelated.md"} {
+		if err := os.WriteFile(filepath.Join(repo, f), []byte("package a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("add", f)
+		git("commit", "-q", "-m", "add "+f)
+	}
+	dbPath := filepath.Join(t.TempDir(), "state.vscdb")
+	here := cursortest.Sample()
+	here.ID, here.Workspace, here.Edited = "conv-here", repo, []string{filepath.Join(repo, "a.go"), filepath.Join(repo, "b.go")}
+	here.Created, here.Updated = at.Add(-2*time.Hour), at.Add(-time.Hour)
+	other := cursortest.Sample()
+	other.ID, other.Workspace, other.Edited = "conv-other", "/elsewhere", []string{"/elsewhere/a.go"}
+	if err := cursortest.Write(dbPath, here, other); err != nil {
+		t.Fatal(err)
+	}
+	src := cursor.Source{Getenv: func(k string) string {
+		if k == "CURSOR_DB_PATH" {
+			return dbPath
+		}
+		return ""
+	}}
+	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "links.sqlite"), store.Options{Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w := Writer{Store: s, Now: time.Now}
+	refs, err := src.ListConversations(ctx, []string{repo})
+	if err != nil || len(refs) != 1 || refs[0].ID != "conv-here" || len(refs[0].Via) == 0 {
+		t.Fatalf("ListConversations = %+v, %v", refs, err)
+	}
+	ids, done, err := w.ImportRefs(ctx, src, refs, nil)
+	if err != nil || done != 1 || !reflect.DeepEqual(ids, []string{"conv-here"}) {
+		t.Fatalf("ImportRefs = %q, %d, %v", ids, done, err)
+	}
+	conv, err := s.GetConversation(ctx, "conv-here")
+	if err != nil || conv == nil || conv.Title != here.Title || conv.Status != "completed" {
+		t.Fatalf("conversation: %+v %v", conv, err)
+	}
+	g, err := gitx.Open(ctx, repo, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []int
+	past, err := w.LinkPast(ctx, g, ids, []string{"HEAD"}, func(i, n int) { steps = append(steps, i, n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if past.Scanned != 3 || len(past.Relevant) != 2 || len(past.New) != 2 || past.New[0].ConversationID != "conv-here" ||
+		past.New[0].Subject != "add b.go" || past.New[1].Subject != "add a.go" || !reflect.DeepEqual(steps, []int{1, 2, 2, 2}) {
+		t.Fatalf("LinkPast = %+v, steps %v", past, steps)
+	}
+	if again, err := w.LinkPast(ctx, g, ids, []string{"HEAD"}, nil); err != nil || len(again.New) != 0 || len(again.Relevant) != 2 {
+		t.Errorf("second LinkPast = %+v, %v", again, err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	defer cancel()
+	_, err = w.LinkPast(cancelled, g, ids, []string{"HEAD"}, func(i, n int) { cancel() })
+	var ie Interrupted
+	if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) || ie.What != "0 of 2 commits linked" {
+		t.Errorf("cancelled LinkPast: %v", err)
 	}
 }

@@ -6,7 +6,6 @@ package ingest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -190,9 +189,10 @@ func editLines(t store.FileTouch, text string) []store.EditLine {
 	return out
 }
 
-// Enrich reads a conversation from its agent (title, summary, model,
-// times, prompts, edits with their times and lines) into the store. roots,
-// when given, are the work trees it was found to belong to (import).
+// Enrich reads a conversation from its agent (title, summary, status,
+// mode, model, times, prompts, edits with their times and lines, context
+// files) into the store. roots, when given, are the work trees it was found
+// to belong to (import). It asks for no messages: it runs in the stop hook.
 func (w Writer) Enrich(ctx context.Context, src source.Source, id string, hint source.Hint, roots []string) error {
 	s := w.Store
 	if hint.TranscriptPath == "" {
@@ -200,18 +200,43 @@ func (w Writer) Enrich(ctx context.Context, src source.Source, id string, hint s
 			hint.TranscriptPath = conv.TranscriptPath
 		}
 	}
+	hint.NoMessages = true
 	c, err := src.ReadConversation(ctx, id, hint)
-	if errors.Is(err, source.ErrNotFound) {
+	if err == source.ErrNotFound { // a source's own error says where it looked
 		return fmt.Errorf("conversation %s: %s has no transcript for it (yet)", id, src.Name())
 	}
 	if err != nil {
 		return err
 	}
+	return s.ApplyEnrichment(ctx, w.enrichment(id, src.Name(), c, roots))
+}
+
+// EnrichAndRelink reads a conversation through src into the store (Enrich)
+// and re-scores the commits it touched. A conversation its agent cannot
+// give yet (a missing or locked database, no transcript yet) keeps what the
+// hooks recorded; the error is kept with it for a later retry, and
+// returned.
+func (w Writer) EnrichAndRelink(ctx context.Context, src source.Source, id string, hint source.Hint) error {
+	err := w.Enrich(ctx, src, id, hint, nil)
+	if err != nil {
+		_ = w.Store.MarkEnrichError(ctx, id, err.Error())
+	}
+	if lerr := w.Relink(ctx, id); lerr != nil && err == nil {
+		err = lerr
+	}
+	return err
+}
+
+// enrichment is what the store records of a conversation read from its
+// agent.
+func (w Writer) enrichment(id, agent string, c *source.Conversation, roots []string) store.Enrichment {
 	e := store.Enrichment{
 		ConversationID: id,
-		Agent:          src.Name(),
+		Agent:          agent,
 		Title:          c.Title,
 		Summary:        c.Summary,
+		Status:         c.Status,
+		Mode:           c.Mode,
 		Model:          c.Model,
 		CreatedMs:      msOrZero(c.Created),
 		UpdatedMs:      msOrZero(c.Updated),
@@ -223,20 +248,29 @@ func (w Writer) Enrich(ctx context.Context, src source.Source, id string, hint s
 		e.FirstMessage = c.Prompts[0]
 	}
 	base := c.Cwd
+	editSource := c.EditSource
+	if editSource == "" {
+		editSource = store.SourceTool
+	}
 	loc := &Locator{}
 	for _, ed := range c.Edits {
-		t := loc.Touch(ed.Path, base, store.SourceTool)
+		t := loc.Touch(ed.Path, base, editSource)
 		t.AtMs = msOrZero(ed.At)
-		e.Files = append(e.Files, t)
+		if !ed.LinesOnly {
+			e.Files = append(e.Files, t)
+		}
 		if t.RepoKey == "" {
-			continue
+			continue // a file in no repository is never matched
 		}
 		for _, l := range editLines(t, ed.Added) {
 			l.AtMs = t.AtMs
 			e.Lines = append(e.Lines, l)
 		}
 	}
-	return s.ApplyEnrichment(ctx, e)
+	for _, f := range c.ContextFiles {
+		e.Files = append(e.Files, loc.Touch(f, base, store.SourceContext))
+	}
+	return e
 }
 
 func msOrZero(t time.Time) int64 {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -42,29 +41,10 @@ func (w Writer) Replay(ctx context.Context, e Spooled, recorder func(*gitx.Repo)
 		}
 		return r.Rewrite(ctx, e.Rewrite)
 	}
-	src, a, ok := e.event(w.Getenv)
-	if !ok {
+	src := agents.For(e.Agent, w.Getenv)
+	a, err := Parse(src, e.Payload, e.Event)
+	if err != nil || a.Foreign || a.ConversationID == "" {
 		return nil
 	}
 	return w.Record(ctx, src, a, e.AtMs)
-}
-
-// Conversation is the conversation a spooled agent's event belongs to (""
-// for a commit, or a payload that does not parse).
-func (e Spooled) Conversation(getenv func(string) string) string {
-	_, a, _ := e.event(getenv)
-	return a.ConversationID
-}
-
-// event parses a spooled agent's event as its agent's hook would have.
-func (e Spooled) event(getenv func(string) string) (source.Source, source.Activity, bool) {
-	if len(e.Payload) == 0 {
-		return nil, source.Activity{}, false
-	}
-	src := agents.For(e.Agent, getenv)
-	a, err := Parse(src, e.Payload, e.Event)
-	if err != nil || a.Foreign || a.ConversationID == "" {
-		return nil, source.Activity{}, false
-	}
-	return src, a, true
 }

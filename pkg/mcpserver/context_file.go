@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/agents"
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -34,7 +33,7 @@ type ConversationInput struct {
 type ConversationOutput struct {
 	FilePath string       `json:"filePath"`
 	Title    string       `json:"title"`
-	Stats    cursor.Stats `json:"stats"`
+	Stats    source.Stats `json:"stats"`
 	Size     string       `json:"fileSize"`
 	Guidance string       `json:"guidance"`
 }
@@ -55,62 +54,9 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	if err != nil {
 		return nil, out, err
 	}
-	meta := cursor.ConversationMeta{ID: id}
-	if conv != nil {
-		meta.Title, meta.Project, meta.Files = conv.Title, conv.ProjectName, conv.CapturedFiles
-	}
-	var msgs []cursor.Message
-	var db *cursor.DB
-	var dbErr error
-	if conv != nil && conv.Agent != "" && conv.Agent != cursor.Name {
-		// Another agent's conversation: read it as the CLI does.
-		c, err := agents.For(conv.Agent, d.Getenv).ReadConversation(ctx, id, source.Hint{TranscriptPath: conv.TranscriptPath})
-		if err == nil {
-			msgs, dbErr = c.Messages, nil
-			meta.Agent, meta.Model, meta.Summary, meta.Created, meta.Updated = conv.Agent, c.Model, c.Summary, c.Created, c.Updated
-			if meta.Title == "" {
-				meta.Title = c.Title
-			}
-		} else {
-			dbErr = err
-		}
-	} else {
-		db, dbErr = cursorDB(ctx, d.Getenv)
-	}
-	if dbErr == nil && db != nil {
-		defer db.Close()
-		comp, err := db.Composer(ctx, id)
-		if err == nil {
-			msgs, dbErr = db.Messages(ctx, comp)
-			if meta.Title == "" {
-				meta.Title = comp.Title
-			}
-			meta.Created, meta.Updated = comp.CreatedAt, comp.UpdatedAt
-		} else {
-			dbErr = err
-		}
-	}
-	if msgs == nil && conv != nil && conv.TranscriptPath != "" {
-		if m, err := cursor.ReadTranscript(conv.TranscriptPath); err == nil {
-			msgs, dbErr = m, nil
-		}
-	}
-	if msgs == nil && conv != nil {
-		if turns, err := d.Store.HookRecord(ctx, id); err == nil && len(turns) > 0 {
-			for _, t := range turns {
-				msgs = append(msgs, source.HookMessage(t.Role, t.Text, t.AtMs))
-			}
-			meta.Note = source.HookRecordNote
-			if conv.FirstSeenMs > 0 {
-				meta.Created, meta.Updated = time.UnixMilli(conv.FirstSeenMs), time.UnixMilli(conv.ActivityMs)
-			}
-		}
-	}
-	if msgs == nil {
-		if conv == nil {
-			return nil, out, fmt.Errorf("no conversation %q is known to git-convo or Cursor", id)
-		}
-		return nil, out, fmt.Errorf("the messages of %s are not available (%v)", id, dbErr)
+	msgs, meta, err := agents.Read(ctx, d.Getenv, d.Store, id, conv)
+	if err != nil {
+		return nil, out, err
 	}
 	dir, err := cacheDir(d.Getenv)
 	if err != nil {
@@ -121,7 +67,7 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	if err != nil {
 		return nil, out, err
 	}
-	st, werr := cursor.RenderMarkdown(f, meta, msgs)
+	st, werr := source.RenderMarkdown(f, meta, msgs)
 	if err := errors.Join(werr, f.Close()); err != nil {
 		os.Remove(path + ".tmp")
 		return nil, out, err

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -25,15 +23,7 @@ func drainer(dbPath string) func(context.Context) {
 		if !spool.Waiting(spooled) && !queue.Pending(dir) {
 			return
 		}
-		bin := "git-convo"
-		if exe, err := os.Executable(); err == nil {
-			if p := filepath.Join(filepath.Dir(exe), "git-convo"); fileExists(p) {
-				bin = p
-			}
-		}
-		cmd := exec.CommandContext(ctx, bin, "record", "--hook=drain")
-		cmd.Env = append(os.Environ(), "GIT_CONVO_SYNC=1")
-		_ = cmd.Run() // a failed drain keeps the queue; the answer goes on
+		_ = convoCommand(ctx, "", "record", "--hook=drain").Run() // a failed drain keeps the queue; the answer goes on
 	}
 }
 
@@ -62,7 +52,7 @@ func Main(version string) int {
 	}
 	defer s.Close()
 	dir, _ := os.Getwd()
-	server := New(&Deps{Store: s, Dir: dir, Getenv: os.Getenv, Now: time.Now, Version: version, Drain: drainer(path)})
+	server := New(&Deps{Store: s, Dir: dir, Getenv: os.Getenv, Now: time.Now, Version: version, Drain: afterFetch(dir, drainer(path))})
 	if err := server.Run(ctx, guardedTransport(os.Stdin, os.Stdout)); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "git-convo mcp:", err)
 		return 1

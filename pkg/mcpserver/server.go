@@ -13,7 +13,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/repokey"
@@ -105,12 +104,4 @@ func iso(ms int64) string {
 		return ""
 	}
 	return time.UnixMilli(ms).UTC().Format(time.RFC3339)
-}
-
-func cursorDB(ctx context.Context, getenv func(string) string) (*cursor.DB, error) {
-	p, err := cursor.DefaultDBPath(getenv)
-	if err != nil {
-		return nil, err
-	}
-	return cursor.OpenDB(ctx, p)
 }

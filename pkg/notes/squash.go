@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -66,8 +67,31 @@ func (g Git) SquashesIn(ctx context.Context, revs []string, o BuildOptions) (map
 	if len(cands) == 0 {
 		return map[string]trace.Record{}, nil
 	}
-	// Every note's evidence: line hash -> who wrote it where.
-	texts, err := g.Read(ctx, sharedRefsOrNil(ctx, g), nil)
+	diffs, err := g.diffs(ctx, cands)
+	if err != nil {
+		return nil, err
+	}
+	// The candidates' added lines, hashed as evidence is.
+	want := map[string]bool{}
+	for _, d := range diffs {
+		for _, ls := range d.added {
+			for _, l := range ls {
+				if link.Countable(l.Text) {
+					want[trace.LineHash(l.Text)] = true
+				}
+			}
+		}
+	}
+	if len(want) < squashMinLines {
+		return map[string]trace.Record{}, nil
+	}
+	// The evidence that names them: line hash -> who wrote it where. git
+	// grep finds the notes that mention one; only those are read.
+	noted, err := g.notesMentioning(ctx, refs, want)
+	if err != nil || len(noted) == 0 {
+		return map[string]trace.Record{}, err
+	}
+	texts, err := g.Read(ctx, refs, noted)
 	if err != nil {
 		return nil, err
 	}
@@ -89,10 +113,6 @@ func (g Git) SquashesIn(ctx context.Context, revs []string, o BuildOptions) (map
 				}
 			}
 		}
-	}
-	diffs, err := g.diffs(ctx, cands)
-	if err != nil {
-		return nil, err
 	}
 	res := map[string]trace.Record{}
 	for _, h := range cands {
@@ -143,6 +163,41 @@ func (g Git) SquashesIn(ctx context.Context, revs []string, o BuildOptions) (map
 	return res, nil
 }
 
+// notesMentioning returns the commits whose note on one of refs holds one
+// of the line hashes in want, as a JSON string: one git grep over the notes
+// trees, so that a large history's notes are not all read and decoded.
+func (g Git) notesMentioning(ctx context.Context, refs []string, want map[string]bool) (map[string]bool, error) {
+	f, err := os.CreateTemp("", "git-convo-hashes-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	for h := range want {
+		fmt.Fprintf(f, "\"%s\"\n", h)
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	args := append([]string{"grep", "-l", "-z", "-F", "--no-color", "-f", f.Name()}, refs...)
+	out, err := g.run(ctx, nil, append(args, "--")...)
+	if exitCode(err) == 1 {
+		return nil, nil // no note mentions one
+	}
+	if err != nil {
+		return nil, err
+	}
+	noted := map[string]bool{}
+	for _, name := range bytes.Split(out, []byte{0}) {
+		for _, ref := range refs {
+			if path, ok := bytes.CutPrefix(name, []byte(ref+":")); ok {
+				noted[strings.ReplaceAll(string(path), "/", "")] = true
+				break
+			}
+		}
+	}
+	return noted, nil
+}
+
 func countConv(writers map[string]map[int]string, conv string) int {
 	n := 0
 	for _, ls := range writers {
@@ -153,11 +208,6 @@ func countConv(writers map[string]map[int]string, conv string) int {
 		}
 	}
 	return n
-}
-
-func sharedRefsOrNil(ctx context.Context, g Git) []string {
-	refs, _ := g.SharedRefs(ctx)
-	return refs
 }
 
 // derivedPath is where a clone that does not share keeps the records it

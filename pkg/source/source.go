@@ -36,15 +36,27 @@ type EventHook interface {
 	ParseHookEvent(data []byte, event string) (Activity, error)
 }
 
+// Opener is a Source that reads many conversations faster through one open
+// handle (Cursor's database), as import does: Open returns the source
+// reading through it, and the function that closes it.
+type Opener interface {
+	Open(ctx context.Context) (Source, func() error, error)
+}
+
 // ErrNotFound: the agent has no such conversation.
 var ErrNotFound = errors.New("conversation not found")
 
 // ErrBadPayload: a hook payload that is not a JSON object.
 var ErrBadPayload = errors.New("payload is not a JSON object")
 
-// Hint is what the store knows of where a conversation lives.
+// Hint is what the store knows of where a conversation lives, and what the
+// caller needs of it.
 type Hint struct {
 	TranscriptPath string
+	// NoMessages: the caller needs no messages (enrichment, which runs in
+	// an agent's stop hook). A source may leave Messages empty, and need not
+	// read a file that holds nothing else (Cursor's transcript).
+	NoMessages bool
 }
 
 // Activity is what one hook event tells about a conversation.
@@ -94,9 +106,18 @@ type Conversation struct {
 	TranscriptPath string
 	Created        time.Time
 	Updated        time.Time
+	Status         string   // the agent's state of it (Cursor's composer status)
+	Mode           string   // the agent's mode (Cursor's agent, chat, ...)
 	Prompts        []string // the user's prompts, in order
 	Messages       []Message
 	Edits          []Edit
+	// EditSource is what the store calls where Edits were seen: "" for a
+	// tool call in the transcript ("tool"), "cursor-edit" for the records
+	// of Cursor's database.
+	EditSource string
+	// ContextFiles are files the conversation looked at without editing
+	// them (Cursor's file selections and relevant files).
+	ContextFiles []string
 }
 
 // Edit is one change the agent made to a file, with the text it added.
@@ -104,6 +125,9 @@ type Edit struct {
 	Path  string // absolute, or relative to the conversation's Cwd
 	Added string // the added text (lines joined with "\n"); "" when unknown
 	At    time.Time
+	// LinesOnly: Added is evidence of lines the agent wrote (Cursor's own
+	// diffs, checkpoints included), not a record that it edited the file.
+	LinesOnly bool
 }
 
 // Ref names a past conversation for import.
@@ -112,4 +136,8 @@ type Ref struct {
 	TranscriptPath string
 	Cwd            string
 	Updated        time.Time
+	// Via names the associations it was found by, for import's summary
+	// (Cursor's: workspace, composer headers, ...); empty for an agent
+	// with one way only.
+	Via []string
 }

@@ -28,6 +28,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -384,28 +385,30 @@ func genVscdb(args []string) error {
 	return err
 }
 
-// timeEnrich times what enrichment reads for one conversation, in process.
+// timeEnrich times what enrichment reads for one conversation, in process:
+// cursor.Source.ReadConversation without messages, as the stop hook reads.
 func timeEnrich(args []string) error {
 	fs := flag.NewFlagSet("enrich", flag.ExitOnError)
 	path := fs.String("path", "", "state.vscdb")
 	id := fs.String("id", "", "conversation id")
 	n := fs.Int("n", 20, "runs")
 	fs.Parse(args)
+	src := cursor.Source{Getenv: func(k string) string {
+		if k == "CURSOR_DB_PATH" {
+			return *path
+		}
+		return ""
+	}}
 	var ds []time.Duration
 	for i := 0; i < *n; i++ {
 		start := time.Now()
-		db, err := cursor.OpenDB(context.Background(), *path)
-		if err != nil {
-			return err
-		}
-		c, err := db.Composer(context.Background(), *id)
+		c, err := src.ReadConversation(context.Background(), *id, source.Hint{NoMessages: true})
 		if err != nil {
 			return err
 		}
 		if c.Title == "" {
 			return fmt.Errorf("no title")
 		}
-		db.Close()
 		ds = append(ds, time.Since(start))
 	}
 	fmt.Printf("%.1f\n", ms(medianOf(ds)))

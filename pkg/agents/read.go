@@ -1,0 +1,95 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/claude"
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// Read reads a whole conversation for `conversation`, `show --full` and
+// MCP's get_conversation: its messages from its agent (Cursor's database,
+// else the transcript its hooks named; Claude Code's transcript) and the
+// header, from what links.sqlite knows of it (conv; nil when nothing) and
+// what the agent says. A conversation the store does not know is asked of
+// every agent. When its agent no longer has it, the prompts and answers the
+// hooks recorded (s) stand in, marked with source.HookRecordNote.
+func Read(ctx context.Context, getenv func(string) string, s *store.Store, id string, conv *store.Conversation) ([]source.Message, source.Meta, error) {
+	meta := source.Meta{ID: id}
+	names := []string{claude.Name, cursor.Name}
+	var hint source.Hint
+	if conv != nil {
+		names = []string{conv.Agent}
+		hint.TranscriptPath = conv.TranscriptPath
+		meta.Agent, meta.Title, meta.Project, meta.Files = conv.Agent, conv.Title, conv.ProjectName, conv.CapturedFiles
+		meta.Created, meta.Updated = msTime(conv.FirstSeenMs), msTime(conv.ActivityMs)
+	}
+	var errs []error
+	for _, name := range names {
+		src := For(name, getenv)
+		c, err := src.ReadConversation(ctx, id, hint)
+		if err != nil {
+			if len(names) > 1 {
+				err = fmt.Errorf("%s: %w", Display(src.Name()), err)
+			}
+			errs = append(errs, err)
+			continue
+		}
+		meta.Agent, meta.Model, meta.Summary = src.Name(), c.Model, c.Summary
+		if meta.Title == "" {
+			meta.Title = c.Title
+		}
+		if !c.Created.IsZero() {
+			meta.Created = c.Created
+		}
+		if !c.Updated.IsZero() {
+			meta.Updated = c.Updated
+		}
+		if meta.Project == "" && c.Cwd != "" {
+			meta.Project = filepath.Base(c.Cwd)
+		}
+		if c.Messages == nil {
+			c.Messages = []source.Message{}
+		}
+		return c.Messages, meta, nil
+	}
+	err := errors.Join(errs...)
+	if conv == nil {
+		return nil, meta, fmt.Errorf("no conversation %s in links.sqlite or any agent's store (%v)", id, err)
+	}
+	if msgs := hookMessages(ctx, s, id); msgs != nil {
+		meta.Note = source.HookRecordNote
+		return msgs, meta, nil
+	}
+	return nil, meta, fmt.Errorf("conversation %s: %s cannot give it (%w), and the hooks recorded none of it", id, Display(conv.Agent), err)
+}
+
+// hookMessages are the prompts and final answers the hooks recorded, as
+// messages; nil when they recorded none.
+func hookMessages(ctx context.Context, s *store.Store, id string) []source.Message {
+	if s == nil {
+		return nil
+	}
+	turns, err := s.HookRecord(ctx, id)
+	if err != nil || len(turns) == 0 {
+		return nil
+	}
+	msgs := make([]source.Message, 0, len(turns))
+	for _, t := range turns {
+		msgs = append(msgs, source.HookMessage(t.Role, t.Text, t.AtMs))
+	}
+	return msgs
+}
+
+func msTime(ms int64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}

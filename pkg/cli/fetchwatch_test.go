@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-convo/git-convo/pkg/fetchwatch"
+	"github.com/git-convo/git-convo/pkg/mcpserver"
+	"github.com/git-convo/git-convo/pkg/notes"
+)
+
+// A squash merge made on the server arrives by a bare git fetch, which runs
+// no hook: the next read command notices the fetch (FETCH_HEAD against
+// git-convo's stamp) and attributes the squash before it answers.
+
+// primed fetches and reads once in B, so that B's stamp exists before the
+// squash arrives: the next fetch is then examined by what it moved.
+func primed(t *testing.T, b teammate) {
+	t.Helper()
+	b.run(b.dir, "git", "fetch", "-q")
+	b.convo(b.dir, "log", "-n", "1")
+	if _, err := os.Stat(stampOf(b)); err != nil {
+		t.Fatalf("no stamp after a fetch and a read: %v", err)
+	}
+}
+
+func stampOf(b teammate) string { return filepath.Join(b.dir, ".git", fetchwatch.StampName) }
+
+// checkNamesSquash checks that show and log of rev name each conversation
+// of sources (conversation -> short sha) with the reason "squash of <sha>".
+func checkNamesSquash(t *testing.T, b teammate, dir, rev string, sources map[string]string) {
+	t.Helper()
+	var logged showJSON
+	if err := json.Unmarshal([]byte(b.convo(dir, "log", "--json", "-n", "1", rev)), &logged); err != nil {
+		t.Fatal(err)
+	}
+	for what, got := range map[string]showJSON{"show": b.showJSON(dir, rev), "log": logged} {
+		byID := map[string]conversationJSON{}
+		for _, c := range got.Conversations {
+			byID[c.ID] = c
+		}
+		for id, src := range sources {
+			if c, ok := byID[id]; !ok || c.Reason != "squash of "+src || c.Title == "" || c.Origin != "notes" {
+				t.Errorf("B's %s %s, conversation %s: %+v (all: %+v)", what, rev, id, c, got.Conversations)
+			}
+		}
+	}
+}
+
+func TestSquashAttributedAfterBareFetch(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		prime, worktree  bool
+		share, readInWT  bool
+		gitDir           bool // the read runs elsewhere, GIT_DIR naming B's repository
+		wantNoteInShared bool
+	}{
+		{name: "fetched and read in the work tree", prime: true},
+		{name: "the first read ever, after a fetch", prime: false},
+		{name: "fetched in a linked worktree, read in the main one", prime: true, worktree: true},
+		{name: "fetched in the main work tree, read in a linked one", prime: true, worktree: true, readInWT: true},
+		{name: "B shares: the record goes to its notes for the next push", prime: true, share: true, wantNoteInShared: true},
+		{name: "read with GIT_DIR from outside the work tree", prime: true, gitDir: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base, bare := newTeam(t)
+			b := cloneAs(t, bare, "b")
+			if tc.share {
+				b.convo(b.dir, "share", "on")
+			}
+			wt := filepath.Join(b.root, "b-wt")
+			if tc.worktree {
+				b.run(b.dir, "git", "worktree", "add", "-q", "-b", "side", wt)
+			}
+			if tc.prime {
+				primed(t, b)
+			}
+			squash, sources := squashedFeature(t, base, bare)
+			fetchIn, readIn := b.dir, b.dir
+			if tc.worktree && !tc.readInWT {
+				fetchIn = wt
+			} else if tc.readInWT {
+				readIn = wt
+			}
+			b.run(fetchIn, "git", "fetch", "-q") // a bare fetch: no hook runs
+			if tc.gitDir {
+				r := b.runEnv(b.root, b.with("GIT_DIR="+filepath.Join(b.dir, ".git")), "", "git", "convo", "show", "--json", "origin/main")
+				for id, src := range sources {
+					if r.code != 0 || !strings.Contains(r.stdout, `"id":"`+id+`"`) || !strings.Contains(r.stdout, "squash of "+src) {
+						t.Errorf("show with GIT_DIR names no %s (squash of %s): %d %s%s", id, src, r.code, r.stdout, r.stderr)
+					}
+				}
+			} else {
+				checkNamesSquash(t, b, readIn, "origin/main", sources)
+			}
+			if got := b.noteText(notes.Ref, squash) != ""; got != tc.wantNoteInShared {
+				t.Errorf("a note on the squash commit in refs/notes/convo: %v, want %v", got, tc.wantNoteInShared)
+			}
+			if tc.share { // and the next push shares it
+				b.convo(b.dir, "push")
+				r := b.runEnv(b.root, b.env, "", "git", "--git-dir="+bare, "notes", "--ref="+notes.Ref, "show", squash)
+				if r.code != 0 || !strings.Contains(r.stdout, "squash of") {
+					t.Errorf("the remote's note on the squash commit after B's push: %d %s%s", r.code, r.stdout, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+// After a fetch is examined, reads do no work until the next fetch; a
+// fetch that brings nothing squash-like links nothing.
+func TestFetchWatchWorksOncePerFetch(t *testing.T) {
+	base, bare := newTeam(t)
+	b := cloneAs(t, bare, "b")
+	primed(t, b)
+	squash, sources := squashedFeature(t, base, bare)
+	b.run(b.dir, "git", "fetch", "-q")
+	checkNamesSquash(t, b, b.dir, squash, sources)
+
+	// Take away what the fetch's examination derived: a read that examined
+	// the fetch again would derive it again.
+	derived := filepath.Join(b.dir, ".git", "git-convo-derived.jsonl")
+	if err := os.Remove(derived); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(stampOf(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := b.showJSON(b.dir, squash); len(out.Conversations) != 0 {
+		t.Errorf("a second read examined the fetch again: %+v", out.Conversations)
+	}
+	if _, err := os.Stat(derived); err == nil {
+		t.Error("a second read derived records again")
+	}
+	if after, _ := os.ReadFile(stampOf(b)); !bytes.Equal(before, after) {
+		t.Errorf("a second read rewrote the stamp:\n%s\n%s", before, after)
+	}
+
+	// A teammate pushes a commit of their own lines: nothing squash-like.
+	c := filepath.Join(base.root, "squasher") // squashedFeature's clone
+	base.run(c, "git", "pull", "-q", "--ff-only")
+	base.write(c, "notes.txt", "a human wrote this line\nand this one too\n")
+	base.run(c, "git", "add", "notes.txt")
+	base.run(c, "git", "commit", "-q", "-m", "human notes")
+	plain := strings.TrimSpace(base.run(c, "git", "rev-parse", "HEAD"))
+	base.run(c, "git", "push", "-q", "origin", "main")
+	b.run(b.dir, "git", "fetch", "-q")
+	if out := b.showJSON(b.dir, plain); len(out.Conversations) != 0 {
+		t.Errorf("a plain commit got conversations: %+v", out.Conversations)
+	}
+	after, _ := os.ReadFile(stampOf(b))
+	if bytes.Equal(before, after) || !strings.Contains(string(after), plain) {
+		t.Errorf("the fetch was not examined (the stamp names no new tip):\n%s", after)
+	}
+	if b, err := os.ReadFile(derived); err == nil && len(b) > 0 {
+		t.Errorf("a fetch with nothing squash-like derived records:\n%s", b)
+	}
+}
+
+// The MCP server runs the same check before a tool answers.
+func TestFetchWatchBeforeMCPAnswers(t *testing.T) {
+	base, bare := newTeam(t)
+	b := cloneAs(t, bare, "b")
+	primed(t, b)
+	squash, sources := squashedFeature(t, base, bare)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	session := b.mcpSession(ctx, b.dir)
+	b.run(b.dir, "git", "fetch", "-q") // while the server runs
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_commit_conversations", Arguments: map[string]any{"commitHash": squash}})
+	if err != nil || res.IsError {
+		t.Fatalf("get_commit_conversations: %v %+v", err, res)
+	}
+	var out mcpserver.CommitOutput
+	raw, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(raw, &out)
+	byID := map[string]string{}
+	for _, c := range out.Conversations {
+		byID[c.ID] = c.Reason
+	}
+	for id, src := range sources {
+		if byID[id] != "squash of "+src {
+			t.Errorf("MCP's conversations of the squash commit: %s", raw)
+		}
+	}
+}
+
+// A commit carried over that is gone by the time it is examined (a forced
+// push, then gc) fails that batch: the error goes to the log doctor shows,
+// the read answers all the same, and the next read does no work again.
+func TestFetchWatchErrorGoesToDoctor(t *testing.T) {
+	base, bare := newTeam(t)
+	b := cloneAs(t, bare, "b")
+	primed(t, b)
+	squashedFeature(t, base, bare) // notes to match against
+	b.run(b.dir, "git", "fetch", "-q")
+	b.convo(b.dir, "log", "-n", "1")
+	st, err := os.ReadFile(stampOf(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(st), "\n")
+	var v map[string]any
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatal(err)
+	}
+	v["pending"] = []string{strings.Repeat("ab", 20)}
+	nb, _ := json.Marshal(v)
+	os.WriteFile(stampOf(b), append([]byte("carried 1\n"), nb...), 0o644)
+
+	if r := b.runEnv(b.dir, b.env, "", "git", "convo", "log", "-n", "1"); r.code != 0 || r.stderr != "" {
+		t.Fatalf("the read failed for the watch: %d %s", r.code, r.stderr)
+	}
+	if out := b.convo(b.dir, "doctor"); !strings.Contains(out, "recognising squash merges after a fetch") {
+		t.Errorf("doctor shows no error:\n%s", out)
+	}
+	if fetchwatch.Due(filepath.Join(b.dir, ".git")) {
+		t.Error("the failed batch is due again")
+	}
+}
