@@ -17,6 +17,7 @@ if [ "$fuzztime" != "0" ]; then
                 "FuzzShellCommit ./pkg/cursor" \
                 "FuzzParseBlame ./pkg/gitx" "FuzzParseLog ./pkg/gitx" \
                 "FuzzParseAddedLines ./pkg/gitx" "FuzzSettingsParse ./pkg/gitx" \
+                "FuzzApplyDelta ./pkg/gitx" "FuzzMediumHeader ./pkg/gitx" \
                 "FuzzInstallUninstall ./pkg/githooks" \
                 "FuzzInstallUninstall ./pkg/claude 10000x" \
                 "FuzzParse ./pkg/queue" \

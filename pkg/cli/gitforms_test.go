@@ -270,48 +270,112 @@ func TestGitFormsMatchGit(t *testing.T) {
 	})
 
 	t.Run("show", func(t *testing.T) {
-		for _, args := range [][]string{
-			{},
-			{"HEAD~2"},
-			{":/second"},
-			{":/fifth: commas"},
-			{"HEAD~3..HEAD~1"},
-			{"-1"},
-			{"-2"},
-			{"HEAD~1", "HEAD~4"},
-			{"--date=iso", "HEAD~2"},
-			{"v1"},
-			{"HEAD~4"}, // a two-line first paragraph and tabs
-			{"HEAD~1"}, // ISO-8859-1
-			{"HEAD"},   // 0x1e in the message
+		convo(t, "show") // drains what the commits queued: the traces below are show's own
+		trace := filepath.Join(sb.root, "show-trace")
+		// gits runs git convo show straight (no git in front) and counts the
+		// git processes it started; with GIT_CONVO_READ_WITH_GIT, show
+		// always asks git, so every form runs both ways.
+		gits := func(t *testing.T, withGit bool, args ...string) (result, int) {
+			t.Helper()
+			os.Remove(trace)
+			env := sb.with("GIT_TRACE=" + trace)
+			if withGit {
+				env = append(env, "GIT_CONVO_READ_WITH_GIT=1")
+			}
+			r := sb.runEnv(repo, env, "", append([]string{binPath, "show"}, args...)...)
+			b, _ := os.ReadFile(trace)
+			return r, strings.Count(string(b), "trace: built-in: git ")
+		}
+		for _, form := range []struct {
+			args      []string
+			inProcess bool // answered from the files, no git started
+		}{
+			{nil, true},
+			{[]string{"HEAD~2"}, true},
+			{[]string{"@~2"}, true},
+			{[]string{"main"}, true},
+			{[]string{"HEAD~3^{commit}"}, true},
+			{[]string{"v1^{commit}"}, true},
+			{[]string{"v1~1"}, true},
+			{[]string{"--end-of-options", "HEAD~3"}, true},
+			{[]string{strings.TrimSpace(git("rev-list", "--max-parents=0", "HEAD"))}, true}, // the root commit
+			{[]string{"HEAD~4"}, true},  // a two-line first paragraph and tabs
+			{[]string{"HEAD"}, true},    // 0x1e in the message
+			{[]string{"HEAD~1"}, false}, // ISO-8859-1: git re-encodes it
+			{[]string{"v1"}, false},     // an annotated tag: its header first
+			{[]string{strings.TrimSpace(git("rev-parse", "--short", "HEAD~2"))}, false},
+			{[]string{":/second"}, false},
+			{[]string{":/fifth: commas"}, false},
+			{[]string{"HEAD~3..HEAD~1"}, false},
+			{[]string{"-1"}, false},
+			{[]string{"-2"}, false},
+			{[]string{"HEAD~1", "HEAD~4"}, false},
+			{[]string{"--date=iso", "HEAD~2"}, false},
+			{[]string{"f.txt"}, false}, // a path: HEAD, limited to it
 		} {
+			args := form.args
 			t.Run(strings.Join(args, " "), func(t *testing.T) {
 				want := git(append([]string{"show", "--no-patch"}, args...)...)
-				out := convo(t, append([]string{"show"}, args...)...)
-				// Without the conversations, what remains is git's own.
-				got := strings.ReplaceAll(out, "\n\n    No linked conversation. (git convo link <conversation> <rev> links one by hand.)\n", "\n")
-				got = strings.TrimSuffix(got, "\n")
-				if strings.TrimSuffix(want, "\n") != got {
-					t.Errorf("got\n%s\ngit\n%s", got, want)
-				}
-				var hashes []string
-				for _, l := range strings.Split(strings.TrimSpace(convo(t, append([]string{"show", "--json"}, args...)...)), "\n") {
-					var s showJSON
-					if err := json.Unmarshal([]byte(l), &s); err != nil {
-						t.Fatal(err)
-					}
-					hashes = append(hashes, s.Commit.Hash)
-				}
-				var w []string // a tag's header comes before its commit
+				var wantHashes []string // a tag's header comes before its commit
 				for _, f := range strings.Fields(git(append([]string{"show", "--no-patch", "--format=%H"}, args...)...)) {
 					if gitx.IsFullHash(f) {
-						w = append(w, f)
+						wantHashes = append(wantHashes, f)
 					}
 				}
-				if !reflect.DeepEqual(hashes, w) {
-					t.Errorf("json commits %q, git %q", hashes, w)
+				for _, withGit := range []bool{false, true} {
+					r, n := gits(t, withGit, args...)
+					if r.code != 0 {
+						t.Fatalf("git convo show %q (git path %v) exited %d: %s", args, withGit, r.code, r.stderr)
+					}
+					if want := !form.inProcess || withGit; (n > 0) != want {
+						t.Errorf("git path %v: started %d git processes", withGit, n)
+					}
+					// Without the conversations, what remains is git's own.
+					got := strings.ReplaceAll(r.stdout, "\n\n    No linked conversation. (git convo link <conversation> <rev> links one by hand.)\n", "\n")
+					if strings.TrimSuffix(want, "\n") != strings.TrimSuffix(got, "\n") {
+						t.Errorf("git path %v: got\n%s\ngit\n%s", withGit, got, want)
+					}
+					r, _ = gits(t, withGit, append([]string{"--json"}, args...)...)
+					var hashes []string
+					for _, l := range strings.Split(r.stdout, "\n") {
+						if l == "" {
+							continue
+						}
+						var s showJSON
+						if err := json.Unmarshal([]byte(l), &s); err != nil {
+							t.Fatal(err)
+						}
+						hashes = append(hashes, s.Commit.Hash)
+					}
+					if !reflect.DeepEqual(hashes, wantHashes) {
+						t.Errorf("git path %v: json commits %q, git %q", withGit, hashes, wantHashes)
+					}
+				}
+				// Both paths print the same JSON.
+				a, _ := gits(t, false, append([]string{"--json"}, args...)...)
+				b, _ := gits(t, true, append([]string{"--json"}, args...)...)
+				if a.stdout != b.stdout {
+					t.Errorf("json in process\n%s\nwith git\n%s", a.stdout, b.stdout)
 				}
 			})
+		}
+		// Revisions git refuses: git's own error, from git.
+		for _, args := range [][]string{{"HEAD:f.txt"}, {"@{u}"}, {"nope"}, {"HEAD~9"}} {
+			r, _ := gits(t, false, args...)
+			g := sb.runEnv(repo, sb.env, "", append([]string{"git", "show", "--no-patch"}, args...)...)
+			if (r.code == 0 || g.code == 0) != (args[0] == "HEAD:f.txt") {
+				t.Errorf("%q: exit %d, git %d", args, r.code, g.code)
+			}
+			if args[0] == "HEAD:f.txt" {
+				// git shows a blob: so does show, as git prints it.
+				if r.code != 0 || r.stdout != g.stdout {
+					t.Errorf("%q: %q, git %q", args, r.stdout, g.stdout)
+				}
+				continue
+			}
+			if msg := strings.TrimSpace(strings.SplitN(g.stderr, "\n", 2)[0]); !strings.Contains(r.stderr, strings.TrimPrefix(msg, "fatal: ")) {
+				t.Errorf("%q: %q, git %q", args, r.stderr, g.stderr)
+			}
 		}
 	})
 
@@ -323,12 +387,17 @@ func TestGitFormsMatchGit(t *testing.T) {
 				env = append(env, kv)
 			}
 		}
-		for _, rev := range []string{"HEAD", "HEAD~3"} {
+		git("update-ref", "refs/remotes/origin/main", "HEAD~3")
+		defer git("update-ref", "-d", "refs/remotes/origin/main")
+		for _, rev := range []string{"HEAD", "HEAD~3", "v1^{commit}", "HEAD~2"} {
 			want := ansi.ReplaceAllString(sb.onTTY(repo, env, "git", "--no-pager", "show", "--no-patch", rev), "")
-			got := ansi.ReplaceAllString(sb.onTTY(repo, env, "git", "convo", "show", "--no-pager", rev), "")
-			got = strings.ReplaceAll(got, "\n\n    No linked conversation. (git convo link <conversation> <rev> links one by hand.)\n", "\n")
-			if !strings.Contains(want, "(") || strings.TrimSuffix(got, "\n") != strings.TrimSuffix(want, "\n") {
-				t.Errorf("%s: got\n%q\ngit\n%q", rev, got, want)
+			// In process, and asking git.
+			for _, e := range [][]string{env, append(env[:len(env):len(env)], "GIT_CONVO_READ_WITH_GIT=1")} {
+				got := ansi.ReplaceAllString(sb.onTTY(repo, e, "git", "convo", "show", "--no-pager", rev), "")
+				got = strings.ReplaceAll(got, "\n\n    No linked conversation. (git convo link <conversation> <rev> links one by hand.)\n", "\n")
+				if rev != "HEAD~2" && !strings.Contains(want, "(") || strings.TrimSuffix(got, "\n") != strings.TrimSuffix(want, "\n") {
+					t.Errorf("%s: got\n%q\ngit\n%q", rev, got, want)
+				}
 			}
 		}
 	})
@@ -528,7 +597,8 @@ func TestNewlineInRepositoryPath(t *testing.T) {
 	}
 }
 
-// TestShowRunsOneGit: show --json asks git once, whatever the revisions.
+// TestShowRunsOneGit: show --json asks git at most once, whatever the
+// revisions, and not at all for one it reads from the files.
 func TestShowRunsOneGit(t *testing.T) {
 	skipOnWindows(t)
 	sb := newSandbox(t)
@@ -536,15 +606,19 @@ func TestShowRunsOneGit(t *testing.T) {
 	sb.convo(repo, "install", "--cursor=none")
 	sb.write(repo, "a.txt", "a\n")
 	sb.commit(repo, "second", "a.txt")
+	sb.convo(repo, "show") // drains the queue
 	trace := filepath.Join(sb.root, "trace")
-	for _, args := range [][]string{{"--json"}, {"--json", "HEAD~1..HEAD"}, {"--json", ":/second", "HEAD~1"}} {
+	for _, c := range []struct {
+		args []string
+		gits int
+	}{{[]string{"--json"}, 0}, {[]string{"--json", "HEAD~1"}, 0}, {[]string{"--json", "HEAD~1..HEAD"}, 1}, {[]string{"--json", ":/second", "HEAD~1"}, 1}} {
 		os.Remove(trace)
-		if r := sb.runEnv(repo, sb.with("GIT_TRACE="+trace), "", append([]string{binPath, "show"}, args...)...); r.code != 0 {
-			t.Fatalf("%q: %s", args, r.stderr)
+		if r := sb.runEnv(repo, sb.with("GIT_TRACE="+trace), "", append([]string{binPath, "show"}, c.args...)...); r.code != 0 {
+			t.Fatalf("%q: %s", c.args, r.stderr)
 		}
 		b, _ := os.ReadFile(trace)
-		if n := strings.Count(string(b), "trace: built-in: git "); n != 1 {
-			t.Errorf("%q ran git %d times:\n%s", args, n, b)
+		if n := strings.Count(string(b), "trace: built-in: git "); n != c.gits {
+			t.Errorf("%q ran git %d times, want %d:\n%s", c.args, n, c.gits, b)
 		}
 	}
 }

@@ -140,6 +140,13 @@ func TestShareTeammateSeesConversations(t *testing.T) {
 	if out := b.convo(b.dir, "show", c); !strings.Contains(out, "Add rate limiting to the API") || !strings.Contains(out, "token bucket") {
 		t.Errorf("B's show:\n%s", out)
 	}
+	// B's show reads the commit and its note from the object files: no git process.
+	trace := filepath.Join(b.root, "show-trace")
+	r := b.runEnv(b.dir, append(b.env[:len(b.env):len(b.env)], "GIT_TRACE="+trace), "", binPath, "show", c)
+	if tr, _ := os.ReadFile(trace); r.code != 0 || !strings.Contains(r.stdout, "Add rate limiting to the API") ||
+		strings.Contains(string(tr), "trace: built-in: git ") {
+		t.Errorf("B's show, which should start no git: exit %d\n%s\n%s", r.code, r.stdout, tr)
+	}
 	// log reads shared notes through git log's %N; a user's own notes
 	// option (which changes what %N prints) changes nothing.
 	for _, args := range [][]string{{"-n", "3"}, {"-n", "3", "--no-notes"}, {"-n", "3", "--notes"}} {

@@ -67,7 +67,15 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 		records []gitx.ShowRecord
 		hashes  []string
 	)
-	if rc.json {
+	if rec, c, ok := rc.showInProcess(ra); ok {
+		// The common case, one revision: no git process at all.
+		hashes = []string{rec.Hash}
+		if rc.json {
+			commits = []gitx.Commit{*c}
+		} else {
+			records = []gitx.ShowRecord{rec}
+		}
+	} else if rc.json {
 		if commits, err = rc.repo.LogCommitsShow(ctx, ra.git); err != nil {
 			return err
 		}
@@ -115,6 +123,36 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 		rc.printConversations(ctx, linked[r.Hash], ra.flags["--full"])
 	}
 	return nil
+}
+
+// showInProcess answers show for one revision (or none: HEAD) and no git
+// option from the repository's files, as git would print it (see
+// gitx.ShowInProcess). ok is false wherever git's answer could differ, and
+// with GIT_CONVO_READ_WITH_GIT set (which holds the two paths against each
+// other): git answers then.
+func (rc *readContext) showInProcess(ra readArgs) (gitx.ShowRecord, *gitx.Commit, bool) {
+	getenv := rc.env.Getenv
+	if getenv("GIT_CONVO_READ_WITH_GIT") != "" {
+		return gitx.ShowRecord{}, nil, false
+	}
+	rev := ""
+	switch args := ra.git; {
+	case len(args) == 1 && args[0] != "" && !strings.HasPrefix(args[0], "-"):
+		rev = args[0]
+	case len(args) == 2 && args[0] == "--end-of-options" && args[1] != "":
+		rev = args[1]
+	case len(args) != 0:
+		return gitx.ShowRecord{}, nil, false
+	}
+	repo, ok := gitx.Discover(".", getenv)
+	if !ok {
+		return gitx.ShowRecord{}, nil, false
+	}
+	s, ok := gitx.LoadSettingsInProcess(".", getenv)
+	if !ok {
+		return gitx.ShowRecord{}, nil, false
+	}
+	return repo.ShowInProcess(rev, s, rc.io.StdoutTTY() && !rc.json, getenv)
 }
 
 func showObject(gc gitx.Commit, recorded *store.Commit, lcs []store.LinkedConversation) showJSON {

@@ -41,6 +41,10 @@ func (r *Repo) ReadCommit(ctx context.Context, rev string) (*Commit, error) {
 	return r.readCommitCLI(ctx, rev)
 }
 
+// gitSpace is what git's isspace takes for white space (not \v, \f or
+// Unicode's spaces).
+const gitSpace = " \t\n\r"
+
 // splitMessage splits a commit message as git's %s and %b do: the subject is
 // the first paragraph with its lines joined by spaces, the body what follows
 // the blank lines after it.
@@ -50,14 +54,14 @@ func splitMessage(msg string) (subject, body string) {
 	// Leading blank lines are no paragraph.
 	for rest != "" {
 		line, after, _ := strings.Cut(rest, "\n")
-		if strings.TrimSpace(line) != "" {
+		if strings.TrimRight(line, gitSpace) != "" {
 			break
 		}
 		rest = after
 	}
 	for rest != "" {
 		line, after, _ := strings.Cut(rest, "\n")
-		if strings.TrimSpace(line) == "" {
+		if strings.TrimRight(line, gitSpace) == "" {
 			break
 		}
 		parts = append(parts, strings.TrimRight(line, " \t\r"))
@@ -65,7 +69,7 @@ func splitMessage(msg string) (subject, body string) {
 	}
 	for rest != "" {
 		line, after, _ := strings.Cut(rest, "\n")
-		if strings.TrimSpace(line) != "" {
+		if strings.TrimRight(line, gitSpace) != "" {
 			break
 		}
 		rest = after

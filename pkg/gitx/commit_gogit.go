@@ -97,7 +97,7 @@ func parseIdent(s string) (name, email string, when time.Time) {
 	if lt < 0 || gt < lt {
 		return strings.TrimSpace(s), "", time.Time{}
 	}
-	name, email = strings.TrimSpace(s[:lt]), s[lt+1:gt]
+	name, email = strings.TrimRight(s[:lt], gitSpace), s[lt+1:gt] // as git's %an: leading space kept
 	f := strings.Fields(s[gt+1:])
 	if len(f) < 1 {
 		return name, email, time.Time{}
@@ -149,30 +149,8 @@ func (r *Repo) resolveHead() (hash, branch string, err error) {
 
 // resolveRef follows a ref to a hash through loose and packed refs.
 func (r *Repo) resolveRef(ref string, depth int) (string, error) {
-	if depth > 5 {
-		return "", errors.New("symbolic ref loop at " + ref)
-	}
-	for _, dir := range []string{r.GitDir, r.CommonDir} {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref)))
-		if err != nil {
-			continue
-		}
-		v := strings.TrimSpace(string(data))
-		if next, ok := strings.CutPrefix(v, "ref: "); ok {
-			return r.resolveRef(next, depth+1)
-		}
-		if IsFullHash(v) {
-			return v, nil
-		}
-	}
-	data, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs"))
-	if err != nil {
-		return "", errors.New("ref not found: " + ref)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if h, name, ok := strings.Cut(line, " "); ok && name == ref && IsFullHash(h) {
-			return h, nil
-		}
+	if h, ok := (&refFiles{r: r}).resolve(ref, depth); ok {
+		return h, nil
 	}
 	return "", errors.New("ref not found: " + ref)
 }

@@ -1,7 +1,6 @@
 package gitx
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,12 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/objfile"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
 
 // errNoObject: the object is in none of the stores read here (a promisor
@@ -23,20 +18,15 @@ import (
 const errNoObject = constError("object not found")
 
 // objectStore reads a repository's objects in process: loose objects and
-// packs, through alternates. It uses go-git's object and pack formats only,
-// not its storage or object model, whose imports (config parsing, OpenPGP
-// signature verification) would be initialised in every git-convo process.
+// packs, through alternates. It uses go-git's object formats only (and its
+// own pack reader, packread.go), not go-git's storage or object model,
+// whose imports (config parsing, OpenPGP signature verification) would be
+// initialised in every git-convo process.
 type objectStore struct {
-	dirs  []string // objects directories, the repository's first
-	packs []*pack  // indexes read on first need
+	dirs  []string     // objects directories, the repository's first
+	packs []*packIndex // indexes opened on first need
 	read  bool
-}
-
-type pack struct {
-	path string // the .pack file
-	idx  *idxfile.MemoryIndex
-	pf   *packfile.Packfile
-	f    billy.File
+	pr    packReader
 }
 
 func openObjects(commonDir string) *objectStore {
@@ -71,14 +61,17 @@ func openObjects(commonDir string) *objectStore {
 // Close releases the pack files.
 func (s *objectStore) Close() {
 	for _, p := range s.packs {
-		if p.f != nil {
-			p.f.Close()
-		}
+		p.close()
 	}
 }
 
 // object returns an object's type and content.
 func (s *objectStore) object(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	return s.objectAt(h, 0)
+}
+
+// objectAt is object for a delta's base, depth deltas down.
+func (s *objectStore) objectAt(h plumbing.Hash, depth int) (plumbing.ObjectType, []byte, error) {
 	hex := h.String()
 	for _, dir := range s.dirs {
 		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
@@ -95,28 +88,13 @@ func (s *objectStore) object(h plumbing.Hash) (plumbing.ObjectType, []byte, erro
 		return 0, nil, err
 	}
 	for _, p := range s.packs {
-		off, err := p.idx.FindOffset(h)
-		if err != nil {
-			continue
-		}
-		if p.pf == nil {
-			fs := osfs.New(filepath.Dir(p.path))
-			if p.f, err = fs.Open(filepath.Base(p.path)); err != nil {
-				return 0, nil, err
-			}
-			p.pf = packfile.NewPackfile(p.idx, fs, p.f, 0)
-		}
-		o, err := p.pf.GetByOffset(off)
+		off, ok, err := p.find(h)
 		if err != nil {
 			return 0, nil, err
 		}
-		r, err := o.Reader()
-		if err != nil {
-			return 0, nil, err
+		if ok {
+			return s.pr.read(p, off, depth, s.objectAt)
 		}
-		data, err := io.ReadAll(r)
-		r.Close()
-		return o.Type(), data, err
 	}
 	return 0, nil, fmt.Errorf("%w: %s", errNoObject, hex)
 }
@@ -135,7 +113,7 @@ func readLoose(f io.Reader) (plumbing.ObjectType, []byte, error) {
 	return t, data, err
 }
 
-// loadPacks reads every pack index once.
+// loadPacks opens every pack index once (header and fan-out only).
 func (s *objectStore) loadPacks() error {
 	if s.read {
 		return nil
@@ -148,17 +126,11 @@ func (s *objectStore) loadPacks() error {
 			if _, err := os.Stat(packPath); err != nil {
 				continue
 			}
-			f, err := os.Open(ip)
-			if err != nil {
-				return err
-			}
-			idx := idxfile.NewMemoryIndex()
-			err = idxfile.NewDecoder(bufio.NewReader(f)).Decode(idx)
-			f.Close()
+			p, err := openPackIndex(ip, packPath)
 			if err != nil {
 				return fmt.Errorf("reading %s: %w", ip, err)
 			}
-			s.packs = append(s.packs, &pack{path: packPath, idx: idx})
+			s.packs = append(s.packs, p)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -72,49 +73,59 @@ func topLevelOf(dir, gitDir string) string {
 // ResolveInProcess resolves the revision forms a reader needs most (HEAD,
 // @, a full hash, a branch, tag or remote name, with ~N, ^N and ^{commit}
 // suffixes) to a commit hash from files, with no process. ok is false for
-// every other form, and for anything it cannot find: ask git (RevParse)
-// then, which also words the error.
+// every other form, for a name two refs answer (git warns), and for anything
+// it cannot find: ask git (RevParse) then, which also words the error.
 func (r *Repo) ResolveInProcess(rev string) (string, bool) {
+	st := openObjects(r.CommonDir)
+	defer st.Close()
+	h, _, ok := r.resolveIn(st, rev)
+	return h, ok
+}
+
+// resolveIn is ResolveInProcess reading objects from st. tag is true when
+// rev is a bare name of an annotated tag, which git show shows as a tag
+// before its commit.
+func (r *Repo) resolveIn(st *objectStore, rev string) (hash string, tag bool, ok bool) {
+	bare := !strings.ContainsAny(rev, "~^")
 	rev = strings.TrimSuffix(rev, "^{commit}")
 	if r.GitDir == "" || r.CommonDir == "" || r.ObjectFormat != "sha1" || rev == "" ||
 		strings.ContainsAny(rev, ":@{}.[ \\*?") && !isPlainAt(rev) {
-		return "", false
+		return "", false, false
 	}
 	base, ops := splitSuffixes(rev)
 	if ops == nil && base != rev {
-		return "", false
+		return "", false, false
 	}
-	st := openObjects(r.CommonDir)
-	defer st.Close()
-	h, ok := r.resolveBase(base)
+	named, ok := r.resolveBase(base)
 	if !ok {
-		return "", false
+		return "", false, false
 	}
-	h, ok = peelToCommit(st, h)
+	h, ok := peelToCommit(st, named)
 	if !ok {
-		return "", false
+		return "", false, false
 	}
+	tag = bare && h != named
 	for _, op := range ops {
 		data, err := st.typed(h, plumbing.CommitObject)
 		if err != nil {
-			return "", false
+			return "", false, false
 		}
 		c, _, err := parseCommitObject(h.String(), data)
 		if err != nil {
-			return "", false
+			return "", false, false
 		}
 		switch op.kind {
 		case '~':
 			for range op.n {
 				if len(c.Parents) == 0 {
-					return "", false
+					return "", false, false
 				}
 				h = plumbing.NewHash(c.Parents[0])
 				if data, err = st.typed(h, plumbing.CommitObject); err != nil {
-					return "", false
+					return "", false, false
 				}
 				if c, _, err = parseCommitObject(h.String(), data); err != nil {
-					return "", false
+					return "", false, false
 				}
 			}
 		case '^':
@@ -122,12 +133,12 @@ func (r *Repo) ResolveInProcess(rev string) (string, bool) {
 				continue
 			}
 			if op.n > len(c.Parents) {
-				return "", false
+				return "", false, false
 			}
 			h = plumbing.NewHash(c.Parents[op.n-1])
 		}
 	}
-	return h.String(), true
+	return h.String(), tag, true
 }
 
 // isPlainAt is "@" (HEAD) with suffixes only.
@@ -172,7 +183,8 @@ func splitSuffixes(rev string) (string, []revOp) {
 	return base, ops
 }
 
-// resolveBase resolves a name as git's rev-parse rules do.
+// resolveBase resolves a name as git's rev-parse rules do. A name that
+// more than one rule finds is git's to answer (it warns).
 func (r *Repo) resolveBase(name string) (plumbing.Hash, bool) {
 	if name == "HEAD" || name == "@" {
 		h, _, err := r.resolveHead()
@@ -191,12 +203,55 @@ func (r *Repo) resolveBase(name string) (plumbing.Hash, bool) {
 	if strings.HasPrefix(name, "refs/") {
 		rules = append([]string{name}, rules...)
 	}
+	refs := refFiles{r: r}
+	found := ""
 	for _, ref := range rules {
-		if h, err := r.resolveRef(ref, 0); err == nil {
-			return plumbing.NewHash(h), true
+		if h, ok := refs.resolve(ref, 0); ok {
+			if found != "" {
+				return plumbing.ZeroHash, false
+			}
+			found = h
 		}
 	}
-	return plumbing.ZeroHash, false
+	return plumbing.NewHash(found), found != ""
+}
+
+// refFiles reads refs from the loose ref files and packed-refs, the latter
+// read once.
+type refFiles struct {
+	r      *Repo
+	packed map[string]string
+}
+
+// resolve follows ref to a hash; ok is false when no file names it.
+func (f *refFiles) resolve(ref string, depth int) (string, bool) {
+	if depth > 5 {
+		return "", false
+	}
+	for _, dir := range []string{f.r.GitDir, f.r.CommonDir} {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref)))
+		if err != nil {
+			continue
+		}
+		v := strings.TrimSpace(string(data))
+		if next, ok := strings.CutPrefix(v, "ref: "); ok {
+			return f.resolve(next, depth+1)
+		}
+		if IsFullHash(v) {
+			return v, true
+		}
+	}
+	if f.packed == nil {
+		f.packed = map[string]string{}
+		data, _ := os.ReadFile(filepath.Join(f.r.CommonDir, "packed-refs"))
+		for _, line := range strings.Split(string(data), "\n") {
+			if h, name, ok := strings.Cut(line, " "); ok && IsFullHash(h) {
+				f.packed[name] = h
+			}
+		}
+	}
+	h, ok := f.packed[ref]
+	return h, ok
 }
 
 // IsHexPrefix reports 4 or more hex digits (what git may take for a hash).

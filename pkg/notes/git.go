@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -53,6 +54,19 @@ func (g Git) cmd(ctx context.Context, args ...string) *exec.Cmd {
 	cmd.Env = g.Env
 	cmd.WaitDelay = 5 * time.Second
 	return cmd
+}
+
+// getenv reads the environment git runs in: Env, else the process's.
+func (g Git) getenv(k string) string {
+	if g.Env == nil {
+		return os.Getenv(k)
+	}
+	for i := len(g.Env) - 1; i >= 0; i-- {
+		if name, v, ok := strings.Cut(g.Env[i], "="); ok && name == k {
+			return v
+		}
+	}
+	return ""
 }
 
 // run runs git with stdin and returns its stdout.

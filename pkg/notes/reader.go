@@ -11,14 +11,15 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
 // Reader reads shared notes for a read command: it finds the notes refs in
-// process and asks one git cat-file, kept open, for each commit's note by
-// its path on each ref (no listing of the notes trees), so a command costs
-// one process for its notes. log has git log print them (NewInlineReaderAfter).
+// process and reads each commit's note by its path on each ref (no listing
+// of the notes trees) from the object files, with no process; where the
+// files cannot tell, one git cat-file, kept open, answers instead. log has git log print them (NewInlineReaderAfter).
 type Reader struct {
 	g       Git
 	ready   chan struct{}
@@ -28,6 +29,10 @@ type Reader struct {
 	err     error
 
 	indexOnce sync.Once // index is listed only for All
+
+	// local reads notes from the object files, no process (nil: only
+	// cat-file can, see gitx.BlobsInProcess).
+	local *gitx.Repo
 
 	mu  sync.Mutex
 	cat *exec.Cmd
@@ -66,7 +71,12 @@ func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool)
 		if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
 			r.derived, r.err = r.g.LoadDerived(ctx)
 		}
-		if cat && r.err == nil && len(r.refs) > 0 {
+		if len(r.refs) > 0 {
+			if repo, ok := gitx.Discover(dir, r.g.getenv); ok && repo.PlainObjects(r.g.getenv) {
+				r.local = repo // cat-file only if the files cannot answer
+			}
+		}
+		if cat && r.err == nil && len(r.refs) > 0 && r.local == nil {
 			r.mu.Lock()
 			_ = r.startCat(ctx)
 			r.mu.Unlock()
@@ -130,9 +140,15 @@ func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace
 	queries, per := r.noteQueries(ctx, hashes)
 	var contents [][]byte
 	if len(queries) > 0 {
-		var err error
-		if contents, err = r.readInOrder(ctx, queries); err != nil {
-			return nil, err
+		ok := false
+		if r.local != nil {
+			contents, ok = r.local.BlobsInProcess(queries, r.g.getenv)
+		}
+		if !ok {
+			var err error
+			if contents, err = r.readInOrder(ctx, queries); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for i, h := range hashes {

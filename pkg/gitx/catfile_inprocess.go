@@ -1,0 +1,110 @@
+package gitx
+
+import (
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// BlobsInProcess answers what `git cat-file --batch` answers for each name
+// ("<ref>:<path>" with a full ref name, or a full hash), from the object
+// files with no process: a blob's content, nil where cat-file would say
+// "missing" or the object is no blob. ok is false where only git can tell
+// (a ref not in the ref files, an object not in the object files, replace
+// refs or grafts, SHA-256): ask cat-file then.
+func (r *Repo) BlobsInProcess(names []string, getenv func(string) string) ([][]byte, bool) {
+	if r.ObjectFormat != "sha1" || !r.PlainObjects(getenv) {
+		return nil, false
+	}
+	st := openObjects(r.CommonDir)
+	defer st.Close()
+	refs := refFiles{r: r}
+	trees := map[string]plumbing.Hash{} // ref -> its root tree
+	out := make([][]byte, len(names))
+	for i, name := range names {
+		var h plumbing.Hash
+		if len(name) == 40 && IsFullHash(name) {
+			h = plumbing.NewHash(name)
+		} else {
+			ref, path, found := strings.Cut(name, ":")
+			if !found || !strings.HasPrefix(ref, "refs/") || path == "" {
+				return nil, false
+			}
+			tree, seen := trees[ref]
+			if !seen {
+				tip, ok := refs.resolve(ref, 0)
+				if !ok {
+					return nil, false
+				}
+				if tree, ok = rootTree(st, plumbing.NewHash(tip)); !ok {
+					return nil, false
+				}
+				trees[ref] = tree
+			}
+			var ok, present bool
+			if h, present, ok = treePath(st, tree, path); !ok {
+				return nil, false
+			}
+			if !present {
+				continue // cat-file: missing
+			}
+		}
+		t, data, err := st.object(h)
+		if err != nil {
+			return nil, false
+		}
+		if t == plumbing.BlobObject {
+			out[i] = data
+		}
+	}
+	return out, true
+}
+
+// rootTree peels a commit (or tags to one, or a tree) to its tree.
+func rootTree(st *objectStore, h plumbing.Hash) (plumbing.Hash, bool) {
+	h, ok := peelToCommit(st, h)
+	if !ok {
+		t, _, err := st.object(h)
+		return h, err == nil && t == plumbing.TreeObject
+	}
+	data, err := st.typed(h, plumbing.CommitObject)
+	if err != nil {
+		return h, false
+	}
+	_, tree, err := parseCommitObject(h.String(), data)
+	return tree, err == nil
+}
+
+// treePath finds path ("a/b/c") under tree: present is false where it is
+// not there (cat-file's "missing"), ok false where a tree cannot be read.
+func treePath(st *objectStore, tree plumbing.Hash, path string) (h plumbing.Hash, present, ok bool) {
+	h = tree
+	dir := true
+	for comp := range strings.SplitSeq(path, "/") {
+		if !dir {
+			return h, false, true // a path under a file
+		}
+		data, err := st.typed(h, plumbing.TreeObject)
+		if err != nil {
+			return h, false, false
+		}
+		entries, err := parseTree(data)
+		if err != nil {
+			return h, false, false
+		}
+		found := false
+		for _, e := range entries {
+			if e.Name == comp {
+				h, found, dir = e.Hash, true, e.Dir
+				if e.Mode == "160000" {
+					return h, false, true // a submodule's commit: not in this repository
+				}
+				break
+			}
+		}
+		if !found {
+			return h, false, true
+		}
+	}
+	return h, true, true
+}

@@ -1,0 +1,410 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// A pack read for a few objects: a read command wants one commit, a tree or
+// two and a blob, so the index is searched where it lies (its fan-out and
+// one bucket of names, a few reads) rather than loaded whole, and only the
+// objects asked for are inflated, with their delta bases. go-git's
+// packfile reader maps every offset of the index to its hash on first use,
+// which costs more than the whole of git show on a 4,000-commit history.
+
+// errBadPack: a pack or index this reader does not take (another version,
+// a corrupt entry): the caller asks git.
+const errBadPack = constError("unreadable pack")
+
+// packIndex is one pack's version 2 index, read as needed.
+type packIndex struct {
+	idx, pack *os.File
+	fanout    [256]uint32
+	n         uint32
+}
+
+// openPackIndex reads an index's header and fan-out.
+func openPackIndex(idxPath, packPath string) (*packIndex, error) {
+	f, err := os.Open(idxPath)
+	if err != nil {
+		return nil, err
+	}
+	var head [8 + 1024]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil || !bytes.Equal(head[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
+		f.Close()
+		return nil, errBadPack
+	}
+	p := &packIndex{idx: f}
+	for i := range p.fanout {
+		p.fanout[i] = binary.BigEndian.Uint32(head[8+4*i:])
+	}
+	p.n = p.fanout[255]
+	if p.pack, err = os.Open(packPath); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *packIndex) close() {
+	p.idx.Close()
+	p.pack.Close()
+}
+
+// find returns the pack offset of h; ok is false when the pack lacks it.
+func (p *packIndex) find(h plumbing.Hash) (off int64, ok bool, err error) {
+	lo := uint32(0)
+	if h[0] > 0 {
+		lo = p.fanout[h[0]-1]
+	}
+	hi := p.fanout[h[0]]
+	if hi <= lo || hi > p.n {
+		return 0, false, nil
+	}
+	names := make([]byte, (hi-lo)*20)
+	if _, err := p.idx.ReadAt(names, 8+1024+int64(lo)*20); err != nil {
+		return 0, false, errBadPack
+	}
+	i, j := 0, int(hi-lo)
+	for i < j { // the first name >= h
+		m := (i + j) / 2
+		if bytes.Compare(names[m*20:m*20+20], h[:]) < 0 {
+			i = m + 1
+		} else {
+			j = m
+		}
+	}
+	if i == int(hi-lo) || !bytes.Equal(names[i*20:i*20+20], h[:]) {
+		return 0, false, nil
+	}
+	pos := int64(lo) + int64(i)
+	var b [8]byte
+	if _, err := p.idx.ReadAt(b[:4], 8+1024+int64(p.n)*24+pos*4); err != nil {
+		return 0, false, errBadPack
+	}
+	o := binary.BigEndian.Uint32(b[:4])
+	if o&0x80000000 == 0 {
+		return int64(o), true, nil
+	}
+	if _, err := p.idx.ReadAt(b[:], 8+1024+int64(p.n)*28+int64(o&0x7fffffff)*8); err != nil {
+		return 0, false, errBadPack
+	}
+	big := binary.BigEndian.Uint64(b[:])
+	if big > 1<<62 {
+		return 0, false, errBadPack
+	}
+	return int64(big), true, nil
+}
+
+// packReader inflates objects from packs, keeping the delta bases it made.
+type packReader struct {
+	zr    io.ReadCloser
+	bases map[baseKey]packed
+	size  int // bytes held in bases
+}
+
+type baseKey struct {
+	p   *packIndex
+	off int64
+}
+
+type packed struct {
+	t    plumbing.ObjectType
+	data []byte
+}
+
+// maxBaseBytes bounds the delta bases kept while a store is open.
+const maxBaseBytes = 32 << 20
+
+// read returns the object at off in p. base resolves a REF_DELTA's base by
+// hash (any pack, or loose).
+func (pr *packReader) read(p *packIndex, off int64, depth int,
+	base func(plumbing.Hash, int) (plumbing.ObjectType, []byte, error)) (plumbing.ObjectType, []byte, error) {
+	if depth > 64 {
+		return 0, nil, errBadPack
+	}
+	if o, ok := pr.bases[baseKey{p, off}]; ok {
+		return o.t, o.data, nil
+	}
+	var head [32]byte
+	n, err := p.pack.ReadAt(head[:], off)
+	if n == 0 {
+		return 0, nil, errBadPack
+	}
+	_ = err // a short read at the end of the pack: the header is shorter
+	c := head[0]
+	typ := plumbing.ObjectType((c >> 4) & 7)
+	size := uint64(c & 15)
+	pos, shift := 1, uint(4)
+	for c&0x80 != 0 {
+		if pos >= n || shift > 56 {
+			return 0, nil, errBadPack
+		}
+		c = head[pos]
+		pos++
+		size |= uint64(c&0x7f) << shift
+		shift += 7
+	}
+	if size > 1<<31 {
+		return 0, nil, errBadPack
+	}
+	var t plumbing.ObjectType
+	var data []byte
+	switch typ {
+	case plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject:
+		t = typ
+		data, err = pr.inflate(p, off+int64(pos), int(size))
+		if err != nil {
+			return 0, nil, err
+		}
+	case plumbing.OFSDeltaObject:
+		rel, ok := ofsDeltaOffset(head[pos:n])
+		if !ok {
+			return 0, nil, errBadPack
+		}
+		for head[pos]&0x80 != 0 {
+			pos++
+		}
+		pos++
+		if rel <= 0 || rel > off {
+			return 0, nil, errBadPack
+		}
+		bt, b, err := pr.read(p, off-rel, depth+1, base)
+		if err != nil {
+			return 0, nil, err
+		}
+		if t, data, err = pr.undelta(p, off+int64(pos), int(size), bt, b); err != nil {
+			return 0, nil, err
+		}
+	case plumbing.REFDeltaObject:
+		if pos+20 > n {
+			return 0, nil, errBadPack
+		}
+		var h plumbing.Hash
+		copy(h[:], head[pos:pos+20])
+		bt, b, err := base(h, depth+1)
+		if err != nil {
+			return 0, nil, err
+		}
+		if t, data, err = pr.undelta(p, off+int64(pos+20), int(size), bt, b); err != nil {
+			return 0, nil, err
+		}
+	default:
+		return 0, nil, errBadPack
+	}
+	if depth > 0 && pr.size+len(data) <= maxBaseBytes {
+		if pr.bases == nil {
+			pr.bases = map[baseKey]packed{}
+		}
+		pr.bases[baseKey{p, off}] = packed{t, data}
+		pr.size += len(data)
+	}
+	return t, data, nil
+}
+
+// undelta inflates the delta at off and applies it to base.
+func (pr *packReader) undelta(p *packIndex, off int64, size int, bt plumbing.ObjectType, base []byte) (plumbing.ObjectType, []byte, error) {
+	delta, err := pr.inflate(p, off, size)
+	if err != nil {
+		return 0, nil, err
+	}
+	out, err := applyDelta(base, delta)
+	return bt, out, err
+}
+
+// inflate reads size bytes of the zlib stream at off.
+func (pr *packReader) inflate(p *packIndex, off int64, size int) ([]byte, error) {
+	src := bufio.NewReaderSize(io.NewSectionReader(p.pack, off, 1<<62), 4096)
+	var err error
+	if pr.zr == nil {
+		pr.zr, err = zlib.NewReader(src)
+	} else {
+		err = pr.zr.(zlib.Resetter).Reset(src, nil)
+	}
+	if err != nil {
+		return nil, errBadPack
+	}
+	out := make([]byte, size)
+	if _, err := io.ReadFull(pr.zr, out); err != nil {
+		return nil, errBadPack
+	}
+	return out, nil
+}
+
+// applyDelta rebuilds an object from its base and a git delta: the two
+// sizes, then copies from the base and inserted bytes.
+func applyDelta(base, delta []byte) ([]byte, error) {
+	src, n := binary.Uvarint(delta)
+	if n <= 0 || src != uint64(len(base)) {
+		return nil, errBadPack
+	}
+	delta = delta[n:]
+	dst, n := binary.Uvarint(delta)
+	if n <= 0 || dst > 1<<31 {
+		return nil, errBadPack
+	}
+	delta = delta[n:]
+	out := make([]byte, 0, dst)
+	for len(delta) > 0 {
+		op := delta[0]
+		delta = delta[1:]
+		switch {
+		case op&0x80 != 0:
+			var off, size uint64
+			for i := range 4 {
+				if op&(1<<i) != 0 {
+					if len(delta) == 0 {
+						return nil, errBadPack
+					}
+					off |= uint64(delta[0]) << (8 * i)
+					delta = delta[1:]
+				}
+			}
+			for i := range 3 {
+				if op&(0x10<<i) != 0 {
+					if len(delta) == 0 {
+						return nil, errBadPack
+					}
+					size |= uint64(delta[0]) << (8 * i)
+					delta = delta[1:]
+				}
+			}
+			if size == 0 {
+				size = 0x10000
+			}
+			if off+size > uint64(len(base)) {
+				return nil, errBadPack
+			}
+			out = append(out, base[off:off+size]...)
+		case op != 0:
+			if int(op) > len(delta) {
+				return nil, errBadPack
+			}
+			out = append(out, delta[:op]...)
+			delta = delta[op:]
+		default:
+			return nil, errors.New("delta opcode 0")
+		}
+	}
+	if uint64(len(out)) != dst {
+		return nil, errBadPack
+	}
+	return out, nil
+}
+
+// objectType is an object's type from its header alone: a loose object's
+// first bytes, a packed entry's type (a delta's from its base's header).
+func (s *objectStore) objectType(h plumbing.Hash) (plumbing.ObjectType, error) {
+	return s.objectTypeAt(h, 0)
+}
+
+func (s *objectStore) objectTypeAt(h plumbing.Hash, depth int) (plumbing.ObjectType, error) {
+	if depth > 64 {
+		return 0, errBadPack
+	}
+	hex := h.String()
+	for _, dir := range s.dirs {
+		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
+		if err != nil {
+			continue
+		}
+		t, err := looseType(f)
+		f.Close()
+		if err == nil {
+			return t, nil
+		}
+	}
+	if err := s.loadPacks(); err != nil {
+		return 0, err
+	}
+	for _, p := range s.packs {
+		off, ok, err := p.find(h)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			continue
+		}
+		for range 64 {
+			var head [32]byte
+			n, _ := p.pack.ReadAt(head[:], off)
+			if n == 0 {
+				return 0, errBadPack
+			}
+			t := plumbing.ObjectType((head[0] >> 4) & 7)
+			pos := 1
+			for c := head[0]; c&0x80 != 0; pos++ {
+				if pos >= n {
+					return 0, errBadPack
+				}
+				c = head[pos]
+			}
+			switch t {
+			case plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject:
+				return t, nil
+			case plumbing.OFSDeltaObject:
+				rel, ok := ofsDeltaOffset(head[pos:n])
+				if !ok || rel <= 0 || rel > off {
+					return 0, errBadPack
+				}
+				off -= rel
+			case plumbing.REFDeltaObject:
+				if pos+20 > n {
+					return 0, errBadPack
+				}
+				var base plumbing.Hash
+				copy(base[:], head[pos:pos+20])
+				return s.objectTypeAt(base, depth+1)
+			default:
+				return 0, errBadPack
+			}
+		}
+		return 0, errBadPack
+	}
+	return 0, fmt.Errorf("%w: %s", errNoObject, hex)
+}
+
+// ofsDeltaOffset reads an OFS_DELTA's distance back to its base.
+func ofsDeltaOffset(b []byte) (int64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	c := b[0]
+	rel := int64(c & 0x7f)
+	for i := 1; c&0x80 != 0; i++ {
+		if i >= len(b) || rel > 1<<55 {
+			return 0, false
+		}
+		c = b[i]
+		rel = (rel+1)<<7 | int64(c&0x7f)
+	}
+	return rel, true
+}
+
+// looseType reads a loose object's type from its header.
+func looseType(f io.Reader) (plumbing.ObjectType, error) {
+	zr, err := zlib.NewReader(f)
+	if err != nil {
+		return 0, err
+	}
+	defer zr.Close()
+	var head [32]byte
+	n, err := io.ReadAtLeast(zr, head[:], 1)
+	if err != nil && n == 0 {
+		return 0, err
+	}
+	name, _, ok := bytes.Cut(head[:n], []byte(" "))
+	if !ok {
+		return 0, errBadPack
+	}
+	return plumbing.ParseObjectType(string(name))
+}

@@ -1,0 +1,206 @@
+package gitx
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Decorations as git show prints them on a terminal (log.decorate=auto,
+// short names): "HEAD -> main, tag: v1, origin/main". git (2.39) decorates
+// with the refs under refs/heads/, refs/tags/, refs/remotes/, refs/stash
+// and HEAD, last ref name first, HEAD before all; HEAD that names a branch
+// here prints as "HEAD -> branch" in HEAD's place, the branch left out. A
+// ref to an annotated tag decorates the commit the tag names, as "tag: ".
+
+// decoratedRef is one ref git's default decoration filter takes.
+func decoratedRef(name string) bool {
+	return strings.HasPrefix(name, "refs/heads/") || strings.HasPrefix(name, "refs/tags/") ||
+		strings.HasPrefix(name, "refs/remotes/") || name == "refs/stash"
+}
+
+// decorations returns git's decorations of commit, without the
+// parentheses ("" for none); ok is false where git might decorate
+// otherwise (a decoration filter set, refs the files cannot tell).
+func (r *Repo) decorations(st *objectStore, s *Settings, commit string) (string, bool) {
+	for _, k := range []string{"log.excludedecoration", "log.initialdecorationset"} {
+		if isSet(s, k) {
+			return "", false
+		}
+	}
+	refs, ok := r.allRefs()
+	if !ok {
+		return "", false
+	}
+	names := make([]string, 0, len(refs))
+	for name := range refs {
+		if decoratedRef(name) {
+			names = append(names, name)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(names)))
+	var out []string
+	headRef := ""
+	if data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD")); err == nil {
+		if ref, sym := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: "); sym {
+			headRef = ref
+		}
+	}
+	current := "" // the branch HEAD names, when it decorates this commit
+	if head, _, err := r.resolveHead(); err == nil && head == commit {
+		if headRef != "" && strings.HasPrefix(headRef, "refs/heads/") && refs[headRef].hash == commit {
+			current = headRef
+			out = append(out, "HEAD -> "+shortRefName(headRef))
+		} else {
+			out = append(out, "HEAD")
+		}
+	}
+	for _, name := range names {
+		ref := refs[name]
+		switch {
+		case name == current:
+		case ref.hash == commit:
+			if strings.HasPrefix(name, "refs/tags/") {
+				out = append(out, "tag: "+shortRefName(name))
+			} else {
+				out = append(out, shortRefName(name))
+			}
+		default:
+			peeled, ok := ref.peeled, ref.peeledKnown
+			if !ok {
+				if peeled, ok = peelTag(st, ref.hash); !ok {
+					return "", false
+				}
+			}
+			if peeled == commit {
+				out = append(out, "tag: "+shortRefName(name))
+			}
+		}
+	}
+	return strings.Join(out, ", "), true
+}
+
+// shortRefName is git's prettify_refname.
+func shortRefName(name string) string {
+	for _, p := range []string{"refs/heads/", "refs/tags/", "refs/remotes/"} {
+		if rest, ok := strings.CutPrefix(name, p); ok {
+			return rest
+		}
+	}
+	return name
+}
+
+// refValue is a ref's object and, when packed-refs says, what it peels to
+// ("" for an object that is no tag).
+type refValue struct {
+	hash        string
+	peeled      string
+	peeledKnown bool
+}
+
+// allRefs reads every ref from packed-refs and the loose ref files (a loose
+// ref wins), symbolic refs resolved. ok is false for a ref it cannot read.
+func (r *Repo) allRefs() (map[string]refValue, bool) {
+	refs := map[string]refValue{}
+	data, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs"))
+	if err != nil && !os.IsNotExist(err) {
+		return nil, false
+	}
+	lines := strings.Split(string(data), "\n")
+	fully := len(lines) > 0 && strings.HasPrefix(lines[0], "# pack-refs with:") &&
+		strings.Contains(lines[0]+" ", " fully-peeled ")
+	last := ""
+	for _, line := range lines {
+		switch {
+		case line == "" || line[0] == '#':
+		case line[0] == '^':
+			if last == "" || !IsFullHash(line[1:]) {
+				return nil, false
+			}
+			v := refs[last]
+			v.peeled, v.peeledKnown = line[1:], true
+			refs[last] = v
+		default:
+			h, name, ok := strings.Cut(line, " ")
+			if !ok || !IsFullHash(h) {
+				return nil, false
+			}
+			// fully-peeled: a ref with no "^" line names no tag.
+			refs[name], last = refValue{hash: h, peeled: "", peeledKnown: fully}, name
+		}
+	}
+	files := refFiles{r: r}
+	root := filepath.Join(r.CommonDir, "refs")
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(r.CommonDir, p)
+		if err != nil {
+			return err
+		}
+		name := filepath.ToSlash(rel)
+		if !decoratedRef(name) {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		v := strings.TrimSpace(string(b))
+		if target, sym := strings.CutPrefix(v, "ref: "); sym {
+			h, ok := files.resolve(target, 1)
+			if !ok {
+				return nil // a dangling symbolic ref: git skips it
+			}
+			v = h
+		} else if !IsFullHash(v) {
+			return fs.ErrInvalid
+		}
+		refs[name] = refValue{hash: v}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		return nil, false
+	}
+	return refs, true
+}
+
+// peelTag follows annotated tags from h: the object they name at last, ""
+// for an object that is no tag. ok is false for an object it cannot read.
+func peelTag(st *objectStore, h string) (string, bool) {
+	t, err := st.objectType(plumbing.NewHash(h))
+	if err != nil {
+		return "", false
+	}
+	if t != plumbing.TagObject {
+		return "", true
+	}
+	for range 10 {
+		_, data, err := st.object(plumbing.NewHash(h))
+		if err != nil {
+			return "", false
+		}
+		line, _, _ := bytes.Cut(data, []byte("\n"))
+		obj, ok := bytes.CutPrefix(line, []byte("object "))
+		if !ok || !IsFullHash(string(obj)) {
+			return "", false
+		}
+		h = string(obj)
+		if t, err = st.objectType(plumbing.NewHash(h)); err != nil {
+			return "", false
+		}
+		if t != plumbing.TagObject {
+			return h, true
+		}
+	}
+	return "", false
+}
