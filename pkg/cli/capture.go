@@ -13,6 +13,11 @@ agent's final responses and a git commit the agent ran in its terminal
 (afterShellExecution). On "stop" it also reads the conversation's title and
 summary from Cursor's state.vscdb (read-only) and re-links recent commits.
 
+An event inside the agent's turn (an edit, a prompt, a tool step) is kept in the spool
+beside links.sqlite and recorded, before anything else, when the turn ends, when a commit
+is recorded or when any command reads (GIT_CONVO_SYNC=1: at once); the hook opens no
+database.
+
 It always exits 0 and prints Cursor's reply ({} or {"continue":true}), so a
 problem in git-convo can never block the agent. Problems go to stderr as one
 line and to the log that "git convo doctor" shows.

@@ -153,7 +153,8 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		if c, ok := dbDirCheck(dbPath); !ok {
 			add(c)
 		} else {
-			add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created by the first Cursor hook or commit)"})
+			dbWritable = true // created by the first write
+			add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created when the first agent turn ends or the first commit is recorded)"})
 		}
 	} else if err != nil {
 		if c, ok := dbDirCheck(dbPath); !ok {
@@ -191,7 +192,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 
 	checks = append(checks, prototypeChecks(ctx, env)...)
 	if dbPath, err := env.dbPath(); err == nil {
-		checks = append(checks, spoolChecks(dbPath, dbWritable)...)
+		checks = append(checks, spoolChecks(dbPath, dbWritable, env.Now())...)
 		checks = append(checks, lostCheck(env.log().Path)...)
 	}
 	if p, err := cursor.DefaultDBPath(env.Getenv); err != nil {

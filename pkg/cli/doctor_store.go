@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/errlog"
+	"github.com/git-convo/git-convo/pkg/hookrun"
+	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -43,19 +45,33 @@ func writeFix(dbPath, fallback string) string {
 	return fallback
 }
 
-// spoolChecks reports events waiting in the spool (and why they wait) and
-// events set aside because they can never be replayed.
-func spoolChecks(dbPath string, dbWritable bool) []check {
+// spoolStale is how long spooled events may wait before doctor calls it a
+// problem: an agent's turn ends, a commit is recorded or a command reads
+// well within it, and each of them records what waits.
+const spoolStale = time.Hour
+
+// spoolChecks reports events waiting in the spool: normal for an agent's
+// turn in progress (its edit events wait there), a problem when they wait
+// because links.sqlite cannot be written or for longer than spoolStale;
+// and events set aside because they can never be replayed.
+func spoolChecks(dbPath string, dbWritable bool, now time.Time) []check {
 	var out []check
 	dir := spool.Dir(dbPath)
 	if pending, _ := spool.Pending(dir); len(pending) > 0 {
-		c := check{Name: "spool", OK: dbWritable, Warn: true,
-			Detail: fmt.Sprintf("%d hook event(s) waiting in %s since %s: links.sqlite could not be written when they came",
-				len(pending), dir, spoolTime(pending[0]))}
-		if dbWritable {
-			c.Fix = "links.sqlite is writable again: the next hook records them (or git convo doctor --replay-spool now)"
-		} else {
+		oldest, since := spoolTime(pending[0])
+		c := check{Name: "spool", OK: true,
+			Detail: fmt.Sprintf("%d hook event(s) waiting in %s since %s: recorded at the end of the agent's turn, at the next commit or before the next read",
+				len(pending), dir, since)}
+		switch {
+		case !dbWritable:
+			c.OK, c.Warn = false, true
+			c.Detail = fmt.Sprintf("%d hook event(s) waiting in %s since %s: links.sqlite cannot be written", len(pending), dir, since)
 			c.Fix = "fix the links db problem above; the next hook then records them"
+		case !oldest.IsZero() && now.Sub(oldest) > spoolStale:
+			c.Warn = true
+			c.Detail = fmt.Sprintf("%d hook event(s) waiting in %s since %s: no git-convo process has recorded them for %s (the log says if recording failed)",
+				len(pending), dir, since, link.Ago(now.Sub(oldest)))
+			c.Fix = "git convo doctor --replay-spool records them now"
 		}
 		out = append(out, c)
 	}
@@ -67,13 +83,14 @@ func spoolChecks(dbPath string, dbWritable bool) []check {
 	return out
 }
 
-// spoolTime reads an entry's arrival time from its name (nanoseconds).
-func spoolTime(path string) string {
+// spoolTime reads an entry's time from its name (nanoseconds), and says it.
+func spoolTime(path string) (time.Time, string) {
 	var ns int64
 	if _, err := fmt.Sscanf(filepath.Base(path), "%d-", &ns); err != nil || ns <= 0 {
-		return "an unknown time"
+		return time.Time{}, "an unknown time"
 	}
-	return time.Unix(0, ns).UTC().Format(time.RFC3339)
+	t := time.Unix(0, ns).UTC()
+	return t, t.Format(time.RFC3339)
 }
 
 // lostCheck reports a line the error log could not take (a full disk): it
@@ -100,13 +117,14 @@ func replaySpool(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	s, err := env.openStore(ctx, true)
+	// Events spooled before anything was recorded make the database.
+	s, err := env.openStore(ctx, !spool.Waiting(spool.Dir(dbPath)))
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	before, _ := spool.Pending(spool.Dir(dbPath))
-	env.hooks().DrainSpool(ctx, s)
+	env.hooks().DrainSpool(ctx, s, hookrun.BackgroundDrainWait)
 	after, _ := spool.Pending(spool.Dir(dbPath))
 	aside, _ := spool.Pending(spool.SetAsideDir(spool.Dir(dbPath)))
 	fmt.Fprintf(env.Stdout, "put back %d set-aside event(s); replayed %d; %d still waiting, %d set aside\n",

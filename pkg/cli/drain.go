@@ -28,10 +28,10 @@ func (env *Env) hooks() hookrun.Options {
 
 // beforeRead is the work to do before a read command answers, and before
 // an MCP tool does (the server runs `git convo record --hook=drain`, which
-// comes here): today, recording the commits the git hooks queued, and
-// recognising the squash merges a plain git fetch brought. It is the
-// one place for such work; wait bounds how long it waits for another
-// process doing the same.
+// comes here): recording the agents' events the captures spooled, then the
+// commits the git hooks queued, and recognising the squash merges a plain
+// git fetch brought. It is the one place for such work; wait bounds how
+// long it waits for another process doing the same.
 func beforeRead(ctx context.Context, env *Env, wait time.Duration) {
 	env.hooks().DrainQueue(ctx, nil, wait)
 	squashesAfterFetch(ctx, env)

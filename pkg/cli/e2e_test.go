@@ -107,6 +107,8 @@ func newSandbox(t testing.TB) *sandbox {
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONVO_DB="+sb.linksDB,
 		"CURSOR_DB_PATH="+sb.cursorDB,
+		// Hooks record in the foreground: a capture is in links.sqlite when
+		// it returns. Tests of the spool and the queue opt out (sb.with).
 		"GIT_CONVO_SYNC=1",
 		"PATH="+bindir+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"GIT_PAGER=cat",

@@ -13,6 +13,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -92,7 +93,7 @@ func wipeElsewhere(env *Env, ids []string) error {
 				}
 			}
 		}
-		if _, err := spool.Remove(spool.Dir(dbPath), func(b []byte) bool { return spooledConversation(env, b) == id }); err != nil {
+		if _, err := spool.Remove(spool.Dir(dbPath), hookrun.BackgroundDrainWait, func(b []byte) bool { return spooledConversation(env, b) == id }); err != nil {
 			errs = append(errs, err)
 		}
 		if err := errlog.Scrub(env.log().Path, id); err != nil {

@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-convo/git-convo/pkg/spool"
 )
 
 // TestForgetLeavesNoTrace: a conversation whose prompts hold a secret (one
@@ -42,17 +43,23 @@ func TestForgetLeavesNoTrace(t *testing.T) {
 	// The MCP server writes the conversation to a context file.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.Command("git", "convo", "mcp")
-	cmd.Dir, cmd.Env = repo, sb.env
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	session := sb.mcpSession(ctx, repo)
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_conversation", Arguments: map[string]any{"conversationId": conv}})
 	session.Close()
 	if err != nil || res.IsError {
 		t.Fatalf("get_conversation: %v %+v", err, res)
 	}
+
+	// A Claude Code session, forgotten with it.
+	const claudeConv = "claude-secret-0001"
+	claudeEdit := func(env []string) {
+		payload, _ := json.Marshal(map[string]any{"session_id": claudeConv, "cwd": repo, "hook_event_name": "PostToolUse", "tool_name": "Write",
+			"tool_input": map[string]any{"file_path": filepath.Join(repo, "c.go"), "content": "key := \"" + secret + "\"\n"}})
+		if r := sb.runEnv(repo, env, string(payload), "git", "convo", "capture", "--agent", "claude"); r.code != 0 {
+			t.Fatalf("claude capture: %+v", r)
+		}
+	}
+	claudeEdit(sb.env)
 
 	// A prompt spooled while another process holds the database.
 	db, err := sql.Open("sqlite3", "file:"+sb.linksDB+"?_busy_timeout=1000")
@@ -67,6 +74,17 @@ func TestForgetLeavesNoTrace(t *testing.T) {
 	conn.ExecContext(ctx, "ROLLBACK")
 	conn.Close()
 	db.Close()
+
+	// Edit events spooled as every one is without GIT_CONVO_SYNC, of Cursor
+	// and of the Claude Code session.
+	async := sb.with("GIT_CONVO_SYNC=")
+	edit := "key := \"" + secret + "\"\n"
+	sb.captureOK(repo, async, map[string]any{"conversation_id": conv, "hook_event_name": "afterFileEdit", "workspace_roots": []string{repo},
+		"file_path": filepath.Join(repo, "a.go"), "edits": []map[string]string{{"old_string": "", "new_string": edit}}})
+	claudeEdit(async)
+	if waiting, _ := spool.Pending(spool.Dir(sb.linksDB)); len(waiting) != 3 {
+		t.Fatalf("%d events spooled; want the locked-out prompt and two edits", len(waiting))
+	}
 
 	owned := func() []string { // every file git-convo keeps
 		var files []string
@@ -101,7 +119,7 @@ func TestForgetLeavesNoTrace(t *testing.T) {
 			t.Fatalf("the setup put no secret in %s: %s", want, before)
 		}
 	}
-	sb.convo(repo, "forget", conv)
+	sb.convo(repo, "forget", conv, claudeConv)
 	if left := holding(); len(left) > 0 {
 		t.Errorf("the secret survived forget in %v", left)
 	}

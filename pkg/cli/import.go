@@ -16,6 +16,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -167,6 +168,7 @@ func importAgents(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Rep
 // importStore is the links database, or for --dry-run a throwaway copy of it
 // (VACUUM INTO), so the dry run computes exactly what the import would do.
 func importStore(ctx context.Context, env *Env, dryRun bool) (*store.Store, func(), error) {
+	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
 	if !dryRun {
 		s, err := env.openStore(ctx, false)
 		return s, func() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -56,6 +57,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 		return err
 	}
 	hash := hashes[0]
+	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
 	s, err := env.openStore(ctx, false)
 	if err != nil {
 		return err

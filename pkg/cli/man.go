@@ -85,7 +85,7 @@ Path of Cursor's global state.vscdb, opened read-only.
 Set to 0 to turn the git hooks off.
 .TP
 .B GIT_CONVO_SYNC
-Set to 1 to run the post-commit work in the foreground (tests, CI).
+Set to 1 to run the post-commit work in the foreground, and to record every agent hook event at once instead of spooling the events inside a turn (tests, CI).
 .TP
 .B NO_COLOR
 Turns color off unless --color=always is given.

@@ -14,6 +14,7 @@ import (
 	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -148,6 +149,7 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 	if err := installHook(ctx, env, repo, "pre-push"); err != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%s): run `git convo push` after pushing\n", term.Line(err.Error()))
 	}
+	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
 	s, err := env.openStore(ctx, false)
 	if err != nil {
 		return err
@@ -299,6 +301,7 @@ func sharePreview(ctx context.Context, env *Env, rev string, prompts bool) error
 	if err != nil {
 		return err
 	}
+	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
 	s, err := env.openStore(ctx, true)
 	if err != nil {
 		return err
@@ -397,6 +400,7 @@ func refreshRecent(ctx context.Context, env *Env, g notes.Git, s notes.Settings)
 	if err != nil || len(hashes) == 0 {
 		return
 	}
+	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
 	st, err := env.openStore(ctx, true)
 	if err != nil {
 		return

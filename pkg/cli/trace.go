@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
@@ -61,6 +62,7 @@ Free text is redacted as in shared notes (docs/sharing.md).`,
 			}
 			settings.Prompts = settings.Prompts || c.Bool("prompts")
 			recs := map[string]trace.Record{}
+			beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
 			if s, err := env.openStore(ctx, true); err == nil {
 				o, err := g.Options(ctx, settings, Version)
 				if err == nil {

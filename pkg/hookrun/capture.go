@@ -20,7 +20,8 @@ const maxPayload = 64 << 20
 // size requires.
 const memoryLimit = 128 << 20
 
-// Capture records one hook event of src, read from stdin; event is the
+// Capture records one hook event of src, read from stdin, or spools it when
+// it falls inside the agent's turn (see capture); event is the
 // name the hook command gave (capture --event), if any. It then replies on
 // stdout as src's hooks expect (source.HookReplier; a payload of another
 // program's gets the neutral {}), and once the agent has its reply starts
@@ -37,8 +38,8 @@ func (o Options) Capture(ctx context.Context, src source.Source, event string, s
 	o.drainAfterReply(ctx)
 }
 
-// capture records the event and returns what it read (only the event's
-// name when the payload could not be read).
+// capture records or spools the event and returns what it read (only the
+// event's name when the payload could not be read).
 func (o Options) capture(ctx context.Context, src source.Source, event string, stdin io.Reader) source.Activity {
 	data, err := readPayload(stdin)
 	if err != nil {
@@ -58,13 +59,24 @@ func (o Options) capture(ctx context.Context, src source.Source, event string, s
 		return a
 	}
 	atMs := o.Now().UnixMilli()
+	// An event inside a turn (an edit, a prompt, a tool step) goes to the
+	// spool: no SQLite in the agent's hook. The end of the turn, the next
+	// commit's recording or any read replays it first. An event ending the
+	// turn is recorded now, to be read back; an agent's own commit too, to
+	// link it at once. GIT_CONVO_SYNC=1: everything now.
+	if !a.EndsTurn && a.Commit == nil && !o.sync() {
+		if err := o.spoolEvent(data, a.Event, src.Name(), atMs); err == nil {
+			return a
+		}
+		// No spool (a full disk, a read-only directory): record it now.
+	}
 	s, err := o.open(ctx, busyTimeout)
 	if err != nil {
 		o.keep(data, a.Event, src.Name(), atMs, err)
 		return a
 	}
 	defer s.Close()
-	o.DrainSpool(ctx, s)
+	o.DrainSpool(ctx, s, busyTimeout) // the turn's events, before the one that ends it
 	w := o.Writer(ctx, s)
 	if err := w.Record(ctx, src, a, atMs); err != nil {
 		o.keep(data, a.Event, src.Name(), atMs, err)

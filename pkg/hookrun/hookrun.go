@@ -1,11 +1,12 @@
 // Package hookrun runs what git-convo's hooks do around the write path
 // (pkg/ingest): an agent's hook event (Capture), a git hook's commits
-// (RecordHook), and the two places hook work waits when links.sqlite cannot
-// take it at once: the spool (events and commits kept while the database
-// was locked, corrupt or read-only) and the queue (commits the git hooks
-// appended with the shell alone). pkg/cli parses the flags and makes one
-// call per hook; the read commands and the MCP server (through `git convo
-// record --hook=drain`) drain the queue with DrainQueue.
+// (RecordHook), and the two places hook work waits for links.sqlite: the
+// spool (agents' events inside a turn, and events and commits kept while
+// the database was locked, corrupt or read-only) and the queue (commits the
+// git hooks appended with the shell alone). pkg/cli parses the flags and
+// makes one call per hook; the read commands and the MCP server (through
+// `git convo record --hook=drain`) drain both with DrainQueue, the spool
+// first.
 //
 // A hook never fails and never blocks its agent or git: problems go to the
 // log that `git convo doctor` shows (and a capture's, as one line, to

@@ -28,11 +28,17 @@ func (o Options) queueDir() string {
 	return queue.Dir(o.DBPath)
 }
 
-// DrainQueue records the commits the git hooks queued, into s (nil: open
-// the store when there is work), waiting at most wait for another drain.
-// When the queue is empty it costs one stat. Errors go to the log: nothing
-// fails for the queue, which keeps its records for the next drain.
+// DrainQueue records into s (nil: open the store when there is work) the
+// agents' events waiting in the spool, then the commits the git hooks
+// queued, so that the commits are linked with those events as if they had
+// been recorded when they came. It waits at most wait for another drain of
+// either. When nothing waits it costs two stats and a directory read.
+// Errors go to the log: nothing fails for the queue or the spool, which keep
+// their work for the next drain.
 func (o Options) DrainQueue(ctx context.Context, s *store.Store, wait time.Duration) {
+	l := &lazyStore{o: o, s: s}
+	defer l.close()
+	o.drainSpool(ctx, l, wait)
 	dir := o.queueDir()
 	if dir == "" {
 		return
@@ -46,14 +52,9 @@ func (o Options) DrainQueue(ctx context.Context, s *store.Store, wait time.Durat
 		return
 	}
 	n, err := queue.Drain(dir, wait, func(recs []queue.Record) error {
-		if s == nil {
-			opened, err := o.open(ctx, 0)
-			if err != nil {
-				return err
-			}
-			defer opened.Close()
-			s = opened
-			defer func() { s = nil }()
+		s, err := l.get(ctx)
+		if err != nil {
+			return err
 		}
 		var pulled func(*gitx.Repo, int)
 		if o.Pulled != nil {

@@ -55,8 +55,8 @@ func (o Options) recordHook(ctx context.Context, hook, dir string, stdin io.Read
 		return o.spoolCommit(e, err)
 	}
 	defer s.Close()
-	o.DrainSpool(ctx, s) // agents' events and commits kept while the database was unavailable
-	// The commits the hooks queued, this one among them.
+	// The agents' spooled events, then the commits the hooks queued, this
+	// one among them.
 	o.DrainQueue(ctx, s, BackgroundDrainWait)
 	r := o.Recorder(ctx, repo, s)
 	switch hook {

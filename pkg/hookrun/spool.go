@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
@@ -40,26 +41,72 @@ func (o Options) spoolCommit(e ingest.Spooled, cause error) error {
 	return fmt.Errorf("links database unavailable (%v): kept in the spool for the next hook", cause)
 }
 
-// DrainSpool records into s the work spooled while the database was
-// unavailable, oldest first, each at the time it arrived. What cannot be
-// replayed is set aside (doctor --replay-spool retries it); errors go to
-// the log.
-func (o Options) DrainSpool(ctx context.Context, s *store.Store) {
+// spoolEvent puts an agent's event into the spool, which the next process
+// that records or reads replays (the capture's fast path: no SQLite opened
+// in the agent's hook).
+func (o Options) spoolEvent(payload []byte, event, agent string, atMs int64) error {
+	return o.put(ingest.Spooled{Event: event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload)})
+}
+
+// lazyStore is the store a drain records into: the caller's, or opened on
+// first use (and closed by close) so a drain with no work opens nothing.
+type lazyStore struct {
+	o      Options
+	s      *store.Store
+	opened bool
+}
+
+// errOpen marks a failure to open the store: the work waits, whatever the cause.
+type errOpen struct{ error }
+
+func (l *lazyStore) get(ctx context.Context) (*store.Store, error) {
+	if l.s == nil {
+		s, err := l.o.open(ctx, 0)
+		if err != nil {
+			return nil, errOpen{err}
+		}
+		l.s, l.opened = s, true
+	}
+	return l.s, nil
+}
+
+func (l *lazyStore) close() {
+	if l.opened {
+		l.s.Close()
+	}
+}
+
+// DrainSpool records into s (nil: open the store when there is work) the
+// agents' events the captures spooled and the work kept while the
+// database was unavailable, oldest first, each at the time it arrived,
+// waiting at most wait for another process's drain. When nothing waits it
+// costs one stat. What cannot be replayed is set aside (doctor
+// --replay-spool retries it); errors go to the log.
+func (o Options) DrainSpool(ctx context.Context, s *store.Store, wait time.Duration) {
+	l := &lazyStore{o: o, s: s}
+	defer l.close()
+	o.drainSpool(ctx, l, wait)
+}
+
+func (o Options) drainSpool(ctx context.Context, l *lazyStore, wait time.Duration) {
 	if o.DBPath == "" {
 		return
 	}
-	w := o.Writer(ctx, s)
-	res, err := spool.Drain(spool.Dir(o.DBPath), 500, func(b []byte) error {
+	res, err := spool.Drain(spool.Dir(o.DBPath), wait, func(b []byte) error {
 		var e ingest.Spooled
 		if json.Unmarshal(b, &e) != nil {
 			return errors.New("not a spooled event") // set aside, never blocking the spool
 		}
-		return w.Replay(ctx, e, func(repo *gitx.Repo) *ingest.Recorder { return o.Recorder(ctx, repo, s) })
-	}, store.IsTransient)
+		s, err := l.get(ctx)
+		if err != nil {
+			return err
+		}
+		return o.Writer(ctx, s).Replay(ctx, e, func(repo *gitx.Repo) *ingest.Recorder { return o.Recorder(ctx, repo, s) })
+	}, func(err error) bool { return errors.As(err, new(errOpen)) || store.IsTransient(err) })
 	for _, why := range res.SetAside {
 		o.Log.Printf("capture", "spooled event set aside, it cannot be replayed: %s (git convo doctor --replay-spool retries it)", why)
 	}
-	if res.Replayed > 0 || err != nil {
-		o.Log.Printf("capture", "replayed %d spooled events (%v)", res.Replayed, err)
+	if err != nil {
+		o.Log.Printf("capture", "replayed %d spooled events, the others wait for the next drain: %v", res.Replayed, err)
 	}
 }

@@ -9,16 +9,18 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/queue"
 	"github.com/git-convo/git-convo/pkg/repokey"
+	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
-// drainer records the queued commits before a tool answers. The recorder
-// lives in git-convo, so it runs `git convo record --hook=drain` and waits,
-// only when the queue holds something (one stat otherwise).
+// drainer records the agents' spooled events and the queued commits before
+// a tool answers. The recorder lives in git-convo, so it runs `git convo
+// record --hook=drain` and waits, only when the spool or the queue holds
+// something (two stats otherwise).
 func drainer(dbPath string) func(context.Context) {
-	dir := queue.Dir(dbPath)
+	dir, spooled := queue.Dir(dbPath), spool.Dir(dbPath)
 	return func(ctx context.Context) {
-		if !queue.Pending(dir) {
+		if !spool.Waiting(spooled) && !queue.Pending(dir) {
 			return
 		}
 		_ = convoCommand(ctx, "", "record", "--hook=drain").Run() // a failed drain keeps the queue; the answer goes on

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-convo/git-convo/pkg/filelock"
 )
 
 // FileName is the queue file the hook blocks append to, in Dir.
@@ -195,7 +197,10 @@ func Drain(dir string, wait time.Duration, apply func([]Record) error) (int, err
 	if !Pending(dir) {
 		return 0, nil
 	}
-	unlock, err := lock(dir, wait)
+	unlock, err := filelock.Lock(filepath.Join(dir, ".lock"), wait)
+	if errors.Is(err, filelock.ErrBusy) {
+		return 0, ErrBusy
+	}
 	if err != nil {
 		return 0, err
 	}

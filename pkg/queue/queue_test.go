@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-convo/git-convo/pkg/filelock"
 )
 
 func TestParse(t *testing.T) {
@@ -93,7 +95,7 @@ func TestDrain(t *testing.T) {
 func TestDrainWaitsForTheLock(t *testing.T) {
 	dir := t.TempDir()
 	Append(dir, Record{Hook: "post-commit", Dir: "/w"})
-	unlock, err := lock(dir, 0)
+	unlock, err := filelock.Lock(filepath.Join(dir, ".lock"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

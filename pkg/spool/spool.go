@@ -1,6 +1,11 @@
-// Package spool keeps hook payloads that could not be written to links.sqlite
-// (locked for too long, read-only, corrupt, disk full) in files, so nothing a
-// hook received is lost; the next hook that can write replays them in order.
+// Package spool keeps hook payloads in files until links.sqlite takes them:
+// an agent's edit event, which the capture writes here so the agent's hook
+// never opens SQLite, and any hook's work the database could not take
+// (locked for too long, read-only, corrupt, disk full), so nothing a hook
+// received is lost. The next git-convo process that records or reads
+// replays them in order. The directory exists only while entries wait (a
+// drain that empties it removes it), so a reader checks for work with one
+// stat.
 package spool
 
 import (
@@ -12,38 +17,48 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/filelock"
 )
 
 // Dir is the spool directory beside the links database.
 func Dir(dbPath string) string { return filepath.Join(filepath.Dir(dbPath), "spool") }
 
-// Put stores one entry atomically (0600: payloads can hold prompts).
+// lockPath is the drains' lock, beside dir so that an empty spool
+// directory can go.
+func lockPath(dir string) string { return dir + ".lock" }
+
+// Put stores one entry atomically (0600: payloads can hold prompts). Its
+// name sorts by now, the time the entry stands for, then by when it was
+// put; with the process id it is unique, so entries put at once, or under
+// a fixed clock, never replace each other.
 func Put(dir string, data []byte, now time.Time) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+	name := fmt.Sprintf("%020d-%020d-%d.json", now.UnixNano(), time.Now().UnixNano(), os.Getpid())
+	var err error
+	// A drain that emptied the directory removes it: between our MkdirAll
+	// and the write it may be gone, and is made again.
+	for range 10 {
+		if err = os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		if err = atomicfile.Write(filepath.Join(dir, name), data, 0o600); !os.IsNotExist(err) {
+			return err
+		}
 	}
-	name := fmt.Sprintf("%020d-%d.json", now.UnixNano(), os.Getpid())
-	return atomicfile.Write(filepath.Join(dir, name), data, 0o600)
+	return err
+}
+
+// Waiting reports whether entries wait to be replayed: one stat when none
+// do (the directory is gone), a directory read when it is there.
+func Waiting(dir string) bool {
+	if _, err := os.Stat(dir); err != nil {
+		return false
+	}
+	files, _ := held(dir)
+	return len(files) > 0
 }
 
 // Pending lists the entries waiting, oldest first.
-func Pending(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
+func Pending(dir string) ([]string, error) { return list(dir, false) }
 
 // SetAsideDir holds the entries a replay failed on for a reason that will
 // not go away by waiting (a commit amended away and collected, a payload
@@ -57,28 +72,66 @@ type Result struct {
 	SetAside []string // names of the entries set aside, each with why
 }
 
-// Drain replays up to max entries, oldest first, removing each once apply
-// succeeded. When apply fails with an error transient reports (the database
-// busy, locked, read-only, full), the entry stays and the drain stops, to
-// resume next time; any other failure sets the entry aside and the drain
-// goes on, so one entry can never block the others for ever. An entry
-// another process is draining at the same time is replayed once: the
-// rename claims it.
-func Drain(dir string, max int, apply func(data []byte) error, transient func(error) bool) (Result, error) {
+// held lists the entries waiting, and those a drain claimed and was killed
+// before it finished (by their unclaimed names), oldest first.
+func held(dir string) ([]string, error) { return list(dir, true) }
+
+func list(dir string, claimed bool) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if claimed {
+			name = strings.TrimSuffix(name, ".claimed")
+		}
+		if !e.IsDir() && strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, ".") {
+			out = append(out, filepath.Join(dir, name))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Drain replays every entry, oldest first, removing each once apply
+// succeeded, and removes the directory when it is left empty. Drains are
+// serialised by a lock: a second drain waits up to wait for the first (a
+// read command then answers with the entries recorded), and an entry a
+// killed drain had claimed is replayed by the next. When apply fails with
+// an error transient reports (the database busy, locked, read-only, full),
+// the entry stays and the drain stops, to resume next time; any other
+// failure sets the entry aside and the drain goes on, so one entry can
+// never block the others for ever. apply must be idempotent: an entry whose
+// drain was killed after apply is applied again.
+func Drain(dir string, wait time.Duration, apply func(data []byte) error, transient func(error) bool) (Result, error) {
 	var res Result
-	files, err := Pending(dir)
+	if !Waiting(dir) {
+		return res, nil
+	}
+	unlock, err := filelock.Lock(lockPath(dir), wait)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+	defer os.Remove(dir) // only when empty: set-aside entries keep it
+	files, err := held(dir)
 	if err != nil {
 		return res, err
 	}
 	for _, f := range files {
-		if res.Replayed+len(res.SetAside) >= max {
-			break
-		}
 		claimed := f + ".claimed"
-		if err := os.Rename(f, claimed); err != nil {
-			continue // another process took it
+		if err := os.Rename(f, claimed); err != nil && !os.IsNotExist(err) {
+			return res, err
 		}
 		data, err := os.ReadFile(claimed)
+		if os.IsNotExist(err) {
+			continue // another process took it (where there is no lock)
+		}
 		if err == nil {
 			err = apply(data)
 		}
@@ -124,8 +177,12 @@ func Replay(dir string) (int, error) {
 
 // Remove deletes every entry, pending, being replayed or set aside, for
 // which match reports true (forget: a forgotten conversation's payloads
-// must not wait in the spool).
-func Remove(dir string, match func(data []byte) bool) (int, error) {
+// must not wait in the spool). It waits up to wait for a drain, so that
+// none is replaying an entry it removes.
+func Remove(dir string, wait time.Duration, match func(data []byte) bool) (int, error) {
+	if unlock, err := filelock.Lock(lockPath(dir), wait); err == nil {
+		defer unlock()
+	}
 	n := 0
 	for _, d := range []string{dir, SetAsideDir(dir)} {
 		entries, err := os.ReadDir(d)

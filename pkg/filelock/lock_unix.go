@@ -1,19 +1,19 @@
 //go:build unix
 
-package queue
+package filelock
 
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 )
 
-// lock takes the queue's drain lock, waiting up to wait for another drain.
-// The kernel releases it when a drain is killed.
-func lock(dir string, wait time.Duration) (func(), error) {
-	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+// Lock takes the exclusive lock on path (created 0600 if missing), waiting
+// up to wait for another process; the returned func releases it. The
+// kernel releases it when the holder is killed.
+func Lock(path string, wait time.Duration) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}
