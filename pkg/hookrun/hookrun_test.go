@@ -340,3 +340,34 @@ func sameSet(a, b []string) bool {
 	}
 	return true
 }
+
+// A database only busy (another writer holds it past the hook's wait)
+// keeps the event in the spool and says so in the log, not on stderr:
+// hooks waiting on each other is normal, and nothing is lost.
+func TestBusyDatabaseKeepsQuietly(t *testing.T) {
+	r := newRig(t)
+	cur := cursor.Source{Getenv: r.o.Getenv}
+	r.capture(cur, "beforeSubmitPrompt", map[string]any{"conversation_id": "c1", "prompt": "first", "workspace_roots": []string{r.repo}})
+	db, err := sql.Open("sqlite3", "file:"+r.o.DBPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec("BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	r.stderr.Reset()
+	if out := r.capture(cur, "beforeSubmitPrompt", map[string]any{"conversation_id": "c1", "prompt": "while busy", "workspace_roots": []string{r.repo}}); out != `{"continue":true}`+"\n" {
+		t.Errorf("reply %q", out)
+	}
+	if _, err := db.Exec("ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if r.stderr.String() != "" || !strings.Contains(r.logged(), "kept in the spool") {
+		t.Errorf("stderr %q log %q", r.stderr.String(), r.logged())
+	}
+	if waiting, _ := spool.Pending(spool.Dir(r.o.DBPath)); len(waiting) != 1 {
+		t.Fatalf("%d events in the spool; want 1", len(waiting))
+	}
+}
