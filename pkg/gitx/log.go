@@ -16,7 +16,10 @@ type LogOptions struct {
 	Body     bool // also read each message's body (%b)
 	Files    bool // also list each commit's changed paths (against its first parent)
 	Decorate bool // also read each commit's decorations (%D) into Refs
-	Abbrev   bool // also read git's abbreviation of each hash (%h) into Abbrev
+	// ColorDecorate reads them as git's %d colors them instead (color.decorate.*
+	// slots, parentheses in color.diff.commit), into Decoration.
+	ColorDecorate bool
+	Abbrev        bool // also read git's abbreviation of each hash (%h) into Abbrev
 	// Notes are notes refs whose notes git prints with each commit (%N,
 	// every ref's in turn) into Notes: no process of the caller's own.
 	Notes []string
@@ -30,7 +33,10 @@ type LogOptions struct {
 // ref, abbreviations a look-up each: only when asked.
 func logFormat(o LogOptions) string {
 	f := "/%H%x00%P%x00%an%x00%ae%x00%aI%x00%cI%x00%s%x00"
-	if o.Decorate {
+	switch {
+	case o.ColorDecorate:
+		f += "%C(auto)%d"
+	case o.Decorate:
 		f += "%D"
 	}
 	f += "%x00"
@@ -104,7 +110,11 @@ func LogArgs(cmd string, opts LogOptions, userArgs []string) []string {
 	for _, ref := range opts.Notes {
 		args = append(args, "--notes="+ref)
 	}
-	args = append(args, "-z", "--no-color", "--format="+logFormat(opts))
+	color := "--no-color"
+	if opts.ColorDecorate {
+		color = "--color=always" // only %C(auto) placeholders: the format has no other
+	}
+	args = append(args, "-z", color, "--format="+logFormat(opts))
 	return append(args, userArgs...)
 }
 
@@ -275,7 +285,12 @@ func parseLogRecord(f [][]byte) (Commit, error) {
 	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
 	c.AuthorTime, _ = time.Parse(time.RFC3339, string(f[4]))
 	c.CommitTime, _ = time.Parse(time.RFC3339, string(f[5]))
-	c.Refs = splitRefs(string(f[7]))
+	if bytes.HasPrefix(f[7], []byte{0x1b}) || bytes.HasPrefix(f[7], []byte(" (")) {
+		// ColorDecorate's %d: " (...)", colored, after the reset %C(auto) writes.
+		c.Decoration = strings.TrimPrefix(string(f[7]), "\x1b[m")
+	} else {
+		c.Refs = splitRefs(string(f[7]))
+	}
 	c.Notes = string(f[9])
 	c.Body = strings.Trim(string(f[10]), "\n")
 	return c, nil

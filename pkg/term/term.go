@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 
@@ -74,10 +75,37 @@ func ColorDecision(mode string, noColor string, stdoutTTY bool, gitColor func(st
 	return stdoutTTY
 }
 
-// SetColor applies ColorDecision to this IO.
-func (t *IO) SetColor(mode string, gitColor func(stdoutTTY bool) (on, ok bool)) {
-	t.colorOn = ColorDecision(mode, t.getenv("NO_COLOR"), t.stdoutTTY, gitColor)
+// SetColor applies ColorDecision to this IO; terminal is what "auto"
+// takes for a terminal (git's: stdout is one and no pager of ours will
+// hide it when color.pager is false, or git's pager runs with color.pager).
+func (t *IO) SetColor(mode string, terminal bool, gitColor func(stdoutTTY bool) (on, ok bool)) {
+	t.colorOn = ColorDecision(mode, t.getenv("NO_COLOR"), terminal, gitColor)
+	commit := t.palette.commit
 	t.palette = newPalette(t.colorOn)
+	t.palette.commit = commit
+}
+
+// SetCommitColor colors hashes as git does its color.diff.commit slot
+// (value, whether set; yellow when unset or unreadable, as git would
+// refuse the value).
+func (t *IO) SetCommitColor(value string, set bool) {
+	t.palette.commit = defaultCommitColor
+	if set {
+		if esc, err := ParseGitColor(value); err == nil {
+			t.palette.commit = esc
+		}
+	}
+}
+
+// PagerInUse reports git's pager running on our stdout (GIT_PAGER_IN_USE,
+// set by `git -p` or pager.<cmd>, or by git-convo's own pager): git then
+// colors and decorates as for a terminal.
+func PagerInUse(getenv func(string) string) bool {
+	switch strings.ToLower(getenv("GIT_PAGER_IN_USE")) {
+	case "", "0", "false", "no", "off":
+		return false
+	}
+	return true
 }
 
 // ColorEnabled reports the color decision.
@@ -97,7 +125,7 @@ func (t *IO) WriteJSON(v any) error {
 // run through sh with LESS=FRX and LV=-c unless set, when stdout is a
 // terminal and no pager is already running (GIT_PAGER_IN_USE).
 func (t *IO) StartPager(pager string) error {
-	if !t.stdoutTTY || t.getenv("GIT_PAGER_IN_USE") != "" || pager == "" || pager == "cat" || t.pagerCmd != nil {
+	if !t.stdoutTTY || PagerInUse(t.getenv) || pager == "" || pager == "cat" || t.pagerCmd != nil {
 		return nil
 	}
 	cmd := exec.Command("sh", "-c", pager)
@@ -152,9 +180,10 @@ func IsBrokenPipe(err error) bool {
 
 // Palette holds the few colors git-convo uses, bound to one color decision.
 type Palette struct {
-	on                     bool
-	hash, bold, dim, green *color.Color
-	keyed                  []*color.Color
+	on               bool
+	commit           string // the escape for hashes (color.diff.commit)
+	bold, dim, green *color.Color
+	keyed            []*color.Color
 }
 
 func newPalette(on bool) *Palette {
@@ -167,7 +196,7 @@ func newPalette(on bool) *Palette {
 		}
 		return c
 	}
-	p := &Palette{on: on, hash: mk(color.FgYellow), bold: mk(color.Bold), dim: mk(color.Faint), green: mk(color.FgGreen)}
+	p := &Palette{on: on, commit: defaultCommitColor, bold: mk(color.Bold), dim: mk(color.Faint), green: mk(color.FgGreen)}
 	for _, a := range []color.Attribute{color.FgCyan, color.FgMagenta, color.FgGreen, color.FgBlue,
 		color.FgHiYellow, color.FgHiCyan, color.FgHiMagenta, color.FgHiGreen} {
 		p.keyed = append(p.keyed, mk(a))
@@ -175,12 +204,16 @@ func newPalette(on bool) *Palette {
 	return p
 }
 
-// Hash colors a commit hash like git (yellow).
+// defaultCommitColor is git's color.diff.commit default, yellow.
+const defaultCommitColor = "\x1b[33m"
+
+// Hash colors a commit hash as git does (color.diff.commit, yellow by
+// default), with git's own bytes.
 func (p *Palette) Hash(s string) string {
-	if !p.on {
+	if !p.on || p.commit == "" {
 		return s
 	}
-	return p.hash.Sprint(s)
+	return p.commit + s + GitReset
 }
 
 // Bold makes s bold.

@@ -42,11 +42,11 @@ func TestColorDecision(t *testing.T) {
 func TestPaletteOnlyWhenColored(t *testing.T) {
 	var out bytes.Buffer
 	io := New(nil, &out, &out, true, true, func(string) string { return "" })
-	io.SetColor("never", nil)
+	io.SetColor("never", true, nil)
 	if got := io.Palette().Hash("abc"); got != "abc" {
 		t.Errorf("uncolored hash = %q", got)
 	}
-	io.SetColor("always", nil)
+	io.SetColor("always", true, nil)
 	if got := io.Palette().Hash("abc"); !strings.Contains(got, "\x1b[33m") {
 		t.Errorf("colored hash = %q", got)
 	}
