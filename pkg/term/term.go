@@ -210,9 +210,10 @@ const defaultCommitColor = "\x1b[33m"
 // Hash colors a commit hash as git does (color.diff.commit, yellow by
 // default), with git's own bytes.
 func (p *Palette) Hash(s string) string {
-	if !p.on || p.commit == "" {
+	if !p.on {
 		return s
 	}
+	// git writes the reset even for a color set to "normal".
 	return p.commit + s + GitReset
 }
 
