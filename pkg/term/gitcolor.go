@@ -46,8 +46,9 @@ func ParseGitColor(value string) (string, error) {
 			nColors++
 			continue
 		}
-		name, off := lw, false
-		if n, ok := strings.CutPrefix(lw, "no"); ok {
+		// Attributes, unlike colors, are lower case only (color.c).
+		name, off := w, false
+		if n, ok := strings.CutPrefix(w, "no"); ok {
 			name, off = strings.TrimPrefix(n, "-"), true
 		}
 		a, ok := gitColorAttrs[name]
