@@ -99,7 +99,7 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 	})
 	if io.ColorEnabled() {
 		if s := rc.settings(); s != nil {
-			io.SetCommitColor(s.Get("color.diff.commit"))
+			io.SetGitColors(s.Get)
 		}
 	}
 	// Open the store while the command starts git: on log -n 1000 the

@@ -219,3 +219,69 @@ func TestOnTTYIsATerminal(t *testing.T) {
 		t.Error("script wrote a typescript file")
 	}
 }
+
+// TestTerminalShowAsGit: on a terminal, git convo show's commit line is git
+// show's, decorations and colors included, whether git-convo reads the
+// commit itself (settings in the repository's config) or asks git (-c).
+func TestTerminalShowAsGit(t *testing.T) {
+	needScript(t)
+	sb := newSandbox(t)
+	dir := decoratedRepo(sb)
+	env := sb.ttyEnv("GIT_PAGER=cat")
+	commitLines := func(out string) string {
+		var keep []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(stripANSI(l), "commit ") || strings.HasPrefix(stripANSI(l), "tag ") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	settings := [][]string{
+		nil,
+		{"color.diff.commit", "bold #ff8000", "color.decorate.branch", "blue", "color.decorate.remoteBranch", "ul red",
+			"color.decorate.tag", "208", "color.decorate.HEAD", "reverse cyan"},
+		{"log.decorate", "full"},
+		{"log.decorate", "no"},
+		{"color.ui", "never"},
+	}
+	for _, kv := range settings {
+		for _, viaFile := range []bool{true, false} {
+			cfg := ""
+			for i := 0; i < len(kv); i += 2 {
+				if viaFile {
+					sb.run(dir, "git", "config", kv[i], kv[i+1])
+				} else {
+					cfg += " -c " + shQuote(kv[i]+"="+kv[i+1])
+				}
+			}
+			for _, rev := range []string{"", "HEAD~1", "HEAD~2", "v2", "HEAD~1 HEAD"} {
+				want := commitLines(sb.ttyShell(dir, env, "git"+cfg+" show --no-patch "+rev))
+				got := commitLines(sb.ttyShell(dir, env, "git"+cfg+" convo show "+rev))
+				if got != want {
+					t.Errorf("%q (in the config file %v), show %s:\ngit\n%q\ngit convo\n%q", kv, viaFile, rev, want, got)
+				}
+			}
+			for i := 0; viaFile && i < len(kv); i += 2 {
+				sb.run(dir, "git", "config", "--unset", kv[i])
+			}
+		}
+	}
+}
+
+// stripANSI drops color escapes (ESC [ ... m).
+func stripANSI(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "\x1b[")
+		if i < 0 {
+			return b.String() + s
+		}
+		b.WriteString(s[:i])
+		j := strings.IndexByte(s[i:], 'm')
+		if j < 0 {
+			return b.String()
+		}
+		s = s[i+j+1:]
+	}
+}

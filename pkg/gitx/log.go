@@ -144,6 +144,10 @@ func (r runner) withEnv(kv ...string) runner {
 type ShowRecord struct {
 	Hash string // the commit's full hash; "" for other objects
 	Text string // as git printed it
+	// Decorations are those in Text's first line, for coloring (ShowInProcess).
+	Decorations []Decoration
+	// Colored: Text's first line is colored as git colors it (ShowHeaders with color).
+	Colored bool
 }
 
 // ShowHeaders runs `git show --no-patch` with the user's arguments and
@@ -151,8 +155,15 @@ type ShowRecord struct {
 // format: merges, tabs, encodings, dates as git renders them), with one git
 // process. With terminal, git decorates as it does on a terminal
 // (log.decorate=auto): it takes a pager in use for one.
-func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal bool) ([]ShowRecord, error) {
-	args := append([]string{"-c", "log.showSignature=false", "show", "--no-patch", "-z", "--no-color", "--pretty=medium"}, userArgs...)
+//
+// With color, git colors each commit's line (color.diff.commit,
+// color.decorate.*) as for a terminal.
+func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal, color bool) ([]ShowRecord, error) {
+	colorArg := "--no-color"
+	if color {
+		colorArg = "--color=always"
+	}
+	args := append([]string{"-c", "log.showSignature=false", "show", "--no-patch", "-z", colorArg, "--pretty=medium"}, userArgs...)
 	run := r.run
 	if terminal {
 		run = run.withEnv("GIT_PAGER_IN_USE=true")
@@ -163,8 +174,11 @@ func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal bool
 	}
 	var recs []ShowRecord
 	for _, rec := range bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
-		sr := ShowRecord{Text: string(rec)}
+		sr := ShowRecord{Text: string(rec), Colored: color}
 		first, _, _ := strings.Cut(sr.Text, "\n")
+		if color {
+			first = stripSGR(first)
+		}
 		if h, ok := strings.CutPrefix(first, "commit "); ok {
 			h, _, _ = strings.Cut(h, " ")
 			if IsFullHash(h) {
@@ -294,4 +308,21 @@ func parseLogRecord(f [][]byte) (Commit, error) {
 	c.Notes = string(f[9])
 	c.Body = strings.Trim(string(f[10]), "\n")
 	return c, nil
+}
+
+// stripSGR drops the color escapes (ESC [ ... m) from s.
+func stripSGR(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "\x1b[")
+		if i < 0 {
+			return b.String() + s
+		}
+		b.WriteString(s[:i])
+		j := strings.IndexByte(s[i:], 'm')
+		if j < 0 {
+			return b.String()
+		}
+		s = s[i+j+1:]
+	}
 }

@@ -80,21 +80,37 @@ func ColorDecision(mode string, noColor string, stdoutTTY bool, gitColor func(st
 // hide it when color.pager is false, or git's pager runs with color.pager).
 func (t *IO) SetColor(mode string, terminal bool, gitColor func(stdoutTTY bool) (on, ok bool)) {
 	t.colorOn = ColorDecision(mode, t.getenv("NO_COLOR"), terminal, gitColor)
-	commit := t.palette.commit
+	old := t.palette
 	t.palette = newPalette(t.colorOn)
-	t.palette.commit = commit
+	t.palette.commit, t.palette.decorate = old.commit, old.decorate
 }
 
-// SetCommitColor colors hashes as git does its color.diff.commit slot
-// (value, whether set; yellow when unset or unreadable, as git would
-// refuse the value).
-func (t *IO) SetCommitColor(value string, set bool) {
-	t.palette.commit = defaultCommitColor
-	if set {
-		if esc, err := ParseGitColor(value); err == nil {
-			t.palette.commit = esc
+// SetGitColors takes the colors git uses for what git-convo prints of
+// git's: hashes (color.diff.commit, yellow) and decorations
+// (color.decorate.<slot>). get reads a setting (value, whether set); a
+// value git would refuse keeps git's default.
+func (t *IO) SetGitColors(get func(key string) (string, bool)) {
+	p := t.palette
+	p.commit = gitColorSetting(get, "color.diff.commit", defaultCommitColor)
+	p.decorate = map[string]string{}
+	for slot, def := range defaultDecorateColors {
+		p.decorate[slot] = gitColorSetting(get, "color.decorate."+slot, def)
+	}
+}
+
+func gitColorSetting(get func(string) (string, bool), key, def string) string {
+	if v, set := get(key); set {
+		if esc, err := ParseGitColor(v); err == nil {
+			return esc
 		}
 	}
+	return def
+}
+
+// defaultDecorateColors are git's decoration colors (log-tree.c).
+var defaultDecorateColors = map[string]string{
+	"branch": "\x1b[1;32m", "remoteBranch": "\x1b[1;31m", "tag": "\x1b[1;33m",
+	"stash": "\x1b[1;35m", "HEAD": "\x1b[1;36m", "grafted": "\x1b[1;34m",
 }
 
 // PagerInUse reports git's pager running on our stdout (GIT_PAGER_IN_USE,
@@ -181,7 +197,8 @@ func IsBrokenPipe(err error) bool {
 // Palette holds the few colors git-convo uses, bound to one color decision.
 type Palette struct {
 	on               bool
-	commit           string // the escape for hashes (color.diff.commit)
+	commit           string            // the escape for hashes (color.diff.commit)
+	decorate         map[string]string // decoration slot: its escape (color.decorate.*)
 	bold, dim, green *color.Color
 	keyed            []*color.Color
 }
@@ -215,6 +232,19 @@ func (p *Palette) Hash(s string) string {
 	}
 	// git writes the reset even for a color set to "normal".
 	return p.commit + s + GitReset
+}
+
+// Decoration colors a decoration as git does its slot (HEAD, branch,
+// remoteBranch, tag, stash, grafted).
+func (p *Palette) Decoration(slot, s string) string {
+	if !p.on {
+		return s
+	}
+	esc, ok := p.decorate[slot]
+	if !ok {
+		esc = defaultDecorateColors[slot]
+	}
+	return esc + s + GitReset
 }
 
 // Bold makes s bold.
