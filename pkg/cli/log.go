@@ -101,7 +101,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// the notes reader asks for shared notes itself.
 	inlineNotes := !notesOption(gitArgs)
 	lo := gitx.LogOptions{Abbrev: !rc.json}
-	if cfg, cfgSet := rc.logDecorate(); opts.oneline && decorates(gitArgs, rc.terminal, cfg, cfgSet) {
+	if opts.oneline && decorates(gitArgs, rc.terminal, rc.logDecorate) {
 		// git colors the decorations (color.decorate.* slots) when ours is on.
 		lo.Decorate, lo.ColorDecorate = !rc.io.ColorEnabled(), rc.io.ColorEnabled()
 	}
@@ -320,10 +320,10 @@ func (rc *readContext) logDecorate() (value string, set bool) {
 // then as the last --decorate[=<style>] or --no-decorate says
 // (builtin/log.c: parse_decoration_style). A value git refuses is off:
 // git log then fails or, for the setting, decorates nothing.
-func decorates(gitArgs []string, terminal bool, config string, configSet bool) bool {
+func decorates(gitArgs []string, terminal bool, config func() (string, bool)) bool {
 	d := terminal
-	if configSet {
-		d = decorationStyle(config, terminal)
+	if v, set := config(); set {
+		d = decorationStyle(v, terminal)
 	}
 	for _, a := range gitArgs {
 		switch {

@@ -67,7 +67,8 @@ func TestDecorates(t *testing.T) {
 		{[]string{"--", "--decorate"}, false, "", false, false},
 	}
 	for _, tt := range tests {
-		if got := decorates(tt.args, tt.terminal, tt.cfg, tt.cfgSet); got != tt.decorates {
+		config := func() (string, bool) { return tt.cfg, tt.cfgSet }
+		if got := decorates(tt.args, tt.terminal, config); got != tt.decorates {
 			t.Errorf("decorates(%q, terminal %v, log.decorate %q set %v) = %v", tt.args, tt.terminal, tt.cfg, tt.cfgSet, got)
 		}
 	}

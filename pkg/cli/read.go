@@ -147,7 +147,7 @@ func (rc *readContext) Close() {
 // when stdout is a terminal; never for JSON.
 func (rc *readContext) startPager() {
 	if rc.willPage() {
-		_ = rc.io.StartPager(rc.settings().Pager(rc.env.Getenv))
+		_ = rc.io.StartPager(rc.settings().Pager(rc.env.lookupEnv))
 	}
 }
 
@@ -162,7 +162,7 @@ func (rc *readContext) willPage() bool {
 	if s == nil {
 		return false
 	}
-	p := s.Pager(rc.env.Getenv)
+	p := s.Pager(rc.env.lookupEnv)
 	return p != "" && p != "cat"
 }
 
@@ -188,4 +188,13 @@ func (rc *readContext) ioErr(err error) error {
 		return nil
 	}
 	return err
+}
+
+// lookupEnv is Env.LookupEnv, or Getenv's non-empty values without one.
+func (env *Env) lookupEnv(key string) (string, bool) {
+	if env.LookupEnv != nil {
+		return env.LookupEnv(key)
+	}
+	v := env.Getenv(key)
+	return v, v != ""
 }

@@ -165,6 +165,9 @@ func TestTerminalPagerAsGit(t *testing.T) {
 		{"color.pager=false", "", pager + " -c color.pager=false", "", true},
 		{"TERM=dumb", "TERM=dumb", pager, "", true},
 		{"PAGER", "PAGER='sed s/^/P:/'", "", "", true},
+		{"GIT_PAGER set empty", "GIT_PAGER=", pager, "", false},
+		{"core.pager set empty", "PAGER='sed s/^/P:/'", "-c core.pager=", "", false},
+		{"PAGER set empty", "PAGER=", "", "", false},
 	}
 	for _, tt := range tests {
 		run := func(git, cmd, args string) string {
@@ -183,9 +186,9 @@ func TestTerminalPagerAsGit(t *testing.T) {
 			t.Errorf("%s:\ngit log shows\n%q\ngit convo log shows\n%q", tt.name, want, got)
 		}
 	}
-	// The pager gets LESS=FRX and LV=-c as git's does, unless set.
-	for _, tt := range []struct{ env, want string }{{"", "FRX -c"}, {"LESS=X LV=-x", "X -x"}} {
-		got := sb.ttyShell(dir, sb.ttyEnv(), tt.env+` git -c core.pager='echo "$LESS $LV"; cat >/dev/null' convo log`)
+	// The pager gets LESS=FRX and LV=-c as git's does, unless set (even empty).
+	for _, tt := range []struct{ env, want string }{{"", "[FRX] [-c]"}, {"LESS=X LV=-x", "[X] [-x]"}, {"LESS= LV=", "[] []"}} {
+		got := sb.ttyShell(dir, sb.ttyEnv(), tt.env+` git -c core.pager='echo "[$LESS] [$LV]"; cat >/dev/null' convo log`)
 		if strings.TrimSpace(got) != tt.want {
 			t.Errorf("pager environment with %q: %q, want %q", tt.env, got, tt.want)
 		}

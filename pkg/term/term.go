@@ -146,11 +146,11 @@ func (t *IO) StartPager(pager string) error {
 	}
 	cmd := exec.Command("sh", "-c", pager)
 	env := os.Environ()
-	if t.getenv("LESS") == "" {
-		env = append(env, "LESS=FRX")
-	}
-	if t.getenv("LV") == "" {
-		env = append(env, "LV=-c")
+	// As git, only where unset: LESS set empty stays empty.
+	for _, kv := range []string{"LESS=FRX", "LV=-c"} {
+		if !hasVar(env, kv[:strings.IndexByte(kv, '=')+1]) {
+			env = append(env, kv)
+		}
 	}
 	cmd.Env = append(env, "GIT_PAGER_IN_USE=true")
 	if err := t.Out.Flush(); err != nil {
@@ -301,4 +301,14 @@ func RelativeTime(t, now time.Time) string {
 	default:
 		return unit(int(d.Hours()/24/365+0.5), "year")
 	}
+}
+
+// hasVar says whether env holds the variable (prefix "NAME=").
+func hasVar(env []string, prefix string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, prefix) {
+			return true
+		}
+	}
+	return false
 }
