@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -272,19 +273,8 @@ func TestTerminalShowAsGit(t *testing.T) {
 	}
 }
 
-// stripANSI drops color escapes (ESC [ ... m).
-func stripANSI(s string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "\x1b[")
-		if i < 0 {
-			return b.String() + s
-		}
-		b.WriteString(s[:i])
-		j := strings.IndexByte(s[i:], 'm')
-		if j < 0 {
-			return b.String()
-		}
-		s = s[i+j+1:]
-	}
-}
+// sgr matches a color escape (ESC [ ... m).
+var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// stripANSI drops color escapes.
+func stripANSI(s string) string { return sgr.ReplaceAllString(s, "") }
