@@ -227,3 +227,25 @@ func TestFetchWatchErrorGoesToDoctor(t *testing.T) {
 		t.Error("the failed batch is due again")
 	}
 }
+
+// A squash merge fetched before the notes it matches (A pushed its branch
+// alone and its notes later) had nothing to match when B's first fetch
+// brought it; the bare fetch that brings the notes has the next read look
+// again.
+func TestSquashFetchedBeforeItsNotes(t *testing.T) {
+	base, bare := newTeam(t)
+	b := cloneAs(t, bare, "b")
+	primed(t, b)
+	squash, sources, a := squashedFeatureNotes(t, base, bare, false)
+	if hasRef(base, bare, notes.Ref) {
+		t.Fatal("A's notes reached the remote with its branch")
+	}
+	b.run(b.dir, "git", "fetch", "-q")
+	if out := b.showJSON(b.dir, "origin/main"); out.Commit.Hash != squash || len(out.Conversations) != 0 {
+		t.Fatalf("the squash before any notes: %s %+v", out.Commit.Hash, out.Conversations)
+	}
+
+	a.convo(a.dir, "push") // the notes, later
+	b.run(b.dir, "git", "fetch", "-q")
+	checkNamesSquash(t, b, b.dir, "origin/main", sources)
+}
