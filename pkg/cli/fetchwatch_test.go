@@ -249,3 +249,49 @@ func TestSquashFetchedBeforeItsNotes(t *testing.T) {
 	b.run(b.dir, "git", "fetch", "-q")
 	checkNamesSquash(t, b, b.dir, "origin/main", sources)
 }
+
+// share status counts a plain git fetch of teammates' notes, per remote:
+// from the tracking ref's reflog, or, with reflogs off, from the fetch
+// watch's stamp (the fetch's time).
+func TestShareStatusCountsPlainFetch(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		reflogs bool
+	}{{"reflogs on", true}, {"reflogs off", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			base, bare := newTeam(t)
+			b := cloneAs(t, bare, "b")
+			if !tc.reflogs {
+				b.run(b.dir, "git", "config", "core.logAllRefUpdates", "false")
+			}
+			if out := b.convo(b.dir, "share", "status"); !strings.Contains(out, "fetched: never\n") {
+				t.Errorf("before any notes:\n%s", out)
+			}
+			squashedFeature(t, base, bare) // A shares and pushes its notes
+			b.run(b.dir, "git", "fetch", "-q")
+			tracking := notes.TrackingRef("origin")
+			if _, err := os.Stat(filepath.Join(b.dir, ".git", "logs", tracking)); (err == nil) != tc.reflogs {
+				t.Fatalf("the tracking ref's reflog: %v, want one %v", err, tc.reflogs)
+			}
+			fh, err := os.Stat(filepath.Join(b.dir, ".git", "FETCH_HEAD"))
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			var st shareStatusJSON
+			if err := json.Unmarshal([]byte(b.convo(b.dir, "share", "status", "--json")), &st); err != nil {
+				t.Fatal(err)
+			}
+			at := st.FetchedAt["origin"]
+			if at == "" || st.LastFetch != at || st.Fetched["origin"] != 2 {
+				t.Errorf("share status --json after a plain fetch: %+v", st)
+			}
+			if !tc.reflogs && at != isoTime(fh.ModTime()) {
+				t.Errorf("fetched at %s, want the fetch's time %s", at, isoTime(fh.ModTime()))
+			}
+			if out := b.convo(b.dir, "share", "status"); !strings.Contains(out, "fetched: "+at+" from origin\n") {
+				t.Errorf("share status after a plain fetch:\n%s", out)
+			}
+		})
+	}
+}

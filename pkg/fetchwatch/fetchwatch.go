@@ -281,7 +281,7 @@ func Take(ctx context.Context, dir, common string, limit int, n Notes) (Batch, e
 		b.Left = 0
 	}
 	moved := movedNotes(st.Notes, notesTips)
-	if len(moved) > 0 && st.Notes != nil { // a stamp that watched no notes cannot say when
+	if len(moved) > 0 { // the first look credits the notes there to the last fetch
 		next.NotesAt = stampTimes(st.NotesAt, moved, m)
 	}
 	if len(moved) > 0 && !first && n.Recheck > 0 {
