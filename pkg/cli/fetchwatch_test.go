@@ -295,3 +295,24 @@ func TestShareStatusCountsPlainFetch(t *testing.T) {
 		})
 	}
 }
+
+// When notes arrive, only commits with no local link are looked at again:
+// B's own agent commit, whose lines are the same as A's, stays B's.
+func TestNotesArrivalLeavesLinkedCommits(t *testing.T) {
+	base, bare := newTeam(t)
+	b := cloneAs(t, bare, "b")
+	primed(t, b)
+	b.conversation(t, "conv-b", "B's own parser", "sb", "pb", "parse.go", "package config\n\nfunc Parse(b []byte) (Config, error) {\n\treturn decode(b)\n}\n")
+	own := b.commit(b.dir, "parse", "parse.go")
+	b.run(b.dir, "git", "push", "-q", "origin", "main")
+	_, sources, a := squashedFeatureNotes(t, base, bare, false)
+	b.run(b.dir, "git", "fetch", "-q")
+	b.convo(b.dir, "log", "-n", "1")
+	a.convo(a.dir, "push")
+	b.run(b.dir, "git", "fetch", "-q")
+	checkNamesSquash(t, b, b.dir, "origin/main", sources)
+	got := b.showJSON(b.dir, own)
+	if len(got.Conversations) != 1 || got.Conversations[0].ID != "conv-b" {
+		t.Errorf("B's own commit after A's notes came: %+v", got.Conversations)
+	}
+}
