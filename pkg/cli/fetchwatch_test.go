@@ -292,6 +292,9 @@ func TestShareStatusCountsPlainFetch(t *testing.T) {
 			if out := b.convo(b.dir, "share", "status"); !strings.Contains(out, "fetched: "+at+" from origin\n") {
 				t.Errorf("share status after a plain fetch:\n%s", out)
 			}
+			if out := b.convo(b.dir, "doctor"); !strings.Contains(out, "notes last fetched") || !strings.Contains(out, at) {
+				t.Errorf("doctor after a plain fetch:\n%s", out)
+			}
 		})
 	}
 }

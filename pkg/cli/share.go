@@ -312,6 +312,19 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 	return nil
 }
 
+// lastFetched is when teammates' notes were last fetched from any remote:
+// by git convo fetch (its state) or a plain git fetch (notesFetched).
+func lastFetched(ctx context.Context, env *Env, g notes.Git, state notes.State) time.Time {
+	last := state.LastFetch
+	refs, _ := g.SharedRefs(ctx)
+	for r, t := range notesFetched(env, refs) {
+		if r != notes.Ref && t.After(last) { // this clone's own notes move notes.Ref
+			last = t
+		}
+	}
+	return last
+}
+
 // notesFetched says when each of refs was last fetched, by git convo fetch
 // or a plain git fetch alike: its reflog's newest entry, or, where reflogs
 // are off, when the fetch watch saw a fetch move it (the fetch's time); the
@@ -467,7 +480,8 @@ func fetchCommand(env *Env) *cli.Command {
 refs/notes/convo itself). Read commands merge it on read; with sharing on it is also merged
 into refs/notes/convo, record by record. It then looks for squash merges among the last 200
 commits of the remote's branches. Once install has set up the fetch, a plain git fetch is
-enough: the next read command recognises the squash merges it brought.`,
+enough: the next read command recognises the squash merges it brought, and when it brought
+notes, looks again at the remote's last 100 commits (a squash may come before its notes).`,
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
 			g, s, err := shareSettings(ctx)
