@@ -221,7 +221,8 @@ type Batch struct {
 //
 // When the fetches moved one of the notes refs n watches, the batch also
 // holds the last n.Recheck commits of the remote-tracking refs, less those
-// in Commits, as Recheck: a third git runs only then.
+// queued, as Recheck: a third git runs only then. The stamp is written
+// whether or not that git fails: the next run does not look again.
 func Take(ctx context.Context, dir, common string, limit int, n Notes) (Batch, error) {
 	m := marks(common)
 	st := load(common)
@@ -284,11 +285,10 @@ func Take(ctx context.Context, dir, common string, limit int, n Notes) (Batch, e
 	if len(moved) > 0 { // the first look credits the notes there to the last fetch
 		next.NotesAt = stampTimes(st.NotesAt, moved, m)
 	}
+	var recheckErr error
 	if len(moved) > 0 && !first && n.Recheck > 0 {
-		recent, err := repo.NewNonMerges(ctx, n.Recheck, uniqueValues(tips), nil)
-		if err != nil {
-			return b, err
-		}
+		var recent []string
+		recent, recheckErr = repo.NewNonMerges(ctx, n.Recheck, uniqueValues(tips), nil)
 		b.Recheck = minus(recent, queue) // those carried over come in their turn
 	}
 	data, err := json.Marshal(next)
@@ -296,7 +296,10 @@ func Take(ctx context.Context, dir, common string, limit int, n Notes) (Batch, e
 		return b, err
 	}
 	data = append([]byte(key(next.Seen, len(next.Pending))+"\n"), data...)
-	return b, atomicfile.Write(filepath.Join(common, StampName), data, 0o644)
+	if err := atomicfile.Write(filepath.Join(common, StampName), data, 0o644); err != nil {
+		return b, err
+	}
+	return b, recheckErr
 }
 
 // writable says whether the stamp can be written in common, before any git
