@@ -32,7 +32,10 @@ func Linked(commit string, r trace.Record) []store.LinkedConversation {
 
 // linkedMeta is Linked from the record's git-convo metadata.
 func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
-	var out []store.LinkedConversation
+	if len(m.Conversations) == 0 {
+		return nil
+	}
+	out := make([]store.LinkedConversation, 0, len(m.Conversations))
 	for id, c := range m.Conversations {
 		lc := store.LinkedConversation{
 			Link: store.Link{ConversationID: id, CommitHash: commit, MatchedFiles: c.MatchedFiles, Confidence: c.Confidence,
@@ -65,7 +68,7 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 func linkedFromNote(commit string, derived []byte, text string) []store.LinkedConversation {
 	if derived == nil {
 		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") {
-			m, ok := decodeMeta([]byte(line))
+			m, ok := decodeMeta(line)
 			if !ok {
 				return nil
 			}
@@ -82,19 +85,19 @@ func linkedFromNote(commit string, derived []byte, text string) []store.LinkedCo
 // decodeMeta is Decode of a one-record note, keeping only git-convo's
 // metadata (the part Linked reads): a record is accepted as Decode accepts it (an object with a
 // files array, of a format it knows), the rest is skipped unread.
-func decodeMeta(line []byte) (trace.Meta, bool) {
-	top, ok := rawFields(line, "files", "metadata")
-	if !ok || len(top["files"]) == 0 || top["files"][0] != '[' {
+func decodeMeta(line string) (trace.Meta, bool) {
+	var top [2]string
+	if !rawFields(line, top[:], "files", "metadata") || top[0] == "" || top[0][0] != '[' {
 		return trace.Meta{}, false
 	}
 	var m trace.Meta
-	if md := top["metadata"]; md != nil && string(md) != "null" {
-		mf, ok := rawFields(md, trace.MetaKey)
-		if !ok {
+	if md := top[1]; md != "" && md != "null" {
+		var mf [1]string
+		if !rawFields(md, mf[:], trace.MetaKey) {
 			return trace.Meta{}, false
 		}
-		if raw := mf[trace.MetaKey]; raw != nil {
-			m = metaOf(metaForLinks(raw))
+		if raw := mf[0]; raw != "" {
+			m = linksMeta(raw)
 		}
 	}
 	if m.Format > trace.Format {
@@ -103,32 +106,54 @@ func decodeMeta(line []byte) (trace.Meta, bool) {
 	return m, true
 }
 
+// linksMeta is metaOf(metaForLinks(raw)) without building that object:
+// {"format":F,"conversations":C} is valid JSON when F and C are, and
+// scanMeta reads F then C, so the scanner takes the two values where they
+// lie. What it cannot take goes the long way.
+func linksMeta(raw string) trace.Meta {
+	var f [2]string
+	if rawFields(raw, f[:], "format", "conversations") && validOrAbsent(f[0]) && validOrAbsent(f[1]) {
+		var m trace.Meta
+		if (f[0] == "" || scanMetaField(&m, "format", f[0])) && (f[1] == "" || scanMetaField(&m, "conversations", f[1])) {
+			return m
+		}
+	}
+	return metaOf(metaForLinks(raw))
+}
+
+func validOrAbsent(v string) bool {
+	return v == "" || json.Valid([]byte(v))
+}
+
 // metaForLinks is git-convo's metadata raw with only what Linked reads
 // (format and conversations): the evidence, per-line hashes and most of
 // its bytes, is skipped unread instead of decoded. A value that is not an
 // object is left for Meta to refuse.
-func metaForLinks(raw []byte) json.RawMessage {
-	f, ok := rawFields(raw, "format", "conversations")
-	if !ok {
+func metaForLinks(raw string) string {
+	keys := [2]string{"format", "conversations"}
+	var f [2]string
+	if !rawFields(raw, f[:], keys[:]...) {
 		return raw
 	}
-	out := make([]byte, 0, len(f["format"])+len(f["conversations"])+32)
-	out = append(out, '{')
-	for _, k := range []string{"format", "conversations"} {
-		if v := f[k]; v != nil {
-			if len(out) > 1 {
-				out = append(out, ',')
+	var out strings.Builder
+	out.WriteByte('{')
+	for i, k := range keys {
+		if v := f[i]; v != "" {
+			if out.Len() > 1 {
+				out.WriteByte(',')
 			}
-			out = append(out, '"')
-			out = append(out, k...)
-			out = append(out, '"', ':')
-			out = append(out, v...)
+			out.WriteString(`"` + k + `":`)
+			out.WriteString(v)
 		}
 	}
-	return append(out, '}')
+	out.WriteByte('}')
+	return out.String()
 }
 
 func ms(iso string) int64 {
+	if iso == "" { // the usual case for a shared note: no error to build
+		return 0
+	}
 	t, err := time.Parse(time.RFC3339, iso)
 	if err != nil {
 		return 0

@@ -1,39 +1,38 @@
 package notes
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
-// rawFields returns the raw values of keys in the JSON object b, skipping
-// every other value without decoding it: a read command wants a note's
-// metadata, while most of its bytes are the files' line ranges and hashes.
-// ok is false when b is not an object. Values are checked for balance, not
-// validated: the caller decodes the ones it keeps.
-func rawFields(b []byte, keys ...string) (map[string][]byte, bool) {
-	out := map[string][]byte{}
-	ok := eachField(b, func(key, val []byte) bool {
-		for _, k := range keys {
-			if string(key) == k {
-				out[k] = val
+// rawFields sets vals[i] to the raw value of keys[i] in the JSON object b
+// (the last one, if repeated; "" when absent: a value is never empty),
+// skipping every other value without decoding it: a read command wants a
+// note's metadata, while most of its bytes are the files' line ranges and
+// hashes. False when b is not an object. Values are checked for balance,
+// not validated: the caller decodes the ones it keeps. It works on the
+// string git's output gives, and builds nothing: log calls it three times
+// per commit.
+func rawFields(b string, vals []string, keys ...string) bool {
+	clear(vals)
+	return eachField(b, func(key, val string) bool {
+		for i, k := range keys {
+			if key == k {
+				vals[i] = val
 			}
 		}
 		return true
 	})
-	if !ok {
-		return nil, false
-	}
-	return out, true
 }
 
 // eachField calls fn with each key (raw, between its quotes) and raw
 // value of the JSON object b, in order, until fn returns false; false when
 // b is not an object or fn stopped.
-func eachField(b []byte, fn func(key, val []byte) bool) bool {
+func eachField(b string, fn func(key, val string) bool) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -76,20 +75,24 @@ func eachField(b []byte, fn func(key, val []byte) bool) bool {
 	return false
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+func skipSpace(b string, i int) int {
+	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
 	return i
 }
 
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
+}
+
 // skipString returns the index after the string starting at b[i] ('"'),
 // -1 when it does not end. It jumps from quote to quote (IndexByte), and a
 // quote after an odd run of backslashes is escaped.
-func skipString(b []byte, i int) int {
+func skipString(b string, i int) int {
 	j := i + 1
 	for {
-		k := bytes.IndexByte(b[j:], '"')
+		k := strings.IndexByte(b[j:], '"')
 		if k < 0 {
 			return -1
 		}
@@ -107,7 +110,7 @@ func skipString(b []byte, i int) int {
 
 // skipValue returns the index after the value starting at b[i], -1 when it
 // is cut short or unbalanced.
-func skipValue(b []byte, i int) int {
+func skipValue(b string, i int) int {
 	if i >= len(b) {
 		return -1
 	}
@@ -115,7 +118,9 @@ func skipValue(b []byte, i int) int {
 	case '"':
 		return skipString(b, i)
 	case '{', '[':
-		var stack []byte
+		// The closers still owed; notes nest a few levels, so this stays
+		// on the stack.
+		stack := make([]byte, 0, 32)
 		for i < len(b) {
 			switch c := b[i]; c {
 			case '"':
@@ -139,7 +144,7 @@ func skipValue(b []byte, i int) int {
 		return -1
 	default: // a number, true, false or null
 		j := i
-		for j < len(b) && bytes.IndexByte([]byte(",}] \t\n\r"), b[j]) < 0 {
+		for j < len(b) && !isSpace(b[j]) && b[j] != ',' && b[j] != '}' && b[j] != ']' {
 			j++
 		}
 		if j == i {
@@ -155,42 +160,48 @@ func skipValue(b []byte, i int) int {
 // objects. ok is false for anything else (an escaped key, a null, a field
 // it does not know, a number json would refuse for an int), which the
 // caller then hands to json.Unmarshal. raw must be valid JSON.
-func scanMeta(raw []byte) (m trace.Meta, ok bool) {
-	ok = eachField(raw, func(key, val []byte) bool {
-		switch string(key) {
-		case "format":
-			n, err := strconv.Atoi(string(val))
-			m.Format = n
-			return err == nil
-		case "conversations":
-			if val[0] != '{' {
-				return false
-			}
-			if m.Conversations == nil { // a repeated key adds to the map, as json does
-				m.Conversations = map[string]trace.ConvMeta{}
-			}
-			return eachField(val, func(id, conv []byte) bool {
-				c, ok := scanConvMeta(conv)
-				if !ok || bytes.IndexByte(id, '\\') >= 0 || !utf8.Valid(id) {
-					return false
-				}
-				m.Conversations[string(id)] = c
-				return true
-			})
-		}
-		return false
+func scanMeta(raw string) (m trace.Meta, ok bool) {
+	ok = eachField(raw, func(key, val string) bool {
+		return scanMetaField(&m, key, val)
 	})
 	return m, ok
 }
 
-// scanConvMeta decodes one conversation of scanMeta.
-func scanConvMeta(b []byte) (c trace.ConvMeta, ok bool) {
+// scanMetaField is scanMeta for one of its fields, key and raw value.
+func scanMetaField(m *trace.Meta, key, val string) bool {
+	switch key {
+	case "format":
+		n, err := strconv.Atoi(val)
+		m.Format = n
+		return err == nil
+	case "conversations":
+		if val[0] != '{' {
+			return false
+		}
+		if m.Conversations == nil { // a repeated key adds to the map, as json does
+			m.Conversations = map[string]trace.ConvMeta{}
+		}
+		return eachField(val, func(id, conv string) bool {
+			c, ok := scanConvMeta(conv)
+			if !ok || strings.IndexByte(id, '\\') >= 0 || !utf8.ValidString(id) {
+				return false
+			}
+			m.Conversations[id] = c
+			return true
+		})
+	}
+	return false
+}
+
+// scanConvMeta decodes one conversation of scanMeta. Its strings share
+// b's memory rather than copy it.
+func scanConvMeta(b string) (c trace.ConvMeta, ok bool) {
 	if b[0] != '{' {
 		return c, false
 	}
-	ok = eachField(b, func(key, val []byte) bool {
+	ok = eachField(b, func(key, val string) bool {
 		var s *string
-		switch string(key) {
+		switch key {
 		case "agent":
 			s = &c.Agent
 		case "model":
@@ -210,11 +221,11 @@ func scanConvMeta(b []byte) (c trace.ConvMeta, ok bool) {
 		case "last_active_at":
 			s = &c.LastActiveAt
 		case "confidence":
-			f, err := strconv.ParseFloat(string(val), 64) // null fails too
+			f, err := strconv.ParseFloat(val, 64) // null fails too
 			c.Confidence = f
 			return err == nil
 		case "written_lines", "added_lines":
-			n, err := strconv.Atoi(string(val))
+			n, err := strconv.Atoi(val)
 			if key[0] == 'w' {
 				c.WrittenLines = n
 			} else {
@@ -222,7 +233,7 @@ func scanConvMeta(b []byte) (c trace.ConvMeta, ok bool) {
 			}
 			return err == nil
 		case "matched_files":
-			return val[0] == '[' && json.Unmarshal(val, &c.MatchedFiles) == nil
+			return val[0] == '[' && json.Unmarshal([]byte(val), &c.MatchedFiles) == nil
 		default:
 			return false
 		}
@@ -233,15 +244,16 @@ func scanConvMeta(b []byte) (c trace.ConvMeta, ok bool) {
 
 // metaOf is git-convo's metadata raw decoded as trace.Record.Meta does
 // (the zero Meta where that fails), by scanMeta where it can.
-func metaOf(raw []byte) trace.Meta {
-	if !json.Valid(raw) {
+func metaOf(raw string) trace.Meta {
+	b := []byte(raw)
+	if !json.Valid(b) {
 		return trace.Meta{}
 	}
 	if m, ok := scanMeta(raw); ok {
 		return m
 	}
 	var m trace.Meta
-	if json.Unmarshal(raw, &m) != nil {
+	if json.Unmarshal(b, &m) != nil {
 		return trace.Meta{}
 	}
 	return m
@@ -249,19 +261,19 @@ func metaOf(raw []byte) trace.Meta {
 
 // plainString sets *s to the JSON string v when it needs no decoding: no
 // escape, no control character, valid UTF-8.
-func plainString(v []byte, s *string) bool {
+func plainString(v string, s *string) bool {
 	if len(v) < 2 || v[0] != '"' {
 		return false
 	}
 	body := v[1 : len(v)-1]
-	for _, c := range body {
-		if c < 0x20 || c == '\\' {
+	for i := 0; i < len(body); i++ {
+		if c := body[i]; c < 0x20 || c == '\\' {
 			return false
 		}
 	}
-	if !utf8.Valid(body) {
+	if !utf8.ValidString(body) {
 		return false
 	}
-	*s = string(body)
+	*s = body
 	return true
 }

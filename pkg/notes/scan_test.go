@@ -90,6 +90,7 @@ func TestRawFields(t *testing.T) {
 		{`{"a":"x\\\\","b":"\\\"}"}`, map[string]string{"a": `"x\\\\"`, "b": `"\\\"}"`}},
 		{`{"a":"\\","b":[1]}`, map[string]string{"a": `"\\"`, "b": `[1]`}},
 		{`{}`, map[string]string{}},
+		{`{"a":1,"c":[],"a":2}`, map[string]string{"a": "2"}},
 		{`{"a":[1,2}`, nil},
 		{`{"a":"x`, nil},
 		{`{"a" 1}`, nil},
@@ -98,14 +99,15 @@ func TestRawFields(t *testing.T) {
 		{``, nil},
 		{`{"a":}`, nil},
 	} {
-		got, ok := rawFields([]byte(tc.in), "a", "b")
+		got := []string{"stale", "stale"}
+		ok := rawFields(tc.in, got, "a", "b")
 		if (tc.want == nil) != !ok {
 			t.Errorf("%s: ok %v", tc.in, ok)
 			continue
 		}
-		for k, v := range tc.want {
-			if string(got[k]) != v {
-				t.Errorf("%s: %s = %s, want %s", tc.in, k, got[k], v)
+		for i, k := range []string{"a", "b"} {
+			if ok && got[i] != tc.want[k] {
+				t.Errorf("%s: %s = %s, want %s", tc.in, k, got[i], tc.want[k])
 			}
 		}
 	}
@@ -176,10 +178,10 @@ func TestMetaOfAsJSON(t *testing.T) {
 		if json.Unmarshal([]byte(raw), &want) != nil {
 			want = trace.Meta{}
 		}
-		if got := metaOf([]byte(raw)); !reflect.DeepEqual(got, want) {
+		if got := metaOf(raw); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", raw, got, want)
 		}
-		if _, ok := scanMeta([]byte(raw)); ok && json.Valid([]byte(raw)) {
+		if _, ok := scanMeta(raw); ok && json.Valid([]byte(raw)) {
 			scanned++
 		}
 	}
@@ -197,7 +199,42 @@ func FuzzMetaOf(f *testing.F) {
 		if json.Unmarshal([]byte(raw), &want) != nil {
 			want = trace.Meta{}
 		}
-		if got := metaOf([]byte(raw)); !reflect.DeepEqual(got, want) {
+		if got := metaOf(raw); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q:\n got %+v\nwant %+v", raw, got, want)
+		}
+	})
+}
+
+// linksMetaCases add to metaCases what git-convo's metadata carries beside
+// format and conversations, and values the scanner must not take.
+var linksMetaCases = append([]string{
+	`{"evidence":[{"path":"a","hashes":["}"]}],"format":1,"writer":"w","conversations":{"x":{"title":"T"}}}`,
+	`{"conversations":{"x":{"title":"T"}},"format":1,"conversations":{"y":{}}}`,
+	`{"format":01,"conversations":{}}`,
+	`{"format":+1}`,
+	`{"format":1,"conversations":{"x":{"confidence":0x1p-2}}}`,
+	`{"format":1,"conversations":{"x":{"confidence":.5}}}`,
+	`{"format":1,"conversations":{"x` + "\x01" + `":{}}}`,
+	`{"format":1,"conversations":{"x":{"title":"T"}},"evidence":[1,}`,
+	`{"format":1,"conversations":{"x":{"title":"T"}`,
+}, metaCases...)
+
+// TestLinksMeta: reading format and conversations where they lie decodes
+// as building the object of the two and decoding it.
+func TestLinksMeta(t *testing.T) {
+	for _, raw := range linksMetaCases {
+		if got, want := linksMeta(raw), metaOf(metaForLinks(raw)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", raw, got, want)
+		}
+	}
+}
+
+func FuzzLinksMeta(f *testing.F) {
+	for _, raw := range linksMetaCases {
+		f.Add(raw)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if got, want := linksMeta(raw), metaOf(metaForLinks(raw)); !reflect.DeepEqual(got, want) {
 			t.Errorf("%q:\n got %+v\nwant %+v", raw, got, want)
 		}
 	})
