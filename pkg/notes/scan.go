@@ -156,7 +156,7 @@ func skipValue(b string, i int) int {
 
 // scanMeta decodes git-convo's metadata (format and conversations, as
 // metaForLinks leaves it) as json.Unmarshal into trace.Meta does, without
-// reflection, for the shapes git-convo writes: plain strings, numbers,
+// reflection, for the shapes git-convo writes: strings, numbers,
 // objects. ok is false for anything else (an escaped key, a null, a field
 // it does not know, a number json would refuse for an int), which the
 // caller then hands to json.Unmarshal. raw must be valid JSON.
@@ -237,7 +237,9 @@ func scanConvMeta(b string) (c trace.ConvMeta, ok bool) {
 		default:
 			return false
 		}
-		return plainString(val, s)
+		// A string with escapes is decoded as json decodes it (a null
+		// or another type goes the long way).
+		return plainString(val, s) || val[0] == '"' && json.Unmarshal([]byte(val), s) == nil
 	})
 	return c, ok
 }

@@ -147,6 +147,8 @@ func BenchmarkDecodeLinkedFull1000(b *testing.B) {
 var metaCases = []string{
 	`{"format":1,"conversations":{"a":{"agent":"cursor","title":"T","summary":"s","confidence":0.8,"status":"auto","reason":"r","matched_files":["x.go","y"],"first_prompt":"p","started_at":"2026-11-23T05:37:20Z","last_active_at":"2026-11-23T05:37:20Z","written_lines":3,"added_lines":4,"model":"m"}}}`,
 	`{"format":1,"conversations":{"a":{"title":"esc \"q\" \\ \u00e9 \n"}}}`,
+	`{"format":1,"conversations":{"a":{"title":"\ud800 lone, \ud83d\ude00 pair","summary":"\/"}}}`,
+	`{"format":1,"conversations":{"a":{"title":"bad \x"}}}`,
 	`{"format":1,"conversations":{"\u0061b":{"title":"escaped id"}}}`,
 	`{"format":1,"conversations":{"a":{"Title":"case"}}}`,
 	`{"format":1,"conversations":{"a":{"title":null,"confidence":null}}}`,
