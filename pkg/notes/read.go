@@ -1,7 +1,6 @@
 package notes
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 	"time"
@@ -107,22 +106,18 @@ func decodeMeta(line string) (trace.Meta, bool) {
 }
 
 // linksMeta is metaOf(metaForLinks(raw)) without building that object:
-// {"format":F,"conversations":C} is valid JSON when F and C are, and
-// scanMeta reads F then C, so the scanner takes the two values where they
-// lie. What it cannot take goes the long way.
+// scanMeta would read {"format":F,"conversations":C} as F then C, so the
+// scanner takes the two values where they lie (what it takes is valid
+// JSON, as metaOf checks first). What it cannot take goes the long way.
 func linksMeta(raw string) trace.Meta {
 	var f [2]string
-	if rawFields(raw, f[:], "format", "conversations") && validOrAbsent(f[0]) && validOrAbsent(f[1]) {
+	if rawFields(raw, f[:], "format", "conversations") {
 		var m trace.Meta
 		if (f[0] == "" || scanMetaField(&m, "format", f[0])) && (f[1] == "" || scanMetaField(&m, "conversations", f[1])) {
 			return m
 		}
 	}
 	return metaOf(metaForLinks(raw))
-}
-
-func validOrAbsent(v string) bool {
-	return v == "" || json.Valid([]byte(v))
 }
 
 // metaForLinks is git-convo's metadata raw with only what Linked reads

@@ -159,7 +159,9 @@ func skipValue(b string, i int) int {
 // reflection, for the shapes git-convo writes: strings, numbers,
 // objects. ok is false for anything else (an escaped key, a null, a field
 // it does not know, a number json would refuse for an int), which the
-// caller then hands to json.Unmarshal. raw must be valid JSON.
+// caller then hands to json.Unmarshal. What it takes is valid JSON: it
+// checks each value it keeps as json would (numbers by jsonNumber, strings
+// by plainString or json), so a caller need not run json.Valid first.
 func scanMeta(raw string) (m trace.Meta, ok bool) {
 	ok = eachField(raw, func(key, val string) bool {
 		return scanMetaField(&m, key, val)
@@ -173,7 +175,7 @@ func scanMetaField(m *trace.Meta, key, val string) bool {
 	case "format":
 		n, err := strconv.Atoi(val)
 		m.Format = n
-		return err == nil
+		return err == nil && jsonNumber(val)
 	case "conversations":
 		if val[0] != '{' {
 			return false
@@ -183,7 +185,7 @@ func scanMetaField(m *trace.Meta, key, val string) bool {
 		}
 		return eachField(val, func(id, conv string) bool {
 			c, ok := scanConvMeta(conv)
-			if !ok || strings.IndexByte(id, '\\') >= 0 || !utf8.ValidString(id) {
+			if !ok || !plainBody(id) {
 				return false
 			}
 			m.Conversations[id] = c
@@ -223,7 +225,7 @@ func scanConvMeta(b string) (c trace.ConvMeta, ok bool) {
 		case "confidence":
 			f, err := strconv.ParseFloat(val, 64) // null fails too
 			c.Confidence = f
-			return err == nil
+			return err == nil && jsonNumber(val)
 		case "written_lines", "added_lines":
 			n, err := strconv.Atoi(val)
 			if key[0] == 'w' {
@@ -231,7 +233,7 @@ func scanConvMeta(b string) (c trace.ConvMeta, ok bool) {
 			} else {
 				c.AddedLines = n
 			}
-			return err == nil
+			return err == nil && jsonNumber(val)
 		case "matched_files":
 			return val[0] == '[' && json.Unmarshal([]byte(val), &c.MatchedFiles) == nil
 		default:
@@ -268,14 +270,59 @@ func plainString(v string, s *string) bool {
 		return false
 	}
 	body := v[1 : len(v)-1]
+	if !plainBody(body) {
+		return false
+	}
+	*s = body
+	return true
+}
+
+// plainBody reports whether body, between a JSON string's quotes, needs
+// no decoding and is valid: no escape, no control character, valid UTF-8.
+func plainBody(body string) bool {
 	for i := 0; i < len(body); i++ {
 		if c := body[i]; c < 0x20 || c == '\\' {
 			return false
 		}
 	}
-	if !utf8.ValidString(body) {
+	return utf8.ValidString(body)
+}
+
+// jsonNumber reports whether v is a number as JSON writes it (strconv
+// also takes "+1", "01", ".5", "inf" and hex floats; json refuses them).
+func jsonNumber(v string) bool {
+	i := 0
+	if i < len(v) && v[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(v) && v[i] == '0':
+		i++
+	case digits() == 0:
 		return false
 	}
-	*s = body
-	return true
+	if i < len(v) && v[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(v) && (v[i] == 'e' || v[i] == 'E') {
+		i++
+		if i < len(v) && (v[i] == '+' || v[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(v)
 }

@@ -218,6 +218,14 @@ var linksMetaCases = append([]string{
 	`{"format":1,"conversations":{"x":{"confidence":.5}}}`,
 	`{"format":1,"conversations":{"x` + "\x01" + `":{}}}`,
 	`{"format":1,"conversations":{"x":{"title":"T"}},"evidence":[1,}`,
+	`{"format":-0,"conversations":{"x":{"confidence":-0.5e+2,"written_lines":1E2,"added_lines":-1}}}`,
+	`{"format":1,"conversations":{"x":{"confidence":1.}}}`,
+	`{"format":1,"conversations":{"x":{"confidence":inf,"title":"T"}}}`,
+	`{"format":1,"conversations":{"x":{"confidence":1e}}}`,
+	`{"format":1,"conversations":{"x":{"written_lines":+2}}}`,
+	`{"format":1,"conversations":{"x` + "\t" + `y":{}}}`,
+	`{"format":1,"conversations":{"x":{"title":"T"} x}}`,
+	`{"format":1,"conversations":{"x":{"title":"a` + "\x7f\xc3" + `"}}}`,
 	`{"format":1,"conversations":{"x":{"title":"T"}`,
 }, metaCases...)
 
@@ -240,4 +248,19 @@ func FuzzLinksMeta(f *testing.F) {
 			t.Errorf("%q:\n got %+v\nwant %+v", raw, got, want)
 		}
 	})
+}
+
+func TestJSONNumber(t *testing.T) {
+	for v, want := range map[string]bool{
+		"0": true, "-0": true, "12": true, "1.5": true, "-0.5e+2": true, "1E2": true, "1e-7": true,
+		"": false, "-": false, "01": false, "+1": false, ".5": false, "1.": false, "1e": false,
+		"1e+": false, "inf": false, "NaN": false, "0x10": false, "1_0": false, "1x": false, "--1": false,
+	} {
+		if got := jsonNumber(v); got != want {
+			t.Errorf("jsonNumber(%q) = %v", v, got)
+		}
+		if want != json.Valid([]byte(v)) {
+			t.Errorf("%q: the case disagrees with json.Valid", v)
+		}
+	}
 }
