@@ -123,7 +123,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	sum.commitsScanned, sum.commitsRelevant = past.Scanned, len(past.Relevant)
 	for _, l := range past.New {
 		sum.links++
-		sum.newLinks = append(sum.newLinks, fmt.Sprintf("%s %s  ←  %s (%.0f%%: %s)", shortHash(l.Hash)[:7], oneLine(l.Subject, 50),
+		sum.newLinks = append(sum.newLinks, fmt.Sprintf("%s %s  ←  %s (%.0f%%: %s)", gitx.ShortHash(l.Hash)[:7], oneLine(l.Subject, 50),
 			l.ConversationID, l.Score*100, l.Reason))
 	}
 	progress.done()
