@@ -26,16 +26,26 @@ const errConfigCLI = constError("config needs git")
 // LoadSettings reads the configuration for dir. getenv is the environment
 // git would see.
 func LoadSettings(ctx context.Context, dir string, getenv func(string) string) (*Settings, error) {
-	s, err := loadSettingsInProcess(dir, getenv)
-	if err == nil {
+	return loadSettings(ctx, runner{dir: dir}, getenv)
+}
+
+// LoadSettingsEnv is LoadSettings for git run with the environment environ
+// (nil: the process's), which both the in-process reader and the git it
+// falls back to see.
+func LoadSettingsEnv(ctx context.Context, dir string, environ []string) (*Settings, error) {
+	return loadSettings(ctx, runner{dir: dir, env: environ}, Getenv(environ))
+}
+
+func loadSettings(ctx context.Context, r runner, getenv func(string) string) (*Settings, error) {
+	if s, err := loadSettingsInProcess(r.dir, getenv); err == nil {
 		return s, nil
 	}
-	return settingsFromGit(ctx, dir)
+	return settingsFromGit(ctx, r)
 }
 
 // settingsFromGit reads the configuration with one `git config --list -z`.
-func settingsFromGit(ctx context.Context, dir string) (*Settings, error) {
-	out, err := runner{dir: dir}.output(ctx, "config", "--list", "-z")
+func settingsFromGit(ctx context.Context, r runner) (*Settings, error) {
+	out, err := r.output(ctx, "config", "--list", "-z")
 	if err != nil && !missingKey(err) {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func TestSettingsMatchGit(t *testing.T) {
 			if err != nil {
 				t.Fatalf("in process: %v", err)
 			}
-			git, err := settingsFromGit(context.Background(), sub)
+			git, err := settingsFromGit(context.Background(), runner{dir: sub})
 			if err != nil {
 				t.Fatal(err)
 			}
