@@ -148,7 +148,8 @@ func importAgents(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Rep
 	}
 	found, err := w.ImportAll(ctx, agents.All(env.Getenv), roots, limit, ingest.ImportProgress{
 		Listing: func(src source.Source) {
-			progress.say("finding this repository's %s conversations in %s", agents.Display(src.Name()), agents.Where(src.Name(), env.Getenv))
+			where, _ := agents.Where(src.Name(), env.Getenv) // "" when it cannot be located
+			progress.say("finding this repository's %s conversations in %s", agents.Display(src.Name()), where)
 		},
 		Step: func(src source.Source, i, n int) {
 			if i > 0 {
