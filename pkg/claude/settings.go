@@ -51,14 +51,8 @@ var ErrMalformed = errors.New("malformed Claude Code settings")
 
 // isOurs recognises git-convo's handler, whatever binary path it names.
 func isOurs(handler json.RawMessage) bool {
-	var h struct {
-		Command string `json:"command"`
-	}
-	if json.Unmarshal(handler, &h) != nil {
-		return false
-	}
-	return (strings.Contains(h.Command, "git-convo") || strings.Contains(h.Command, "git convo")) &&
-		strings.Contains(h.Command, " capture") && strings.Contains(h.Command, "--agent claude")
+	c, ok := source.CaptureEntry(handler)
+	return ok && strings.Contains(c, "--agent claude")
 }
 
 // settings is a parsed settings file: the file and its hooks object.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/git-convo/git-convo/pkg/filebackup"
 	"github.com/git-convo/git-convo/pkg/jsonobj"
@@ -49,14 +48,8 @@ func CaptureCommand(bin, event string) string {
 
 // isOurs recognises git-convo's entries, whatever binary path they name.
 func isOurs(entry json.RawMessage) bool {
-	var e struct {
-		Command string `json:"command"`
-	}
-	if json.Unmarshal(entry, &e) != nil {
-		return false
-	}
-	return (strings.Contains(e.Command, "git-convo") || strings.Contains(e.Command, "git convo")) &&
-		strings.Contains(e.Command, " capture")
+	_, ok := source.CaptureEntry(entry)
+	return ok
 }
 
 // object is a JSON object that keeps its keys' order, so merging does not
