@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
-	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 )
@@ -50,11 +49,7 @@ func (e *gitError) Error() string {
 func (e *gitError) Unwrap() error { return e.err }
 
 func (g Git) cmd(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = g.Dir
-	cmd.Env = g.Env
-	cmd.WaitDelay = 5 * time.Second
-	return cmd
+	return gitx.Command(ctx, g.Dir, g.Env, args...)
 }
 
 // getenv reads the environment git runs in: Env, else the process's.
