@@ -253,7 +253,11 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 		return nil, errBadPack
 	}
 	delta = delta[n:]
-	out := make([]byte, 0, dst)
+	// The size is only the delta's word until the ops bear it out: a
+	// corrupt one claiming 2 GB must not allocate it up front. Each op
+	// yields at most its copy of the base or its own inserted bytes.
+	limit := uint64(len(base)+len(delta)) * 8
+	out := make([]byte, 0, min(dst, limit))
 	for len(delta) > 0 {
 		op := delta[0]
 		delta = delta[1:]
@@ -284,9 +288,12 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 			if off+size > uint64(len(base)) {
 				return nil, errBadPack
 			}
+			if uint64(len(out))+size > dst {
+				return nil, errBadPack
+			}
 			out = append(out, base[off:off+size]...)
 		case op != 0:
-			if int(op) > len(delta) {
+			if int(op) > len(delta) || uint64(len(out))+uint64(op) > dst {
 				return nil, errBadPack
 			}
 			out = append(out, delta[:op]...)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,4 +112,19 @@ func FuzzMediumHeader(f *testing.F) {
 			t.Fatalf("%q", text)
 		}
 	})
+}
+
+// A delta whose header claims a huge result allocates by what its ops can
+// yield, not by the claim: fuzzing once ran out of memory on such input.
+func TestApplyDeltaDoesNotTrustItsSize(t *testing.T) {
+	delta := []byte("\x01\xe6\xe6\xe6\xe6\x05\xff\xff\x05\xe60") // claims ~1.4 GB
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := applyDelta([]byte("\x01"), delta); err == nil {
+		t.Fatal("a delta yielding less than it claims was applied")
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("allocated %d bytes for an 11-byte delta", grew)
+	}
 }
