@@ -24,38 +24,39 @@ func missingKey(err error) bool {
 	return errors.As(err, &ge) && ge.ExitCode() == 1 && strings.TrimSpace(ge.Stderr) == ""
 }
 
-// ConfigRegexp returns the git config values whose keys match re, read in
-// dir ("" for the current directory): in process where the files allow it
-// (LoadSettings), else in one git call. Keys are as git prints them (section
-// and name lower-cased); for a key set more than once the last value wins,
-// as with `git config --get`. A key set without a value ("[convo] flag")
-// maps to "true", its boolean meaning.
+// ConfigRegexp returns the git config values whose keys match re (Go's
+// syntax), read in dir ("" for the current directory) by LoadSettings. Keys
+// are as git prints them (section and name lower-cased); for a key set more
+// than once the last value wins, as with `git config --get`. A key set
+// without a value ("[convo] flag") maps to "true", its boolean meaning.
 func ConfigRegexp(ctx context.Context, dir, re string) (map[string]string, error) {
-	if rx, err := regexp.Compile(re); err == nil {
-		if s, err := loadSettingsInProcess(dirOrDot(dir), os.Getenv); err == nil {
-			values := map[string]string{}
-			for k, v := range s.Prefixed("") {
-				if rx.MatchString(k) {
-					values[k] = v
-				}
-			}
-			return values, nil
-		}
-	}
-	out, err := runner{dir: dir}.output(ctx, "config", "-z", "--get-regexp", re)
+	rx, err := regexp.Compile(re)
 	if err != nil {
-		if missingKey(err) {
-			return map[string]string{}, nil
-		}
 		return map[string]string{}, err
 	}
-	return parseConfigZ(out).Prefixed(""), nil
+	s, err := LoadSettings(ctx, dirOrDot(dir), os.Getenv)
+	if err != nil {
+		return map[string]string{}, err
+	}
+	values := map[string]string{}
+	for k, v := range s.Prefixed("") {
+		if rx.MatchString(k) {
+			values[k] = v
+		}
+	}
+	return values, nil
 }
 
 // Config returns a git config value as git's `--get` does (the last one
-// set); ok is false when the key is not set.
+// set), read by LoadSettings in the repository's directory and environment;
+// ok is false when the key is not set.
 func (r *Repo) Config(ctx context.Context, key string) (value string, ok bool, err error) {
-	return r.configTyped(ctx, "", key)
+	s, err := loadSettings(ctx, r.run, Getenv(r.run.env))
+	if err != nil {
+		return "", false, err
+	}
+	value, ok = s.Get(key)
+	return value, ok, nil
 }
 
 // SetConfig sets key in the repository's own config (git config --local).
