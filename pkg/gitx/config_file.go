@@ -390,15 +390,26 @@ func (s *Settings) Bool(key string) (on, ok bool) {
 	if len(v) == 0 {
 		return false, false
 	}
-	return parseBool(v[len(v)-1])
+	if v[len(v)-1] == "\x00" { // a bare key
+		return true, true
+	}
+	return parseGitBool(v[len(v)-1])
 }
 
-func parseBool(v string) (on, ok bool) {
-	switch strings.ToLower(v) {
-	case "\x00", "true", "yes", "on", "1":
+// parseGitBool reads a boolean as git does: true, yes, on; false, no, off
+// and the empty string; any integer, with a k, m or g unit or none
+// (non-zero is true). ok is false for anything else.
+func parseGitBool(s string) (value, ok bool) {
+	switch strings.ToLower(s) {
+	case "true", "yes", "on":
 		return true, true
-	case "false", "no", "off", "0", "":
+	case "false", "no", "off", "":
 		return false, true
+	}
+	if n := strings.TrimRight(s, "kKmMgG"); len(s)-len(n) <= 1 {
+		if i, err := strconv.ParseInt(n, 10, 64); err == nil {
+			return i != 0, true
+		}
 	}
 	return false, false
 }
@@ -444,7 +455,7 @@ func (s *Settings) ColorBool(name string, stdoutIsTTY bool, getenv func(string) 
 		return false, true
 	case "auto":
 	default:
-		b, ok := parseBool(v)
+		b, ok := parseGitBool(v)
 		if !ok {
 			return false, false
 		}

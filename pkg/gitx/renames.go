@@ -2,7 +2,6 @@ package gitx
 
 import (
 	"context"
-	"strconv"
 	"strings"
 )
 
@@ -46,20 +45,4 @@ func lastConfigValue(out []byte) string {
 		return "true"
 	}
 	return v
-}
-
-// parseGitBool reads a boolean as git does: true, yes, on; false, no, off
-// and the empty string; any integer (non-zero is true). ok is false for
-// anything else.
-func parseGitBool(s string) (value, ok bool) {
-	switch strings.ToLower(s) {
-	case "true", "yes", "on":
-		return true, true
-	case "false", "no", "off", "":
-		return false, true
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return n != 0, true
-	}
-	return false, false
 }
