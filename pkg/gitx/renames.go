@@ -15,11 +15,14 @@ import (
 func (r *Repo) renameOption(ctx context.Context) string {
 	r.renamesOnce.Do(func() {
 		r.renames = "-M"
-		out, err := r.run.output(ctx, "config", "-z", "--get-regexp", `^diff\.renames$`)
+		s, err := loadSettings(ctx, r.run, Getenv(r.run.env))
 		if err != nil {
-			return // unset (or unreadable): git's default
+			return // unreadable: git's default
 		}
-		r.renames = renameOptionFor(lastConfigValue(out))
+		// Prefixed, not Get: a bare key reads "true" there.
+		if v, ok := s.Prefixed("diff.")["diff.renames"]; ok {
+			r.renames = renameOptionFor(v)
+		}
 	})
 	return r.renames
 }
@@ -33,16 +36,4 @@ func renameOptionFor(value string) string {
 		return "--no-renames"
 	}
 	return "-M"
-}
-
-// lastConfigValue is the value of the last record of `git config -z
-// --get-regexp` ("key\nvalue\x00", or "key\x00" for a bare key, which
-// means true), the one git uses.
-func lastConfigValue(out []byte) string {
-	recs := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
-	_, v, hasValue := strings.Cut(recs[len(recs)-1], "\n")
-	if !hasValue {
-		return "true"
-	}
-	return v
 }
