@@ -21,6 +21,7 @@ func doctorShare(ctx context.Context, env *Env, repo *gitx.Repo) []check {
 		return []check{{Name: "sharing", OK: true, Warn: true, Detail: "cannot read the sharing settings: " + err.Error()}}
 	}
 	state, _ := g.LoadState(ctx)
+	state.LastFetch = lastFetched(ctx, env, g, state) // a plain git fetch counts
 	if !s.On {
 		c := check{Name: "sharing", OK: true, Detail: "off for this repository (git convo share on shares linked conversations as git notes)"}
 		if !state.LastFetch.IsZero() {

@@ -227,3 +227,95 @@ func TestFetchWatchErrorGoesToDoctor(t *testing.T) {
 		t.Error("the failed batch is due again")
 	}
 }
+
+// A squash merge fetched before the notes it matches (A pushed its branch
+// alone and its notes later) had nothing to match when B's first fetch
+// brought it; the bare fetch that brings the notes has the next read look
+// again.
+func TestSquashFetchedBeforeItsNotes(t *testing.T) {
+	base, bare := newTeam(t)
+	b := cloneAs(t, bare, "b")
+	primed(t, b)
+	squash, sources, a := squashedFeatureNotes(t, base, bare, false)
+	if hasRef(base, bare, notes.Ref) {
+		t.Fatal("A's notes reached the remote with its branch")
+	}
+	b.run(b.dir, "git", "fetch", "-q")
+	if out := b.showJSON(b.dir, "origin/main"); out.Commit.Hash != squash || len(out.Conversations) != 0 {
+		t.Fatalf("the squash before any notes: %s %+v", out.Commit.Hash, out.Conversations)
+	}
+
+	a.convo(a.dir, "push") // the notes, later
+	b.run(b.dir, "git", "fetch", "-q")
+	checkNamesSquash(t, b, b.dir, "origin/main", sources)
+}
+
+// share status counts a plain git fetch of teammates' notes, per remote:
+// from the tracking ref's reflog, or, with reflogs off, from the fetch
+// watch's stamp (the fetch's time).
+func TestShareStatusCountsPlainFetch(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		reflogs bool
+	}{{"reflogs on", true}, {"reflogs off", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			base, bare := newTeam(t)
+			b := cloneAs(t, bare, "b")
+			if !tc.reflogs {
+				b.run(b.dir, "git", "config", "core.logAllRefUpdates", "false")
+			}
+			if out := b.convo(b.dir, "share", "status"); !strings.Contains(out, "fetched: never\n") {
+				t.Errorf("before any notes:\n%s", out)
+			}
+			squashedFeature(t, base, bare) // A shares and pushes its notes
+			b.run(b.dir, "git", "fetch", "-q")
+			tracking := notes.TrackingRef("origin")
+			if _, err := os.Stat(filepath.Join(b.dir, ".git", "logs", tracking)); (err == nil) != tc.reflogs {
+				t.Fatalf("the tracking ref's reflog: %v, want one %v", err, tc.reflogs)
+			}
+			fh, err := os.Stat(filepath.Join(b.dir, ".git", "FETCH_HEAD"))
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			var st shareStatusJSON
+			if err := json.Unmarshal([]byte(b.convo(b.dir, "share", "status", "--json")), &st); err != nil {
+				t.Fatal(err)
+			}
+			at := st.FetchedAt["origin"]
+			if at == "" || st.LastFetch != at || st.Fetched["origin"] != 2 {
+				t.Errorf("share status --json after a plain fetch: %+v", st)
+			}
+			if !tc.reflogs && at != isoTime(fh.ModTime()) {
+				t.Errorf("fetched at %s, want the fetch's time %s", at, isoTime(fh.ModTime()))
+			}
+			if out := b.convo(b.dir, "share", "status"); !strings.Contains(out, "fetched: "+at+" from origin\n") {
+				t.Errorf("share status after a plain fetch:\n%s", out)
+			}
+			if out := b.convo(b.dir, "doctor"); !strings.Contains(out, "notes last fetched") || !strings.Contains(out, at) {
+				t.Errorf("doctor after a plain fetch:\n%s", out)
+			}
+		})
+	}
+}
+
+// When notes arrive, only commits with no local link are looked at again:
+// B's own agent commit, whose lines are the same as A's, stays B's.
+func TestNotesArrivalLeavesLinkedCommits(t *testing.T) {
+	base, bare := newTeam(t)
+	b := cloneAs(t, bare, "b")
+	primed(t, b)
+	b.conversation(t, "conv-b", "B's own parser", "sb", "pb", "parse.go", "package config\n\nfunc Parse(b []byte) (Config, error) {\n\treturn decode(b)\n}\n")
+	own := b.commit(b.dir, "parse", "parse.go")
+	b.run(b.dir, "git", "push", "-q", "origin", "main")
+	_, sources, a := squashedFeatureNotes(t, base, bare, false)
+	b.run(b.dir, "git", "fetch", "-q")
+	b.convo(b.dir, "log", "-n", "1")
+	a.convo(a.dir, "push")
+	b.run(b.dir, "git", "fetch", "-q")
+	checkNamesSquash(t, b, b.dir, "origin/main", sources)
+	got := b.showJSON(b.dir, own)
+	if len(got.Conversations) != 1 || got.Conversations[0].ID != "conv-b" {
+		t.Errorf("B's own commit after A's notes came: %+v", got.Conversations)
+	}
+}

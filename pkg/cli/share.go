@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
+	"github.com/git-convo/git-convo/pkg/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
@@ -218,16 +220,19 @@ func setupSharing(ctx context.Context, repo *gitx.Repo) error {
 }
 
 type shareStatusJSON struct {
-	On         bool           `json:"on"`
-	Prompts    bool           `json:"prompts"`
-	Remote     string         `json:"remote"`
-	Notes      int            `json:"notes"`
-	Fetched    map[string]int `json:"fetched"`
-	Fields     []string       `json:"fields"`
-	LastPush   string         `json:"lastPush,omitempty"`
-	PushError  string         `json:"lastPushError,omitempty"`
-	LastFetch  string         `json:"lastFetch,omitempty"`
-	FetchSetUp bool           `json:"fetchSetUp"`
+	On        bool           `json:"on"`
+	Prompts   bool           `json:"prompts"`
+	Remote    string         `json:"remote"`
+	Notes     int            `json:"notes"`
+	Fetched   map[string]int `json:"fetched"`
+	Fields    []string       `json:"fields"`
+	LastPush  string         `json:"lastPush,omitempty"`
+	PushError string         `json:"lastPushError,omitempty"`
+	LastFetch string         `json:"lastFetch,omitempty"`
+	// FetchedAt is when each remote's notes were last fetched, by git
+	// convo fetch or a plain git fetch.
+	FetchedAt  map[string]string `json:"fetchedAt"`
+	FetchSetUp bool              `json:"fetchSetUp"`
 }
 
 func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
@@ -235,7 +240,8 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	st := shareStatusJSON{On: s.On, Prompts: s.Prompts, Remote: s.Remote, Fetched: map[string]int{}}
+	squashesAfterFetch(ctx, env) // as a read does: and it notes when a plain fetch brought notes
+	st := shareStatusJSON{On: s.On, Prompts: s.Prompts, Remote: s.Remote, Fetched: map[string]int{}, FetchedAt: map[string]string{}}
 	if st.Notes, err = g.Count(ctx, notes.Ref); err != nil {
 		return err
 	}
@@ -243,13 +249,21 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	state, _ := g.LoadState(ctx)
+	last := state.LastFetch // git convo fetch's, whatever the remote
+	fetchedAt := notesFetched(env, refs)
 	for _, r := range refs {
 		if r != notes.Ref {
 			n, err := g.Count(ctx, r)
 			if err != nil {
 				return err
 			}
-			st.Fetched[strings.TrimSuffix(strings.TrimPrefix(r, "refs/notes/remotes/"), "/convo")] = n
+			remote := strings.TrimSuffix(strings.TrimPrefix(r, notes.TrackingPrefix), notes.TrackingSuffix)
+			st.Fetched[remote] = n
+			st.FetchedAt[remote] = isoTime(fetchedAt[r])
+			if fetchedAt[r].After(last) {
+				last = fetchedAt[r]
+			}
 		}
 	}
 	st.Fields = []string{"conversation id", "agent", "model", "title", "summary", "confidence", "status", "reason",
@@ -257,8 +271,7 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 	if s.Prompts {
 		st.Fields = append(st.Fields, "first prompt")
 	}
-	state, _ := g.LoadState(ctx)
-	st.LastPush, st.LastFetch, st.PushError = isoTime(state.LastPush), isoTime(state.LastFetch), state.LastPushError
+	st.LastPush, st.LastFetch, st.PushError = isoTime(state.LastPush), isoTime(last), state.LastPushError
 	if v, _ := g.Config(ctx, "remote."+s.Remote+".fetch"); v != "" {
 		out, _ := (notes.Git{Dir: g.Dir}).Config(ctx, "notes.rewriteRef")
 		st.FetchSetUp = out != ""
@@ -273,16 +286,63 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 		fmt.Fprintln(w, "sharing: off (nothing is written or pushed; git convo share on turns it on)")
 	}
 	fmt.Fprintf(w, "notes:   %d on %s\n", st.Notes, notes.Ref)
-	for r, n := range st.Fetched {
-		fmt.Fprintf(w, "         %d fetched from %s\n", n, term.Line(r))
+	remotes := make([]string, 0, len(st.Fetched))
+	for r := range st.Fetched {
+		remotes = append(remotes, r)
+	}
+	sort.Strings(remotes)
+	for _, r := range remotes {
+		fmt.Fprintf(w, "         %d fetched from %s\n", st.Fetched[r], term.Line(r))
 	}
 	fmt.Fprintf(w, "fields:  %s\n", strings.Join(st.Fields, ", "))
 	fmt.Fprintf(w, "pushed:  %s\n", orNever(st.LastPush))
 	if st.PushError != "" {
 		fmt.Fprintf(w, "         last push failed: %s\n", term.Line(st.PushError))
 	}
-	fmt.Fprintf(w, "fetched: %s\n", orNever(st.LastFetch))
+	if len(remotes) == 0 {
+		fmt.Fprintf(w, "fetched: %s\n", orNever(st.LastFetch))
+	}
+	for i, r := range remotes {
+		label := "fetched:"
+		if i > 0 {
+			label = ""
+		}
+		fmt.Fprintf(w, "%-9s%s from %s\n", label, orNever(st.FetchedAt[r]), term.Line(r))
+	}
 	return nil
+}
+
+// lastFetched is when teammates' notes were last fetched from any remote:
+// by git convo fetch (its state) or a plain git fetch (notesFetched).
+func lastFetched(ctx context.Context, env *Env, g notes.Git, state notes.State) time.Time {
+	last := state.LastFetch
+	refs, _ := g.SharedRefs(ctx)
+	for r, t := range notesFetched(env, refs) {
+		if r != notes.Ref && t.After(last) { // this clone's own notes move notes.Ref
+			last = t
+		}
+	}
+	return last
+}
+
+// notesFetched says when each of refs was last fetched, by git convo fetch
+// or a plain git fetch alike: its reflog's newest entry, or, where reflogs
+// are off, when the fetch watch saw a fetch move it (the fetch's time); the
+// later of the two.
+func notesFetched(env *Env, refs []string) map[string]time.Time {
+	out := map[string]time.Time{}
+	common, ok := fetchwatch.Locate(".", env.Getenv)
+	if !ok {
+		return out
+	}
+	seen := fetchwatch.NotesFetched(common)
+	for _, r := range refs {
+		out[r] = gitx.LastMoved(common, r)
+		if seen[r].After(out[r]) {
+			out[r] = seen[r]
+		}
+	}
+	return out
 }
 
 func orNever(s string) string {
@@ -420,7 +480,8 @@ func fetchCommand(env *Env) *cli.Command {
 refs/notes/convo itself). Read commands merge it on read; with sharing on it is also merged
 into refs/notes/convo, record by record. It then looks for squash merges among the last 200
 commits of the remote's branches. Once install has set up the fetch, a plain git fetch is
-enough: the next read command recognises the squash merges it brought.`,
+enough: the next read command recognises the squash merges it brought, and when it brought
+notes, looks again at the remote's last 100 commits (a squash may come before its notes).`,
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
 			g, s, err := shareSettings(ctx)

@@ -380,6 +380,14 @@ func validateRecords(t *testing.T, recs [][]byte) {
 // button does. It returns the squash commit and A's commits by conversation.
 func squashedFeature(t *testing.T, base *sandbox, bare string) (string, map[string]string) {
 	t.Helper()
+	squash, sources, _ := squashedFeatureNotes(t, base, bare, true)
+	return squash, sources
+}
+
+// squashedFeatureNotes is squashedFeature where A pushes its notes with its
+// branch (withNotes), or not: A's clone is returned, to push them later.
+func squashedFeatureNotes(t *testing.T, base *sandbox, bare string, withNotes bool) (string, map[string]string, teammate) {
+	t.Helper()
 	a := cloneAs(t, bare, "a")
 	a.convo(a.dir, "share", "on")
 	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
@@ -387,7 +395,11 @@ func squashedFeature(t *testing.T, base *sandbox, bare string) (string, map[stri
 	c1 := a.commit(a.dir, "config", "config.go")
 	a.conversation(t, "conv-sq2", "Validate the config", "s2", "p2", "validate.go", "package config\n\nfunc (c Config) Validate() error {\n\treturn c.check()\n}\n")
 	c2 := a.commit(a.dir, "validate", "validate.go")
-	a.run(a.dir, "git", "push", "-q", "origin", "feature")
+	push := []string{"git", "push", "-q", "origin", "feature"}
+	if !withNotes {
+		push = append(push, "--no-verify") // no pre-push block: the branch alone
+	}
+	a.run(a.dir, push...)
 
 	squasher := filepath.Join(base.root, "squasher")
 	base.run(base.root, "git", "clone", "-q", bare, squasher)
@@ -395,7 +407,7 @@ func squashedFeature(t *testing.T, base *sandbox, bare string) (string, map[stri
 	base.run(squasher, "git", "commit", "-q", "-m", "Config parsing (#12)")
 	squash := strings.TrimSpace(base.run(squasher, "git", "rev-parse", "HEAD"))
 	base.run(squasher, "git", "push", "-q", "origin", "main")
-	return squash, map[string]string{"conv-sq1": c1[:7], "conv-sq2": c2[:7]}
+	return squash, map[string]string{"conv-sq1": c1[:7], "conv-sq2": c2[:7]}, a
 }
 
 // checkSquashAttributed checks that B's show names A's conversations on the

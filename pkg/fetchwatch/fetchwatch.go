@@ -11,6 +11,11 @@
 // Take run git, once, to list the remote-tracking refs, and once more to
 // list the commits their moves brought, at most a batch per run: the rest
 // is carried over to the next run.
+//
+// A squash merge can arrive before the notes it matches (its author pushed
+// the notes later): examined then, it had nothing to match. So the stamp
+// also keeps the tips of the notes refs fetches fill, and a fetch that
+// moved one looks again at the recent past, once, with one more git.
 package fetchwatch
 
 import (
@@ -23,6 +28,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
 	"github.com/git-convo/git-convo/pkg/gitx"
@@ -50,6 +56,44 @@ type stamp struct {
 	// Pending are commits a fetch brought that no run examined yet,
 	// newest first.
 	Pending []string `json:"pending,omitempty"`
+	// Notes maps each watched notes ref to its notes commit (nil: none
+	// watched yet, as in a stamp written before notes were watched).
+	Notes map[string]string `json:"notes"`
+	// NotesAt maps each watched notes ref to when a fetch last moved it
+	// (the newest FETCH_HEAD's time, in Unix nanoseconds, when a run saw
+	// the move).
+	NotesAt map[string]int64 `json:"notesAt,omitempty"`
+}
+
+// Notes names the notes refs a fetch brings teammates' notes to. A move of
+// one since the last run has the run look again at the recent past: a
+// squash merge fetched before the notes it matches had nothing to match.
+type Notes struct {
+	// Tracking and Suffix say which refs a fetch writes teammates' notes
+	// to: those under Tracking ending in Suffix (refs/notes/remotes/ and
+	// /convo; a remote's name may hold a slash).
+	Tracking, Suffix string
+	// Ref is the notes ref itself. It is watched only in a repository with
+	// no tracking ref (a fetch set up to write it directly): elsewhere this
+	// clone's own notes move it, not fetches.
+	Ref string
+	// Recheck is how many recent commits of the remote-tracking refs (not
+	// merges) a move has the run look at again.
+	Recheck int
+}
+
+// watched picks, from the notes refs listed, those whose moves count.
+func (n Notes) watched(listed map[string]string) map[string]string {
+	out := map[string]string{}
+	for ref, h := range listed {
+		if n.Tracking != "" && strings.HasPrefix(ref, n.Tracking) && strings.HasSuffix(ref, n.Suffix) {
+			out[ref] = h
+		}
+	}
+	if len(out) == 0 && listed[n.Ref] != "" {
+		out[n.Ref] = listed[n.Ref]
+	}
+	return out
 }
 
 // Locate finds the common dir of the repository holding dir without
@@ -160,6 +204,9 @@ func firstLine(common string) string {
 type Batch struct {
 	Commits []string // to examine now, newest first
 	Left    int      // carried over to the next run
+	// Recheck are recent commits examined before (none of those queued) to look
+	// at again because a fetch moved notes (newest first).
+	Recheck []string
 }
 
 // Take claims the next batch, at most limit commits: those the fetches
@@ -171,7 +218,12 @@ type Batch struct {
 // (there was none, or no run yet), all history would count as brought:
 // the run takes the last limit commits of the remote-tracking refs and
 // carries nothing over. dir is where git runs (the work tree or git dir).
-func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
+//
+// When the fetches moved one of the notes refs n watches, the batch also
+// holds the last n.Recheck commits of the remote-tracking refs, less those
+// queued, as Recheck: a third git runs only then. The stamp is written
+// whether or not that git fails: the next run does not look again.
+func Take(ctx context.Context, dir, common string, limit int, n Notes) (Batch, error) {
 	m := marks(common)
 	st := load(common)
 	if len(m) == 0 || sameMarks(m, st.Seen) && len(st.Pending) == 0 {
@@ -182,10 +234,24 @@ func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 		return b, err // someone else's repository, read-only: no git either
 	}
 	repo := gitx.Here(dir)
-	tips, err := repo.RemoteTips(ctx)
+	patterns := []string{"refs/remotes/"}
+	for _, p := range []string{n.Tracking, n.Ref} {
+		if p != "" {
+			patterns = append(patterns, p)
+		}
+	}
+	tips, err := repo.RefTips(ctx, patterns...)
 	if err != nil {
 		return b, err
 	}
+	listed := map[string]string{}
+	for ref, h := range tips {
+		if !strings.HasPrefix(ref, "refs/remotes/") {
+			listed[ref] = h
+			delete(tips, ref)
+		}
+	}
+	notesTips := n.watched(listed)
 	var brought []string
 	first := len(st.Tips) == 0 // no stamp, or no remote then: all history would be new
 	if first {                 // the recent past, as git convo fetch looks
@@ -208,19 +274,32 @@ func Take(ctx context.Context, dir, common string, limit int) (Batch, error) {
 	if len(queue) > maxCarry {
 		queue = queue[:maxCarry]
 	}
-	n := min(limit, len(queue))
-	b.Commits, b.Left = queue[:n], len(queue)-n
-	next := stamp{Seen: m, Tips: tips, Pending: queue[n:]}
+	k := min(limit, len(queue))
+	b.Commits, b.Left = queue[:k], len(queue)-k
+	next := stamp{Seen: m, Tips: tips, Pending: queue[k:], Notes: notesTips, NotesAt: st.NotesAt}
 	if first {
 		next.Pending = nil
 		b.Left = 0
+	}
+	moved := movedNotes(st.Notes, notesTips)
+	if len(moved) > 0 { // the first look credits the notes there to the last fetch
+		next.NotesAt = stampTimes(st.NotesAt, moved, m)
+	}
+	var recheckErr error
+	if len(moved) > 0 && !first && n.Recheck > 0 {
+		var recent []string
+		recent, recheckErr = repo.NewNonMerges(ctx, n.Recheck, uniqueValues(tips), nil)
+		b.Recheck = minus(recent, queue) // those carried over come in their turn
 	}
 	data, err := json.Marshal(next)
 	if err != nil {
 		return b, err
 	}
 	data = append([]byte(key(next.Seen, len(next.Pending))+"\n"), data...)
-	return b, atomicfile.Write(filepath.Join(common, StampName), data, 0o644)
+	if err := atomicfile.Write(filepath.Join(common, StampName), data, 0o644); err != nil {
+		return b, err
+	}
+	return b, recheckErr
 }
 
 // writable says whether the stamp can be written in common, before any git
@@ -233,6 +312,58 @@ func writable(common string) error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+// movedNotes lists the watched notes refs that are new or moved since the
+// last run saw them.
+func movedNotes(was, now map[string]string) []string {
+	var out []string
+	for ref, h := range now {
+		if was[ref] != h {
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+// stampTimes records, for each ref moved, the time of the newest fetch.
+func stampTimes(at map[string]int64, moved []string, m map[string]mark) map[string]int64 {
+	var newest int64
+	for _, mk := range m {
+		newest = max(newest, mk.ModNs)
+	}
+	out := make(map[string]int64, len(at)+len(moved))
+	for ref, t := range at {
+		out[ref] = t
+	}
+	for _, ref := range moved {
+		out[ref] = newest
+	}
+	return out
+}
+
+// NotesFetched says when a fetch last moved each watched notes ref, as far
+// as a run saw it (it sees a move at the next command after the fetch).
+func NotesFetched(common string) map[string]time.Time {
+	out := map[string]time.Time{}
+	for ref, ns := range load(common).NotesAt {
+		out[ref] = time.Unix(0, ns)
+	}
+	return out
+}
+
+func minus(hs, drop []string) []string {
+	gone := map[string]bool{}
+	for _, h := range drop {
+		gone[h] = true
+	}
+	var out []string
+	for _, h := range hs {
+		if !gone[h] {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 func uniqueValues(m map[string]string) []string {

@@ -71,7 +71,7 @@ func (c *clones) commits(n int) []string {
 // take runs Take in the downstream clone, as git-convo's commands do there.
 func (c *clones) take(limit int) Batch {
 	c.t.Helper()
-	b, err := Take(context.Background(), c.down, c.downCommon, limit)
+	b, err := Take(context.Background(), c.down, c.downCommon, limit, Notes{})
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestTornStampStartsOver(t *testing.T) {
 func BenchmarkDue(b *testing.B) {
 	c := newClones(b)
 	c.git(c.down, "fetch", "-q")
-	if _, err := Take(context.Background(), c.down, c.downCommon, 10); err != nil {
+	if _, err := Take(context.Background(), c.down, c.downCommon, 10, Notes{}); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("stat", func(b *testing.B) {
@@ -240,7 +240,7 @@ func TestTakeInReadOnlyRepository(t *testing.T) {
 		if !Due(c.downCommon) {
 			t.Fatal("not due")
 		}
-		if _, err := Take(context.Background(), c.down, c.downCommon, 5); !errors.Is(err, fs.ErrPermission) {
+		if _, err := Take(context.Background(), c.down, c.downCommon, 5, Notes{}); !errors.Is(err, fs.ErrPermission) {
 			t.Fatalf("Take in a read-only repository: %v", err)
 		}
 	}
@@ -256,16 +256,132 @@ func TestFirstRemoteIsNotAllHistory(t *testing.T) {
 	c.git(solo, "commit", "-q", "--allow-empty", "-m", "own")
 	c.git(solo, "fetch", "-q", c.bare, "main") // FETCH_HEAD, no remote-tracking ref
 	common := filepath.Join(solo, ".git")
-	if b, err := Take(context.Background(), solo, common, 2); err != nil || len(b.Commits) != 0 {
+	if b, err := Take(context.Background(), solo, common, 2, Notes{}); err != nil || len(b.Commits) != 0 {
 		t.Fatalf("a fetch with no remote-tracking ref: %+v %v", b, err)
 	}
 	c.git(solo, "remote", "add", "origin", c.bare)
 	c.git(solo, "fetch", "-q", "origin")
-	b, err := Take(context.Background(), solo, common, 2)
+	b, err := Take(context.Background(), solo, common, 2, Notes{})
 	if err != nil || len(b.Commits) != 2 || b.Left != 0 {
 		t.Fatalf("the first remote's fetch: %+v %v", b, err)
 	}
 	if Due(common) {
 		t.Error("history carried over")
+	}
+}
+
+// convoNotes is what git-convo watches: teammates' notes fetched to
+// refs/notes/remotes/<remote>/convo, else refs/notes/convo itself.
+var convoNotes = Notes{Tracking: "refs/notes/remotes/", Suffix: "/convo", Ref: "refs/notes/convo", Recheck: 3}
+
+// gitCalls puts a git on PATH that logs each call's subcommand before
+// running the real one, and returns the log's lines so far.
+func gitCalls(t *testing.T) func() []string {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "calls")
+	script := "#!/bin/sh\necho \"$1\" >> '" + log + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return func() []string {
+		b, _ := os.ReadFile(log)
+		os.Remove(log)
+		return strings.Fields(string(b))
+	}
+}
+
+// A squash can arrive before the notes it matches: a fetch that moved
+// teammates' notes has the run look again at the recent past, and only
+// such a fetch (a fetch that moved none runs no more git than before).
+func TestNotesMoveRechecksRecentPast(t *testing.T) {
+	c := newClones(t)
+	c.git(c.down, "config", "--add", "remote.origin.fetch", "+refs/notes/convo*:refs/notes/remotes/origin/convo*")
+	c.git(c.down, "fetch", "-q")
+	var calls func() []string
+	takeN := func(limit int) Batch {
+		t.Helper()
+		if calls != nil {
+			calls() // what the test ran itself
+		}
+		b, err := Take(context.Background(), c.down, c.downCommon, limit, convoNotes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	takeN(10)
+	calls = gitCalls(t)
+
+	made := c.commits(4) // the squash, say: examined with no notes yet
+	c.git(c.down, "fetch", "-q")
+	if b := takeN(10); len(b.Commits) != 4 || len(b.Recheck) != 0 {
+		t.Fatalf("a fetch of commits, no notes: %+v", b)
+	}
+	if got := calls(); strings.Join(got, " ") != "for-each-ref rev-list" {
+		t.Errorf("git run for a fetch that moved no notes: %v", got)
+	}
+
+	// The notes come later, on an old commit, with nothing else new.
+	c.git(c.up, "notes", "--ref=convo", "add", "-m", "{}", made[3])
+	c.git(c.up, "push", "-q", "origin", "refs/notes/convo")
+	c.git(c.down, "fetch", "-q")
+	b := takeN(10)
+	if len(b.Commits) != 0 || strings.Join(b.Recheck, " ") != strings.Join(made[:3], " ") {
+		t.Fatalf("a fetch that moved notes: %+v, want the last 3 commits again: %v", b, made[:3])
+	}
+	if got := calls(); strings.Join(got, " ") != "for-each-ref rev-list" { // no new tip: the recheck's rev-list only
+		t.Errorf("git run for a fetch that moved notes: %v", got)
+	}
+	fh, err := os.Stat(filepath.Join(c.downCommon, "FETCH_HEAD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at := NotesFetched(c.downCommon)["refs/notes/remotes/origin/convo"]; !at.Equal(fh.ModTime()) {
+		t.Errorf("NotesFetched = %v, want the fetch's time %v", at, fh.ModTime())
+	}
+
+	// A fetch that brings commits and no notes: no recheck.
+	c.commits(1)
+	c.git(c.down, "fetch", "-q")
+	if b := takeN(10); len(b.Commits) != 1 || len(b.Recheck) != 0 {
+		t.Errorf("a fetch of a commit after notes: %+v", b)
+	}
+	if got := calls(); strings.Join(got, " ") != "for-each-ref rev-list" {
+		t.Errorf("git run for a fetch that moved no notes: %v", got)
+	}
+	// This clone's own notes move refs/notes/convo; with a tracking ref,
+	// that is no fetch of teammates' notes.
+	c.git(c.down, "notes", "--ref=convo", "add", "-m", "{}", "origin/main")
+	c.git(c.down, "fetch", "-q")
+	if b := takeN(10); len(b.Recheck) != 0 {
+		t.Errorf("a local note counted as fetched: %+v", b)
+	}
+	if got := calls(); strings.Join(got, " ") != "for-each-ref" { // no ref moved: no rev-list either
+		t.Errorf("git run for a fetch that moved nothing: %v", got)
+	}
+}
+
+// A fetch set up to write refs/notes/convo directly (no tracking ref)
+// moves it: that counts.
+func TestDirectNotesFetchRechecks(t *testing.T) {
+	c := newClones(t)
+	c.git(c.down, "config", "--add", "remote.origin.fetch", "+refs/notes/convo*:refs/notes/convo*")
+	c.git(c.down, "fetch", "-q")
+	if _, err := Take(context.Background(), c.down, c.downCommon, 10, convoNotes); err != nil {
+		t.Fatal(err)
+	}
+	made := c.commits(2)
+	c.git(c.up, "notes", "--ref=convo", "add", "-m", "{}", made[1])
+	c.git(c.up, "push", "-q", "origin", "refs/notes/convo")
+	c.git(c.down, "fetch", "-q")
+	b, err := Take(context.Background(), c.down, c.downCommon, 1, convoNotes)
+	if err != nil || strings.Join(b.Commits, " ") != made[0] || strings.Join(b.Recheck, " ") != c.git(c.down, "rev-parse", "origin/main~2") || b.Left != 1 {
+		t.Errorf("a fetch straight into refs/notes/convo: %+v %v (made %v)", b, err, made)
 	}
 }

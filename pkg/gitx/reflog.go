@@ -192,3 +192,14 @@ func readReflog(path string) ([]ReflogEntry, error) {
 	}
 	return out, sc.Err()
 }
+
+// LastMoved is when ref (a full ref name, kept in the common dir) last
+// moved, by its reflog's newest entry; zero when it keeps none
+// (core.logAllRefUpdates off, the reftable format). It reads a file, no git.
+func LastMoved(commonDir, ref string) time.Time {
+	all, err := readReflog(filepath.Join(commonDir, "logs", filepath.FromSlash(ref)))
+	if err != nil || len(all) == 0 {
+		return time.Time{}
+	}
+	return all[len(all)-1].Time()
+}

@@ -8,7 +8,14 @@ import (
 
 // RemoteTips maps each remote-tracking ref (refs/remotes/...) to its commit.
 func (r *Repo) RemoteTips(ctx context.Context) (map[string]string, error) {
-	out, err := r.run.output(ctx, "for-each-ref", "--format=%(objectname) %(refname)", "refs/remotes/")
+	return r.RefTips(ctx, "refs/remotes/")
+}
+
+// RefTips maps each ref under the prefixes (as for-each-ref takes them) to
+// the object it names, in one git for-each-ref.
+func (r *Repo) RefTips(ctx context.Context, prefixes ...string) (map[string]string, error) {
+	args := append([]string{"for-each-ref", "--format=%(objectname) %(refname)"}, prefixes...)
+	out, err := r.run.output(ctx, args...)
 	if err != nil {
 		return nil, err
 	}

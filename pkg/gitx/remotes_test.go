@@ -2,6 +2,8 @@ package gitx
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -45,5 +47,25 @@ func TestRemoteTipsAndNewNonMerges(t *testing.T) {
 				t.Errorf("NewNonMerges = %v, %v; want %v", got, err, tc.want)
 			}
 		})
+	}
+}
+
+func TestRefTipsAndLastMoved(t *testing.T) {
+	r := newTestRepo(t)
+	c := r.commit("base")
+	r.git("update-ref", "refs/remotes/origin/main", c)
+	r.git("update-ref", "-m", "fetch: storing head", "refs/notes/remotes/origin/convo", c)
+	r.git("update-ref", "refs/notes/other", c)
+	tips, err := Here(r.dir).RefTips(context.Background(), "refs/remotes/", "refs/notes/remotes/")
+	if err != nil || len(tips) != 2 || tips["refs/remotes/origin/main"] != c || tips["refs/notes/remotes/origin/convo"] != c {
+		t.Fatalf("RefTips = %v, %v", tips, err)
+	}
+	common := filepath.Join(r.dir, ".git")
+	stamp := strings.Fields(r.git("reflog", "show", "--date=unix", "--format=%gd", "refs/notes/remotes/origin/convo"))[0]
+	if got := LastMoved(common, "refs/notes/remotes/origin/convo"); !strings.HasSuffix(stamp, fmt.Sprintf("@{%d}", got.Unix())) {
+		t.Errorf("LastMoved = %v, git's reflog says %s", got, stamp)
+	}
+	if got := LastMoved(common, "refs/notes/remotes/gone/convo"); !got.IsZero() {
+		t.Errorf("LastMoved of a ref with no reflog = %v", got)
 	}
 }

@@ -25,6 +25,13 @@ func TrackingRef(remote string) string { return "refs/notes/remotes/" + remote +
 // trackingPrefix holds every remote's tracking ref.
 const trackingPrefix = "refs/notes/remotes/"
 
+// TrackingPrefix and TrackingSuffix bound every remote's tracking ref (a
+// remote's name may hold a slash).
+const (
+	TrackingPrefix = trackingPrefix
+	TrackingSuffix = "/convo"
+)
+
 // Git runs git in one repository.
 type Git struct {
 	Dir string
