@@ -35,6 +35,9 @@ type Env struct {
 	Stderr io.Writer
 	// Getenv reads the environment (os.Getenv in production).
 	Getenv func(string) string
+	// LookupEnv tells a variable set empty from one unset, where git does
+	// (GIT_PAGER, PAGER); nil: Getenv's non-empty values are the set ones.
+	LookupEnv func(string) (string, bool)
 	// Now is the clock.
 	Now func() time.Time
 	// Executable is the absolute path of the running git-convo binary, written
@@ -58,6 +61,7 @@ func SystemEnv() *Env {
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,
 		Getenv:     os.Getenv,
+		LookupEnv:  os.LookupEnv,
 		Now:        clock(os.Getenv("GIT_CONVO_NOW")),
 		Executable: platform.ShellPath(runtime.GOOS, exe),
 		StdoutTTY:  isTerminal(os.Stdout),

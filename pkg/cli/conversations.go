@@ -42,8 +42,10 @@ were opened on it), most recently active first. --all lists every repository's.`
 				return err
 			}
 			list = rc.sharedConversations(ctx, list, f)
-			rc.startPager()
-			defer rc.stopPager()
+			if len(list) > 0 { // nothing to page: no empty pager after the hint
+				rc.startPager()
+				defer rc.stopPager()
+			}
 			p := rc.io.Palette()
 			for _, cs := range list {
 				if rc.json {

@@ -135,7 +135,12 @@ func TestPagerOnTTY(t *testing.T) {
 	skipOnWindows(t)
 	sb, repo := goldenSandbox(t)
 	mark := filepath.Join(sb.root, "paged")
-	env := append(sb.with("GIT_PAGER=cat > '"+mark+"'; echo \"LESS=$LESS\" >> '"+mark+"'"), "LESS=")
+	var env []string // LESS unset: git's pager gets LESS=FRX
+	for _, kv := range sb.with("GIT_PAGER=cat > '" + mark + "'; echo \"LESS=$LESS\" >> '" + mark + "'") {
+		if !strings.HasPrefix(kv, "LESS=") {
+			env = append(env, kv)
+		}
+	}
 	sb.onTTY(repo, env, "git", "convo", "log")
 	got, err := os.ReadFile(mark)
 	if err != nil || !strings.Contains(string(got), "Add cursor queries") || !strings.Contains(string(got), "LESS=FRX") {

@@ -100,7 +100,11 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// A user's own notes option would change what git's %N prints: then
 	// the notes reader asks for shared notes itself.
 	inlineNotes := !notesOption(gitArgs)
-	lo := gitx.LogOptions{Abbrev: !rc.json, Decorate: opts.oneline && decorates(gitArgs, rc.io.StdoutTTY())}
+	lo := gitx.LogOptions{Abbrev: !rc.json}
+	if opts.oneline && decorates(gitArgs, rc.terminal, rc.logDecorate) {
+		// git colors the decorations (color.decorate.* slots) when ours is on.
+		lo.Decorate, lo.ColorDecorate = !rc.io.ColorEnabled(), rc.io.ColorEnabled()
+	}
 	// Hashes are abbreviated in process, from the pack indexes read while
 	// git runs, unless the user's own --abbrev must reach git's %h.
 	var abbrev *gitx.Abbreviator
@@ -298,21 +302,57 @@ func (rc *readContext) coreAbbrev() (value string, set, known bool) {
 	return value, set, true
 }
 
-// decorates says whether git log --oneline would show decorations: when
-// asked, or on a terminal unless told not to (log.decorate=auto).
-func decorates(gitArgs []string, tty bool) bool {
-	d := tty
+// logDecorate is log.decorate as the in-process settings have it, a
+// boolean (even a bare key) as "true" or "false".
+func (rc *readContext) logDecorate() (value string, set bool) {
+	s := rc.settings()
+	if s == nil {
+		return "", false
+	}
+	if on, ok := s.Bool("log.decorate"); ok {
+		return strconv.FormatBool(on), true
+	}
+	return s.Get("log.decorate")
+}
+
+// decorates says whether git log --oneline would show decorations: as
+// log.decorate says (auto, the default: on a terminal or in git's pager),
+// then as the last --decorate[=<style>] or --no-decorate says
+// (builtin/log.c: parse_decoration_style). A value git refuses is off:
+// git log then fails or, for the setting, decorates nothing.
+func decorates(gitArgs []string, terminal bool, config func() (string, bool)) bool {
+	d := terminal
+	if v, set := config(); set {
+		d = decorationStyle(v, terminal)
+	}
 	for _, a := range gitArgs {
 		switch {
 		case a == "--" || a == "--end-of-options":
 			return d
-		case a == "--decorate" || strings.HasPrefix(a, "--decorate="):
-			d = a != "--decorate=no"
+		case a == "--decorate":
+			d = true
+		case strings.HasPrefix(a, "--decorate="):
+			d = decorationStyle(strings.TrimPrefix(a, "--decorate="), terminal)
 		case a == "--no-decorate":
 			d = false
 		}
 	}
 	return d
+}
+
+// decorationStyle is whether a log.decorate or --decorate value decorates.
+func decorationStyle(v string, terminal bool) bool {
+	switch strings.ToLower(v) {
+	case "short", "full":
+		return true
+	case "auto":
+		return terminal
+	}
+	switch strings.ToLower(v) {
+	case "true", "yes", "on", "1":
+		return true
+	}
+	return false // false, no, off, 0, or a value git refuses
 }
 
 // printLogEntry prints a commit's line (git's own with --oneline), its paths
@@ -323,8 +363,9 @@ func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []store
 	w := rc.io.Out
 	w.WriteString(p.Hash(gc.Abbrev))
 	if opts.oneline {
+		w.WriteString(gc.Decoration) // git's own, colored
 		if len(gc.Refs) > 0 {
-			w.WriteString(" " + p.Dim("("+strings.Join(gc.Refs, ", ")+")"))
+			w.WriteString(" (" + strings.Join(gc.Refs, ", ") + ")")
 		}
 		w.WriteString(" " + gc.Subject + "\n")
 	} else {

@@ -39,3 +39,37 @@ func TestMaxCount(t *testing.T) {
 		}
 	}
 }
+
+// TestDecorates: log.decorate, then the last --decorate option, as git's
+// parse_decoration_style reads them; auto is the terminal's.
+func TestDecorates(t *testing.T) {
+	tests := []struct {
+		args      []string
+		terminal  bool
+		cfg       string
+		cfgSet    bool
+		decorates bool
+	}{
+		{nil, true, "", false, true},
+		{nil, false, "", false, false},
+		{nil, true, "false", true, false},
+		{nil, false, "short", true, true},
+		{nil, false, "FULL", true, true},
+		{nil, true, "auto", true, true},
+		{nil, false, "auto", true, false},
+		{nil, true, "bogus", true, false},
+		{[]string{"--decorate"}, false, "no", true, true},
+		{[]string{"--decorate=auto"}, true, "no", true, true},
+		{[]string{"--decorate=no"}, true, "", false, false},
+		{[]string{"--decorate=yes"}, false, "", false, true},
+		{[]string{"--decorate", "--no-decorate"}, false, "", false, false},
+		{[]string{"--no-decorate", "--decorate=full"}, false, "", false, true},
+		{[]string{"--", "--decorate"}, false, "", false, false},
+	}
+	for _, tt := range tests {
+		config := func() (string, bool) { return tt.cfg, tt.cfgSet }
+		if got := decorates(tt.args, tt.terminal, config); got != tt.decorates {
+			t.Errorf("decorates(%q, terminal %v, log.decorate %q set %v) = %v", tt.args, tt.terminal, tt.cfg, tt.cfgSet, got)
+		}
+	}
+}

@@ -95,7 +95,10 @@ Turns color off unless --color=always is given.
 The linking settings; see docs/linking.md.
 .TP
 .B color.convo
-Whether read commands use color (falls back to color.ui).
+Whether read commands use color (falls back to color.ui; color.pager and TERM=dumb as in git).
+.TP
+.B color.diff.commit, color.decorate.<slot>, log.decorate
+Hashes and decorations as git log shows them on a terminal; see README.md, On a terminal.
 .TP
 .B convo.cursor
 Where install puts Cursor's hooks without --cursor (user, project or none); install --cursor sets it.

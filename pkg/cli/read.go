@@ -33,6 +33,9 @@ type readContext struct {
 	io    *term.IO
 	json  bool
 	pager bool
+	// terminal: git's isatty(1) || pager_in_use(), what log.decorate=auto
+	// and color "auto" take for a terminal.
+	terminal bool
 
 	opened  chan struct{} // closed when the store is open (or failed to)
 	openErr error
@@ -83,12 +86,22 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 		}
 		return s
 	})
-	io.SetColor(color, func(stdoutTTY bool) (bool, bool) {
+	rc.terminal = env.StdoutTTY || term.PagerInUse(env.Getenv)
+	colorTTY := rc.terminal
+	if color == "auto" && (rc.willPage() || !env.StdoutTTY && rc.terminal) {
+		colorTTY = rc.pagerColor() // git's color.pager, for its pager or ours
+	}
+	io.SetColor(color, colorTTY, func(stdoutTTY bool) (bool, bool) {
 		if s := rc.settings(); s != nil {
 			return s.ColorBool("color.convo", stdoutTTY, env.Getenv)
 		}
 		return false, false
 	})
+	if io.ColorEnabled() {
+		if s := rc.settings(); s != nil {
+			io.SetGitColors(s.Get)
+		}
+	}
 	// Open the store while the command starts git: on log -n 1000 the
 	// overlap is a tenth of the run.
 	go func() {
@@ -133,14 +146,38 @@ func (rc *readContext) Close() {
 // startPager pipes text output into the user's pager (git var GIT_PAGER)
 // when stdout is a terminal; never for JSON.
 func (rc *readContext) startPager() {
-	if rc.json || !rc.pager || !rc.io.StdoutTTY() || rc.env.Getenv("GIT_PAGER_IN_USE") != "" {
-		return
+	if rc.willPage() {
+		_ = rc.io.StartPager(rc.settings().Pager(rc.env.lookupEnv))
+	}
+}
+
+// willPage says whether startPager runs a pager: text for a terminal, no
+// --no-pager, no pager running already, and a pager that is not cat
+// (git --no-pager and pager.convo=false reach us as GIT_PAGER=cat).
+func (rc *readContext) willPage() bool {
+	if rc.json || !rc.pager || !rc.io.StdoutTTY() || term.PagerInUse(rc.env.Getenv) {
+		return false
 	}
 	s := rc.settings()
 	if s == nil {
-		return
+		return false
 	}
-	_ = rc.io.StartPager(s.Pager(rc.env.Getenv))
+	p := s.Pager(rc.env.lookupEnv)
+	return p != "" && p != "cat"
+}
+
+// pagerColor is git's color.pager: whether "auto" colors output that goes
+// through a pager (true unless set false).
+func (rc *readContext) pagerColor() bool {
+	s := rc.settings()
+	if s == nil {
+		return true
+	}
+	if _, set := s.Get("color.pager"); !set {
+		return true
+	}
+	on, ok := s.Bool("color.pager")
+	return on || !ok
 }
 
 func (rc *readContext) stopPager() { _ = rc.io.StopPager() }
@@ -151,4 +188,13 @@ func (rc *readContext) ioErr(err error) error {
 		return nil
 	}
 	return err
+}
+
+// lookupEnv is Env.LookupEnv, or Getenv's non-empty values without one.
+func (env *Env) lookupEnv(key string) (string, bool) {
+	if env.LookupEnv != nil {
+		return env.LookupEnv(key)
+	}
+	v := env.Getenv(key)
+	return v, v != ""
 }

@@ -83,7 +83,7 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 			hashes = append(hashes, gc.Hash)
 		}
 	} else {
-		if records, err = rc.repo.ShowHeaders(ctx, ra.git, rc.io.StdoutTTY()); err != nil {
+		if records, err = rc.repo.ShowHeaders(ctx, ra.git, rc.terminal, rc.io.ColorEnabled()); err != nil {
 			return err
 		}
 		for _, r := range records {
@@ -117,8 +117,8 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 			fmt.Fprint(rc.io.Out, r.Text) // a tag's header, a blob: as git shows it
 			continue
 		}
-		first, rest, _ := strings.Cut(r.Text, "\n")
-		fmt.Fprintln(rc.io.Out, p.Hash(first))
+		_, rest, _ := strings.Cut(r.Text, "\n")
+		fmt.Fprintln(rc.io.Out, commitLine(p, r))
 		fmt.Fprint(rc.io.Out, rest)
 		rc.printConversations(ctx, linked[r.Hash], ra.flags["--full"])
 	}
@@ -237,4 +237,28 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// commitLine is a shown commit's first line, "commit <hash> (<decorations>)",
+// colored as git colors it: the hash and parentheses in color.diff.commit,
+// each decoration in its color.decorate slot.
+func commitLine(p *term.Palette, r gitx.ShowRecord) string {
+	first, _, _ := strings.Cut(r.Text, "\n")
+	if r.Colored || len(r.Decorations) == 0 {
+		if r.Colored {
+			return first // git's own colors
+		}
+		return p.Hash(first)
+	}
+	head, _, _ := strings.Cut(first, " (")
+	var b strings.Builder
+	b.WriteString(p.Hash(head) + p.Hash(" ("))
+	for i, d := range r.Decorations {
+		if i > 0 && !strings.HasSuffix(r.Decorations[i-1].Text, "-> ") {
+			b.WriteString(p.Hash(", "))
+		}
+		b.WriteString(p.Decoration(d.Slot, d.Text))
+	}
+	b.WriteString(p.Hash(")"))
+	return b.String()
 }

@@ -20,6 +20,7 @@ type Commit struct {
 	Body        string   // the message after the subject paragraph
 	Branch      string   // HEAD's branch when the commit is its tip (ReadCommit only)
 	Refs        []string // decorations, as git's %D prints them (StreamLog with Decorate)
+	Decoration  string   // decorations as git's %d prints them, colored (StreamLog with ColorDecorate)
 	Files       []string // changed paths against the first parent, sorted (ReadCommit; StreamLog with Files)
 	Notes       string   // the notes of LogOptions.Notes' refs, as git's %N prints them (StreamLog)
 }

@@ -467,15 +467,17 @@ func (s *Settings) ColorBool(name string, stdoutIsTTY bool, getenv func(string) 
 	return stdoutIsTTY && getenv("TERM") != "dumb", true
 }
 
-// Pager is `git var GIT_PAGER`: GIT_PAGER, core.pager, PAGER, then less.
-func (s *Settings) Pager(getenv func(string) string) string {
-	if p := getenv("GIT_PAGER"); p != "" {
+// Pager is `git var GIT_PAGER`: GIT_PAGER, core.pager, PAGER, then less,
+// the first one set; lookup reads the environment (os.LookupEnv). ""
+// (one set empty) and "cat" mean no pager, as in git (pager.c).
+func (s *Settings) Pager(lookup func(string) (string, bool)) string {
+	if p, ok := lookup("GIT_PAGER"); ok {
 		return p
 	}
-	if p, ok := s.Get("core.pager"); ok && p != "" {
+	if p, ok := s.Get("core.pager"); ok {
 		return p
 	}
-	if p := getenv("PAGER"); p != "" {
+	if p, ok := lookup("PAGER"); ok {
 		return p
 	}
 	return "less"

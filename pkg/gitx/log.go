@@ -16,7 +16,10 @@ type LogOptions struct {
 	Body     bool // also read each message's body (%b)
 	Files    bool // also list each commit's changed paths (against its first parent)
 	Decorate bool // also read each commit's decorations (%D) into Refs
-	Abbrev   bool // also read git's abbreviation of each hash (%h) into Abbrev
+	// ColorDecorate reads them as git's %d colors them instead (color.decorate.*
+	// slots, parentheses in color.diff.commit), into Decoration.
+	ColorDecorate bool
+	Abbrev        bool // also read git's abbreviation of each hash (%h) into Abbrev
 	// Notes are notes refs whose notes git prints with each commit (%N,
 	// every ref's in turn) into Notes: no process of the caller's own.
 	Notes []string
@@ -30,7 +33,10 @@ type LogOptions struct {
 // ref, abbreviations a look-up each: only when asked.
 func logFormat(o LogOptions) string {
 	f := "/%H%x00%P%x00%an%x00%ae%x00%aI%x00%cI%x00%s%x00"
-	if o.Decorate {
+	switch {
+	case o.ColorDecorate:
+		f += "%C(auto)%d"
+	case o.Decorate:
 		f += "%D"
 	}
 	f += "%x00"
@@ -104,7 +110,11 @@ func LogArgs(cmd string, opts LogOptions, userArgs []string) []string {
 	for _, ref := range opts.Notes {
 		args = append(args, "--notes="+ref)
 	}
-	args = append(args, "-z", "--no-color", "--format="+logFormat(opts))
+	color := "--no-color"
+	if opts.ColorDecorate {
+		color = "--color=always" // only %C(auto) placeholders: the format has no other
+	}
+	args = append(args, "-z", color, "--format="+logFormat(opts))
 	return append(args, userArgs...)
 }
 
@@ -134,6 +144,10 @@ func (r runner) withEnv(kv ...string) runner {
 type ShowRecord struct {
 	Hash string // the commit's full hash; "" for other objects
 	Text string // as git printed it
+	// Decorations are those in Text's first line, for coloring (ShowInProcess).
+	Decorations []Decoration
+	// Colored: Text's first line is colored as git colors it (ShowHeaders with color).
+	Colored bool
 }
 
 // ShowHeaders runs `git show --no-patch` with the user's arguments and
@@ -141,8 +155,15 @@ type ShowRecord struct {
 // format: merges, tabs, encodings, dates as git renders them), with one git
 // process. With terminal, git decorates as it does on a terminal
 // (log.decorate=auto): it takes a pager in use for one.
-func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal bool) ([]ShowRecord, error) {
-	args := append([]string{"-c", "log.showSignature=false", "show", "--no-patch", "-z", "--no-color", "--pretty=medium"}, userArgs...)
+//
+// With color, git colors each commit's line (color.diff.commit,
+// color.decorate.*) as for a terminal.
+func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal, color bool) ([]ShowRecord, error) {
+	colorArg := "--no-color"
+	if color {
+		colorArg = "--color=always"
+	}
+	args := append([]string{"-c", "log.showSignature=false", "show", "--no-patch", "-z", colorArg, "--pretty=medium"}, userArgs...)
 	run := r.run
 	if terminal {
 		run = run.withEnv("GIT_PAGER_IN_USE=true")
@@ -153,8 +174,11 @@ func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal bool
 	}
 	var recs []ShowRecord
 	for _, rec := range bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
-		sr := ShowRecord{Text: string(rec)}
+		sr := ShowRecord{Text: string(rec), Colored: color}
 		first, _, _ := strings.Cut(sr.Text, "\n")
+		if color {
+			first = stripSGR(first)
+		}
 		if h, ok := strings.CutPrefix(first, "commit "); ok {
 			h, _, _ = strings.Cut(h, " ")
 			if IsFullHash(h) {
@@ -275,8 +299,30 @@ func parseLogRecord(f [][]byte) (Commit, error) {
 	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
 	c.AuthorTime, _ = time.Parse(time.RFC3339, string(f[4]))
 	c.CommitTime, _ = time.Parse(time.RFC3339, string(f[5]))
-	c.Refs = splitRefs(string(f[7]))
+	if bytes.HasPrefix(f[7], []byte{0x1b}) || bytes.HasPrefix(f[7], []byte(" (")) {
+		// ColorDecorate's %d: " (...)", colored, after the reset %C(auto) writes.
+		c.Decoration = strings.TrimPrefix(string(f[7]), "\x1b[m")
+	} else {
+		c.Refs = splitRefs(string(f[7]))
+	}
 	c.Notes = string(f[9])
 	c.Body = strings.Trim(string(f[10]), "\n")
 	return c, nil
+}
+
+// stripSGR drops the color escapes (ESC [ ... m) from s.
+func stripSGR(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "\x1b[")
+		if i < 0 {
+			return b.String() + s
+		}
+		b.WriteString(s[:i])
+		j := strings.IndexByte(s[i:], 'm')
+		if j < 0 {
+			return b.String()
+		}
+		s = s[i+j+1:]
+	}
 }

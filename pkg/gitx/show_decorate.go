@@ -24,18 +24,51 @@ func decoratedRef(name string) bool {
 		strings.HasPrefix(name, "refs/remotes/") || name == "refs/stash"
 }
 
-// decorations returns git's decorations of commit, without the
-// parentheses ("" for none); ok is false where git might decorate
-// otherwise (a decoration filter set, refs the files cannot tell).
-func (r *Repo) decorations(st *objectStore, s *Settings, commit string) (string, bool) {
+// Decoration is one of a commit's decorations and git's color slot for it
+// (color.decorate.<slot>): HEAD, branch, remoteBranch, tag or stash.
+// "HEAD -> main" is two: HEAD's "HEAD -> " and the branch's "main".
+type Decoration struct {
+	Slot, Text string
+}
+
+// refSlot is git's decoration color slot for a ref (log-tree.c).
+func refSlot(name string) string {
+	switch {
+	case strings.HasPrefix(name, "refs/tags/"):
+		return "tag"
+	case strings.HasPrefix(name, "refs/remotes/"):
+		return "remoteBranch"
+	case name == "refs/stash":
+		return "stash"
+	}
+	return "branch"
+}
+
+// JoinDecorations is the decorations as git prints them, without the
+// parentheses.
+func JoinDecorations(ds []Decoration) string {
+	var b strings.Builder
+	for i, d := range ds {
+		if i > 0 && !strings.HasSuffix(ds[i-1].Text, "-> ") {
+			b.WriteString(", ")
+		}
+		b.WriteString(d.Text)
+	}
+	return b.String()
+}
+
+// decorations returns git's decorations of commit (none: empty); ok is
+// false where git might decorate otherwise (a decoration filter set, refs
+// the files cannot tell).
+func (r *Repo) decorations(st *objectStore, s *Settings, commit string) ([]Decoration, bool) {
 	for _, k := range []string{"log.excludedecoration", "log.initialdecorationset"} {
 		if isSet(s, k) {
-			return "", false
+			return nil, false
 		}
 	}
 	refs, ok := r.allRefs()
 	if !ok {
-		return "", false
+		return nil, false
 	}
 	names := make([]string, 0, len(refs))
 	for name := range refs {
@@ -44,7 +77,7 @@ func (r *Repo) decorations(st *objectStore, s *Settings, commit string) (string,
 		}
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(names)))
-	var out []string
+	var out []Decoration
 	headRef := ""
 	if data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD")); err == nil {
 		if ref, sym := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: "); sym {
@@ -55,9 +88,9 @@ func (r *Repo) decorations(st *objectStore, s *Settings, commit string) (string,
 	if head, _, err := r.resolveHead(); err == nil && head == commit {
 		if headRef != "" && strings.HasPrefix(headRef, "refs/heads/") && refs[headRef].hash == commit {
 			current = headRef
-			out = append(out, "HEAD -> "+shortRefName(headRef))
+			out = append(out, Decoration{"HEAD", "HEAD -> "}, Decoration{"branch", shortRefName(headRef)})
 		} else {
-			out = append(out, "HEAD")
+			out = append(out, Decoration{"HEAD", "HEAD"})
 		}
 	}
 	for _, name := range names {
@@ -66,23 +99,23 @@ func (r *Repo) decorations(st *objectStore, s *Settings, commit string) (string,
 		case name == current:
 		case ref.hash == commit:
 			if strings.HasPrefix(name, "refs/tags/") {
-				out = append(out, "tag: "+shortRefName(name))
+				out = append(out, Decoration{"tag", "tag: " + shortRefName(name)})
 			} else {
-				out = append(out, shortRefName(name))
+				out = append(out, Decoration{refSlot(name), shortRefName(name)})
 			}
 		default:
 			peeled, ok := ref.peeled, ref.peeledKnown
 			if !ok {
 				if peeled, ok = peelTag(st, ref.hash); !ok {
-					return "", false
+					return nil, false
 				}
 			}
 			if peeled == commit {
-				out = append(out, "tag: "+shortRefName(name))
+				out = append(out, Decoration{"tag", "tag: " + shortRefName(name)})
 			}
 		}
 	}
-	return strings.Join(out, ", "), true
+	return out, true
 }
 
 // shortRefName is git's prettify_refname.

@@ -69,14 +69,16 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 	if !ok {
 		return ShowRecord{}, nil, false
 	}
+	var decorations []Decoration
 	if decorate {
 		deco, ok := r.decorations(st, s, hash)
 		if !ok {
 			return ShowRecord{}, nil, false
 		}
-		if deco != "" {
+		if len(deco) > 0 {
 			first, rest, _ := strings.Cut(text, "\n")
-			text = first + " (" + deco + ")\n" + rest
+			text = first + " (" + JoinDecorations(deco) + ")\n" + rest
+			decorations = deco
 		}
 	}
 	if len(parents) > 1 {
@@ -97,7 +99,7 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 	if err != nil {
 		return ShowRecord{}, nil, false
 	}
-	return ShowRecord{Hash: hash, Text: text}, c, true
+	return ShowRecord{Hash: hash, Text: text, Decorations: decorations}, c, true
 }
 
 func isSet(s *Settings, key string) bool {

@@ -136,11 +136,11 @@ func TestShowInProcessMatchesGit(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: declined", rev)
 			}
-			want, err := git.ShowHeaders(ctx, args, terminal)
+			want, err := git.ShowHeaders(ctx, args, terminal, false)
 			if err != nil || len(want) != 1 {
 				t.Fatalf("git: %v %d", err, len(want))
 			}
-			if rec != want[0] {
+			if rec.Hash != want[0].Hash || rec.Text != want[0].Text {
 				t.Errorf("%s, terminal %v:\n%q\ngit\n%q", rev, terminal, rec.Text, want[0].Text)
 			}
 			if first, _, _ := strings.Cut(rec.Text, "\n"); strings.Contains(first, "(") {

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 
@@ -74,10 +75,53 @@ func ColorDecision(mode string, noColor string, stdoutTTY bool, gitColor func(st
 	return stdoutTTY
 }
 
-// SetColor applies ColorDecision to this IO.
-func (t *IO) SetColor(mode string, gitColor func(stdoutTTY bool) (on, ok bool)) {
-	t.colorOn = ColorDecision(mode, t.getenv("NO_COLOR"), t.stdoutTTY, gitColor)
+// SetColor applies ColorDecision to this IO; terminal is what "auto"
+// takes for a terminal (git's: stdout is one and no pager of ours will
+// hide it when color.pager is false, or git's pager runs with color.pager).
+func (t *IO) SetColor(mode string, terminal bool, gitColor func(stdoutTTY bool) (on, ok bool)) {
+	t.colorOn = ColorDecision(mode, t.getenv("NO_COLOR"), terminal, gitColor)
+	old := t.palette
 	t.palette = newPalette(t.colorOn)
+	t.palette.commit, t.palette.decorate = old.commit, old.decorate
+}
+
+// SetGitColors takes the colors git uses for what git-convo prints of
+// git's: hashes (color.diff.commit, yellow) and decorations
+// (color.decorate.<slot>). get reads a setting (value, whether set); a
+// value git would refuse keeps git's default.
+func (t *IO) SetGitColors(get func(key string) (string, bool)) {
+	p := t.palette
+	p.commit = gitColorSetting(get, "color.diff.commit", defaultCommitColor)
+	p.decorate = map[string]string{}
+	for slot, def := range defaultDecorateColors {
+		p.decorate[slot] = gitColorSetting(get, "color.decorate."+slot, def)
+	}
+}
+
+func gitColorSetting(get func(string) (string, bool), key, def string) string {
+	if v, set := get(key); set {
+		if esc, err := ParseGitColor(v); err == nil {
+			return esc
+		}
+	}
+	return def
+}
+
+// defaultDecorateColors are git's decoration colors (log-tree.c).
+var defaultDecorateColors = map[string]string{
+	"branch": "\x1b[1;32m", "remoteBranch": "\x1b[1;31m", "tag": "\x1b[1;33m",
+	"stash": "\x1b[1;35m", "HEAD": "\x1b[1;36m", "grafted": "\x1b[1;34m",
+}
+
+// PagerInUse reports git's pager running on our stdout (GIT_PAGER_IN_USE,
+// set by `git -p` or pager.<cmd>, or by git-convo's own pager): git then
+// colors and decorates as for a terminal.
+func PagerInUse(getenv func(string) string) bool {
+	switch strings.ToLower(getenv("GIT_PAGER_IN_USE")) {
+	case "", "0", "false", "no", "off":
+		return false
+	}
+	return true
 }
 
 // ColorEnabled reports the color decision.
@@ -97,16 +141,16 @@ func (t *IO) WriteJSON(v any) error {
 // run through sh with LESS=FRX and LV=-c unless set, when stdout is a
 // terminal and no pager is already running (GIT_PAGER_IN_USE).
 func (t *IO) StartPager(pager string) error {
-	if !t.stdoutTTY || t.getenv("GIT_PAGER_IN_USE") != "" || pager == "" || pager == "cat" || t.pagerCmd != nil {
+	if !t.stdoutTTY || PagerInUse(t.getenv) || pager == "" || pager == "cat" || t.pagerCmd != nil {
 		return nil
 	}
 	cmd := exec.Command("sh", "-c", pager)
 	env := os.Environ()
-	if t.getenv("LESS") == "" {
-		env = append(env, "LESS=FRX")
-	}
-	if t.getenv("LV") == "" {
-		env = append(env, "LV=-c")
+	// As git, only where unset: LESS set empty stays empty.
+	for _, kv := range []string{"LESS=FRX", "LV=-c"} {
+		if !hasVar(env, kv[:strings.IndexByte(kv, '=')+1]) {
+			env = append(env, kv)
+		}
 	}
 	cmd.Env = append(env, "GIT_PAGER_IN_USE=true")
 	if err := t.Out.Flush(); err != nil {
@@ -152,9 +196,11 @@ func IsBrokenPipe(err error) bool {
 
 // Palette holds the few colors git-convo uses, bound to one color decision.
 type Palette struct {
-	on                     bool
-	hash, bold, dim, green *color.Color
-	keyed                  []*color.Color
+	on               bool
+	commit           string            // the escape for hashes (color.diff.commit)
+	decorate         map[string]string // decoration slot: its escape (color.decorate.*)
+	bold, dim, green *color.Color
+	keyed            []*color.Color
 }
 
 func newPalette(on bool) *Palette {
@@ -167,7 +213,7 @@ func newPalette(on bool) *Palette {
 		}
 		return c
 	}
-	p := &Palette{on: on, hash: mk(color.FgYellow), bold: mk(color.Bold), dim: mk(color.Faint), green: mk(color.FgGreen)}
+	p := &Palette{on: on, commit: defaultCommitColor, bold: mk(color.Bold), dim: mk(color.Faint), green: mk(color.FgGreen)}
 	for _, a := range []color.Attribute{color.FgCyan, color.FgMagenta, color.FgGreen, color.FgBlue,
 		color.FgHiYellow, color.FgHiCyan, color.FgHiMagenta, color.FgHiGreen} {
 		p.keyed = append(p.keyed, mk(a))
@@ -175,12 +221,30 @@ func newPalette(on bool) *Palette {
 	return p
 }
 
-// Hash colors a commit hash like git (yellow).
+// defaultCommitColor is git's color.diff.commit default, yellow.
+const defaultCommitColor = "\x1b[33m"
+
+// Hash colors a commit hash as git does (color.diff.commit, yellow by
+// default), with git's own bytes.
 func (p *Palette) Hash(s string) string {
 	if !p.on {
 		return s
 	}
-	return p.hash.Sprint(s)
+	// git writes the reset even for a color set to "normal".
+	return p.commit + s + GitReset
+}
+
+// Decoration colors a decoration as git does its slot (HEAD, branch,
+// remoteBranch, tag, stash, grafted).
+func (p *Palette) Decoration(slot, s string) string {
+	if !p.on {
+		return s
+	}
+	esc, ok := p.decorate[slot]
+	if !ok {
+		esc = defaultDecorateColors[slot]
+	}
+	return esc + s + GitReset
 }
 
 // Bold makes s bold.
@@ -237,4 +301,14 @@ func RelativeTime(t, now time.Time) string {
 	default:
 		return unit(int(d.Hours()/24/365+0.5), "year")
 	}
+}
+
+// hasVar says whether env holds the variable (prefix "NAME=").
+func hasVar(env []string, prefix string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, prefix) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -42,11 +43,11 @@ func TestColorDecision(t *testing.T) {
 func TestPaletteOnlyWhenColored(t *testing.T) {
 	var out bytes.Buffer
 	io := New(nil, &out, &out, true, true, func(string) string { return "" })
-	io.SetColor("never", nil)
+	io.SetColor("never", true, nil)
 	if got := io.Palette().Hash("abc"); got != "abc" {
 		t.Errorf("uncolored hash = %q", got)
 	}
-	io.SetColor("always", nil)
+	io.SetColor("always", true, nil)
 	if got := io.Palette().Hash("abc"); !strings.Contains(got, "\x1b[33m") {
 		t.Errorf("colored hash = %q", got)
 	}
@@ -147,5 +148,28 @@ func TestWriteJSON(t *testing.T) {
 	io.Flush()
 	if out.String() != "{\"a\":\"<b>\"}\n[1]\n" {
 		t.Errorf("JSON Lines = %q", out.String())
+	}
+}
+
+// TestParseGitColorAsGit: every color value gives the bytes git's own
+// parser gives (git config --get-color), and the values git refuses are
+// refused.
+func TestParseGitColorAsGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	for _, v := range []string{"yellow", "bold red", "ul #ff0080 blue", "208", "brightgreen", "brightred brightblue",
+		"reset", "reset bold", "nobold", "no-ul dim", "normal", "normal red", "-1 blue", "default", "black default",
+		"italic strike reverse blink", "", "Bold RED", "bold dim bold", "7", "255 0", "#ABCDEF",
+		"red green blue", "bogus", "300", "#12345", "nobogus"} {
+		cmd := exec.Command("git", "config", "--get-color", "", v)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		want, gitErr := cmd.Output()
+		got, err := ParseGitColor(v)
+		if (err != nil) != (gitErr != nil) {
+			t.Errorf("%q: error %v, git's %v", v, err, gitErr)
+		} else if err == nil && got != string(want) {
+			t.Errorf("%q: %q, git writes %q", v, got, want)
+		}
 	}
 }
