@@ -117,8 +117,6 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 
 // shortHash is gitx.ShortHash, kept under this name for share.go's callers
 // only (another change owns that file); new code calls gitx.ShortHash.
-func shortHash(h string) string { return gitx.ShortHash(h) }
-
 func plural(n int) string {
 	if n == 1 {
 		return ""
