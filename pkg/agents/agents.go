@@ -50,12 +50,12 @@ func Display(name string) string {
 	return name
 }
 
-// Where is where the named agent keeps its conversations, for messages
-// ("" when it cannot be located).
-func Where(name string, getenv func(string) string) string {
+// Where is where the named agent keeps its conversations (Cursor's
+// database, Claude Code's projects folder), or what stops it from being
+// located, said so that the user can act.
+func Where(name string, getenv func(string) string) (string, error) {
 	if name == claude.Name {
-		return filepath.Join(claude.ConfigDir(getenv), "projects")
+		return filepath.Join(claude.ConfigDir(getenv), "projects"), nil
 	}
-	p, _ := cursor.DefaultDBPath(getenv)
-	return p
+	return cursor.DefaultDBPath(getenv)
 }

@@ -1,14 +1,12 @@
 package claude
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/atomicfile"
 	"github.com/git-convo/git-convo/pkg/filebackup"
 	"github.com/git-convo/git-convo/pkg/jsonobj"
 	"github.com/git-convo/git-convo/pkg/source"
@@ -53,46 +51,27 @@ var ErrMalformed = errors.New("malformed Claude Code settings")
 
 // isOurs recognises git-convo's handler, whatever binary path it names.
 func isOurs(handler json.RawMessage) bool {
-	var h struct {
-		Command string `json:"command"`
-	}
-	if json.Unmarshal(handler, &h) != nil {
-		return false
-	}
-	return (strings.Contains(h.Command, "git-convo") || strings.Contains(h.Command, "git convo")) &&
-		strings.Contains(h.Command, " capture") && strings.Contains(h.Command, "--agent claude")
+	c, ok := source.CaptureEntry(handler)
+	return ok && strings.Contains(c, "--agent claude")
 }
 
-// settings is a parsed settings file: the top object and its hooks object.
+// settings is a parsed settings file: the file and its hooks object.
 type settings struct {
-	path     string
-	existing []byte // nil when the file does not exist
-	top      *jsonobj.Object
-	hooks    *jsonobj.Object
+	*jsonobj.File
+	hooks *jsonobj.Object
 }
 
 func readSettings(path string) (*settings, error) {
-	s := &settings{path: path, top: jsonobj.New(), hooks: jsonobj.New()}
-	b, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return nil, err
-	}
-	if err == nil {
-		s.existing = b
-	}
-	if len(bytes.TrimSpace(b)) == 0 {
-		return s, nil
-	}
 	bad := func(what string) error {
 		return fmt.Errorf("%w: %s: %s (fix or move it; git-convo left it untouched)", ErrMalformed, path, what)
 	}
-	if s.top, err = jsonobj.Parse(b); err != nil {
-		return nil, bad(err.Error())
+	f, err := jsonobj.ReadFile(path, bad)
+	if err != nil {
+		return nil, err
 	}
-	if raw, ok := s.top.Get("hooks"); ok {
-		if s.hooks, err = jsonobj.Parse(raw); err != nil {
-			return nil, bad(`"hooks" is not an object`)
-		}
+	s := &settings{File: f}
+	if s.hooks, err = f.Top.Child("hooks", bad); err != nil {
+		return nil, err
 	}
 	for _, ev := range s.hooks.Keys() {
 		if _, err := s.groups(ev); err != nil {
@@ -193,21 +172,10 @@ func Install(path, command string, specs []HookSpec, backupDir string) (string, 
 		list, _ := json.Marshal(groups)
 		s.hooks.Set(spec.Event, list)
 	}
-	s.top.Set("hooks", s.hooks.Marshal())
-	out := s.top.Indent()
-	if s.existing != nil && (bytes.Equal(s.existing, out) || jsonobj.SameJSON(s.existing, out)) {
-		return "unchanged", nil
-	}
-	if err := filebackup.Save(backupDir, backupKind, path, s.existing, out); err != nil {
-		return "", err
-	}
-	if err := atomicfile.Replace(path, out); err != nil {
-		return "", err
-	}
-	if s.existing == nil {
-		return "created", nil
-	}
-	return "updated", nil
+	s.Top.Set("hooks", s.hooks.Marshal())
+	return s.Save(func(out []byte) error {
+		return filebackup.Save(backupDir, backupKind, path, s.Existing, out)
+	})
 }
 
 // Uninstall takes git-convo's hooks out of the settings file at path. When
@@ -248,11 +216,12 @@ func Uninstall(path, backupDir string) (string, error) {
 		return "unchanged", nil
 	}
 	if s.hooks.Len() == 0 {
-		s.top.Del("hooks")
+		s.Top.Del("hooks")
 	} else {
-		s.top.Set("hooks", s.hooks.Marshal())
+		s.Top.Set("hooks", s.hooks.Marshal())
 	}
-	return "removed", atomicfile.Replace(path, s.top.Indent())
+	_, err = s.Save(nil) // something of ours went, so the content changed
+	return "removed", err
 }
 
 // Installed reports which of specs' events have git-convo's handler in the

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 )
 
 func demoCommand(env *Env) *cli.Command {
@@ -294,8 +295,7 @@ func openDemoCursorDB(path string) (*sql.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
-	return sql.Open("sqlite3", u.String())
+	return sql.Open("sqlite3", sqliteuri.File(path, nil))
 }
 
 // writeDemoConversation writes one conversation in Cursor's key shapes

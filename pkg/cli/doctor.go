@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
+	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/githooks"
@@ -195,7 +196,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		checks = append(checks, spoolChecks(dbPath, dbWritable, env.Now())...)
 		checks = append(checks, lostCheck(env.log().Path)...)
 	}
-	if p, err := cursor.DefaultDBPath(env.Getenv); err != nil {
+	if p, err := agents.Where(agents.Cursor, env.Getenv); err != nil {
 		add(check{Name: "cursor db", OK: true, Warn: true, Detail: err.Error()})
 	} else if _, err := os.Stat(p); err != nil && cursorChoice == "none" {
 		add(check{Name: "cursor db", OK: true, Detail: "not used, as chosen (git config " + keyCursor + " = none)"})

@@ -123,7 +123,7 @@ func runImport(ctx context.Context, env *Env, o importOptions) error {
 	sum.commitsScanned, sum.commitsRelevant = past.Scanned, len(past.Relevant)
 	for _, l := range past.New {
 		sum.links++
-		sum.newLinks = append(sum.newLinks, fmt.Sprintf("%s %s  ←  %s (%.0f%%: %s)", shortHash(l.Hash)[:7], oneLine(l.Subject, 50),
+		sum.newLinks = append(sum.newLinks, fmt.Sprintf("%s %s  ←  %s (%.0f%%: %s)", gitx.ShortHash(l.Hash)[:7], oneLine(l.Subject, 50),
 			l.ConversationID, l.Score*100, l.Reason))
 	}
 	progress.done()
@@ -148,7 +148,8 @@ func importAgents(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Rep
 	}
 	found, err := w.ImportAll(ctx, agents.All(env.Getenv), roots, limit, ingest.ImportProgress{
 		Listing: func(src source.Source) {
-			progress.say("finding this repository's %s conversations in %s", agents.Display(src.Name()), agents.Where(src.Name(), env.Getenv))
+			where, _ := agents.Where(src.Name(), env.Getenv) // "" when it cannot be located
+			progress.say("finding this repository's %s conversations in %s", agents.Display(src.Name()), where)
 		},
 		Step: func(src source.Source, i, n int) {
 			if i > 0 {

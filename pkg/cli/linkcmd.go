@@ -73,10 +73,10 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 			return err
 		}
 		if !removed {
-			return fmt.Errorf("conversation %s is not linked to %s", convID, shortHash(hash))
+			return fmt.Errorf("conversation %s is not linked to %s", convID, gitx.ShortHash(hash))
 		}
 		shareAfter(ctx, env, repo.TopLevel, s, hash)
-		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(convID), shortHash(hash))
+		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(convID), gitx.ShortHash(hash))
 		return nil
 	}
 	if err := s.SetManualLink(ctx, convID, hash, "linked by hand"); err != nil {
@@ -93,7 +93,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 		_ = env.writer(ctx, s).EnrichCursor(ctx, convID) // best effort: the title, if Cursor knows it
 	}
 	shareAfter(ctx, env, repo.TopLevel, s, hash)
-	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", term.Line(convID), shortHash(hash))
+	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", term.Line(convID), gitx.ShortHash(hash))
 	return nil
 }
 

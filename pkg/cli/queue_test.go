@@ -17,6 +17,7 @@ import (
 
 	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/queue"
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 )
 
 // queued is the sandbox's environment for commits made as a user makes
@@ -40,7 +41,7 @@ func (sb *sandbox) queuedRecords() int { return queue.Waiting(sb.queueDir()) }
 // openDB opens the sandbox's links database read-only, as it is on disk.
 func (sb *sandbox) openDB() *sql.DB {
 	sb.t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+sb.linksDB+"?mode=ro")
+	db, err := sql.Open("sqlite3", sqliteuri.ReadOnly(sb.linksDB, 0))
 	if err != nil {
 		sb.t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 				linked++
 			}
 		}
-		fmt.Fprintf(env.Stdout, "recorded %s %s: %d conversation%s linked\n", shortHash(c.Hash), c.Subject, linked, plural(linked))
+		fmt.Fprintf(env.Stdout, "recorded %s %s: %d conversation%s linked\n", gitx.ShortHash(c.Hash), c.Subject, linked, plural(linked))
 		if verbose {
 			for _, d := range decisions {
 				verdict := "linked"
@@ -115,13 +115,8 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 	return nil
 }
 
-func shortHash(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
-
+// shortHash is gitx.ShortHash, kept under this name for share.go's callers
+// only (another change owns that file); new code calls gitx.ShortHash.
 func plural(n int) string {
 	if n == 1 {
 		return ""

@@ -382,7 +382,7 @@ func sharePreview(ctx context.Context, env *Env, rev string, prompts bool) error
 	}
 	r, ok := recs[hashes[0]]
 	if !ok {
-		fmt.Fprintf(env.Stderr, "git-convo: %s has no linked conversation: no note would be written\n", shortHash(hashes[0]))
+		fmt.Fprintf(env.Stderr, "git-convo: %s has no linked conversation: no note would be written\n", gitx.ShortHash(hashes[0]))
 		return exitError{ExitError}
 	}
 	_, err = env.Stdout.Write(notes.Encode([]trace.Record{r}))
@@ -532,7 +532,7 @@ func shareAfter(ctx context.Context, env *Env, dir string, s *store.Store, hashe
 func shortHashes(hs []string) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
-		out[i] = shortHash(h)
+		out[i] = gitx.ShortHash(h)
 	}
 	return out
 }
@@ -745,7 +745,7 @@ func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON
 	}
 	b.WriteString("## Commits\n\n")
 	for _, lc := range links {
-		fmt.Fprintf(&b, "- %s %s\n", shortHash(lc.CommitHash), lc.Reason)
+		fmt.Fprintf(&b, "- %s %s\n", gitx.ShortHash(lc.CommitHash), lc.Reason)
 	}
 	_, err = io.WriteString(env.Stdout, term.Text(b.String()))
 	return true, err

@@ -158,7 +158,7 @@ func (rc *readContext) showInProcess(ra readArgs) (gitx.ShowRecord, *gitx.Commit
 func showObject(gc gitx.Commit, recorded *store.Commit, lcs []store.LinkedConversation) showJSON {
 	cj := commitJSON{
 		Hash:        gc.Hash,
-		ShortHash:   shortHash(gc.Hash),
+		ShortHash:   gitx.ShortHash(gc.Hash),
 		Author:      gc.Author,
 		AuthorName:  gc.AuthorName,
 		AuthorEmail: gc.AuthorEmail,

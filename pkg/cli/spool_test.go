@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 )
 
 // TestParallelCapturesSpool: 100 edit events captured at once without
@@ -99,7 +99,7 @@ func TestDoctorOldSpool(t *testing.T) {
 
 func sqlCount(t *testing.T, db, q string) int {
 	t.Helper()
-	d, err := sql.Open("sqlite3", "file:"+filepath.ToSlash(db)+"?mode=ro")
+	d, err := sql.Open("sqlite3", sqliteuri.ReadOnly(db, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -75,19 +76,12 @@ func withVCS(bi BuildInfo, settings []debug.BuildSetting) BuildInfo {
 	return bi
 }
 
-func shortCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
-}
-
 // versionString is the --version line: version, commit, Go version.
 func versionString() string {
 	bi := stampInfo()
 	v := bi.Version
 	if bi.Commit != "" {
-		v += " (" + shortCommit(bi.Commit) + ")"
+		v += " (" + gitx.ShortHash(bi.Commit) + ")"
 	}
 	return v + " " + bi.GoVersion
 }

@@ -1,14 +1,11 @@
 package cursor
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
-	"github.com/git-convo/git-convo/pkg/atomicfile"
 	"github.com/git-convo/git-convo/pkg/filebackup"
 	"github.com/git-convo/git-convo/pkg/jsonobj"
 	"github.com/git-convo/git-convo/pkg/source"
@@ -51,40 +48,31 @@ func CaptureCommand(bin, event string) string {
 
 // isOurs recognises git-convo's entries, whatever binary path they name.
 func isOurs(entry json.RawMessage) bool {
-	var e struct {
-		Command string `json:"command"`
-	}
-	if json.Unmarshal(entry, &e) != nil {
-		return false
-	}
-	return (strings.Contains(e.Command, "git-convo") || strings.Contains(e.Command, "git convo")) &&
-		strings.Contains(e.Command, " capture")
+	_, ok := source.CaptureEntry(entry)
+	return ok
 }
 
 // object is a JSON object that keeps its keys' order, so merging does not
 // reorder or drop what other tools wrote.
 type object = jsonobj.Object
 
-// readHooksFile returns the file's top object and hooks object (both empty
-// for a missing or empty file), or ErrMalformedHooksJSON.
-func readHooksFile(path string) (top, hooks *object, existing []byte, err error) {
-	existing, err = os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return nil, nil, nil, err
+// malformed is the error for a file of Cursor's that cannot be merged.
+func malformed(path string) func(what string) error {
+	return func(what string) error {
+		return fmt.Errorf("%w: %s: %s (fix or move it; git-convo will not overwrite it)", ErrMalformedHooksJSON, path, what)
 	}
-	top, hooks = jsonobj.New(), jsonobj.New()
-	if len(bytes.TrimSpace(existing)) == 0 {
-		return top, hooks, existing, nil
+}
+
+// readHooksFile returns the file and its hooks object (empty for a missing
+// or empty file), or ErrMalformedHooksJSON.
+func readHooksFile(path string) (f *jsonobj.File, hooks *object, err error) {
+	if f, err = jsonobj.ReadFile(path, malformed(path)); err != nil {
+		return nil, nil, err
 	}
-	if top, err = jsonobj.Parse(existing); err != nil {
-		return nil, nil, existing, fmt.Errorf("%w: %s: %v (fix or move it; git-convo will not overwrite it)", ErrMalformedHooksJSON, path, err)
+	if hooks, err = f.Top.Child("hooks", malformed(path)); err != nil {
+		return nil, nil, err
 	}
-	if raw, ok := top.Get("hooks"); ok {
-		if hooks, err = jsonobj.Parse(raw); err != nil {
-			return nil, nil, existing, fmt.Errorf("%w: %s: \"hooks\" is not an object (fix or move it; git-convo will not overwrite it)", ErrMalformedHooksJSON, path)
-		}
-	}
-	return top, hooks, existing, nil
+	return f, hooks, nil
 }
 
 // backupKind names the copies of hooks.json package filebackup keeps.
@@ -97,10 +85,11 @@ const backupKind = "cursor-hooks"
 // bytes in backupDir ("": none kept), so that UninstallHooksJSON can restore
 // them exactly. It returns what happened: created, updated or unchanged.
 func InstallHooksJSON(path, bin string, specs []HookSpec, backupDir string) (string, error) {
-	top, hooks, existing, err := readHooksFile(path)
+	f, hooks, err := readHooksFile(path)
 	if err != nil {
 		return "", err
 	}
+	top := f.Top
 	for _, s := range specs {
 		if blockingEvent(s.Event) {
 			return "", fmt.Errorf("refusing to register %s: a blocking event would let a git-convo bug block Cursor", s.Event)
@@ -129,8 +118,8 @@ func InstallHooksJSON(path, bin string, specs []HookSpec, backupDir string) (str
 		top.SetFirst("version", json.RawMessage("1"))
 	}
 	top.Set("hooks", hooks.Marshal())
-	return writeIfChanged(path, existing, top.Marshal(), func(out []byte) error {
-		return filebackup.Save(backupDir, backupKind, path, existing, out)
+	return f.Save(func(out []byte) error {
+		return filebackup.Save(backupDir, backupKind, path, f.Existing, out)
 	})
 }
 
@@ -141,14 +130,15 @@ func InstallHooksJSON(path, bin string, specs []HookSpec, backupDir string) (str
 // and a file left with nothing but version and empty hooks is deleted. It
 // returns restored, removed, unchanged or not present.
 func UninstallHooksJSON(path, backupDir string) (string, error) {
-	top, hooks, existing, err := readHooksFile(path)
+	f, hooks, err := readHooksFile(path)
 	if err != nil {
 		return "", err
 	}
-	if existing == nil {
+	if f.Existing == nil {
 		return "not present", nil
 	}
-	if res, err := filebackup.Restore(backupDir, backupKind, path, existing); err != nil || res != "" {
+	top := f.Top
+	if res, err := filebackup.Restore(backupDir, backupKind, path, f.Existing); err != nil || res != "" {
 		return res, err
 	}
 	for _, ev := range hooks.Keys() {
@@ -181,41 +171,9 @@ func UninstallHooksJSON(path, backupDir string) (string, error) {
 		}
 		return "removed (the file held nothing else)", nil
 	}
-	res, err := writeIfChanged(path, existing, top.Marshal(), nil)
+	res, err := f.Save(nil)
 	if res == "updated" {
 		res = "removed"
 	}
 	return res, err
-}
-
-// writeIfChanged writes indented JSON atomically (temp file + rename, the
-// file's mode kept), unless the content is unchanged; before writing, it
-// hands the new bytes to before (when not nil).
-func writeIfChanged(path string, existing []byte, compact json.RawMessage, before func(out []byte) error) (string, error) {
-	var out bytes.Buffer
-	if err := json.Indent(&out, compact, "", "  "); err != nil {
-		return "", err
-	}
-	out.WriteByte('\n')
-	if existing != nil {
-		if bytes.Equal(existing, out.Bytes()) {
-			return "unchanged", nil
-		}
-		// Same content, other formatting: leave the user's formatting alone.
-		if jsonobj.SameJSON(existing, out.Bytes()) {
-			return "unchanged", nil
-		}
-	}
-	if before != nil {
-		if err := before(out.Bytes()); err != nil {
-			return "", err
-		}
-	}
-	if err := atomicfile.Replace(path, out.Bytes()); err != nil {
-		return "", err
-	}
-	if existing == nil {
-		return "created", nil
-	}
-	return "updated", nil
 }

@@ -6,7 +6,7 @@ import "encoding/json"
 // runs no git-convo capture: an install from before an event was added
 // (doctor says so; the next install adds it).
 func MissingHooks(path string, specs []HookSpec) ([]string, error) {
-	_, hooks, _, err := readHooksFile(path)
+	_, hooks, err := readHooksFile(path)
 	if err != nil {
 		return nil, err
 	}

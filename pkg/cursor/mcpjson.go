@@ -2,7 +2,6 @@ package cursor
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 
 	"github.com/git-convo/git-convo/pkg/jsonobj"
@@ -16,7 +15,7 @@ const MCPServerName = "git-convo"
 // like hooks.json: other servers and unknown keys are kept in order, ours is
 // replaced, an unchanged file is not rewritten, a malformed one never touched.
 func InstallMCPJSON(path, bin string) (string, error) {
-	top, servers, existing, err := readMCPFile(path)
+	f, servers, err := readMCPFile(path)
 	if err != nil {
 		return "", err
 	}
@@ -25,47 +24,44 @@ func InstallMCPJSON(path, bin string) (string, error) {
 		Args    []string `json:"args"`
 	}{bin, []string{"mcp"}})
 	servers.Set(MCPServerName, entry)
-	top.Set("mcpServers", servers.Marshal())
-	return writeIfChanged(path, existing, top.Marshal(), nil)
+	f.Top.Set("mcpServers", servers.Marshal())
+	return f.Save(nil)
 }
 
 // UninstallMCPJSON removes git-convo's server from mcp.json; a file left
 // with nothing else is deleted.
 func UninstallMCPJSON(path string) (string, error) {
-	top, servers, existing, err := readMCPFile(path)
+	f, servers, err := readMCPFile(path)
 	if err != nil {
 		return "", err
 	}
-	if existing == nil {
+	if f.Existing == nil {
 		return "not present", nil
 	}
 	if _, ok := servers.Get(MCPServerName); !ok {
 		return "not present", nil
 	}
 	servers.Del(MCPServerName)
-	if servers.Len() == 0 && top.OnlyKeys("mcpServers") {
+	if servers.Len() == 0 && f.Top.OnlyKeys("mcpServers") {
 		if err := os.Remove(path); err != nil {
 			return "", err
 		}
 		return "removed (the file held nothing else)", nil
 	}
-	top.Set("mcpServers", servers.Marshal())
-	if _, err := writeIfChanged(path, existing, top.Marshal(), nil); err != nil {
+	f.Top.Set("mcpServers", servers.Marshal())
+	if _, err := f.Save(nil); err != nil {
 		return "", err
 	}
 	return "removed", nil
 }
 
-func readMCPFile(path string) (top, servers *object, existing []byte, err error) {
-	top, _, existing, err = readHooksFile(path)
-	if err != nil {
-		return nil, nil, existing, err
+// readMCPFile reads mcp.json as readHooksFile does, with its mcpServers object.
+func readMCPFile(path string) (f *jsonobj.File, servers *object, err error) {
+	if f, _, err = readHooksFile(path); err != nil {
+		return nil, nil, err
 	}
-	servers = jsonobj.New()
-	if raw, ok := top.Get("mcpServers"); ok {
-		if servers, err = jsonobj.Parse(raw); err != nil {
-			return nil, nil, existing, fmt.Errorf("%w: %s: \"mcpServers\" is not an object (fix or move it; git-convo will not overwrite it)", ErrMalformedHooksJSON, path)
-		}
+	if servers, err = f.Top.Child("mcpServers", malformed(path)); err != nil {
+		return nil, nil, err
 	}
-	return top, servers, existing, nil
+	return f, servers, nil
 }

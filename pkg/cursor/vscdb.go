@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,6 +16,7 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 
 	"github.com/git-convo/git-convo/pkg/platform"
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 )
 
 // Typed errors of the Cursor database reader.
@@ -50,10 +50,10 @@ type DB struct {
 	shared bool // another DB owns the handle: Close leaves it open
 }
 
-// OpenDB opens Cursor's database strictly read-only: a file: URI built with
-// net/url and mode=ro (without "file:" the mode would be silently dropped),
-// never immutable=1 (it ignores the WAL and misses Cursor's recent rows), no
-// pragma that writes, and a short busy timeout: Cursor writes it live.
+// OpenDB opens Cursor's database strictly read-only (sqliteuri.ReadOnly:
+// mode=ro, never immutable=1, which would miss Cursor's recent rows in the
+// WAL), with no pragma that writes and a short busy timeout: Cursor writes it
+// live.
 func OpenDB(ctx context.Context, path string) (*DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		if os.IsNotExist(err) {
@@ -61,11 +61,7 @@ func OpenDB(ctx context.Context, path string) (*DB, error) {
 		}
 		return nil, err
 	}
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Set("_busy_timeout", "250")
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: q.Encode()}
-	db, err := sql.Open("sqlite3", u.String())
+	db, err := sql.Open("sqlite3", sqliteuri.ReadOnly(path, 250*time.Millisecond))
 	if err != nil {
 		return nil, err
 	}

@@ -26,16 +26,26 @@ const errConfigCLI = constError("config needs git")
 // LoadSettings reads the configuration for dir. getenv is the environment
 // git would see.
 func LoadSettings(ctx context.Context, dir string, getenv func(string) string) (*Settings, error) {
-	s, err := loadSettingsInProcess(dir, getenv)
-	if err == nil {
+	return loadSettings(ctx, runner{dir: dir}, getenv)
+}
+
+// LoadSettingsEnv is LoadSettings for git run with the environment environ
+// (nil: the process's), which both the in-process reader and the git it
+// falls back to see.
+func LoadSettingsEnv(ctx context.Context, dir string, environ []string) (*Settings, error) {
+	return loadSettings(ctx, runner{dir: dir, env: environ}, Getenv(environ))
+}
+
+func loadSettings(ctx context.Context, r runner, getenv func(string) string) (*Settings, error) {
+	if s, err := loadSettingsInProcess(r.dir, getenv); err == nil {
 		return s, nil
 	}
-	return settingsFromGit(ctx, dir)
+	return settingsFromGit(ctx, r)
 }
 
 // settingsFromGit reads the configuration with one `git config --list -z`.
-func settingsFromGit(ctx context.Context, dir string) (*Settings, error) {
-	out, err := runner{dir: dir}.output(ctx, "config", "--list", "-z")
+func settingsFromGit(ctx context.Context, r runner) (*Settings, error) {
+	out, err := r.output(ctx, "config", "--list", "-z")
 	if err != nil && !missingKey(err) {
 		return nil, err
 	}
@@ -380,15 +390,26 @@ func (s *Settings) Bool(key string) (on, ok bool) {
 	if len(v) == 0 {
 		return false, false
 	}
-	return parseBool(v[len(v)-1])
+	if v[len(v)-1] == "\x00" { // a bare key
+		return true, true
+	}
+	return parseGitBool(v[len(v)-1])
 }
 
-func parseBool(v string) (on, ok bool) {
-	switch strings.ToLower(v) {
-	case "\x00", "true", "yes", "on", "1":
+// parseGitBool reads a boolean as git does: true, yes, on; false, no, off
+// and the empty string; any integer, with a k, m or g unit or none
+// (non-zero is true). ok is false for anything else.
+func parseGitBool(s string) (value, ok bool) {
+	switch strings.ToLower(s) {
+	case "true", "yes", "on":
 		return true, true
-	case "false", "no", "off", "0", "":
+	case "false", "no", "off", "":
 		return false, true
+	}
+	if n := strings.TrimRight(s, "kKmMgG"); len(s)-len(n) <= 1 {
+		if i, err := strconv.ParseInt(n, 10, 64); err == nil {
+			return i != 0, true
+		}
 	}
 	return false, false
 }
@@ -434,7 +455,7 @@ func (s *Settings) ColorBool(name string, stdoutIsTTY bool, getenv func(string) 
 		return false, true
 	case "auto":
 	default:
-		b, ok := parseBool(v)
+		b, ok := parseGitBool(v)
 		if !ok {
 			return false, false
 		}

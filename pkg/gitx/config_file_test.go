@@ -2,9 +2,11 @@ package gitx
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -43,7 +45,7 @@ func TestSettingsMatchGit(t *testing.T) {
 			if err != nil {
 				t.Fatalf("in process: %v", err)
 			}
-			git, err := settingsFromGit(context.Background(), sub)
+			git, err := settingsFromGit(context.Background(), runner{dir: sub})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,6 +90,8 @@ func TestSettingsColorBool(t *testing.T) {
 		{"[color]\n\tui = false\n", true, false},
 		{"[color]\n\tui = always\n\tconvo = never\n", true, false},
 		{"[color]\n\tconvo\n", true, true},
+		{"[color]\n\tui = 2\n", true, true}, // an integer is a boolean to git
+		{"[color]\n\tui = 0\n", true, false},
 	}
 	for _, tt := range tests {
 		r := newTestRepo(t)
@@ -116,4 +120,32 @@ func FuzzSettingsParse(f *testing.F) {
 		s := &Settings{values: map[string][]string{}}
 		_ = s.parse([]byte(text))
 	})
+}
+
+// Bool reads a boolean as `git config --type=bool` does.
+func TestSettingsBoolMatchesGit(t *testing.T) {
+	r := newTestRepo(t)
+	values := []string{"yes", "On", "TRUE", "no", "off", "0", "1", "2", "-3", "2k", "0m", "1G", "", "maybe", "1kk", "k", "some value"}
+	var b strings.Builder
+	b.WriteString("[core]\n\trepositoryformatversion = 0\n[convo]\n\tbare\n")
+	for i, v := range values {
+		fmt.Fprintf(&b, "\tv%d = %s\n", i, v)
+	}
+	r.write(".git/config", b.String())
+	s, err := loadSettingsInProcess(r.dir, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := r.open()
+	for i := -1; i < len(values); i++ {
+		key, v := "convo.bare", "(bare)"
+		if i >= 0 {
+			key, v = fmt.Sprintf("convo.v%d", i), values[i]
+		}
+		on, ok := s.Bool(key)
+		gitOn, gitSet, err := repo.ConfigBool(context.Background(), key)
+		if ok != (err == nil && gitSet) || ok && on != gitOn {
+			t.Errorf("%q: %v %v; git %v %v %v", v, on, ok, gitOn, gitSet, err)
+		}
+	}
 }

@@ -1,9 +1,26 @@
 package gitx
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 )
+
+// Getenv looks variables up in environ, a command's environment ("K=V"
+// entries; the last one wins, as for exec); nil environ is the process's.
+func Getenv(environ []string) func(string) string {
+	if environ == nil {
+		return os.Getenv
+	}
+	return func(k string) string {
+		for i := len(environ) - 1; i >= 0; i-- {
+			if name, v, ok := strings.Cut(environ[i], "="); ok && name == k {
+				return v
+			}
+		}
+		return ""
+	}
+}
 
 // hookVar is a variable git sets for a hook, and why a worker drops it.
 type hookVar struct{ name, why string }

@@ -2,7 +2,6 @@ package gitx
 
 import (
 	"context"
-	"strconv"
 	"strings"
 )
 
@@ -16,11 +15,14 @@ import (
 func (r *Repo) renameOption(ctx context.Context) string {
 	r.renamesOnce.Do(func() {
 		r.renames = "-M"
-		out, err := r.run.output(ctx, "config", "-z", "--get-regexp", `^diff\.renames$`)
+		s, err := loadSettings(ctx, r.run, Getenv(r.run.env))
 		if err != nil {
-			return // unset (or unreadable): git's default
+			return // unreadable: git's default
 		}
-		r.renames = renameOptionFor(lastConfigValue(out))
+		// Prefixed, not Get: a bare key reads "true" there.
+		if v, ok := s.Prefixed("diff.")["diff.renames"]; ok {
+			r.renames = renameOptionFor(v)
+		}
 	})
 	return r.renames
 }
@@ -34,32 +36,4 @@ func renameOptionFor(value string) string {
 		return "--no-renames"
 	}
 	return "-M"
-}
-
-// lastConfigValue is the value of the last record of `git config -z
-// --get-regexp` ("key\nvalue\x00", or "key\x00" for a bare key, which
-// means true), the one git uses.
-func lastConfigValue(out []byte) string {
-	recs := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
-	_, v, hasValue := strings.Cut(recs[len(recs)-1], "\n")
-	if !hasValue {
-		return "true"
-	}
-	return v
-}
-
-// parseGitBool reads a boolean as git does: true, yes, on; false, no, off
-// and the empty string; any integer (non-zero is true). ok is false for
-// anything else.
-func parseGitBool(s string) (value, ok bool) {
-	switch strings.ToLower(s) {
-	case "true", "yes", "on":
-		return true, true
-	case "false", "no", "off", "":
-		return false, true
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return n != 0, true
-	}
-	return false, false
 }

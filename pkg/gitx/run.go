@@ -62,9 +62,15 @@ type runner struct {
 }
 
 func (r runner) cmd(ctx context.Context, args ...string) *exec.Cmd {
+	return Command(ctx, r.dir, r.env, args...)
+}
+
+// Command is git with args, run in dir with the environment env (nil: the
+// process's), stopped with ctx.
+func Command(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.dir
-	cmd.Env = r.env
+	cmd.Dir = dir
+	cmd.Env = env
 	// A git helper that keeps our pipe open must not make Wait hang after
 	// git itself is gone.
 	cmd.WaitDelay = 5 * time.Second

@@ -23,6 +23,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/queue"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -95,7 +96,7 @@ func (r *rig) captureRaw(src source.Source, event, payload string) string {
 // query returns the first column of q's rows in links.sqlite, joined by ",".
 func (r *rig) query(q string, args ...any) string {
 	r.t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+r.o.DBPath+"?mode=ro")
+	db, err := sql.Open("sqlite3", sqliteuri.ReadOnly(r.o.DBPath, 0))
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -129,7 +130,7 @@ func richCursorDB(t *testing.T, repo string) (dbPath string, conv cursortest.Con
 // every table that names it, sorted.
 func storeRows(t *testing.T, path, convID string) string {
 	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	db, err := sql.Open("sqlite3", sqliteuri.ReadOnly(path, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

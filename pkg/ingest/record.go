@@ -107,7 +107,7 @@ func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*g
 			res.err = r.AttributeLines(ctx, res.lines, sc)
 		}
 		if res.err != nil {
-			return fmt.Errorf("line attribution of %s: %w", short(c.Hash), res.err)
+			return fmt.Errorf("line attribution of %s: %w", gitx.ShortHash(c.Hash), res.err)
 		}
 		return nil
 	})
@@ -290,11 +290,4 @@ func (r *Recorder) prune(ctx context.Context) error {
 		r.Log.Printf("record", "pruning edit lines: %v", err)
 	}
 	return nil
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

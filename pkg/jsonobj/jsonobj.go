@@ -1,6 +1,7 @@
 // Package jsonobj is a JSON object that keeps its keys' order, so that tools
 // merging into another program's settings file (Cursor's hooks.json, Claude
-// Code's settings.json) neither reorder nor drop what others wrote.
+// Code's settings.json) neither reorder nor drop what others wrote; and such
+// a file, read and written back only when it changes (file.go).
 package jsonobj
 
 import (

@@ -79,6 +79,20 @@ func (d *Deps) repoFor(ctx context.Context, dir string) (*gitx.Repo, string, err
 	return repo, repokey.Of(repo.CommonDir), nil
 }
 
+// commitIn resolves rev, as git does, to a commit of the repository at dir
+// (repoFor), returned with it.
+func (d *Deps) commitIn(ctx context.Context, dir, rev string) (*gitx.Repo, string, error) {
+	repo, _, err := d.repoFor(ctx, dir)
+	if err != nil {
+		return nil, "", err
+	}
+	hashes, err := repo.RevParse(ctx, rev)
+	if err != nil {
+		return nil, "", err
+	}
+	return repo, hashes[0], nil
+}
+
 // relPath makes a file path (absolute, or relative to the repository's top
 // level or the server's directory) repository-relative.
 func relPath(repo *gitx.Repo, base, p string) (string, error) {

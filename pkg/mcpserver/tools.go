@@ -72,15 +72,10 @@ func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, 
 	if strings.TrimSpace(in.CommitHash) == "" {
 		return nil, out, errors.New("commitHash is required (a revision such as HEAD or a hash)")
 	}
-	repo, _, err := d.repoFor(ctx, in.RepoPath)
+	repo, h, err := d.commitIn(ctx, in.RepoPath, in.CommitHash)
 	if err != nil {
 		return nil, out, err
 	}
-	hashes, err := repo.RevParse(ctx, in.CommitHash)
-	if err != nil {
-		return nil, out, err
-	}
-	h := hashes[0]
 	out.Commit.Hash = h
 	if c, err := d.Store.GetCommit(ctx, h); err != nil {
 		return nil, out, err
@@ -416,15 +411,10 @@ func (d *Deps) linkConversationCommit(ctx context.Context, _ *mcp.CallToolReques
 	}
 	// Validated exactly as `git convo link` validates its arguments: the
 	// commit must exist in the repository, the id be known or look like one.
-	repo, _, err := d.repoFor(ctx, in.RepoPath)
+	_, hash, err := d.commitIn(ctx, in.RepoPath, in.CommitHash)
 	if err != nil {
 		return nil, out, err
 	}
-	hashes, err := repo.RevParse(ctx, in.CommitHash)
-	if err != nil {
-		return nil, out, err
-	}
-	hash := hashes[0]
 	id, err := d.Store.ResolveConversation(ctx, in.ConversationID, true)
 	if err != nil {
 		return nil, out, err

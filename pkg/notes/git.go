@@ -9,10 +9,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
-	"time"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
 )
 
 // Ref is where git-convo's notes live.
@@ -56,25 +56,11 @@ func (e *gitError) Error() string {
 func (e *gitError) Unwrap() error { return e.err }
 
 func (g Git) cmd(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = g.Dir
-	cmd.Env = g.Env
-	cmd.WaitDelay = 5 * time.Second
-	return cmd
+	return gitx.Command(ctx, g.Dir, g.Env, args...)
 }
 
 // getenv reads the environment git runs in: Env, else the process's.
-func (g Git) getenv(k string) string {
-	if g.Env == nil {
-		return os.Getenv(k)
-	}
-	for i := len(g.Env) - 1; i >= 0; i-- {
-		if name, v, ok := strings.Cut(g.Env[i], "="); ok && name == k {
-			return v
-		}
-	}
-	return ""
-}
+func (g Git) getenv(k string) string { return gitx.Getenv(g.Env)(k) }
 
 // run runs git with stdin and returns its stdout.
 func (g Git) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
@@ -115,16 +101,14 @@ func (g Git) resolve(ctx context.Context, ref string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// Config reads one git config value ("" when unset).
+// Config reads one git config value ("" when unset), as `git config --get`.
 func (g Git) Config(ctx context.Context, key string) (string, error) {
-	out, err := g.run(ctx, nil, "config", "--get", key)
+	c, err := g.config(ctx)
 	if err != nil {
-		if exitCode(err) == 1 {
-			return "", nil
-		}
 		return "", err
 	}
-	return strings.TrimSpace(string(out)), nil
+	v, _ := c.Get(key)
+	return v, nil
 }
 
 // Recent lists HEAD's last n commits (none before the first commit).

@@ -33,48 +33,6 @@ type Settings struct {
 	Writer      string // convo.shareWriter, else user.email
 }
 
-// Settings reads the sharing configuration with one git process.
-func (g Git) Settings(ctx context.Context) (Settings, error) {
-	out, err := g.run(ctx, nil, "config", "-z", "--get-regexp", `^(convo\.share|user\.email)`)
-	s := Settings{Remote: "origin"}
-	writer := ""
-	if err != nil {
-		if exitCode(err) == 1 {
-			return s, nil // nothing set
-		}
-		return s, err
-	}
-	for _, kv := range strings.Split(string(out), "\x00") {
-		k, v, _ := strings.Cut(kv, "\n")
-		switch strings.ToLower(k) {
-		case "convo.share":
-			s.On = isTrue(v)
-		case "convo.shareprompts":
-			s.Prompts = isTrue(v)
-		case "convo.shareremote":
-			if v != "" {
-				s.Remote = v
-			}
-		case "convo.sharewriter":
-			writer = v
-		case "user.email":
-			s.Writer = v
-		}
-	}
-	if writer != "" {
-		s.Writer = writer
-	}
-	return s, nil
-}
-
-func isTrue(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true", "yes", "on", "1":
-		return true
-	}
-	return false
-}
-
 // SetShare turns sharing on or off for the repository.
 func (g Git) SetShare(ctx context.Context, on, prompts bool, remote string) error {
 	kv := [][2]string{{KeyShare, boolStr(on)}}

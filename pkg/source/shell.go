@@ -1,6 +1,9 @@
 package source
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // ShellQuote quotes s for sh when it needs it: agents run hook commands
 // through a shell, and a binary path may hold spaces.
@@ -9,4 +12,18 @@ func ShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// CaptureEntry returns the command of an agent's hook entry
+// ({"command": ...}) when it runs git-convo's capture, whatever binary path
+// it names: how installers recognise their own entries among others'.
+func CaptureEntry(entry json.RawMessage) (command string, ok bool) {
+	var e struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(entry, &e) != nil {
+		return "", false
+	}
+	c := e.Command
+	return c, (strings.Contains(c, "git-convo") || strings.Contains(c, "git convo")) && strings.Contains(c, " capture")
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/platform"
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 )
 
 // The Node prototype of seed 000 (cursor-chat-history-mcp) wrote a
@@ -425,11 +425,7 @@ func (s *Store) ImportPrototype(ctx context.Context, path string, r Resolver) (P
 	if _, err := os.Stat(path); err != nil {
 		return PrototypeCounts{}, err
 	}
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Set("_busy_timeout", "2000")
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: q.Encode()}
-	src, err := sql.Open("sqlite3", u.String())
+	src, err := sql.Open("sqlite3", sqliteuri.ReadOnly(path, 2*time.Second))
 	if err != nil {
 		return PrototypeCounts{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 	"github.com/git-convo/git-convo/pkg/store/prototypetest"
 )
 
@@ -77,7 +78,7 @@ func TestAdoptPrototype(t *testing.T) {
 		t.Fatalf("version %d, want %d", v, SchemaVersion())
 	}
 	// The backup is the prototype's database, untouched.
-	b, err := sql.Open("sqlite3", "file:"+path+".prototype-backup?mode=ro")
+	b, err := sql.Open("sqlite3", sqliteuri.ReadOnly(path+".prototype-backup", 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestImportPrototype(t *testing.T) {
 		t.Errorf("second import: %+v %v", n, err)
 	}
 	// The source is opened read-only and left as it was.
-	b, _ := sql.Open("sqlite3", "file:"+src+"?mode=ro")
+	b, _ := sql.Open("sqlite3", sqliteuri.ReadOnly(src, 0))
 	defer b.Close()
 	var v int
 	b.QueryRow("PRAGMA user_version").Scan(&v)

@@ -1,6 +1,6 @@
 // Package store owns links.sqlite: opening it safely, migrating it, and every
 // query git-convo makes against it. It is the only package that speaks SQL to
-// links.sqlite, and it imports nothing else of git-convo's.
+// links.sqlite; of git-convo's packages it imports only sqliteuri (its file: URI).
 package store
 
 import (
@@ -15,6 +15,8 @@ import (
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 )
 
 // BusyTimeout is how long a connection waits on another writer before SQLite
@@ -120,8 +122,7 @@ func dsn(abs string, busy time.Duration) string {
 	q.Set("_stmt_cache_size", "32")
 	// No checkpoint when the last connection closes (nockpt.go).
 	q.Set(noCkptParam, "1")
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
-	return u.String()
+	return sqliteuri.File(abs, q)
 }
 
 // prepareFile creates the directory (0700) and an empty database file (0600)

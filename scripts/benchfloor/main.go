@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 )
 
 // gitArgs are the arguments git-convo gives git for cmd (pkg/gitx: LogArgs
@@ -65,7 +67,7 @@ func run(args []string) error {
 	// to open.
 	if p := os.Getenv("GIT_CONVO_DB"); p != "" {
 		if _, err := os.Stat(p); err == nil {
-			db, err := sql.Open("sqlite3", "file:"+p+"?mode=ro")
+			db, err := sql.Open("sqlite3", sqliteuri.ReadOnly(p, 0))
 			if err != nil {
 				return err
 			}

@@ -29,6 +29,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -296,8 +297,7 @@ func genImportDB(args []string) error {
 	convs := fs.Int("conversations", 500, "conversations")
 	fs.Parse(args)
 	os.Remove(*path)
-	u := url.URL{Scheme: "file", Path: *path}
-	db, err := sql.Open("sqlite3", u.String())
+	db, err := sql.Open("sqlite3", sqliteuri.File(*path, nil))
 	if err != nil {
 		return err
 	}
@@ -341,8 +341,7 @@ func genVscdb(args []string) error {
 		return nil
 	}
 	os.MkdirAll(filepath.Dir(*path), 0o755)
-	u := url.URL{Scheme: "file", Path: *path}
-	db, err := sql.Open("sqlite3", u.String()+"?_journal_mode=WAL&_synchronous=OFF")
+	db, err := sql.Open("sqlite3", sqliteuri.File(*path, url.Values{"_journal_mode": {"WAL"}, "_synchronous": {"OFF"}}))
 	if err != nil {
 		return err
 	}

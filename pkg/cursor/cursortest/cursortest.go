@@ -18,6 +18,8 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver
+
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 )
 
 // Schema is Cursor's real state.vscdb schema: two key/value tables, values
@@ -33,8 +35,7 @@ func Open(path string) (*sql.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
-	db, err := sql.Open("sqlite3", u.String())
+	db, err := sql.Open("sqlite3", sqliteuri.File(path, nil))
 	if err != nil {
 		return nil, err
 	}

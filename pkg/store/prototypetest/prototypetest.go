@@ -7,12 +7,13 @@ package prototypetest
 import (
 	"database/sql"
 	"encoding/json"
-	"net/url"
 	"os"
 	"path/filepath"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver
+
+	"github.com/git-convo/git-convo/pkg/sqliteuri"
 )
 
 // DDL is the prototype's schema: seed 000's three tables, their
@@ -135,8 +136,7 @@ func Write(path string, r Rows) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
-	db, err := sql.Open("sqlite3", u.String())
+	db, err := sql.Open("sqlite3", sqliteuri.File(path, nil))
 	if err != nil {
 		return err
 	}
