@@ -22,7 +22,7 @@ if [ "$fuzztime" != "0" ]; then
                 "FuzzInstallUninstall ./pkg/claude 10000x" \
                 "FuzzParse ./pkg/queue" \
                 "FuzzParseHook ./pkg/claude" "FuzzReadTranscript ./pkg/claude" \
-                "FuzzText ./pkg/redact" "FuzzDecode ./pkg/notes" "FuzzMetaOf ./pkg/notes" \
+                "FuzzText ./pkg/redact" "FuzzDecode ./pkg/notes" "FuzzMetaOf ./pkg/notes" "FuzzLinksMeta ./pkg/notes" \
                 "FuzzSanitize ./pkg/term" "FuzzExcerpt ./pkg/textmatch"; do
     set -- $target
     n=$fuzztime
