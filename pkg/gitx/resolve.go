@@ -220,7 +220,7 @@ func (r *Repo) resolveBase(name string) (plumbing.Hash, bool) {
 // read once.
 type refFiles struct {
 	r      *Repo
-	packed map[string]string
+	packed map[string]refValue
 }
 
 // resolve follows ref to a hash; ok is false when no file names it.
@@ -242,16 +242,10 @@ func (f *refFiles) resolve(ref string, depth int) (string, bool) {
 		}
 	}
 	if f.packed == nil {
-		f.packed = map[string]string{}
-		data, _ := os.ReadFile(filepath.Join(f.r.CommonDir, "packed-refs"))
-		for _, line := range strings.Split(string(data), "\n") {
-			if h, name, ok := strings.Cut(line, " "); ok && IsFullHash(h) {
-				f.packed[name] = h
-			}
-		}
+		f.packed, _ = readPackedRefs(f.r.CommonDir) // a line it cannot read names no ref
 	}
-	h, ok := f.packed[ref]
-	return h, ok
+	v, ok := f.packed[ref]
+	return v.hash, ok
 }
 
 // IsHexPrefix reports 4 or more hex digits (what git may take for a hash).

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -70,4 +72,37 @@ func TestReadHeaderInProcess(t *testing.T) {
 	}
 	want.Files = nil
 	sameCommit(t, "in process vs ReadCommit", got, want)
+}
+
+// readPackedRefs serves both the resolver (lenient: what it could read) and
+// decorations (strict: ok must be true).
+func TestReadPackedRefs(t *testing.T) {
+	a, b := strings.Repeat("a", 40), strings.Repeat("b", 40)
+	for _, tc := range []struct {
+		name, file string
+		exists     bool
+		want       map[string]refValue
+		ok         bool
+	}{
+		{"missing", "", false, map[string]refValue{}, true},
+		{"fully peeled", "# pack-refs with: peeled fully-peeled sorted \n" + a + " refs/tags/v1\n^" + b + "\n" + b + " refs/heads/main\n", true,
+			map[string]refValue{"refs/tags/v1": {a, b, true}, "refs/heads/main": {b, "", true}}, true},
+		{"not fully peeled", a + " refs/heads/main\n", true, map[string]refValue{"refs/heads/main": {a, "", false}}, true},
+		{"a bad line", "xyz refs/heads/bad\n" + a + " refs/heads/main\n^" + b + "\n", true,
+			map[string]refValue{"refs/heads/main": {a, b, true}}, false},
+		{"a peel line after a bad one", "xyz refs/heads/bad\n^" + b + "\n", true, map[string]refValue{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.exists {
+				if err := os.WriteFile(filepath.Join(dir, "packed-refs"), []byte(tc.file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, ok := readPackedRefs(dir)
+			if ok != tc.ok || !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %+v, %v; want %+v, %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
 }

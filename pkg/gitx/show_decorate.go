@@ -136,40 +136,55 @@ type refValue struct {
 	peeledKnown bool
 }
 
-// allRefs reads every ref from packed-refs and the loose ref files (a loose
-// ref wins), symbolic refs resolved. ok is false for a ref it cannot read.
-func (r *Repo) allRefs() (map[string]refValue, bool) {
-	refs := map[string]refValue{}
-	data, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs"))
-	if err != nil && !os.IsNotExist(err) {
-		return nil, false
+// readPackedRefs reads packed-refs: each ref's object and, where the file
+// says, what it peels to. A missing file is no refs; ok is false for a file
+// that cannot be read or holds a line git would not write (what it could
+// read is returned all the same).
+func readPackedRefs(commonDir string) (refs map[string]refValue, ok bool) {
+	refs = map[string]refValue{}
+	data, err := os.ReadFile(filepath.Join(commonDir, "packed-refs"))
+	if err != nil {
+		return refs, os.IsNotExist(err)
 	}
 	lines := strings.Split(string(data), "\n")
-	fully := len(lines) > 0 && strings.HasPrefix(lines[0], "# pack-refs with:") &&
+	fully := strings.HasPrefix(lines[0], "# pack-refs with:") &&
 		strings.Contains(lines[0]+" ", " fully-peeled ")
+	ok = true
 	last := ""
 	for _, line := range lines {
 		switch {
 		case line == "" || line[0] == '#':
 		case line[0] == '^':
 			if last == "" || !IsFullHash(line[1:]) {
-				return nil, false
+				ok = false
+				continue
 			}
 			v := refs[last]
 			v.peeled, v.peeledKnown = line[1:], true
 			refs[last] = v
 		default:
-			h, name, ok := strings.Cut(line, " ")
-			if !ok || !IsFullHash(h) {
-				return nil, false
+			h, name, found := strings.Cut(line, " ")
+			if !found || !IsFullHash(h) {
+				ok, last = false, ""
+				continue
 			}
 			// fully-peeled: a ref with no "^" line names no tag.
 			refs[name], last = refValue{hash: h, peeled: "", peeledKnown: fully}, name
 		}
 	}
+	return refs, ok
+}
+
+// allRefs reads every ref from packed-refs and the loose ref files (a loose
+// ref wins), symbolic refs resolved. ok is false for a ref it cannot read.
+func (r *Repo) allRefs() (map[string]refValue, bool) {
+	refs, ok := readPackedRefs(r.CommonDir)
+	if !ok {
+		return nil, false
+	}
 	files := refFiles{r: r}
 	root := filepath.Join(r.CommonDir, "refs")
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

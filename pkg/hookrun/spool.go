@@ -28,7 +28,7 @@ func (o Options) put(e ingest.Spooled) error {
 // as long as the event is kept.
 func (o Options) keep(payload []byte, event, agent string, atMs int64, cause error) {
 	msg := fmt.Sprintf("links database unavailable (%v): the %s event is kept in the spool and recorded by the next hook that can write", cause, orUnknown(event))
-	if err := o.put(ingest.Spooled{Event: event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload)}); err != nil {
+	if err := o.spoolEvent(payload, event, agent, atMs); err != nil {
 		msg = fmt.Sprintf("links database unavailable (%v) and the spool too (%v): the %s event is lost", cause, err, orUnknown(event))
 	} else if store.IsBusy(cause) {
 		o.Log.Printf("capture", "%s", msg)
