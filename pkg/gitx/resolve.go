@@ -1,7 +1,6 @@
 package gitx
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -264,26 +263,15 @@ func IsHexPrefix(s string) bool {
 
 // peelToCommit follows annotated tags to the commit they name.
 func peelToCommit(st *objectStore, h plumbing.Hash) (plumbing.Hash, bool) {
-	for range 10 {
-		t, data, err := st.object(h)
-		if err != nil {
-			return h, false
-		}
-		switch t {
-		case plumbing.CommitObject:
-			return h, true
-		case plumbing.TagObject:
-			line, _, _ := bytes.Cut(data, []byte("\n"))
-			obj, ok := bytes.CutPrefix(line, []byte("object "))
-			if !ok {
-				return h, false
-			}
-			h = plumbing.NewHash(string(obj))
-		default:
-			return h, false
-		}
+	p, ok := peelTag(st, h.String())
+	if !ok {
+		return h, false
 	}
-	return h, false
+	if p != "" {
+		h = plumbing.NewHash(p)
+	}
+	t, err := st.objectType(h)
+	return h, err == nil && t == plumbing.CommitObject
 }
 
 // ReadHeaderInProcess reads a commit's header and message (no changed
