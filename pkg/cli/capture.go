@@ -5,7 +5,7 @@ import "github.com/urfave/cli/v2"
 func captureCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "capture",
-		Usage:     "record one Cursor agent hook event (JSON on stdin); Cursor runs this",
+		Usage:     "record one agent hook event (JSON on stdin); the agents' hooks run this",
 		UsageText: "git convo capture [--event <name>] [--agent claude] < payload.json",
 		Description: `Reads one Cursor hook payload from standard input and records the conversation:
 its workspace roots and model, the user's prompts, the files it edited, the
@@ -20,7 +20,8 @@ database.
 
 It always exits 0 and prints Cursor's reply ({} or {"continue":true}), so a
 problem in git-convo can never block the agent. Problems go to stderr as one
-line and to the log that "git convo doctor" shows.
+line and to the log that "git convo doctor" shows; an event kept in the spool only
+because the database was busy goes to the log alone.
 
 With --agent claude it reads Claude Code's hook payloads instead (prompts, the lines
 Edit, Write, MultiEdit and NotebookEdit added, a git commit run through Bash, and the
