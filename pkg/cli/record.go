@@ -101,7 +101,7 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 				linked++
 			}
 		}
-		fmt.Fprintf(env.Stdout, "recorded %s %s: %d conversation%s linked\n", gitx.ShortHash(c.Hash), c.Subject, linked, plural(linked))
+		fmt.Fprintf(env.Stdout, "recorded %s %s: %d conversation%s linked\n", gitx.ShortHash(c.Hash), term.Line(c.Subject), linked, plural(linked))
 		if verbose {
 			for _, d := range decisions {
 				verdict := "linked"
