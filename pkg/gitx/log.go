@@ -163,7 +163,14 @@ func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal, col
 	if color {
 		colorArg = "--color=always"
 	}
-	args := append([]string{"-c", "log.showSignature=false", "show", "--no-patch", "-z", colorArg, "--pretty=medium"}, userArgs...)
+	// --pretty=medium (the header's shape, whatever format.pretty says)
+	// turns git's default notes off: --notes turns them on again, unless
+	// the user chose notes. log.showSignature stays the user's.
+	args := []string{"show", "--no-patch", "-z", colorArg, "--pretty=medium"}
+	if !hasNotesOption(userArgs) {
+		args = append(args, "--notes")
+	}
+	args = append(args, userArgs...)
 	run := r.run
 	if terminal {
 		run = run.withEnv("GIT_PAGER_IN_USE=true")
@@ -188,6 +195,22 @@ func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal, col
 		recs = append(recs, sr)
 	}
 	return recs, nil
+}
+
+// hasNotesOption says whether the user gave git an option about notes
+// (before any "--").
+func hasNotesOption(userArgs []string) bool {
+	for _, a := range userArgs {
+		if a == "--" || a == "--end-of-options" {
+			return false
+		}
+		for _, p := range []string{"--notes", "--no-notes", "--show-notes", "--standard-notes", "--no-standard-notes"} {
+			if a == p || strings.HasPrefix(a, p+"=") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parseLog reads logFormat records and hands each to fn as soon as the next

@@ -233,11 +233,13 @@ func (pr *packReader) inflate(p *packIndex, off int64, size int) ([]byte, error)
 	if err != nil {
 		return nil, errBadPack
 	}
-	out := make([]byte, size)
-	if _, err := io.ReadFull(pr.zr, out); err != nil {
+	// One byte more than the entry's size: the stream must end there, its
+	// checksum right (git: "packed object is corrupt" otherwise).
+	out := make([]byte, size+1)
+	if n, err := io.ReadFull(pr.zr, out); n != size || err != io.ErrUnexpectedEOF && !(err == io.EOF && size == 0) {
 		return nil, errBadPack
 	}
-	return out, nil
+	return out[:size], nil
 }
 
 // applyDelta rebuilds an object from its base and a git delta: the two
@@ -318,17 +320,8 @@ func (s *objectStore) objectTypeAt(h plumbing.Hash, depth int) (plumbing.ObjectT
 	if depth > 64 {
 		return 0, errBadPack
 	}
-	hex := h.String()
-	for _, dir := range s.dirs {
-		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
-		if err != nil {
-			continue
-		}
-		t, err := looseType(f)
-		f.Close()
-		if err == nil {
-			return t, nil
-		}
+	if s.odd {
+		return 0, errBadPack
 	}
 	if err := s.loadPacks(); err != nil {
 		return 0, err
@@ -376,6 +369,18 @@ func (s *objectStore) objectTypeAt(h plumbing.Hash, depth int) (plumbing.ObjectT
 			}
 		}
 		return 0, errBadPack
+	}
+	hex := h.String()
+	for _, dir := range s.dirs {
+		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		return looseType(f)
 	}
 	return 0, fmt.Errorf("%w: %s", errNoObject, hex)
 }
