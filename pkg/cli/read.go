@@ -74,6 +74,14 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 	// git itself says "not a git repository" when it is run; asking first
 	// would cost every read command a subprocess.
 	repo := gitx.Here(".")
+	// git checks safe.directory for its own commands, never for ours: a
+	// repository someone else owns is read (its config, its pager) only
+	// once git takes it. A few stats; git runs only when they doubt.
+	if !gitx.OwnedAsGitWants(".", env.Getenv) {
+		if err := repo.CheckOwnership(ctx); err != nil {
+			return nil, err
+		}
+	}
 	repo.Stderr = env.Stderr // git's warnings and hints, as git writes them
 	io := term.New(env.Stdin, env.Stdout, env.Stderr, env.StdoutTTY, env.StderrTTY, env.Getenv)
 	if json {
