@@ -94,8 +94,14 @@ func TestShowHeaderIsGits(t *testing.T) {
 	sb := newSandbox(t)
 	repo := answerRepo(t, sb)
 	sb.run(repo, "git", "notes", "add", "-m", "a note git shows", "HEAD")
+	var plain []string // NO_COLOR, which git ignores, turns ours off too
+	for _, kv := range sb.env {
+		if !strings.HasPrefix(kv, "NO_COLOR=") {
+			plain = append(plain, kv)
+		}
+	}
 	for _, cfg := range []string{"", "color.diff=always", "color.ui=always", "color.ui=always color.diff=never"} {
-		env := sb.env
+		env := plain
 		for i, kv := range strings.Fields(cfg) {
 			k, v, _ := strings.Cut(kv, "=")
 			env = append(env[:len(env):len(env)], "GIT_CONFIG_COUNT="+string(rune('0'+i+1)),

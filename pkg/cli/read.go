@@ -38,7 +38,8 @@ type readContext struct {
 	terminal bool
 	// gitColor: what git-convo prints of git's (show's header, log's
 	// --oneline line) is colored, as git decides: --color, else color.diff
-	// (falling back to color.ui), TERM and color.pager; NO_COLOR is ours.
+	// (falling back to color.ui), TERM and color.pager. NO_COLOR, which
+	// git ignores, turns it off too: the user asked for no color at all.
 	gitColor bool
 	gitPal   *term.Palette // the palette for it
 
@@ -114,6 +115,7 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 	switch {
 	case color != "auto":
 		rc.gitColor = color == "always"
+	case env.Getenv("NO_COLOR") != "":
 	case rc.settings() != nil:
 		rc.gitColor, _ = rc.settings().ColorBool("color.diff", colorTTY, env.Getenv)
 	}
