@@ -232,7 +232,10 @@ func (f *refFiles) resolve(ref string, depth int) (string, bool) {
 		f.doubt = true
 		return "", false
 	}
-	for _, dir := range []string{f.r.GitDir, f.r.CommonDir} {
+	for i, dir := range []string{f.r.GitDir, f.r.CommonDir} {
+		if i == 1 && dir == f.r.GitDir {
+			break // not a linked worktree: one directory
+		}
 		v, kind := readRefFile(filepath.Join(dir, filepath.FromSlash(ref)))
 		switch kind {
 		case refAbsent:

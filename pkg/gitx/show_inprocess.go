@@ -105,20 +105,16 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 	return ShowRecord{Hash: hash, Text: text, Decorations: decorations}, c, true
 }
 
-// treesReadable: the commit's tree, each parent and each parent's tree are
-// objects here, as git show (which diffs them even with --no-patch) needs
-// them: a missing one (a corrupt repository, a partial clone whose
-// promisor is gone) is git's to report.
+// treesReadable: the commit's tree and each parent are objects here, as
+// git show (which diffs them even with --no-patch) needs them: a missing
+// one (a corrupt repository, a partial clone whose promisor is gone) is
+// git's to report. Headers only: no object is inflated for this.
 func treesReadable(st *objectStore, hash string, data []byte, parents []string) bool {
 	if _, tree, err := parseCommitObject(hash, data); err != nil || !hasType(st, tree, plumbing.TreeObject) {
 		return false
 	}
 	for _, p := range parents {
-		pd, err := st.typed(plumbing.NewHash(p), plumbing.CommitObject)
-		if err != nil {
-			return false
-		}
-		if _, tree, err := parseCommitObject(p, pd); err != nil || !hasType(st, tree, plumbing.TreeObject) {
+		if !hasType(st, plumbing.NewHash(p), plumbing.CommitObject) {
 			return false
 		}
 	}
