@@ -219,3 +219,71 @@ func TestBlameHashColumnAsGit(t *testing.T) {
 		}
 	}
 }
+
+// TestShowOddRepositoriesAsGit: on repositories git reads otherwise than
+// the obvious way, or refuses, show answers as git show --no-patch, both
+// in process and with git: the same exit code and stderr, git's header.
+func TestShowOddRepositoriesAsGit(t *testing.T) {
+	sb := newSandbox(t)
+	for _, c := range []struct {
+		name  string
+		setup func(repo string) string // returns the revision to show
+	}{
+		{"loose ref without a space over a stale packed one", func(repo string) string {
+			sb.run(repo, "git", "branch", "topic", "HEAD~1")
+			sb.run(repo, "git", "pack-refs", "--all")
+			sb.write(repo, ".git/refs/heads/topic", "ref:refs/heads/main\n")
+			return "topic"
+		}},
+		{"empty loose ref", func(repo string) string {
+			sb.run(repo, "git", "branch", "topic", "HEAD~1")
+			sb.run(repo, "git", "pack-refs", "--all")
+			sb.write(repo, ".git/refs/heads/topic", "")
+			return "topic"
+		}},
+		{"HEAD a symlink out of the repository", func(repo string) string {
+			head := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+			out := sb.write(sb.root, "outside/HEAD", head+"\n")
+			os.Remove(filepath.Join(repo, ".git", "HEAD"))
+			if err := os.Symlink(out, filepath.Join(repo, ".git", "HEAD")); err != nil {
+				t.Skip(err)
+			}
+			return "HEAD"
+		}},
+		{"packed-refs garbage line", func(repo string) string {
+			sb.run(repo, "git", "pack-refs", "--all")
+			p := filepath.Join(repo, ".git", "packed-refs")
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, append(b, "garbage\n"...), 0o644)
+			return "main"
+		}},
+		{"missing tree", func(repo string) string {
+			cmd := exec.Command("git", "hash-object", "-t", "commit", "-w", "--literally", "--stdin")
+			cmd.Dir, cmd.Env = repo, sb.env
+			cmd.Stdin = strings.NewReader("tree " + strings.Repeat("2", 40) + "\nauthor A <a@b> 1700000000 +0000\ncommitter C <c@d> 1 +0000\n\nno tree\n")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return strings.TrimSpace(string(out))
+		}},
+		{"notes", func(repo string) string {
+			sb.run(repo, "git", "notes", "add", "-m", "a note", "HEAD")
+			return "HEAD"
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo := sb.repo(strings.ReplaceAll(c.name, " ", "-"))
+			sb.write(repo, "f.txt", "1\n")
+			sb.commit(repo, "second", "f.txt")
+			rev := c.setup(repo)
+			want := sb.runEnv(repo, sb.env, "", "git", "show", "--no-patch", rev)
+			for path, env := range bothPaths(sb.env) {
+				got := sb.runEnv(repo, env, "", "git", "convo", "show", rev)
+				if got.code != want.code || got.stderr != want.stderr || !strings.HasPrefix(got.stdout, want.stdout) {
+					t.Errorf("%s: exit %d %q %q\ngit: exit %d %q %q", path, got.code, got.stdout, got.stderr, want.code, want.stdout, want.stderr)
+				}
+			}
+		})
+	}
+}
