@@ -97,19 +97,26 @@ func (s *objectStore) objectAt(h plumbing.Hash, depth int) (plumbing.ObjectType,
 			return s.pr.read(p, off, depth, s.objectAt)
 		}
 	}
+	f, err := s.openLoose(h)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer f.Close()
+	return readLoose(f)
+}
+
+// openLoose opens the first loose file of h, the one git reads; errNoObject
+// where there is none.
+func (s *objectStore) openLoose(h plumbing.Hash) (*os.File, error) {
 	hex := h.String()
 	for _, dir := range s.dirs {
 		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
 		if os.IsNotExist(err) {
 			continue
 		}
-		if err != nil {
-			return 0, nil, err
-		}
-		defer f.Close()
-		return readLoose(f)
+		return f, err
 	}
-	return 0, nil, fmt.Errorf("%w: %s", errNoObject, hex)
+	return nil, fmt.Errorf("%w: %s", errNoObject, hex)
 }
 
 // readLoose reads a loose object: at most the size its header gives and one

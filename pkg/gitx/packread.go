@@ -6,10 +6,8 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -370,19 +368,12 @@ func (s *objectStore) objectTypeAt(h plumbing.Hash, depth int) (plumbing.ObjectT
 		}
 		return 0, errBadPack
 	}
-	hex := h.String()
-	for _, dir := range s.dirs {
-		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
-		if os.IsNotExist(err) {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		defer f.Close()
-		return looseType(f)
+	f, err := s.openLoose(h)
+	if err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("%w: %s", errNoObject, hex)
+	defer f.Close()
+	return looseType(f)
 }
 
 // ofsDeltaOffset reads an OFS_DELTA's distance back to its base.
