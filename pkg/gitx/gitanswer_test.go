@@ -221,3 +221,41 @@ func packEntry(t *testing.T, r *testRepo, h string) (string, int, int) {
 	t.Fatalf("%s in no pack", h)
 	return "", 0, 0
 }
+
+// readSized takes a stream of exactly its size with a right checksum, and
+// refuses the rest after reading at most one byte past the size.
+func TestReadSized(t *testing.T) {
+	z := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw := zlib.NewWriter(&buf)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	body := []byte("tree 0000\n\nmessage\n")
+	bad := z(body)
+	bad[len(bad)-1] ^= 1 // the Adler-32 checksum
+	for _, c := range []struct {
+		name   string
+		stream []byte
+		size   int64
+		ok     bool
+	}{
+		{"exact", z(body), int64(len(body)), true},
+		{"empty", z(nil), 0, true},
+		{"short", z(body), int64(len(body)) + 1, false},
+		{"longer than its size", z(body), int64(len(body)) - 1, false},
+		{"bomb", z(make([]byte, 4<<20)), 10, false},
+		{"size claimed far past the data", z(body), 200 << 20, false},
+		{"bad checksum", bad, int64(len(body)), false},
+	} {
+		zr, err := zlib.NewReader(bytes.NewReader(c.stream))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := readSized(zr, c.size)
+		if (err == nil) != c.ok || c.ok && !bytes.Equal(got, body[:c.size]) {
+			t.Errorf("%s: %q %v", c.name, got, err)
+		}
+	}
+}

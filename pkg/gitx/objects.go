@@ -136,12 +136,34 @@ func readLoose(f io.Reader) (plumbing.ObjectType, []byte, error) {
 	if size < 0 || size > maxLooseBytes {
 		return 0, nil, errBadPack
 	}
-	data := make([]byte, size+1)
-	n, err := io.ReadFull(r, data)
-	if n != int(size) || err != io.ErrUnexpectedEOF && !(err == io.EOF && size == 0) {
-		return 0, nil, errBadPack
+	data, err := readSized(r, size)
+	return t, data, err
+}
+
+// readSized reads exactly size bytes of an object from an inflating r:
+// a stream that ends early, or goes on past size (a zlib bomb: at most one
+// byte more is read), or whose checksum is wrong, is errBadPack. Memory
+// grows with what the stream yields, not with what a header claims.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	buf := make([]byte, 0, min(size, 1<<20)+1) // one allocation up to 1 MB
+	lr := io.LimitReader(r, size+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, errBadPack
+		}
 	}
-	return t, data[:size], nil
+	if int64(len(buf)) != size {
+		return nil, errBadPack
+	}
+	return buf, nil
 }
 
 // maxLooseBytes bounds a loose object read in process (the header's size

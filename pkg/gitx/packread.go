@@ -231,13 +231,9 @@ func (pr *packReader) inflate(p *packIndex, off int64, size int) ([]byte, error)
 	if err != nil {
 		return nil, errBadPack
 	}
-	// One byte more than the entry's size: the stream must end there, its
-	// checksum right (git: "packed object is corrupt" otherwise).
-	out := make([]byte, size+1)
-	if n, err := io.ReadFull(pr.zr, out); n != size || err != io.ErrUnexpectedEOF && !(err == io.EOF && size == 0) {
-		return nil, errBadPack
-	}
-	return out[:size], nil
+	// The stream must end at the entry's size, its checksum right (git:
+	// "packed object is corrupt" otherwise).
+	return readSized(pr.zr, int64(size))
 }
 
 // applyDelta rebuilds an object from its base and a git delta: the two
