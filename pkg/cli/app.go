@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/errlog"
+	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/platform"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -111,6 +112,14 @@ func Run(args []string, env *Env) int {
 	var ee exitError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	// A git command that failed speaks for itself: its stderr as git wrote
+	// it (fatal:, hints, warnings) and its exit code (128 for fatal).
+	if ge, ok := err.(*gitx.Error); ok && ge.Stderr != "" && ge.ExitCode() > 0 {
+		if !ge.Shown {
+			io.WriteString(env.Stderr, ge.Stderr)
+		}
+		return ge.ExitCode()
 	}
 	var ue usageError
 	if errors.As(err, &ue) {

@@ -315,9 +315,18 @@ func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, has
 	if err != nil {
 		return 0, err
 	}
-	width := 7 // git's least
+	// git's least is core.abbrev's (4 at the least), 7 by default.
+	width := 0
 	for _, s := range short {
 		width = max(width, len(s))
+	}
+	if width == 0 {
+		width = 7
+	}
+	if width >= full {
+		// core.abbrev=no (or the full length): git gives no digit to the
+		// boundary's "^", which makes that line one wider.
+		return full + 1, nil
 	}
 	return min(width+1, full), nil
 }
@@ -343,6 +352,8 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 		switch {
 		case l.Boundary && cols.blankBoundary:
 			hash = strings.Repeat(" ", len(hash))
+		case l.Boundary && width > len(l.Commit):
+			hash = "^" + hash
 		case l.Boundary:
 			hash = "^" + hash[:len(hash)-1]
 		}

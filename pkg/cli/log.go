@@ -75,6 +75,11 @@ type logOptions struct {
 	json, onlyLinked, noPager, help bool
 	oneline, nameOnly               bool // git's --oneline and --name-only, honoured
 	color                           string
+	// What git's --oneline line holds besides the hash, as git prints it
+	// (log-tree.c: show_log): the full hash (--no-abbrev-commit after
+	// --oneline), a mark (--left-right, --boundary, --cherry-mark), the
+	// ref of --source.
+	fullHash, leftRight, cherryMark, marks, source bool
 }
 
 // parseLogArgs takes git-convo's own options out of args; the rest, in order,
@@ -84,8 +89,43 @@ func parseLogArgs(args []string) (logOptions, []string, error) {
 	if err != nil {
 		return logOptions{}, nil, err
 	}
-	return logOptions{json: ra.json, onlyLinked: ra.flags["--only-linked"], noPager: ra.noPager, help: ra.help,
-		oneline: ra.flags["--oneline"], nameOnly: ra.flags["--name-only"], color: ra.color}, ra.git, nil
+	o := logOptions{json: ra.json, onlyLinked: ra.flags["--only-linked"], noPager: ra.noPager, help: ra.help,
+		oneline: ra.flags["--oneline"], nameOnly: ra.flags["--name-only"], color: ra.color}
+	for _, a := range args {
+		if a == "--" || a == "--end-of-options" {
+			break
+		}
+		switch a {
+		case "--oneline", "--abbrev-commit": // --oneline abbreviates, as the last word
+			o.fullHash = false
+		case "--no-abbrev-commit":
+			o.fullHash = true
+		case "--left-right":
+			o.leftRight = true
+		case "--cherry-mark", "--cherry":
+			o.cherryMark = true
+		case "--boundary":
+			o.marks = true
+		case "--source":
+			o.source = true
+		}
+	}
+	o.marks = o.marks || o.leftRight || o.cherryMark
+	return o, ra.git, nil
+}
+
+// revisionMark is git's mark before a --oneline line (revision.c:
+// get_revision_mark) from %m, which always tells left from right.
+func revisionMark(opts logOptions, m string) string {
+	switch {
+	case m != "<" && m != ">":
+		return m // "-" boundary, "^" uninteresting, "=" patch-same, or none
+	case opts.leftRight:
+		return m
+	case opts.cherryMark:
+		return "+"
+	}
+	return ""
 }
 
 func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
@@ -99,11 +139,11 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 
 	// A user's own notes option would change what git's %N prints: then
 	// the notes reader asks for shared notes itself.
-	inlineNotes := !notesOption(gitArgs)
-	lo := gitx.LogOptions{Abbrev: !rc.json}
+	inlineNotes := !gitx.HasNotesOption(gitArgs)
+	lo := gitx.LogOptions{Abbrev: !rc.json, Mark: opts.oneline && opts.marks, Source: opts.oneline && opts.source}
 	if opts.oneline && decorates(gitArgs, rc.terminal, rc.logDecorate) {
 		// git colors the decorations (color.decorate.* slots) when ours is on.
-		lo.Decorate, lo.ColorDecorate = !rc.io.ColorEnabled(), rc.io.ColorEnabled()
+		lo.Decorate, lo.ColorDecorate = !rc.gitColor, rc.gitColor
 	}
 	// Hashes are abbreviated in process, from the pack indexes read while
 	// git runs, unless the user's own --abbrev must reach git's %h.
@@ -228,21 +268,6 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	return err
 }
 
-// notesOption says whether the user gave git log an option about notes.
-func notesOption(gitArgs []string) bool {
-	for _, a := range gitArgs {
-		if a == "--" || a == "--end-of-options" {
-			return false
-		}
-		for _, p := range []string{"--notes", "--no-notes", "--show-notes", "--standard-notes", "--no-standard-notes"} {
-			if a == p || strings.HasPrefix(a, p+"=") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // abbrevOption says whether the user gave git log an option that changes
 // its abbreviations (--abbrev=<n>, --no-abbrev; --abbrev-commit counted
 // too, to be safe).
@@ -340,9 +365,11 @@ func decorates(gitArgs []string, terminal bool, config func() (string, bool)) bo
 	return d
 }
 
-// decorationStyle is whether a log.decorate or --decorate value decorates.
+// decorationStyle is whether a log.decorate or --decorate value decorates:
+// a boolean (any case), else "short", "full" or "auto", compared
+// case-sensitively as git does (builtin/log.c: parse_decoration_style).
 func decorationStyle(v string, terminal bool) bool {
-	switch strings.ToLower(v) {
+	switch v {
 	case "short", "full":
 		return true
 	case "auto":
@@ -361,18 +388,33 @@ func decorationStyle(v string, terminal bool) bool {
 func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []store.LinkedConversation) error {
 	p := rc.io.Palette()
 	w := rc.io.Out
-	w.WriteString(p.Hash(gc.Abbrev))
+	indent := "    "
 	if opts.oneline {
+		// git's line: the mark and hash in the commit color, the ref of
+		// --source, the decorations, the subject; paths unindented.
+		hash := gc.Abbrev
+		if opts.fullHash {
+			hash = gc.Hash
+		}
+		if m := revisionMark(opts, gc.Mark); m != "" {
+			hash = m + " " + hash
+		}
+		w.WriteString(rc.gitPalette().Hash(hash))
+		if opts.source && gc.Source != "" {
+			w.WriteString("\t" + gc.Source)
+		}
 		w.WriteString(gc.Decoration) // git's own, colored
 		if len(gc.Refs) > 0 {
 			w.WriteString(" (" + strings.Join(gc.Refs, ", ") + ")")
 		}
 		w.WriteString(" " + gc.Subject + "\n")
+		indent = ""
 	} else {
+		w.WriteString(p.Hash(gc.Abbrev))
 		w.WriteString(" " + gc.Subject + " " + p.Dim("("+gc.AuthorName+", "+term.RelativeTime(gc.AuthorTime, rc.env.Now())+")") + "\n")
 	}
 	for _, f := range gc.Files {
-		w.WriteString("    " + f + "\n")
+		w.WriteString(indent + f + "\n")
 	}
 	for _, lc := range lcs {
 		pct := strconv.FormatFloat(lc.Confidence*100, 'f', 0, 64)

@@ -54,7 +54,13 @@ func TestDecorates(t *testing.T) {
 		{nil, false, "", false, false},
 		{nil, true, "false", true, false},
 		{nil, false, "short", true, true},
-		{nil, false, "FULL", true, true},
+		// git compares the styles case-sensitively: FULL, Short and AUTO
+		// decorate nothing (builtin/log.c: parse_decoration_style).
+		{nil, false, "FULL", true, false},
+		{nil, true, "Short", true, false},
+		{nil, true, "AUTO", true, false},
+		{nil, false, "full", true, true},
+		{nil, false, "TRUE", true, true},
 		{nil, true, "auto", true, true},
 		{nil, false, "auto", true, false},
 		{nil, true, "bogus", true, false},

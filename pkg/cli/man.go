@@ -96,6 +96,7 @@ The linking settings; see docs/linking.md.
 .TP
 .B color.convo
 Whether read commands use color (falls back to color.ui; color.pager and TERM=dumb as in git).
+What they print of git's (show's header, log --oneline's line) follows color.diff, as git's own.
 .TP
 .B color.diff.commit, color.decorate.<slot>, log.decorate
 Hashes and decorations as git log shows them on a terminal; see README.md, On a terminal.

@@ -36,6 +36,12 @@ type readContext struct {
 	// terminal: git's isatty(1) || pager_in_use(), what log.decorate=auto
 	// and color "auto" take for a terminal.
 	terminal bool
+	// gitColor: what git-convo prints of git's (show's header, log's
+	// --oneline line) is colored, as git decides: --color, else color.diff
+	// (falling back to color.ui), TERM and color.pager. NO_COLOR, which
+	// git ignores, turns it off too: the user asked for no color at all.
+	gitColor bool
+	gitPal   *term.Palette // the palette for it
 
 	opened  chan struct{} // closed when the store is open (or failed to)
 	openErr error
@@ -69,6 +75,15 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 	// git itself says "not a git repository" when it is run; asking first
 	// would cost every read command a subprocess.
 	repo := gitx.Here(".")
+	// git checks safe.directory for its own commands, never for ours: a
+	// repository someone else owns is read (its config, its pager) only
+	// once git takes it. A few stats; git runs only when they doubt.
+	if !gitx.OwnedAsGitWants(".", env.Getenv) {
+		if err := repo.CheckOwnership(ctx); err != nil {
+			return nil, err
+		}
+	}
+	repo.Stderr = env.Stderr // git's warnings and hints, as git writes them
 	io := term.New(env.Stdin, env.Stdout, env.Stderr, env.StdoutTTY, env.StderrTTY, env.Getenv)
 	if json {
 		color = "never" // JSON is never colored: no git config to ask
@@ -97,11 +112,19 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 		}
 		return false, false
 	})
-	if io.ColorEnabled() {
+	switch {
+	case color != "auto":
+		rc.gitColor = color == "always"
+	case env.Getenv("NO_COLOR") != "":
+	case rc.settings() != nil:
+		rc.gitColor, _ = rc.settings().ColorBool("color.diff", colorTTY, env.Getenv)
+	}
+	if io.ColorEnabled() || rc.gitColor {
 		if s := rc.settings(); s != nil {
 			io.SetGitColors(s.Get)
 		}
 	}
+	rc.gitPal = io.Palette().GitColored(rc.gitColor)
 	// Open the store while the command starts git: on log -n 1000 the
 	// overlap is a tenth of the run.
 	go func() {
@@ -179,6 +202,9 @@ func (rc *readContext) pagerColor() bool {
 	on, ok := s.Bool("color.pager")
 	return on || !ok
 }
+
+// gitPalette colors what git-convo prints of git's as git would (gitColor).
+func (rc *readContext) gitPalette() *term.Palette { return rc.gitPal }
 
 func (rc *readContext) stopPager() { _ = rc.io.StopPager() }
 

@@ -83,7 +83,7 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 			hashes = append(hashes, gc.Hash)
 		}
 	} else {
-		if records, err = rc.repo.ShowHeaders(ctx, ra.git, rc.terminal, rc.io.ColorEnabled()); err != nil {
+		if records, err = rc.repo.ShowHeaders(ctx, ra.git, rc.terminal, rc.gitColor); err != nil {
 			return err
 		}
 		for _, r := range records {
@@ -108,7 +108,7 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 			return rc.ioErr(err)
 		}
 	}
-	p := rc.io.Palette()
+	p := rc.gitPalette()
 	for i, r := range records {
 		if i > 0 {
 			fmt.Fprintln(rc.io.Out)

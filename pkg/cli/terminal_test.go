@@ -118,12 +118,9 @@ func TestTerminalLogOnelineAsGit(t *testing.T) {
 		{"-c color.diff.commit=normal", ""},
 	}
 	for _, tt := range tests {
-		// Make the colors agree where ours differ from git's by design:
-		// color.convo is ours, git's log reads color.diff.
+		// color.convo is ours: git's line is colored as git's log
+		// colors it (color.diff, color.ui), whatever color.convo says.
 		gitCfg := tt.git
-		if strings.Contains(tt.git, "color.convo=always") {
-			gitCfg += " -c color.diff=always"
-		}
 		for _, where := range []string{"terminal", "pager", "pipe"} {
 			run := func(cfg, cmd string) string {
 				line := "git " + cfg + " " + cmd + " --oneline " + tt.args

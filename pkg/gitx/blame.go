@@ -61,7 +61,7 @@ func (r *Repo) Blame(ctx context.Context, o BlameOptions) ([]BlameLine, error) {
 		args = append(args, "--", o.Path)
 	}
 	var lines []BlameLine
-	err := r.run.stream(ctx, args, func(out io.Reader) error {
+	err := r.userRun().stream(ctx, args, func(out io.Reader) error {
 		var perr error
 		lines, perr = ParseBlame(out)
 		return perr

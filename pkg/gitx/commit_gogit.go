@@ -3,7 +3,6 @@ package gitx
 import (
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -124,17 +123,15 @@ func parseIdent(s string) (name, email string, when time.Time) {
 // resolveHead reads HEAD from files: the commit it names and its branch
 // ("" when detached). Loose refs come first, then packed-refs.
 func (r *Repo) resolveHead() (hash, branch string, err error) {
-	data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
-	if err != nil {
-		return "", "", err
-	}
-	head := strings.TrimSpace(string(data))
-	ref, ok := strings.CutPrefix(head, "ref: ")
-	if !ok {
-		if !IsFullHash(head) {
-			return "", "", errors.New("unreadable HEAD")
-		}
-		return head, "", nil
+	// HEAD as readRefFile reads it: a symbolic link (maybe out of the
+	// repository), or anything git may read otherwise, is git's.
+	ref, kind := readRefFile(filepath.Join(r.GitDir, "HEAD"))
+	switch kind {
+	case refHash:
+		return ref, "", nil
+	case refSymbolic:
+	default:
+		return "", "", errors.New("unreadable HEAD")
 	}
 	hash, err = r.resolveRef(ref, 0)
 	if err != nil {

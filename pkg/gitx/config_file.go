@@ -76,7 +76,14 @@ func loadSettingsInProcess(dir string, getenv func(string) string) (*Settings, e
 	}
 	s := &Settings{values: map[string][]string{}}
 	var files []string
-	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
+	// git reads GIT_CONFIG_NOSYSTEM as a boolean ("0": read the file); a
+	// variable set empty (no file read) is told from an unset one only in
+	// this process's environment: git's to read then.
+	noSystem, valid := parseGitBool(getenv("GIT_CONFIG_NOSYSTEM"))
+	if !valid || setEmpty(getenv, "GIT_CONFIG_GLOBAL") || setEmpty(getenv, "GIT_CONFIG_SYSTEM") {
+		return nil, errConfigCLI
+	}
+	if !noSystem {
 		if p := getenv("GIT_CONFIG_SYSTEM"); p != "" {
 			files = append(files, p)
 		} else {
@@ -140,6 +147,13 @@ func lookupEnv(getenv func(string) string, k string) (string, bool) {
 		return v, true
 	}
 	return "", false
+}
+
+// setEmpty: k is set to "" in this process's environment, and getenv
+// (which cannot tell "" from unset) agrees.
+func setEmpty(getenv func(string) string, k string) bool {
+	v, set := os.LookupEnv(k)
+	return set && v == "" && getenv(k) == ""
 }
 
 // normalizeKey lower-cases a key's section and name, not its subsection.
@@ -220,6 +234,9 @@ func (s *Settings) parse(data []byte) error {
 	section := ""
 	for {
 		line, err := readLogicalLine(r)
+		if err == errConfigCLI {
+			return err
+		}
 		if line == "" && err != nil {
 			return nil
 		}
@@ -257,12 +274,17 @@ func (s *Settings) parse(data []byte) error {
 }
 
 // readLogicalLine joins lines ending in a backslash outside quotes (git
-// drops the backslash and newline).
+// drops the backslash and newline). In a comment a backslash ends nothing
+// (git's comment runs to the newline): a line ending in one that holds a
+// comment character is errConfigCLI, git's to read.
 func readLogicalLine(r *bufio.Reader) (string, error) {
 	var b strings.Builder
 	for {
 		line, err := r.ReadString('\n')
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		if strings.HasSuffix(line, "\\") && strings.ContainsAny(line, "#;") {
+			return "", errConfigCLI
+		}
 		if strings.HasSuffix(line, "\\") && !strings.HasSuffix(line, "\\\\") {
 			b.WriteString(line[:len(line)-1])
 			if err != nil {
@@ -464,7 +486,13 @@ func (s *Settings) ColorBool(name string, stdoutIsTTY bool, getenv func(string) 
 		}
 		// true means auto since git 1.8.4.
 	}
-	return stdoutIsTTY && getenv("TERM") != "dumb", true
+	return stdoutIsTTY && !TerminalDumb(getenv), true
+}
+
+// TerminalDumb is git's is_terminal_dumb: TERM unset (or empty) or "dumb".
+func TerminalDumb(getenv func(string) string) bool {
+	t := getenv("TERM")
+	return t == "" || t == "dumb"
 }
 
 // Pager is `git var GIT_PAGER`: GIT_PAGER, core.pager, PAGER, then less,

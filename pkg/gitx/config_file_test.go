@@ -149,3 +149,70 @@ func TestSettingsBoolMatchesGit(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsGitsAnswer: where git reads the configuration otherwise than
+// the obvious way, the in-process reader reads it as git does or hands
+// over to git; LoadSettings always has git's answer.
+func TestSettingsGitsAnswer(t *testing.T) {
+	for _, c := range []struct {
+		name, global, system string
+		env                  map[string]string // "" unsets
+	}{
+		{"comment ending in a backslash", "[core]\n# a comment \\\n\tpager = less\n", "", nil},
+		{"inline comment ending in a backslash", "[core]\n\teditor = vi # see \\\n\tpager = less\n", "", nil},
+		{"GIT_CONFIG_GLOBAL set empty", "", "", map[string]string{"GIT_CONFIG_GLOBAL": ""}},
+		{"GIT_CONFIG_NOSYSTEM=0", "", "[core]\n\tpager = from-system\n", map[string]string{"GIT_CONFIG_NOSYSTEM": "0"}},
+		{"GIT_CONFIG_NOSYSTEM=false", "", "[core]\n\tpager = from-system\n", map[string]string{"GIT_CONFIG_NOSYSTEM": "false"}},
+		{"GIT_CONFIG_NOSYSTEM=1", "", "[core]\n\tpager = from-system\n", map[string]string{"GIT_CONFIG_NOSYSTEM": "1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newTestRepo(t)
+			home := os.Getenv("HOME")
+			os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[core]\n\tpager = from-home\n"), 0o644)
+			if c.global != "" {
+				global := filepath.Join(t.TempDir(), "global")
+				os.WriteFile(global, []byte(c.global), 0o644)
+				t.Setenv("GIT_CONFIG_GLOBAL", global)
+			}
+			if c.system != "" {
+				system := filepath.Join(t.TempDir(), "system")
+				os.WriteFile(system, []byte(c.system), 0o644)
+				t.Setenv("GIT_CONFIG_SYSTEM", system)
+			}
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			git, err := settingsFromGit(context.Background(), runner{dir: r.dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mine, err := loadSettingsInProcess(r.dir, os.Getenv); err == nil && !reflect.DeepEqual(mine.values, git.values) {
+				t.Errorf("in process:\n%q\ngit:\n%q", mine.values, git.values)
+			}
+			s, err := LoadSettings(context.Background(), r.dir, os.Getenv)
+			if err != nil || !reflect.DeepEqual(s.values, git.values) {
+				t.Errorf("LoadSettings: %v\n%q\ngit:\n%q", err, s.values, git.values)
+			}
+		})
+	}
+}
+
+// An unset TERM is a dumb terminal to git: no color on auto.
+func TestSettingsColorBoolUnsetTerm(t *testing.T) {
+	r := newTestRepo(t)
+	for _, term := range []string{"", "dumb", "xterm"} {
+		t.Setenv("TERM", term)
+		if term == "" {
+			os.Unsetenv("TERM")
+		}
+		s, err := loadSettingsInProcess(r.dir, os.Getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		on, _ := s.ColorBool("color.diff", true, os.Getenv)
+		gitOn, _ := r.open().ColorBool(context.Background(), "color.diff", true)
+		if on != gitOn {
+			t.Errorf("TERM=%q: %v, git %v", term, on, gitOn)
+		}
+	}
+}

@@ -22,7 +22,9 @@ type LogOptions struct {
 	Abbrev        bool // also read git's abbreviation of each hash (%h) into Abbrev
 	// Notes are notes refs whose notes git prints with each commit (%N,
 	// every ref's in turn) into Notes: no process of the caller's own.
-	Notes []string
+	Notes  []string
+	Mark   bool // also read each commit's mark (%m: <, >, -, ^, =) into Mark
+	Source bool // also read the ref each commit was reached by (%S, --source) into Source
 }
 
 // logFormat is one commit of the stream, for -z: NUL-separated fields, the
@@ -48,6 +50,14 @@ func logFormat(o LogOptions) string {
 		f += "%N"
 	}
 	f += "%x00"
+	if o.Mark {
+		f += "%m"
+	}
+	f += "%x00"
+	if o.Source {
+		f += "%S"
+	}
+	f += "%x00"
 	if o.Body {
 		f += "%b"
 	}
@@ -55,7 +65,7 @@ func logFormat(o LogOptions) string {
 }
 
 // logFields counts logFormat's fields.
-const logFields = 11
+const logFields = 13
 
 // StreamLog runs `git log` with the caller's options, revisions and
 // pathspecs (-n, --since, --author, ranges, paths with or without "--"...)
@@ -82,7 +92,7 @@ func (r *Repo) streamCommits(ctx context.Context, cmd string, userArgs []string,
 	// write, and a wake-up of ours, per commit. GIT_FLUSH=0 lets it fill
 	// its buffer (4 KB, some 20 commits) first: the first lines still come
 	// before git is done, and 1,000 commits cost some 50 writes, not 1,000.
-	return r.run.withEnv("GIT_FLUSH=0").stream(ctx, args, func(out io.Reader) error {
+	return r.userRun().withEnv("GIT_FLUSH=0").stream(ctx, args, func(out io.Reader) error {
 		// Commits already read are not handed out once ctx is done.
 		// git log may print paths (a user's --name-only); git show here never.
 		paths := cmd == "log" || opts.Files
@@ -163,8 +173,15 @@ func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal, col
 	if color {
 		colorArg = "--color=always"
 	}
-	args := append([]string{"-c", "log.showSignature=false", "show", "--no-patch", "-z", colorArg, "--pretty=medium"}, userArgs...)
-	run := r.run
+	// --pretty=medium (the header's shape, whatever format.pretty says)
+	// turns git's default notes off: --notes turns them on again, unless
+	// the user chose notes. log.showSignature stays the user's.
+	args := []string{"show", "--no-patch", "-z", colorArg, "--pretty=medium"}
+	if !HasNotesOption(userArgs) {
+		args = append(args, "--notes")
+	}
+	args = append(args, userArgs...)
+	run := r.userRun()
 	if terminal {
 		run = run.withEnv("GIT_PAGER_IN_USE=true")
 	}
@@ -188,6 +205,22 @@ func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal, col
 		recs = append(recs, sr)
 	}
 	return recs, nil
+}
+
+// HasNotesOption says whether the user gave git an option about notes
+// (before any "--").
+func HasNotesOption(userArgs []string) bool {
+	for _, a := range userArgs {
+		if a == "--" || a == "--end-of-options" {
+			return false
+		}
+		for _, p := range []string{"--notes", "--no-notes", "--show-notes", "--standard-notes", "--no-standard-notes"} {
+			if a == p || strings.HasPrefix(a, p+"=") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parseLog reads logFormat records and hands each to fn as soon as the next
@@ -291,7 +324,11 @@ func parseLogRecord(f [][]byte) (Commit, error) {
 		return Commit{}, fmt.Errorf("unexpected git log record %.200q", bytes.Join(f, []byte{0}))
 	}
 	c := Commit{Hash: string(hash), AuthorName: string(f[2]), AuthorEmail: string(f[3]), Subject: string(f[6]),
-		Abbrev: string(f[8])}
+		Abbrev: string(f[8]), Mark: string(f[10]), Source: string(f[11])}
+	if bytes.IndexByte(f[8], 0x1b) >= 0 {
+		// %C(auto) before it colors %h too: the caller colors it once.
+		c.Abbrev = stripSGR(c.Abbrev)
+	}
 	c.Parents = strings.Fields(string(f[1]))
 	if len(c.Parents) == 0 {
 		c.Parents = nil
@@ -306,7 +343,7 @@ func parseLogRecord(f [][]byte) (Commit, error) {
 		c.Refs = splitRefs(string(f[7]))
 	}
 	c.Notes = string(f[9])
-	c.Body = strings.Trim(string(f[10]), "\n")
+	c.Body = strings.Trim(string(f[12]), "\n")
 	return c, nil
 }
 

@@ -249,7 +249,7 @@ func TestStreamLogStops(t *testing.T) {
 func TestParseLogStreams(t *testing.T) {
 	pr, pw := io.Pipe()
 	h := strings.Repeat("ab", 20)
-	rec := "/" + h + "\x00\x00N\x00n@x\x002024-01-02T03:04:05+01:00\x002024-01-02T03:04:05+01:00\x00subject\x00\x00\x00\x00\x00"
+	rec := "/" + h + "\x00\x00N\x00n@x\x002024-01-02T03:04:05+01:00\x002024-01-02T03:04:05+01:00\x00subject\x00\x00\x00\x00\x00\x00\x00" // 13 fields
 	first := make(chan Commit, 1)
 	done := make(chan error, 1)
 	go func() {

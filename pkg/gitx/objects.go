@@ -27,6 +27,9 @@ type objectStore struct {
 	packs []*packIndex // indexes opened on first need
 	read  bool
 	pr    packReader
+	// odd: an alternates line git may read otherwise (white space at
+	// either end, a CR, quoting): every read is git's then.
+	odd bool
 }
 
 func openObjects(commonDir string) *objectStore {
@@ -44,7 +47,11 @@ func openObjects(commonDir string) *objectStore {
 			return
 		}
 		for _, line := range strings.Split(string(data), "\n") {
-			line = strings.TrimSpace(line)
+			// git takes each line as it is (a CR is part of the path,
+			// which then names no directory): any doubt is git's.
+			if line != strings.TrimSpace(line) || strings.HasPrefix(line, `"`) {
+				s.odd = true
+			}
 			if line == "" || strings.HasPrefix(line, "#") {
 				continue
 			}
@@ -70,19 +77,13 @@ func (s *objectStore) object(h plumbing.Hash) (plumbing.ObjectType, []byte, erro
 	return s.objectAt(h, 0)
 }
 
-// objectAt is object for a delta's base, depth deltas down.
+// objectAt is object for a delta's base, depth deltas down. Like git
+// (odb_read_object), packs come first, then the first loose file found:
+// where the two copies differ, git's is the one read. A copy that cannot
+// be read is an error (git's to answer), never a cue to try another.
 func (s *objectStore) objectAt(h plumbing.Hash, depth int) (plumbing.ObjectType, []byte, error) {
-	hex := h.String()
-	for _, dir := range s.dirs {
-		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
-		if err != nil {
-			continue
-		}
-		t, data, err := readLoose(f)
-		f.Close()
-		if err == nil {
-			return t, data, nil
-		}
+	if s.odd {
+		return 0, nil, errBadPack
 	}
 	if err := s.loadPacks(); err != nil {
 		return 0, nil, err
@@ -96,22 +97,78 @@ func (s *objectStore) objectAt(h plumbing.Hash, depth int) (plumbing.ObjectType,
 			return s.pr.read(p, off, depth, s.objectAt)
 		}
 	}
-	return 0, nil, fmt.Errorf("%w: %s", errNoObject, hex)
+	f, err := s.openLoose(h)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer f.Close()
+	return readLoose(f)
 }
 
+// openLoose opens the first loose file of h, the one git reads; errNoObject
+// where there is none.
+func (s *objectStore) openLoose(h plumbing.Hash) (*os.File, error) {
+	hex := h.String()
+	for _, dir := range s.dirs {
+		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
+		if os.IsNotExist(err) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("%w: %s", errNoObject, hex)
+}
+
+// readLoose reads a loose object: at most the size its header gives and one
+// byte more, so a stream that inflates past it (a zlib bomb) is refused
+// after that many bytes, as git refuses it ("garbage at end of loose
+// object"); the stream must end there, its checksum right.
 func readLoose(f io.Reader) (plumbing.ObjectType, []byte, error) {
 	r, err := objfile.NewReader(f)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer r.Close()
-	t, _, err := r.Header()
+	t, size, err := r.Header()
 	if err != nil {
 		return 0, nil, err
 	}
-	data, err := io.ReadAll(r)
+	if size < 0 || size > maxLooseBytes {
+		return 0, nil, errBadPack
+	}
+	data, err := readSized(r, size)
 	return t, data, err
 }
+
+// readSized reads exactly size bytes of an object from an inflating r:
+// a stream that ends early, or goes on past size (a zlib bomb: at most one
+// byte more is read), or whose checksum is wrong, is errBadPack. Memory
+// grows with what the stream yields, not with what a header claims.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	buf := make([]byte, 0, min(size, 1<<20)+1) // one allocation up to 1 MB
+	lr := io.LimitReader(r, size+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, errBadPack
+		}
+	}
+	if int64(len(buf)) != size {
+		return nil, errBadPack
+	}
+	return buf, nil
+}
+
+// maxLooseBytes bounds a loose object read in process (the header's size
+// is allocated up front): a larger one is git's to read.
+const maxLooseBytes = 256 << 20
 
 // loadPacks opens every pack index once (header and fan-out only).
 func (s *objectStore) loadPacks() error {

@@ -6,10 +6,8 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -233,11 +231,9 @@ func (pr *packReader) inflate(p *packIndex, off int64, size int) ([]byte, error)
 	if err != nil {
 		return nil, errBadPack
 	}
-	out := make([]byte, size)
-	if _, err := io.ReadFull(pr.zr, out); err != nil {
-		return nil, errBadPack
-	}
-	return out, nil
+	// The stream must end at the entry's size, its checksum right (git:
+	// "packed object is corrupt" otherwise).
+	return readSized(pr.zr, int64(size))
 }
 
 // applyDelta rebuilds an object from its base and a git delta: the two
@@ -318,17 +314,8 @@ func (s *objectStore) objectTypeAt(h plumbing.Hash, depth int) (plumbing.ObjectT
 	if depth > 64 {
 		return 0, errBadPack
 	}
-	hex := h.String()
-	for _, dir := range s.dirs {
-		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
-		if err != nil {
-			continue
-		}
-		t, err := looseType(f)
-		f.Close()
-		if err == nil {
-			return t, nil
-		}
+	if s.odd {
+		return 0, errBadPack
 	}
 	if err := s.loadPacks(); err != nil {
 		return 0, err
@@ -377,7 +364,12 @@ func (s *objectStore) objectTypeAt(h plumbing.Hash, depth int) (plumbing.ObjectT
 		}
 		return 0, errBadPack
 	}
-	return 0, fmt.Errorf("%w: %s", errNoObject, hex)
+	f, err := s.openLoose(h)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	return looseType(f)
 }
 
 // ofsDeltaOffset reads an OFS_DELTA's distance back to its base.

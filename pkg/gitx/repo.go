@@ -3,6 +3,7 @@ package gitx
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,11 @@ type Repo struct {
 	// CLIOnly makes ReadCommit use the git CLI even where go-git could read
 	// the commit (tests hold the two readers against each other).
 	CLIOnly bool
+
+	// Stderr, when set, receives git's stderr as git writes it for the
+	// commands whose output the user reads (show, log, blame): git's
+	// warnings and hints reach the user, not only its fatal errors.
+	Stderr io.Writer
 
 	run runner
 
@@ -107,4 +113,12 @@ func Here(dir string) *Repo {
 		abs = dir
 	}
 	return &Repo{run: runner{dir: abs}}
+}
+
+// userRun is r's runner for a command whose output the user reads: git's
+// stderr also goes to r.Stderr.
+func (r *Repo) userRun() runner {
+	run := r.run
+	run.stderr = r.Stderr
+	return run
 }

@@ -212,39 +212,123 @@ func (r *Repo) resolveBase(name string) (plumbing.Hash, bool) {
 			found = h
 		}
 	}
-	return plumbing.NewHash(found), found != ""
+	return plumbing.NewHash(found), found != "" && !refs.doubt
 }
 
 // refFiles reads refs from the loose ref files and packed-refs, the latter
-// read once.
+// read once. doubt is set once a file is found that git may read otherwise
+// than here (see readRefFile) or a packed-refs line git would refuse: the
+// answer is then git's, whatever resolve returned.
 type refFiles struct {
 	r      *Repo
 	packed map[string]refValue
+	doubt  bool
 }
 
-// resolve follows ref to a hash; ok is false when no file names it.
+// resolve follows ref to a hash; ok is false when no file names it (or
+// one is in doubt).
 func (f *refFiles) resolve(ref string, depth int) (string, bool) {
 	if depth > 5 {
+		f.doubt = true
 		return "", false
 	}
-	for _, dir := range []string{f.r.GitDir, f.r.CommonDir} {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref)))
-		if err != nil {
+	for i, dir := range []string{f.r.GitDir, f.r.CommonDir} {
+		if i == 1 && dir == f.r.GitDir {
+			break // not a linked worktree: one directory
+		}
+		v, kind := readRefFile(filepath.Join(dir, filepath.FromSlash(ref)))
+		switch kind {
+		case refAbsent:
 			continue
-		}
-		v := strings.TrimSpace(string(data))
-		if next, ok := strings.CutPrefix(v, "ref: "); ok {
-			return f.resolve(next, depth+1)
-		}
-		if IsFullHash(v) {
+		case refSymbolic:
+			return f.resolve(v, depth+1)
+		case refHash:
 			return v, true
 		}
+		f.doubt = true
+		return "", false
 	}
 	if f.packed == nil {
-		f.packed, _ = readPackedRefs(f.r.CommonDir) // a line it cannot read names no ref
+		var ok bool
+		f.packed, ok = readPackedRefs(f.r.CommonDir)
+		f.doubt = f.doubt || !ok
+	}
+	if f.doubt {
+		return "", false
 	}
 	v, ok := f.packed[ref]
 	return v.hash, ok
+}
+
+// What readRefFile found.
+const (
+	refAbsent   = iota // no file (or a directory): the ref is not loose
+	refSymbolic        // "ref: <name>"
+	refHash            // a full lower-case hash
+	refOdd             // anything else: git's to read
+)
+
+// readRefFile reads a loose ref (or HEAD) as git writes one: "ref: <name>"
+// or a hash, and a newline. git also reads "ref:<name>", upper-case hex,
+// text after the hash, and a symbolic link; it refuses an empty file. Those
+// are refOdd, never a cue to look in packed-refs: the answer is git's.
+func readRefFile(path string) (string, int) {
+	fi, err := os.Lstat(path)
+	switch {
+	case os.IsNotExist(err) || err == nil && fi.IsDir():
+		return "", refAbsent
+	case err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096:
+		return "", refOdd
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", refOdd
+	}
+	v, nl := strings.CutSuffix(string(data), "\n")
+	if !nl || strings.ContainsAny(v, "\n\r\t\x00") {
+		return "", refOdd
+	}
+	if target, ok := strings.CutPrefix(v, "ref: "); ok {
+		if !strings.HasPrefix(target, "refs/") || !validRefName(target) {
+			return "", refOdd
+		}
+		return target, refSymbolic
+	}
+	if len(v) == 40 && isLowerHex(v) {
+		return v, refHash
+	}
+	return "", refOdd
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// validRefName is git's check_refname_format for a full ref name, a little
+// stricter: no component starting with "." or ending in ".lock", no "..",
+// "@{", "//", control characters, space or any of ~^:?*[\, and no "."
+// or "/" at the end. A name it refuses is git's to read (or skip).
+func validRefName(name string) bool {
+	if name == "" || name == "@" || strings.HasSuffix(name, "/") || strings.HasSuffix(name, ".") ||
+		strings.Contains(name, "..") || strings.Contains(name, "@{") || strings.Contains(name, "//") {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c <= ' ' || c == 0x7f || strings.IndexByte("~^:?*[\\", c) >= 0 {
+			return false
+		}
+	}
+	for comp := range strings.SplitSeq(name, "/") {
+		if comp == "" || comp[0] == '.' || strings.HasSuffix(comp, ".lock") {
+			return false
+		}
+	}
+	return true
 }
 
 // IsHexPrefix reports 4 or more hex digits (what git may take for a hash).

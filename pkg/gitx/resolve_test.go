@@ -86,11 +86,19 @@ func TestReadPackedRefs(t *testing.T) {
 	}{
 		{"missing", "", false, map[string]refValue{}, true},
 		{"fully peeled", "# pack-refs with: peeled fully-peeled sorted \n" + a + " refs/tags/v1\n^" + b + "\n" + b + " refs/heads/main\n", true,
-			map[string]refValue{"refs/tags/v1": {a, b, true}, "refs/heads/main": {b, "", true}}, true},
+			// No "^" line is no peel: git decorates from the objects.
+			map[string]refValue{"refs/tags/v1": {a, b, true}, "refs/heads/main": {b, "", false}}, true},
 		{"not fully peeled", a + " refs/heads/main\n", true, map[string]refValue{"refs/heads/main": {a, "", false}}, true},
 		{"a bad line", "xyz refs/heads/bad\n" + a + " refs/heads/main\n^" + b + "\n", true,
 			map[string]refValue{"refs/heads/main": {a, b, true}}, false},
 		{"a peel line after a bad one", "xyz refs/heads/bad\n^" + b + "\n", true, map[string]refValue{}, false},
+		// git dies on each of these ("unexpected line in packed-refs").
+		{"garbage line", a + " refs/heads/main\ngarbage\n", true, map[string]refValue{"refs/heads/main": {a, "", false}}, false},
+		{"empty line", a + " refs/heads/main\n\n", true, map[string]refValue{"refs/heads/main": {a, "", false}}, false},
+		{"unterminated", a + " refs/heads/main", true, map[string]refValue{"refs/heads/main": {a, "", false}}, false},
+		{"comment not first", a + " refs/heads/main\n# note\n", true, map[string]refValue{"refs/heads/main": {a, "", false}}, false},
+		{"upper-case hash", strings.ToUpper(a) + " refs/heads/main\n", true, map[string]refValue{}, false},
+		{"bad name", a + " refs/heads/x.lock\n", true, map[string]refValue{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

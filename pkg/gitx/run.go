@@ -19,6 +19,8 @@ type Error struct {
 	Args   []string
 	Stderr string // git's stderr, as printed
 	Err    error  // usually an *exec.ExitError
+	// Shown: Stderr already reached the user as git wrote it (Repo.Stderr).
+	Shown bool
 }
 
 // Error returns git's first line of complaint without its "fatal: " or
@@ -59,6 +61,9 @@ const errNoGit = constError("git is not installed or not on PATH")
 type runner struct {
 	dir string
 	env []string // nil: the process's environment
+	// stderr also receives git's stderr as git writes it (warnings and
+	// hints of a git that succeeds too); nil: only the Error has it.
+	stderr io.Writer
 }
 
 func (r runner) cmd(ctx context.Context, args ...string) *exec.Cmd {
@@ -82,7 +87,7 @@ func Command(ctx context.Context, dir string, env []string, args ...string) *exe
 func (r runner) output(ctx context.Context, args ...string) ([]byte, error) {
 	cmd := r.cmd(ctx, args...)
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Stderr = r.errWriter(&stderr)
 	out, err := cmd.Output()
 	if err != nil {
 		return out, r.failure(ctx, args, stderr.String(), err)
@@ -98,7 +103,7 @@ func (r runner) stream(ctx context.Context, args []string, parse func(io.Reader)
 	defer cancel()
 	cmd := r.cmd(runCtx, args...)
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Stderr = r.errWriter(&stderr)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
@@ -143,7 +148,15 @@ func (r runner) failure(ctx context.Context, args []string, stderr string, err e
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return &Error{Args: args, Stderr: stderr, Err: err}
+	return &Error{Args: args, Stderr: stderr, Err: err, Shown: r.stderr != nil}
+}
+
+// errWriter is where git's stderr goes: buf, and r.stderr when set.
+func (r runner) errWriter(buf *bytes.Buffer) io.Writer {
+	if r.stderr == nil {
+		return buf
+	}
+	return io.MultiWriter(buf, r.stderr)
 }
 
 // errStop ends a stream early at the caller's request.

@@ -78,11 +78,9 @@ func (r *Repo) decorations(st *objectStore, s *Settings, commit string) ([]Decor
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(names)))
 	var out []Decoration
-	headRef := ""
-	if data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD")); err == nil {
-		if ref, sym := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: "); sym {
-			headRef = ref
-		}
+	headRef, ok := r.headRefName()
+	if !ok {
+		return nil, false
 	}
 	current := "" // the branch HEAD names, when it decorates this commit
 	if head, _, err := r.resolveHead(); err == nil && head == commit {
@@ -118,6 +116,35 @@ func (r *Repo) decorations(st *objectStore, s *Settings, commit string) ([]Decor
 	return out, true
 }
 
+// headRefName is the ref HEAD names at the end of its chain of symbolic
+// refs (git's resolve_ref_unsafe("HEAD")), "" for a detached HEAD. ok is
+// false where a file in the chain is git's to read.
+func (r *Repo) headRefName() (string, bool) {
+	name, kind := readRefFile(filepath.Join(r.GitDir, "HEAD"))
+	if kind == refHash {
+		return "", true
+	}
+	for range 5 {
+		if kind != refSymbolic {
+			return "", false
+		}
+		next, k := "", refAbsent
+		for _, dir := range []string{r.GitDir, r.CommonDir} {
+			if next, k = readRefFile(filepath.Join(dir, filepath.FromSlash(name))); k != refAbsent {
+				break
+			}
+		}
+		switch k {
+		case refAbsent, refHash:
+			return name, true // packed, unborn, or a hash
+		case refOdd:
+			return "", false
+		}
+		name, kind = next, k
+	}
+	return "", false
+}
+
 // shortRefName is git's prettify_refname.
 func shortRefName(name string) string {
 	for _, p := range []string{"refs/heads/", "refs/tags/", "refs/remotes/"} {
@@ -146,16 +173,25 @@ func readPackedRefs(commonDir string) (refs map[string]refValue, ok bool) {
 	if err != nil {
 		return refs, os.IsNotExist(err)
 	}
-	lines := strings.Split(string(data), "\n")
-	fully := strings.HasPrefix(lines[0], "# pack-refs with:") &&
-		strings.Contains(lines[0]+" ", " fully-peeled ")
-	ok = true
+	// git dies on a line it cannot parse, an unterminated last line, and a
+	// "#" line other than the header: ok is false for each.
+	body, ended := strings.CutSuffix(string(data), "\n")
+	ok = ended || len(data) == 0
+	if len(data) == 0 {
+		return refs, true
+	}
+	lines := strings.Split(body, "\n")
+	if strings.HasPrefix(lines[0], "#") {
+		ok = ok && strings.HasPrefix(lines[0], "# pack-refs with:")
+		lines = lines[1:]
+	}
 	last := ""
 	for _, line := range lines {
 		switch {
 		case line == "" || line[0] == '#':
+			ok, last = false, ""
 		case line[0] == '^':
-			if last == "" || !IsFullHash(line[1:]) {
+			if last == "" || len(line) != 41 || !isLowerHex(line[1:]) {
 				ok = false
 				continue
 			}
@@ -164,12 +200,13 @@ func readPackedRefs(commonDir string) (refs map[string]refValue, ok bool) {
 			refs[last] = v
 		default:
 			h, name, found := strings.Cut(line, " ")
-			if !found || !IsFullHash(h) {
+			if !found || len(h) != 40 || !isLowerHex(h) || !validRefName(name) {
 				ok, last = false, ""
 				continue
 			}
-			// fully-peeled: a ref with no "^" line names no tag.
-			refs[name], last = refValue{hash: h, peeled: "", peeledKnown: fully}, name
+			// Only a "^" line is taken for a peel: git decorates from the
+			// objects themselves, whatever "fully-peeled" says of the rest.
+			refs[name], last = refValue{hash: h}, name
 		}
 	}
 	return refs, ok
@@ -199,18 +236,22 @@ func (r *Repo) allRefs() (map[string]refValue, bool) {
 		if !decoratedRef(name) {
 			return nil
 		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
+		if !validRefName(name) {
+			return fs.ErrInvalid // a *.lock, an editor's "v1~": git skips them, or warns
 		}
-		v := strings.TrimSpace(string(b))
-		if target, sym := strings.CutPrefix(v, "ref: "); sym {
-			h, ok := files.resolve(target, 1)
+		v, kind := readRefFile(p)
+		switch kind {
+		case refSymbolic:
+			h, ok := files.resolve(v, 1)
+			if files.doubt {
+				return fs.ErrInvalid
+			}
 			if !ok {
 				return nil // a dangling symbolic ref: git skips it
 			}
 			v = h
-		} else if !IsFullHash(v) {
+		case refHash:
+		default:
 			return fs.ErrInvalid
 		}
 		refs[name] = refValue{hash: v}

@@ -55,6 +55,9 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 	} else if _, err := os.Lstat(filepath.Join(r.run.dir, rev)); !os.IsNotExist(err) {
 		return ShowRecord{}, nil, false // also a file here: git says the argument is ambiguous
 	}
+	if r.notesShown(s, getenv) {
+		return ShowRecord{}, nil, false
+	}
 	st := openObjects(r.CommonDir)
 	defer st.Close()
 	hash, tag, ok := r.resolveIn(st, rev)
@@ -66,7 +69,7 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 		return ShowRecord{}, nil, false
 	}
 	text, parents, ok := mediumHeader(hash, data)
-	if !ok {
+	if !ok || !treesReadable(st, hash, data, parents) {
 		return ShowRecord{}, nil, false
 	}
 	var decorations []Decoration
@@ -102,6 +105,39 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 	return ShowRecord{Hash: hash, Text: text, Decorations: decorations}, c, true
 }
 
+// treesReadable: the commit's tree and each parent are objects here, as
+// git show (which diffs them even with --no-patch) needs them: a missing
+// one (a corrupt repository, a partial clone whose promisor is gone) is
+// git's to report. Headers only: no object is inflated for this.
+func treesReadable(st *objectStore, hash string, data []byte, parents []string) bool {
+	if _, tree, err := parseCommitObject(hash, data); err != nil || !hasType(st, tree, plumbing.TreeObject) {
+		return false
+	}
+	for _, p := range parents {
+		if !hasType(st, plumbing.NewHash(p), plumbing.CommitObject) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasType(st *objectStore, h plumbing.Hash, want plumbing.ObjectType) bool {
+	t, err := st.objectType(h)
+	return err == nil && t == want
+}
+
+// notesShown: git show would print notes under the message (a notes ref it
+// displays exists, or one is named): git's to print.
+func (r *Repo) notesShown(s *Settings, getenv func(string) string) bool {
+	if getenv("GIT_NOTES_REF") != "" || getenv("GIT_NOTES_DISPLAY_REF") != "" ||
+		isSet(s, "core.notesref") || isSet(s, "notes.displayref") {
+		return true
+	}
+	refs := refFiles{r: r}
+	_, found := refs.resolve("refs/notes/commits", 0)
+	return found || refs.doubt
+}
+
 func isSet(s *Settings, key string) bool {
 	_, ok := s.Get(key)
 	return ok
@@ -110,12 +146,16 @@ func isSet(s *Settings, key string) bool {
 // showSettingsPlain: nothing in the configuration or environment changes
 // git show's medium header from what mediumHeader prints, but decorations
 // (decorate: git's short ones, on a terminal by default). log.showSignature
-// and format.pretty do not count: ShowHeaders overrides them.
+// does not count: ShowHeaders asks for the medium format. A signature
+// shown (log.showSignature) is git's to print.
 func showSettingsPlain(s *Settings, terminal bool, getenv func(string) string) (decorate, ok bool) {
 	for _, k := range []string{"log.date", "log.abbrevcommit", "mailmap.file", "mailmap.blob"} {
 		if isSet(s, k) {
 			return false, false
 		}
+	}
+	if on, valid := s.Bool("log.showsignature"); on || !valid && isSet(s, "log.showsignature") {
+		return false, false
 	}
 	for _, k := range []string{"i18n.logoutputencoding", "i18n.commitencoding"} {
 		if v, set := s.Get(k); set && !isUTF8(v) {
@@ -125,16 +165,20 @@ func showSettingsPlain(s *Settings, terminal bool, getenv func(string) string) (
 	if getenv("GIT_PAGER_IN_USE") != "" || getenv("GIT_NAMESPACE") != "" {
 		return false, false
 	}
-	// log.decorate: auto (the default) decorates on a terminal only.
+	// log.decorate: auto (the default) decorates on a terminal only. git
+	// compares "short", "full" and "auto" case-sensitively: "Short" is no
+	// style, and decorates nothing (builtin/log.c: parse_decoration_style).
 	v, set := s.Get("log.decorate")
-	if !set || strings.EqualFold(v, "auto") {
+	switch {
+	case !set || v == "auto":
 		return terminal, true
-	}
-	if strings.EqualFold(v, "short") {
+	case v == "short":
 		return true, true
+	case v == "full":
+		return false, false // git's to print
 	}
-	on, isBool := s.Bool("log.decorate")
-	return on, isBool // "full" and odd values: git's to print
+	on, _ := s.Bool("log.decorate")
+	return on, true
 }
 
 // isUTF8 is git's is_encoding_utf8.
@@ -291,6 +335,9 @@ func identForShow(s string) (name, email, date string, ok bool) {
 	off := (tz/100)*3600 + (tz%100)*60
 	if f[2][0] == '-' {
 		off, tz = -off, -tz
+	}
+	if secs+int64(off) < 0 {
+		return "", "", "", false // git dies: "Timestamp before Unix epoch"
 	}
 	t := time.Unix(secs+int64(off), 0).UTC()
 	if t.Year() > 9999 {

@@ -105,7 +105,7 @@ func TestShowInProcessMatchesGit(t *testing.T) {
 	r.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
 	r.git("update-ref", "refs/stash", plain["root"])
 	r.git("update-ref", "refs/bisect/bad", plain["root"])
-	r.git("update-ref", "refs/notes/commits", plain["root"])
+	r.git("update-ref", "refs/notes/other", plain["root"]) // refs/notes/commits: notes git shows, git's to print
 	r.git("tag", "-a", "-m", "packed", "packed-tag", plain["crlf"])
 	r.git("branch", "at-root", plain["root"])
 	r.git("pack-refs", "--all")

@@ -139,6 +139,8 @@ func parseGitColorWord(w string) (gitColor, bool) {
 		return gitColor{}, true
 	case n < 8:
 		return gitColor{kind: 1, n: n}, true
+	case n < 16: // git writes 8-15 as the bright ANSI colors, 90-97
+		return gitColor{kind: 1, n: n - 8 + 60}, true
 	}
 	return gitColor{kind: 2, n: n}, true
 }

@@ -226,6 +226,14 @@ const defaultCommitColor = "\x1b[33m"
 
 // Hash colors a commit hash as git does (color.diff.commit, yellow by
 // default), with git's own bytes.
+// GitColored is p with git's parts (Hash, Decoration) colored as on says:
+// git's own decision (color.diff) for what git-convo prints of git's.
+func (p *Palette) GitColored(on bool) *Palette {
+	q := *p
+	q.on = on
+	return &q
+}
+
 func (p *Palette) Hash(s string) string {
 	if !p.on {
 		return s

@@ -161,7 +161,7 @@ func TestParseGitColorAsGit(t *testing.T) {
 	for _, v := range []string{"yellow", "bold red", "ul #ff0080 blue", "208", "brightgreen", "brightred brightblue",
 		"reset", "reset bold", "nobold", "no-ul dim", "normal", "normal red", "-1 blue", "default", "black default",
 		"italic strike reverse blink", "", "Bold RED", "bold dim bold", "7", "255 0", "#ABCDEF",
-		"red green blue", "bogus", "300", "#12345", "nobogus"} {
+		"red green blue", "bogus", "300", "#12345", "nobogus", "8", "9 12", "15", "16"} {
 		cmd := exec.Command("git", "config", "--get-color", "", v)
 		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
 		want, gitErr := cmd.Output()
