@@ -127,27 +127,39 @@ func dsn(abs string, busy time.Duration) string {
 
 // prepareFile creates the directory (0700) and an empty database file (0600)
 // so SQLite never creates it with the umask's looser mode: conversations can
-// hold secrets. SQLite gives the -wal and -shm files the same mode.
+// hold secrets. SQLite gives the -wal and -shm files the same mode. A
+// dangling symlink at abs (a dotfiles manager, a data folder moved to another
+// disk) is followed: O_EXCL never follows one, and SQLite would create its
+// target with the umask's mode.
 func prepareFile(abs string, mustExist bool) error {
-	if _, err := os.Stat(abs); err == nil {
-		return nil
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	if mustExist {
-		return fmt.Errorf("%w at %s", ErrNotFound, abs)
-	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(abs, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) { // another process won the race
+	for hops := 0; ; hops++ {
+		if _, err := os.Stat(abs); err == nil {
+			return nil
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if mustExist {
+			return fmt.Errorf("%w at %s", ErrNotFound, abs)
+		}
+		if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(abs, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			return f.Close()
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return err
+		}
+		target, lerr := os.Readlink(abs)
+		if lerr != nil || hops >= 40 { // not a link: another process won the race
 			return nil
 		}
-		return err
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(abs), target)
+		}
+		abs = target
 	}
-	return f.Close()
 }
 
 // Path is the absolute path of the database file.
