@@ -1,11 +1,13 @@
 // Package store owns links.sqlite: opening it safely, migrating it, and every
 // query git-convo makes against it. It is the only package that speaks SQL to
-// links.sqlite; of git-convo's packages it imports only sqliteuri (its file: URI).
+// links.sqlite; of git-convo's packages it imports only sqliteuri (its file: URI)
+// and textmatch (search's case folding, as an SQL function).
 package store
 
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -17,6 +19,7 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 
 	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/textmatch"
 )
 
 // BusyTimeout is how long a connection waits on another writer before SQLite
@@ -77,10 +80,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	// Should it fail (out of memory), closing costs a checkpoint, nothing more.
 	_ = registerNoCkptOnClose()
-	db, err := sql.Open("sqlite3", dsn(abs, busy))
-	if err != nil {
-		return nil, err
-	}
+	db := sql.OpenDB(connector{dsn(abs, busy)})
 	// One connection per process: SQLite allows one writer at a time anyway,
 	// and a single connection keeps transactions and pragmas predictable.
 	db.SetMaxOpenConns(1)
@@ -102,6 +102,18 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// connector opens connections to links.sqlite with convo_fold, search's
+// case folding (textmatch.Fold), registered: SQLite's LIKE folds ASCII only.
+type connector struct{ dsn string }
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.Driver().Open(c.dsn) }
+
+func (connector) Driver() driver.Driver {
+	return &sqlite3.SQLiteDriver{ConnectHook: func(conn *sqlite3.SQLiteConn) error {
+		return conn.RegisterFunc("convo_fold", textmatch.Fold, true)
+	}}
 }
 
 // dsn builds the connection string with net/url so unusual paths (spaces, '?',

@@ -150,6 +150,23 @@ func TestRecordActivityMerges(t *testing.T) {
 	if err != nil || len(docs) != 1 {
 		t.Errorf("search = %v, %v", docs, err)
 	}
+	// Case folds as Unicode folds it, beyond SQLite's ASCII LIKE.
+	err = s.ApplyEnrichment(ctx, Enrichment{ConversationID: "c1", Title: "Login page ΟΔΟΣ ǅemal İstanbul", UpdatedMs: base + 9500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		words []string
+		want  int
+	}{
+		{[]string{"οδος"}, 1}, {[]string{"ΟΔΟς"}, 1}, {[]string{"ǆemal", "login"}, 1}, {[]string{"ǄEMAL"}, 1},
+		{[]string{"i̇stanbul"}, 1}, {[]string{"ıstanbul"}, 0}, {[]string{"οδοσ", "absent"}, 0},
+	} {
+		docs, err := s.SearchCandidates(ctx, tt.words, ConversationFilter{})
+		if err != nil || len(docs) != tt.want {
+			t.Errorf("search %q = %d docs, %v; want %d", tt.words, len(docs), err, tt.want)
+		}
+	}
 }
 
 func TestLinksLifecycle(t *testing.T) {
