@@ -72,7 +72,7 @@ func Build(in Input) Record {
 	models := map[string]string{}
 	wroteLines := map[string]bool{}
 	for _, l := range in.Links {
-		models[l.ID] = ModelID(l.Model)
+		models[l.ID] = ModelID(in.text(l.Model)) // redacted before lower-casing: secret formats have a case
 		meta.Conversations[l.ID] = in.convMeta(l)
 	}
 	for _, w := range in.Writers {
@@ -256,6 +256,8 @@ func isoMs(ms int64) string {
 
 // ModelID spells a model name the models.dev way, provider/model, when the
 // provider is known from the name ("" otherwise, e.g. Cursor's "auto").
+// A model name is free text (a gateway URL, a Bedrock ARN): Build redacts
+// it first.
 func ModelID(name string) string {
 	n := strings.ToLower(strings.TrimSpace(name))
 	if n == "" || n == "default" || n == "auto" {
