@@ -307,6 +307,20 @@ FROM conversations c`
 	return out, rows.Err()
 }
 
+// ConversationInRepo reports whether a conversation belongs to the
+// repository with key repoKey and top level root: it touched a file there,
+// worked there, or is linked to one of its commits; known says whether the
+// store has the conversation at all.
+func (s *Store) ConversationInRepo(ctx context.Context, id, repoKey, root string) (in, known bool, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT
+    EXISTS (SELECT 1 FROM conversations WHERE conversationId = ?1),
+    EXISTS (SELECT 1 FROM conversation_files WHERE conversationId = ?1 AND repoKey = ?2)
+    OR EXISTS (SELECT 1 FROM links l JOIN commits c ON c.commitHash = l.commitHash WHERE l.conversationId = ?1 AND c.repoKey = ?2)
+    OR EXISTS (SELECT 1 FROM conversation_roots WHERE conversationId = ?1 AND root = ?3)
+    OR EXISTS (SELECT 1 FROM conversations WHERE conversationId = ?1 AND workspaceRoot = ?3)`, id, repoKey, root).Scan(&known, &in)
+	return in, known, classify(s.path, err)
+}
+
 // SearchDoc is a conversation's searchable text, for ranking by the caller.
 type SearchDoc struct {
 	Conversation
