@@ -21,7 +21,7 @@ func TestSharedAgentNameIsEscaped(t *testing.T) {
 	a.conversation(t, "conv-agent", "Hostile agent name", "s", "p", "e.go", "package e\n\nvar E = 1\n")
 	c := a.commit(a.dir, "e", "e.go")
 	note := a.noteText(notes.Ref, c)
-	name, _ := json.Marshal("x" + evil)
+	name, _ := json.Marshal("x" + evil + "\u009b2J\u202e\u200b\u2028")
 	hostile := strings.Replace(note, `"agent":"cursor"`, `"agent":`+string(name), 1)
 	if hostile == note {
 		t.Fatalf("no agent in the note to replace:\n%s", note)
@@ -31,11 +31,22 @@ func TestSharedAgentNameIsEscaped(t *testing.T) {
 	b.run(b.dir, "git", "pull", "-q", "--ff-only")
 	for _, args := range [][]string{{"show", c}, {"log", "-n", "2"}, {"conversations"}} {
 		r := b.runEnv(b.dir, b.with("GIT_PAGER=", "GIT_CONFIG_PARAMETERS='core.pager'='cat'"), "", append([]string{"git", "convo"}, args...)...)
-		if rawControl(r.stdout) || rawControl(r.stderr) || !strings.Contains(r.stdout, `x\033]52`) {
+		if rawControl(r.stdout) || rawControl(r.stderr) || hidden(r.stdout) || !strings.Contains(r.stdout, `x\033]52`) {
 			t.Errorf("%v: the agent's name is not shown escaped:\n%q\n%q", args, r.stdout, r.stderr)
 		}
 	}
+	// --json and trace escape what JSON leaves raw: C1, bidi, zero-width.
+	for _, args := range [][]string{{"show", "--json", c}, {"log", "--json", "-n", "2"}, {"conversations", "--json"}, {"trace", c}} {
+		out := b.convo(b.dir, args...)
+		if rawControl(out) || hidden(out) || !strings.Contains(out, `\u009b2J\u202e\u200b\u2028`) {
+			t.Errorf("%v: %q", args, out)
+		}
+	}
 }
+
+// hidden reports a character that hides or reorders text: a bidi
+// override, a zero-width space, a line separator.
+func hidden(s string) bool { return strings.ContainsAny(s, "\u202e\u200b\u2028") }
 
 // plantedSecret is one line of the redaction corpus
 // (pkg/redact/testdata/secrets.jsonl).
