@@ -119,8 +119,12 @@ func TestShareCorpusNeverReachesTheRemote(t *testing.T) {
 	a.write(a.dir, "pelican.go", "package pelican\n")
 	claudeCommit := a.commit(a.dir, "pelican", "pelican.go")
 	a.convo(a.dir, "import")
-	if s := a.showJSON(a.dir, claudeCommit); len(s.Conversations) != 1 || s.Conversations[0].Title != private {
-		t.Fatalf("the Claude Code session is not titled by its prompt locally: %+v", s.Conversations)
+	// Locally the untitled session shows its first prompt; the store knows it has no title.
+	if s := a.showJSON(a.dir, claudeCommit); len(s.Conversations) != 1 || s.Conversations[0].Title != "" {
+		t.Fatalf("the untitled Claude Code session: %+v", s.Conversations)
+	}
+	if out := a.convo(a.dir, "show", claudeCommit); !strings.Contains(out, private) {
+		t.Fatalf("show does not name the untitled session by its prompt:\n%s", out)
 	}
 
 	a.convo(a.dir, "share", "on")
