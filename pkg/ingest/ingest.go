@@ -258,6 +258,9 @@ func (w Writer) enrichment(id, agent string, c *source.Conversation, roots []str
 	if len(c.Prompts) > 0 {
 		e.FirstMessage = c.Prompts[0]
 	}
+	if c.TitleFromPrompt {
+		e.PromptTitle = c.Title
+	}
 	base := c.Cwd
 	editSource := c.EditSource
 	if editSource == "" {
