@@ -196,7 +196,7 @@ func parse(r io.Reader, subagent string) (*parsed, error) {
 		c.Summary = summary
 	}
 	if c.Title == "" && len(c.Prompts) > 0 {
-		c.Title = oneLine(c.Prompts[0], 80)
+		c.Title, c.TitleFromPrompt = oneLine(c.Prompts[0], 80), true
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // sourceFor returns the agent a conversation belongs to.
@@ -30,12 +31,13 @@ func agentOrCursor(agent string) string {
 
 // agentSuffix names a conversation's agent after its confidence in show,
 // log and conversations; Cursor, the default, is not named, so output for
-// Cursor alone stays as it was.
+// Cursor alone stays as it was. It is the one place an agent's name is
+// printed for people, and the name can come from a teammate's note: escaped.
 func agentSuffix(agent string) string {
 	if agent == "" || agent == agents.Cursor {
 		return ""
 	}
-	return ", " + agents.Display(agent)
+	return ", " + term.Line(agents.Display(agent))
 }
 
 // agentOf is the agent of the conversation that wrote a line: from the

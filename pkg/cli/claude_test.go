@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-convo/git-convo/pkg/errlog"
 )
 
 // claudeTranscript writes a Claude Code session file for sid in the
@@ -349,8 +351,8 @@ func TestClaudeEventSpooled(t *testing.T) {
 	payload, _ := json.Marshal(map[string]any{"session_id": "claude-spooled", "cwd": repo, "hook_event_name": "PostToolUse", "tool_name": "Write",
 		"tool_input": map[string]any{"file_path": file, "content": "package k\n"}})
 	r := sb.runEnv(repo, sb.env, string(payload), "git", "convo", "capture", "--agent", "claude")
-	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "spool") {
-		t.Fatalf("capture on a read-only DB: %+v", r)
+	if logged, _ := os.ReadFile(errlog.PathBeside(sb.linksDB)); r.code != 0 || r.stdout != "" || r.stderr != "" || !strings.Contains(string(logged), "spool") {
+		t.Fatalf("capture on a read-only DB (prints nothing, logs the spooling): %+v\n%s", r, logged)
 	}
 	writable()
 	sb.captureOK(repo, sb.env, map[string]any{"conversation_id": "conv-2", "hook_event_name": "sessionStart"})

@@ -199,11 +199,11 @@ type searchResult struct {
 func rankSearch(docs []store.SearchDoc, words []string) []searchResult {
 	out := make([]searchResult, 0, len(docs))
 	for _, d := range docs {
-		title := strings.ToLower(d.Title)
-		text := strings.ToLower(d.Text + "\n" + d.Summary + "\n" + d.FirstPrompt)
+		title := textmatch.Fold(d.Title)
+		text := textmatch.Fold(d.Text + "\n" + d.Summary + "\n" + d.FirstPrompt)
 		var score float64
 		for _, w := range words {
-			w = strings.ToLower(w)
+			w = textmatch.Fold(w)
 			if strings.Contains(title, w) {
 				score += 5
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -143,8 +144,8 @@ func TestCursorAgentCommitSpooled(t *testing.T) {
 	writable := sb.readOnlyDB()
 	r := sb.captureOK(repo, sb.env, map[string]any{"conversation_id": "c1", "hook_event_name": "afterShellExecution",
 		"workspace_roots": []string{repo}, "command": "git add gen.txt && git commit -m gen", "output": out})
-	if !strings.Contains(r.stderr, "spool") {
-		t.Fatalf("capture on a read-only database: %q", r.stderr)
+	if logged, _ := os.ReadFile(errlog.PathBeside(sb.linksDB)); r.stderr != "" || !strings.Contains(string(logged), "spool") {
+		t.Fatalf("capture on a read-only database (prints nothing, logs the spooling): %q\n%s", r.stderr, logged)
 	}
 	writable()
 	sb.captureOK(repo, sb.env, map[string]any{"conversation_id": "c2", "hook_event_name": "sessionStart"})

@@ -63,7 +63,7 @@ default place is mentioned until "git convo import --from-prototype" has copied 
 			}
 			if c.Bool("json") {
 				out := map[string]any{"checks": checks, "recentErrors": errs, "ok": !failed, "version": buildInfo()}
-				enc := json.NewEncoder(env.Stdout)
+				enc := json.NewEncoder(term.JSONWriter(env.Stdout))
 				enc.SetIndent("", "  ")
 				if err := enc.Encode(out); err != nil {
 					return err

@@ -183,7 +183,7 @@ func TestMCPOutsideRepository(t *testing.T) {
 	sb.commit(repo, "lib", "lib.go")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.Command("git", "convo", "mcp")
+	cmd := exec.Command("git", "convo", "mcp", "--all-repositories") // outside a repository: only with the opt-in (mcp_scope_test.go)
 	cmd.Dir, cmd.Env = sb.home, sb.env
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/textmatch"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
@@ -774,11 +775,12 @@ func (rc *readContext) sharedSearchDocs(ctx context.Context, docs []store.Search
 	return docs, shared
 }
 
-// containsAll reports whether text holds every word, ignoring case.
+// containsAll reports whether text holds every word, ignoring case
+// (textmatch.Fold).
 func containsAll(text string, words []string) bool {
-	low := strings.ToLower(text)
+	folded := textmatch.Fold(text)
 	for _, w := range words {
-		if !strings.Contains(low, strings.ToLower(w)) {
+		if !strings.Contains(folded, textmatch.Fold(w)) {
 			return false
 		}
 	}

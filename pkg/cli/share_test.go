@@ -259,7 +259,7 @@ func TestShareNeverLeaksSecrets(t *testing.T) {
 		}
 	}
 	preview := a.convo(a.dir, "share", "preview")
-	if !strings.Contains(preview, "[redacted]") || strings.Contains(preview, "AKIA") {
+	if !strings.Contains(preview, "[redacted: ") || strings.Contains(preview, "AKIA") {
 		t.Errorf("share preview: %s", preview)
 	}
 }

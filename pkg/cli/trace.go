@@ -12,6 +12,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/term"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
@@ -106,7 +107,7 @@ Free text is redacted as in shared notes (docs/sharing.md).`,
 				if err != nil {
 					return err
 				}
-				if err := os.WriteFile(filepath.Join(dir, h+".json"), append(b, '\n'), 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(dir, h+".json"), append(term.JSON(b), '\n'), 0o644); err != nil {
 					return err
 				}
 			}

@@ -118,8 +118,10 @@ func shortID(id string) string {
 	return term.Line(id)
 }
 
+// jsonEncoder writes JSON without HTML escaping, with the characters a
+// terminal acts on escaped (term.JSON).
 func jsonEncoder(w io.Writer) *json.Encoder {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(term.JSONWriter(w))
 	enc.SetEscapeHTML(false)
 	return enc
 }

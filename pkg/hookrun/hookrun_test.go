@@ -245,11 +245,28 @@ func TestSpoolKeepsEvents(t *testing.T) {
 	if out := r.capture(cur, "beforeSubmitPrompt", map[string]any{"conversation_id": "c1", "prompt": "kept", "workspace_roots": []string{r.repo}}); out != `{"continue":true}`+"\n" {
 		t.Errorf("reply %q", out)
 	}
-	if !strings.Contains(r.stderr.String(), "kept in the spool") || !strings.Contains(r.logged(), "kept in the spool") {
-		t.Errorf("stderr %q log %q", r.stderr.String(), r.logged())
+	if r.stderr.String() != "" || !strings.Contains(r.logged(), "kept in the spool") {
+		t.Errorf("stderr %q (want nothing) log %q", r.stderr.String(), r.logged())
 	}
 	if waiting, _ := spool.Pending(spool.Dir(r.o.DBPath)); len(waiting) != 1 {
 		t.Fatalf("%d events in the spool; want 1", len(waiting))
+	}
+	// The spool cannot take it either (a full disk): the event is lost,
+	// which the log says; the hook still prints nothing.
+	spoolDir := spool.Dir(r.o.DBPath)
+	if err := os.Rename(spoolDir, spoolDir+".kept"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(spoolDir, nil, 0o600); err != nil { // a file where the directory goes
+		t.Fatal(err)
+	}
+	r.capture(cur, "beforeSubmitPrompt", map[string]any{"conversation_id": "c9", "prompt": "lost", "workspace_roots": []string{r.repo}})
+	if r.stderr.String() != "" || !strings.Contains(r.logged(), "the beforeSubmitPrompt event is lost") {
+		t.Errorf("spool unavailable: stderr %q (want nothing) log %q", r.stderr.String(), r.logged())
+	}
+	os.Remove(spoolDir)
+	if err := os.Rename(spoolDir+".kept", spoolDir); err != nil {
+		t.Fatal(err)
 	}
 	os.Remove(r.o.DBPath)
 	r.o.Now = time.Now

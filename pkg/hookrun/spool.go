@@ -23,18 +23,14 @@ func (o Options) put(e ingest.Spooled) error {
 }
 
 // keep spools an agent's event that could not be recorded, so it is not
-// lost, and says so in the log, and on stderr unless the database was only
-// busy: many hooks at once wait on each other, which is no one's problem
-// as long as the event is kept.
+// lost, and says so in the log only: the hook prints nothing (README), not
+// even when the disk is full and the event is lost; doctor shows the log.
 func (o Options) keep(payload []byte, event, agent string, atMs int64, cause error) {
 	msg := fmt.Sprintf("links database unavailable (%v): the %s event is kept in the spool and recorded by the next hook that can write", cause, orUnknown(event))
 	if err := o.spoolEvent(payload, event, agent, atMs); err != nil {
 		msg = fmt.Sprintf("links database unavailable (%v) and the spool too (%v): the %s event is lost", cause, err, orUnknown(event))
-	} else if store.IsBusy(cause) {
-		o.Log.Printf("capture", "%s", msg)
-		return
 	}
-	o.failed("%s", msg)
+	o.Log.Printf("capture", "%s", msg)
 }
 
 // spoolCommit keeps a git hook's commit or rewrite that the database could

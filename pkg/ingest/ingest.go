@@ -227,13 +227,24 @@ func (w Writer) EnrichAndRelink(ctx context.Context, src source.Source, id strin
 	return err
 }
 
+// storedTitle is the conversation's title as the store keeps it: none when
+// the agent gave none and the reader made one of the first prompt, so that
+// the title column holds only titles (sharing without --prompts shares it;
+// read commands show the first prompt in its place).
+func storedTitle(c *source.Conversation) string {
+	if c.TitleFromPrompt {
+		return ""
+	}
+	return c.Title
+}
+
 // enrichment is what the store records of a conversation read from its
 // agent.
 func (w Writer) enrichment(id, agent string, c *source.Conversation, roots []string) store.Enrichment {
 	e := store.Enrichment{
 		ConversationID: id,
 		Agent:          agent,
-		Title:          c.Title,
+		Title:          storedTitle(c),
 		Summary:        c.Summary,
 		Status:         c.Status,
 		Mode:           c.Mode,
@@ -246,6 +257,9 @@ func (w Writer) enrichment(id, agent string, c *source.Conversation, roots []str
 	}
 	if len(c.Prompts) > 0 {
 		e.FirstMessage = c.Prompts[0]
+	}
+	if c.TitleFromPrompt {
+		e.PromptTitle = c.Title
 	}
 	base := c.Cwd
 	editSource := c.EditSource

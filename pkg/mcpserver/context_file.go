@@ -50,6 +50,9 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	if strings.ContainsAny(id, `/\`) || strings.Contains(id, "..") {
 		return nil, out, fmt.Errorf("%q is not a conversation id", id)
 	}
+	if err := d.allowConversation(ctx, id, false); err != nil {
+		return nil, out, err
+	}
 	conv, err := d.Store.GetConversation(ctx, id)
 	if err != nil {
 		return nil, out, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/queue"
@@ -32,6 +33,10 @@ func fileExists(p string) bool {
 	return err == nil && !fi.IsDir()
 }
 
+// AllRepositoriesFlag, on the command line, lets the tools answer for every
+// repository (Deps.AllRepositories).
+const AllRepositoriesFlag = "--all-repositories"
+
 // Main runs the server on stdin/stdout for the repository in the current
 // directory and returns the process exit code. It is the git-convo-mcp
 // binary's whole job; `git convo mcp` starts that binary, so the MCP SDK is
@@ -52,7 +57,8 @@ func Main(version string) int {
 	}
 	defer s.Close()
 	dir, _ := os.Getwd()
-	server := New(&Deps{Store: s, Dir: dir, Getenv: os.Getenv, Now: time.Now, Version: version, Drain: afterFetch(dir, drainer(path))})
+	all := slices.Contains(os.Args[1:], AllRepositoriesFlag)
+	server := New(&Deps{Store: s, Dir: dir, Getenv: os.Getenv, Now: time.Now, Version: version, Drain: afterFetch(dir, drainer(path)), AllRepositories: all})
 	if err := server.Run(ctx, guardedTransport(os.Stdin, os.Stdout)); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "git-convo mcp:", err)
 		return 1

@@ -29,6 +29,9 @@ type Deps struct {
 	// Drain records the commits git's hooks queued; every tool call runs it
 	// first, so answers include the latest commits (nil: nothing to do).
 	Drain func(context.Context)
+	// AllRepositories lets the tools answer for every repository the store
+	// knows, not only the server's own and its work trees (scope.go).
+	AllRepositories bool
 }
 
 // New returns the MCP server with git-convo's tools.
@@ -53,6 +56,7 @@ func New(d *Deps) *mcp.Server {
 	addTool(s, &mcp.Tool{Name: "link_conversation_commit", Description: "Links a conversation to a commit by hand " +
 		"(status manual, confidence 1.0), for example when you know a commit came from this conversation. Works when " +
 		"only one side is known to git-convo yet."}, d.linkConversationCommit)
+	s.AddReceivingMiddleware(d.scopeMiddleware)
 	if d.Drain != nil {
 		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -66,8 +70,8 @@ func New(d *Deps) *mcp.Server {
 	return s
 }
 
-// repoFor opens the repository at dir (the server's directory by default)
-// and returns it with its key.
+// repoFor opens the repository at dir (the server's own by default) and
+// returns it with its key; one outside the call's scope is refused.
 func (d *Deps) repoFor(ctx context.Context, dir string) (*gitx.Repo, string, error) {
 	if dir == "" {
 		dir = d.Dir
@@ -76,7 +80,11 @@ func (d *Deps) repoFor(ctx context.Context, dir string) (*gitx.Repo, string, err
 	if err != nil {
 		return nil, "", fmt.Errorf("%s is not in a git repository: %v", dir, err)
 	}
-	return repo, repokey.Of(repo.CommonDir), nil
+	key := repokey.Of(repo.CommonDir)
+	if err := d.scope(ctx).allowRepo(key, repo.TopLevel); err != nil {
+		return nil, "", err
+	}
+	return repo, key, nil
 }
 
 // commitIn resolves rev, as git does, to a commit of the repository at dir

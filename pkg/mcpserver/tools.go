@@ -143,8 +143,20 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			return nil, out, err
 		}
 		shared = sharedConversations(ctx, d.Dir)
+		kept, refused := ids[:0], error(nil)
+		for _, id := range ids {
+			if err := d.allowConversation(ctx, id, false); err != nil {
+				refused = err
+			} else {
+				kept = append(kept, id)
+			}
+		}
+		ids = kept
 		if len(ids) == 0 {
 			links, err := notes.Find(shared, in.ConversationID)
+			if refused != nil && (err != nil || links == nil) {
+				return nil, out, refused
+			}
 			if err != nil || links == nil {
 				return nil, out, fmt.Errorf("no conversation %q is known", in.ConversationID)
 			}
@@ -162,8 +174,9 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 		}
 	default:
 		f := store.ConversationFilter{Limit: limit}
-		if in.ProjectPath != "" || in.FilePath != "" {
-			where := firstNonEmpty(in.ProjectPath, d.Dir)
+		sc := d.scope(ctx)
+		if in.ProjectPath != "" || in.FilePath != "" || !sc.all { // confined: this repository's only
+			where := in.ProjectPath
 			if in.ProjectPath == "" && filepath.IsAbs(in.FilePath) {
 				if loc, ok := gitx.FindRepoForPath(in.FilePath); ok {
 					where = loc.TopLevel
@@ -417,6 +430,9 @@ func (d *Deps) linkConversationCommit(ctx context.Context, _ *mcp.CallToolReques
 	}
 	id, err := d.Store.ResolveConversation(ctx, in.ConversationID, true)
 	if err != nil {
+		return nil, out, err
+	}
+	if err := d.allowConversation(ctx, id, true); err != nil {
 		return nil, out, err
 	}
 	if err := d.Store.SetManualLink(ctx, id, hash, "linked by an agent through MCP"); err != nil {

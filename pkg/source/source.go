@@ -97,20 +97,23 @@ type AgentCommit struct {
 
 // Conversation is one conversation as its agent stored it.
 type Conversation struct {
-	ID             string
-	Agent          string
-	Title          string
-	Summary        string
-	Model          string
-	Cwd            string
-	TranscriptPath string
-	Created        time.Time
-	Updated        time.Time
-	Status         string   // the agent's state of it (Cursor's composer status)
-	Mode           string   // the agent's mode (Cursor's agent, chat, ...)
-	Prompts        []string // the user's prompts, in order
-	Messages       []Message
-	Edits          []Edit
+	ID    string
+	Agent string
+	Title string
+	// TitleFromPrompt: the agent gave no title, and Title is the start of
+	// the first prompt (to show); it is not stored, nor shared, as a title.
+	TitleFromPrompt bool
+	Summary         string
+	Model           string
+	Cwd             string
+	TranscriptPath  string
+	Created         time.Time
+	Updated         time.Time
+	Status          string   // the agent's state of it (Cursor's composer status)
+	Mode            string   // the agent's mode (Cursor's agent, chat, ...)
+	Prompts         []string // the user's prompts, in order
+	Messages        []Message
+	Edits           []Edit
 	// EditSource is what the store calls where Edits were seen: "" for a
 	// tool call in the transcript ("tool"), "cursor-edit" for the records
 	// of Cursor's database.

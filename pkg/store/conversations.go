@@ -193,9 +193,13 @@ WHERE conversationId = ?1`, convID)
 
 // Enrichment is what Cursor's own database adds to a conversation.
 type Enrichment struct {
-	ConversationID  string
-	Agent           string // "cursor" when empty
-	Title           string
+	ConversationID string
+	Agent          string // "cursor" when empty
+	Title          string
+	// PromptTitle is the title a reader made of the first prompt when the
+	// agent gave none (not stored): a stored title equal to it, written by
+	// an earlier version, is dropped.
+	PromptTitle     string
 	Summary         string // latestConversationSummary
 	Status          string
 	Mode            string
@@ -228,7 +232,7 @@ VALUES (?1, NULLIF(?2, ''), NULLIF(?3, ''), NULLIF(?4, ''), NULLIF(?5, ''), NULL
     ?9, ?10, ?10, ?11, NULL, ?12, COALESCE(NULLIF(?13, ''), 'cursor'))
 ON CONFLICT (conversationId) DO UPDATE SET
     agent           = `+agentUpdate+`,
-    title           = COALESCE(excluded.title, title),
+    title           = CASE WHEN excluded.title IS NULL AND title = ?14 THEN NULL ELSE COALESCE(excluded.title, title) END,
     aiSummary       = COALESCE(excluded.aiSummary, aiSummary),
     status          = COALESCE(excluded.status, status),
     mode            = COALESCE(excluded.mode, mode),
@@ -242,7 +246,7 @@ ON CONFLICT (conversationId) DO UPDATE SET
     enrichError     = NULL,
     attachedFolders = CASE WHEN excluded.attachedFolders != '[]' THEN excluded.attachedFolders ELSE attachedFolders END`,
 			e.ConversationID, e.Title, e.Summary, e.Status, e.Mode, e.Model, isoMs(e.CreatedMs), isoMs(e.UpdatedMs),
-			e.CreatedMs, e.UpdatedMs, e.EnrichedMs, jsonList(e.AttachedFolders), e.Agent)
+			e.CreatedMs, e.UpdatedMs, e.EnrichedMs, jsonList(e.AttachedFolders), e.Agent, e.PromptTitle)
 		if err != nil {
 			return err
 		}

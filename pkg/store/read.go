@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/textmatch"
 )
 
 // Conversation is a stored conversation, as read commands show it.
@@ -305,6 +307,20 @@ FROM conversations c`
 	return out, rows.Err()
 }
 
+// ConversationInRepo reports whether a conversation belongs to the
+// repository with key repoKey and top level root: it touched a file there,
+// worked there, or is linked to one of its commits; known says whether the
+// store has the conversation at all.
+func (s *Store) ConversationInRepo(ctx context.Context, id, repoKey, root string) (in, known bool, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT
+    EXISTS (SELECT 1 FROM conversations WHERE conversationId = ?1),
+    EXISTS (SELECT 1 FROM conversation_files WHERE conversationId = ?1 AND repoKey = ?2)
+    OR EXISTS (SELECT 1 FROM links l JOIN commits c ON c.commitHash = l.commitHash WHERE l.conversationId = ?1 AND c.repoKey = ?2)
+    OR EXISTS (SELECT 1 FROM conversation_roots WHERE conversationId = ?1 AND root = ?3)
+    OR EXISTS (SELECT 1 FROM conversations WHERE conversationId = ?1 AND workspaceRoot = ?3)`, id, repoKey, root).Scan(&known, &in)
+	return in, known, classify(s.path, err)
+}
+
 // SearchDoc is a conversation's searchable text, for ranking by the caller.
 type SearchDoc struct {
 	Conversation
@@ -320,13 +336,19 @@ const searchTextColumn = `(COALESCE(c.searchableText, '') || COALESCE(char(10) |
 
 // SearchCandidates returns the conversations whose title, summary, first
 // message, prompts or recorded final answers contain every word
-// (case-insensitively), for ranking.
+// (case-insensitively, as textmatch.Fold folds), for ranking.
 func (s *Store) SearchCandidates(ctx context.Context, words []string, f ConversationFilter) ([]SearchDoc, error) {
 	var where []string
 	var args []any
+	const searched = `(` + searchTextColumn + ` || ' ' || COALESCE(c.title, '') || ' ' || COALESCE(c.aiSummary, '') || ' ' || COALESCE(c.firstPrompt, ''))`
 	for _, w := range words {
-		where = append(where, `(`+searchTextColumn+` || ' ' || COALESCE(c.title, '') || ' ' || COALESCE(c.aiSummary, '') || ' ' || COALESCE(c.firstPrompt, '')) LIKE ? ESCAPE '\'`)
-		args = append(args, "%"+likeEscape(w)+"%")
+		if textmatch.IsASCII(w) { // LIKE folds ASCII in C, much faster than a Go function per row
+			where = append(where, searched+` LIKE ? ESCAPE '\'`)
+			args = append(args, "%"+likeEscape(w)+"%")
+			continue
+		}
+		where = append(where, `instr(convo_fold(`+searched+`), ?) > 0`)
+		args = append(args, textmatch.Fold(w))
 	}
 	if f.SinceMs > 0 {
 		where = append(where, `c.activityMs >= ?`)

@@ -1,11 +1,13 @@
 // Package store owns links.sqlite: opening it safely, migrating it, and every
 // query git-convo makes against it. It is the only package that speaks SQL to
-// links.sqlite; of git-convo's packages it imports only sqliteuri (its file: URI).
+// links.sqlite; of git-convo's packages it imports only sqliteuri (its file: URI)
+// and textmatch (search's case folding, as an SQL function).
 package store
 
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -17,6 +19,7 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 
 	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/textmatch"
 )
 
 // BusyTimeout is how long a connection waits on another writer before SQLite
@@ -77,10 +80,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	// Should it fail (out of memory), closing costs a checkpoint, nothing more.
 	_ = registerNoCkptOnClose()
-	db, err := sql.Open("sqlite3", dsn(abs, busy))
-	if err != nil {
-		return nil, err
-	}
+	db := sql.OpenDB(connector{dsn(abs, busy)})
 	// One connection per process: SQLite allows one writer at a time anyway,
 	// and a single connection keeps transactions and pragmas predictable.
 	db.SetMaxOpenConns(1)
@@ -102,6 +102,18 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// connector opens connections to links.sqlite with convo_fold, search's
+// case folding (textmatch.Fold), registered: SQLite's LIKE folds ASCII only.
+type connector struct{ dsn string }
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.Driver().Open(c.dsn) }
+
+func (connector) Driver() driver.Driver {
+	return &sqlite3.SQLiteDriver{ConnectHook: func(conn *sqlite3.SQLiteConn) error {
+		return conn.RegisterFunc("convo_fold", textmatch.Fold, true)
+	}}
 }
 
 // dsn builds the connection string with net/url so unusual paths (spaces, '?',
@@ -127,27 +139,39 @@ func dsn(abs string, busy time.Duration) string {
 
 // prepareFile creates the directory (0700) and an empty database file (0600)
 // so SQLite never creates it with the umask's looser mode: conversations can
-// hold secrets. SQLite gives the -wal and -shm files the same mode.
+// hold secrets. SQLite gives the -wal and -shm files the same mode. A
+// dangling symlink at abs (a dotfiles manager, a data folder moved to another
+// disk) is followed: O_EXCL never follows one, and SQLite would create its
+// target with the umask's mode.
 func prepareFile(abs string, mustExist bool) error {
-	if _, err := os.Stat(abs); err == nil {
-		return nil
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	if mustExist {
-		return fmt.Errorf("%w at %s", ErrNotFound, abs)
-	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(abs, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) { // another process won the race
+	for hops := 0; ; hops++ {
+		if _, err := os.Stat(abs); err == nil {
+			return nil
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if mustExist {
+			return fmt.Errorf("%w at %s", ErrNotFound, abs)
+		}
+		if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(abs, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			return f.Close()
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return err
+		}
+		target, lerr := os.Readlink(abs)
+		if lerr != nil || hops >= 40 { // not a link: another process won the race
 			return nil
 		}
-		return err
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(abs), target)
+		}
+		abs = target
 	}
-	return f.Close()
 }
 
 // Path is the absolute path of the database file.

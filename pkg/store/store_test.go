@@ -150,6 +150,39 @@ func TestRecordActivityMerges(t *testing.T) {
 	if err != nil || len(docs) != 1 {
 		t.Errorf("search = %v, %v", docs, err)
 	}
+	// A title an earlier version made of the first prompt goes at the next
+	// enrichment that says so; a real title stays.
+	for _, tt := range []struct{ stored, promptTitle, want string }{
+		{"add login please", "add login please", ""},
+		{"Login page", "add login please", "Login page"},
+	} {
+		if err := s.ApplyEnrichment(ctx, Enrichment{ConversationID: "c-title", Title: tt.stored, UpdatedMs: base}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ApplyEnrichment(ctx, Enrichment{ConversationID: "c-title", PromptTitle: tt.promptTitle, UpdatedMs: base + 1}); err != nil {
+			t.Fatal(err)
+		}
+		if c, _ := s.GetConversation(ctx, "c-title"); c == nil || c.Title != tt.want {
+			t.Errorf("stored %q, prompt title %q: title %+v, want %q", tt.stored, tt.promptTitle, c, tt.want)
+		}
+	}
+	// Case folds as Unicode folds it, beyond SQLite's ASCII LIKE.
+	err = s.ApplyEnrichment(ctx, Enrichment{ConversationID: "c1", Title: "Login page ΟΔΟΣ ǅemal İstanbul", UpdatedMs: base + 9500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		words []string
+		want  int
+	}{
+		{[]string{"οδος"}, 1}, {[]string{"ΟΔΟς"}, 1}, {[]string{"ǆemal", "login"}, 1}, {[]string{"ǄEMAL"}, 1},
+		{[]string{"i̇stanbul"}, 1}, {[]string{"ıstanbul"}, 0}, {[]string{"οδοσ", "absent"}, 0},
+	} {
+		docs, err := s.SearchCandidates(ctx, tt.words, ConversationFilter{})
+		if err != nil || len(docs) != tt.want {
+			t.Errorf("search %q = %d docs, %v; want %d", tt.words, len(docs), err, tt.want)
+		}
+	}
 }
 
 func TestLinksLifecycle(t *testing.T) {

@@ -1,6 +1,9 @@
 package term
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,8 +14,8 @@ import (
 // escape sequence in a prompt could set the clipboard (OSC 52), clear the
 // screen or overwrite a line. Line and Text make such text safe to print,
 // showing control characters escaped the way git shows odd bytes in paths
-// (\033, \r, \a). --json output needs none of this: encoding/json escapes
-// control characters itself.
+// (\033, \r, \a). --json output goes through JSON: encoding/json escapes
+// C0 controls itself but leaves C1 controls and bidi overrides raw.
 
 // Line makes s safe to print as part of one line: every control character,
 // newline and tab included, is shown escaped.
@@ -24,18 +27,68 @@ func Line(s string) string { return escape(s, false) }
 func Text(s string) string { return escape(s, true) }
 
 // unsafeRune reports a character a terminal may act on rather than show:
-// C0 controls, DEL, C1 controls (U+0080–U+009F: some terminals read U+009B
-// as CSI) and the bidirectional overrides that reorder what is displayed.
+// C0 controls, DEL, and the characters of hiddenRune.
 func unsafeRune(r rune, keepLines bool) bool {
 	switch {
 	case keepLines && (r == '\n' || r == '\t'):
 		return false
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+	case r < 0x20, r == 0x7f:
 		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+	}
+	return hiddenRune(r)
+}
+
+// hiddenRune reports a non-ASCII character that acts rather than shows, or
+// shows as nothing: C1 controls (U+0080–U+009F: some terminals read U+009B
+// as CSI), the bidirectional marks, embeddings, overrides and isolates that
+// reorder what is displayed, zero-width characters that hide text inside a
+// word (U+200B–U+200D, U+2060–U+2064, U+FEFF) and the Unicode line and
+// paragraph separators (U+2028, U+2029) that break a line.
+func hiddenRune(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x061c, r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e:
+		return true
+	case r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
 		return true
 	}
 	return false
+}
+
+// JSON returns encoded JSON with every hiddenRune written as a \uXXXX
+// escape: the same value to a JSON reader, but nothing a terminal acts on
+// when the output is read raw (jq -r aside). encoding/json escapes C0
+// controls, U+2028 and U+2029 itself. Outside strings JSON is ASCII, so
+// replacing the characters wherever they are is safe.
+func JSON(b []byte) []byte {
+	if !bytes.ContainsFunc(b, hiddenRune) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if size > 1 && hiddenRune(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// JSONWriter passes what is written to w through JSON. Each Write must be
+// whole characters: json.Encoder writes one whole value per call.
+func JSONWriter(w io.Writer) io.Writer { return jsonWriter{w} }
+
+type jsonWriter struct{ w io.Writer }
+
+func (j jsonWriter) Write(p []byte) (int, error) {
+	if _, err := j.w.Write(JSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func escape(s string, keepLines bool) string {

@@ -1,6 +1,8 @@
 package term
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -19,6 +21,10 @@ func TestLineAndText(t *testing.T) {
 		{"invalid UTF-8", "a\xffb\x9b", `a\377b\233`, `a\377b\233`},
 		{"bidi override", "a\u202eb", `a\342\200\256b`, `a\342\200\256b`},
 		{"backslash kept", `C:\dir`, `C:\dir`, `C:\dir`},
+		{"zero-width space and joiner", "pass\u200bword\u200d", `pass\342\200\213word\342\200\215`, `pass\342\200\213word\342\200\215`},
+		{"word joiner, BOM", "a\u2060b\ufeff", `a\342\201\240b\357\273\277`, `a\342\201\240b\357\273\277`},
+		{"line and paragraph separators", "a\u2028b\u2029", `a\342\200\250b\342\200\251`, `a\342\200\250b\342\200\251`},
+		{"right-to-left mark", "a\u200fb", `a\342\200\217b`, `a\342\200\217b`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -29,6 +35,36 @@ func TestLineAndText(t *testing.T) {
 				t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.text)
 			}
 		})
+	}
+}
+
+func TestJSON(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"t":"plain – naïve 日本"}`, `{"t":"plain – naïve 日本"}`},
+		{"{\"t\":\"a\u009b2Jb\"}", `{"t":"a\u009b2Jb"}`},
+		{"{\"t\":\"a\u202eb\u2066\"}", `{"t":"a\u202eb\u2066"}`},
+		{"{\"t\":\"x\u200by\ufeff\"}", `{"t":"x\u200by\ufeff"}`},
+	}
+	for _, tt := range tests {
+		got := string(JSON([]byte(tt.in)))
+		if got != tt.want {
+			t.Errorf("JSON(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		var a, b any
+		if err := json.Unmarshal([]byte(tt.in), &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(got), &b); err != nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("JSON(%q) = %q: decodes to %v (%v), want %v", tt.in, got, b, err, a)
+		}
+	}
+	// Through an encoder, as the commands write.
+	var out strings.Builder
+	if err := json.NewEncoder(JSONWriter(&out)).Encode(map[string]string{"agent": "x\u009b\u202e\u2028"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != `{"agent":"x\u009b\u202e\u2028"}`+"\n" {
+		t.Errorf("encoded %q", got)
 	}
 }
 

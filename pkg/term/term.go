@@ -130,9 +130,10 @@ func (t *IO) ColorEnabled() bool { return t.colorOn }
 // Palette returns the colors for this output (no-ops when color is off).
 func (t *IO) Palette() *Palette { return t.palette }
 
-// WriteJSON writes v as one compact line (JSON Lines), without HTML escaping.
+// WriteJSON writes v as one compact line (JSON Lines), without HTML escaping,
+// with the characters a terminal acts on escaped (JSON).
 func (t *IO) WriteJSON(v any) error {
-	enc := json.NewEncoder(t.Out)
+	enc := json.NewEncoder(JSONWriter(t.Out))
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }

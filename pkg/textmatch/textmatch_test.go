@@ -6,6 +6,23 @@ import (
 	"unicode/utf8"
 )
 
+func TestFold(t *testing.T) {
+	for _, group := range [][]string{
+		{"σ", "ς", "Σ"}, {"ǅ", "ǆ", "Ǆ"}, {"İ", "i̇", "I\u0307"}, {"Straße", "STRAẞE"}, {"k", "K", "\u212a"}, {"Ⱥ", "ⱥ"}, {"ABC xyz", "abc XYZ"},
+	} {
+		for _, s := range group[1:] {
+			if Fold(s) != Fold(group[0]) {
+				t.Errorf("Fold(%q) = %q, Fold(%q) = %q: want equal", s, Fold(s), group[0], Fold(group[0]))
+			}
+		}
+	}
+	for _, pair := range [][2]string{{"i", "İ"}, {"i", "ı"}, {"s", "ß"}} {
+		if Fold(pair[0]) == Fold(pair[1]) {
+			t.Errorf("Fold(%q) == Fold(%q)", pair[0], pair[1])
+		}
+	}
+}
+
 func TestIndex(t *testing.T) {
 	tests := []struct {
 		name, text, word string
@@ -19,6 +36,15 @@ func TestIndex(t *testing.T) {
 		{"none", "abc", "z", 0, ""},
 		{"empty word", "abc", " ", 0, ""},
 		{"invalid UTF-8 in text", "\xffneedle", "NEEDLE", 0, "needle"},
+		{"accents are not folded", "ΟΔΥΣΣΕΥΣ and οδυσσευς", "ὈΔΥΣΣΕΎΣ", 0, ""},
+		{"sigma, final sigma", "ΚΑΛΟΣ", "καλος", 0, "ΚΑΛΟΣ"},
+		{"final sigma in text", "o καλός", "ΚΑΛΌΣ", 0, "καλός"},
+		{"titlecase digraph", "ǅemal", "ǆemal", 0, "ǅemal"},
+		{"titlecase digraph, upper", "ǄEMAL", "ǅemal", 0, "ǄEMAL"},
+		{"dotted capital I", "İstanbul", "i̇stanbul", 0, "İstanbul"},
+		{"dotted capital I in the word", "i̇stanbul", "İSTANBUL", 0, "i̇stanbul"},
+		{"dotted capital I is not plain i", "İstanbul", "istanbul", 0, ""},
+		{"Kelvin sign", "5 \u212a", "k", 0, "\u212a"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,8 +80,8 @@ func FuzzExcerpt(f *testing.F) {
 		if start < 0 {
 			return
 		}
-		// Equal once lowered as strings.ToLower does (EqualFold folds differently).
-		if matched, lw := strings.ToLower(text[start:end]), strings.ToLower(word); matched != lw {
+		// Equal once folded.
+		if matched, fw := Fold(text[start:end]), Fold(word); matched != fw {
 			t.Fatalf("Index(%q, %q) matched %q", text, word, text[start:end])
 		}
 		s, _, _ := Around(text, start, end, radius)

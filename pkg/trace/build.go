@@ -72,7 +72,7 @@ func Build(in Input) Record {
 	models := map[string]string{}
 	wroteLines := map[string]bool{}
 	for _, l := range in.Links {
-		models[l.ID] = ModelID(l.Model)
+		models[l.ID] = ModelID(in.text(l.Model)) // redacted before lower-casing: secret formats have a case
 		meta.Conversations[l.ID] = in.convMeta(l)
 	}
 	for _, w := range in.Writers {
@@ -201,7 +201,7 @@ func (in Input) convMeta(l Link) ConvMeta {
 	m := ConvMeta{
 		Agent:        in.text(l.Agent),
 		Model:        in.text(l.Model),
-		Title:        in.text(l.Title),
+		Title:        in.text(in.title(l)),
 		Summary:      in.text(l.Summary),
 		Confidence:   l.Confidence,
 		Status:       l.Status,
@@ -220,6 +220,29 @@ func (in Input) convMeta(l Link) ConvMeta {
 		m.FirstPrompt = in.text(l.FirstPrompt)
 	}
 	return m
+}
+
+// title is the conversation's title as shared: none when it is the start
+// of the first prompt and prompts are not shared. An agent titles an
+// untitled conversation by its first prompt (Claude Code with no title
+// line), and such a title would share the prompt that --prompts guards.
+func (in Input) title(l Link) string {
+	if in.Prompts || !fromPrompt(l.Title, l.FirstPrompt) {
+		return l.Title
+	}
+	return ""
+}
+
+// fromPrompt reports whether title is the start of prompt's first line
+// (whitespace folded, a trailing ellipsis dropped): a title made from it.
+func fromPrompt(title, prompt string) bool {
+	t := strings.Join(strings.Fields(strings.TrimSuffix(strings.TrimSpace(title), "…")), " ")
+	p := strings.TrimSpace(prompt)
+	if i := strings.IndexByte(p, '\n'); i >= 0 {
+		p = p[:i]
+	}
+	p = strings.Join(strings.Fields(p), " ")
+	return t != "" && strings.HasPrefix(p, t)
 }
 
 // text is a free-text field as shared: no path outside the repository, no
@@ -256,6 +279,8 @@ func isoMs(ms int64) string {
 
 // ModelID spells a model name the models.dev way, provider/model, when the
 // provider is known from the name ("" otherwise, e.g. Cursor's "auto").
+// A model name is free text (a gateway URL, a Bedrock ARN): Build redacts
+// it first.
 func ModelID(name string) string {
 	n := strings.ToLower(strings.TrimSpace(name))
 	if n == "" || n == "default" || n == "auto" {

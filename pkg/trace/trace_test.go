@@ -33,6 +33,32 @@ func sample() Input {
 	}
 }
 
+// A conversation titled by its first prompt (Claude Code with no title
+// line) shares no title unless prompts are shared.
+func TestBuildTitleFromPrompt(t *testing.T) {
+	tests := []struct {
+		title, prompt string
+		prompts       bool
+		want          string
+	}{
+		{"Deploy with the key in vault/prod", "Deploy with the key in vault/prod", false, ""},
+		{"I think we can also remove the whole logic around strategiesBlockingMain() and …", "I think we can also remove the whole logic around strategiesBlockingMain() and  its callers\nthanks", false, ""},
+		{"Deploy with the key in vault/prod", "Deploy with the key in vault/prod", true, "Deploy with the key in vault/prod"},
+		{"Add rate limiting", "please add limits", false, "Add rate limiting"},
+		{"Add rate limiting", "", false, "Add rate limiting"},
+	}
+	for _, tt := range tests {
+		in := sample()
+		in.Prompts = tt.prompts
+		in.Links = []Link{{ID: "c1", Title: tt.title, FirstPrompt: tt.prompt, Status: "auto", Confidence: 0.9}}
+		rec := Build(in)
+		meta, _ := rec.Meta()
+		if got := meta.Conversations["c1"].Title; got != tt.want {
+			t.Errorf("title %q, prompt %q, prompts %v: shared title %q, want %q", tt.title, tt.prompt, tt.prompts, got, tt.want)
+		}
+	}
+}
+
 func TestBuild(t *testing.T) {
 	r := Build(sample())
 	if err := Check(r); err != nil {
