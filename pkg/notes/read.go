@@ -66,7 +66,9 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 // note's bytes, are skipped without being built.
 func linkedFromNote(commit string, derived []byte, text string) []store.LinkedConversation {
 	if derived == nil {
-		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") {
+		// The fast path only for a record plainly about commit (claims).
+		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") &&
+			strings.Contains(line, `"revision":"`+commit+`"`) && !strings.Contains(line, `"withdrawn"`) {
 			m, ok := decodeMeta(line)
 			if !ok {
 				return nil
@@ -74,7 +76,7 @@ func linkedFromNote(commit string, derived []byte, text string) []store.LinkedCo
 			return linkedMeta(commit, m)
 		}
 	}
-	rec, ok := Combine(Decode(joinLines(derived, []byte(text))))
+	rec, ok := Combine(decodeClaims(commit, joinLines(derived, []byte(text))))
 	if !ok {
 		return nil
 	}
