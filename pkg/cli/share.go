@@ -591,7 +591,16 @@ func squashesAfterPull(ctx context.Context, env *Env, repo *gitx.Repo, n int) {
 
 // attributeSquashesIn is attributeSquashes for the commits git log selects
 // with revs.
+// A record derived with sharing on goes to the shared notes only from
+// notes.DerivedShareMin; below it, and with sharing off, it stays in this
+// clone. Either way it is written by the clone's random name, never by the
+// user's e-mail.
 func attributeSquashesIn(ctx context.Context, g notes.Git, s notes.Settings, revs ...string) (int, error) {
+	w, err := g.CloneWriter(ctx)
+	if err != nil {
+		return 0, err
+	}
+	s.Writer = w
 	o, err := g.Options(ctx, s, Version)
 	if err != nil {
 		return 0, err
@@ -600,15 +609,21 @@ func attributeSquashesIn(ctx context.Context, g notes.Git, s notes.Settings, rev
 	if err != nil || len(recs) == 0 {
 		return 0, err
 	}
-	if !s.On {
-		return len(recs), g.SaveDerived(ctx, recs)
+	local := map[string]trace.Record{}
+	changes := map[string]*trace.Record{}
+	for c, r := range recs {
+		if s.On && notes.Shareable(r) {
+			changes[c] = &r
+		} else {
+			local[c] = r
+		}
 	}
-	changes := make(map[string]*trace.Record, len(recs))
-	for c := range recs {
-		r := recs[c]
-		changes[c] = &r
+	if err := g.SaveDerived(ctx, local); err != nil {
+		return 0, err
 	}
-	_, err = g.Write(ctx, changes, s.Writer, "git-convo: squash merges")
+	if len(changes) > 0 {
+		_, err = g.Write(ctx, changes, s.Writer, "git-convo: squash merges")
+	}
 	return len(recs), err
 }
 

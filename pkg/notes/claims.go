@@ -30,14 +30,15 @@ func claims(commit string, recs []trace.Record) []trace.Record {
 		return out
 	}
 	for i := range out {
-		out[i] = withdraw(out[i], withdrawn)
+		out[i] = withdraw(out[i], withdrawn, true)
 	}
 	return out
 }
 
-// withdraw takes the derived links of the conversations in ids out of r:
-// their entry, their files' lines and their evidence.
-func withdraw(r trace.Record, ids map[string]bool) trace.Record {
+// withdraw takes the links of the conversations in ids out of r (only the
+// derived ones: onlyDerived): their entry, their files' lines and their
+// evidence.
+func withdraw(r trace.Record, ids map[string]bool, onlyDerived bool) trace.Record {
 	m, ok := r.Meta()
 	if !ok {
 		return r
@@ -45,7 +46,7 @@ func withdraw(r trace.Record, ids map[string]bool) trace.Record {
 	gone := map[string]bool{}
 	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
 	for id, c := range m.Conversations {
-		if ids[id] && c.IsDerived() {
+		if ids[id] && (c.IsDerived() || !onlyDerived) {
 			gone[id] = true
 			continue
 		}

@@ -3,6 +3,7 @@ package notes
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -501,20 +502,40 @@ func trivialLine(t string) bool {
 	return alnum < 4 || len(strings.Fields(t)) == 1 && alnum == len([]rune(strings.TrimSpace(t)))
 }
 
+// Shareable reports whether a derived record may go to the shared notes:
+// every link it holds is at DerivedShareMin or above.
+func Shareable(r trace.Record) bool {
+	m, _ := r.Meta()
+	for _, c := range m.Conversations {
+		if c.Confidence < DerivedShareMin {
+			return false
+		}
+	}
+	return len(m.Conversations) > 0
+}
+
 // notesMentioning returns the commits whose note on one of refs holds one
 // of the line hashes in want, as a JSON string: one git grep over the notes
 // trees, so that a large history's notes are not all read and decoded.
 func (g Git) notesMentioning(ctx context.Context, refs []string, want map[string]bool) (map[string]bool, error) {
+	pats := make([]string, 0, len(want))
+	for h := range want {
+		pats = append(pats, "\""+h+"\"")
+	}
+	return g.grepNotes(ctx, refs, pats)
+}
+
+// grepNotes returns the commits whose note on one of refs holds one of the
+// fixed strings pats: one git grep over the notes trees.
+func (g Git) grepNotes(ctx context.Context, refs, pats []string) (map[string]bool, error) {
 	f, err := os.CreateTemp("", "git-convo-hashes-*")
 	if err != nil {
 		return nil, err
 	}
 	defer os.Remove(f.Name())
-	for h := range want {
-		fmt.Fprintf(f, "\"%s\"\n", h)
-	}
-	if err := f.Close(); err != nil {
-		return nil, err
+	_, werr := f.WriteString(strings.Join(pats, "\n") + "\n")
+	if err := f.Close(); err != nil || werr != nil {
+		return nil, errors.Join(err, werr)
 	}
 	args := append([]string{"grep", "-l", "-z", "-F", "--no-color", "-f", f.Name()}, refs...)
 	out, err := g.run(ctx, nil, append(args, "--")...)

@@ -259,3 +259,94 @@ func TestSquashHostileNotes(t *testing.T) {
 		t.Errorf("a record about %s read on %s: %+v", person[:7], unrelated[:7], Linked(unrelated, r))
 	}
 }
+
+// The refresh (Update, from the store) never deletes what it did not write:
+// a derived record, a withdrawal. Withdrawn links are ignored by readers and
+// by later derivations, whoever wrote them.
+func TestRefreshKeepsDerivedAndWithdrawals(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t)
+	h.commit("base", map[string]string{"w.go": "package w\n"})
+	git(t, h.g, "", "checkout", "-q", "-b", "feature")
+	wrote := "\nfunc Wrote() {\n\tstepOne(ctx, 1)\n\tstepTwo(ctx, 2)\n\tstepThree(ctx, 3)\n}\n"
+	agent := h.commit("agent", map[string]string{"w.go": "package w\n" + wrote})
+	h.note(agent, "conv", "w.go", strings.Split(wrote, "\n")...)
+	git(t, h.g, "", "checkout", "-q", "main")
+	squash := h.squashOnto("feature", "merged")
+	got, err := h.g.SquashesIn(ctx, []string{"--no-walk", squash}, BuildOptions{Writer: "clone-bbbb"})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%v %v", got, err)
+	}
+	r := got[squash]
+	if _, err := h.g.Write(ctx, map[string]*trace.Record{squash: &r}, "clone-bbbb", "m"); err != nil {
+		t.Fatal(err)
+	}
+	linked := func() []string {
+		rd := NewReader(ctx, h.g.Dir)
+		defer rd.Close()
+		recs, err := rd.Records(ctx, []string{squash})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, lc := range Linked(squash, recs[squash]) {
+			ids = append(ids, lc.ConversationID)
+		}
+		return ids
+	}
+	// The store has no link for the squash: the refresh writes nil.
+	refresh := func() {
+		if _, err := h.g.write(ctx, map[string]*trace.Record{squash: nil}, "clone-bbbb", "refresh", refreshed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refresh()
+	if ids := linked(); len(ids) != 1 || ids[0] != "conv" {
+		t.Fatalf("after a refresh, the squash's links: %v", ids)
+	}
+	// Another clone withdraws it (unlink): every reader drops it.
+	git(t, h.g, "", "config", KeyWriter, "clone-cccc")
+	if err := h.g.Withdraw(ctx, squash, "conv", "false", Settings{On: true}); err != nil {
+		t.Fatal(err)
+	}
+	if ids := linked(); len(ids) != 0 {
+		t.Fatalf("withdrawn, still linked: %v", ids)
+	}
+	refresh()
+	if ids := linked(); len(ids) != 0 {
+		t.Fatalf("withdrawn, linked again after a refresh: %v", ids)
+	}
+	links, err := h.g.DerivedLinks(ctx, BuildOptions{})
+	if err != nil || len(links) != 0 {
+		t.Errorf("derived links after the withdrawal: %+v %v", links, err)
+	}
+	// The commit has a note now: no clone derives it again.
+	if again, err := h.g.SquashesIn(ctx, []string{"--no-walk", squash}, BuildOptions{}); err != nil || len(again) != 0 {
+		t.Errorf("derived again: %v %v", again, err)
+	}
+}
+
+// Old records (before links were marked derived) still read, labelled as
+// the old rule's; share clean finds those today's rules would not make.
+func TestDerivedLinksOldRule(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t)
+	h.commit("base", map[string]string{"w.go": "package w\n"})
+	person := h.commit("a person", map[string]string{"w.go": "package w\n\nfunc P() error {\n\treturn nil\n}\n"})
+	old := evidenced(person, "conv", "w.go", "}", "\treturn nil")
+	m, _ := old.Meta()
+	c := m.Conversations["conv"]
+	c.Reason = "squash of 1234567"
+	m.Conversations["conv"] = c
+	old.SetMeta(m)
+	if _, err := h.g.Write(ctx, map[string]*trace.Record{person: old}, "a@example.com", "m"); err != nil {
+		t.Fatal(err)
+	}
+	links, err := h.g.DerivedLinks(ctx, BuildOptions{})
+	if err != nil || len(links) != 1 {
+		t.Fatalf("%+v %v", links, err)
+	}
+	if l := links[0]; !l.OldRule || !l.Stale || !l.Shared || l.Commit != person || l.Writer != "a@example.com" {
+		t.Errorf("%+v", l)
+	}
+}
