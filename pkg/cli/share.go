@@ -27,7 +27,7 @@ func shareCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "share",
 		Usage:     "share this repository's conversations with it, as git notes (opt-in)",
-		UsageText: "git convo share on [--prompts] [--remote <name>]\ngit convo share off\ngit convo share status\ngit convo share preview [<rev>]",
+		UsageText: "git convo share on [--prompts] [--remote <name>]\ngit convo share off\ngit convo share status\ngit convo share preview [<rev>]\ngit convo share clean [--yes] [--dry-run]",
 		Description: `Sharing writes, for every linked commit, an Agent Trace record as a git note on
 refs/notes/convo, and pushes the notes to the remote after your own git push. Teammates'
 git convo show, log and blame then name the conversations behind your commits. Off by
@@ -84,6 +84,7 @@ first; transcripts are never shared. See docs/sharing.md.`,
 					return nil // background work: errors went to the log
 				},
 			},
+			shareCleanCommand(env),
 			{
 				Name:      "preview",
 				Usage:     "print exactly the note sharing would write for a commit",
@@ -542,6 +543,33 @@ func shortHashes(hs []string) []string {
 func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation) {
 	if err := rc.shared.MergeLinked(ctx, hashes, linked); err != nil {
 		rc.env.log().Printf("share", "reading shared notes: %v", err)
+	}
+	rc.localTitles(ctx, linked)
+}
+
+// localTitles gives a link read from a note without a title (a squash
+// derived from a note written before the title was known) the title the
+// local database knows for its conversation.
+func (rc *readContext) localTitles(ctx context.Context, linked map[string][]store.LinkedConversation) {
+	if rc.store == nil {
+		return
+	}
+	known := map[string]*store.Conversation{}
+	for _, lcs := range linked {
+		for i := range lcs {
+			lc := &lcs[i]
+			if lc.Source != notes.SourceNotes || lc.Conv.Title != "" {
+				continue
+			}
+			c, seen := known[lc.ConversationID]
+			if !seen {
+				c, _ = rc.store.GetConversation(ctx, lc.ConversationID)
+				known[lc.ConversationID] = c
+			}
+			if c != nil {
+				notes.FillConversation(&lc.Conv, *c)
+			}
+		}
 	}
 }
 
