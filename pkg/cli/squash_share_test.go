@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/trace"
 )
 
 // A server-side squash travels: the clone that pulls it derives the record,
@@ -156,5 +157,66 @@ func TestShareCleanWithdrawsOldFalseRecords(t *testing.T) {
 	}
 	if out := c.convo(c.dir, "share", "clean"); !strings.Contains(out, "nothing to clean") {
 		t.Errorf("a second clean:\n%s", out)
+	}
+}
+
+// The hostile teammate of issue 22: notes attached to an old commit, naming
+// the victim's conversation, one with the hashes of lines a person typed
+// later, one copied from the victim's own note on another commit. The
+// victim's clone never shows the person's commit as the conversation's, and
+// ignores the copied record; what a teammate's note claims on its own
+// commit is shown as theirs.
+func TestShareHostileNotesAreClaims(t *testing.T) {
+	base, bare := newTeam(t)
+	seed := strings.TrimSpace(base.run(base.root, "git", "--git-dir="+bare, "rev-parse", "main"))
+	v := cloneAs(t, bare, "v")
+	v.convo(v.dir, "share", "on")
+	v.conversation(t, "conv-victim", "Victim's work", "s", "p", "feat.go", "package feat\n\nfunc Feature(x int) int {\n\treturn x * featureScale\n}\n")
+	mine := v.commit(v.dir, "feature", "feat.go")
+	v.run(v.dir, "git", "push", "-q", "origin", "main") // the pre-push block pushes the notes
+	v.convo(v.dir, "push")
+
+	plain := filepath.Join(base.root, "plain")
+	base.run(base.root, "git", "clone", "-q", bare, plain)
+	typed := "package feat\n\nfunc Typed(a, b int) int {\n\tsum := a*31 + b\n\treturn sum ^ magicNumber\n}\n"
+	base.write(plain, "typed.go", typed)
+	person := base.commit(plain, "typed by a person", "typed.go")
+	base.run(plain, "git", "push", "-q", "origin", "main")
+
+	h := cloneAs(t, bare, "h")
+	h.convo(h.dir, "share", "on")
+	h.run(h.dir, "git", "fetch", "-q")
+	// The forged record: on the old seed commit, about it, naming the
+	// victim's conversation with evidence of the person's lines.
+	var hashes []string
+	for _, l := range strings.Split(typed, "\n") {
+		if strings.TrimSpace(l) != "" {
+			hashes = append(hashes, `"`+trace.LineHash(l)+`"`)
+		}
+	}
+	forged := `{"version":"0.1.0","id":"00000000-0000-8000-8000-000000000001","timestamp":"2020-01-01T00:00:00Z",` +
+		`"vcs":{"type":"git","revision":"` + seed + `"},"files":[],"metadata":{"dev.git-convo":{"format":1,"writer":"clone-evil",` +
+		`"conversations":{"conv-victim":{"title":"Victim's work","confidence":1,"status":"auto"}},` +
+		`"evidence":[{"path":"typed.go","conversation":"conv-victim","lines":[` + strings.Join(hashes, ",") + `]}]}}}`
+	// The copied record: the victim's own note on its commit, attached to
+	// the seed commit.
+	copied := strings.TrimSpace(h.run(h.dir, "git", "notes", "--ref="+notes.TrackingRef("origin"), "show", mine))
+	h.runEnv(h.dir, h.env, forged+"\n"+copied+"\n", "git", "notes", "--ref="+notes.Ref, "add", "-f", "-F", "-", seed)
+	h.convo(h.dir, "push")
+
+	v.run(v.dir, "git", "pull", "-q", "--ff-only")
+	if cs := v.showJSON(v.dir, person).Conversations; len(cs) != 0 {
+		t.Errorf("the person's commit is shown as the victim's conversation's: %+v", cs)
+	}
+	for _, cv := range v.showJSON(v.dir, seed).Conversations {
+		if cv.Origin != "notes" || cv.SharedBy != "clone-evil" {
+			t.Errorf("the seed commit's link is not the hostile teammate's claim: %+v", cv)
+		}
+	}
+	if out := v.convo(v.dir, "show", seed); strings.Contains(out, "Victim's work") && !strings.Contains(out, "shared by clone-evil") {
+		t.Errorf("show does not say whose claim it is:\n%s", out)
+	}
+	if out := v.convo(v.dir, "blame", "typed.go"); strings.Contains(out, "Victim") {
+		t.Errorf("blame gives the person's lines to the victim's conversation:\n%s", out)
 	}
 }
