@@ -37,6 +37,13 @@ const (
 	// squashMinShare is the share of a noted commit's distinctive lines, of
 	// one conversation, a candidate must reproduce in runs.
 	squashMinShare = 0.5
+	// squashFrequent is in how many noted commits' evidence a line must be
+	// to count for nothing.
+	squashFrequent = 3
+	// squashMaxNoted bounds the noted commits one candidate is checked
+	// against (two git processes each): a candidate that shares
+	// distinctive lines with more is not told apart, so not claimed.
+	squashMaxNoted = 32
 	// DerivedShareMin is the confidence from which a derived record is
 	// written to the shared notes (docs/sharing.md); below it, it stays in
 	// this clone (git-convo-derived.jsonl).
@@ -128,8 +135,26 @@ func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[stri
 	if err != nil || len(sources) == 0 {
 		return res, err
 	}
+	// A line in the evidence of several noted commits is frequent: a
+	// sampled count of the repository, free, that weeds out most common
+	// lines before any git process runs.
+	seenIn := map[string]map[string]bool{}
+	for _, e := range sources {
+		for l := range e.lines {
+			if seenIn[l] == nil {
+				seenIn[l] = map[string]bool{}
+			}
+			seenIn[l][e.commit] = true
+		}
+	}
+	frequent := map[string]bool{}
+	for l, cs := range seenIn {
+		if len(cs) >= squashFrequent {
+			frequent[l] = true
+		}
+	}
 	for _, h := range cands {
-		if rec, ok := g.squashOf(ctx, h, diffs[h], sources, srcDiffs, metas, o); ok {
+		if rec, ok := g.squashOf(ctx, h, diffs[h], sources, srcDiffs, metas, frequent, o); ok {
 			res[h] = rec
 		}
 	}
@@ -223,16 +248,39 @@ type squashMatch struct {
 // squashOf judges one candidate against the evidence: ok is false unless
 // some conversation's lines are reproduced as the rules ask.
 func (g Git) squashOf(ctx context.Context, h string, d commitDiff, sources []evidence, srcDiffs map[string]commitDiff,
-	metas map[string]trace.ConvMeta, o BuildOptions) (trace.Record, bool) {
+	metas map[string]trace.ConvMeta, frequent map[string]bool, o BuildOptions) (trace.Record, bool) {
+	// The candidate's lines that could be distinctive: evidence sharing
+	// fewer than squashMinRun of them cannot make a squash, so its commit
+	// costs no git process.
+	mayCount := map[string]bool{}
+	for _, ls := range d.added {
+		for _, l := range ls {
+			if t := link.NormLine(l.Text); link.Countable(t) && !trivialLine(t) && !frequent[trace.LineHash(t)] {
+				mayCount[trace.LineHash(t)] = true
+			}
+		}
+	}
 	related := map[string]bool{} // noted commit -> may the candidate join it
 	var texts []string
 	for _, e := range sources {
-		ok, seen := related[e.commit]
-		if !seen {
-			ok = !srcDiffs[e.commit].time.After(d.time) && !g.ancestry(ctx, e.commit, h)
-			related[e.commit] = ok
+		shared := 0
+		for l := range e.lines {
+			if mayCount[l] {
+				shared++
+			}
 		}
-		if ok {
+		if shared < squashMinRun {
+			continue
+		}
+		if _, seen := related[e.commit]; !seen {
+			if len(related) == squashMaxNoted {
+				return trace.Record{}, false // it matches too much to tell
+			}
+			related[e.commit] = !srcDiffs[e.commit].time.After(d.time) && !g.ancestry(ctx, e.commit, h)
+		}
+	}
+	for _, e := range sources {
+		if related[e.commit] {
 			for _, t := range e.lines {
 				texts = append(texts, t)
 			}
@@ -262,7 +310,7 @@ func (g Git) squashOf(ctx context.Context, h string, d commitDiff, sources []evi
 		}
 		rare := map[string]bool{}
 		for l := range e.lines {
-			if !common[l] {
+			if !common[l] && !frequent[l] {
 				rare[l] = true
 			}
 		}
