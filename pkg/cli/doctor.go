@@ -35,7 +35,7 @@ type check struct {
 func doctorCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "doctor",
-		UsageText: "git convo doctor [--json]",
+		UsageText: "git convo doctor [--json] [--derived]",
 		Usage:     "check the setup and show recent errors",
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
 exists, and whether it is this git-convo), Cursor's hooks, the links database (readable,
@@ -47,10 +47,16 @@ errors from the log. Every problem comes with its fix. Exits 1 when a check fail
 that is normal before first use (nothing recorded yet) or that you chose (install
 --cursor=none) is information, not a failure. A links.sqlite of the Node prototype at its
 default place is mentioned until "git convo import --from-prototype" has copied it.
---replay-spool first retries the spooled events, set-aside ones included.`,
+--replay-spool first retries the spooled events, set-aside ones included. --derived lists
+the derived links instead (squash and rebase merges recognised from shared notes), each
+with where it lives, who wrote it, and whether today's rules would make it again.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the checks as JSON"},
-			&cli.BoolFlag{Name: "replay-spool", Usage: "retry the spooled hook events now, set-aside ones included, then check"}},
+			&cli.BoolFlag{Name: "replay-spool", Usage: "retry the spooled hook events now, set-aside ones included, then check"},
+			&cli.BoolFlag{Name: "derived", Usage: "list the derived links (squash merges recognised from shared notes) instead"}},
 		Action: func(c *cli.Context) error {
+			if c.Bool("derived") {
+				return doctorDerived(c.Context, env, c.Bool("json"))
+			}
 			if c.Bool("replay-spool") {
 				if err := replaySpool(c.Context, env); err != nil {
 					return err

@@ -32,6 +32,11 @@ func unlinkCommand(env *Env) *cli.Command {
 		Name:      "unlink",
 		Usage:     "remove the link between a conversation and a commit",
 		UsageText: "git convo unlink <conversation> [<rev>]",
+		Description: `Removes a link of the local database. A derived link (a squash or rebase merge
+recognised from shared notes, which git convo doctor --derived lists) is withdrawn instead:
+the withdrawal is recorded in this clone's note, shared on the next push when sharing is
+on, so every teammate's git-convo ignores the link too (kept in this clone when sharing is
+off).`,
 		Action: func(c *cli.Context) error {
 			return runLinkCmd(c, env, false)
 		},
@@ -64,20 +69,33 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 	}
 	defer s.Close()
 	convID, err := resolveConversation(ctx, s, args[0], add)
-	if err != nil {
-		return err
-	}
 	if !add {
-		removed, err := s.Unlink(ctx, convID, hash)
-		if err != nil {
-			return err
+		removed := false
+		if err == nil {
+			if removed, err = s.Unlink(ctx, convID, hash); err != nil {
+				return err
+			}
 		}
 		if !removed {
+			// Not in the local database: a derived link (a squash merge)?
+			id := args[0]
+			if convID != "" {
+				id = convID
+			}
+			if ok, werr := withdrawDerived(ctx, env, repo, id, hash); ok || werr != nil {
+				return werr
+			}
+			if err != nil {
+				return err
+			}
 			return fmt.Errorf("conversation %s is not linked to %s", convID, gitx.ShortHash(hash))
 		}
 		shareAfter(ctx, env, repo.TopLevel, s, hash)
 		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(convID), gitx.ShortHash(hash))
 		return nil
+	}
+	if err != nil {
+		return err
 	}
 	if err := s.SetManualLink(ctx, convID, hash, "linked by hand"); err != nil {
 		return err

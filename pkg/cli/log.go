@@ -216,6 +216,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 				}
 			}
 			rc.shared.MergeLinkedText(hashes, text, linked)
+			rc.localTitles(ctx, linked)
 		}
 		var recorded map[string]*store.Commit
 		if rc.json { // show-shaped objects: recorded, branch, files as show --json has them
@@ -419,7 +420,7 @@ func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []store
 	for _, lc := range lcs {
 		pct := strconv.FormatFloat(lc.Confidence*100, 'f', 0, 64)
 		w.WriteString("        " + p.Key(lc.ConversationID, "●") + " " + displayTitle(lc.Conv, lc.ConversationID) + " " +
-			p.Dim("("+pct+"% "+lc.Status+agentSuffix(lc.Conv.Agent)+")") + "\n")
+			p.Dim("("+pct+"% "+lc.Status+agentSuffix(lc.Conv.Agent)+sharedBy(lc, ", ")+")") + "\n")
 	}
 	// A bufio.Writer keeps its first write error: Flush returns it.
 	_, err := w.Write(nil)

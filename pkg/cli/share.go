@@ -28,7 +28,7 @@ func shareCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "share",
 		Usage:     "share this repository's conversations with it, as git notes (opt-in)",
-		UsageText: "git convo share on [--prompts] [--remote <name>]\ngit convo share off\ngit convo share status\ngit convo share preview [<rev>]",
+		UsageText: "git convo share on [--prompts] [--remote <name>]\ngit convo share off\ngit convo share status\ngit convo share preview [<rev>]\ngit convo share clean [--yes] [--dry-run]",
 		Description: `Sharing writes, for every linked commit, an Agent Trace record as a git note on
 refs/notes/convo, and pushes the notes to the remote after your own git push. Teammates'
 git convo show, log and blame then name the conversations behind your commits. Off by
@@ -85,6 +85,7 @@ first; transcripts are never shared. See docs/sharing.md.`,
 					return nil // background work: errors went to the log
 				},
 			},
+			shareCleanCommand(env),
 			{
 				Name:      "preview",
 				Usage:     "print exactly the note sharing would write for a commit",
@@ -544,6 +545,33 @@ func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked 
 	if err := rc.shared.MergeLinked(ctx, hashes, linked); err != nil {
 		rc.env.log().Printf("share", "reading shared notes: %v", err)
 	}
+	rc.localTitles(ctx, linked)
+}
+
+// localTitles gives a link read from a note without a title (a squash
+// derived from a note written before the title was known) the title the
+// local database knows for its conversation.
+func (rc *readContext) localTitles(ctx context.Context, linked map[string][]store.LinkedConversation) {
+	if rc.store == nil {
+		return
+	}
+	known := map[string]*store.Conversation{}
+	for _, lcs := range linked {
+		for i := range lcs {
+			lc := &lcs[i]
+			if lc.Source != notes.SourceNotes || lc.Conv.Title != "" {
+				continue
+			}
+			c, seen := known[lc.ConversationID]
+			if !seen {
+				c, _ = rc.store.GetConversation(ctx, lc.ConversationID)
+				known[lc.ConversationID] = c
+			}
+			if c != nil {
+				notes.FillConversation(&lc.Conv, *c)
+			}
+		}
+	}
 }
 
 // mergeSharedLines adds shared notes' line attribution for commits the
@@ -592,7 +620,16 @@ func squashesAfterPull(ctx context.Context, env *Env, repo *gitx.Repo, n int) {
 
 // attributeSquashesIn is attributeSquashes for the commits git log selects
 // with revs.
+// A record derived with sharing on goes to the shared notes only from
+// notes.DerivedShareMin; below it, and with sharing off, it stays in this
+// clone. Either way it is written by the clone's random name, never by the
+// user's e-mail.
 func attributeSquashesIn(ctx context.Context, g notes.Git, s notes.Settings, revs ...string) (int, error) {
+	w, err := g.CloneWriter(ctx)
+	if err != nil {
+		return 0, err
+	}
+	s.Writer = w
 	o, err := g.Options(ctx, s, Version)
 	if err != nil {
 		return 0, err
@@ -601,15 +638,21 @@ func attributeSquashesIn(ctx context.Context, g notes.Git, s notes.Settings, rev
 	if err != nil || len(recs) == 0 {
 		return 0, err
 	}
-	if !s.On {
-		return len(recs), g.SaveDerived(ctx, recs)
+	local := map[string]trace.Record{}
+	changes := map[string]*trace.Record{}
+	for c, r := range recs {
+		if s.On && notes.Shareable(r) {
+			changes[c] = &r
+		} else {
+			local[c] = r
+		}
 	}
-	changes := make(map[string]*trace.Record, len(recs))
-	for c := range recs {
-		r := recs[c]
-		changes[c] = &r
+	if err := g.SaveDerived(ctx, local); err != nil {
+		return 0, err
 	}
-	_, err = g.Write(ctx, changes, s.Writer, "git-convo: squash merges")
+	if len(changes) > 0 {
+		_, err = g.Write(ctx, changes, s.Writer, "git-convo: squash merges")
+	}
 	return len(recs), err
 }
 

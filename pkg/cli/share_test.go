@@ -421,7 +421,7 @@ func checkSquashAttributed(t *testing.T, b teammate, squash string, sources map[
 	}
 	for id, src := range sources {
 		c, ok := byID[id]
-		if !ok || c.Reason != "squash of "+src || c.Title == "" || c.Origin != "notes" {
+		if !ok || !strings.HasPrefix(c.Reason, "squash of "+src+": ") || c.Title == "" || c.Origin != "notes" {
 			t.Errorf("the squash commit's %s: %+v (all: %+v)", id, c, shown.Conversations)
 		}
 	}

@@ -203,7 +203,7 @@ func (rc *readContext) printConversations(ctx context.Context, lcs []store.Linke
 func printConversationBlock(w io.Writer, p *term.Palette, now time.Time, lc store.LinkedConversation) {
 	title := displayTitle(lc.Conv, lc.ConversationID)
 	fmt.Fprintf(w, "    %s %s  %s\n", p.Key(lc.ConversationID, "●"), p.Bold(title),
-		p.Dim(fmt.Sprintf("(%.0f%% %s%s)", lc.Confidence*100, lc.Status, agentSuffix(lc.Conv.Agent))))
+		p.Dim(fmt.Sprintf("(%.0f%% %s%s%s)", lc.Confidence*100, lc.Status, agentSuffix(lc.Conv.Agent), sharedBy(lc, ", "))))
 	span := ""
 	if lc.Conv.FirstSeenMs > 0 {
 		start, end := time.UnixMilli(lc.Conv.FirstSeenMs), time.UnixMilli(lc.Conv.ActivityMs)

@@ -38,7 +38,8 @@ type conversationJSON struct {
 	MatchedFiles []string `json:"matchedFiles"`
 	Reason       string   `json:"reason"`
 	Source       string   `json:"source"`
-	Origin       string   `json:"origin"` // local | notes (a teammate's shared note)
+	Origin       string   `json:"origin"`             // local | notes (a teammate's shared note)
+	SharedBy     string   `json:"sharedBy,omitempty"` // the clone whose note says so (origin notes)
 	Summary      string   `json:"summary,omitempty"`
 	FirstPrompt  string   `json:"firstPrompt,omitempty"`
 	Model        string   `json:"model,omitempty"`
@@ -70,6 +71,7 @@ func toConversationJSON(lc store.LinkedConversation) conversationJSON {
 		Reason:       lc.Reason,
 		Source:       lc.Source,
 		Origin:       notes.Origin(lc.Source),
+		SharedBy:     lc.SharedBy,
 		Summary:      lc.Conv.Summary,
 		FirstPrompt:  lc.Conv.FirstPrompt,
 		Model:        lc.Conv.Model,
@@ -108,6 +110,18 @@ func displayTitle(c store.Conversation, id string) string {
 	default:
 		return "conversation " + shortID(id)
 	}
+}
+
+// sharedBy says, for a link read from a teammate's note, whose note it is
+// ("shared by clone-…"), after sep; "" for this clone's own links.
+func sharedBy(lc store.LinkedConversation, sep string) string {
+	if lc.Source != notes.SourceNotes {
+		return ""
+	}
+	if lc.SharedBy == "" {
+		return sep + "shared in git notes"
+	}
+	return sep + "shared by " + term.Line(lc.SharedBy)
 }
 
 // shortID is the start of a conversation id, safe to print.

@@ -206,10 +206,17 @@ func readObject(rd *bufio.Reader) (sha, typ string, content []byte, err error) {
 // (a nil record removes it), keeping every other writer's records, in one
 // git fast-import. It returns how many notes changed.
 func (g Git) Write(ctx context.Context, recs map[string]*trace.Record, writer, message string) (int, error) {
+	return g.write(ctx, recs, writer, message, nil)
+}
+
+// write is Write where own, when not nil, makes each commit's new record of
+// writer from the new one and the one it replaces (a refresh keeps what it
+// did not build: refreshed).
+func (g Git) write(ctx context.Context, recs map[string]*trace.Record, writer, message string, own func(built, old *trace.Record) *trace.Record) (int, error) {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		var n int
-		n, err = g.writeOnce(ctx, recs, writer, message)
+		n, err = g.writeOnce(ctx, recs, writer, message, own)
 		if err == nil {
 			return n, nil
 		}
@@ -220,7 +227,7 @@ func (g Git) Write(ctx context.Context, recs map[string]*trace.Record, writer, m
 	return 0, err
 }
 
-func (g Git) writeOnce(ctx context.Context, recs map[string]*trace.Record, writer, message string) (int, error) {
+func (g Git) writeOnce(ctx context.Context, recs map[string]*trace.Record, writer, message string, own func(built, old *trace.Record) *trace.Record) (int, error) {
 	parent, err := g.resolve(ctx, Ref)
 	if err != nil {
 		return 0, err
@@ -244,13 +251,20 @@ func (g Git) writeOnce(ctx context.Context, recs map[string]*trace.Record, write
 	changed := 0
 	for _, c := range commits {
 		var keep []trace.Record
+		var old *trace.Record
 		for _, r := range Decode(current[c]) {
 			if m, _ := r.Meta(); m.Writer != writer {
 				keep = append(keep, r)
+			} else {
+				old = &r
 			}
 		}
-		if recs[c] != nil {
-			keep = append(keep, *recs[c])
+		rec := recs[c]
+		if own != nil {
+			rec = own(rec, old)
+		}
+		if rec != nil {
+			keep = append(keep, *rec)
 		}
 		text := Encode(keep)
 		if bytes.Equal(text, current[c]) {

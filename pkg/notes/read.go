@@ -22,6 +22,10 @@ func Origin(source string) string {
 	return "local"
 }
 
+// OldRuleLabel is added to the reason of a derived link written before
+// links were marked derived: two matching lines were enough then.
+const OldRuleLabel = " (recognised by the old line-hash rule: weaker evidence; git convo share clean checks it)"
+
 // Linked turns a record into the links read commands print, strongest
 // first, with Source SourceNotes.
 func Linked(commit string, r trace.Record) []store.LinkedConversation {
@@ -38,12 +42,16 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 	for id, c := range m.Conversations {
 		lc := store.LinkedConversation{
 			Link: store.Link{ConversationID: id, CommitHash: commit, MatchedFiles: c.MatchedFiles, Confidence: c.Confidence,
-				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines},
+				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines,
+				SharedBy: m.Writer},
 			Conv: store.Conversation{ID: id, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
 				Agent: c.Agent, FirstSeenMs: ms(c.StartedAt), ActivityMs: ms(c.LastActiveAt)},
 		}
 		if lc.Status == "" {
 			lc.Status = "auto"
+		}
+		if c.Derived == "" && c.IsDerived() {
+			lc.Reason += OldRuleLabel
 		}
 		out = append(out, lc)
 	}
@@ -66,7 +74,9 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 // note's bytes, are skipped without being built.
 func linkedFromNote(commit string, derived []byte, text string) []store.LinkedConversation {
 	if derived == nil {
-		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") {
+		// The fast path only for a record plainly about commit (claims).
+		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") &&
+			strings.Contains(line, `"revision":"`+commit+`"`) && !strings.Contains(line, `"withdrawn"`) {
 			m, ok := decodeMeta(line)
 			if !ok {
 				return nil
@@ -74,7 +84,7 @@ func linkedFromNote(commit string, derived []byte, text string) []store.LinkedCo
 			return linkedMeta(commit, m)
 		}
 	}
-	rec, ok := Combine(Decode(joinLines(derived, []byte(text))))
+	rec, ok := Combine(decodeClaims(commit, joinLines(derived, []byte(text))))
 	if !ok {
 		return nil
 	}
@@ -107,13 +117,15 @@ func decodeMeta(line string) (trace.Meta, bool) {
 
 // linksMeta is metaOf(metaForLinks(raw)) without building that object:
 // scanMeta would read {"format":F,"conversations":C} as F then C, so the
-// scanner takes the two values where they lie (what it takes is valid
+// scanner takes the values where they lie (format, conversations and the
+// writer, whose "shared by" read commands print; what it takes is valid
 // JSON, as metaOf checks first). What it cannot take goes the long way.
 func linksMeta(raw string) trace.Meta {
-	var f [2]string
-	if rawFields(raw, f[:], "format", "conversations") {
+	var f [3]string
+	if rawFields(raw, f[:], "format", "conversations", "writer") {
 		var m trace.Meta
-		if (f[0] == "" || scanMetaField(&m, "format", f[0])) && (f[1] == "" || scanMetaField(&m, "conversations", f[1])) {
+		if (f[0] == "" || scanMetaField(&m, "format", f[0])) && (f[1] == "" || scanMetaField(&m, "conversations", f[1])) &&
+			(f[2] == "" || plainString(f[2], &m.Writer)) {
 			return m
 		}
 	}
@@ -121,12 +133,12 @@ func linksMeta(raw string) trace.Meta {
 }
 
 // metaForLinks is git-convo's metadata raw with only what Linked reads
-// (format and conversations): the evidence, per-line hashes and most of
+// (format, conversations and writer): the evidence, per-line hashes and most of
 // its bytes, is skipped unread instead of decoded. A value that is not an
 // object is left for Meta to refuse.
 func metaForLinks(raw string) string {
-	keys := [2]string{"format", "conversations"}
-	var f [2]string
+	keys := [3]string{"format", "conversations", "writer"}
+	var f [3]string
 	if !rawFields(raw, f[:], keys[:]...) {
 		return raw
 	}

@@ -162,7 +162,7 @@ func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace
 		if !found {
 			continue
 		}
-		if rec, ok := Combine(Decode(joinLines(parts...))); ok {
+		if rec, ok := Combine(decodeClaims(h, joinLines(parts...))); ok {
 			rec.VCS = &trace.VCS{Type: "git", Revision: h}
 			out[h] = rec
 		}

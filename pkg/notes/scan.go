@@ -222,6 +222,8 @@ func scanConvMeta(b string) (c trace.ConvMeta, ok bool) {
 			s = &c.StartedAt
 		case "last_active_at":
 			s = &c.LastActiveAt
+		case "derived":
+			s = &c.Derived
 		case "confidence":
 			f, err := strconv.ParseFloat(val, 64) // null fails too
 			c.Confidence = f

@@ -60,11 +60,13 @@ func TestLinkedFromNoteAsRecords(t *testing.T) {
 		{"no format, evidence first", `{"files":[],"metadata":{"dev.git-convo":{"evidence":[{"path":"a","hashes":["}"]}],"writer":"w","conversations":{"x":{"title":"T"}}}}}`, nil},
 		{"newer format last", `{"files":[],"metadata":{"dev.git-convo":{"conversations":{"x":{"title":"T"}},"format":99}}}`, nil},
 		{"cut short", one[:len(one)/2], nil},
+		{"about another commit", strings.ReplaceAll(one, h, strings.Repeat("d", 40)), nil},
+		{"about another commit, beside one about it", strings.ReplaceAll(one, h, strings.Repeat("d", 40)) + other, nil},
 		{"keys spaced", `{ "files" : [ ] , "metadata" : { "dev.git-convo" : {"format":1,"conversations":{"x":{"title":"T","confidence":0.5}}} } }`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := []any(nil)
-			if rec, ok := Combine(Decode(joinLines(tc.derived, []byte(tc.text)))); ok {
+			if rec, ok := Combine(decodeClaims(h, joinLines(tc.derived, []byte(tc.text)))); ok {
 				for _, lc := range Linked(h, rec) {
 					want = append(want, lc)
 				}

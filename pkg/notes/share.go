@@ -36,13 +36,10 @@ type Settings struct {
 // SetShare turns sharing on or off for the repository.
 func (g Git) SetShare(ctx context.Context, on, prompts bool, remote string) error {
 	kv := [][2]string{{KeyShare, boolStr(on)}}
-	if w, err := g.Config(ctx, KeyWriter); err == nil && on && w == "" {
-		// Each clone names its records: two clones (even one person's
-		// laptop and desktop, with one user.email) must not replace each
-		// other's records on a commit.
-		var b [6]byte
-		_, _ = rand.Read(b[:])
-		kv = append(kv, [2]string{KeyWriter, "clone-" + hex.EncodeToString(b[:])})
+	if on {
+		if _, err := g.CloneWriter(ctx); err != nil {
+			return err
+		}
 	}
 	if on {
 		kv = append(kv, [2]string{KeyPrompts, boolStr(prompts)})
@@ -56,6 +53,25 @@ func (g Git) SetShare(ctx context.Context, on, prompts bool, remote string) erro
 		}
 	}
 	return nil
+}
+
+// CloneWriter is the random name of this clone's records
+// (convo.shareWriter), made and kept on first use. Each clone names its
+// records: two clones (even one person's laptop and desktop, with one
+// user.email) must not replace each other's records on a commit, and a
+// record kept while sharing is off must not carry the user's e-mail.
+func (g Git) CloneWriter(ctx context.Context) (string, error) {
+	w, err := g.Config(ctx, KeyWriter)
+	if err != nil || w != "" {
+		return w, err
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	w = "clone-" + hex.EncodeToString(b[:])
+	if _, err := g.run(ctx, nil, "config", "--local", KeyWriter, w); err != nil {
+		return "", err
+	}
+	return w, nil
 }
 
 func boolStr(b bool) string {
@@ -176,7 +192,53 @@ func (g Git) Update(ctx context.Context, st *store.Store, hashes []string, s Set
 			changes[h] = nil
 		}
 	}
-	return g.Write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"))
+	return g.write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"), refreshed)
+}
+
+// refreshed is this clone's new record on a commit when the store's links
+// are rebuilt (built, nil for none): what the refresh did not write itself
+// stays, namely the links old derived (squash merges) and the links it
+// withdrew, unless the store now links that conversation.
+func refreshed(built, old *trace.Record) *trace.Record {
+	if old == nil {
+		return built
+	}
+	om, _ := old.Meta()
+	var linked map[string]trace.ConvMeta
+	if built != nil {
+		bm, _ := built.Meta()
+		linked = bm.Conversations
+	}
+	drop := map[string]bool{}
+	derived := false
+	for id, c := range om.Conversations {
+		if _, ok := linked[id]; ok || !c.IsDerived() {
+			drop[id] = true
+		} else {
+			derived = true
+		}
+	}
+	var withdrawn []trace.Withdrawal
+	for _, w := range om.Withdrawn {
+		if _, ok := linked[w.Conversation]; !ok {
+			withdrawn = append(withdrawn, w)
+		}
+	}
+	if !derived && len(withdrawn) == 0 {
+		return built
+	}
+	kept := withdraw(*old, drop, false)
+	km, _ := kept.Meta()
+	km.Withdrawn = withdrawn
+	kept.SetMeta(km)
+	if built == nil {
+		return &kept
+	}
+	merged := trace.Merge(*built, kept)
+	mm, _ := merged.Meta()
+	mm.Writer = om.Writer
+	merged.SetMeta(mm)
+	return &merged
 }
 
 func plural(n int, what string) string {

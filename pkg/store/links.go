@@ -111,6 +111,10 @@ type Link struct {
 	CreatedAt      string
 	WrittenLines   int // the commit's added lines this conversation wrote
 	AddedLines     int // the commit's countable added lines
+
+	// SharedBy is, for a link read from a shared note, the clone whose
+	// note it is (the note's writer).
+	SharedBy string
 }
 
 // ReplaceAutoLinks makes links the auto-links of commitHash: it inserts or

@@ -31,6 +31,8 @@ type Input struct {
 	Root, Home  string
 	ToolVersion string
 	Writer      string // names this clone (convo.shareWriter)
+	// Withdrawn are the derived links this clone withdrew on the commit.
+	Withdrawn []Withdrawal
 }
 
 // Link is one conversation linked to the commit.
@@ -40,6 +42,7 @@ type Link struct {
 	MatchedFiles                                                  []string
 	FirstSeenMs, ActivityMs                                       int64
 	WrittenLines, AddedLines                                      int
+	Derived                                                       string // "squash": derived, not recorded (ConvMeta.Derived)
 }
 
 // ConversationURL names a conversation in a record: conversations live in
@@ -68,7 +71,7 @@ func Build(in Input) Record {
 		Tool:      &Tool{Name: "git-convo", Version: in.ToolVersion},
 		Files:     []File{},
 	}
-	meta := Meta{Format: Format, Writer: in.Writer, Conversations: map[string]ConvMeta{}}
+	meta := Meta{Format: Format, Writer: in.Writer, Conversations: map[string]ConvMeta{}, Withdrawn: in.Withdrawn}
 	models := map[string]string{}
 	wroteLines := map[string]bool{}
 	for _, l := range in.Links {
@@ -208,6 +211,7 @@ func (in Input) convMeta(l Link) ConvMeta {
 		Reason:       in.text(l.Reason),
 		WrittenLines: l.WrittenLines,
 		AddedLines:   l.AddedLines,
+		Derived:      l.Derived,
 		StartedAt:    isoMs(l.FirstSeenMs),
 		LastActiveAt: isoMs(l.ActivityMs),
 	}

@@ -140,6 +140,13 @@ func mergeMeta(a, b Meta) Meta {
 			out.Evidence = append(out.Evidence, e)
 		}
 	}
+	withdrawn := map[string]bool{}
+	for _, w := range append(append([]Withdrawal{}, a.Withdrawn...), b.Withdrawn...) {
+		if !withdrawn[w.Conversation] {
+			withdrawn[w.Conversation] = true
+			out.Withdrawn = append(out.Withdrawn, w)
+		}
+	}
 	return out
 }
 
@@ -154,7 +161,7 @@ func fillConv(a, b ConvMeta) ConvMeta {
 		src string
 	}{
 		{&a.Agent, b.Agent}, {&a.Model, b.Model}, {&a.Title, b.Title}, {&a.Summary, b.Summary},
-		{&a.Reason, b.Reason}, {&a.FirstPrompt, b.FirstPrompt}, {&a.StartedAt, b.StartedAt}, {&a.LastActiveAt, b.LastActiveAt},
+		{&a.Reason, b.Reason}, {&a.Derived, b.Derived}, {&a.FirstPrompt, b.FirstPrompt}, {&a.StartedAt, b.StartedAt}, {&a.LastActiveAt, b.LastActiveAt},
 	} {
 		if *f.dst == "" {
 			*f.dst = f.src

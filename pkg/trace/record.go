@@ -4,7 +4,10 @@
 // under metadata[MetaKey], versioned by Format.
 package trace
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // SpecVersion is the Agent Trace specification version records follow.
 const SpecVersion = "0.1.0"
@@ -79,6 +82,16 @@ type Meta struct {
 	// Evidence holds per-line hashes of the lines each conversation wrote,
 	// so the lines can be recognised in another commit (a squash merge).
 	Evidence []Evidence `json:"evidence,omitempty"`
+	// Withdrawn names conversations whose derived links (squash merges, by
+	// any writer) on this commit the writer withdrew: readers drop them.
+	Withdrawn []Withdrawal `json:"withdrawn,omitempty"`
+}
+
+// Withdrawal is a derived link a clone withdrew (git convo unlink, share
+// clean): a false record can be taken back from the whole team.
+type Withdrawal struct {
+	Conversation string `json:"conversation"`
+	Reason       string `json:"reason,omitempty"`
 }
 
 // ConvMeta describes one conversation linked to the commit.
@@ -96,6 +109,15 @@ type ConvMeta struct {
 	LastActiveAt string   `json:"last_active_at,omitempty"`
 	WrittenLines int      `json:"written_lines,omitempty"`
 	AddedLines   int      `json:"added_lines,omitempty"`
+	// Derived says how the link was derived rather than recorded: "squash"
+	// for a squash or rebase merge recognised from other notes' evidence.
+	Derived string `json:"derived,omitempty"`
+}
+
+// IsDerived reports whether a link was derived from other notes: marked so,
+// or written before the mark existed (a "squash of" reason).
+func (c ConvMeta) IsDerived() bool {
+	return c.Derived != "" || strings.HasPrefix(c.Reason, "squash of ")
 }
 
 // Evidence is the hashes of the lines one conversation wrote in one file.

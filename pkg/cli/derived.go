@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/term"
+)
+
+// Derived links (squash merges recognised from teammates' notes) are not in
+// the local database: unlink withdraws one, doctor --derived lists them and
+// share clean withdraws those today's rules would not make.
+
+// withdrawDerived withdraws the derived link on hash of the conversation
+// arg names (its id, or a prefix of it): ok is false when hash has none.
+func withdrawDerived(ctx context.Context, env *Env, repo *gitx.Repo, arg, hash string) (ok bool, err error) {
+	g := notesGit(repo)
+	rd := notes.NewReader(ctx, g.Dir)
+	recs, err := rd.Records(ctx, []string{hash})
+	rd.Close()
+	if err != nil {
+		return false, err
+	}
+	r, found := recs[hash]
+	if !found {
+		return false, nil
+	}
+	m, _ := r.Meta()
+	var ids []string
+	for id, cm := range m.Conversations {
+		if cm.IsDerived() && strings.HasPrefix(id, arg) {
+			ids = append(ids, id)
+		}
+	}
+	switch len(ids) {
+	case 0:
+		return false, nil
+	case 1:
+	default:
+		return true, usagef("conversation %q is ambiguous on %s: %s", arg, gitx.ShortHash(hash), strings.Join(ids, ", "))
+	}
+	s, err := g.Settings(ctx)
+	if err != nil {
+		return true, err
+	}
+	if err := g.Withdraw(ctx, hash, ids[0], "withdrawn by hand (git convo unlink)", s); err != nil {
+		return true, err
+	}
+	fmt.Fprintf(env.Stdout, "withdrew the derived link of %s from %s %s\n", term.Line(ids[0]), gitx.ShortHash(hash), withdrawnWhere(s))
+	return true, nil
+}
+
+// withdrawnWhere says where a withdrawal went.
+func withdrawnWhere(s notes.Settings) string {
+	if s.On {
+		return "(in this clone's note: shared on the next push, or now with git convo push)"
+	}
+	return "(in this clone only: sharing is off)"
+}
+
+func doctorDerived(ctx context.Context, env *Env, asJSON bool) error {
+	g, s, err := shareSettings(ctx)
+	if err != nil {
+		return err
+	}
+	squashesAfterFetch(ctx, env)
+	o, err := g.Options(ctx, s, Version)
+	if err != nil {
+		return err
+	}
+	links, err := g.DerivedLinks(ctx, o)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if links == nil {
+			links = []notes.DerivedLink{}
+		}
+		return jsonEncoder(env.Stdout).Encode(map[string]any{"derived": links})
+	}
+	if len(links) == 0 {
+		fmt.Fprintln(env.Stdout, "no derived link: no squash or rebase merge was recognised from shared notes")
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "%d derived link%s (squash and rebase merges recognised from shared notes):\n", len(links), plural(len(links)))
+	printDerived(env.Stdout, links)
+	fmt.Fprintln(env.Stdout, "git convo unlink <conversation> <commit> withdraws one; git convo share clean withdraws the stale ones.")
+	return nil
+}
+
+// printDerived lists derived links, one a line, with where each lives and
+// whether today's rules would make it.
+func printDerived(w io.Writer, links []notes.DerivedLink) {
+	for _, l := range links {
+		title := l.Title
+		if title == "" {
+			title = "conversation " + shortID(l.Conversation)
+		}
+		where := "this clone only"
+		if l.Shared {
+			where = "shared"
+			if l.Writer != "" {
+				where += " by " + l.Writer
+			}
+		}
+		var labels []string
+		if l.OldRule {
+			labels = append(labels, "old line-hash rule, weaker evidence")
+		}
+		if l.Stale {
+			labels = append(labels, "today's rules would not make it")
+		}
+		extra := ""
+		if len(labels) > 0 {
+			extra = "; " + strings.Join(labels, "; ")
+		}
+		fmt.Fprintf(w, "  %s  %s  %s  %.0f%%  %s  (%s%s)\n", gitx.ShortHash(l.Commit), shortID(l.Conversation),
+			term.Line(oneLine(title, 60)), l.Confidence*100, term.Line(l.Reason), term.Line(where), extra)
+	}
+}
+
+func shareCleanCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "clean",
+		Usage:     "withdraw the derived links (squash merges) today's rules would not make, after a preview",
+		UsageText: "git convo share clean [--yes] [--dry-run]",
+		Description: `Lists the derived links (squash and rebase merges recognised from shared notes: in the
+notes refs, whoever wrote them, and in this clone) that today's rules would not make, for
+example those an older git-convo derived from two matching lines, and withdraws them once
+you agree: at the prompt, or with --yes. A withdrawal is a record in this clone's note
+(shared on the next push when sharing is on, else kept in this clone): every reader then
+ignores those links. Nothing is withdrawn without your word. See docs/sharing.md.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "withdraw without asking"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "only list them"},
+		},
+		Action: func(c *cli.Context) error { return shareClean(c.Context, env, c.Bool("yes"), c.Bool("dry-run")) },
+	}
+}
+
+func shareClean(ctx context.Context, env *Env, yes, dryRun bool) error {
+	g, s, err := shareSettings(ctx)
+	if err != nil {
+		return err
+	}
+	o, err := g.Options(ctx, s, Version)
+	if err != nil {
+		return err
+	}
+	links, err := g.DerivedLinks(ctx, o)
+	if err != nil {
+		return err
+	}
+	var stale []notes.DerivedLink
+	for _, l := range links {
+		if l.Stale {
+			stale = append(stale, l)
+		}
+	}
+	if len(stale) == 0 {
+		fmt.Fprintf(env.Stdout, "nothing to clean: today's rules would make each of the %d derived link%s again\n", len(links), plural(len(links)))
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "%d derived link%s today's rules would not make:\n", len(stale), plural(len(stale)))
+	printDerived(env.Stdout, stale)
+	if dryRun {
+		return nil
+	}
+	if !yes {
+		f, ok := env.Stdin.(*os.File)
+		if !ok || !isTerminal(f) {
+			fmt.Fprintln(env.Stdout, "nothing withdrawn: run git convo share clean --yes to withdraw them")
+			return nil
+		}
+		fmt.Fprintf(env.Stdout, "Withdraw %s? [y/N] ", map[bool]string{true: "it", false: "them"}[len(stale) == 1])
+		answer, _ := bufio.NewReader(env.Stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(env.Stdout, "nothing withdrawn")
+			return nil
+		}
+	}
+	for _, l := range stale {
+		if err := g.Withdraw(ctx, l.Commit, l.Conversation, "withdrawn by git convo share clean: today's rules would not make it", s); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(env.Stdout, "withdrew %d derived link%s %s\n", len(stale), plural(len(stale)), withdrawnWhere(s))
+	return nil
+}
