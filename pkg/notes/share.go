@@ -97,8 +97,18 @@ func (g Git) Setup(ctx context.Context) ([]string, error) {
 			return changed, err
 		}
 	}
-	return changed, add("notes.rewriteRef", Ref)
+	// The exact name of an older install would warn on every rewrite
+	// until Ref exists.
+	_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "notes.rewriteRef", Ref)
+	return changed, add("notes.rewriteRef", RewriteRef)
 }
+
+// RewriteRef is notes.rewriteRef's value: Ref written as a glob that only
+// Ref matches. Git warns "notes ref refs/notes/convo is invalid" on every
+// amend and rebase while a plain name does not exist yet (a clone that does
+// not share never writes Ref); a glob that matches nothing is silent, and
+// once Ref exists its notes follow rewritten commits all the same.
+const RewriteRef = "refs/notes/conv[o]"
 
 // Unsetup takes out what Setup added.
 func (g Git) Unsetup(ctx context.Context) error {
@@ -109,7 +119,9 @@ func (g Git) Unsetup(ctx context.Context) error {
 	for _, r := range remotes {
 		_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "remote."+r+".fetch", FetchRefspec(r))
 	}
-	_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "notes.rewriteRef", Ref)
+	for _, v := range []string{RewriteRef, Ref} {
+		_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "notes.rewriteRef", v)
+	}
 	return nil
 }
 
