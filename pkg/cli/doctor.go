@@ -35,7 +35,7 @@ type check struct {
 func doctorCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "doctor",
-		UsageText: "git convo doctor [--json]",
+		UsageText: "git convo doctor [--json] [--replay-spool]",
 		Usage:     "check the setup and show recent errors",
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
 exists, and whether it is this git-convo), Cursor's hooks, the links database (readable,

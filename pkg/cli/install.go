@@ -23,7 +23,7 @@ func installCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "install",
 		Usage:     "install the git hooks in this repository and Cursor's agent hooks",
-		UsageText: "git convo install [--cursor=user|project|none] [--claude=user|project|none] [--force]",
+		UsageText: "git convo install [--cursor=user|project|none] [--claude=user|project|none] [--mcp] [--force] [--shared]",
 		Description: `Adds a block between "# >>> git-convo >>>" and "# <<< git-convo <<<" right after the
 shebang of the post-commit, post-merge and post-rewrite hooks, and of pre-push while this
 repository shares (in the hooks

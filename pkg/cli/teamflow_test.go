@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/git-convo/git-convo/pkg/notes"
 )
 
@@ -34,5 +36,38 @@ func TestRewriteAfterInstallIsQuiet(t *testing.T) {
 	quiet("git", "rebase", "-q", "-i", "HEAD~2")
 	if hasRef(a.sandbox, a.dir+"/.git", notes.Ref) {
 		t.Errorf("a clone that does not share has %s", notes.Ref)
+	}
+}
+
+// TestUsageLineNamesEveryFlag: a command's USAGE line (UsageText) names
+// every option its --help lists, as the README's table does (the read
+// options every read command takes are left out there too, and so are the
+// git options log and blame shape their lines with: "<git log options>").
+func TestUsageLineNamesEveryFlag(t *testing.T) {
+	common := map[string]bool{"help": true, "json": true, "color": true, "no-color": true, "no-pager": true}
+	for _, cmd := range newApp(SystemEnv()).Commands {
+		if cmd.Hidden || cmd.UsageText == "" || strings.Contains(cmd.UsageText, " options>") {
+			continue
+		}
+		for _, f := range cmd.Flags {
+			if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
+				continue
+			}
+			names := f.Names()
+			if common[names[0]] {
+				continue
+			}
+			found := false
+			for _, n := range names {
+				dash := "--"
+				if len(n) == 1 {
+					dash = "-"
+				}
+				found = found || strings.Contains(cmd.UsageText, dash+n)
+			}
+			if !found {
+				t.Errorf("%s's USAGE line does not name --%s: %s", cmd.Name, names[0], cmd.UsageText)
+			}
+		}
 	}
 }
