@@ -98,7 +98,7 @@ config makes every repository use; without it install refuses and says so.`,
 				fmt.Fprintf(env.Stdout, "%s: Cursor hooks %s\n", path, res)
 				if c.Bool("mcp") {
 					mcpPath := filepath.Join(filepath.Dir(path), "mcp.json")
-					res, err := cursor.InstallMCPJSON(mcpPath, command)
+					res, err := cursor.InstallMCPJSON(mcpPath, command, configBackupDir(env))
 					if err != nil {
 						return err
 					}
@@ -233,8 +233,15 @@ own hook content exactly as it was (a hook file with nothing else left is delete
 git-convo's entries from this repository's .cursor/hooks.json and .claude/settings.json.
 --cursor also removes them from the user-level ~/.cursor/hooks.json, which serves every
 repository; --claude from the user-level ~/.claude/settings.json (restored byte for byte
-when nothing else changed it since the install). Recorded links
-stay in links.sqlite (see "git convo forget").`,
+when nothing else changed it since the install; so is Cursor's mcp.json).
+
+It also takes out the sharing settings (convo.share, convo.sharePrompts,
+convo.shareRemote, convo.shareWriter: a later install never shares unasked), the notes
+fetch refspecs and notes.rewriteRef, and the files git-convo keeps in .git
+(git-convo-share.json, git-convo-fetched.json, git-convo-derived.jsonl); it records the
+commits the hooks queued first. It ends by naming what stays and how to remove it: the
+user-level agent hooks and MCP server (without --cursor or --claude), the links recorded in
+links.sqlite (see "git convo forget") and the notes, which are your team's too.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "cursor", Usage: "also remove the user-level Cursor hooks (~/.cursor/hooks.json)"},
 			claudeUninstallFlag(),
@@ -283,12 +290,13 @@ stay in links.sqlite (see "git convo forget").`,
 				}
 				fmt.Fprintf(env.Stdout, "%s: Cursor hooks %s\n", path, res)
 				mcpPath := filepath.Join(filepath.Dir(path), "mcp.json")
-				if res, err := cursor.UninstallMCPJSON(mcpPath); err != nil {
+				if res, err := cursor.UninstallMCPJSON(mcpPath, configBackupDir(env)); err != nil {
 					return err
 				} else if res != "not present" {
 					fmt.Fprintf(env.Stdout, "%s: MCP server %s\n", mcpPath, res)
 				}
 			}
+			tidyAfterUninstall(ctx, env, repo, c.Bool("cursor"), c.Bool("claude"))
 			return nil
 		},
 	}

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/queue"
 )
 
 // After install, with sharing off (so refs/notes/convo does not exist), a
@@ -69,5 +72,83 @@ func TestUsageLineNamesEveryFlag(t *testing.T) {
 				t.Errorf("%s's USAGE line does not name --%s: %s", cmd.Name, names[0], cmd.UsageText)
 			}
 		}
+	}
+}
+
+// TestUninstallLeavesNothingOfItsOwn: after a clone shared, fetched a
+// squash merge, registered the MCP server in the user's own mcp.json and
+// queued commits, uninstall takes out the sharing settings (a re-install
+// does not share), the files git-convo made in .git, the queue's leftovers,
+// gives mcp.json back byte for byte, and says what stays and how to remove
+// it.
+func TestUninstallLeavesNothingOfItsOwn(t *testing.T) {
+	base, bare := newTeam(t)
+	squash, _ := squashedFeature(t, base, bare)
+	b := cloneAs(t, bare, "b")
+	mcpJSON := filepath.Join(b.home, ".cursor", "mcp.json")
+	mine := "{\n    \"mcpServers\": {\"other\": {\"command\": \"other-server\"}},\n    \"x\": 1\n}\n"
+	b.write(b.home, ".cursor/mcp.json", mine)
+	b.convo(b.dir, "install", "--cursor=user", "--mcp")
+	if got, _ := os.ReadFile(mcpJSON); !strings.Contains(string(got), "git-convo") {
+		t.Fatalf("install --mcp: %s", got)
+	}
+	// A plain fetch of the squash (B does not share yet: derived records).
+	b.run(b.dir, "git", "fetch", "-q")
+	b.convo(b.dir, "show", squash)
+	common := filepath.Join(b.dir, ".git")
+	for _, name := range []string{"git-convo-fetched.json", "git-convo-derived.jsonl"} {
+		if _, err := os.Stat(filepath.Join(common, name)); err != nil {
+			t.Fatalf("the flow made no %s: the test proves nothing", name)
+		}
+	}
+	b.convo(b.dir, "share", "on", "--prompts")
+	b.run(b.dir, "git", "merge", "-q", "--ff-only", "origin/main")
+	b.agentEdit(b.dir, "conv-b", "b.go", "package b\n")
+	b.commit(b.dir, "b", "b.go")
+	b.run(b.dir, "git", "push", "-q", "origin", "main")
+	// A commit queued by the hook, drained at once by a read: the drain
+	// keeps the claimed file for a late append.
+	b.write(b.dir, "q.txt", "q\n")
+	b.runQueued(b.dir, "git", "commit", "-q", "-am", "q", "--allow-empty")
+	b.run(b.dir, "git", "add", "q.txt")
+	b.runQueued(b.dir, "git", "commit", "-q", "-m", "q2")
+	b.runQueued(b.dir, "git", "convo", "show")
+	for _, name := range []string{"git-convo-share.json"} {
+		if _, err := os.Stat(filepath.Join(common, name)); err != nil {
+			t.Fatalf("the flow made no %s: the test proves nothing", name)
+		}
+	}
+
+	out := b.convo(b.dir, "uninstall")
+	for _, key := range []string{"convo.share", "convo.shareWriter", "convo.sharePrompts"} {
+		if r := b.runEnv(b.dir, b.env, "", "git", "config", key); r.code == 0 {
+			t.Errorf("uninstall left %s = %s", key, r.stdout)
+		}
+	}
+	for _, name := range []string{"git-convo-share.json", "git-convo-fetched.json", "git-convo-derived.jsonl"} {
+		if _, err := os.Stat(filepath.Join(common, name)); err == nil {
+			t.Errorf("uninstall left .git/%s", name)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(b.queueDir(), queue.FileName+"*")); len(left) > 0 {
+		t.Errorf("uninstall left the queue's files: %v", left)
+	}
+	for _, want := range []string{"removed git config convo.share", "Left in place", ".cursor/hooks.json: Cursor's hooks",
+		".cursor/mcp.json: git-convo's MCP server", "uninstall --cursor", "forget --repo", "refs/notes/convo"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("uninstall does not say %q:\n%s", want, out)
+		}
+	}
+	out = b.convo(b.dir, "uninstall", "--cursor")
+	if got, err := os.ReadFile(mcpJSON); err != nil || string(got) != mine {
+		t.Errorf("uninstall --cursor: mcp.json is not as it was:\n%s", got)
+	}
+	if _, left, _ := strings.Cut(out, "Left in place"); strings.Contains(left, ".cursor/") {
+		t.Errorf("uninstall --cursor still lists Cursor's files as left:\n%s", out)
+	}
+	// A re-install does not share.
+	b.convo(b.dir, "install", "--cursor=none")
+	if st := b.convo(b.dir, "share", "status"); !strings.Contains(st, "sharing: off") {
+		t.Errorf("after uninstall and install:\n%s", st)
 	}
 }

@@ -206,12 +206,15 @@ type State struct {
 	LastFetch     time.Time `json:"lastFetch,omitzero"`
 }
 
+// stateFile holds State, in the git common dir.
+const stateFile = "git-convo-share.json"
+
 func (g Git) statePath(ctx context.Context) (string, error) {
 	_, common, err := g.where(ctx)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(common, "git-convo-share.json"), nil
+	return filepath.Join(common, stateFile), nil
 }
 
 // LoadState reads the sharing state (zero when never pushed or fetched).
