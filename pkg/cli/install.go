@@ -30,7 +30,9 @@ repository shares (in the hooks
 directory git uses: core.hooksPath and linked worktrees are honoured). Your own hook content
 is kept byte for byte; a second install changes nothing; "git convo uninstall" takes the
 block out again. It also makes a plain "git fetch" bring teammates' shared notes into
-refs/notes/remotes/<remote>/convo and amend and rebase carry notes (notes.rewriteRef). The
+refs/notes/remotes/<remote>/convo and amend and rebase carry notes (notes.rewriteRef); in a
+fresh clone, where git clone fetched no notes, it fetches the sharing remote's once
+(bounded, never failing the install; when it cannot, show says so). The
 pre-push block comes with "git convo share on" and goes with "share off", so a push in a
 repository that does not share starts nothing (docs/sharing.md).
 
@@ -76,7 +78,7 @@ config makes every repository use; without it install refuses and says so.`,
 			if err := installGitHooks(ctx, env, repo, c.Bool("force"), c.Bool("shared")); err != nil {
 				return err
 			}
-			if err := setupSharing(ctx, repo); err != nil {
+			if err := setupSharing(ctx, env, repo); err != nil {
 				return err
 			}
 			if c.IsSet("cursor") { // remembered for doctor and the next install

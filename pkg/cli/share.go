@@ -211,11 +211,14 @@ func uninstallHook(ctx context.Context, repo *gitx.Repo, hook string) error {
 }
 
 // setupSharing makes a plain git fetch bring teammates' notes and amend and
-// rebase carry notes (install calls it).
-func setupSharing(ctx context.Context, repo *gitx.Repo) error {
-	if _, err := notesGit(repo).Setup(ctx); err != nil {
+// rebase carry notes, and brings the notes a fresh clone lacks (install
+// calls it).
+func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
+	g := notesGit(repo)
+	if _, err := g.Setup(ctx); err != nil {
 		return fmt.Errorf("setting up notes: %w", err)
 	}
+	firstFetch(ctx, env, g)
 	return nil
 }
 

@@ -152,3 +152,49 @@ func TestUninstallLeavesNothingOfItsOwn(t *testing.T) {
 		t.Errorf("after uninstall and install:\n%s", st)
 	}
 }
+
+// TestFreshCloneSeesSharedNotes: git clone fetches no notes; install
+// brings them once, so a teammate's conversation shows at once. When the
+// remote's notes cannot be fetched at install, a read that finds no link
+// says so, and a plain git fetch brings them.
+func TestFreshCloneSeesSharedNotes(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	const conv = "99999999-2222-4333-8444-555555555555"
+	a.conversation(t, conv, "Cache the sessions", "Added an LRU cache.", "cache sessions", "cache.go", "package cache\n\nvar Size = 128\n")
+	c := a.commit(a.dir, "cache", "cache.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+
+	b := newSandbox(t)
+	bdir := filepath.Join(b.root, "b")
+	b.run(b.root, "git", "clone", "-q", bare, bdir)
+	if out := b.convo(bdir, "install", "--cursor=none"); !strings.Contains(out, "fetched 1 shared note from origin") {
+		t.Errorf("install in a fresh clone:\n%s", out)
+	}
+	if out := b.convo(bdir, "show", c); !strings.Contains(out, "Cache the sessions") || strings.Contains(out, "No linked conversation") {
+		t.Errorf("show in a fresh clone after install:\n%s", out)
+	}
+	if out := b.convo(bdir, "install", "--cursor=none"); strings.Contains(out, "shared note") {
+		t.Errorf("a second install fetched again:\n%s", out)
+	}
+
+	// The remote answers ls-remote, then refuses the fetch.
+	d := newSandbox(t)
+	ddir := filepath.Join(d.root, "d")
+	d.run(d.root, "git", "clone", "-q", bare, ddir)
+	wrapper := d.write(d.root, "upload-pack", "#!/bin/sh\nif [ -e \"$0.used\" ]; then exit 1; fi\n: > \"$0.used\"\nexec git-upload-pack \"$@\"\n")
+	os.Chmod(wrapper, 0o755)
+	d.run(ddir, "git", "config", "remote.origin.uploadpack", wrapper)
+	if out := d.convo(ddir, "install", "--cursor=none"); !strings.Contains(out, "origin has shared notes that could not be fetched now: git fetch") {
+		t.Errorf("install with a fetch that fails:\n%s", out)
+	}
+	if out := d.convo(ddir, "show", c); !strings.Contains(out, "No linked conversation") || !strings.Contains(out, "origin has shared notes: git fetch") {
+		t.Errorf("show with the notes not fetched:\n%s", out)
+	}
+	d.run(ddir, "git", "config", "--unset", "remote.origin.uploadpack")
+	d.run(ddir, "git", "fetch", "-q")
+	if out := d.convo(ddir, "show", c); !strings.Contains(out, "Cache the sessions") || strings.Contains(out, "git fetch") {
+		t.Errorf("show after git fetch:\n%s", out)
+	}
+}

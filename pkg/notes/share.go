@@ -204,6 +204,9 @@ type State struct {
 	LastPush      time.Time `json:"lastPush,omitzero"`
 	LastPushError string    `json:"lastPushError,omitempty"`
 	LastFetch     time.Time `json:"lastFetch,omitzero"`
+	// Unfetched maps a remote to the notes tip install saw there and
+	// could not fetch (FirstFetch): a read with no link says so.
+	Unfetched map[string]string `json:"unfetched,omitempty"`
 }
 
 // stateFile holds State, in the git common dir.
@@ -219,17 +222,20 @@ func (g Git) statePath(ctx context.Context) (string, error) {
 
 // LoadState reads the sharing state (zero when never pushed or fetched).
 func (g Git) LoadState(ctx context.Context) (State, error) {
-	var s State
 	p, err := g.statePath(ctx)
 	if err != nil {
-		return s, err
+		return State{}, err
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return s, nil
+	return loadState(p), nil
+}
+
+// loadState reads the state file at p (zero when there is none).
+func loadState(p string) State {
+	var s State
+	if b, err := os.ReadFile(p); err == nil {
+		_ = json.Unmarshal(b, &s)
 	}
-	_ = json.Unmarshal(b, &s)
-	return s, nil
+	return s
 }
 
 // SaveState changes the sharing state with fn.
