@@ -1,13 +1,18 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/mcpserver"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/queue"
 )
@@ -196,5 +201,50 @@ func TestFreshCloneSeesSharedNotes(t *testing.T) {
 	d.run(ddir, "git", "fetch", "-q")
 	if out := d.convo(ddir, "show", c); !strings.Contains(out, "Cache the sessions") || strings.Contains(out, "git fetch") {
 		t.Errorf("show after git fetch:\n%s", out)
+	}
+}
+
+// TestMCPGetConversationOfTeammate: get_conversation on a conversation only
+// a teammate's shared note knows answers as `git convo conversation` does:
+// its metadata, files and commits, and that the transcript was not shared
+// (B has no Cursor database at all).
+func TestMCPGetConversationOfTeammate(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	b := cloneAs(t, bare, "b")
+	a.convo(a.dir, "share", "on")
+	const conv = "66666666-2222-4333-8444-555555555555"
+	a.conversation(t, conv, "Paginate the search API", "Added cursor-based pagination.", "paginate", "search.go",
+		"package search\n\nfunc Page(after string) []Hit {\n\treturn query(after)\n}\n")
+	c := a.commit(a.dir, "search: paginate", "search.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	b.run(b.dir, "git", "pull", "-q", "--ff-only")
+	os.Remove(b.cursorDB)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	session := b.mcpSession(ctx, b.dir)
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_conversation", Arguments: map[string]any{"conversationId": conv[:8]}})
+	if err != nil || res.IsError {
+		t.Fatalf("get_conversation of a teammate's conversation: %v %+v", err, res)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	var out mcpserver.ConversationOutput
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Title != "Paginate the search API" || out.Summary != "Added cursor-based pagination." || out.Origin != "notes" ||
+		len(out.Commits) != 1 || out.Commits[0].Hash != c || strings.Join(out.Files, ",") != "search.go" ||
+		!strings.Contains(out.Note, "the transcript was not shared") {
+		t.Errorf("get_conversation: %s", raw)
+	}
+	file, err := os.ReadFile(out.FilePath)
+	if err != nil || !strings.Contains(string(file), "# Paginate the search API") || !strings.Contains(string(file), c[:7]) ||
+		!strings.Contains(string(file), "the transcript was not shared") || !strings.Contains(string(file), "search.go") {
+		t.Errorf("the context file %s: %v\n%s", out.FilePath, err, file)
+	}
+	// The CLI answers from the same code: the same Markdown.
+	if cli := b.convo(b.dir, "conversation", conv); cli != string(file) {
+		t.Errorf("git convo conversation differs from the context file:\n%s\n---\n%s", cli, file)
 	}
 }
