@@ -248,3 +248,35 @@ func TestMCPGetConversationOfTeammate(t *testing.T) {
 		t.Errorf("git convo conversation differs from the context file:\n%s\n---\n%s", cli, file)
 	}
 }
+
+// TestTitleWithoutCursorDatabase: a conversation no agent store titles
+// (the Cursor CLI has no Cursor database) has one title everywhere: the
+// start of its first prompt, as show gives it.
+func TestTitleWithoutCursorDatabase(t *testing.T) {
+	sb := newSandbox(t)
+	os.Remove(sb.cursorDB)
+	repo := sb.repo("cli")
+	sb.convo(repo, "install", "--cursor=none")
+	const conv = "55555555-2222-4333-8444-555555555555"
+	sb.agentEdit(repo, conv, "x.go", "package x\n\nvar X = 1\n")
+	sb.commit(repo, "x", "x.go")
+	const want = "please write x.go"
+	if out := sb.convo(repo, "show"); !strings.Contains(out, "● "+want) {
+		t.Fatalf("show does not title it %q:\n%s", want, out)
+	}
+	if out := sb.convo(repo, "conversation", conv); !strings.Contains(out, "# Conversation: "+want) || strings.Contains(out, "(untitled)") {
+		t.Errorf("conversation:\n%s", out)
+	}
+	var meta struct{ Title string }
+	if err := json.Unmarshal([]byte(sb.convo(repo, "conversation", "--json", conv)), &meta); err != nil || meta.Title != want {
+		t.Errorf("conversation --json: title %q, %v", meta.Title, err)
+	}
+	var line struct{ Conversations []struct{ Title string } }
+	first, _, _ := strings.Cut(sb.convo(repo, "blame", "--json", "x.go"), "\n")
+	if err := json.Unmarshal([]byte(first), &line); err != nil || len(line.Conversations) != 1 || line.Conversations[0].Title != want {
+		t.Errorf("blame --json: %s %v", first, err)
+	}
+	if shown := sb.showJSON(repo, "HEAD"); len(shown.Conversations) != 1 || shown.Conversations[0].Title != want {
+		t.Errorf("show --json: %+v", shown.Conversations)
+	}
+}
