@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -114,5 +119,68 @@ func TestReadmeArchiveStepsOnFreshAccount(t *testing.T) {
 		} else if strings.HasPrefix(f, ".local/bin/") && fi.Mode()&0o111 == 0 {
 			t.Errorf("%s is not executable", f)
 		}
+	}
+}
+
+// TestFuzzScriptRunsEveryTarget: scripts/fuzz.sh (which scripts/test.sh
+// runs) finds every fuzz target of the repository by itself: each func
+// Fuzz... taking a *testing.F, as go/parser sees them, in its package.
+func TestFuzzScriptRunsEveryTarget(t *testing.T) {
+	skipOnWindows(t)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == ".git") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Fuzz") || len(fn.Type.Params.List) != 1 {
+				continue
+			}
+			if star, ok := fn.Type.Params.List[0].Type.(*ast.StarExpr); ok {
+				if sel, ok := star.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "F" {
+					rel, _ := filepath.Rel(root, filepath.Dir(p))
+					want = append(want, fn.Name.Name+" ./"+filepath.ToSlash(rel))
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 {
+		t.Fatal("no fuzz target found: the scan is wrong")
+	}
+	out, err := exec.Command("bash", filepath.Join(root, "scripts", "fuzz.sh"), "--list").Output()
+	if err != nil {
+		t.Fatalf("scripts/fuzz.sh --list: %v", err)
+	}
+	got := strings.Fields(strings.ReplaceAll(string(out), " ./", "@./"))
+	for i, w := range want {
+		want[i] = strings.Replace(w, " ./", "@./", 1)
+	}
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("scripts/fuzz.sh --list:\n%s\nthe fuzz targets:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	test, err := os.ReadFile(filepath.Join(root, "scripts", "test.sh"))
+	if err != nil || !strings.Contains(string(test), "scripts/fuzz.sh") {
+		t.Errorf("scripts/test.sh does not run scripts/fuzz.sh: %v", err)
 	}
 }
