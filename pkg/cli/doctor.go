@@ -201,8 +201,10 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	} else if _, err := os.Stat(p); err != nil && cursorChoice == "none" {
 		add(check{Name: "cursor db", OK: true, Detail: "not used, as chosen (git config " + keyCursor + " = none)"})
 	} else if err != nil {
-		add(check{Name: "cursor db", OK: true, Warn: true, Detail: p + " not found: titles and summaries will be missing",
-			Fix: "set CURSOR_DB_PATH to Cursor's globalStorage/state.vscdb"})
+		// Optional: the Cursor CLI keeps none. One line of information,
+		// and no turn logs its absence as an error.
+		add(check{Name: "cursor db", OK: true, Detail: p + " not found (optional: the Cursor CLI keeps none; titles then come " +
+			"from first prompts; CURSOR_DB_PATH names the editor's if it is elsewhere)"})
 	} else {
 		add(check{Name: "cursor db", OK: true, Detail: p})
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -278,5 +279,24 @@ func TestTitleWithoutCursorDatabase(t *testing.T) {
 	}
 	if shown := sb.showJSON(repo, "HEAD"); len(shown.Conversations) != 1 || shown.Conversations[0].Title != want {
 		t.Errorf("show --json: %+v", shown.Conversations)
+	}
+}
+
+// TestDoctorWithoutCursorDatabase: the Cursor CLI has no Cursor database.
+// After agent turns, doctor says so once, as information, and lists no
+// error for each turn.
+func TestDoctorWithoutCursorDatabase(t *testing.T) {
+	sb := newSandbox(t)
+	os.Remove(sb.cursorDB)
+	repo := sb.repo("cli")
+	sb.convo(repo, "install", "--cursor=user")
+	for i, rel := range []string{"a.go", "b.go", "c.go"} {
+		sb.agentEdit(repo, fmt.Sprintf("4444444%d-2222-4333-8444-555555555555", i), rel, "package x\n")
+	}
+	sb.commit(repo, "abc", "a.go", "b.go", "c.go")
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor")
+	if strings.Contains(r.stdout, "Recent errors") || strings.Count(r.stdout, "state.vscdb") != 1 ||
+		!strings.Contains(r.stdout, "ok   cursor db") || strings.Contains(r.stdout, "fix: set CURSOR_DB_PATH") {
+		t.Errorf("doctor with no Cursor database (exit %d):\n%s", r.code, r.stdout)
 	}
 }
