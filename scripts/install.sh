@@ -4,6 +4,8 @@
 #
 #   scripts/install.sh                 # picks /usr/local if writable, else ~/.local
 #   PREFIX=/opt/convo scripts/install.sh
+#   scripts/install.sh --demo          # then runs `git convo demo` with the binary it
+#                                      # installed, so it works before bin is on PATH
 #
 # Needs Go (1.26+) and a C compiler: SQLite is compiled in through cgo.
 set -euo pipefail
@@ -12,6 +14,15 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+demo=
+for arg in "$@"; do
+  case "$arg" in
+    --demo) demo=1 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option $arg (usage: scripts/install.sh [--demo])" ;;
+  esac
+done
 
 command -v go >/dev/null 2>&1 || die "Go is not installed: get it from https://go.dev/dl/ (1.26 or newer)"
 gover=$(go env GOVERSION | sed 's/^go//')
@@ -55,13 +66,19 @@ echo "Installed $("$bindir/git-convo" --version)"
 echo "  binaries    $bindir/git-convo, $bindir/git-convo-mcp (the MCP server)"
 echo "  man page    $mandir/git-convo.1   (git convo --help opens it)"
 echo "  completion  $bashdir/git-convo, $zshdir/_git-convo"
+if [ -n "$demo" ]; then
+  echo
+  # Through the path just installed to: the shell that ran this script may
+  # not have $bindir on its PATH yet (git would not find `git convo`).
+  "$bindir/git-convo" demo
+fi
 if ! on_path "$bindir"; then
   echo
-  echo "$bindir is not on your PATH. Add it, e.g.:"
+  echo "$bindir is not on your PATH: \`git convo\` works once it is. Add it, e.g.:"
   echo "  echo 'export PATH=\"$bindir:\$PATH\"' >> ~/.bashrc && export PATH=\"$bindir:\$PATH\""
 fi
 echo
 echo "Next steps:"
-echo "  git convo demo              # see it work in a throwaway repo"
+[ -n "$demo" ] || echo "  git convo demo              # see it work in a throwaway repo"
 echo "  cd <your repo> && git convo install"
 echo "  ... work with Cursor's agent, commit as usual, then: git convo show HEAD"

@@ -262,7 +262,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 			}
 			for _, lc := range writerFirst(linked[l.Commit], w.ConversationID) {
 				obj.Conversations = append(obj.Conversations, blameConvJSON{ID: lc.ConversationID,
-					Title: lc.Conv.Title, Confidence: lc.Confidence, Status: lc.Status, Agent: lc.Conv.Agent})
+					Title: titleOf(lc.Conv), Confidence: lc.Confidence, Status: lc.Status, Agent: lc.Conv.Agent})
 			}
 			if err := rc.io.WriteJSON(obj); err != nil {
 				return rc.ioErr(err)

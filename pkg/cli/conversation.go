@@ -44,6 +44,9 @@ transcripts are never shared.`,
 			}
 			conv, _ := s.GetConversation(ctx, id)
 			msgs, meta, err := loadConversation(ctx, env, s, id, conv)
+			if meta.Title == "" && conv != nil {
+				meta.Title = titleOf(*conv) // as show, log and search title it
+			}
 			if err != nil {
 				if conv == nil { // perhaps a teammate's, known from shared notes
 					if ok, serr := showSharedConversation(ctx, env, id, c.Bool("json")); ok {

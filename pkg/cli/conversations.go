@@ -144,7 +144,7 @@ func conversationRow(c store.Conversation, commits int) conversationRowJSON {
 	if files == nil {
 		files = []string{}
 	}
-	return conversationRowJSON{ID: c.ID, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
+	return conversationRowJSON{ID: c.ID, Title: titleOf(c), Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
 		Status: c.Status, Workspace: c.WorkspaceRoot, Started: isoMs(c.FirstSeenMs), LastActive: isoMs(c.ActivityMs),
 		Files: files, Commits: commits, Agent: c.Agent}
 }

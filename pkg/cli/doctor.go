@@ -35,7 +35,7 @@ type check struct {
 func doctorCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "doctor",
-		UsageText: "git convo doctor [--json] [--derived]",
+		UsageText: "git convo doctor [--json] [--derived] [--replay-spool]",
 		Usage:     "check the setup and show recent errors",
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
 exists, and whether it is this git-convo), Cursor's hooks, the links database (readable,
@@ -207,8 +207,10 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	} else if _, err := os.Stat(p); err != nil && cursorChoice == "none" {
 		add(check{Name: "cursor db", OK: true, Detail: "not used, as chosen (git config " + keyCursor + " = none)"})
 	} else if err != nil {
-		add(check{Name: "cursor db", OK: true, Warn: true, Detail: p + " not found: titles and summaries will be missing",
-			Fix: "set CURSOR_DB_PATH to Cursor's globalStorage/state.vscdb"})
+		// Optional: the Cursor CLI keeps none. One line of information,
+		// and no turn logs its absence as an error.
+		add(check{Name: "cursor db", OK: true, Detail: p + " not found (optional: the Cursor CLI keeps none; titles then come " +
+			"from first prompts; CURSOR_DB_PATH names the editor's if it is elsewhere)"})
 	} else {
 		add(check{Name: "cursor db", OK: true, Detail: p})
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -48,7 +49,11 @@ the last rows yet.`,
 				if conv, _ := s.GetConversation(ctx, id); conv != nil {
 					agent = conv.Agent
 				}
-				if err := w.EnrichAndRelink(ctx, agents.For(agent, env.Getenv), id, source.Hint{}); err != nil {
+				err := w.EnrichAndRelink(ctx, agents.For(agent, env.Getenv), id, source.Hint{})
+				if errors.Is(err, source.ErrNoStore) && c.Duration("delay") > 0 {
+					continue // the hooks' read again: no store is no fault (doctor says so)
+				}
+				if err != nil {
 					failed++
 					env.log().Printf("enrich", "%s: %v", id, err)
 					if c.Duration("delay") == 0 {

@@ -23,14 +23,16 @@ func installCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "install",
 		Usage:     "install the git hooks in this repository and Cursor's agent hooks",
-		UsageText: "git convo install [--cursor=user|project|none] [--claude=user|project|none] [--force]",
+		UsageText: "git convo install [--cursor=user|project|none] [--claude=user|project|none] [--mcp] [--force] [--shared]",
 		Description: `Adds a block between "# >>> git-convo >>>" and "# <<< git-convo <<<" right after the
 shebang of the post-commit, post-merge and post-rewrite hooks, and of pre-push while this
 repository shares (in the hooks
 directory git uses: core.hooksPath and linked worktrees are honoured). Your own hook content
 is kept byte for byte; a second install changes nothing; "git convo uninstall" takes the
 block out again. It also makes a plain "git fetch" bring teammates' shared notes into
-refs/notes/remotes/<remote>/convo and amend and rebase carry notes (notes.rewriteRef). The
+refs/notes/remotes/<remote>/convo and amend and rebase carry notes (notes.rewriteRef); in a
+fresh clone, where git clone fetched no notes, it fetches the sharing remote's once
+(bounded, never failing the install; when it cannot, show says so). The
 pre-push block comes with "git convo share on" and goes with "share off", so a push in a
 repository that does not share starts nothing (docs/sharing.md).
 
@@ -76,7 +78,7 @@ config makes every repository use; without it install refuses and says so.`,
 			if err := installGitHooks(ctx, env, repo, c.Bool("force"), c.Bool("shared")); err != nil {
 				return err
 			}
-			if err := setupSharing(ctx, repo); err != nil {
+			if err := setupSharing(ctx, env, repo); err != nil {
 				return err
 			}
 			if c.IsSet("cursor") { // remembered for doctor and the next install
@@ -98,7 +100,7 @@ config makes every repository use; without it install refuses and says so.`,
 				fmt.Fprintf(env.Stdout, "%s: Cursor hooks %s\n", path, res)
 				if c.Bool("mcp") {
 					mcpPath := filepath.Join(filepath.Dir(path), "mcp.json")
-					res, err := cursor.InstallMCPJSON(mcpPath, command)
+					res, err := cursor.InstallMCPJSON(mcpPath, command, configBackupDir(env))
 					if err != nil {
 						return err
 					}
@@ -233,8 +235,15 @@ own hook content exactly as it was (a hook file with nothing else left is delete
 git-convo's entries from this repository's .cursor/hooks.json and .claude/settings.json.
 --cursor also removes them from the user-level ~/.cursor/hooks.json, which serves every
 repository; --claude from the user-level ~/.claude/settings.json (restored byte for byte
-when nothing else changed it since the install). Recorded links
-stay in links.sqlite (see "git convo forget").`,
+when nothing else changed it since the install; so is Cursor's mcp.json).
+
+It also takes out the sharing settings (convo.share, convo.sharePrompts,
+convo.shareRemote, convo.shareWriter: a later install never shares unasked), the notes
+fetch refspecs and notes.rewriteRef, and the files git-convo keeps in .git
+(git-convo-share.json, git-convo-fetched.json, git-convo-derived.jsonl); it records the
+commits the hooks queued first. It ends by naming what stays and how to remove it: the
+user-level agent hooks and MCP server (without --cursor or --claude), the links recorded in
+links.sqlite (see "git convo forget") and the notes, which are your team's too.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "cursor", Usage: "also remove the user-level Cursor hooks (~/.cursor/hooks.json)"},
 			claudeUninstallFlag(),
@@ -283,12 +292,13 @@ stay in links.sqlite (see "git convo forget").`,
 				}
 				fmt.Fprintf(env.Stdout, "%s: Cursor hooks %s\n", path, res)
 				mcpPath := filepath.Join(filepath.Dir(path), "mcp.json")
-				if res, err := cursor.UninstallMCPJSON(mcpPath); err != nil {
+				if res, err := cursor.UninstallMCPJSON(mcpPath, configBackupDir(env)); err != nil {
 					return err
 				} else if res != "not present" {
 					fmt.Fprintf(env.Stdout, "%s: MCP server %s\n", mcpPath, res)
 				}
 			}
+			tidyAfterUninstall(ctx, env, repo, c.Bool("cursor"), c.Bool("claude"))
 			return nil
 		},
 	}

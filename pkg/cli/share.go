@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
+	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
@@ -213,11 +214,14 @@ func uninstallHook(ctx context.Context, repo *gitx.Repo, hook string) error {
 }
 
 // setupSharing makes a plain git fetch bring teammates' notes and amend and
-// rebase carry notes (install calls it).
-func setupSharing(ctx context.Context, repo *gitx.Repo) error {
-	if _, err := notesGit(repo).Setup(ctx); err != nil {
+// rebase carry notes, and brings the notes a fresh clone lacks (install
+// calls it).
+func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
+	g := notesGit(repo)
+	if _, err := g.Setup(ctx); err != nil {
 		return fmt.Errorf("setting up notes: %w", err)
 	}
+	firstFetch(ctx, env, g)
 	return nil
 }
 
@@ -753,44 +757,23 @@ func (rc *readContext) sharedConversations(ctx context.Context, list []store.Con
 // local data lacks: its metadata and the commits naming it (transcripts are
 // never shared). ok is false when no note names it.
 func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON bool) (ok bool, err error) {
-	rd := notes.NewReader(ctx, ".")
-	defer rd.Close()
-	links, err := rd.Conversation(ctx, prefix)
-	if err != nil || len(links) == 0 {
+	sh, ok, err := notes.SharedConversation(ctx, ".", prefix)
+	if !ok {
 		return err != nil, err
 	}
-	conv := links[0].Conv
-	for _, lc := range links[1:] { // the first note with each field
-		notes.FillConversation(&conv, lc.Conv)
-	}
+	conv := sh.Conv
 	if asJSON {
-		commits := make([]map[string]any, len(links))
-		for i, lc := range links {
+		commits := make([]map[string]any, len(sh.Links))
+		for i, lc := range sh.Links {
 			commits[i] = map[string]any{"hash": lc.CommitHash, "confidence": lc.Confidence, "status": lc.Status, "reason": lc.Reason}
 		}
 		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": agentOrCursor(conv.Agent), "model": conv.Model,
 			"summary": conv.Summary, "title": conv.Title, "created": isoTime(msTimeOrZero(conv.FirstSeenMs)),
-			"updated": isoTime(msTimeOrZero(conv.ActivityMs)), "origin": "notes", "commits": commits, "messages": []any{},
-			"note": "shared by a teammate in git notes: metadata only, transcripts are never shared"})
+			"updated": isoTime(msTimeOrZero(conv.ActivityMs)), "origin": "notes", "files": sh.Files(), "commits": commits,
+			"messages": []any{}, "note": notes.NotShared})
 	}
 	var b strings.Builder
-	title := conv.Title
-	if title == "" {
-		title = conv.ID
-	}
-	fmt.Fprintf(&b, "# %s\n\n", title)
-	fmt.Fprintf(&b, "Conversation %s (%s", conv.ID, agentOrCursor(conv.Agent))
-	if conv.Model != "" {
-		fmt.Fprintf(&b, ", %s", conv.Model)
-	}
-	b.WriteString("), shared by a teammate in git notes: metadata only, transcripts are never shared.\n\n")
-	if conv.Summary != "" {
-		fmt.Fprintf(&b, "%s\n\n", conv.Summary)
-	}
-	b.WriteString("## Commits\n\n")
-	for _, lc := range links {
-		fmt.Fprintf(&b, "- %s %s\n", gitx.ShortHash(lc.CommitHash), lc.Reason)
-	}
+	_ = sh.WriteMarkdown(&b, agents.Display(conv.Agent))
 	_, err = io.WriteString(env.Stdout, term.Text(b.String()))
 	return true, err
 }

@@ -486,7 +486,7 @@ func TestShareOnWritesExistingLinksAndPushNeverFails(t *testing.T) {
 	if got := a.run(a.dir, "git", "config", "--get-all", "remote.origin.fetch"); !strings.Contains(got, notes.FetchRefspec("origin")) {
 		t.Errorf("remote.origin.fetch: %s", got)
 	}
-	if got := strings.TrimSpace(a.run(a.dir, "git", "config", "notes.rewriteRef")); got != notes.Ref {
+	if got := strings.TrimSpace(a.run(a.dir, "git", "config", "notes.rewriteRef")); got != notes.RewriteRef {
 		t.Errorf("notes.rewriteRef = %q", got)
 	}
 	if r := a.runEnv(a.dir, a.env, "", "git", "config", "remote.origin.push"); r.code == 0 {

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -109,6 +111,7 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 		}
 	}
 	p := rc.gitPalette()
+	unfetched := sync.OnceValue(func() []string { return notes.Git{Dir: "."}.Unfetched(ctx) })
 	for i, r := range records {
 		if i > 0 {
 			fmt.Fprintln(rc.io.Out)
@@ -120,7 +123,7 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 		_, rest, _ := strings.Cut(r.Text, "\n")
 		fmt.Fprintln(rc.io.Out, commitLine(p, r))
 		fmt.Fprint(rc.io.Out, rest)
-		rc.printConversations(ctx, linked[r.Hash], ra.flags["--full"])
+		rc.printConversations(ctx, linked[r.Hash], ra.flags["--full"], unfetched)
 	}
 	return nil
 }
@@ -184,12 +187,17 @@ func showObject(gc gitx.Commit, recorded *store.Commit, lcs []store.LinkedConver
 }
 
 // printConversations prints the conversations under a commit header.
-func (rc *readContext) printConversations(ctx context.Context, lcs []store.LinkedConversation, full bool) {
+// With no link, it names the remotes whose shared notes install could not
+// fetch (unfetched: asked once per command, no network).
+func (rc *readContext) printConversations(ctx context.Context, lcs []store.LinkedConversation, full bool, unfetched func() []string) {
 	p := rc.io.Palette()
 	w := rc.io.Out
 	fmt.Fprintln(w)
 	if len(lcs) == 0 {
 		fmt.Fprintln(w, p.Dim("    No linked conversation. (git convo link <conversation> <rev> links one by hand.)"))
+		for _, r := range unfetched() {
+			fmt.Fprintln(w, p.Dim("    "+term.Line(r)+" has shared notes: git fetch"))
+		}
 		return
 	}
 	for _, lc := range lcs {

@@ -20,7 +20,7 @@ func traceCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "trace",
 		Usage:     "print commits' Agent Trace records, for other tools",
-		UsageText: "git convo trace [--output <dir>] [<rev>...]",
+		UsageText: "git convo trace [--output <dir>] [--prompts] [<rev>...]",
 		Description: `Prints each commit's Agent Trace record (agent-trace.dev), one JSON object per line:
 what this clone knows, merged with what teammates shared in notes, whether or not sharing
 is on. A range (A..B) or several revisions give several records; commits with no linked

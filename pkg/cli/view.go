@@ -64,7 +64,7 @@ func toConversationJSON(lc store.LinkedConversation) conversationJSON {
 	}
 	return conversationJSON{
 		ID:           lc.ConversationID,
-		Title:        lc.Conv.Title,
+		Title:        titleOf(lc.Conv),
 		Confidence:   lc.Confidence,
 		Status:       lc.Status,
 		MatchedFiles: matched,
@@ -99,17 +99,23 @@ func isoMs(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format(time.RFC3339)
 }
 
-// displayTitle is what a person sees for a conversation: its title, or the
-// start of its first prompt, on one line and safe to print.
-func displayTitle(c store.Conversation, id string) string {
-	switch {
-	case c.Title != "":
-		return term.Line(c.Title)
-	case c.FirstPrompt != "":
-		return term.Line(oneLine(c.FirstPrompt, 80))
-	default:
-		return "conversation " + shortID(id)
+// titleOf is a conversation's title wherever one is given, text or JSON:
+// its title, else the start of its first prompt (an agent without titles,
+// such as the Cursor CLI, which has no Cursor database), else "".
+func titleOf(c store.Conversation) string {
+	if c.Title != "" || c.FirstPrompt == "" {
+		return c.Title
 	}
+	return oneLine(c.FirstPrompt, 80)
+}
+
+// displayTitle is what a person sees for a conversation: titleOf, on one
+// line and safe to print, else its id.
+func displayTitle(c store.Conversation, id string) string {
+	if t := titleOf(c); t != "" {
+		return term.Line(t)
+	}
+	return "conversation " + shortID(id)
 }
 
 // sharedBy says, for a link read from a teammate's note, whose note it is

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 
+	"github.com/git-convo/git-convo/pkg/filebackup"
 	"github.com/git-convo/git-convo/pkg/jsonobj"
 )
 
@@ -14,7 +15,8 @@ const MCPServerName = "git-convo"
 // ({"mcpServers": {"git-convo": {"command": ..., "args": ["mcp"]}}}), merged
 // like hooks.json: other servers and unknown keys are kept in order, ours is
 // replaced, an unchanged file is not rewritten, a malformed one never touched.
-func InstallMCPJSON(path, bin string) (string, error) {
+// The bytes from before are kept in backupDir, as for hooks.json.
+func InstallMCPJSON(path, bin, backupDir string) (string, error) {
 	f, servers, err := readMCPFile(path)
 	if err != nil {
 		return "", err
@@ -25,12 +27,19 @@ func InstallMCPJSON(path, bin string) (string, error) {
 	}{bin, []string{"mcp"}})
 	servers.Set(MCPServerName, entry)
 	f.Top.Set("mcpServers", servers.Marshal())
-	return f.Save(nil)
+	return f.Save(func(out []byte) error {
+		return filebackup.Save(backupDir, mcpBackupKind, path, f.Existing, out)
+	})
 }
 
-// UninstallMCPJSON removes git-convo's server from mcp.json; a file left
-// with nothing else is deleted.
-func UninstallMCPJSON(path string) (string, error) {
+// mcpBackupKind names the copies of mcp.json package filebackup keeps.
+const mcpBackupKind = "cursor-mcp"
+
+// UninstallMCPJSON removes git-convo's server from mcp.json. A file exactly
+// as the last install left it gets its bytes from before that install back
+// (or goes, if install created it); otherwise only git-convo's entry goes,
+// and a file left with nothing else is deleted.
+func UninstallMCPJSON(path, backupDir string) (string, error) {
 	f, servers, err := readMCPFile(path)
 	if err != nil {
 		return "", err
@@ -40,6 +49,9 @@ func UninstallMCPJSON(path string) (string, error) {
 	}
 	if _, ok := servers.Get(MCPServerName); !ok {
 		return "not present", nil
+	}
+	if res, err := filebackup.Restore(backupDir, mcpBackupKind, path, f.Existing); err != nil || res != "" {
+		return res, err
 	}
 	servers.Del(MCPServerName)
 	if servers.Len() == 0 && f.Top.OnlyKeys("mcpServers") {
@@ -64,4 +76,15 @@ func readMCPFile(path string) (f *jsonobj.File, servers *object, err error) {
 		return nil, nil, err
 	}
 	return f, servers, nil
+}
+
+// MCPInstalled reports whether the mcp.json at path registers git-convo's
+// server.
+func MCPInstalled(path string) bool {
+	f, servers, err := readMCPFile(path)
+	if err != nil || f.Existing == nil {
+		return false
+	}
+	_, ok := servers.Get(MCPServerName)
+	return ok
 }

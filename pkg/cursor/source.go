@@ -48,7 +48,7 @@ func (s Source) open(ctx context.Context) (*DB, string, error) {
 	}
 	db, err := OpenDB(ctx, path)
 	if errors.Is(err, ErrNotFound) {
-		return nil, "", notFound{err.Error()}
+		return nil, "", notFound{msg: err.Error(), noStore: true}
 	}
 	return db, path, err
 }
@@ -140,12 +140,18 @@ func (s Source) ReadConversation(ctx context.Context, id string, hint source.Hin
 }
 
 // notFound is a conversation (or a database) Cursor does not have: it is
-// source.ErrNotFound, saying what is missing where.
-type notFound struct{ msg string }
+// source.ErrNotFound, saying what is missing where; with noStore, the
+// whole database is missing (source.ErrNoStore).
+type notFound struct {
+	msg     string
+	noStore bool
+}
 
 func (e notFound) Error() string { return e.msg }
 
-func (e notFound) Is(target error) bool { return target == source.ErrNotFound || target == ErrNotFound }
+func (e notFound) Is(target error) bool {
+	return target == source.ErrNotFound || target == ErrNotFound || e.noStore && target == source.ErrNoStore
+}
 
 // readDB fills c from the composer and its bubbles: what enrichment stores
 // (status, mode, prompts, edited and context files, the lines Cursor's
@@ -158,7 +164,7 @@ func (s Source) readDB(ctx context.Context, c *source.Conversation, messages boo
 	defer db.Close()
 	comp, err := db.Composer(ctx, c.ID)
 	if errors.Is(err, ErrNotFound) {
-		return notFound{fmt.Sprintf("conversation %s is not in Cursor's database %s (yet)", c.ID, path)}
+		return notFound{msg: fmt.Sprintf("conversation %s is not in Cursor's database %s (yet)", c.ID, path)}
 	}
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package hookrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -83,7 +84,7 @@ func (o Options) capture(ctx context.Context, src source.Source, event string, s
 		return a
 	}
 	if a.EndsTurn {
-		if err := w.EnrichTurn(ctx, src, a); err != nil {
+		if err := w.EnrichTurn(ctx, src, a); err != nil && !errors.Is(err, source.ErrNoStore) {
 			o.Log.Printf("capture", "reading %s conversation %s: %v", src.Name(), a.ConversationID, err)
 		}
 		// An agent that may still be writing the conversation: read it

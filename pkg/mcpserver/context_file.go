@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/agents"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -29,13 +31,22 @@ type ConversationInput struct {
 	ConversationID string `json:"conversationId" jsonschema:"the conversation id (or a unique prefix)"`
 }
 
-// ConversationOutput is get_conversation's result.
+// ConversationOutput is get_conversation's result. A conversation only a
+// teammate's shared note knows has no messages: its metadata, files and
+// commits come with origin "notes" and a note that says so.
 type ConversationOutput struct {
 	FilePath string       `json:"filePath"`
 	Title    string       `json:"title"`
 	Stats    source.Stats `json:"stats"`
 	Size     string       `json:"fileSize"`
 	Guidance string       `json:"guidance"`
+	Origin   string       `json:"origin"` // local | notes
+	Agent    string       `json:"agent,omitempty"`
+	Model    string       `json:"model,omitempty"`
+	Summary  string       `json:"summary,omitempty"`
+	Files    []string     `json:"files,omitempty"`
+	Commits  []CommitRef  `json:"commits,omitempty"`
+	Note     string       `json:"note,omitempty"`
 }
 
 func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in ConversationInput) (*mcp.CallToolResult, ConversationOutput, error) {
@@ -47,7 +58,7 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	if ids, err := d.Store.ResolveConversationID(ctx, id); err == nil && len(ids) == 1 {
 		id = ids[0]
 	}
-	if strings.ContainsAny(id, `/\`) || strings.Contains(id, "..") {
+	if !contextFileID(id) {
 		return nil, out, fmt.Errorf("%q is not a conversation id", id)
 	}
 	if err := d.allowConversation(ctx, id, false); err != nil {
@@ -59,30 +70,81 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	}
 	msgs, meta, err := agents.Read(ctx, d.Getenv, d.Store, id, conv)
 	if err != nil {
+		if conv == nil { // perhaps a teammate's, known from shared notes
+			if sh, ok, serr := notes.SharedConversation(ctx, d.Dir, id); ok || serr != nil {
+				return d.sharedConversation(sh, serr)
+			}
+		}
 		return nil, out, err
 	}
-	dir, err := cacheDir(d.Getenv)
+	path, st, err := d.writeContextFile(id, func(w io.Writer) (source.Stats, error) { return source.RenderMarkdown(w, meta, msgs) })
 	if err != nil {
 		return nil, out, err
+	}
+	out = ConversationOutput{FilePath: path, Title: meta.Title, Stats: st, Size: humanSize(st.Bytes), Origin: "local",
+		Guidance: "Read this file with your file tools instead of loading it whole: grep it for the keywords you care " +
+			"about (messages start with '## Message N (User|Assistant)'), then read the sections around the matches."}
+	return nil, out, nil
+}
+
+// sharedConversation answers get_conversation for a conversation only a
+// teammate's shared note knows, as `git convo conversation` does: its
+// metadata, files and commits, in the result and in the context file.
+func (d *Deps) sharedConversation(sh notes.Shared, err error) (*mcp.CallToolResult, ConversationOutput, error) {
+	var out ConversationOutput
+	if err != nil {
+		return nil, out, err
+	}
+	c := sh.Conv
+	if !contextFileID(c.ID) { // a teammate's note names it: outside input
+		return nil, out, fmt.Errorf("%q is not a conversation id", c.ID)
+	}
+	path, st, err := d.writeContextFile(c.ID, func(w io.Writer) (source.Stats, error) {
+		var b strings.Builder
+		err := sh.WriteMarkdown(&b, agents.Display(c.Agent))
+		n, werr := io.WriteString(w, b.String())
+		return source.Stats{Bytes: n, Lines: strings.Count(b.String(), "\n")}, errors.Join(err, werr)
+	})
+	if err != nil {
+		return nil, out, err
+	}
+	out = ConversationOutput{FilePath: path, Title: c.Title, Stats: st, Size: humanSize(st.Bytes), Origin: "notes",
+		Agent: c.Agent, Model: c.Model, Summary: c.Summary, Files: sh.Files(), Note: notes.NotShared,
+		Guidance: "The transcript was not shared: there are no messages to read. The title, summary, files and commits " +
+			"are what the teammate's note says; get_commit_conversations tells more of each commit."}
+	for _, lc := range sh.Links {
+		out.Commits = append(out.Commits, CommitRef{Hash: lc.CommitHash, Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason})
+	}
+	return nil, out, nil
+}
+
+// contextFileID reports whether id can name a context file.
+func contextFileID(id string) bool {
+	return id != "" && !strings.ContainsAny(id, `/\`) && !strings.Contains(id, "..")
+}
+
+// writeContextFile writes the context file of conversation id with
+// render, atomically, and cleans the cache. It returns the file's path.
+func (d *Deps) writeContextFile(id string, render func(io.Writer) (source.Stats, error)) (string, source.Stats, error) {
+	dir, err := cacheDir(d.Getenv)
+	if err != nil {
+		return "", source.Stats{}, err
 	}
 	path := filepath.Join(dir, id+".md")
 	f, err := os.OpenFile(path+".tmp", os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
-		return nil, out, err
+		return "", source.Stats{}, err
 	}
-	st, werr := source.RenderMarkdown(f, meta, msgs)
+	st, werr := render(f)
 	if err := errors.Join(werr, f.Close()); err != nil {
 		os.Remove(path + ".tmp")
-		return nil, out, err
+		return "", st, err
 	}
 	if err := os.Rename(path+".tmp", path); err != nil {
-		return nil, out, err
+		return "", st, err
 	}
 	cleanCache(dir, path, d.Now())
-	out = ConversationOutput{FilePath: path, Title: meta.Title, Stats: st, Size: humanSize(st.Bytes),
-		Guidance: "Read this file with your file tools instead of loading it whole: grep it for the keywords you care " +
-			"about (messages start with '## Message N (User|Assistant)'), then read the sections around the matches."}
-	return nil, out, nil
+	return path, st, nil
 }
 
 // cacheDir is where context files are written: store.ContextDir, created 0700.

@@ -113,8 +113,18 @@ func (g Git) Setup(ctx context.Context) ([]string, error) {
 			return changed, err
 		}
 	}
-	return changed, add("notes.rewriteRef", Ref)
+	// The exact name of an older install would warn on every rewrite
+	// until Ref exists.
+	_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "notes.rewriteRef", Ref)
+	return changed, add("notes.rewriteRef", RewriteRef)
 }
+
+// RewriteRef is notes.rewriteRef's value: Ref written as a glob that only
+// Ref matches. Git warns "notes ref refs/notes/convo is invalid" on every
+// amend and rebase while a plain name does not exist yet (a clone that does
+// not share never writes Ref); a glob that matches nothing is silent, and
+// once Ref exists its notes follow rewritten commits all the same.
+const RewriteRef = "refs/notes/conv[o]"
 
 // Unsetup takes out what Setup added.
 func (g Git) Unsetup(ctx context.Context) error {
@@ -125,7 +135,9 @@ func (g Git) Unsetup(ctx context.Context) error {
 	for _, r := range remotes {
 		_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "remote."+r+".fetch", FetchRefspec(r))
 	}
-	_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "notes.rewriteRef", Ref)
+	for _, v := range []string{RewriteRef, Ref} {
+		_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "notes.rewriteRef", v)
+	}
 	return nil
 }
 
@@ -254,29 +266,38 @@ type State struct {
 	LastPush      time.Time `json:"lastPush,omitzero"`
 	LastPushError string    `json:"lastPushError,omitempty"`
 	LastFetch     time.Time `json:"lastFetch,omitzero"`
+	// Unfetched maps a remote to the notes tip install saw there and
+	// could not fetch (FirstFetch): a read with no link says so.
+	Unfetched map[string]string `json:"unfetched,omitempty"`
 }
+
+// stateFile holds State, in the git common dir.
+const stateFile = "git-convo-share.json"
 
 func (g Git) statePath(ctx context.Context) (string, error) {
 	_, common, err := g.where(ctx)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(common, "git-convo-share.json"), nil
+	return filepath.Join(common, stateFile), nil
 }
 
 // LoadState reads the sharing state (zero when never pushed or fetched).
 func (g Git) LoadState(ctx context.Context) (State, error) {
-	var s State
 	p, err := g.statePath(ctx)
 	if err != nil {
-		return s, err
+		return State{}, err
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return s, nil
+	return loadState(p), nil
+}
+
+// loadState reads the state file at p (zero when there is none).
+func loadState(p string) State {
+	var s State
+	if b, err := os.ReadFile(p); err == nil {
+		_ = json.Unmarshal(b, &s)
 	}
-	_ = json.Unmarshal(b, &s)
-	return s, nil
+	return s
 }
 
 // SaveState changes the sharing state with fn.

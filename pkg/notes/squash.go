@@ -617,20 +617,24 @@ func countConv(writers map[string]map[int]string, conv string) int {
 	return n
 }
 
+// derivedFile holds the records a clone that does not share derived, in
+// the git common dir.
+const derivedFile = "git-convo-derived.jsonl"
+
 // derivedPath is where a clone that does not share keeps the records it
 // derived (squash merges): beside its git data, on no ref.
 func (g Git) derivedPath(ctx context.Context) (string, error) {
 	// Found without running git when it can be (every read command asks).
 	if abs, err := filepath.Abs(g.Dir); err == nil && os.Getenv("GIT_DIR") == "" {
 		if loc, ok := gitx.FindRepoForPath(abs); ok {
-			return filepath.Join(loc.CommonDir, "git-convo-derived.jsonl"), nil
+			return filepath.Join(loc.CommonDir, derivedFile), nil
 		}
 	}
 	_, common, err := g.where(ctx)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(common, "git-convo-derived.jsonl"), nil
+	return filepath.Join(common, derivedFile), nil
 }
 
 // LoadDerived reads the records this clone derived, by commit.

@@ -46,6 +46,11 @@ type Opener interface {
 // ErrNotFound: the agent has no such conversation.
 var ErrNotFound = errors.New("conversation not found")
 
+// ErrNoStore: the agent keeps no store here at all (the Cursor CLI has no
+// Cursor database). It is ErrNotFound too. An optional source missing, not
+// a fault: doctor says so once, and no turn logs it as an error.
+var ErrNoStore = errors.New("the agent's store does not exist")
+
 // ErrBadPayload: a hook payload that is not a JSON object.
 var ErrBadPayload = errors.New("payload is not a JSON object")
 

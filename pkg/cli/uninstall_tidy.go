@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/claude"
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/fetchwatch"
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/hookrun"
+	"github.com/git-convo/git-convo/pkg/queue"
+	"github.com/git-convo/git-convo/pkg/term"
+)
+
+// tidyAfterUninstall ends uninstall, once the hooks are out: it records
+// what the hooks queued (no hook will start a drain again), removes what
+// git-convo made in the repository's git data that holds nothing of the
+// user's (the sharing settings, so a later install never shares unasked;
+// the sharing and fetch state), and says what it removed and what stays.
+func tidyAfterUninstall(ctx context.Context, env *Env, repo *gitx.Repo, userCursor, userClaude bool) {
+	beforeRead(ctx, env, hookrun.ReadDrainWait)
+	if dir, err := env.queueDir(); err == nil {
+		if wait := queue.KeptFor(dir); wait > 0 {
+			// A claimed file kept for a hook's late append: its grace
+			// ends in at most two seconds, then a drain removes it.
+			time.Sleep(wait)
+			beforeRead(ctx, env, hookrun.ReadDrainWait)
+		}
+	}
+	removed, err := notesGit(repo).Teardown(ctx)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the sharing settings were not all removed: %s\n", term.Line(err.Error()))
+	}
+	stamp := filepath.Join(repo.CommonDir, fetchwatch.StampName)
+	if err := os.Remove(stamp); err == nil {
+		removed = append(removed, stamp)
+	}
+	for _, r := range removed {
+		fmt.Fprintf(env.Stdout, "removed %s\n", term.Line(r))
+	}
+	if stays := uninstallLeaves(ctx, env, repo, userCursor, userClaude); len(stays) > 0 {
+		fmt.Fprintln(env.Stdout, "\nLeft in place:")
+		for _, s := range stays {
+			fmt.Fprintf(env.Stdout, "  %s\n", s)
+		}
+	}
+}
+
+// uninstallLeaves lists what git-convo put outside this repository that
+// uninstall kept, with how to remove each.
+func uninstallLeaves(ctx context.Context, env *Env, repo *gitx.Repo, userCursor, userClaude bool) []string {
+	var stays []string
+	if dir, err := env.userCursorDir(); err == nil && !userCursor {
+		hooks := filepath.Join(dir, "hooks.json")
+		specs := cursor.DefaultHookSpecs()
+		if missing, err := cursor.MissingHooks(hooks, specs); err == nil && len(missing) < len(specs) {
+			stays = append(stays, term.Line(hooks)+": Cursor's hooks, for every repository (git convo uninstall --cursor removes them)")
+		}
+		if mcp := filepath.Join(dir, "mcp.json"); cursor.MCPInstalled(mcp) {
+			stays = append(stays, term.Line(mcp)+": git-convo's MCP server, for every repository (git convo uninstall --cursor removes it)")
+		}
+	}
+	if p, _ := claudeUserSettings(env); p != "" && !userClaude {
+		if have, _, err := claude.Installed(p, claude.DefaultHookSpecs()); err == nil && len(have) > 0 {
+			stays = append(stays, term.Line(p)+": Claude Code's hooks, for every repository (git convo uninstall --claude removes them)")
+		}
+	}
+	if p, err := env.dbPath(); err == nil {
+		if _, err := os.Stat(p); err == nil {
+			stays = append(stays, term.Line(p)+": the conversations and links recorded (git convo forget --repo deletes this repository's)")
+		}
+	}
+	if refs, err := notesGit(repo).SharedRefs(ctx); err == nil && len(refs) > 0 {
+		stays = append(stays, term.Line(strings.Join(refs, ", "))+": git notes, your team's too (docs/sharing.md says how to remove them)")
+	}
+	return stays
+}
