@@ -65,6 +65,9 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 // for its metadata only: the files' line ranges and hashes, most of a
 // note's bytes, are skipped without being built.
 func linkedFromNote(commit string, derived []byte, text string) []store.LinkedConversation {
+	if len(text) > MaxNoteBytes {
+		text = "" // skipped, as Decode skips it
+	}
 	if derived == nil {
 		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") {
 			m, ok := decodeMeta(line)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -155,7 +156,7 @@ func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace
 		parts := [][]byte{r.derived[h]}
 		found := r.derived[h] != nil
 		for _, c := range contents[per[i]:per[i+1]] {
-			if c != nil {
+			if c != nil && len(c) <= MaxNoteBytes { // the in-process reader has no bound of its own
 				parts, found = append(parts, c), true
 			}
 		}
@@ -254,6 +255,9 @@ func (r *Reader) readInOrder(ctx context.Context, queries []string) ([][]byte, e
 	res := make([][]byte, len(queries))
 	for i := range queries {
 		_, typ, content, err := readObject(r.out)
+		if errors.Is(err, errTooLarge) {
+			continue // read past, left out (res[i] stays nil)
+		}
 		if err == io.EOF {
 			return nil, fmt.Errorf("git cat-file: %w", io.ErrUnexpectedEOF)
 		}
