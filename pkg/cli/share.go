@@ -625,7 +625,7 @@ func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, loc
 			need = append(need, h)
 		}
 	}
-	recs, err := rc.shared.Records(ctx, need)
+	recs, err := rc.shared.ClippedRecords(ctx, need) // only lines the commits added
 	if err != nil {
 		rc.env.log().Printf("share", "reading shared notes: %v", err)
 		return local

@@ -317,7 +317,7 @@ func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked
 
 // MergeLineWriters adds to writers (per commit, path and line, who wrote
 // it: blame's data) the AI lines of shared notes, for commits the local
-// database has no line evidence of.
+// database has no line evidence of: only lines the commit added (clip).
 func (r *Reader) MergeLineWriters(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
 	var need []string
 	for _, h := range hashes {
@@ -328,7 +328,7 @@ func (r *Reader) MergeLineWriters(ctx context.Context, hashes []string, writers 
 	if len(need) == 0 {
 		return nil
 	}
-	recs, err := r.Records(ctx, need)
+	recs, err := r.ClippedRecords(ctx, need)
 	if err != nil {
 		return err
 	}
