@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,4 +111,78 @@ func mergeMaps(a, b map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// emptyCommits adds n empty commits on top of tm's main with one
+// fast-import (no hook runs), and returns the new tip.
+func (tm teammate) emptyCommits(t *testing.T, n int) string {
+	t.Helper()
+	head := strings.TrimSpace(tm.run(tm.dir, "git", "rev-parse", "HEAD"))
+	var s strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&s, "commit refs/heads/main\nmark :%d\ncommitter T <t@example.com> %d +0000\ndata 6\nempty\n", i, 1700000000+i)
+		if i == 1 {
+			fmt.Fprintf(&s, "from %s\n", head)
+		} else {
+			fmt.Fprintf(&s, "from :%d\n", i-1)
+		}
+	}
+	r := tm.runEnv(tm.dir, tm.env, s.String(), "git", "fast-import", "--quiet")
+	if r.code != 0 {
+		t.Fatalf("fast-import: %s", r.stderr)
+	}
+	return strings.TrimSpace(tm.run(tm.dir, "git", "rev-parse", "main"))
+}
+
+// TestOnePushCannotDeleteEveryonesNotes (issue 28, item 7): a teammate
+// removed every note and pushed a fast-forward; git convo fetch took it,
+// and git convo push restored only the last 100 commits' notes. Now every
+// record this clone wrote that a merge dropped is written back, whatever
+// its age, and fetch and share status warn of the deletion.
+func TestOnePushCannotDeleteEveryonesNotes(t *testing.T) {
+	base, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	b := cloneAs(t, bare, "b")
+	m := cloneAs(t, bare, "m")
+	a.convo(a.dir, "share", "on")
+	a.conversation(t, "conv-old", "An old change", "old", "do it", "old.go", "package old\n")
+	old := a.commit(a.dir, "old change", "old.go")
+	a.emptyCommits(t, 101) // the linked commit is now past push's last 100
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	if !strings.Contains(refBlobs(t, base, bare, notes.Ref), "conv-old") {
+		t.Fatal("the remote has no note of the linked commit")
+	}
+	b.run(b.dir, "git", "fetch", "-q")
+
+	// Mallory deletes every note and pushes a fast-forward of the notes ref.
+	m.run(m.dir, "git", "fetch", "-q", "origin", notes.Ref+":"+notes.Ref)
+	m.run(m.dir, "git", "notes", "--ref="+notes.Ref, "remove", old)
+	m.run(m.dir, "git", "push", "-q", "--no-verify", "origin", notes.Ref)
+	if strings.Contains(m.run(m.dir, "git", "notes", "--ref="+notes.Ref, "list"), old) {
+		t.Fatal("the note is still there")
+	}
+
+	// B fetches with plain git: share status warns.
+	b.run(b.dir, "git", "fetch", "-q")
+	if st := b.convo(b.dir, "share", "status"); !strings.Contains(st, "deleted 1 note") {
+		t.Errorf("B's share status does not warn of the deletion:\n%s", st)
+	}
+	var st shareStatusJSON
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "share", "status", "--json")), &st); err != nil || st.FetchDeleted["origin"] != 1 {
+		t.Errorf("B's share status --json: %+v %v", st.FetchDeleted, err)
+	}
+
+	// A fetches: a warning, and A's own record is written back.
+	r := a.runEnv(a.dir, a.env, "", "git", "convo", "fetch")
+	if r.code != 0 || !strings.Contains(r.stderr, "delete 1 note") {
+		t.Errorf("A's fetch: exit %d, no warning:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(a.noteText(notes.Ref, old), "conv-old") {
+		t.Fatalf("A's own note of %s was not written back after the merge", old)
+	}
+	a.convo(a.dir, "push")
+	note := a.runEnv(a.dir, a.env, "", "git", "--git-dir="+bare, "notes", "--ref="+notes.Ref, "show", old)
+	if !strings.Contains(note.stdout, "conv-old") {
+		t.Errorf("after A's push, the remote still lacks the note of %s: %s", old, note.stderr)
+	}
 }
