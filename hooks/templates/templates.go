@@ -8,14 +8,14 @@ import (
 	"strings"
 )
 
-//go:embed v1/*.sh v2/*.sh
+//go:embed v1/*.sh v2/*.sh v3/*.sh
 var files embed.FS
 
 // Current is the block version install writes.
-const Current = "v2"
+const Current = "v3"
 
 // Versions lists every block version ever shipped, oldest first.
-func Versions() []string { return []string{"v1", "v2"} }
+func Versions() []string { return []string{"v1", "v2", "v3"} }
 
 // Hooks lists the git hooks git-convo installs.
 func Hooks() []string { return []string{"post-commit", "post-merge", "post-rewrite", "pre-push"} }

@@ -22,12 +22,13 @@ func doctorShare(ctx context.Context, env *Env, repo *gitx.Repo) []check {
 	}
 	state, _ := g.LoadState(ctx)
 	state.LastFetch = lastFetched(ctx, env, g, state) // a plain git fetch counts
+	bounds := doctorNoteBounds(ctx, g)
 	if !s.On {
 		c := check{Name: "sharing", OK: true, Detail: "off for this repository (git convo share on shares linked conversations as git notes)"}
 		if !state.LastFetch.IsZero() {
 			c.Detail += "; teammates' notes last fetched " + doctorAgo(env, state.LastFetch)
 		}
-		return []check{c}
+		return append([]check{c}, bounds...)
 	}
 	n, _ := g.Count(ctx, notes.Ref)
 	on := check{Name: "sharing", OK: true, Detail: fmt.Sprintf("on, to %s; %d note(s) on %s", s.Remote, n, notes.Ref)}
@@ -54,7 +55,24 @@ func doctorShare(ctx context.Context, env *Env, repo *gitx.Repo) []check {
 	if !state.LastFetch.IsZero() {
 		fetch.Detail = doctorAgo(env, state.LastFetch)
 	}
-	return []check{on, push, fetch}
+	return append([]check{on, push, fetch}, bounds...)
+}
+
+// doctorNoteBounds names the notes readers skip for their size or their
+// number of records (docs/reliability.md, "Bounds"): nothing when none.
+func doctorNoteBounds(ctx context.Context, g notes.Git) []check {
+	refs, err := g.SharedRefs(ctx)
+	if err != nil || len(refs) == 0 {
+		return nil
+	}
+	o, err := g.Bounds(ctx, refs)
+	if err != nil || o.TooLarge == 0 && o.TooMany == 0 {
+		return nil
+	}
+	return []check{{Name: "shared notes", OK: true, Warn: true,
+		Detail: fmt.Sprintf("skipped by every read: %d note(s) over %d MiB, never decoded; %d record(s) past the first %d of %d note(s)",
+			o.TooLarge, notes.MaxNoteBytes>>20, o.RecordsSkipped, notes.MaxNoteRecords, o.TooMany),
+		Fix: "a teammate's clone wrote them, or someone pushed them on purpose: git notes --ref=" + notes.Ref + " list shows the notes; git log " + notes.Ref + " who pushed them"}}
 }
 
 // doctorAgo is "3 minutes ago (2026-11-23T04:01:00Z)".

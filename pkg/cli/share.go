@@ -239,6 +239,9 @@ type shareStatusJSON struct {
 	// convo fetch or a plain git fetch.
 	FetchedAt  map[string]string `json:"fetchedAt"`
 	FetchSetUp bool              `json:"fetchSetUp"`
+	// FetchDeleted is, per remote, how many notes its last notes fetch
+	// deleted (only remotes where it deleted some).
+	FetchDeleted map[string]int `json:"fetchDeleted,omitempty"`
 }
 
 func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
@@ -267,6 +270,14 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 			remote := strings.TrimSuffix(strings.TrimPrefix(r, notes.TrackingPrefix), notes.TrackingSuffix)
 			st.Fetched[remote] = n
 			st.FetchedAt[remote] = isoTime(fetchedAt[r])
+			if prev, _ := g.Tip(ctx, r+"@{1}"); prev != "" { // the reflog: any fetch, git convo's or git's
+				if d, err := g.Deleted(ctx, prev, r); err == nil && d > 0 {
+					if st.FetchDeleted == nil {
+						st.FetchDeleted = map[string]int{}
+					}
+					st.FetchDeleted[remote] = d
+				}
+			}
 			if fetchedAt[r].After(last) {
 				last = fetchedAt[r]
 			}
@@ -299,6 +310,10 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 	sort.Strings(remotes)
 	for _, r := range remotes {
 		fmt.Fprintf(w, "         %d fetched from %s\n", st.Fetched[r], term.Line(r))
+		if d := st.FetchDeleted[r]; d > 0 {
+			fmt.Fprintf(w, "         warning: the last fetch from %s deleted %d note%s (git log -p %s shows who pushed it)\n",
+				term.Line(r), d, plural(d), term.Line(notes.TrackingRef(r)))
+		}
 	}
 	fmt.Fprintf(w, "fields:  %s\n", strings.Join(st.Fields, ", "))
 	fmt.Fprintf(w, "pushed:  %s\n", orNever(st.LastPush))
@@ -437,7 +452,7 @@ func pushNotes(ctx context.Context, env *Env, remote string, hook bool) error {
 		return nil // notes go only where sharing sends them (convo.shareRemote)
 	}
 	refreshRecent(ctx, env, g, s)
-	err = g.Push(ctx, remote)
+	err = g.Push(ctx, remote, s.Writer)
 	_ = g.SaveState(ctx, func(st *notes.State) {
 		if err != nil {
 			st.LastPushError = err.Error()
@@ -498,12 +513,18 @@ notes, looks again at the remote's last 100 commits (a squash may come before it
 			if remote == "" {
 				remote = s.Remote
 			}
+			before, _ := g.Tip(ctx, notes.TrackingRef(remote))
 			if err := g.Fetch(ctx, remote); err != nil {
 				return err
 			}
+			warnDeletedNotes(ctx, env, g, remote, before)
 			if s.On {
-				if err := g.Merge(ctx, notes.TrackingRef(remote)); err != nil {
+				restored, err := g.Merge(ctx, notes.TrackingRef(remote), s.Writer)
+				if err != nil {
 					return err
+				}
+				if restored > 0 {
+					fmt.Fprintf(env.Stdout, "%d note%s of this clone's written back: the merge had dropped them (git convo push shares them again)\n", restored, plural(restored))
 				}
 			}
 			_ = g.SaveState(ctx, func(st *notes.State) { st.LastFetch = env.Now() })
@@ -521,6 +542,20 @@ notes, looks again at the remote's last 100 commits (a squash may come before it
 			}
 			return nil
 		},
+	}
+}
+
+// warnDeletedNotes says on stderr when the notes fetched from remote (its
+// tracking ref, before at before) delete notes: one teammate's push can
+// remove everyone's, so it must not pass unseen.
+func warnDeletedNotes(ctx context.Context, env *Env, g notes.Git, remote, before string) {
+	after, err := g.Tip(ctx, notes.TrackingRef(remote))
+	if err != nil || before == "" || after == before {
+		return
+	}
+	if n, err := g.Deleted(ctx, before, after); err == nil && n > 0 {
+		fmt.Fprintf(env.Stderr, "git-convo: warning: the notes fetched from %s delete %d note%s (git log -p %s shows who pushed it); this clone's own records are written back when it merges (git convo fetch with sharing on, git convo push)\n",
+			term.Line(remote), n, plural(n), term.Line(notes.TrackingRef(remote)))
 	}
 }
 
@@ -673,7 +708,7 @@ func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, loc
 			need = append(need, h)
 		}
 	}
-	recs, err := rc.shared.Records(ctx, need)
+	recs, err := rc.shared.ClippedRecords(ctx, need) // only lines the commits added
 	if err != nil {
 		rc.env.log().Printf("share", "reading shared notes: %v", err)
 		return local

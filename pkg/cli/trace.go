@@ -76,7 +76,7 @@ Free text is redacted as in shared notes (docs/sharing.md).`,
 			}
 			rd := notes.NewReader(ctx, g.Dir)
 			defer rd.Close()
-			shared, err := rd.Records(ctx, hashes)
+			shared, err := rd.ClippedRecords(ctx, hashes) // a note's ranges, cut to the lines each commit added
 			if err != nil {
 				return err
 			}

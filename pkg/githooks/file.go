@@ -218,7 +218,7 @@ type Status struct {
 // use, as shellShebang).
 var (
 	binaryLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*_convo_bin='((?:[^']|'\\'')*)'`) })
-	queueLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`>>'((?:[^']|'\\'')*)'`) })
+	queueLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:>>|_convo_q=)'((?:[^']|'\\'')*)'`) })
 )
 
 // Inspect reads a hook file's git-convo block.

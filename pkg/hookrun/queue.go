@@ -2,6 +2,7 @@ package hookrun
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"time"
@@ -63,7 +64,10 @@ func (o Options) DrainQueue(ctx context.Context, s *store.Store, wait time.Durat
 		return o.Writer(ctx, s).RecordQueued(ctx, recs,
 			func(repo *gitx.Repo) *ingest.Recorder { return o.Recorder(ctx, repo, s) }, pulled)
 	})
-	if err != nil {
+	switch {
+	case errors.Is(err, queue.ErrRefused):
+		o.Log.Printf("record", "recorded %d queued commits; %v (in %s)", n, err, dir)
+	case err != nil:
 		o.Log.Printf("record", "recording %d queued commits: %v (they stay queued)", n, err)
 	}
 }

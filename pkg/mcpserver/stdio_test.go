@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -21,10 +25,10 @@ func TestFilterLines(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
 	}, "\n")
 	var valid, reply bytes.Buffer
-	if err := filterLines(strings.NewReader(in), &valid, &reply); err != nil {
+	if err := filterLines(strings.NewReader(in), &valid, &reply, newInFlight()); err != nil {
 		t.Fatal(err)
 	}
-	if want := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n"; valid.String() != want {
+	if want := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n"; valid.String() != want {
 		t.Errorf("passed on:\n%s", valid.String())
 	}
 	var got []string
@@ -41,7 +45,7 @@ func TestFilterLines(t *testing.T) {
 		got = append(got, strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(
 			func() string { b, _ := json.Marshal(m.ID); return string(b) }(), "\"", ""), " ", ""))+":"+itoa(m.Error.Code))
 	}
-	if strings.Join(got, ",") != "null:-32700,x7:-32600,null:-32600" {
+	if strings.Join(got, ",") != "null:-32700,x7:-32600,null:-32600,null:-32600" {
 		t.Errorf("replies: %v", got)
 	}
 }
@@ -77,5 +81,86 @@ func TestToolPanicBecomesItsError(t *testing.T) {
 	}
 	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "maybe_panic", Arguments: map[string]any{}}); err != nil || res.IsError {
 		t.Fatalf("the server stopped serving after a panic: %v %+v", err, res)
+	}
+}
+
+// syncBuffer is a bytes.Buffer the server writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestBatchRefusedAndInFlightAnswered (issue 28, item 15): a JSON-RPC
+// batch line is answered with -32600 and the session goes on; a slow
+// request still running when the input closes is answered before the
+// server returns.
+func TestBatchRefusedAndInFlightAnswered(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	addTool(s, &mcp.Tool{Name: "slow"}, func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, map[string]any, error) {
+		time.Sleep(300 * time.Millisecond)
+		return nil, map[string]any{"done": true}, nil
+	})
+	in, feed := io.Pipe()
+	out := &syncBuffer{}
+	ran := make(chan error, 1)
+	go func() { ran <- s.Run(context.Background(), guardedTransport(in, out)) }()
+	send := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(feed, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answer := func(id string) map[string]any {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			for _, line := range strings.Split(out.String(), "\n") {
+				var m map[string]any
+				if json.Unmarshal([]byte(line), &m) == nil {
+					if b, _ := json.Marshal(m["id"]); string(b) == id {
+						return m
+					}
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("no answer to id %s; output:\n%s", id, out.String())
+		return nil
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	answer("1")
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]`)
+	send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	if m := answer("4"); m["error"] != nil {
+		t.Fatalf("after a batch, ping: %v", m)
+	}
+	if !strings.Contains(out.String(), `"code":-32600`) {
+		t.Errorf("the batch was not answered with -32600:\n%s", out.String())
+	}
+	send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
+	feed.Close() // the client goes away while the tool runs
+	select {
+	case err := <-ran:
+		if err != nil && !errors.Is(err, io.EOF) {
+			t.Errorf("server: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not end after its input closed")
+	}
+	if m := answer("5"); m["result"] == nil {
+		t.Errorf("the request in flight when the input closed: %v", m)
 	}
 }

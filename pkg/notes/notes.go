@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -41,11 +42,27 @@ func Encode(recs []trace.Record) []byte {
 	return []byte(strings.Join(lines, "\n") + "\n")
 }
 
+// Bounds on what a reader takes from one commit's note (docs/reliability.md):
+// a note is written by anyone who can push, so its size is the pusher's
+// choice. A note has a record per writer (clone), a few in practice.
+const (
+	// MaxNoteBytes: a larger note is skipped whole, never decoded.
+	MaxNoteBytes = 8 << 20
+	// MaxNoteRecords: the records past it are skipped.
+	MaxNoteRecords = 1000
+)
+
 // Decode reads a note's records, skipping lines that are not a record of a
-// spec version it understands (someone else's text on our ref).
+// spec version it understands (someone else's text on our ref), and
+// everything past the bounds (Skipped counts it).
 func Decode(b []byte) []trace.Record {
+	if len(b) > MaxNoteBytes {
+		return nil
+	}
 	var out []trace.Record
-	for _, line := range bytes.Split(b, []byte{'\n'}) {
+	for len(b) > 0 && len(out) < MaxNoteRecords {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] != '{' {
 			continue
@@ -62,16 +79,33 @@ func Decode(b []byte) []trace.Record {
 	return out
 }
 
-// Combine merges the records of one commit into one (ok false for none).
+// Skipped says what Decode leaves of note b: the whole note (too large),
+// or how many record lines past MaxNoteRecords. It decodes nothing.
+func Skipped(b []byte) (tooLarge bool, records int) {
+	if len(b) > MaxNoteBytes {
+		return true, 0
+	}
+	n := 0
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
+		if line = bytes.TrimSpace(line); len(line) > 0 && line[0] == '{' {
+			n++
+		}
+	}
+	return false, max(n-MaxNoteRecords, 0)
+}
+
+// Combine merges the records of one commit into one (ok false for none),
+// in one pass (trace.MergeAll).
 func Combine(recs []trace.Record) (trace.Record, bool) {
-	if len(recs) == 0 {
+	switch len(recs) {
+	case 0:
 		return trace.Record{}, false
+	case 1:
+		return recs[0], true
 	}
-	r := recs[0]
-	for _, o := range recs[1:] {
-		r = trace.Merge(r, o)
-	}
-	return r, true
+	return trace.MergeAll(recs), true
 }
 
 // SharedRefs lists Ref and every remote's tracking ref that exist.
@@ -93,8 +127,16 @@ func (g Git) SharedRefs(ctx context.Context) ([]string, error) {
 }
 
 // Read returns each commit's note text on refs, the lines of every ref
-// joined without duplicates; want limits it to some commits (nil: all).
+// joined without duplicates; want limits it to some commits (nil: all). A
+// note over MaxNoteBytes is left out, unread.
 func (g Git) Read(ctx context.Context, refs []string, want map[string]bool) (map[string][]byte, error) {
+	res, _, err := g.readNotes(ctx, refs, want)
+	return res, err
+}
+
+// readNotes is Read that also names the commits left out because one of
+// their notes is over MaxNoteBytes (a writer must leave those alone).
+func (g Git) readNotes(ctx context.Context, refs []string, want map[string]bool) (map[string][]byte, map[string]bool, error) {
 	blobs := map[string][]string{} // commit -> note blobs
 	var order []string
 	for _, ref := range refs {
@@ -111,29 +153,35 @@ func (g Git) Read(ctx context.Context, refs []string, want map[string]bool) (map
 			if tip, e := g.resolve(ctx, ref); e == nil && tip == "" {
 				continue // the ref vanished meanwhile
 			}
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if len(order) == 0 {
-		return map[string][]byte{}, nil
+		return map[string][]byte{}, nil, nil
 	}
 	var req []string
 	for _, c := range order {
 		req = append(req, blobs[c]...)
 	}
-	contents, err := g.catBlobs(ctx, req)
+	contents, big, err := g.catBlobs(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res := make(map[string][]byte, len(order))
+	skipped := map[string]bool{}
 	for _, c := range order {
 		var parts [][]byte
 		for _, b := range blobs[c] {
+			if big[b] {
+				skipped[c] = true
+			}
 			parts = append(parts, contents[b])
 		}
-		res[c] = joinLines(parts...)
+		if !skipped[c] {
+			res[c] = joinLines(parts...)
+		}
 	}
-	return res, nil
+	return res, skipped, nil
 }
 
 // joinLines unites the lines of several notes, sorted and without repeats.
@@ -155,30 +203,53 @@ func joinLines(parts ...[]byte) []byte {
 	return []byte(strings.Join(lines, "\n") + "\n")
 }
 
-// catBlobs reads blobs with one git cat-file.
-func (g Git) catBlobs(ctx context.Context, shas []string) (map[string][]byte, error) {
-	out, err := g.run(ctx, []byte(strings.Join(shas, "\n")+"\n"), "cat-file", "--batch")
+// catBlobs reads blobs with one git cat-file, streaming: a blob over
+// MaxNoteBytes is passed over unread and named in big.
+func (g Git) catBlobs(ctx context.Context, shas []string) (contents map[string][]byte, big map[string]bool, err error) {
+	cmd := g.cmd(ctx, "cat-file", "--batch")
+	cmd.Stdin = strings.NewReader(strings.Join(shas, "\n") + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	res := map[string][]byte{}
-	rd := bufio.NewReader(bytes.NewReader(out))
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	contents, big = map[string][]byte{}, map[string]bool{}
+	rd := bufio.NewReader(out)
 	for {
-		sha, _, content, err := readObject(rd)
-		if err == io.EOF {
-			return res, nil
+		sha, _, content, rerr := readObject(rd)
+		if rerr == io.EOF {
+			break
 		}
-		if err != nil {
-			return nil, err
+		if errors.Is(rerr, errTooLarge) {
+			big[sha] = true
+			continue
+		}
+		if rerr != nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			return nil, nil, rerr
 		}
 		if content != nil {
-			res[sha] = content
+			contents[sha] = content
 		}
 	}
+	if err := cmd.Wait(); err != nil {
+		return nil, nil, &gitError{args: []string{"cat-file", "--batch"}, stderr: stderr.String(), err: err}
+	}
+	return contents, big, nil
 }
 
+// errTooLarge: cat-file's object is over MaxNoteBytes; readObject passed
+// over its content without keeping it.
+var errTooLarge = errors.New("note over the size bound")
+
 // readObject reads one answer of git cat-file --batch: the object's name,
-// type and content (nil content: "<name> missing"). io.EOF: no more.
+// type and content (nil content: "<name> missing"). io.EOF: no more. An
+// object over MaxNoteBytes is read past, never held (errTooLarge).
 func readObject(rd *bufio.Reader) (sha, typ string, content []byte, err error) {
 	head, err := rd.ReadString('\n')
 	if err == io.EOF && head == "" {
@@ -192,8 +263,14 @@ func readObject(rd *bufio.Reader) (sha, typ string, content []byte, err error) {
 		return "", "", nil, nil // missing
 	}
 	n, err := strconv.Atoi(f[2])
-	if err != nil {
+	if err != nil || n < 0 {
 		return "", "", nil, fmt.Errorf("git cat-file: bad header %q", head)
+	}
+	if n > MaxNoteBytes {
+		if _, err := io.CopyN(io.Discard, rd, int64(n)+1); err != nil {
+			return "", "", nil, fmt.Errorf("git cat-file: %w", err)
+		}
+		return f[0], f[1], nil, errTooLarge
 	}
 	buf := make([]byte, n+1) // the content and its newline
 	if _, err := io.ReadFull(rd, buf); err != nil {
@@ -236,9 +313,9 @@ func (g Git) writeOnce(ctx context.Context, recs map[string]*trace.Record, write
 	for c := range recs {
 		want[c] = true
 	}
-	current := map[string][]byte{}
+	current, big := map[string][]byte{}, map[string]bool{}
 	if parent != "" {
-		if current, err = g.Read(ctx, []string{parent}, want); err != nil {
+		if current, big, err = g.readNotes(ctx, []string{parent}, want); err != nil {
 			return 0, err
 		}
 	}
@@ -250,6 +327,9 @@ func (g Git) writeOnce(ctx context.Context, recs map[string]*trace.Record, write
 	var body bytes.Buffer
 	changed := 0
 	for _, c := range commits {
+		if big[c] {
+			continue // a note over the bound is left as it is, unread
+		}
 		var keep []trace.Record
 		var old *trace.Record
 		for _, r := range Decode(current[c]) {

@@ -73,6 +73,9 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 // for its metadata only: the files' line ranges and hashes, most of a
 // note's bytes, are skipped without being built.
 func linkedFromNote(commit string, derived []byte, text string) []store.LinkedConversation {
+	if len(text) > MaxNoteBytes {
+		text = "" // skipped, as Decode skips it
+	}
 	if derived == nil {
 		// The fast path only for a record plainly about commit (claims).
 		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") &&

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -155,7 +156,7 @@ func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace
 		parts := [][]byte{r.derived[h]}
 		found := r.derived[h] != nil
 		for _, c := range contents[per[i]:per[i+1]] {
-			if c != nil {
+			if c != nil && len(c) <= MaxNoteBytes { // the in-process reader has no bound of its own
 				parts, found = append(parts, c), true
 			}
 		}
@@ -254,6 +255,9 @@ func (r *Reader) readInOrder(ctx context.Context, queries []string) ([][]byte, e
 	res := make([][]byte, len(queries))
 	for i := range queries {
 		_, typ, content, err := readObject(r.out)
+		if errors.Is(err, errTooLarge) {
+			continue // read past, left out (res[i] stays nil)
+		}
 		if err == io.EOF {
 			return nil, fmt.Errorf("git cat-file: %w", io.ErrUnexpectedEOF)
 		}
@@ -313,7 +317,7 @@ func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked
 
 // MergeLineWriters adds to writers (per commit, path and line, who wrote
 // it: blame's data) the AI lines of shared notes, for commits the local
-// database has no line evidence of.
+// database has no line evidence of: only lines the commit added (clip).
 func (r *Reader) MergeLineWriters(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
 	var need []string
 	for _, h := range hashes {
@@ -324,7 +328,7 @@ func (r *Reader) MergeLineWriters(ctx context.Context, hashes []string, writers 
 	if len(need) == 0 {
 		return nil
 	}
-	recs, err := r.Records(ctx, need)
+	recs, err := r.ClippedRecords(ctx, need)
 	if err != nil {
 		return err
 	}

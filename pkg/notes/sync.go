@@ -34,14 +34,16 @@ func (g Git) Fetch(ctx context.Context, remote string) error {
 // fast-forward when Ref has nothing of its own, else a merge commit with
 // both parents, where notes on the same commit are united line by line
 // (cat_sort_uniq: one record per line, so nothing is corrupted or lost).
-func (g Git) Merge(ctx context.Context, ref string) error {
+// Then writer's own records that the merge dropped (a teammate deleted
+// them and pushed) are written back; it returns how many notes that was.
+func (g Git) Merge(ctx context.Context, ref, writer string) (int, error) {
 	theirs, err := g.resolve(ctx, ref)
 	if err != nil || theirs == "" {
-		return err
+		return 0, err
 	}
 	ours, err := g.resolve(ctx, Ref)
 	if err != nil || ours == theirs {
-		return err
+		return 0, err
 	}
 	env := g.Env
 	if env == nil {
@@ -49,14 +51,19 @@ func (g Git) Merge(ctx context.Context, ref string) error {
 	}
 	m := Git{Dir: g.Dir, Env: append(append([]string{}, env...), identity...)}
 	if _, err := m.run(ctx, nil, "notes", "--ref="+Ref, "merge", "--quiet", "--strategy=cat_sort_uniq", ref); err != nil {
-		return fmt.Errorf("merging notes from %s: %w", ref, err)
+		return 0, fmt.Errorf("merging notes from %s: %w", ref, err)
 	}
-	return nil
+	n, err := g.restoreOwn(ctx, ours, writer)
+	if err != nil {
+		return n, fmt.Errorf("restoring this clone's notes after merging %s: %w", ref, err)
+	}
+	return n, nil
 }
 
 // Push sends Ref to remote without force. When the remote has moved (any
-// rejection, whatever git's wording), it fetches, merges and tries again.
-func (g Git) Push(ctx context.Context, remote string) error {
+// rejection, whatever git's wording), it fetches, merges (restoring
+// writer's records, see Merge) and tries again.
+func (g Git) Push(ctx context.Context, remote, writer string) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		if attempt > 0 {
@@ -64,7 +71,7 @@ func (g Git) Push(ctx context.Context, remote string) error {
 			if ferr := g.Fetch(ctx, remote); ferr != nil {
 				return ferr
 			}
-			if merr := g.Merge(ctx, TrackingRef(remote)); merr != nil {
+			if _, merr := g.Merge(ctx, TrackingRef(remote), writer); merr != nil {
 				return merr
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/filelock"
+	"github.com/git-convo/git-convo/pkg/regfile"
 )
 
 // FileName is the queue file the hook blocks append to, in Dir.
@@ -25,6 +26,16 @@ const FileName = "commits"
 
 // magic starts every record, so a torn or foreign line is skipped.
 const magic = "gcq1"
+
+// MaxFile bounds one queue file a drain reads: a record is a few hundred
+// bytes, so this is tens of thousands of commits. A larger file is no queue
+// the hooks wrote; it is refused like a FIFO or a link, and the commits
+// behind it are found again in the reflog (see ingest's RecordNew).
+const MaxFile = 16 << 20
+
+// ErrRefused: a drain found queue entries that are not regular files (a
+// FIFO, a device, a link) or are too large, and removed them unread.
+var ErrRefused = errors.New("queue entries that are not regular files or are too large were removed unread")
 
 // lateWriteGrace is how long a claimed file stays after a drain read it: a
 // hook that opened the queue just before it was claimed may still append.
@@ -137,7 +148,9 @@ func Append(dir string, r Record) error {
 // read on the path every command takes, so a command with nothing to drain
 // pays nearly nothing.
 func Pending(dir string) bool {
-	if fi, err := os.Stat(filepath.Join(dir, FileName)); err == nil && fi.Size() > 0 {
+	// Lstat: a FIFO or a link put where the queue goes is pending too, so
+	// a drain clears it (the hook blocks append to regular files only).
+	if fi, err := os.Lstat(filepath.Join(dir, FileName)); err == nil && (fi.Size() > 0 || !fi.Mode().IsRegular()) {
 		return true
 	}
 	held, _ := filepath.Glob(filepath.Join(dir, FileName+".*"))
@@ -172,7 +185,7 @@ func Waiting(dir string) int {
 		if from < 0 && f != filepath.Join(dir, FileName) && !strings.HasSuffix(f, ".claimed") {
 			continue
 		}
-		data, err := os.ReadFile(f)
+		data, err := regfile.Read(f, MaxFile)
 		if err != nil {
 			continue
 		}
@@ -206,7 +219,7 @@ func Drain(dir string, wait time.Duration, apply func([]Record) error) (int, err
 	}
 	defer unlock()
 	q := filepath.Join(dir, FileName)
-	if fi, err := os.Stat(q); err == nil && fi.Size() > 0 {
+	if fi, err := os.Lstat(q); err == nil && (fi.Size() > 0 || !fi.Mode().IsRegular()) {
 		name := fmt.Sprintf("%s.%020d-%d.claimed", q, time.Now().UnixNano(), os.Getpid())
 		if err := os.Rename(q, name); err != nil && !os.IsNotExist(err) {
 			return 0, err
@@ -224,6 +237,7 @@ func Drain(dir string, wait time.Duration, apply func([]Record) error) (int, err
 	}
 	var files []file
 	var recs []Record
+	refused := false
 	for _, f := range held {
 		from := appliedBytes(f)
 		base := f
@@ -235,7 +249,15 @@ func Drain(dir string, wait time.Duration, apply func([]Record) error) (int, err
 		default:
 			continue // the lock file, or anything else
 		}
-		data, err := os.ReadFile(f)
+		data, err := regfile.Read(f, MaxFile)
+		if regfile.Refused(err) {
+			// No file the hooks wrote: a FIFO would block every drain,
+			// a link to /dev/zero would never end. The link goes, not
+			// what it names.
+			os.Remove(f)
+			refused = true
+			continue
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -257,6 +279,9 @@ func Drain(dir string, wait time.Duration, apply func([]Record) error) (int, err
 			continue
 		}
 		os.Remove(f.path)
+	}
+	if refused {
+		return len(recs), ErrRefused
 	}
 	return len(recs), nil
 }

@@ -18,7 +18,13 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/atomicfile"
 	"github.com/git-convo/git-convo/pkg/filelock"
+	"github.com/git-convo/git-convo/pkg/regfile"
 )
+
+// MaxEntry bounds one entry a drain reads: a hook payload (at most 64 MiB,
+// see hookrun) and its envelope. A larger entry, or one that is not a
+// regular file (a FIFO, a device, a link), is set aside unread.
+const MaxEntry = 72 << 20
 
 // Dir is the spool directory beside the links database.
 func Dir(dbPath string) string { return filepath.Join(filepath.Dir(dbPath), "spool") }
@@ -128,7 +134,7 @@ func Drain(dir string, wait time.Duration, apply func(data []byte) error, transi
 		if err := os.Rename(f, claimed); err != nil && !os.IsNotExist(err) {
 			return res, err
 		}
-		data, err := os.ReadFile(claimed)
+		data, err := regfile.Read(claimed, MaxEntry)
 		if os.IsNotExist(err) {
 			continue // another process took it (where there is no lock)
 		}
@@ -198,7 +204,7 @@ func Remove(dir string, wait time.Duration, match func(data []byte) bool) (int, 
 				continue
 			}
 			p := filepath.Join(d, name)
-			if data, err := os.ReadFile(p); err == nil && match(data) {
+			if data, err := regfile.Read(p, MaxEntry); err == nil && match(data) {
 				if err := os.Remove(p); err != nil {
 					return n, err
 				}

@@ -8,146 +8,160 @@ import (
 // Merge joins two records of the same commit, conversation by conversation,
 // losing nothing of either: two people's notes on one commit, or a note and
 // the one a rewrite carried over.
-func Merge(a, b Record) Record {
-	out := Record{Version: SpecVersion, Timestamp: a.Timestamp, VCS: a.VCS, Tool: a.Tool}
-	if b.Timestamp > out.Timestamp {
-		out.Timestamp = b.Timestamp
+func Merge(a, b Record) Record { return MergeAll([]Record{a, b}) }
+
+// MergeAll joins the records of one commit in one pass, as Merge folded
+// over them would: each file, conversation, range and evidence is indexed
+// once, and the merged record is marshalled and hashed once (a fold of
+// Merge did both per record: cubic in the records of a flooded note).
+// Ties keep the earlier record's view.
+func MergeAll(recs []Record) Record {
+	if len(recs) == 0 {
+		return Record{Version: SpecVersion, Files: []File{}}
 	}
-	if out.VCS == nil {
-		out.VCS = b.VCS
-	}
-	if out.Tool == nil {
-		out.Tool = b.Tool
-	}
-	out.Files = mergeFiles(a.Files, b.Files)
-	for k, v := range b.Metadata {
-		if out.Metadata == nil {
-			out.Metadata = map[string]json.RawMessage{}
+	out := Record{Version: SpecVersion, Timestamp: recs[0].Timestamp, VCS: recs[0].VCS, Tool: recs[0].Tool}
+	files := fileMerger{byPath: map[string]*mergedFile{}}
+	meta := metaMerger{out: Meta{Format: Format, Writer: "", Conversations: map[string]ConvMeta{}}, seen: map[[2]string]bool{}, withdrawn: map[string]bool{}}
+	anyMeta := false
+	for i := range recs {
+		r := &recs[i]
+		if r.Timestamp > out.Timestamp {
+			out.Timestamp = r.Timestamp
 		}
-		out.Metadata[k] = v
-	}
-	for k, v := range a.Metadata {
-		if out.Metadata == nil {
-			out.Metadata = map[string]json.RawMessage{}
+		if out.VCS == nil {
+			out.VCS = r.VCS
 		}
-		out.Metadata[k] = v
+		if out.Tool == nil {
+			out.Tool = r.Tool
+		}
+		files.add(r.Files)
+		for k, v := range r.Metadata {
+			if out.Metadata == nil {
+				out.Metadata = map[string]json.RawMessage{}
+			}
+			if _, ok := out.Metadata[k]; !ok { // the earlier record's key wins
+				out.Metadata[k] = v
+			}
+		}
+		m, ok := r.Meta()
+		anyMeta = anyMeta || ok
+		meta.add(m, i == 0)
 	}
-	ma, okA := a.Meta()
-	mb, okB := b.Meta()
-	if okA || okB {
-		out.SetMeta(mergeMeta(ma, mb))
+	out.Files = files.result()
+	if anyMeta {
+		out.SetMeta(meta.result())
 	}
 	out.ID = contentID(out)
 	return out
 }
 
-func mergeFiles(a, b []File) []File {
-	byPath := map[string]*File{}
-	var order []string
-	for _, fs := range [][]File{a, b} {
-		for _, f := range fs {
-			cur := byPath[f.Path]
-			if cur == nil {
-				cp := File{Path: f.Path}
-				cur = &cp
-				byPath[f.Path] = cur
-				order = append(order, f.Path)
-			}
-			cur.Conversations = mergeConversations(cur.Conversations, f.Conversations)
+// fileMerger unites files by path, conversations by convKey, ranges by
+// their lines.
+type fileMerger struct {
+	byPath map[string]*mergedFile
+}
+
+type mergedFile struct {
+	convs []Conversation
+	at    map[string]int    // convKey -> index in convs
+	seen  []map[[2]int]bool // per conversation, its ranges' lines
+}
+
+func (f *fileMerger) add(files []File) {
+	for _, fl := range files {
+		cur := f.byPath[fl.Path]
+		if cur == nil {
+			cur = &mergedFile{at: map[string]int{}}
+			f.byPath[fl.Path] = cur
 		}
-	}
-	sort.Strings(order)
-	out := make([]File, 0, len(order))
-	for _, p := range order {
-		out = append(out, *byPath[p])
-	}
-	return out
-}
-
-// convKey identifies a conversation entry in a file: its URL, or for
-// people's lines the contributor type.
-func convKey(c Conversation) string {
-	if c.URL != "" {
-		return c.URL
-	}
-	if c.Contributor != nil {
-		return "contributor:" + c.Contributor.Type
-	}
-	return "contributor:unknown"
-}
-
-func mergeConversations(a, b []Conversation) []Conversation {
-	out := append([]Conversation{}, a...)
-	for _, c := range b {
-		i := -1
-		for j := range out {
-			if convKey(out[j]) == convKey(c) {
-				i = j
-				break
+		for _, c := range fl.Conversations {
+			k := convKey(c)
+			i, ok := cur.at[k]
+			if !ok {
+				i = len(cur.convs)
+				cur.at[k] = i
+				cur.convs = append(cur.convs, Conversation{URL: c.URL, Contributor: c.Contributor})
+				cur.seen = append(cur.seen, map[[2]int]bool{})
+			} else if o := &cur.convs[i]; o.Contributor == nil || o.Contributor.ModelID == "" && c.Contributor != nil {
+				o.Contributor = c.Contributor
+			}
+			for _, r := range c.Ranges {
+				key := [2]int{r.StartLine, r.EndLine}
+				if !cur.seen[i][key] {
+					cur.seen[i][key] = true
+					cur.convs[i].Ranges = append(cur.convs[i].Ranges, r)
+				}
 			}
 		}
-		if i < 0 {
-			out = append(out, c)
-			continue
-		}
-		if out[i].Contributor == nil || out[i].Contributor.ModelID == "" && c.Contributor != nil {
-			out[i].Contributor = c.Contributor
-		}
-		out[i].Ranges = mergeRanges(out[i].Ranges, c.Ranges)
 	}
-	if out == nil {
-		out = []Conversation{}
+}
+
+func (f *fileMerger) result() []File {
+	paths := make([]string, 0, len(f.byPath))
+	for p := range f.byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	out := make([]File, 0, len(paths))
+	for _, p := range paths {
+		convs := f.byPath[p].convs
+		for i := range convs {
+			rs := convs[i].Ranges
+			sort.SliceStable(rs, func(a, b int) bool { return rs[a].StartLine < rs[b].StartLine })
+			if rs == nil {
+				convs[i].Ranges = []Range{}
+			}
+		}
+		if convs == nil {
+			convs = []Conversation{}
+		}
+		out = append(out, File{Path: p, Conversations: convs})
 	}
 	return out
 }
 
-func mergeRanges(a, b []Range) []Range {
-	seen := map[[2]int]bool{}
-	var out []Range
-	for _, r := range append(append([]Range{}, a...), b...) {
-		k := [2]int{r.StartLine, r.EndLine}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, r)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].StartLine < out[j].StartLine })
-	if out == nil {
-		out = []Range{}
-	}
-	return out
+// metaMerger unites git-convo's metadata as mergeMeta folded would.
+type metaMerger struct {
+	out       Meta
+	seen      map[[2]string]bool
+	withdrawn map[string]bool
+	mixed     bool // two records name different writers
 }
 
-func mergeMeta(a, b Meta) Meta {
-	out := Meta{Format: max(a.Format, b.Format, Format), Writer: a.Writer, Conversations: map[string]ConvMeta{}}
-	if out.Writer != b.Writer {
-		out.Writer = ""
+func (m *metaMerger) add(x Meta, first bool) {
+	m.out.Format = max(m.out.Format, x.Format)
+	switch {
+	case first:
+		m.out.Writer = x.Writer
+	case x.Writer != m.out.Writer:
+		m.mixed = true
 	}
-	for id, c := range b.Conversations {
-		out.Conversations[id] = c
-	}
-	for id, c := range a.Conversations {
-		if o, ok := out.Conversations[id]; ok {
-			c = fillConv(c, o)
+	for id, c := range x.Conversations {
+		if o, ok := m.out.Conversations[id]; ok {
+			c = fillConv(o, c)
 		}
-		out.Conversations[id] = c
+		m.out.Conversations[id] = c
 	}
-	seen := map[[2]string]bool{}
-	for _, e := range append(append([]Evidence{}, a.Evidence...), b.Evidence...) {
+	for _, e := range x.Evidence {
 		k := [2]string{e.Path, e.Conversation}
-		if !seen[k] {
-			seen[k] = true
-			out.Evidence = append(out.Evidence, e)
+		if !m.seen[k] {
+			m.seen[k] = true
+			m.out.Evidence = append(m.out.Evidence, e)
 		}
 	}
-	withdrawn := map[string]bool{}
-	for _, w := range append(append([]Withdrawal{}, a.Withdrawn...), b.Withdrawn...) {
-		if !withdrawn[w.Conversation] {
-			withdrawn[w.Conversation] = true
-			out.Withdrawn = append(out.Withdrawn, w)
+	for _, w := range x.Withdrawn {
+		if !m.withdrawn[w.Conversation] {
+			m.withdrawn[w.Conversation] = true
+			m.out.Withdrawn = append(m.out.Withdrawn, w)
 		}
 	}
-	return out
+}
+
+func (m *metaMerger) result() Meta {
+	if m.mixed {
+		m.out.Writer = ""
+	}
+	return m.out
 }
 
 // fillConv keeps a's view of a conversation (a manual link, or the higher
@@ -171,4 +185,16 @@ func fillConv(a, b ConvMeta) ConvMeta {
 		a.MatchedFiles = b.MatchedFiles
 	}
 	return a
+}
+
+// convKey identifies a conversation entry in a file: its URL, or for
+// people's lines the contributor type.
+func convKey(c Conversation) string {
+	if c.URL != "" {
+		return c.URL
+	}
+	if c.Contributor != nil {
+		return "contributor:" + c.Contributor.Type
+	}
+	return "contributor:unknown"
 }
