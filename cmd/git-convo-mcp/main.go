@@ -6,6 +6,7 @@ package main
 import (
 	"os"
 
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
 	"github.com/git-convo/git-convo/pkg/mcpserver"
 )
 
@@ -13,4 +14,4 @@ import (
 // stamp both with -ldflags "-X main.version=...", which needs a variable.
 var version = "0.1.0"
 
-func main() { os.Exit(mcpserver.Main(version)) }
+func main() { os.Exit(mcpserver.Main(version, builtin.Registry())) }

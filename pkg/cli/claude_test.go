@@ -326,8 +326,9 @@ func TestDoctorClaudeOnly(t *testing.T) {
 	if doc := sb.convo(repo, "doctor"); !strings.Contains(doc, "warn cursor hooks") {
 		t.Errorf("doctor without convo.cursor:\n%s", doc)
 	}
+	// --claude=project was remembered (convo.claude): the user level is asked for.
 	bad := sb.write(sb.home, ".claude/settings.json", `{"hooks": [`)
-	r := sb.runEnv(repo, sb.env, "", "git", "convo", "install", "--cursor=none")
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "install", "--cursor=none", "--claude=user")
 	if r.code == 0 || !strings.Contains(r.stderr, bad) || !strings.Contains(r.stderr, "untouched") {
 		t.Errorf("install over a malformed settings.json: exit %d\n%s", r.code, r.stderr)
 	}

@@ -65,7 +65,7 @@ transcripts are never shared.`,
 					msgs = []source.Message{}
 				}
 				enc := newJSONLines(env.Stdout)
-				return enc(map[string]any{"id": id, "agent": agentOrCursor(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
+				return enc(map[string]any{"id": id, "agent": env.agentOrDefault(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
 					"project": meta.Project, "files": meta.Files, "commits": links, "messages": msgs, "note": meta.Note})
 			}
 			return writeMarkdown(env.Stdout, meta, msgs)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/ingest"
@@ -146,14 +145,14 @@ func importAgents(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Rep
 			}
 		}
 	}
-	found, err := w.ImportAll(ctx, agents.All(env.Getenv), roots, limit, ingest.ImportProgress{
+	found, err := w.ImportAll(ctx, env.Agents.All(env.Getenv), roots, limit, ingest.ImportProgress{
 		Listing: func(src source.Source) {
-			where, _ := agents.Where(src.Name(), env.Getenv) // "" when it cannot be located
-			progress.say("finding this repository's %s conversations in %s", agents.Display(src.Name()), where)
+			where, _ := env.Agents.Where(src.Name(), env.Getenv) // "" when it cannot be located
+			progress.say("finding this repository's %s conversations in %s", env.Agents.Display(src.Name()), where)
 		},
 		Step: func(src source.Source, i, n int) {
 			if i > 0 {
-				progress.step(agents.Display(src.Name()), i, n)
+				progress.step(env.Agents.Display(src.Name()), i, n)
 			} else {
 				progress.done()
 			}

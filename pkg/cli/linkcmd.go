@@ -90,7 +90,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 		}
 	}
 	if conv, _ := s.GetConversation(ctx, convID); conv == nil || conv.Title == "" {
-		_ = env.writer(ctx, s).EnrichCursor(ctx, convID) // best effort: the title, if Cursor knows it
+		_ = env.writer(ctx, s).EnrichAgent(ctx, convID) // best effort: the title, if its agent knows it
 	}
 	shareAfter(ctx, env, repo.TopLevel, s, hash)
 	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", term.Line(convID), gitx.ShortHash(hash))

@@ -724,7 +724,7 @@ func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON
 		for i, lc := range links {
 			commits[i] = map[string]any{"hash": lc.CommitHash, "confidence": lc.Confidence, "status": lc.Status, "reason": lc.Reason}
 		}
-		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": agentOrCursor(conv.Agent), "model": conv.Model,
+		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": env.agentOrDefault(conv.Agent), "model": conv.Model,
 			"summary": conv.Summary, "title": conv.Title, "created": isoTime(msTimeOrZero(conv.FirstSeenMs)),
 			"updated": isoTime(msTimeOrZero(conv.ActivityMs)), "origin": "notes", "commits": commits, "messages": []any{},
 			"note": "shared by a teammate in git notes: metadata only, transcripts are never shared"})
@@ -735,7 +735,7 @@ func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON
 		title = conv.ID
 	}
 	fmt.Fprintf(&b, "# %s\n\n", title)
-	fmt.Fprintf(&b, "Conversation %s (%s", conv.ID, agentOrCursor(conv.Agent))
+	fmt.Fprintf(&b, "Conversation %s (%s", conv.ID, env.agentOrDefault(conv.Agent))
 	if conv.Model != "" {
 		fmt.Fprintf(&b, ", %s", conv.Model)
 	}

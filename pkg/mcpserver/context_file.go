@@ -12,7 +12,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -54,7 +53,7 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	if err != nil {
 		return nil, out, err
 	}
-	msgs, meta, err := agents.Read(ctx, d.Getenv, d.Store, id, conv)
+	msgs, meta, err := d.Agents.Read(ctx, d.Getenv, d.Store, id, conv)
 	if err != nil {
 		return nil, out, err
 	}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"github.com/git-convo/git-convo/pkg/agents"
 	"os"
 	"runtime"
 	"time"
@@ -36,7 +37,7 @@ func fileExists(p string) bool {
 // directory and returns the process exit code. It is the git-convo-mcp
 // binary's whole job; `git convo mcp` starts that binary, so the MCP SDK is
 // not linked into (nor initialised by) every git-convo hook process.
-func Main(version string) int {
+func Main(version string, reg *agents.Registry) int {
 	ctx := context.Background()
 	path, err := store.DefaultPath(os.Getenv, runtime.GOOS)
 	if err != nil {
@@ -52,7 +53,7 @@ func Main(version string) int {
 	}
 	defer s.Close()
 	dir, _ := os.Getwd()
-	server := New(&Deps{Store: s, Dir: dir, Getenv: os.Getenv, Now: time.Now, Version: version, Drain: afterFetch(dir, drainer(path))})
+	server := New(&Deps{Store: s, Dir: dir, Getenv: os.Getenv, Agents: reg, Now: time.Now, Version: version, Drain: afterFetch(dir, drainer(path))})
 	if err := server.Run(ctx, guardedTransport(os.Stdin, os.Stdout)); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "git-convo mcp:", err)
 		return 1

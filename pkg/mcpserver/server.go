@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/git-convo/git-convo/pkg/agents"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,9 +22,11 @@ import (
 
 // Deps is what the tools work with.
 type Deps struct {
-	Store   *store.Store
-	Dir     string              // the directory the server was started in (its repository)
-	Getenv  func(string) string // for Cursor's database and the cache directory
+	Store  *store.Store
+	Dir    string              // the directory the server was started in (its repository)
+	Getenv func(string) string // for the agents' stores and the cache directory
+	// Agents read conversations (get_conversation).
+	Agents  *agents.Registry
 	Now     func() time.Time
 	Version string
 	// Drain records the commits git's hooks queued; every tool call runs it
