@@ -19,6 +19,12 @@ import (
 // every agent. When its agent no longer has it, the prompts and answers the
 // hooks recorded (s) stand in, marked with source.HookRecordNote.
 func (r *Registry) Read(ctx context.Context, getenv func(string) string, s *store.Store, id string, conv *store.Conversation) ([]source.Message, source.Meta, error) {
+	msgs, meta, err := r.read(ctx, getenv, s, id, conv)
+	meta.DefaultAgent = meta.Agent == "" || meta.Agent == r.Default()
+	return msgs, meta, err
+}
+
+func (r *Registry) read(ctx context.Context, getenv func(string) string, s *store.Store, id string, conv *store.Conversation) ([]source.Message, source.Meta, error) {
 	meta := source.Meta{ID: id}
 	names := readOrder(r.Names())
 	var hint source.Hint

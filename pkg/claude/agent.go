@@ -48,6 +48,9 @@ nothing else changed it.`,
 NotebookEdit added, a git commit run through Bash, and the session's transcript at Stop and
 SessionEnd). It prints nothing on stdout, which Claude Code would add to the model's context.`,
 		Store: "Claude Code's transcript",
+		Import: `Claude Code's sessions (~/.claude/projects/*/*.jsonl, or under CLAUDE_CONFIG_DIR) whose
+recorded cwd lies in the repository, with their edits and the times of the tool results.`,
+		Env: [][2]string{{"CLAUDE_CONFIG_DIR", "Claude Code's configuration directory (default: ~/.claude), where its settings.json and sessions are."}},
 	}
 }
 

@@ -245,13 +245,14 @@ func agentStores(env *Env) string {
 	return strings.Join(out, ", or ")
 }
 
-// agentDisplays is the agents as people name them: "Cursor, Claude Code".
-func agentDisplays(env *Env) string {
+// agentDisplays is the agents as people name them, joined by sep:
+// "Cursor, Claude Code".
+func agentDisplays(env *Env, sep string) string {
 	var out []string
 	for _, a := range env.Agents.Agents() {
 		out = append(out, a.Words().Display)
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(out, sep)
 }
 
 // agentList is the agents' names, for a flag's usage: "cursor, claude".

@@ -138,7 +138,7 @@ func newApp(env *Env) *cli.App {
 		EnableBashCompletion: true,
 		HideHelpCommand:      true,
 		Description: `git-convo answers the question git cannot: which AI conversation produced this
-commit, this file, this line, and why. The agents' hooks (` + agentDisplays(env) + `) call "git convo capture";
+commit, this file, this line, and why. The agents' hooks (` + agentDisplays(env, ", ") + `) call "git convo capture";
 a post-commit hook calls "git convo record"; "show", "log" and "blame" read the links.
 
 Start with "git convo install" in a repository (or "git convo demo" to see it work).

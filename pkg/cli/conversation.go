@@ -20,9 +20,8 @@ func conversationCommand(env *Env) *cli.Command {
 		Usage:     "print one conversation as Markdown (or JSON)",
 		UsageText: "git convo conversation [--json] <id>",
 		Description: `Prints a whole conversation: every message in order, with the agent's thinking, tool
-steps and code blocks, read from Cursor's state.vscdb (read-only), or from the agent
-transcript when Cursor's database lacks it, or else from what the hooks recorded (prompts
-and final answers, marked as such). <id> may be a unique prefix. The Markdown is
+steps and code blocks, read from its agent (` + agentStores(env) + `), or else from what the
+hooks recorded (prompts and final answers, marked as such). <id> may be a unique prefix. The Markdown is
 the context-file format agents can navigate with their file tools. A conversation only a
 teammate's shared note names (docs/sharing.md) shows its title, summary, agent and commits:
 transcripts are never shared.`,

@@ -36,7 +36,7 @@ func doctorCommand(env *Env) *cli.Command {
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
 exists, and whether it is this git-convo), each agent's hooks, the links database (readable,
 writable, its directory can be created, schema version), hook events waiting in the spool
-or set aside there, errors the log could not take (a full disk), the agents' stores (` + agentDisplays(env) + `), how
+or set aside there, errors the log could not take (a full disk), the agents' stores (` + agentDisplays(env, ", ") + `), how
 long ago the last capture and record ran, the settings, and sharing (on or off, the
 remote, the last push and fetch, the last push error); then shows the recent
 errors from the log. Every problem comes with its fix. Exits 1 when a check fails; a state

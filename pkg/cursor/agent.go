@@ -36,21 +36,24 @@ func (Agent) Words() source.Words {
 		Install: `Cursor: by default the user-level ~/.cursor/hooks.json gets git-convo's capture command
 with this binary's absolute path, so one install serves every repository. --cursor=project
 writes <repo>/.cursor/hooks.json with a portable command instead, for teams that commit it;
---cursor=none leaves Cursor alone. Other tools' entries are kept. The choice is remembered
-in the repository's git config (convo.cursor) for doctor and the next install.
+--cursor=none leaves Cursor alone. Other tools' entries are kept.
 
 --mcp also registers git-convo's MCP server ("git convo mcp") in Cursor's mcp.json, at the
 same level (user or project), so the agent can ask why code exists.`,
 		InstallFlag:   "where to install Cursor's hooks: user, project or none (default: the last choice, git config convo.cursor, else user)",
 		UninstallFlag: "also remove the user-level Cursor hooks (~/.cursor/hooks.json)",
 		Uninstall:     "--cursor also removes them from the user-level ~/.cursor/hooks.json, which serves every repository.",
-		Capture: `Cursor's hooks (the default agent): its workspace roots and model, the user's prompts,
+		Capture: `--agent cursor: Cursor's hook payloads, its workspace roots and model, the user's prompts,
 the files it edited, the agent's final responses and a git commit the agent ran in its
 terminal (afterShellExecution). On "stop" it also reads the conversation's title and
 summary from Cursor's state.vscdb (read-only), and again 10 s later in the background,
 because Cursor may not have flushed the last rows yet. It prints Cursor's reply ({} or
 {"continue":true}).`,
-		Store: "Cursor's state.vscdb (read-only; CURSOR_DB_PATH overrides its location)",
+		Store: "Cursor's state.vscdb (read-only; CURSOR_DB_PATH overrides its location), or the transcript its hooks named",
+		Import: `Cursor's databases (read-only), by every association Cursor has used: workspace databases
+mapped through workspace.json, the global composer headers, each conversation's workspace
+identifier, its project layouts, and the files it edited inside the repository.`,
+		Env: [][2]string{{"CURSOR_DB_PATH", "Path of Cursor's global state.vscdb, opened read-only."}},
 	}
 }
 

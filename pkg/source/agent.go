@@ -131,4 +131,10 @@ type Words struct {
 	// Store names where the agent keeps its conversations, for enrich
 	// --help: "Claude Code's transcript".
 	Store string
+	// Import is import --help's paragraph: how the agent's past sessions of
+	// a repository are found.
+	Import string
+	// Env are the environment variables the agent's package reads, with
+	// what each says, for the man page.
+	Env [][2]string
 }
