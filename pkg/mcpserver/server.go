@@ -32,6 +32,10 @@ type Deps struct {
 	// Drain records the commits git's hooks queued; every tool call runs it
 	// first, so answers include the latest commits (nil: nothing to do).
 	Drain func(context.Context)
+	// Linked does what a manual link does beyond the link itself, as `git
+	// convo link` does (records the commit, reads the conversation's title
+	// from its agent, rewrites the shared note); nil: nothing.
+	Linked func(ctx context.Context, s *store.Store, dir, convID, hash string)
 }
 
 // New returns the MCP server with git-convo's tools.
