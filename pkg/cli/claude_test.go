@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // claudeTranscript writes a Claude Code session file for sid in the
@@ -390,17 +388,7 @@ func TestMCPClaudeConversation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	session := sb.mcpSession(ctx, repo)
-	call := func(name string, args map[string]any) map[string]any {
-		t.Helper()
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil || res.IsError {
-			t.Fatalf("%s: %v %+v", name, err, res)
-		}
-		b, _ := json.Marshal(res.StructuredContent)
-		var out map[string]any
-		json.Unmarshal(b, &out)
-		return out
-	}
+	call := mcpCaller(t, ctx, session)
 	out := call("get_commit_conversations", map[string]any{"commitHash": sha})
 	convs, _ := out["conversations"].([]any)
 	if len(convs) != 1 || convs[0].(map[string]any)["agent"] != "claude" || convs[0].(map[string]any)["title"] != "Print through MCP" {

@@ -58,17 +58,7 @@ func TestMCPRunsNoGitConvo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer session.Close()
-	call := func(name string, args map[string]any) map[string]any {
-		t.Helper()
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil || res.IsError {
-			t.Fatalf("%s: %v %+v", name, err, res)
-		}
-		b, _ := json.Marshal(res.StructuredContent)
-		var out map[string]any
-		json.Unmarshal(b, &out)
-		return out
-	}
+	call := mcpCaller(t, ctx, session)
 	// A read records the queued commit first.
 	head := sb.run(repo, "git", "rev-parse", "HEAD")[:40]
 	call("get_commit_conversations", map[string]any{"commitHash": "HEAD"})
@@ -90,5 +80,21 @@ func TestMCPRunsNoGitConvo(t *testing.T) {
 	}
 	if b, err := os.ReadFile(mark); err == nil {
 		t.Errorf("the MCP server started git-convo: %s", b)
+	}
+}
+
+// mcpCaller calls a tool of session and returns its structured answer,
+// failing the test on an error.
+func mcpCaller(t *testing.T, ctx context.Context, session *mcp.ClientSession) func(name string, args map[string]any) map[string]any {
+	return func(name string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", name, err, res)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var out map[string]any
+		json.Unmarshal(b, &out)
+		return out
 	}
 }
