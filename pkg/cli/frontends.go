@@ -36,6 +36,7 @@ func InProcessEnv(reg *agents.Registry) *Env {
 		return getenv(k)
 	}
 	env.LookupEnv = nil
+	env.Executable = "git-convo" // never this binary: it is not git-convo
 	if exe, err := os.Executable(); err == nil {
 		if p := filepath.Join(filepath.Dir(exe), "git-convo"); fileExists(p) {
 			env.Executable = p
