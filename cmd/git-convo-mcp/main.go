@@ -6,6 +6,8 @@ package main
 import (
 	"os"
 
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
+	"github.com/git-convo/git-convo/pkg/cli"
 	"github.com/git-convo/git-convo/pkg/mcpserver"
 )
 
@@ -13,4 +15,10 @@ import (
 // stamp both with -ldflags "-X main.version=...", which needs a variable.
 var version = "0.1.0"
 
-func main() { os.Exit(mcpserver.Main(version)) }
+// main wires the server: the agents, and git-convo's own work (the read
+// drain, a manual link's effects) run in this process, so the server starts
+// no git-convo.
+func main() {
+	env := cli.InProcessEnv(builtin.Registry())
+	os.Exit(mcpserver.Main(version, mcpserver.Wiring{Agents: env.Agents, Drain: cli.ReadDrain(env), Linked: cli.ManualLinked(env)}))
+}

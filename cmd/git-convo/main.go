@@ -5,9 +5,14 @@ package main
 import (
 	"os"
 
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
 	"github.com/git-convo/git-convo/pkg/cli"
 )
 
+// main wires: the agents (pkg/agents/builtin) into the process's
+// environment.
 func main() {
-	os.Exit(cli.Run(os.Args, cli.SystemEnv()))
+	env := cli.SystemEnv()
+	env.Agents = builtin.Registry()
+	os.Exit(cli.Run(os.Args, env))
 }

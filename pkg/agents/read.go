@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/claude"
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -20,9 +18,15 @@ import (
 // what the agent says. A conversation the store does not know is asked of
 // every agent. When its agent no longer has it, the prompts and answers the
 // hooks recorded (s) stand in, marked with source.HookRecordNote.
-func Read(ctx context.Context, getenv func(string) string, s *store.Store, id string, conv *store.Conversation) ([]source.Message, source.Meta, error) {
+func (r *Registry) Read(ctx context.Context, getenv func(string) string, s *store.Store, id string, conv *store.Conversation) ([]source.Message, source.Meta, error) {
+	msgs, meta, err := r.read(ctx, getenv, s, id, conv)
+	meta.DefaultAgent = meta.Agent == "" || meta.Agent == r.Default()
+	return msgs, meta, err
+}
+
+func (r *Registry) read(ctx context.Context, getenv func(string) string, s *store.Store, id string, conv *store.Conversation) ([]source.Message, source.Meta, error) {
 	meta := source.Meta{ID: id}
-	names := []string{claude.Name, cursor.Name}
+	names := readOrder(r.Names())
 	var hint source.Hint
 	if conv != nil {
 		names = []string{conv.Agent}
@@ -32,11 +36,15 @@ func Read(ctx context.Context, getenv func(string) string, s *store.Store, id st
 	}
 	var errs []error
 	for _, name := range names {
-		src := For(name, getenv)
+		src, err := r.For(name, getenv)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		c, err := src.ReadConversation(ctx, id, hint)
 		if err != nil {
 			if len(names) > 1 {
-				err = fmt.Errorf("%s: %w", Display(src.Name()), err)
+				err = fmt.Errorf("%s: %w", r.Display(src.Name()), err)
 			}
 			errs = append(errs, err)
 			continue
@@ -67,7 +75,17 @@ func Read(ctx context.Context, getenv func(string) string, s *store.Store, id st
 		meta.Note = source.HookRecordNote
 		return msgs, meta, nil
 	}
-	return nil, meta, fmt.Errorf("conversation %s: %s cannot give it (%w), and the hooks recorded none of it", id, Display(conv.Agent), err)
+	return nil, meta, fmt.Errorf("conversation %s: %s cannot give it (%w), and the hooks recorded none of it", id, r.Display(conv.Agent), err)
+}
+
+// readOrder is the order a conversation the store does not know is asked
+// of the agents: the default agent last, the order it always had (Claude
+// Code, then Cursor).
+func readOrder(names []string) []string {
+	if len(names) < 2 {
+		return names
+	}
+	return append(append([]string{}, names[1:]...), names[0])
 }
 
 // hookMessages are the prompts and final answers the hooks recorded, as

@@ -77,7 +77,7 @@ func TestRead(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			msgs, meta, err := Read(ctx, getenv, s, tc.id, tc.conv)
+			msgs, meta, err := shipped().Read(ctx, getenv, s, tc.id, tc.conv)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tc.wantErr)

@@ -6,9 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/git-convo/git-convo/pkg/agents"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -47,6 +47,10 @@ type Env struct {
 	Executable string
 	// StdoutTTY and StderrTTY tell whether the streams are terminals.
 	StdoutTTY, StderrTTY bool
+	// Agents are the coding agents this git-convo knows (cmd/git-convo
+	// sets them: pkg/agents/builtin). Commands, flags and help texts loop
+	// over them; nil knows none.
+	Agents *agents.Registry
 }
 
 // SystemEnv is the real process's environment.
@@ -143,7 +147,7 @@ func newApp(env *Env) *cli.App {
 		EnableBashCompletion: true,
 		HideHelpCommand:      true,
 		Description: `git-convo answers the question git cannot: which AI conversation produced this
-commit, this file, this line, and why. Cursor's agent hooks call "git convo capture";
+commit, this file, this line, and why. The agents' hooks (` + agentDisplays(env, ", ") + `) call "git convo capture";
 a post-commit hook calls "git convo record"; "show", "log" and "blame" read the links.
 
 Start with "git convo install" in a repository (or "git convo demo" to see it work).
@@ -192,17 +196,6 @@ func commands(env *Env) []*cli.Command {
 // dbPath is where links.sqlite lives for this environment.
 func (env *Env) dbPath() (string, error) {
 	return store.DefaultPath(env.Getenv, runtime.GOOS)
-}
-
-// userCursorDir is Cursor's per-user directory (~/.cursor), where the
-// user-level hooks.json and mcp.json live.
-func (env *Env) userCursorDir() (string, error) {
-	for _, k := range []string{"HOME", "USERPROFILE"} {
-		if h := env.Getenv(k); h != "" {
-			return filepath.Join(h, ".cursor"), nil
-		}
-	}
-	return "", fmt.Errorf("cannot find your home directory (HOME is not set): use --cursor=project or --cursor=none")
 }
 
 // log returns the error log beside the links database.

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/git-convo/git-convo/pkg/errlog"
 )
 
@@ -328,8 +326,9 @@ func TestDoctorClaudeOnly(t *testing.T) {
 	if doc := sb.convo(repo, "doctor"); !strings.Contains(doc, "warn cursor hooks") {
 		t.Errorf("doctor without convo.cursor:\n%s", doc)
 	}
+	// --claude=project was remembered (convo.claude): the user level is asked for.
 	bad := sb.write(sb.home, ".claude/settings.json", `{"hooks": [`)
-	r := sb.runEnv(repo, sb.env, "", "git", "convo", "install", "--cursor=none")
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "install", "--cursor=none", "--claude=user")
 	if r.code == 0 || !strings.Contains(r.stderr, bad) || !strings.Contains(r.stderr, "untouched") {
 		t.Errorf("install over a malformed settings.json: exit %d\n%s", r.code, r.stderr)
 	}
@@ -391,17 +390,7 @@ func TestMCPClaudeConversation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	session := sb.mcpSession(ctx, repo)
-	call := func(name string, args map[string]any) map[string]any {
-		t.Helper()
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil || res.IsError {
-			t.Fatalf("%s: %v %+v", name, err, res)
-		}
-		b, _ := json.Marshal(res.StructuredContent)
-		var out map[string]any
-		json.Unmarshal(b, &out)
-		return out
-	}
+	call := mcpCaller(t, ctx, session)
 	out := call("get_commit_conversations", map[string]any{"commitHash": sha})
 	convs, _ := out["conversations"].([]any)
 	if len(convs) != 1 || convs[0].(map[string]any)["agent"] != "claude" || convs[0].(map[string]any)["title"] != "Print through MCP" {

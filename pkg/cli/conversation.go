@@ -20,9 +20,8 @@ func conversationCommand(env *Env) *cli.Command {
 		Usage:     "print one conversation as Markdown (or JSON)",
 		UsageText: "git convo conversation [--json] <id>",
 		Description: `Prints a whole conversation: every message in order, with the agent's thinking, tool
-steps and code blocks, read from Cursor's state.vscdb (read-only), or from the agent
-transcript when Cursor's database lacks it, or else from what the hooks recorded (prompts
-and final answers, marked as such). <id> may be a unique prefix. The Markdown is
+steps and code blocks, read from its agent (` + agentStores(env) + `), or else from what the
+hooks recorded (prompts and final answers, marked as such). <id> may be a unique prefix. The Markdown is
 the context-file format agents can navigate with their file tools. A conversation only a
 teammate's shared note names (docs/sharing.md) shows its title, summary, agent and commits:
 transcripts are never shared.`,
@@ -68,7 +67,7 @@ transcripts are never shared.`,
 					msgs = []source.Message{}
 				}
 				enc := newJSONLines(env.Stdout)
-				return enc(map[string]any{"id": id, "agent": agentOrCursor(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
+				return enc(map[string]any{"id": id, "agent": env.agentOrDefault(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
 					"project": meta.Project, "files": meta.Files, "commits": links, "messages": msgs, "note": meta.Note})
 			}
 			return writeMarkdown(env.Stdout, meta, msgs)

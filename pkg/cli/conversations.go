@@ -59,7 +59,7 @@ were opened on it), most recently active first. --all lists every repository's.`
 					when = term.RelativeTime(time.UnixMilli(cs.ActivityMs), env.Now())
 				}
 				if _, err := fmt.Fprintf(rc.io.Out, "%s %s %s\n", p.Key(cs.ID, shortID(cs.ID)), displayTitle(cs.Conversation, cs.ID),
-					p.Dim(fmt.Sprintf("(%d commit%s, %s%s)", cs.Commits, plural(cs.Commits), when, agentSuffix(cs.Agent)))); err != nil {
+					p.Dim(fmt.Sprintf("(%d commit%s, %s%s)", cs.Commits, plural(cs.Commits), when, env.agentSuffix(cs.Agent)))); err != nil {
 					return rc.ioErr(err)
 				}
 			}
@@ -261,7 +261,7 @@ func printSearch(_ context.Context, rc *readContext, results []searchResult, sha
 		}
 		if _, err := fmt.Fprintf(rc.io.Out, "%s %s %s\n    %s\n", p.Key(r.doc.ID, shortID(r.doc.ID)),
 			p.Bold(displayTitle(r.doc.Conversation, r.doc.ID)),
-			p.Dim(fmt.Sprintf("(%d commit%s%s)", r.doc.Commits, plural(r.doc.Commits), agentSuffix(r.doc.Agent))), term.Line(r.excerpt)); err != nil {
+			p.Dim(fmt.Sprintf("(%d commit%s%s)", r.doc.Commits, plural(r.doc.Commits), rc.env.agentSuffix(r.doc.Agent))), term.Line(r.excerpt)); err != nil {
 			return rc.ioErr(err)
 		}
 	}

@@ -5,16 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
-	"github.com/git-convo/git-convo/pkg/agents"
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
@@ -38,14 +34,14 @@ func doctorCommand(env *Env) *cli.Command {
 		UsageText: "git convo doctor [--json] [--derived] [--replay-spool]",
 		Usage:     "check the setup and show recent errors",
 		Description: `Checks the git hooks of this repository (present, executable, pointing at a binary that
-exists, and whether it is this git-convo), Cursor's hooks, the links database (readable,
+exists, and whether it is this git-convo), each agent's hooks, the links database (readable,
 writable, its directory can be created, schema version), hook events waiting in the spool
-or set aside there, errors the log could not take (a full disk), Cursor's database, how
+or set aside there, errors the log could not take (a full disk), the agents' stores (` + agentDisplays(env, ", ") + `), how
 long ago the last capture and record ran, the settings, and sharing (on or off, the
 remote, the last push and fetch, the last push error); then shows the recent
 errors from the log. Every problem comes with its fix. Exits 1 when a check fails; a state
 that is normal before first use (nothing recorded yet) or that you chose (install
---cursor=none) is information, not a failure. A links.sqlite of the Node prototype at its
+--<agent>=none) is information, not a failure. A links.sqlite of the Node prototype at its
 default place is mentioned until "git convo import --from-prototype" has copied it.
 --replay-spool first retries the spooled events, set-aside ones included. --derived lists
 the derived links instead (squash and rebase merges recognised from shared notes), each
@@ -112,9 +108,10 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	exe := env.Executable
 	add(check{Name: "binary", OK: exe != "", Detail: exe})
 
-	cursorChoice := "" // convo.cursor: "none" when the user chose not to use Cursor
+	var agentMore []check // the agents' checks beyond their hooks (their stores), shown last
 	if repo, err := gitx.Open(ctx, ".", false); err != nil {
 		add(check{Name: "repository", OK: true, Warn: true, Detail: "not in a git repository: repository checks skipped"})
+		_, agentMore = doctorAgents(env, nil, nil)
 	} else {
 		checks = append(checks, doctorGitHooks(ctx, repo, exe)...)
 		values, _ := gitx.ConfigRegexp(ctx, repo.TopLevel, `^convo\.`)
@@ -123,30 +120,9 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		} else {
 			add(check{Name: "settings", OK: true, Detail: fmt.Sprintf("%d convo.* setting(s)", len(values))})
 		}
-		cursorChoice = values[keyCursor]
-		proj := filepath.Join(repo.TopLevel, ".cursor", "hooks.json")
-		userDir, _ := env.userCursorDir()
-		user := filepath.Join(userDir, "hooks.json")
-		found := ""
-		for _, p := range []string{proj, user} {
-			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "capture") && strings.Contains(string(b), "git-convo") {
-				found = p
-				break
-			}
-		}
-		switch {
-		case found == "" && values[keyCursor] == "none": // the user's choice, remembered by install
-			add(check{Name: "cursor hooks", OK: true, Detail: "not installed, as chosen (git config " + keyCursor + " = none): Cursor's conversations are not captured; git convo install --cursor=user captures them"})
-		case found == "":
-			add(check{Name: "cursor hooks", OK: claudeHooked(env, repo), Warn: true, Detail: "no hooks.json names git-convo capture", Fix: "git convo install"})
-		default:
-			if missing, _ := cursor.MissingHooks(found, cursor.DefaultHookSpecs()); len(missing) > 0 {
-				add(check{Name: "cursor hooks", OK: true, Warn: true, Detail: fmt.Sprintf("%s lacks %v", found, missing), Fix: "git convo install"})
-				break
-			}
-			add(check{Name: "cursor hooks", OK: true, Detail: found})
-		}
-		add(doctorClaude(env, repo))
+		var hooks []check
+		hooks, agentMore = doctorAgents(env, repo, values)
+		checks = append(checks, hooks...)
 		checks = append(checks, doctorShare(ctx, env, repo)...)
 	}
 
@@ -180,7 +156,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 				dbPath, v, counts.Conversations, counts.Commits, counts.Links)})
 		}
 		for _, m := range []struct{ key, name, fix string }{
-			{"lastCapture", "last capture", "no Cursor hook has run yet: check Cursor's hooks (Cursor Settings > Hooks) and restart Cursor"},
+			{"lastCapture", "last capture", "no agent's hook has run yet: check the agents' hooks above, and restart the agent"},
 			{"lastRecord", "last record", "no commit recorded yet: commit, or run git convo record"},
 		} {
 			at, _ := s.Meta(ctx, m.key)
@@ -202,18 +178,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		checks = append(checks, spoolChecks(dbPath, dbWritable, env.Now())...)
 		checks = append(checks, lostCheck(env.log().Path)...)
 	}
-	if p, err := agents.Where(agents.Cursor, env.Getenv); err != nil {
-		add(check{Name: "cursor db", OK: true, Warn: true, Detail: err.Error()})
-	} else if _, err := os.Stat(p); err != nil && cursorChoice == "none" {
-		add(check{Name: "cursor db", OK: true, Detail: "not used, as chosen (git config " + keyCursor + " = none)"})
-	} else if err != nil {
-		// Optional: the Cursor CLI keeps none. One line of information,
-		// and no turn logs its absence as an error.
-		add(check{Name: "cursor db", OK: true, Detail: p + " not found (optional: the Cursor CLI keeps none; titles then come " +
-			"from first prompts; CURSOR_DB_PATH names the editor's if it is elsewhere)"})
-	} else {
-		add(check{Name: "cursor db", OK: true, Detail: p})
-	}
+	checks = append(checks, agentMore...)
 	errs, _ := errlog.Tail(env.log().Path, 10)
 	return checks, errs
 }

@@ -27,7 +27,7 @@ func (env *Env) hooks() hookrun.Options {
 }
 
 // beforeRead is the work to do before a read command answers, and before
-// an MCP tool does (the server runs `git convo record --hook=drain`, which
+// an MCP tool does (the server calls ReadDrain in its own process, which
 // comes here): recording the agents' events the captures spooled, then the
 // commits the git hooks queued, and recognising the squash merges a plain
 // git fetch brought. It is the one place for such work; wait bounds how

@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -17,11 +16,11 @@ func enrichCommand(env *Env) *cli.Command {
 		Name:      "enrich",
 		Usage:     "read conversations' titles, summaries and files from their agent",
 		UsageText: "git convo enrich [--delay <duration>] [<conversation>...]",
-		Description: `Reads each conversation from its agent, Cursor's state.vscdb (read-only; CURSOR_DB_PATH
-overrides its location) or Claude Code's transcript, and re-links the commits it touched.
-With no conversation, it enriches Cursor's conversations active in the last day that are
-stale. capture runs it in the background after "stop", because Cursor may not have flushed
-the last rows yet.`,
+		Description: `Reads each conversation from its agent (` + agentStores(env) + `)
+and re-links the commits it touched. With no conversation, it enriches the conversations active
+in the last day that are stale, of the agents that may write a conversation after its hook
+fired. capture runs it in the background after the end of such an agent's turn, when the
+agent may not have flushed the last rows yet.`,
 		Flags: []cli.Flag{
 			&cli.DurationFlag{Name: "delay", Usage: "wait this long first (the background retry after stop)"},
 		},
@@ -38,7 +37,7 @@ the last rows yet.`,
 			defer s.Close()
 			ids := c.Args().Slice()
 			if len(ids) == 0 {
-				if ids, err = s.StaleEnrichment(ctx, env.Now().Add(-24*time.Hour).UnixMilli(), 50); err != nil {
+				if ids, err = s.StaleEnrichment(ctx, env.Agents.LateWriters(env.Getenv), env.Now().Add(-24*time.Hour).UnixMilli(), 50); err != nil {
 					return err
 				}
 			}
@@ -49,7 +48,10 @@ the last rows yet.`,
 				if conv, _ := s.GetConversation(ctx, id); conv != nil {
 					agent = conv.Agent
 				}
-				err := w.EnrichAndRelink(ctx, agents.For(agent, env.Getenv), id, source.Hint{})
+				src, err := env.Agents.For(agent, env.Getenv)
+				if err == nil {
+					err = w.EnrichAndRelink(ctx, src, id, source.Hint{})
+				}
 				if errors.Is(err, source.ErrNoStore) && c.Duration("delay") > 0 {
 					continue // the hooks' read again: no store is no fault (doctor says so)
 				}

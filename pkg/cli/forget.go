@@ -10,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
@@ -110,7 +109,11 @@ func spooledConversation(env *Env, b []byte) string {
 	if json.Unmarshal(b, &e) != nil || len(e.Payload) == 0 {
 		return ""
 	}
-	a, err := ingest.Parse(agents.For(e.Agent, env.Getenv), e.Payload, e.Event)
+	src, err := env.Agents.For(e.Agent, env.Getenv)
+	if err != nil {
+		return ""
+	}
+	a, err := ingest.Parse(src, e.Payload, e.Event)
 	if err != nil {
 		return ""
 	}

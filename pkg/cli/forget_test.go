@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -137,7 +138,7 @@ func TestForgetLeavesNoTrace(t *testing.T) {
 // the agent that sent it: Cursor's conversation_id, Claude Code's
 // session_id; anything else names none.
 func TestSpooledConversation(t *testing.T) {
-	env := &Env{Getenv: func(string) string { return "" }}
+	env := &Env{Getenv: func(string) string { return "" }, Agents: builtin.Registry()}
 	tests := []struct{ name, entry, want string }{
 		{"cursor", `{"event":"beforeSubmitPrompt","atMs":1,"payload":{"conversation_id":"conv-1","prompt":"p"}}`, "conv-1"},
 		{"cursor, named", `{"event":"stop","agent":"cursor","atMs":1,"payload":{"conversation_id":"conv-2"}}`, "conv-2"},

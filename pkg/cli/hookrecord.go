@@ -3,14 +3,13 @@ package cli
 import (
 	"context"
 
-	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // loadConversation reads a conversation's messages from its agent and, when
 // the agent has it no more, from what the hooks recorded (prompts and final
-// answers), marked as such in meta.Note: agents.Read, as MCP reads it.
+// answers), marked as such in meta.Note: Registry.Read, as MCP reads it.
 func loadConversation(ctx context.Context, env *Env, s *store.Store, id string, conv *store.Conversation) ([]source.Message, source.Meta, error) {
-	return agents.Read(ctx, env.Getenv, s, id, conv)
+	return env.Agents.Read(ctx, env.Getenv, s, id, conv)
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/ingest"
@@ -26,15 +25,14 @@ import (
 func importCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "import",
-		Usage:     "bring existing Cursor and Claude Code history in and link it to past commits",
+		Usage:     "bring existing " + agentDisplays(env, " and ") + " history in and link it to past commits",
 		UsageText: "git convo import [--since <date>] [--dry-run] [--limit <n>] [<revision range>]\n   git convo import --from-prototype [--dry-run] [<path>]",
-		Description: `Finds the conversations of this repository (any of its work trees) in Cursor's databases
-(read-only), by every association Cursor has used: workspace databases mapped through
-workspace.json, the global composer headers, each conversation's workspace identifier, its
-project layouts, and the files it edited inside the repository; and Claude Code's sessions
-(~/.claude/projects/*/*.jsonl, or under CLAUDE_CONFIG_DIR) whose recorded cwd lies in the
-repository, with their edits and the times of the tool results. It records each with its
-edited files and their times, then links them to the commits of a range (default: the last
+		Description: `Finds the conversations of this repository (any of its work trees) in each agent's store, in
+this order:
+
+` + agentParagraphs(env, func(w source.Words) string { return w.Import }) + `
+
+It records each with its edited files and their times, then links them to the commits of a range (default: the last
 90 days of HEAD) with the usual scorer; these links have source "import".
 
 An import never duplicates, lowers or removes a link, so running it again changes nothing.
@@ -146,14 +144,14 @@ func importAgents(ctx context.Context, env *Env, w ingest.Writer, repo *gitx.Rep
 			}
 		}
 	}
-	found, err := w.ImportAll(ctx, agents.All(env.Getenv), roots, limit, ingest.ImportProgress{
+	found, err := w.ImportAll(ctx, env.Agents.All(env.Getenv), roots, limit, ingest.ImportProgress{
 		Listing: func(src source.Source) {
-			where, _ := agents.Where(src.Name(), env.Getenv) // "" when it cannot be located
-			progress.say("finding this repository's %s conversations in %s", agents.Display(src.Name()), where)
+			where, _ := env.Agents.Where(src.Name(), env.Getenv) // "" when it cannot be located
+			progress.say("finding this repository's %s conversations in %s", env.Agents.Display(src.Name()), where)
 		},
 		Step: func(src source.Source, i, n int) {
 			if i > 0 {
-				progress.step(agents.Display(src.Name()), i, n)
+				progress.step(env.Agents.Display(src.Name()), i, n)
 			} else {
 				progress.done()
 			}

@@ -4,33 +4,34 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // printInstallSummary ends install: what to do next, naming the agents whose
-// hooks were written (and only those), and how each picks them up.
-func printInstallSummary(w io.Writer, cursorHooks, claudeHooks bool) {
-	var agents, histories []string
-	if cursorHooks {
-		agents, histories = append(agents, "Cursor's agent"), append(histories, "Cursor")
+// hooks were written (installed, and only those), and how each picks them
+// up; all are every agent, for the flags that add them.
+func printInstallSummary(w io.Writer, installed, all []source.Agent) {
+	var workers, histories []string
+	for _, a := range installed {
+		workers, histories = append(workers, a.Words().Worker), append(histories, a.Words().Display)
 	}
-	if claudeHooks {
-		agents, histories = append(agents, "Claude Code"), append(histories, "Claude Code")
-	}
-	if len(agents) == 0 {
+	if len(installed) == 0 {
+		var flags []string
+		for _, a := range all {
+			flags = append(flags, "--"+a.Name()+"=user")
+		}
 		fmt.Fprintln(w, "\ngit-convo is set up, with no agent hooks: commits are recorded, but no conversation is captured")
-		fmt.Fprintln(w, "(git convo install --cursor=user or --claude=user adds them). Then:")
+		fmt.Fprintf(w, "(git convo install %s adds them). Then:\n", strings.Join(flags, " or "))
 	} else {
-		fmt.Fprintf(w, "\ngit-convo is set up. Work with %s and commit as usual; then:\n", strings.Join(agents, " or "))
+		fmt.Fprintf(w, "\ngit-convo is set up. Work with %s and commit as usual; then:\n", strings.Join(workers, " or "))
 	}
 	fmt.Fprintln(w, "  git convo show HEAD    # the conversations behind the last commit")
 	fmt.Fprintln(w, "  git convo doctor       # check the setup")
-	if len(agents) > 0 {
+	if len(installed) > 0 {
 		fmt.Fprintf(w, "  git convo import       # bring in your existing %s history and link it to past commits\n", strings.Join(histories, " and "))
 	}
-	if cursorHooks {
-		fmt.Fprintln(w, "Restart Cursor if it is running so it loads the new hooks.")
-	}
-	if claudeHooks {
-		fmt.Fprintln(w, "Claude Code reads its hooks at start-up: start a new session (or restart running ones).")
+	for _, a := range installed {
+		fmt.Fprintln(w, a.Words().Reload)
 	}
 }

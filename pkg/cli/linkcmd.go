@@ -100,19 +100,27 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 	if err := s.SetManualLink(ctx, convID, hash, "linked by hand"); err != nil {
 		return err
 	}
-	// Record the commit too when it is not yet, so show has its details.
+	afterManualLink(ctx, env, s, repo.TopLevel, convID, hash)
+	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", term.Line(convID), gitx.ShortHash(hash))
+	return nil
+}
+
+// afterManualLink is what a manual link of convID to hash (a commit of the
+// work tree at dir) does beyond the link itself, for `git convo link` and
+// MCP's link_conversation_commit alike: it records the commit when it is
+// not yet (so show has its details), reads the conversation from its agent
+// when the store has no title for it, and rewrites the shared note.
+func afterManualLink(ctx context.Context, env *Env, s *store.Store, dir, convID, hash string) {
 	if done, err := s.RecordedCommits(ctx, []string{hash}); err == nil && !done[hash] {
-		if r, err := newRecorder(ctx, env, ".", false); err == nil {
+		if r, err := newRecorder(ctx, env, dir, false); err == nil {
 			_, _, _ = r.Record(ctx, hash, store.LinkSourceRelink)
 			r.Store.Close()
 		}
 	}
 	if conv, _ := s.GetConversation(ctx, convID); conv == nil || conv.Title == "" {
-		_ = env.writer(ctx, s).EnrichCursor(ctx, convID) // best effort: the title, if Cursor knows it
+		_ = env.writer(ctx, s).EnrichAgent(ctx, convID) // best effort: the title, if its agent knows it
 	}
-	shareAfter(ctx, env, repo.TopLevel, s, hash)
-	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", term.Line(convID), gitx.ShortHash(hash))
-	return nil
+	shareAfter(ctx, env, dir, s, hash)
 }
 
 // resolveConversation expands a unique prefix of a known conversation id

@@ -420,7 +420,7 @@ func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []store
 	for _, lc := range lcs {
 		pct := strconv.FormatFloat(lc.Confidence*100, 'f', 0, 64)
 		w.WriteString("        " + p.Key(lc.ConversationID, "●") + " " + displayTitle(lc.Conv, lc.ConversationID) + " " +
-			p.Dim("("+pct+"% "+lc.Status+agentSuffix(lc.Conv.Agent)+sharedBy(lc, ", ")+")") + "\n")
+			p.Dim("("+pct+"% "+lc.Status+rc.env.agentSuffix(lc.Conv.Agent)+sharedBy(lc, ", ")+")") + "\n")
 	}
 	// A bufio.Writer keeps its first write error: Flush returns it.
 	_, err := w.Write(nil)

@@ -8,6 +8,28 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// agentManEnv is the man page's entries for the agents' environment
+// variables.
+func agentManEnv(env *Env) string {
+	var b strings.Builder
+	for _, a := range env.Agents.Agents() {
+		for _, v := range a.Words().Env {
+			b.WriteString(".TP\n.B " + v[0] + "\n" + v[1] + "\n")
+		}
+	}
+	return b.String()
+}
+
+// agentManConfig is the man page's entries for convo.<agent>.
+func agentManConfig(env *Env) string {
+	var b strings.Builder
+	for _, a := range env.Agents.Agents() {
+		fmt.Fprintf(&b, ".TP\n.B %s\nWhere install puts %s's hooks without --%s (user, project or none); install --%s sets it.\n",
+			scopeKey(a), a.Words().Display, a.Name(), a.Name())
+	}
+	return b.String()
+}
+
 // manCommand prints the man page, generated from the same command
 // definitions as --help so the two never disagree. install.sh installs it so
 // `git convo --help` (which git turns into `man git-convo`) works.
@@ -18,13 +40,13 @@ func manCommand(env *Env) *cli.Command {
 		Usage:     "print the man page (roff)",
 		Hidden:    true,
 		Action: func(c *cli.Context) error {
-			_, err := fmt.Fprint(env.Stdout, manPage(c.App))
+			_, err := fmt.Fprint(env.Stdout, manPage(c.App, env))
 			return err
 		},
 	}
 }
 
-func manPage(app *cli.App) string {
+func manPage(app *cli.App, env *Env) string {
 	var b strings.Builder
 	esc := func(s string) string {
 		s = strings.ReplaceAll(s, `\`, `\\`)
@@ -77,10 +99,7 @@ func manPage(app *cli.App) string {
 Path of links.sqlite (default: $XDG_DATA_HOME/git-convo/links.sqlite on Linux,
 ~/Library/Application Support/git-convo/links.sqlite on macOS, %APPDATA%\\git-convo\\links.sqlite on Windows).
 CURSOR_LINKS_DB_PATH is honoured as a fallback.
-.TP
-.B CURSOR_DB_PATH
-Path of Cursor's global state.vscdb, opened read-only.
-.TP
+` + agentManEnv(env) + `.TP
 .B GIT_CONVO
 Set to 0 to turn the git hooks off.
 .TP
@@ -100,10 +119,7 @@ What they print of git's (show's header, log --oneline's line) follows color.dif
 .TP
 .B color.diff.commit, color.decorate.<slot>, log.decorate
 Hashes and decorations as git log shows them on a terminal; see README.md, On a terminal.
-.TP
-.B convo.cursor
-Where install puts Cursor's hooks without --cursor (user, project or none); install --cursor sets it.
-.SH FILES
+` + agentManConfig(env) + `.SH FILES
 The error log git-convo.log sits beside links.sqlite; git convo doctor shows it.
 A links.sqlite written by the Node prototype (cursor-chat-history-mcp) is adopted in place when
 opened, after a backup beside it (links.sqlite.prototype-backup); git convo import --from-prototype

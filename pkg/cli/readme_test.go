@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
 )
 
 // TestReadmeCommandTable: every command has a row in README.md's command
@@ -26,7 +28,9 @@ func TestReadmeCommandTable(t *testing.T) {
 	}
 	common := map[string]bool{"help": true, "json": true, "color": true, "no-color": true, "no-pager": true}
 	internal := map[string]bool{"record hook": true, "record rewrite-type": true, "enrich delay": true}
-	for _, cmd := range newApp(SystemEnv()).Commands {
+	env := SystemEnv()
+	env.Agents = builtin.Registry() // the agents' flags (install --cursor, --claude) are in the table too
+	for _, cmd := range newApp(env).Commands {
 		if cmd.Hidden {
 			continue
 		}

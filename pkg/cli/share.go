@@ -13,7 +13,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
-	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
@@ -802,13 +801,13 @@ func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON
 		for i, lc := range sh.Links {
 			commits[i] = map[string]any{"hash": lc.CommitHash, "confidence": lc.Confidence, "status": lc.Status, "reason": lc.Reason}
 		}
-		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": agentOrCursor(conv.Agent), "model": conv.Model,
+		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": env.agentOrDefault(conv.Agent), "model": conv.Model,
 			"summary": conv.Summary, "title": conv.Title, "created": isoTime(msTimeOrZero(conv.FirstSeenMs)),
 			"updated": isoTime(msTimeOrZero(conv.ActivityMs)), "origin": "notes", "files": sh.Files(), "commits": commits,
 			"messages": []any{}, "note": notes.NotShared})
 	}
 	var b strings.Builder
-	_ = sh.WriteMarkdown(&b, agents.Display(conv.Agent))
+	_ = sh.WriteMarkdown(&b, env.Agents.Display(conv.Agent))
 	_, err = io.WriteString(env.Stdout, term.Text(b.String()))
 	return true, err
 }

@@ -201,17 +201,18 @@ func (rc *readContext) printConversations(ctx context.Context, lcs []store.Linke
 		return
 	}
 	for _, lc := range lcs {
-		printConversationBlock(w, p, rc.env.Now(), lc)
+		printConversationBlock(w, p, rc.env, lc)
 		if full {
 			rc.printTranscript(ctx, w, lc.ConversationID)
 		}
 	}
 }
 
-func printConversationBlock(w io.Writer, p *term.Palette, now time.Time, lc store.LinkedConversation) {
+func printConversationBlock(w io.Writer, p *term.Palette, env *Env, lc store.LinkedConversation) {
+	now := env.Now()
 	title := displayTitle(lc.Conv, lc.ConversationID)
 	fmt.Fprintf(w, "    %s %s  %s\n", p.Key(lc.ConversationID, "●"), p.Bold(title),
-		p.Dim(fmt.Sprintf("(%.0f%% %s%s%s)", lc.Confidence*100, lc.Status, agentSuffix(lc.Conv.Agent), sharedBy(lc, ", "))))
+		p.Dim(fmt.Sprintf("(%.0f%% %s%s%s)", lc.Confidence*100, lc.Status, env.agentSuffix(lc.Conv.Agent), sharedBy(lc, ", "))))
 	span := ""
 	if lc.Conv.FirstSeenMs > 0 {
 		start, end := time.UnixMilli(lc.Conv.FirstSeenMs), time.UnixMilli(lc.Conv.ActivityMs)

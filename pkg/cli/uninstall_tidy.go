@@ -8,12 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/claude"
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/queue"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/term"
 )
 
@@ -22,7 +21,7 @@ import (
 // git-convo made in the repository's git data that holds nothing of the
 // user's (the sharing settings, so a later install never shares unasked;
 // the sharing and fetch state), and says what it removed and what stays.
-func tidyAfterUninstall(ctx context.Context, env *Env, repo *gitx.Repo, userCursor, userClaude bool) {
+func tidyAfterUninstall(ctx context.Context, env *Env, repo *gitx.Repo, userLevel func(agent string) bool) {
 	beforeRead(ctx, env, hookrun.ReadDrainWait)
 	if dir, err := env.queueDir(); err == nil {
 		if wait := queue.KeptFor(dir); wait > 0 {
@@ -43,7 +42,7 @@ func tidyAfterUninstall(ctx context.Context, env *Env, repo *gitx.Repo, userCurs
 	for _, r := range removed {
 		fmt.Fprintf(env.Stdout, "removed %s\n", term.Line(r))
 	}
-	if stays := uninstallLeaves(ctx, env, repo, userCursor, userClaude); len(stays) > 0 {
+	if stays := uninstallLeaves(ctx, env, repo, userLevel); len(stays) > 0 {
 		fmt.Fprintln(env.Stdout, "\nLeft in place:")
 		for _, s := range stays {
 			fmt.Fprintf(env.Stdout, "  %s\n", s)
@@ -53,21 +52,13 @@ func tidyAfterUninstall(ctx context.Context, env *Env, repo *gitx.Repo, userCurs
 
 // uninstallLeaves lists what git-convo put outside this repository that
 // uninstall kept, with how to remove each.
-func uninstallLeaves(ctx context.Context, env *Env, repo *gitx.Repo, userCursor, userClaude bool) []string {
+func uninstallLeaves(ctx context.Context, env *Env, repo *gitx.Repo, userLevel func(agent string) bool) []string {
 	var stays []string
-	if dir, err := env.userCursorDir(); err == nil && !userCursor {
-		hooks := filepath.Join(dir, "hooks.json")
-		specs := cursor.DefaultHookSpecs()
-		if missing, err := cursor.MissingHooks(hooks, specs); err == nil && len(missing) < len(specs) {
-			stays = append(stays, term.Line(hooks)+": Cursor's hooks, for every repository (git convo uninstall --cursor removes them)")
-		}
-		if mcp := filepath.Join(dir, "mcp.json"); cursor.MCPInstalled(mcp) {
-			stays = append(stays, term.Line(mcp)+": git-convo's MCP server, for every repository (git convo uninstall --cursor removes it)")
-		}
-	}
-	if p, _ := claudeUserSettings(env); p != "" && !userClaude {
-		if have, _, err := claude.Installed(p, claude.DefaultHookSpecs()); err == nil && len(have) > 0 {
-			stays = append(stays, term.Line(p)+": Claude Code's hooks, for every repository (git convo uninstall --claude removes them)")
+	for _, a := range env.Agents.Agents() {
+		if l, ok := a.(source.Leftovers); ok && !userLevel(a.Name()) {
+			for _, s := range l.UserLeftovers(hookEnv(env, repo, "")) {
+				stays = append(stays, term.Line(s))
+			}
 		}
 	}
 	if p, err := env.dbPath(); err == nil {

@@ -1,56 +1,7 @@
 package cursor
 
-import (
-	"net/url"
-	"path"
-	"strings"
-)
+import "github.com/git-convo/git-convo/pkg/source"
 
-// NormalizeFSPath turns a path Cursor sent into a clean absolute path for this
-// platform: file:// URIs are decoded, Windows forms such as /c:/Users/x and
-// c:\Users\x become C:/Users/x, ".." is cleaned and trailing slashes dropped.
-func NormalizeFSPath(p string) string {
-	// Decoding can expose another layer (a URI inside a URI, spaces around an
-	// encoded path or a cleaned-off component): repeat until nothing
-	// changes, so the result is stable. Each round shrinks the string.
-	for range 64 {
-		next := strings.TrimSpace(normalizeOnce(strings.TrimSpace(p)))
-		if next == p {
-			break
-		}
-		p = next
-	}
-	return p
-}
-
-func normalizeOnce(p string) string {
-	if p == "" {
-		return ""
-	}
-	if strings.HasPrefix(p, "file://") {
-		if u, err := url.Parse(p); err == nil {
-			p = u.Path
-		} else {
-			p = strings.TrimPrefix(p, "file://")
-		}
-	}
-	p = strings.ReplaceAll(p, `\`, "/")
-	// /c:/Users -> c:/Users
-	if len(p) >= 3 && p[0] == '/' && isLetter(p[1]) && p[2] == ':' {
-		p = p[1:]
-	}
-	drive := ""
-	if len(p) >= 2 && isLetter(p[0]) && p[1] == ':' {
-		drive, p = strings.ToUpper(p[:1])+":", p[2:]
-		if p == "" {
-			p = "/"
-		}
-	}
-	cleaned := path.Clean(p)
-	if cleaned == "." {
-		cleaned = ""
-	}
-	return drive + cleaned
-}
-
-func isLetter(b byte) bool { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }
+// NormalizeFSPath is source.NormalizeFSPath, which the write path applies
+// to every agent's paths, under the name Cursor's code has always used.
+func NormalizeFSPath(p string) string { return source.NormalizeFSPath(p) }

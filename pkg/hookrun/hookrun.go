@@ -4,9 +4,9 @@
 // spool (agents' events inside a turn, and events and commits kept while
 // the database was locked, corrupt or read-only) and the queue (commits the
 // git hooks appended with the shell alone). pkg/cli parses the flags and
-// makes one call per hook; the read commands and the MCP server (through
-// `git convo record --hook=drain`) drain both with DrainQueue, the spool
-// first.
+// makes one call per hook; the read commands and the MCP server (in its
+// own process, through pkg/cli's ReadDrain) drain both with DrainQueue, the
+// spool first.
 //
 // A hook never fails and never blocks its agent or git: problems go to the
 // log that `git convo doctor` shows (and a capture's, as one line, to

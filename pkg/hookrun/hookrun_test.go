@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,7 +59,7 @@ func newRig(t *testing.T) *rig {
 	r.o = Options{DBPath: db, Now: time.Now, Getenv: getenv, Stderr: &r.stderr,
 		Log: errlog.Log{Path: errlog.PathBeside(db), Now: time.Now},
 		Writer: func(ctx context.Context, s *store.Store) ingest.Writer {
-			return ingest.Writer{Store: s, Now: time.Now, Getenv: getenv, Config: ingest.NewConfigCache(ctx, getenv).Get}
+			return ingest.Writer{Store: s, Now: time.Now, Getenv: getenv, Agents: builtin.Registry(), Config: ingest.NewConfigCache(ctx, getenv).Get}
 		},
 		Recorder: func(ctx context.Context, repo *gitx.Repo, s *store.Store) *ingest.Recorder {
 			return r.o.Writer(ctx, s).Recorder(repo)

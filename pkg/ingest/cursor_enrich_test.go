@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,8 +36,8 @@ func TestEnrichCursor(t *testing.T) {
 		}
 		return ""
 	}
-	w := Writer{Store: s, Now: now, Getenv: getenv}
-	if err := w.EnrichCursor(ctx, conv.ID); err != nil {
+	w := Writer{Store: s, Now: now, Getenv: getenv, Agents: builtin.Registry()}
+	if err := w.EnrichAgent(ctx, conv.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.GetConversation(ctx, conv.ID)
@@ -57,7 +58,7 @@ func TestEnrichCursor(t *testing.T) {
 	if len(paths) != 1 || paths[0] != "src/a.go" {
 		t.Errorf("files = %q, want [src/a.go]", paths)
 	}
-	err = w.EnrichCursor(ctx, "not-there")
+	err = w.EnrichAgent(ctx, "not-there")
 	if err == nil || !strings.Contains(err.Error(), "is not in Cursor's database") {
 		t.Errorf("missing conversation: %v", err)
 	}

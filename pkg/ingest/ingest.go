@@ -7,6 +7,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"github.com/git-convo/git-convo/pkg/agents"
 	"path/filepath"
 	"strings"
 	"time"
@@ -24,8 +25,11 @@ type Writer struct {
 	Store *store.Store
 	// Now is the clock (the enrichment's time).
 	Now func() time.Time
-	// Getenv locates agents' data (CURSOR_DB_PATH).
+	// Getenv locates agents' data (their environment variables).
 	Getenv func(string) string
+	// Agents are the agents whose events and conversations are written
+	// (the spool's events name theirs).
+	Agents *agents.Registry
 	// Config is a repository's linking settings (convo.*), for relinking.
 	Config func(repoPath string) link.Config
 	// Log receives what goes wrong after the event is recorded; the zero

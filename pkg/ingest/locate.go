@@ -4,9 +4,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/repokey"
+	seam "github.com/git-convo/git-convo/pkg/source" // the parameter source is a store source kind
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -50,7 +50,7 @@ func (l *Locator) locate(abs string) (key, rel string, ok bool) {
 // to the repository that holds it. A file outside every repository is kept
 // as is, with no repository key: it is never matched.
 func (l *Locator) Touch(path, base, source string) store.FileTouch {
-	p := cursor.NormalizeFSPath(path)
+	p := seam.NormalizeFSPath(path)
 	if !filepath.IsAbs(p) && base != "" {
 		p = filepath.Join(base, p)
 	}

@@ -178,8 +178,9 @@ func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.A
 	return r.Store.SetCommitLines(ctx, sc.Hash, files, lines)
 }
 
-// refreshStale re-reads from Cursor the few recently active conversations whose
-// last rows may not have been flushed at stop, before linking (bounded: this
+// refreshStale re-reads from their agents the few recently active
+// conversations of late writers (source.LateWriter) whose last rows may not
+// have been flushed at stop, before linking (bounded: this
 // runs in the background after a commit: once per Recorder, however many
 // commits a drain, rebase or relink records).
 func (r *Recorder) refreshStale(ctx context.Context) {
@@ -187,12 +188,12 @@ func (r *Recorder) refreshStale(ctx context.Context) {
 		return
 	}
 	r.refreshed = true
-	ids, err := r.Store.StaleEnrichment(ctx, r.Now().Add(-2*time.Hour).UnixMilli(), 3)
+	ids, err := r.Store.StaleEnrichment(ctx, r.Agents.LateWriters(r.Getenv), r.Now().Add(-2*time.Hour).UnixMilli(), 3)
 	if err != nil {
 		return
 	}
 	for _, id := range ids {
-		if err := r.EnrichCursor(ctx, id); err != nil {
+		if err := r.EnrichAgent(ctx, id); err != nil {
 			_ = r.Store.MarkEnrichError(ctx, id, err.Error())
 		}
 	}

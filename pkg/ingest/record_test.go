@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,7 +35,7 @@ func TestRecorderLinksAgentLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	w := Writer{Store: s, Now: time.Now}
+	w := Writer{Store: s, Now: time.Now, Agents: builtin.Registry()}
 	a := source.Activity{ConversationID: "s1", Event: "PostToolUse", Roots: []string{repo}, ToolEdit: true,
 		Files: []string{"area.py"}, Added: map[string][]string{"area.py": {content}}}
 	if err := w.Record(ctx, claude.Source{}, a, time.Now().UnixMilli()); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -41,7 +40,10 @@ func (w Writer) Replay(ctx context.Context, e Spooled, recorder func(*gitx.Repo)
 		}
 		return r.Rewrite(ctx, e.Rewrite)
 	}
-	src := agents.For(e.Agent, w.Getenv)
+	src, err := w.Agents.For(e.Agent, w.Getenv)
+	if err != nil {
+		return err // no agent of that name here: set aside, with the reason in the log
+	}
 	a, err := Parse(src, e.Payload, e.Event)
 	if err != nil || a.Foreign || a.ConversationID == "" {
 		return nil

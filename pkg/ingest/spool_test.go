@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
 	"path/filepath"
 	"testing"
 	"time"
@@ -21,7 +22,7 @@ func TestReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	w := Writer{Store: s, Now: time.Now, Getenv: func(string) string { return "" }}
+	w := Writer{Store: s, Now: time.Now, Getenv: func(string) string { return "" }, Agents: builtin.Registry()}
 	noRecorder := func(*gitx.Repo) *Recorder { t.Fatal("no commit to record"); return nil }
 	for _, e := range []Spooled{
 		{Event: "beforeSubmitPrompt", AtMs: 1000, Payload: []byte(`{"conversation_id":"c1","prompt":"hi","workspace_roots":["` + repo + `"]}`)},

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,7 +58,7 @@ func benchDeps(b *testing.B) (*Deps, string) {
 			b.Fatal(err)
 		}
 	}
-	return &Deps{Store: s, Dir: dir, Getenv: os.Getenv, Now: time.Now, Version: "bench"}, head
+	return &Deps{Store: s, Dir: dir, Getenv: os.Getenv, Agents: builtin.Registry(), Now: time.Now, Version: "bench"}, head
 }
 
 // BenchmarkTools times the two tools an agent calls most, with 10,000 links

@@ -13,7 +13,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -68,7 +67,7 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	if err != nil {
 		return nil, out, err
 	}
-	msgs, meta, err := agents.Read(ctx, d.Getenv, d.Store, id, conv)
+	msgs, meta, err := d.Agents.Read(ctx, d.Getenv, d.Store, id, conv)
 	if err != nil {
 		if conv == nil { // perhaps a teammate's, known from shared notes
 			if sh, ok, serr := notes.SharedConversation(ctx, d.Dir, id); ok || serr != nil {
@@ -101,7 +100,7 @@ func (d *Deps) sharedConversation(sh notes.Shared, err error) (*mcp.CallToolResu
 	}
 	path, st, err := d.writeContextFile(c.ID, func(w io.Writer) (source.Stats, error) {
 		var b strings.Builder
-		err := sh.WriteMarkdown(&b, agents.Display(c.Agent))
+		err := sh.WriteMarkdown(&b, d.Agents.Display(c.Agent))
 		n, werr := io.WriteString(w, b.String())
 		return source.Stats{Bytes: n, Lines: strings.Count(b.String(), "\n")}, errors.Join(err, werr)
 	})

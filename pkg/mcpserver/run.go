@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/queue"
 	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/spool"
@@ -15,22 +16,27 @@ import (
 )
 
 // drainer records the agents' spooled events and the queued commits before
-// a tool answers. The recorder lives in git-convo, so it runs `git convo
-// record --hook=drain` and waits, only when the spool or the queue holds
-// something (two stats otherwise).
-func drainer(dbPath string) func(context.Context) {
+// a tool answers, through drain (git-convo's own, in process), only when
+// the spool or the queue holds something (two stats otherwise).
+func drainer(dbPath string, drain func(context.Context)) func(context.Context) {
 	dir, spooled := queue.Dir(dbPath), spool.Dir(dbPath)
 	return func(ctx context.Context) {
 		if !spool.Waiting(spooled) && !queue.Pending(dir) {
 			return
 		}
-		_ = convoCommand(ctx, "", "record", "--hook=drain").Run() // a failed drain keeps the queue; the answer goes on
+		drain(ctx) // a failed drain keeps the queue; the answer goes on
 	}
 }
 
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
+// Wiring is what the composition root (cmd/git-convo-mcp) gives the
+// server: the agents, and git-convo's own work, run in process (the server
+// starts no git-convo).
+type Wiring struct {
+	Agents *agents.Registry
+	// Drain is the work a read does first (`git convo record --hook=drain`).
+	Drain func(context.Context)
+	// Linked is Deps.Linked.
+	Linked func(ctx context.Context, s *store.Store, dir, convID, hash string)
 }
 
 // AllRepositoriesFlag, on the command line, lets the tools answer for every
@@ -41,7 +47,7 @@ const AllRepositoriesFlag = "--all-repositories"
 // directory and returns the process exit code. It is the git-convo-mcp
 // binary's whole job; `git convo mcp` starts that binary, so the MCP SDK is
 // not linked into (nor initialised by) every git-convo hook process.
-func Main(version string) int {
+func Main(version string, w Wiring) int {
 	ctx := context.Background()
 	path, err := store.DefaultPath(os.Getenv, runtime.GOOS)
 	if err != nil {
@@ -58,7 +64,11 @@ func Main(version string) int {
 	defer s.Close()
 	dir, _ := os.Getwd()
 	all := slices.Contains(os.Args[1:], AllRepositoriesFlag)
-	server := New(&Deps{Store: s, Dir: dir, Getenv: os.Getenv, Now: time.Now, Version: version, Drain: afterFetch(dir, drainer(path)), AllRepositories: all})
+	d := &Deps{Store: s, Dir: dir, Getenv: os.Getenv, Agents: w.Agents, Now: time.Now, Version: version, Linked: w.Linked, AllRepositories: all}
+	if w.Drain != nil {
+		d.Drain = afterFetch(dir, w.Drain, drainer(path, w.Drain))
+	}
+	server := New(d)
 	if err := server.Run(ctx, guardedTransport(os.Stdin, os.Stdout)); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "git-convo mcp:", err)
 		return 1

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/git-convo/git-convo/pkg/agents"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,9 +22,11 @@ import (
 
 // Deps is what the tools work with.
 type Deps struct {
-	Store   *store.Store
-	Dir     string              // the directory the server was started in (its repository)
-	Getenv  func(string) string // for Cursor's database and the cache directory
+	Store  *store.Store
+	Dir    string              // the directory the server was started in (its repository)
+	Getenv func(string) string // for the agents' stores and the cache directory
+	// Agents read conversations (get_conversation).
+	Agents  *agents.Registry
 	Now     func() time.Time
 	Version string
 	// Drain records the commits git's hooks queued; every tool call runs it
@@ -32,6 +35,10 @@ type Deps struct {
 	// AllRepositories lets the tools answer for every repository the store
 	// knows, not only the server's own and its work trees (scope.go).
 	AllRepositories bool
+	// Linked does what a manual link does beyond the link itself, as `git
+	// convo link` does (records the commit, reads the conversation's title
+	// from its agent, rewrites the shared note); nil: nothing.
+	Linked func(ctx context.Context, s *store.Store, dir, convID, hash string)
 }
 
 // New returns the MCP server with git-convo's tools.

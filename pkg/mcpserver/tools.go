@@ -424,7 +424,7 @@ func (d *Deps) linkConversationCommit(ctx context.Context, _ *mcp.CallToolReques
 	}
 	// Validated exactly as `git convo link` validates its arguments: the
 	// commit must exist in the repository, the id be known or look like one.
-	_, hash, err := d.commitIn(ctx, in.RepoPath, in.CommitHash)
+	repo, hash, err := d.commitIn(ctx, in.RepoPath, in.CommitHash)
 	if err != nil {
 		return nil, out, err
 	}
@@ -437,6 +437,9 @@ func (d *Deps) linkConversationCommit(ctx context.Context, _ *mcp.CallToolReques
 	}
 	if err := d.Store.SetManualLink(ctx, id, hash, "linked by an agent through MCP"); err != nil {
 		return nil, out, err
+	}
+	if d.Linked != nil {
+		d.Linked(ctx, d.Store, repo.TopLevel, id, hash)
 	}
 	return nil, LinkOutput{ConversationID: id, CommitHash: hash, Status: store.StatusManual, Confidence: 1}, nil
 }

@@ -9,15 +9,19 @@ import (
 
 // Meta is the header of a conversation's Markdown file.
 type Meta struct {
-	ID      string
-	Agent   string // shown when not Cursor's, so Cursor's output is unchanged
-	Model   string
-	Summary string
-	Title   string
-	Created time.Time
-	Updated time.Time
-	Project string
-	Files   []string
+	ID    string
+	Agent string // shown, with Model and Summary, unless DefaultAgent
+	// DefaultAgent: the conversation is the registry's default agent's
+	// (pkg/agents), whose files have always been written without the
+	// Agent, Model and Summary rows.
+	DefaultAgent bool
+	Model        string
+	Summary      string
+	Title        string
+	Created      time.Time
+	Updated      time.Time
+	Project      string
+	Files        []string
 	// Note says where the messages come from when it is not the agent's own
 	// store (HookRecordNote); rendered under the field table.
 	Note string
@@ -44,10 +48,11 @@ func RenderMarkdown(w io.Writer, meta Meta, msgs []Message) (Stats, error) {
 	}
 	fmt.Fprintf(&b, "# Conversation: %s\n\n| Field | Value |\n|-------|-------|\n", title)
 	fmt.Fprintf(&b, "| ID | %s |\n", meta.ID)
-	if meta.Agent != "" && meta.Agent != "cursor" {
+	named := meta.Agent != "" && !meta.DefaultAgent
+	if named {
 		fmt.Fprintf(&b, "| Agent | %s |\n", meta.Agent)
 	}
-	if meta.Model != "" && meta.Agent != "" && meta.Agent != "cursor" {
+	if meta.Model != "" && named {
 		fmt.Fprintf(&b, "| Model | %s |\n", meta.Model)
 	}
 	fmt.Fprintf(&b, "| Created | %s |\n| Updated | %s |\n| Project | %s |\n| Files | %s |\n\n---\n\n",
@@ -55,7 +60,7 @@ func RenderMarkdown(w io.Writer, meta Meta, msgs []Message) (Stats, error) {
 	if meta.Note != "" {
 		b.WriteString("> **Note:** " + meta.Note + "\n\n---\n\n")
 	}
-	if meta.Summary != "" && meta.Agent != "" && meta.Agent != "cursor" {
+	if meta.Summary != "" && named {
 		b.WriteString("**Summary:** " + meta.Summary + "\n\n---\n\n")
 	}
 	for i, m := range msgs {

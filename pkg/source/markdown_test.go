@@ -19,7 +19,7 @@ func TestRenderMarkdown(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"cursor stays as it was", Meta{ID: "c1", Title: "T", Agent: "cursor", Model: "gpt-5", Summary: "S"},
+		{"the default agent stays as it was", Meta{ID: "c1", Title: "T", Agent: "cursor", DefaultAgent: true, Model: "gpt-5", Summary: "S"},
 			[]string{"# Conversation: T\n", "| ID | c1 |\n| Created |", "## Message 1 (User) — 2026-01-02T03:04:05Z", "> **Thinking:** how\n> to", "````\nr```x\n````", "## Message 3 (Assistant, subagent a1)"},
 			[]string{"| Agent |", "| Model |", "**Summary:**"}},
 		{"claude names itself", Meta{ID: "k1", Agent: "claude", Model: "claude-opus-4-6", Summary: "S"},

@@ -405,13 +405,23 @@ func (s *Store) Counts(ctx context.Context) (Counts, error) {
 	return c, classify(s.path, err)
 }
 
-// StaleEnrichment returns conversations touched by hooks since they were last
-// enriched from Cursor's database (or whose enrichment failed), most recent first.
-func (s *Store) StaleEnrichment(ctx context.Context, sinceMs int64, limit int) ([]string, error) {
+// StaleEnrichment returns the conversations of the named agents (those that
+// may write a conversation after its hook fired: source.LateWriter) touched
+// by hooks since they were last enriched from their agent (or whose
+// enrichment failed), most recent first. No agents: none.
+func (s *Store) StaleEnrichment(ctx context.Context, agents []string, sinceMs int64, limit int) ([]string, error) {
+	if len(agents) == 0 {
+		return nil, nil
+	}
+	args := []any{sinceMs}
+	for _, a := range agents {
+		args = append(args, a)
+	}
+	args = append(args, limit)
 	rows, err := s.db.QueryContext(ctx, `
 SELECT conversationId FROM conversations
-WHERE activityMs >= ? AND agent = 'cursor' AND (enrichedMs < lastHookMs OR enrichError IS NOT NULL)
-ORDER BY activityMs DESC LIMIT ?`, sinceMs, limit)
+WHERE activityMs >= ? AND agent IN (?`+strings.Repeat(", ?", len(agents)-1)+`) AND (enrichedMs < lastHookMs OR enrichError IS NOT NULL)
+ORDER BY activityMs DESC LIMIT ?`, args...)
 	if err != nil {
 		return nil, classify(s.path, err)
 	}

@@ -6,38 +6,35 @@ package cli
 import (
 	"context"
 
-	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/ingest"
-	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
 
-// sourceFor returns the agent a conversation belongs to.
-func sourceFor(env *Env, agent string) source.Source { return agents.For(agent, env.Getenv) }
-
 // writer is the write path into s for this environment.
 func (env *Env) writer(ctx context.Context, s *store.Store) ingest.Writer {
-	return ingest.Writer{Store: s, Now: env.Now, Getenv: env.Getenv, Config: newConfigCache(ctx).Get, Log: env.log(),
+	return ingest.Writer{Store: s, Now: env.Now, Getenv: env.Getenv, Agents: env.Agents, Config: newConfigCache(ctx).Get, Log: env.log(),
 		AgentCommitLinked: func(ctx context.Context, dir, hash string) { shareSoon(ctx, env, dir, hash) }}
 }
 
-func agentOrCursor(agent string) string {
+// agentOrDefault is a conversation's agent: the stored name, else the
+// default agent's (a conversation stored before there were two).
+func (env *Env) agentOrDefault(agent string) string {
 	if agent == "" {
-		return agents.Cursor
+		return env.Agents.Default()
 	}
 	return agent
 }
 
 // agentSuffix names a conversation's agent after its confidence in show,
-// log and conversations; Cursor, the default, is not named, so output for
-// Cursor alone stays as it was. It is the one place an agent's name is
-// printed for people, and the name can come from a teammate's note: escaped.
-func agentSuffix(agent string) string {
-	if agent == "" || agent == agents.Cursor {
+// log and conversations; the default agent is not named, so output for it
+// alone stays as it was. It is the one place an agent's name is printed for
+// people, and the name can come from a teammate's note: escaped.
+func (env *Env) agentSuffix(agent string) string {
+	if env.agentOrDefault(agent) == env.Agents.Default() {
 		return ""
 	}
-	return ", " + term.Line(agents.Display(agent))
+	return ", " + term.Line(env.Agents.Display(agent))
 }
 
 // agentOf is the agent of the conversation that wrote a line: from the
@@ -45,12 +42,12 @@ func agentSuffix(agent string) string {
 func (rc *readContext) agentOf(ctx context.Context, id string, linked []store.LinkedConversation) *string {
 	for _, lc := range linked {
 		if lc.ConversationID == id {
-			a := agentOrCursor(lc.Conv.Agent)
+			a := rc.env.agentOrDefault(lc.Conv.Agent)
 			return &a
 		}
 	}
 	if c, err := rc.store.GetConversation(ctx, id); err == nil && c != nil {
-		a := agentOrCursor(c.Agent)
+		a := rc.env.agentOrDefault(c.Agent)
 		return &a
 	}
 	return nil

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestLayers: the import rules of docs/architecture.md. A package may
+// import the layers below it only; an agent's package is reached through
+// the registry (pkg/agents) and registered in pkg/agents/builtin alone.
+func TestLayers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}:{{join .Imports " "}}`, "github.com/git-convo/git-convo/...").CombinedOutput()
+	if err != nil {
+		t.Skipf("go list: %v %s", err, out)
+	}
+	const mod = "github.com/git-convo/git-convo/"
+	agentPkgs := []string{"pkg/cursor", "pkg/claude"}
+	front := []string{"pkg/cli", "pkg/mcpserver"}
+	write := []string{"pkg/ingest", "pkg/hookrun", "pkg/autolink"}
+	all := func(lists ...[]string) []string {
+		var out []string
+		for _, l := range lists {
+			out = append(out, l...)
+		}
+		return out
+	}
+	// never: what each package must never import (a prefix ending in "/"
+	// bans what lies below it).
+	never := map[string][]string{
+		"pkg/source":     {"pkg/"}, // the seam imports nothing of git-convo
+		"pkg/cursor":     all([]string{"pkg/agents", "pkg/store", "pkg/claude"}, write, front),
+		"pkg/claude":     all([]string{"pkg/agents", "pkg/store", "pkg/cursor"}, write, front),
+		"pkg/agents":     all(agentPkgs, write, front),
+		"pkg/store":      all([]string{"pkg/agents", "pkg/source", "pkg/gitx"}, agentPkgs, write, front),
+		"pkg/ingest":     all([]string{"pkg/hookrun"}, agentPkgs, front),
+		"pkg/hookrun":    all(agentPkgs, front),
+		"pkg/cli":        all([]string{"pkg/mcpserver", "pkg/agents/builtin"}, agentPkgs),
+		"pkg/mcpserver":  all([]string{"pkg/cli", "pkg/hookrun", "pkg/ingest", "pkg/agents/builtin"}, agentPkgs),
+		"pkg/gitx":       {"pkg/"},
+		"pkg/link":       {"pkg/"},
+		"pkg/atomicfile": {"pkg/"},
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, ":")
+		pkg = strings.TrimPrefix(pkg, mod)
+		rules, ok := never[pkg]
+		if !ok {
+			continue
+		}
+		for _, imp := range strings.Fields(imports) {
+			imp = strings.TrimPrefix(imp, mod)
+			for _, banned := range rules {
+				if imp == banned || (strings.HasSuffix(banned, "/") && strings.HasPrefix(imp, banned)) {
+					t.Errorf("%s imports %s (docs/architecture.md: it must not)", pkg, imp)
+				}
+			}
+		}
+	}
+}
