@@ -1,0 +1,120 @@
+package position
+
+import (
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// lcs is the length of a longest common subsequence (the reference).
+func lcs(a, b []int64) int {
+	t := make([][]int, len(a)+1)
+	for i := range t {
+		t[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				t[i][j] = t[i+1][j+1] + 1
+			} else {
+				t[i][j] = max(t[i+1][j], t[i][j+1])
+			}
+		}
+	}
+	return t[0][0]
+}
+
+func TestMatchIsAShortestDiff(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for n := 0; n < 500; n++ {
+		a := make([]int64, r.Intn(30))
+		b := make([]int64, r.Intn(30))
+		for i := range a {
+			a[i] = int64(r.Intn(4))
+		}
+		for i := range b {
+			b[i] = int64(r.Intn(4))
+		}
+		m, ok := Match(a, b)
+		if !ok {
+			t.Fatalf("%v %v: not ok", a, b)
+		}
+		kept, last := 0, -1
+		for j, i := range m {
+			if i < 0 {
+				continue
+			}
+			if i <= last || a[i] != b[j] {
+				t.Fatalf("%v %v: bad match %v", a, b, m)
+			}
+			last = i
+			kept++
+		}
+		if kept != lcs(a, b) {
+			t.Fatalf("%v %v: kept %d lines, the LCS is %d", a, b, kept, lcs(a, b))
+		}
+	}
+}
+
+func TestMatchTooLarge(t *testing.T) {
+	a := make([]int64, maxEdits+10)
+	b := make([]int64, maxEdits+10)
+	for i := range a {
+		a[i], b[i] = int64(i), int64(-i-1)
+	}
+	if _, ok := Match(a, b); ok {
+		t.Fatal("a diff past maxEdits was trusted")
+	}
+}
+
+func TestLocate(t *testing.T) {
+	file := "package x\n\nfunc A() error {\n\tif a {\n\t\treturn nil\n\t}\n\treturn nil\n}\n\nfunc B() {}\n"
+	tests := []struct {
+		name  string
+		w     Write
+		want  []int
+		found bool
+	}{
+		{"edit whole lines", Write{Old: "func B() {}\n", New: "func B() {}\n"}, nil, true},
+		{"inserted function", Write{Old: "", New: "func A() error {\n\tif a {\n\t\treturn nil\n\t}\n\treturn nil\n}\n"}, []int{3, 4, 5, 6, 7, 8}, true},
+		{"old lines are not written", Write{Old: "\tif a {\n\t}\n", New: "\tif a {\n\t\treturn nil\n\t}\n"}, []int{5}, true},
+		{"part of a line", Write{Old: "B()", New: "B() {}"}, []int{10}, true},
+		{"ambiguous text", Write{Old: "", New: "\treturn nil\n"}, nil, false},
+		{"not in the file", Write{Old: "", New: "\tpanic(1)\n"}, nil, false},
+		{"whole file, new", Write{Whole: true, New: file}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, true},
+		{"whole file, changed", Write{Whole: true, Old: "package x\n\nfunc B() {}\n", New: file}, []int{3, 4, 5, 6, 7, 8, 9}, true},
+		{"agent's patch lines", Write{Lines: []PatchLine{{5, "    return nil"}}}, []int{5}, true},
+		{"a patch the file contradicts", Write{Lines: []PatchLine{{5, "panic(1)"}}}, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			span, ok := Locate("x.go", file, []Write{tt.w})
+			if ok[0] != tt.found {
+				t.Fatalf("located = %v, want %v", ok[0], tt.found)
+			}
+			var got []int
+			if span != nil {
+				got = Covered(span.Ranges)
+				if len(Hashes(span.Snapshot)) != strings.Count(file, "\n") {
+					t.Fatalf("snapshot has %d lines", len(Hashes(span.Snapshot)))
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("lines %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// A person's identical lines next to the agent's stay the person's: the
+// agent's range is carried by position, not by text.
+func TestCarryKeepsPositions(t *testing.T) {
+	captured := SplitFile("package x\n\nfunc A() error {\n\treturn nil\n}\n")
+	span, _ := Locate("x.go", strings.Join(captured, "\n")+"\n", []Write{{New: "func A() error {\n\treturn nil\n}\n"}})
+	committed := SplitFile("package x\n\nfunc P() error {\n\treturn nil\n}\n\nfunc A() error {\n\t// checked\n\treturn nil\n}\n")
+	got, ok := Carry(Hashes(span.Snapshot), span.Ranges, HashLines(committed))
+	if !ok || !reflect.DeepEqual(got, []int{7, 9, 10}) {
+		t.Fatalf("carried to %v (%v), want [7 9 10]", got, ok)
+	}
+}
