@@ -20,6 +20,9 @@ type EditLine struct {
 	Hash    int64
 	Text    string
 	AtMs    int64 // when it was written; 0: the activity's time
+	// Positioned: the edit that wrote it was located (an EditSpan holds
+	// it), so its text is no evidence on its own in that file.
+	Positioned bool
 }
 
 func insertEditLines(ctx context.Context, tx *sql.Tx, convID, genID string, lines []EditLine, atMs int64) error {
@@ -33,8 +36,9 @@ func insertEditLines(ctx context.Context, tx *sql.Tx, convID, genID string, line
 	if n >= MaxEditLinesPerConversation {
 		return nil // bounded: the conversation's file-level evidence still counts
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO edit_lines (conversationId, generationId, repoKey, pathKey, lineHash, text, atMs)
-VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO edit_lines (conversationId, generationId, repoKey, pathKey, lineHash, text, atMs, positioned)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT DO UPDATE SET positioned = MAX(positioned, excluded.positioned)`)
 	if err != nil {
 		return err
 	}
@@ -51,7 +55,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?)`)
 		if at == 0 {
 			at = atMs
 		}
-		if _, err := stmt.ExecContext(ctx, convID, genID, l.RepoKey, l.PathKey, l.Hash, text, at); err != nil {
+		if _, err := stmt.ExecContext(ctx, convID, genID, l.RepoKey, l.PathKey, l.Hash, text, at, l.Positioned); err != nil {
 			return err
 		}
 	}
@@ -67,7 +71,8 @@ type Evidence struct {
 }
 
 // LineEvidence returns, for each hash, the edits of repository repoKey that
-// wrote that line between fromMs and toMs.
+// wrote that line between fromMs and toMs, and whose edit was not located
+// (evidence by text: a located edit's lines count by position only).
 func (s *Store) LineEvidence(ctx context.Context, repoKey string, hashes []int64, fromMs, toMs int64) (map[int64][]Evidence, error) {
 	out := map[int64][]Evidence{}
 	for start := 0; start < len(hashes); start += 500 {
@@ -78,7 +83,9 @@ func (s *Store) LineEvidence(ctx context.Context, repoKey string, hashes []int64
 		}
 		rows, err := s.db.QueryContext(ctx, `
 SELECT lineHash, conversationId, generationId, pathKey, atMs FROM edit_lines
-WHERE repoKey = ? AND atMs BETWEEN ? AND ? AND lineHash IN (`+placeholders(len(chunk))+`)`, args...)
+WHERE repoKey = ? AND atMs BETWEEN ? AND ? AND lineHash IN (`+placeholders(len(chunk))+`)
+AND positioned = 0 AND NOT EXISTS (SELECT 1 FROM edit_lines p WHERE p.conversationId = edit_lines.conversationId
+    AND p.repoKey = edit_lines.repoKey AND p.pathKey = edit_lines.pathKey AND p.lineHash = edit_lines.lineHash AND p.positioned = 1)`, args...)
 		if err != nil {
 			return nil, classify(s.path, err)
 		}
@@ -99,12 +106,20 @@ WHERE repoKey = ? AND atMs BETWEEN ? AND ? AND lineHash IN (`+placeholders(len(c
 	return out, nil
 }
 
+// Evidence kinds of a commit line's writer (docs/linking.md).
+const (
+	EvidencePosition = "position" // a range the edit wrote, carried to the commit, covers it
+	EvidenceText     = "text"     // its text matched a line the edit wrote (weaker)
+)
+
 // CommitLine is an added line of a commit that a conversation wrote.
 type CommitLine struct {
 	Path           string
 	Line           int
 	ConversationID string
 	GenerationID   string
+	Evidence       string // EvidencePosition or EvidenceText ("": text)
+	Blank          bool   // a blank line: kept for blame, never counted
 }
 
 // FileLines counts a commit's added lines in one file.
@@ -122,13 +137,17 @@ func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLin
 		if _, err := tx.ExecContext(ctx, `DELETE FROM commit_lines WHERE commitHash = ?`, hash); err != nil {
 			return err
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO commit_lines (commitHash, path, line, conversationId, generationId) VALUES (?, ?, ?, ?, ?)`)
+		stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO commit_lines (commitHash, path, line, conversationId, generationId, evidence, counted) VALUES (?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
 		defer stmt.Close()
 		for _, l := range lines {
-			if _, err := stmt.ExecContext(ctx, hash, l.Path, l.Line, l.ConversationID, l.GenerationID); err != nil {
+			ev := l.Evidence
+			if ev == "" {
+				ev = EvidenceText
+			}
+			if _, err := stmt.ExecContext(ctx, hash, l.Path, l.Line, l.ConversationID, l.GenerationID, ev, !l.Blank); err != nil {
 				return err
 			}
 		}
@@ -151,10 +170,12 @@ func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLin
 	})
 }
 
-// LineWriter is who wrote one line of a commit.
+// LineWriter is who wrote one line of a commit, and how that is known
+// (Evidence: EvidencePosition or EvidenceText).
 type LineWriter struct {
 	ConversationID string
 	GenerationID   string
+	Evidence       string
 }
 
 // CommitLineWriters returns, for each commit, path and line, the conversation
@@ -163,7 +184,7 @@ func (s *Store) CommitLineWriters(ctx context.Context, hashes []string) (map[str
 	out := map[string]map[string]map[int]LineWriter{}
 	recorded := map[string]bool{}
 	err := inChunks(hashes, func(chunk []string) error {
-		rows, err := s.db.QueryContext(ctx, `SELECT commitHash, path, line, conversationId, generationId FROM commit_lines
+		rows, err := s.db.QueryContext(ctx, `SELECT commitHash, path, line, conversationId, generationId, evidence FROM commit_lines
 WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
 		if err != nil {
 			return err
@@ -173,7 +194,7 @@ WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
 			var h, p string
 			var n int
 			var w LineWriter
-			if err := rows.Scan(&h, &p, &n, &w.ConversationID, &w.GenerationID); err != nil {
+			if err := rows.Scan(&h, &p, &n, &w.ConversationID, &w.GenerationID, &w.Evidence); err != nil {
 				return err
 			}
 			if out[h] == nil {
@@ -218,6 +239,9 @@ func (s *Store) PromptText(ctx context.Context, convID, genID string) (string, e
 func (s *Store) PruneEditLines(ctx context.Context, beforeMs int64) (int64, error) {
 	var n int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM edit_spans WHERE atMs < ?`, beforeMs); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM edit_lines WHERE atMs < ?`, beforeMs)
 		if err != nil {
 			return err
@@ -276,7 +300,7 @@ FROM commits WHERE commitHash = ?1`, hash).Scan(&recorded, &added)
 		return 0, nil, false, classify(s.path, err)
 	}
 	written = map[string]int{}
-	rows, err := s.db.QueryContext(ctx, `SELECT conversationId, COUNT(*) FROM commit_lines WHERE commitHash = ? GROUP BY conversationId`, hash)
+	rows, err := s.db.QueryContext(ctx, `SELECT conversationId, COUNT(*) FROM commit_lines WHERE commitHash = ? AND counted = 1 GROUP BY conversationId`, hash)
 	if err != nil {
 		return 0, nil, false, classify(s.path, err)
 	}

@@ -1,0 +1,68 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// FilesAt returns the content of paths (relative to the top level, "/"
+// separated) in commit, read by one `git cat-file --batch`; a path that is
+// not a file there (deleted, a submodule, a name with a newline) is absent.
+func (r *Repo) FilesAt(ctx context.Context, commit string, paths []string) (map[string][]byte, error) {
+	var names []string
+	var in bytes.Buffer
+	for _, p := range paths {
+		if strings.ContainsAny(p, "\n\r") {
+			continue
+		}
+		names = append(names, p)
+		fmt.Fprintf(&in, "%s:%s\n", commit, p)
+	}
+	out := map[string][]byte{}
+	if len(names) == 0 {
+		return out, nil
+	}
+	cmd := r.run.cmd(ctx, "cat-file", "--batch")
+	cmd.Stdin = &in
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	br := bufio.NewReader(stdout)
+	for _, name := range names {
+		header, err := br.ReadString('\n')
+		if err != nil {
+			break
+		}
+		f := strings.Fields(header)
+		if len(f) != 3 {
+			continue // "<name> missing", "ambiguous"
+		}
+		size, err := strconv.Atoi(f[2])
+		if err != nil {
+			break
+		}
+		body := make([]byte, size+1)
+		if _, err := io.ReadFull(br, body); err != nil {
+			break
+		}
+		if f[1] == "blob" {
+			out[name] = body[:size]
+		}
+	}
+	_, _ = io.Copy(io.Discard, br)
+	if err := cmd.Wait(); err != nil {
+		return nil, &Error{Args: []string{"cat-file", "--batch"}, Stderr: stderr.String(), Err: err}
+	}
+	return out, nil
+}
