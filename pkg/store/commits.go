@@ -135,10 +135,10 @@ func (s *Store) MarkRewritten(ctx context.Context, oldHash, newHash string) erro
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `
-INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt, writtenLines, addedLines)
+INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt, writtenLines, addedLines, positionLines)
 SELECT conversationId, ?, matchedFiles, confidence, status, ?, 
     CASE WHEN reason = '' THEN 'carried from ' || substr(commitHash, 1, 12) ELSE reason || '; carried from ' || substr(commitHash, 1, 12) END,
-    CASE WHEN status = 'manual' THEN 'manual' ELSE 'rewrite' END, ?, writtenLines, addedLines
+    CASE WHEN status = 'manual' THEN 'manual' ELSE 'rewrite' END, ?, writtenLines, addedLines, positionLines
 FROM links WHERE commitHash = ?
 ON CONFLICT (conversationId, commitHash) DO UPDATE SET
     confidence = MAX(confidence, excluded.confidence),

@@ -290,30 +290,38 @@ WHERE f.commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
 // many of them each conversation wrote (ok is false when the commit's lines
 // were never examined).
 func (s *Store) CommitLineCounts(ctx context.Context, hash string) (added int, written map[string]int, ok bool, err error) {
+	added, written, _, ok, err = s.CommitLineEvidence(ctx, hash)
+	return added, written, ok, err
+}
+
+// CommitLineEvidence is CommitLineCounts with, per conversation, how many of
+// the lines it wrote are known by position (the others by text match).
+func (s *Store) CommitLineEvidence(ctx context.Context, hash string) (added int, written, positioned map[string]int, ok bool, err error) {
 	var recorded int
 	err = s.db.QueryRowContext(ctx, `SELECT linesRecorded, (SELECT COALESCE(SUM(addedLines), 0) FROM commit_files WHERE commitHash = ?1)
 FROM commits WHERE commitHash = ?1`, hash).Scan(&recorded, &added)
 	if errors.Is(err, sql.ErrNoRows) || recorded == 0 {
-		return 0, nil, false, nil
+		return 0, nil, nil, false, nil
 	}
 	if err != nil {
-		return 0, nil, false, classify(s.path, err)
+		return 0, nil, nil, false, classify(s.path, err)
 	}
-	written = map[string]int{}
-	rows, err := s.db.QueryContext(ctx, `SELECT conversationId, COUNT(*) FROM commit_lines WHERE commitHash = ? AND counted = 1 GROUP BY conversationId`, hash)
+	written, positioned = map[string]int{}, map[string]int{}
+	rows, err := s.db.QueryContext(ctx, `SELECT conversationId, COUNT(*), SUM(evidence = 'position') FROM commit_lines
+WHERE commitHash = ? AND counted = 1 GROUP BY conversationId`, hash)
 	if err != nil {
-		return 0, nil, false, classify(s.path, err)
+		return 0, nil, nil, false, classify(s.path, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id string
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			return 0, nil, false, err
+		var n, p int
+		if err := rows.Scan(&id, &n, &p); err != nil {
+			return 0, nil, nil, false, err
 		}
-		written[id] = n
+		written[id], positioned[id] = n, p
 	}
-	return added, written, true, rows.Err()
+	return added, written, positioned, true, rows.Err()
 }
 
 // HasEditLines reports whether any edit line is stored for repository repoKey.

@@ -36,3 +36,7 @@ ALTER TABLE commits ADD COLUMN madeMs INTEGER NOT NULL DEFAULT 0;
 -- A commit line that counts (0: a blank line, whose writer is kept for
 -- blame by position but that no count includes).
 ALTER TABLE commit_lines ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
+
+-- How many of a link's written lines are known by position (the others by
+-- text match; every link written before version 4 has 0: text).
+ALTER TABLE links ADD COLUMN positionLines INTEGER NOT NULL DEFAULT 0;
