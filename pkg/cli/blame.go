@@ -140,6 +140,7 @@ type blameConvJSON struct {
 	Confidence float64 `json:"confidence"`
 	Status     string  `json:"status"`
 	Agent      string  `json:"agent,omitempty"`
+	Evidence   string  `json:"evidence"` // what the link rests on (store.Link.Evidence)
 }
 
 type blameLineJSON struct {
@@ -155,6 +156,7 @@ type blameLineJSON struct {
 	Prompt        *string         `json:"prompt"`      // the prompt that produced it, or null
 	Attribution   string          `json:"attribution"` // agent | human | unknown
 	Agent         *string         `json:"agent"`       // the agent of writtenBy (cursor, claude), or null
+	Evidence      *string         `json:"evidence"`    // how writtenBy is known: "position" or "text match"; null
 }
 
 // Attributions of a line.
@@ -166,16 +168,28 @@ const (
 
 // lineAttribution says who wrote one blamed line: the conversation whose edit
 // introduced it in its commit, or a person (the commit had an agent's
-// conversation but not this line), or nobody we know of.
-func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]store.LineWriter, linked []store.LinkedConversation) (store.LineWriter, string) {
+// conversation and its lines were examined, but not this line), or nobody
+// we know of (no conversation, or a commit recorded before line evidence:
+// linked by its files only). Text and JSON blame both print this answer.
+func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]store.LineWriter, linked []store.LinkedConversation, recorded map[string]bool) (store.LineWriter, string) {
 	// Line evidence is stored under the normalised path record wrote.
 	if w, ok := writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine]; ok {
 		return w, attrAgent
 	}
-	if len(linked) > 0 {
+	if len(linked) > 0 && (recorded[l.Commit] || len(writers[l.Commit]) > 0) {
 		return store.LineWriter{}, attrHuman
 	}
 	return store.LineWriter{}, attrUnknown
+}
+
+// lineEvidence names how a line's writer is known: by position, or by text
+// match (the weaker evidence, as are lines recorded before positions and
+// lines a teammate's note gives).
+func lineEvidence(w store.LineWriter) string {
+	if w.Evidence == store.EvidencePosition {
+		return store.LinkEvidencePosition
+	}
+	return store.LinkEvidenceText
 }
 
 // writerFirst orders a commit's conversations with the line's writer first.
@@ -244,7 +258,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	if rc.json {
 		prompts := map[store.LineWriter]*string{}
 		for _, l := range lines {
-			w, attr := lineAttribution(l, writers, linked[l.Commit])
+			w, attr := lineAttribution(l, writers, linked[l.Commit], recorded)
 			obj := blameLineJSON{Line: l.Line, Commit: l.Commit, Conversations: []blameConvJSON{}, Text: l.Text,
 				Author: l.Author, Date: isoMs(l.AuthorTime.UnixMilli()), OrigLine: l.OrigLine, Path: l.Filename, Attribution: attr}
 			if attr == attrAgent {
@@ -259,10 +273,12 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 					prompts[w] = p
 				}
 				obj.Prompt = p
+				ev := lineEvidence(w)
+				obj.Evidence = &ev
 			}
 			for _, lc := range writerFirst(linked[l.Commit], w.ConversationID) {
 				obj.Conversations = append(obj.Conversations, blameConvJSON{ID: lc.ConversationID,
-					Title: lc.Conv.Title, Confidence: lc.Confidence, Status: lc.Status, Agent: lc.Conv.Agent})
+					Title: lc.Conv.Title, Confidence: lc.Confidence, Status: lc.Status, Agent: lc.Conv.Agent, Evidence: lc.Evidence()})
 			}
 			if err := rc.io.WriteJSON(obj); err != nil {
 				return rc.ioErr(err)
@@ -280,7 +296,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	if err != nil {
 		return err
 	}
-	return rc.ioErr(printBlame(rc, cols, width, lines, linked, writers))
+	return rc.ioErr(printBlame(rc, cols, width, lines, linked, writers, recorded))
 }
 
 // blameHashWidth is how many hex digits git blame shows: one more than the
@@ -322,7 +338,7 @@ func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, has
 	return min(width+1, full), nil
 }
 
-func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation, writers map[string]map[string]map[int]store.LineWriter) error {
+func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
 	p := rc.io.Palette()
 	who := func(l gitx.BlameLine) string {
 		if cols.email {
@@ -349,12 +365,14 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 		b.WriteString(p.Hash(hash))
 		b.WriteByte(' ')
 		// The column names the conversation that wrote the line; "(by hand)"
-		// marks a person's line in a commit an agent contributed to; lines
-		// with no evidence stay blank. Commits recorded before line evidence
-		// existed fall back to their strongest conversation.
+		// marks a person's line in a commit linked to a conversation (also
+		// one linked by its files only: it wrote none of these lines), as
+		// --json's "human"; lines with no evidence stay blank. Commits
+		// recorded before line evidence existed fall back to their
+		// strongest conversation (--json: "unknown").
 		col := strings.Repeat(" ", blameTitleWidth)
 		lcs := linked[l.Commit]
-		w, attr := lineAttribution(l, writers, lcs)
+		w, attr := lineAttribution(l, writers, lcs, recorded)
 		switch {
 		case attr == attrAgent:
 			title := term.Line(w.ConversationID)
@@ -364,7 +382,7 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 				}
 			}
 			col = p.Key(w.ConversationID, padRight(oneLine(title, blameTitleWidth), blameTitleWidth))
-		case attr == attrHuman && len(writers[l.Commit]) > 0:
+		case attr == attrHuman:
 			col = p.Dim(padRight("(by hand)", blameTitleWidth))
 		case len(lcs) > 0:
 			title := padRight(oneLine(displayTitle(lcs[0].Conv, lcs[0].ConversationID), blameTitleWidth), blameTitleWidth)
