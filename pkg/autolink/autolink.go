@@ -64,6 +64,9 @@ func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready 
 		}
 	}
 	commit := link.NewCommit(c.CommittedAt, keys, c.IsMerge())
+	if c.MadeMs > 0 {
+		commit.Made = time.UnixMilli(c.MadeMs)
+	}
 	display := displayPaths(c)
 	if ready != nil {
 		if err := ready(); err != nil {

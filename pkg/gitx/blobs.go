@@ -6,8 +6,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // FilesAt returns the content of paths (relative to the top level, "/"
@@ -65,4 +68,25 @@ func (r *Repo) FilesAt(ctx context.Context, commit string, paths []string) (map[
 		return nil, &Error{Args: []string{"cat-file", "--batch"}, Stderr: stderr.String(), Err: err}
 	}
 	return out, nil
+}
+
+// MadeMs is when commit hash was made, to the millisecond, as its loose
+// object's modification time says, when that lies in the commit's own
+// second (or the next: the object is written just after the commit time
+// is read). 0 when unknown: packed, an object directory elsewhere, or a
+// time that is not the commit's (an older object touched again, a commit
+// date set by hand).
+func (r *Repo) MadeMs(hash string, committed time.Time) int64 {
+	if len(hash) < 3 || r.CommonDir == "" {
+		return 0
+	}
+	fi, err := os.Stat(filepath.Join(r.CommonDir, "objects", hash[:2], hash[2:]))
+	if err != nil {
+		return 0
+	}
+	ms, sec := fi.ModTime().UnixMilli(), committed.Unix()*1000
+	if ms < sec || ms >= sec+2000 {
+		return 0
+	}
+	return ms
 }

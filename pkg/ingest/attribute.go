@@ -27,6 +27,9 @@ func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.A
 	}
 	commitMs := sc.CommittedAt.UnixMilli()
 	fromMs, toMs := commitMs-cfg.Window.Milliseconds(), commitMs+cfg.Skew.Milliseconds()
+	if sc.MadeMs > 0 {
+		toMs = sc.MadeMs // known to the millisecond: no edit after it is in the commit
+	}
 
 	owners, err := r.positionOwners(ctx, added, sc, fromMs, toMs)
 	if err != nil {

@@ -73,6 +73,7 @@ func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*g
 		Message:     c.Subject,
 		CommittedAt: c.CommitTime,
 		ParentCount: len(c.Parents),
+		MadeMs:      r.Repo.MadeMs(c.Hash, c.CommitTime),
 	}
 	for _, f := range c.Files {
 		sc.Files = append(sc.Files, link.NormPath(f))

@@ -52,7 +52,10 @@ type Commit struct {
 	Files      []string // path keys, relative to the repo root
 	IsMerge    bool
 	AddedLines int // countable lines the commit adds (0: unknown)
-	set        map[string]bool
+	// Made is when the commit was made, to the millisecond, when known
+	// (zero: only Time's second is).
+	Made time.Time
+	set  map[string]bool
 }
 
 // NewCommit indexes files once, so scoring each candidate costs what the
@@ -167,7 +170,7 @@ func Score(cfg Config, commit Commit, conv Conversation) Result {
 		r.Skipped = "no file in common"
 	case cfg.Window > 0 && age > cfg.Window:
 		r.Skipped = "last active " + Ago(age) + " before the commit, outside the window"
-	case !conv.FirstSeen.IsZero() && conv.FirstSeen.After(limit):
+	case startedAfter(cfg, commit, conv.FirstSeen):
 		r.Skipped = "the conversation started after the commit"
 	case commit.IsMerge:
 		r.Skipped = "merge commits are not linked on file overlap alone"
@@ -179,6 +182,20 @@ func Score(cfg Config, commit Commit, conv Conversation) Result {
 		r.Linked = true
 	}
 	return r
+}
+
+// startedAfter reports whether a conversation whose first event was at
+// first began after the commit: after the millisecond it was made, when
+// known (so a commit made earlier in the same second is never the
+// conversation's); else beyond the clock skew after git's whole second.
+func startedAfter(cfg Config, commit Commit, first time.Time) bool {
+	switch {
+	case first.IsZero():
+		return false
+	case !commit.Made.IsZero():
+		return first.After(commit.Made)
+	}
+	return first.After(commit.Time.Add(cfg.Skew))
 }
 
 func reason(matched, total int, activity, commit time.Time) string {

@@ -47,6 +47,12 @@ func TestScore(t *testing.T) {
 		{name: "edit within the clock skew still counts", commit: Commit{Time: commitAt, Files: []string{"a.go"}},
 			conv:       Conversation{FirstSeen: commitAt.Add(time.Second), Activity: commitAt.Add(time.Second), Files: map[string]time.Time{"a.go": commitAt.Add(900 * time.Millisecond)}},
 			wantLinked: true, wantScore: 1, wantMatched: "a.go"},
+		{name: "started in the commit's second, after the commit was made", commit: Commit{Time: commitAt, Made: commitAt.Add(300 * time.Millisecond), Files: []string{"a.go"}},
+			conv:        Conversation{FirstSeen: commitAt.Add(700 * time.Millisecond), Activity: commitAt.Add(800 * time.Millisecond), Files: map[string]time.Time{"a.go": commitAt.Add(800 * time.Millisecond)}},
+			wantSkipped: "started after the commit"},
+		{name: "started in the commit's second, before the commit was made", commit: Commit{Time: commitAt, Made: commitAt.Add(900 * time.Millisecond), Files: []string{"a.go"}},
+			conv:       Conversation{FirstSeen: commitAt.Add(700 * time.Millisecond), Activity: commitAt.Add(800 * time.Millisecond), Files: map[string]time.Time{"a.go": commitAt.Add(800 * time.Millisecond)}},
+			wantLinked: true, wantScore: 1, wantMatched: "a.go"},
 		{name: "conversation started 3 s after the commit", commit: Commit{Time: commitAt, Files: []string{"a.go"}},
 			conv:        Conversation{FirstSeen: commitAt.Add(3 * time.Second), Activity: commitAt.Add(time.Hour), Files: map[string]time.Time{"a.go": commitAt.Add(3 * time.Second)}},
 			wantSkipped: "no file in common"},
@@ -83,7 +89,7 @@ func TestScore(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := Score(cfg, tt.commit, tt.conv)
 			ic := NewCommit(tt.commit.Time, tt.commit.Files, tt.commit.IsMerge)
-			ic.AddedLines = tt.commit.AddedLines
+			ic.AddedLines, ic.Made = tt.commit.AddedLines, tt.commit.Made
 			indexed := Score(cfg, ic, tt.conv)
 			if indexed.Linked != r.Linked || indexed.Score != r.Score || strings.Join(indexed.Matched, ",") != strings.Join(r.Matched, ",") {
 				t.Fatalf("NewCommit scores differently: %+v vs %+v", indexed, r)
