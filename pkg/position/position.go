@@ -226,18 +226,85 @@ func Inserted(a, b []int64) []int {
 // Carry returns where the lines that ranges cover in from are in to: the
 // lines a diff from from to to keeps unchanged. ok is false when the diff is
 // too large to trust.
+//
+// A blank line follows the written lines it lies among, not the diff: a
+// diff pairs one blank line with any other, so a person's blank line next
+// to the agent's would take its place. A written blank line keeps its
+// distance to the nearest written non-blank line of its range (above it,
+// else below it) when that line is carried and the lines between are
+// blank in to as well; a range of blank lines alone follows the diff.
 func Carry(from []int64, ranges []Range, to []int64) ([]int, bool) {
 	m, ok := Match(from, to)
 	if !ok {
 		return nil, false
 	}
+	fwd := make([]int, len(from))
+	for i := range fwd {
+		fwd[i] = -1
+	}
+	for j, i := range m {
+		if i >= 0 {
+			fwd[i] = j
+		}
+	}
 	want := map[int]bool{}
 	for _, n := range Covered(ranges) {
-		want[n-1] = true
+		if n >= 1 && n <= len(from) {
+			want[n-1] = true
+		}
 	}
-	out := []int{}
-	for j, i := range m {
-		if i >= 0 && want[i] {
+	blankHash := link.LineHash("")
+	blank := func(h int64) bool { return h == blankHash }
+	allBlank := func(lo, hi int) bool { // to[lo..hi] are all blank lines
+		if lo < 0 || hi >= len(to) {
+			return false
+		}
+		for j := lo; j <= hi; j++ {
+			if !blank(to[j]) {
+				return false
+			}
+		}
+		return true
+	}
+	got := map[int]bool{}
+	for i := range from {
+		if !want[i] {
+			continue
+		}
+		if !blank(from[i]) {
+			if fwd[i] >= 0 {
+				got[fwd[i]] = true
+			}
+			continue
+		}
+		j := -1
+		k := i - 1
+		for k >= 0 && want[k] && blank(from[k]) {
+			k--
+		}
+		if k >= 0 && want[k] && fwd[k] >= 0 && allBlank(fwd[k]+1, fwd[k]+i-k) {
+			j = fwd[k] + i - k
+		} else {
+			k = i + 1
+			for k < len(from) && want[k] && blank(from[k]) {
+				k++
+			}
+			switch {
+			case k < len(from) && want[k] && fwd[k] >= 0:
+				if allBlank(fwd[k]-(k-i), fwd[k]-1) {
+					j = fwd[k] - (k - i)
+				}
+			case (k >= len(from) || !want[k]) && (i == 0 || !want[i-1] || blank(from[i-1])):
+				j = fwd[i] // no written line to follow: the diff's answer
+			}
+		}
+		if j >= 0 {
+			got[j] = true
+		}
+	}
+	out := make([]int, 0, len(got))
+	for j := range to {
+		if got[j] {
 			out = append(out, j+1)
 		}
 	}

@@ -118,3 +118,27 @@ func TestCarryKeepsPositions(t *testing.T) {
 		t.Fatalf("carried to %v (%v), want [7 9 10]", got, ok)
 	}
 }
+
+// A blank line follows the written lines it lies among: a person's blank
+// line that a diff could pair with the agent's does not take its place.
+func TestCarryBlankLines(t *testing.T) {
+	tests := []struct {
+		name, from, to string
+		ranges        []Range
+		want          []int
+	}{
+		{"leading blank, a person's block above", "a\n\nf1\nf2\n", "a\n\np1\np2\n\nf1\nf2\n", []Range{{2, 4}}, []int{5, 6, 7}},
+		{"trailing blank", "f1\nf2\n\nz\n", "f1\nf2\n\n\nz\n", []Range{{1, 3}}, []int{1, 2, 3}},
+		{"a person's blank inside", "f1\n\nf2\n", "f1\n\n\nf2\n", []Range{{1, 3}}, []int{1, 2, 4}},
+		{"anchor changed by a person", "x\nf1\n\n", "x\ng1\n\n", []Range{{2, 3}}, []int{}},
+		{"blank lines alone", "a\n\n\nb\n", "a\n\n\nb\n", []Range{{2, 3}}, []int{2, 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := Carry(HashLines(SplitFile(tt.from)), tt.ranges, HashLines(SplitFile(tt.to)))
+			if !ok || !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("carried to %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
