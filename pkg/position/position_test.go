@@ -124,8 +124,8 @@ func TestCarryKeepsPositions(t *testing.T) {
 func TestCarryBlankLines(t *testing.T) {
 	tests := []struct {
 		name, from, to string
-		ranges        []Range
-		want          []int
+		ranges         []Range
+		want           []int
 	}{
 		{"leading blank, a person's block above", "a\n\nf1\nf2\n", "a\n\np1\np2\n\nf1\nf2\n", []Range{{2, 4}}, []int{5, 6, 7}},
 		{"trailing blank", "f1\nf2\n\nz\n", "f1\nf2\n\n\nz\n", []Range{{1, 3}}, []int{1, 2, 3}},
