@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/git-convo/git-convo/pkg/spool"
 )
 
 // blameJSON runs blame --json and reads its lines.
@@ -260,5 +262,32 @@ func TestPositionCommitBeforeConversationInSameSecond(t *testing.T) {
 	}
 	if s := sb.showJSON(repo, sha); len(s.Conversations) != 0 {
 		t.Fatalf("a commit made before the conversation began is linked to it: %+v", s.Conversations)
+	}
+}
+
+// An edit spooled by the capture's fast path keeps its position: the file
+// is read in the hook, and the spool carries the located lines to the
+// recording, though a person changed the file meanwhile.
+func TestPositionThroughTheSpool(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none")
+	const conv = "aaaaaaaa-0000-0000-0000-0000000000a5"
+	agent := "package q\n\nfunc Q() error {\n\treturn nil\n}\n"
+	p := sb.write(repo, "q.go", agent)
+	body, _ := json.Marshal(map[string]any{"conversation_id": conv, "generation_id": "g", "hook_event_name": "afterFileEdit",
+		"workspace_roots": []string{repo}, "file_path": p, "edits": []map[string]string{{"old_string": "", "new_string": agent}}})
+	if r := sb.runEnv(repo, sb.with("GIT_CONVO_SYNC="), string(body), "git", "convo", "capture"); r.code != 0 {
+		t.Fatalf("capture: %d %s", r.code, r.stderr)
+	}
+	if pending, _ := spool.Pending(spool.Dir(sb.linksDB)); len(pending) == 0 {
+		t.Fatal("the edit was not spooled")
+	}
+	// The person's own function, with the same last two lines, goes first.
+	sb.write(repo, "q.go", "package q\n\nfunc P() error {\n\treturn nil\n}\n\nfunc Q() error {\n\treturn nil\n}\n")
+	sb.commit(repo, "p and q", "q.go")
+	if got, want := owners(sb.blameJSON(repo, "q.go"), map[string]string{conv: "a"}), "a a - - - - a a a"; got != want {
+		t.Fatalf("owners\n got %s\nwant %s", got, want)
 	}
 }

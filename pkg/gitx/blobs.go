@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,19 +13,34 @@ import (
 )
 
 // FilesAt returns the content of paths (relative to the top level, "/"
-// separated) in commit, read by one `git cat-file --batch`; a path that is
-// not a file there (deleted, a submodule, a name with a newline) is absent.
+// separated) in commit: `git ls-tree -z` names their blobs (any byte in a
+// name, a newline too), one `git cat-file --batch` reads them. A path that
+// is not a file there (deleted, a submodule) is absent.
 func (r *Repo) FilesAt(ctx context.Context, commit string, paths []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	args := append([]string{"--literal-pathspecs", "ls-tree", "-z", "--full-tree", commit, "--"}, paths...)
+	list, err := r.run.output(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
+	}
 	var names []string
 	var in bytes.Buffer
-	for _, p := range paths {
-		if strings.ContainsAny(p, "\n\r") {
+	for _, rec := range strings.Split(string(list), "\x00") {
+		meta, name, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || f[1] != "blob" || !want[name] {
 			continue
 		}
-		names = append(names, p)
-		fmt.Fprintf(&in, "%s:%s\n", commit, p)
+		names = append(names, name)
+		in.WriteString(f[2] + "\n")
 	}
-	out := map[string][]byte{}
 	if len(names) == 0 {
 		return out, nil
 	}
@@ -49,7 +63,7 @@ func (r *Repo) FilesAt(ctx context.Context, commit string, paths []string) (map[
 		}
 		f := strings.Fields(header)
 		if len(f) != 3 {
-			continue // "<name> missing", "ambiguous"
+			continue // "<name> missing"
 		}
 		size, err := strconv.Atoi(f[2])
 		if err != nil {

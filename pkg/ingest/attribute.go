@@ -31,7 +31,7 @@ func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.A
 		toMs = sc.MadeMs // known to the millisecond: no edit after it is in the commit
 	}
 
-	owners, err := r.positionOwners(ctx, added, sc, fromMs, toMs)
+	owners, uncarried, err := r.positionOwners(ctx, added, sc, fromMs, toMs)
 	if err != nil {
 		return err
 	}
@@ -80,6 +80,9 @@ func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.A
 		key := repokey.PathKey(rf.path)
 		var best *store.Evidence
 		for i, e := range evidence[rf.hash] {
+			if e.Positioned && !uncarried[[2]string{e.ConversationID, e.PathKey}] {
+				continue // evidence by position only
+			}
 			samePath, bestSame := e.PathKey == key, best != nil && best.PathKey == key
 			if best == nil || (samePath && !bestSame) || (samePath == bestSame && e.AtMs > best.AtMs) {
 				best = &evidence[rf.hash][i]
@@ -102,9 +105,11 @@ func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.A
 // positionOwners carries every located edit of the commit's files, made
 // between fromMs and toMs, to the committed files: per path, per line of
 // the committed file, the edit whose range covers it (the latest wins). An
-// edit whose change to the commit is too large to diff with confidence is
-// left out (its lines may still match by text, see AttributeLines).
-func (r *Recorder) positionOwners(ctx context.Context, added map[string][]gitx.AddedLine, sc store.Commit, fromMs, toMs int64) (map[string]map[int]store.LineWriter, error) {
+// edit that cannot be carried (a change to the commit too large to diff
+// with confidence, a file git cannot read) is left out, and its
+// conversation and file returned in uncarried: its lines may match by text.
+func (r *Recorder) positionOwners(ctx context.Context, added map[string][]gitx.AddedLine, sc store.Commit, fromMs, toMs int64) (
+	owners map[string]map[int]store.LineWriter, uncarried map[[2]string]bool, err error) {
 	byKey := map[string]string{} // path key -> path as the diff names it
 	var keys []string
 	for path, al := range added {
@@ -115,12 +120,13 @@ func (r *Recorder) positionOwners(ctx context.Context, added map[string][]gitx.A
 		}
 	}
 	out := map[string]map[int]store.LineWriter{}
+	uncarried = map[[2]string]bool{}
 	if len(keys) == 0 {
-		return out, nil
+		return out, uncarried, nil
 	}
 	spans, err := r.Store.EditSpans(ctx, sc.RepoKey, keys, fromMs, toMs)
 	if err != nil || len(spans) == 0 {
-		return out, err
+		return out, uncarried, err
 	}
 	var paths []string
 	for _, sp := range spans {
@@ -131,11 +137,13 @@ func (r *Recorder) positionOwners(ctx context.Context, added map[string][]gitx.A
 	}
 	blobs, err := r.Repo.FilesAt(ctx, sc.Hash, paths)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	committed := map[string][]int64{}
 	for _, p := range paths {
-		committed[p] = position.HashLines(position.SplitFile(string(blobs[p])))
+		if b, ok := blobs[p]; ok {
+			committed[p] = position.HashLines(position.SplitFile(string(b)))
+		}
 	}
 	for _, sp := range spans { // oldest first: a later edit's range wins
 		path := byKey[sp.PathKey]
@@ -143,13 +151,15 @@ func (r *Recorder) positionOwners(ctx context.Context, added map[string][]gitx.A
 		for i, rg := range sp.Ranges {
 			ranges[i] = position.Range{Start: rg.Start, End: rg.End}
 		}
-		carried, ok := position.Carry(position.Hashes(sp.Snapshot), ranges, committed[path])
-		if !ok {
+		to, read := committed[path]
+		carried, ok := position.Carry(position.Hashes(sp.Snapshot), ranges, to)
+		if !read || !ok {
+			uncarried[[2]string{sp.ConversationID, sp.PathKey}] = true
 			continue
 		}
 		for _, n := range carried {
 			out[path][n] = store.LineWriter{ConversationID: sp.ConversationID, GenerationID: sp.GenerationID, Evidence: store.EvidencePosition}
 		}
 	}
-	return out, nil
+	return out, uncarried, nil
 }

@@ -68,11 +68,15 @@ type Evidence struct {
 	GenerationID   string
 	PathKey        string
 	AtMs           int64
+	// Positioned: the conversation's edit of that file that wrote this
+	// text was located, so it counts by position, not by text (unless its
+	// position could not be carried to the commit).
+	Positioned bool
 }
 
 // LineEvidence returns, for each hash, the edits of repository repoKey that
-// wrote that line between fromMs and toMs, and whose edit was not located
-// (evidence by text: a located edit's lines count by position only).
+// wrote that line between fromMs and toMs, each marked Positioned when the
+// conversation's located edit of that file wrote that text.
 func (s *Store) LineEvidence(ctx context.Context, repoKey string, hashes []int64, fromMs, toMs int64) (map[int64][]Evidence, error) {
 	out := map[int64][]Evidence{}
 	for start := 0; start < len(hashes); start += 500 {
@@ -82,17 +86,18 @@ func (s *Store) LineEvidence(ctx context.Context, repoKey string, hashes []int64
 			args = append(args, h)
 		}
 		rows, err := s.db.QueryContext(ctx, `
-SELECT lineHash, conversationId, generationId, pathKey, atMs FROM edit_lines
-WHERE repoKey = ? AND atMs BETWEEN ? AND ? AND lineHash IN (`+placeholders(len(chunk))+`)
-AND positioned = 0 AND NOT EXISTS (SELECT 1 FROM edit_lines p WHERE p.conversationId = edit_lines.conversationId
-    AND p.repoKey = edit_lines.repoKey AND p.pathKey = edit_lines.pathKey AND p.lineHash = edit_lines.lineHash AND p.positioned = 1)`, args...)
+SELECT lineHash, conversationId, generationId, pathKey, atMs, positioned OR EXISTS (SELECT 1 FROM edit_lines p
+    WHERE p.conversationId = edit_lines.conversationId AND p.repoKey = edit_lines.repoKey
+    AND p.pathKey = edit_lines.pathKey AND p.lineHash = edit_lines.lineHash AND p.positioned = 1)
+FROM edit_lines
+WHERE repoKey = ? AND atMs BETWEEN ? AND ? AND lineHash IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, classify(s.path, err)
 		}
 		for rows.Next() {
 			var h int64
 			var e Evidence
-			if err := rows.Scan(&h, &e.ConversationID, &e.GenerationID, &e.PathKey, &e.AtMs); err != nil {
+			if err := rows.Scan(&h, &e.ConversationID, &e.GenerationID, &e.PathKey, &e.AtMs, &e.Positioned); err != nil {
 				rows.Close()
 				return nil, err
 			}
