@@ -13,39 +13,43 @@ import (
 )
 
 // FilesAt returns the content of paths (relative to the top level, "/"
-// separated) in commit: `git ls-tree -z` names their blobs (any byte in a
-// name, a newline too), one `git cat-file --batch` reads them. A path that
-// is not a file there (deleted, a submodule) is absent.
+// separated) in commit, read by one `git cat-file --batch` as
+// "<commit>:<path>"; a path holding a line break cannot be named so, and
+// `git ls-tree -z` names its blob first. A path that is not a file there
+// (deleted, a submodule) is absent.
 func (r *Repo) FilesAt(ctx context.Context, commit string, paths []string) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	if len(paths) == 0 {
-		return out, nil
-	}
-	args := append([]string{"--literal-pathspecs", "ls-tree", "-z", "--full-tree", commit, "--"}, paths...)
-	list, err := r.run.output(ctx, args...)
-	if err != nil {
-		return nil, err
-	}
-	want := map[string]bool{}
+	var names, objects, odd []string
 	for _, p := range paths {
-		want[p] = true
-	}
-	var names []string
-	var in bytes.Buffer
-	for _, rec := range strings.Split(string(list), "\x00") {
-		meta, name, ok := strings.Cut(rec, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 3 || f[1] != "blob" || !want[name] {
+		if strings.ContainsAny(p, "\n\r") {
+			odd = append(odd, p)
 			continue
 		}
-		names = append(names, name)
-		in.WriteString(f[2] + "\n")
+		names, objects = append(names, p), append(objects, commit+":"+p)
 	}
-	if len(names) == 0 {
+	if len(odd) > 0 {
+		list, err := r.run.output(ctx, append([]string{"--literal-pathspecs", "ls-tree", "-z", "--full-tree", commit, "--"}, odd...)...)
+		if err != nil {
+			return nil, err
+		}
+		for _, rec := range strings.Split(string(list), "\x00") {
+			meta, name, ok := strings.Cut(rec, "\t")
+			if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" {
+				names, objects = append(names, name), append(objects, f[2])
+			}
+		}
+	}
+	return r.catBlobs(ctx, names, objects)
+}
+
+// catBlobs reads objects (one a line, as cat-file --batch takes them) with
+// one git cat-file, keyed by names.
+func (r *Repo) catBlobs(ctx context.Context, names, objects []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if len(objects) == 0 {
 		return out, nil
 	}
 	cmd := r.run.cmd(ctx, "cat-file", "--batch")
-	cmd.Stdin = &in
+	cmd.Stdin = strings.NewReader(strings.Join(objects, "\n") + "\n")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

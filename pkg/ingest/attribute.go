@@ -145,6 +145,11 @@ func (r *Recorder) positionOwners(ctx context.Context, added map[string][]gitx.A
 			committed[p] = position.HashLines(position.SplitFile(string(b)))
 		}
 	}
+	type diff struct {
+		m  []int
+		ok bool
+	}
+	diffs := map[string]diff{} // path and snapshot: one diff per state of a file
 	for _, sp := range spans { // oldest first: a later edit's range wins
 		path := byKey[sp.PathKey]
 		ranges := make([]position.Range, len(sp.Ranges))
@@ -152,11 +157,18 @@ func (r *Recorder) positionOwners(ctx context.Context, added map[string][]gitx.A
 			ranges[i] = position.Range{Start: rg.Start, End: rg.End}
 		}
 		to, read := committed[path]
-		carried, ok := position.Carry(position.Hashes(sp.Snapshot), ranges, to)
-		if !read || !ok {
+		from := position.Hashes(sp.Snapshot)
+		key := path + "\x00" + string(sp.Snapshot)
+		d, seen := diffs[key]
+		if !seen && read {
+			d.m, d.ok = position.Match(from, to)
+			diffs[key] = d
+		}
+		if !read || !d.ok {
 			uncarried[[2]string{sp.ConversationID, sp.PathKey}] = true
 			continue
 		}
+		carried := position.CarryMatched(d.m, from, ranges, to)
 		for _, n := range carried {
 			out[path][n] = store.LineWriter{ConversationID: sp.ConversationID, GenerationID: sp.GenerationID, Evidence: store.EvidencePosition}
 		}

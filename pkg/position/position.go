@@ -238,6 +238,12 @@ func Carry(from []int64, ranges []Range, to []int64) ([]int, bool) {
 	if !ok {
 		return nil, false
 	}
+	return CarryMatched(m, from, ranges, to), true
+}
+
+// CarryMatched is Carry with the diff Match(from, to) gave m already made:
+// many edits of a file captured in one state share it.
+func CarryMatched(m []int, from []int64, ranges []Range, to []int64) []int {
 	fwd := make([]int, len(from))
 	for i := range fwd {
 		fwd[i] = -1
@@ -308,5 +314,5 @@ func Carry(from []int64, ranges []Range, to []int64) ([]int, bool) {
 			out = append(out, j+1)
 		}
 	}
-	return out, true
+	return out
 }
