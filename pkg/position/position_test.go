@@ -1,6 +1,7 @@
 package position
 
 import (
+	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -140,5 +141,23 @@ func TestCarryBlankLines(t *testing.T) {
 				t.Fatalf("carried to %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// BenchmarkCarry: one edit of a 3,000-line file carried to a commit that
+// changed a few lines elsewhere (the recorder's work per edit and file).
+func BenchmarkCarry(b *testing.B) {
+	var lines []string
+	for i := 0; i < 3000; i++ {
+		lines = append(lines, fmt.Sprintf("\tline(%d)", i%50))
+	}
+	from := HashLines(lines)
+	to := append([]string{"// a person's header"}, lines...)
+	to[1500] = "changed"
+	toH := HashLines(to)
+	for b.Loop() {
+		if _, ok := Carry(from, []Range{{1000, 1010}}, toH); !ok {
+			b.Fatal("not carried")
+		}
 	}
 }
