@@ -41,6 +41,26 @@ func owners(lines []blameLineJSON, names map[string]string) string {
 	return strings.Join(out, " ")
 }
 
+// installedSandbox is a sandbox with a repository that git-convo is
+// installed in.
+func installedSandbox(t *testing.T) (*sandbox, string) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none")
+	return sb, repo
+}
+
+// cursorEdit writes content into rel as Cursor's agent does and sends the
+// afterFileEdit that replaced old with new; it returns the file's path.
+func (sb *sandbox) cursorEdit(repo, conv, rel, content, old, new string) string {
+	sb.t.Helper()
+	p := sb.write(repo, rel, content)
+	sb.capture(repo, conv, "afterFileEdit", map[string]any{"file_path": p,
+		"edits": []map[string]string{{"old_string": old, "new_string": new}}})
+	return p
+}
+
 // claudeCapture sends one Claude Code hook payload.
 func (sb *sandbox) claudeCapture(repo string, payload map[string]any) {
 	sb.t.Helper()
@@ -54,10 +74,7 @@ func (sb *sandbox) claudeCapture(repo string, payload map[string]any) {
 // A person who adds the same `}` and `return nil` lines as the agent, in
 // the same file and commit, keeps them: only the agent's positions are its.
 func TestPositionPersonsIdenticalLines(t *testing.T) {
-	skipOnWindows(t)
-	sb := newSandbox(t)
-	repo := sb.repo("project")
-	sb.convo(repo, "install", "--cursor=none")
+	sb, repo := installedSandbox(t)
 	const conv = "aaaaaaaa-0000-0000-0000-00000000000a"
 	base := "package x\n\nfunc Old() error {\n\treturn nil\n}\n"
 	sb.write(repo, "x.go", base)
@@ -65,9 +82,7 @@ func TestPositionPersonsIdenticalLines(t *testing.T) {
 
 	sb.capture(repo, conv, "beforeSubmitPrompt", map[string]any{"prompt": "add Load"})
 	agent := "\nfunc Load() error {\n\tif err := open(); err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n"
-	p := sb.write(repo, "x.go", base+agent)
-	sb.capture(repo, conv, "afterFileEdit", map[string]any{"file_path": p,
-		"edits": []map[string]string{{"old_string": "", "new_string": agent}}})
+	sb.cursorEdit(repo, conv, "x.go", base+agent, "", agent)
 	sb.capture(repo, conv, "stop", map[string]any{"status": "completed"})
 
 	// The person writes a function of their own above the agent's, with
@@ -101,10 +116,7 @@ func TestPositionPersonsIdenticalLines(t *testing.T) {
 // An agent's line that a person changes before the commit is the
 // person's; the agent's other lines stay the agent's, by position.
 func TestPositionAgentEditChangedBeforeCommit(t *testing.T) {
-	skipOnWindows(t)
-	sb := newSandbox(t)
-	repo := sb.repo("project")
-	sb.convo(repo, "install", "--cursor=none")
+	sb, repo := installedSandbox(t)
 	const conv = "aaaaaaaa-0000-0000-0000-00000000000b"
 	sb.capture(repo, conv, "beforeSubmitPrompt", map[string]any{"prompt": "write it"})
 	agent := "package x\n\nfunc F(a int) int {\n\tb := a * 2\n\treturn b\n}\n"
@@ -113,9 +125,7 @@ func TestPositionAgentEditChangedBeforeCommit(t *testing.T) {
 		"tool_input": map[string]any{"path": p, "contents": agent}})
 	// The agent edits again: a replacement in the middle of the file.
 	edited := strings.Replace(agent, "\treturn b\n", "\tb++\n\treturn b\n", 1)
-	sb.write(repo, "f.go", edited)
-	sb.capture(repo, conv, "afterFileEdit", map[string]any{"file_path": p,
-		"edits": []map[string]string{{"old_string": "\treturn b\n", "new_string": "\tb++\n\treturn b\n"}}})
+	sb.cursorEdit(repo, conv, "f.go", edited, "\treturn b\n", "\tb++\n\treturn b\n")
 	// The person changes the agent's first body line and adds one.
 	final := strings.Replace(edited, "\tb := a * 2\n", "\tb := a * 3 // tuned\n", 1)
 	final = strings.Replace(final, "package x\n", "package x\n\n// F doubles.\n", 1)
@@ -133,16 +143,11 @@ func TestPositionAgentEditChangedBeforeCommit(t *testing.T) {
 // Two agents (Cursor and Claude Code) in one file: each line is its own
 // writer's, though both wrote a `}`.
 func TestPositionTwoAgentsOneFile(t *testing.T) {
-	skipOnWindows(t)
-	sb := newSandbox(t)
-	repo := sb.repo("project")
-	sb.convo(repo, "install", "--cursor=none")
+	sb, repo := installedSandbox(t)
 	const cursorConv, claudeSess = "cccccccc-0000-0000-0000-00000000000c", "dddddddd-0000-0000-0000-00000000000d"
 	first := "package x\n\nfunc A() {\n\ta()\n}\n"
 	sb.capture(repo, cursorConv, "beforeSubmitPrompt", map[string]any{"prompt": "A"})
-	p := sb.write(repo, "two.go", first)
-	sb.capture(repo, cursorConv, "afterFileEdit", map[string]any{"file_path": p,
-		"edits": []map[string]string{{"old_string": "", "new_string": first}}})
+	p := sb.cursorEdit(repo, cursorConv, "two.go", first, "", first)
 
 	added := "\nfunc B() {\n\tb()\n}\n"
 	sb.claudeCapture(repo, map[string]any{"session_id": claudeSess, "hook_event_name": "UserPromptSubmit", "prompt": "B"})
@@ -164,19 +169,14 @@ func TestPositionTwoAgentsOneFile(t *testing.T) {
 // around it; a blank line the person adds between the agent's lines is the
 // person's.
 func TestPositionBlankLinesKeepTheirOwner(t *testing.T) {
-	skipOnWindows(t)
-	sb := newSandbox(t)
-	repo := sb.repo("project")
-	sb.convo(repo, "install", "--cursor=none")
+	sb, repo := installedSandbox(t)
 	const conv = "aaaaaaaa-0000-0000-0000-0000000000b1"
 	base := "package x\n"
 	sb.write(repo, "b.go", base)
 	sb.commit(repo, "base", "b.go")
 	sb.capture(repo, conv, "beforeSubmitPrompt", map[string]any{"prompt": "blank"})
 	agent := "\nfunc A() {\n\tx := 1\n\n\tuse(x)\n}\n\n"
-	p := sb.write(repo, "b.go", base+agent)
-	sb.capture(repo, conv, "afterFileEdit", map[string]any{"file_path": p,
-		"edits": []map[string]string{{"old_string": "package x\n", "new_string": base + agent}}})
+	sb.cursorEdit(repo, conv, "b.go", base+agent, "package x\n", base+agent)
 	// The person adds a blank line between two of the agent's lines.
 	mine := strings.Replace(base+agent, "\tuse(x)\n", "\n\tuse(x)\n", 1)
 	sb.write(repo, "b.go", mine)
@@ -206,10 +206,7 @@ func TestPositionBlankLinesKeepTheirOwner(t *testing.T) {
 // A commit linked only by file overlap says so in every view: blame's text
 // and JSON agree (a person's lines), show and log name it.
 func TestPositionOverlapOnlyIsShownAsSuch(t *testing.T) {
-	skipOnWindows(t)
-	sb := newSandbox(t)
-	repo := sb.repo("project")
-	sb.convo(repo, "install", "--cursor=none")
+	sb, repo := installedSandbox(t)
 	const conv = "aaaaaaaa-0000-0000-0000-0000000000e1"
 	sb.agentEdit(repo, conv, "o.go", "package o\n\nfunc O() {}\n")
 	sb.commit(repo, "agent's", "o.go")
@@ -240,10 +237,7 @@ func TestPositionOverlapOnlyIsShownAsSuch(t *testing.T) {
 // A commit made in the same second as a conversation's first event, but
 // before it, is never that conversation's (the old rule allowed 2 s).
 func TestPositionCommitBeforeConversationInSameSecond(t *testing.T) {
-	skipOnWindows(t)
-	sb := newSandbox(t)
-	repo := sb.repo("project")
-	sb.convo(repo, "install", "--cursor=none")
+	sb, repo := installedSandbox(t)
 	const conv = "aaaaaaaa-0000-0000-0000-0000000000f1"
 	sb.write(repo, "s.go", "package s\n")
 	sha := sb.commit(repo, "person's", "s.go")
@@ -251,9 +245,7 @@ func TestPositionCommitBeforeConversationInSameSecond(t *testing.T) {
 	// The conversation then starts, edits s.go and stops: its stop
 	// re-scores the commits around it, this one included.
 	sb.capture(repo, conv, "beforeSubmitPrompt", map[string]any{"prompt": "edit s.go"})
-	p := sb.write(repo, "s.go", "package s\n\nfunc S() {}\n")
-	sb.capture(repo, conv, "afterFileEdit", map[string]any{"file_path": p,
-		"edits": []map[string]string{{"old_string": "", "new_string": "\nfunc S() {}\n"}}})
+	sb.cursorEdit(repo, conv, "s.go", "package s\n\nfunc S() {}\n", "", "\nfunc S() {}\n")
 	sb.capture(repo, conv, "stop", map[string]any{"status": "completed"})
 	var n int
 	fmt.Sscan(committed, &n)
@@ -269,10 +261,7 @@ func TestPositionCommitBeforeConversationInSameSecond(t *testing.T) {
 // is read in the hook, and the spool carries the located lines to the
 // recording, though a person changed the file meanwhile.
 func TestPositionThroughTheSpool(t *testing.T) {
-	skipOnWindows(t)
-	sb := newSandbox(t)
-	repo := sb.repo("project")
-	sb.convo(repo, "install", "--cursor=none")
+	sb, repo := installedSandbox(t)
 	const conv = "aaaaaaaa-0000-0000-0000-0000000000a5"
 	agent := "package q\n\nfunc Q() error {\n\treturn nil\n}\n"
 	p := sb.write(repo, "q.go", agent)

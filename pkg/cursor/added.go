@@ -83,33 +83,11 @@ func fileMatcher(files []string) func(name string) (string, bool) {
 // unified diff, joined with newlines.
 func patchAdditions(patch string) map[string]string {
 	out := map[string]string{}
-	file := ""
-	var b strings.Builder
-	flush := func() {
-		if file != "" && b.Len() > 0 {
-			out[file] += b.String()
-		}
-		b.Reset()
-	}
-	for _, line := range strings.Split(patch, "\n") {
-		line = strings.TrimRight(line, "\r")
-		switch {
-		case strings.HasPrefix(line, "*** Update File: "), strings.HasPrefix(line, "*** Add File: "):
-			flush()
-			file = strings.TrimSpace(line[strings.Index(line, ": ")+2:])
-		case strings.HasPrefix(line, "*** Move to: "):
-			flush()
-			file = strings.TrimSpace(strings.TrimPrefix(line, "*** Move to: "))
-		case strings.HasPrefix(line, "+++ "):
-			flush()
-			file = strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, "+++ ")), "b/")
-		case strings.HasPrefix(line, "*** "), strings.HasPrefix(line, "--- "):
-		case strings.HasPrefix(line, "+"):
-			b.WriteString(line[1:])
-			b.WriteByte('\n')
+	for file, hunks := range patchHunks(patch) {
+		for _, h := range hunks {
+			out[file] += h.added
 		}
 	}
-	flush()
 	return out
 }
 
@@ -160,14 +138,33 @@ func (p *Payload) Writes() map[string][]position.Write {
 // lines. A whole new file is a whole-file write.
 func patchWrites(patch string) map[string][]position.Write {
 	out := map[string][]position.Write{}
+	for file, hunks := range patchHunks(patch) {
+		for _, h := range hunks {
+			out[file] = append(out[file], h.write)
+		}
+	}
+	return out
+}
+
+// patchHunk is one hunk of a patch: as a replacement, and its "+" lines.
+type patchHunk struct {
+	write position.Write
+	added string
+}
+
+// patchHunks reads an ApplyPatch text or a unified diff into each file's
+// hunks that add lines.
+func patchHunks(patch string) map[string][]patchHunk {
+	out := map[string][]patchHunk{}
 	file, whole := "", false
-	var old, new strings.Builder
+	var old, new, added strings.Builder
 	flush := func() {
-		if file != "" && new.Len() > 0 {
-			out[file] = append(out[file], position.Write{Old: old.String(), New: new.String(), Whole: whole})
+		if file != "" && added.Len() > 0 {
+			out[file] = append(out[file], patchHunk{position.Write{Old: old.String(), New: new.String(), Whole: whole}, added.String()})
 		}
 		old.Reset()
 		new.Reset()
+		added.Reset()
 	}
 	for _, line := range strings.Split(patch, "\n") {
 		line = strings.TrimRight(line, "\r")
@@ -187,6 +184,7 @@ func patchWrites(patch string) map[string][]position.Write {
 			flush()
 		case strings.HasPrefix(line, "+"):
 			new.WriteString(line[1:] + "\n")
+			added.WriteString(line[1:] + "\n")
 		case strings.HasPrefix(line, "-"):
 			old.WriteString(line[1:] + "\n")
 		case strings.HasPrefix(line, " "):
