@@ -38,7 +38,8 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 	for id, c := range m.Conversations {
 		lc := store.LinkedConversation{
 			Link: store.Link{ConversationID: id, CommitHash: commit, MatchedFiles: c.MatchedFiles, Confidence: c.Confidence,
-				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines},
+				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines,
+				PositionLines: min(c.PositionLines, c.WrittenLines)},
 			Conv: store.Conversation{ID: id, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
 				Agent: c.Agent, FirstSeenMs: ms(c.StartedAt), ActivityMs: ms(c.LastActiveAt)},
 		}

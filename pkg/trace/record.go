@@ -96,6 +96,10 @@ type ConvMeta struct {
 	LastActiveAt string   `json:"last_active_at,omitempty"`
 	WrittenLines int      `json:"written_lines,omitempty"`
 	AddedLines   int      `json:"added_lines,omitempty"`
+	// PositionLines: of WrittenLines, those the writer's clone found where
+	// the agent wrote them (evidence by position); absent in notes written
+	// before it, whose lines read as text matches.
+	PositionLines int `json:"position_lines,omitempty"`
 }
 
 // Evidence is the hashes of the lines one conversation wrote in one file.
