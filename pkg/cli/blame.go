@@ -23,8 +23,10 @@ func blameCommand(env *Env) *cli.Command {
 		Usage:     "git blame, with the conversation behind each line's commit",
 		UsageText: "git convo blame [--json] [<git blame options>] [<rev>] [--] <file>",
 		Description: `Runs "git blame --porcelain" (git's own blame: exact and fast) and adds a column
-naming the conversation behind each line's commit, one color per conversation. Lines from
-commits with no conversation keep a blank column.
+naming the conversation that wrote each line (found where its edit wrote it, not by its
+text), one color per conversation; "(by hand)" for a person's line in a commit linked to a
+conversation, also one linked by file overlap only (--json: "human"). Lines from commits
+with no conversation keep a blank column.
 
 Every argument git blame takes reaches git as typed, in any order git accepts: -L in all its
 forms (-L 2,5, -L2,+3, -L /re/,+2, -L :func, repeated), -w, -M, -C, --since, --reverse,
@@ -32,11 +34,13 @@ forms (-L 2,5, -L2,+3, -L /re/,+2, -L :func, repeated), -w, -M, -C, --since, --r
 the columns as they do in git blame, as do blame.showEmail and blame.blankBoundary; options
 for another output format (-p, --porcelain, --line-porcelain, --incremental, -t, -n,
 --show-number, -f, --show-name, -c, --date, --score-debug, --show-stats, --color-lines,
---color-by-age, --progress) are refused: run git blame for those. A blank line inside an
-agent's edit is the agent's. Hashes are as long as git blame makes them (core.abbrev, and unique).
+--color-by-age, --progress) are refused: run git blame for those. A blank line an agent's
+edit wrote (inside its code, or starting or ending it) is the agent's. Hashes are as long as git blame makes them (core.abbrev, and unique).
 
 --json prints JSON Lines, one per line of the file:
-  {"line", "commit", "conversations": [{"id", "title", "confidence"}], "text", ...}`,
+  {"line", "commit", "conversations": [{"id", "title", "confidence", "evidence"}], "text",
+   ..., "attribution", "evidence"}
+where "evidence" is position, text match, overlap only, agent commit or manual.`,
 		SkipFlagParsing: true,
 		Flags:           helpFlags(blameOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action: func(c *cli.Context) error {
