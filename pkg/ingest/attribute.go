@@ -106,8 +106,9 @@ func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.A
 // between fromMs and toMs, to the committed files: per path, per line of
 // the committed file, the edit whose range covers it (the latest wins). An
 // edit that cannot be carried (a change to the commit too large to diff
-// with confidence, a file git cannot read) is left out, and its
-// conversation and file returned in uncarried: its lines may match by text.
+// with confidence, a file git cannot read) is left out; for a file git
+// cannot read, its conversation and file are returned in uncarried: its
+// lines may match by text.
 func (r *Recorder) positionOwners(ctx context.Context, added map[string][]gitx.AddedLine, sc store.Commit, fromMs, toMs int64) (
 	owners map[string]map[int]store.LineWriter, uncarried map[[2]string]bool, err error) {
 	byKey := map[string]string{} // path key -> path as the diff names it
@@ -164,8 +165,14 @@ func (r *Recorder) positionOwners(ctx context.Context, added map[string][]gitx.A
 			d.m, d.ok = position.Match(from, to)
 			diffs[key] = d
 		}
-		if !read || !d.ok {
+		if !read {
+			// The committed file could not be read: its lines may match by
+			// text. A change too large to diff does not reopen text
+			// matching: such an old edit is more likely gone than kept.
 			uncarried[[2]string{sp.ConversationID, sp.PathKey}] = true
+			continue
+		}
+		if !d.ok {
 			continue
 		}
 		carried := position.CarryMatched(d.m, from, ranges, to)

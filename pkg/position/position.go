@@ -18,7 +18,7 @@ import (
 
 // MaxLines bounds the files kept by position: a larger file's edits are
 // kept as text only (the weaker "text match" evidence).
-const MaxLines = 50000
+const MaxLines = 20000
 
 // Range is lines [Start, End] of a file, 1-based, inclusive.
 type Range struct {

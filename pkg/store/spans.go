@@ -11,7 +11,7 @@ import (
 // MaxEditSpansPerConversation bounds the located edits kept of one
 // conversation (each holds its file's line hashes); past it, its edits are
 // text evidence.
-const MaxEditSpansPerConversation = 5000
+const MaxEditSpansPerConversation = 2000
 
 // Range is lines [Start, End] of a file, 1-based, inclusive.
 type Range struct{ Start, End int }
