@@ -64,13 +64,16 @@ func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready 
 		}
 	}
 	commit := link.NewCommit(c.CommittedAt, keys, c.IsMerge())
+	if c.MadeMs > 0 {
+		commit.Made = time.UnixMilli(c.MadeMs)
+	}
 	display := displayPaths(c)
 	if ready != nil {
 		if err := ready(); err != nil {
 			return nil, err
 		}
 	}
-	added, written, _, err := l.Store.CommitLineCounts(ctx, hash)
+	added, written, positioned, _, err := l.Store.CommitLineEvidence(ctx, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +119,7 @@ func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready 
 			conv.Files[k] = msTime(ms)
 		}
 		conv.WrittenLines = written[cand.ConversationID]
+		conv.PositionLines = positioned[cand.ConversationID]
 		r := link.Score(cfg, commit, conv)
 		decisions = append(decisions, Decision{ConversationID: cand.ConversationID, Result: r})
 		if !r.Linked {
@@ -129,6 +133,7 @@ func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready 
 			Reason:         r.Reason,
 			Source:         source,
 			WrittenLines:   conv.WrittenLines,
+			PositionLines:  conv.PositionLines,
 			AddedLines:     added,
 		})
 	}

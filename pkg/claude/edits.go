@@ -3,6 +3,7 @@ package claude
 import (
 	"strings"
 
+	"github.com/git-convo/git-convo/pkg/position"
 	"github.com/git-convo/git-convo/pkg/source"
 )
 
@@ -116,4 +117,64 @@ func str(m map[string]any, keys ...string) string {
 		}
 	}
 	return ""
+}
+
+// toolWrites reads one edit tool call as replacements for the capture to
+// locate (source.Activity.Writes): the lines its structuredPatch says it
+// wrote, with their numbers, when the result has one; else the input's
+// old and new strings, or Write's whole file.
+func toolWrites(tool string, input, resp map[string]any) []position.Write {
+	if lines := patchLines(resp["structuredPatch"]); len(lines) > 0 {
+		return []position.Write{{Lines: lines}}
+	}
+	switch tool {
+	case "Edit":
+		if n, ok := input["new_string"].(string); ok {
+			return []position.Write{{Old: str(input, "old_string"), New: n}}
+		}
+	case "MultiEdit":
+		edits, _ := input["edits"].([]any)
+		var out []position.Write
+		for _, e := range edits {
+			m, _ := e.(map[string]any)
+			out = append(out, position.Write{Old: str(m, "old_string"), New: str(m, "new_string")})
+		}
+		return out
+	case "Write":
+		content, ok := input["content"].(string)
+		if !ok {
+			content, ok = resp["content"].(string)
+		}
+		if ok {
+			return []position.Write{{Whole: true, Old: str(resp, "originalFile"), New: content}}
+		}
+	}
+	return nil
+}
+
+// patchLines returns the "+" lines of structuredPatch hunks with their line
+// numbers in the file after the edit.
+func patchLines(v any) []position.PatchLine {
+	hunks, _ := v.([]any)
+	var out []position.PatchLine
+	for _, h := range hunks {
+		m, _ := h.(map[string]any)
+		start, ok := m["newStart"].(float64)
+		if !ok {
+			return nil
+		}
+		n := int(start)
+		lines, _ := m["lines"].([]any)
+		for _, l := range lines {
+			s, _ := l.(string)
+			switch {
+			case strings.HasPrefix(s, "+"):
+				out = append(out, position.PatchLine{N: n, Text: s[1:]})
+				n++
+			case strings.HasPrefix(s, " "):
+				n++
+			}
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/git-convo/git-convo/pkg/position"
 	"github.com/git-convo/git-convo/pkg/source"
 )
 
@@ -82,6 +83,9 @@ func ParseHook(data []byte) (source.Activity, error) {
 				a.ToolEdit = true
 				if added != "" {
 					a.Added = map[string][]string{file: {added}}
+				}
+				if ws := toolWrites(tool, input, resp); len(ws) > 0 {
+					a.Writes = map[string][]position.Write{file: ws}
 				}
 			}
 		}

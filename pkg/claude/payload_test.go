@@ -5,10 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/position"
 	"github.com/git-convo/git-convo/pkg/source"
 )
 
@@ -179,4 +181,32 @@ func FuzzParseHook(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _ = ParseHook(b)
 	})
+}
+
+// Each edit tool gives the capture replacements to locate: structuredPatch's
+// own line numbers when the result has them, else the input's strings.
+func TestParseHookWrites(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []position.Write
+	}{
+		{"Edit with structuredPatch", `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"x","new_string":"y\nz"},"tool_response":{"structuredPatch":[{"oldStart":3,"oldLines":1,"newStart":3,"newLines":2,"lines":[" a","-x","+y","+z"]}]}}`,
+			[]position.Write{{Lines: []position.PatchLine{{N: 4, Text: "y"}, {N: 5, Text: "z"}}}}},
+		{"Edit without", `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"x","new_string":"y"}}`,
+			[]position.Write{{Old: "x", New: "y"}}},
+		{"MultiEdit", `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"MultiEdit","tool_input":{"file_path":"/r/a.go","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}}`,
+			[]position.Write{{Old: "a", New: "b"}, {Old: "c", New: "d"}}},
+		{"Write", `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"/r/a.go","content":"new\n"},"tool_response":{"originalFile":"old\n"}}`,
+			[]position.Write{{Whole: true, Old: "old\n", New: "new\n"}}},
+	}
+	for _, tt := range tests {
+		a, err := ParseHook([]byte(tt.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a.Writes["/r/a.go"]; !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
 }

@@ -49,7 +49,7 @@ func TestLineAttribution(t *testing.T) {
 	want := []struct{ attr, writer, prompt string }{
 		{"agent", convA, "write the parser"}, // func parse(s string) int {
 		{"human", "", ""},                    // changed by the person
-		{"agent", convB, "add a printer"},    // } (both wrote one; B's edit is the latest)
+		{"agent", convA, "write the parser"}, // } (both wrote one: this one is where A wrote it)
 		{"agent", convB, "add a printer"},    // func show
 		{"agent", convB, "add a printer"},    // return fmt.Sprint
 		{"agent", convB, "add a printer"},    // }
@@ -81,10 +81,10 @@ func TestLineAttribution(t *testing.T) {
 	for _, c := range s.Conversations {
 		got[c.ID] = c
 	}
-	if a := got[convA]; a.WrittenLines != 1 || a.AddedLines != 7 || !strings.HasPrefix(a.Reason, "1 of 7 added lines written in this conversation") {
+	if a := got[convA]; a.WrittenLines != 2 || a.AddedLines != 7 || !strings.HasPrefix(a.Reason, "2 of 7 added lines written in this conversation") {
 		t.Errorf("A: %+v", a)
 	}
-	if b := got[convB]; b.WrittenLines != 4 || b.AddedLines != 7 || b.Confidence <= got[convA].Confidence {
+	if b := got[convB]; b.WrittenLines != 3 || b.AddedLines != 7 || b.Confidence <= got[convA].Confidence {
 		t.Errorf("B: %+v", b)
 	}
 

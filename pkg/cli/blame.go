@@ -23,8 +23,10 @@ func blameCommand(env *Env) *cli.Command {
 		Usage:     "git blame, with the conversation behind each line's commit",
 		UsageText: "git convo blame [--json] [<git blame options>] [<rev>] [--] <file>",
 		Description: `Runs "git blame --porcelain" (git's own blame: exact and fast) and adds a column
-naming the conversation behind each line's commit, one color per conversation. Lines from
-commits with no conversation keep a blank column.
+naming the conversation that wrote each line (found where its edit wrote it, not by its
+text), one color per conversation; "(by hand)" for a person's line in a commit linked to a
+conversation, also one linked by file overlap only (--json: "human"). Lines from commits
+with no conversation keep a blank column.
 
 Every argument git blame takes reaches git as typed, in any order git accepts: -L in all its
 forms (-L 2,5, -L2,+3, -L /re/,+2, -L :func, repeated), -w, -M, -C, --since, --reverse,
@@ -32,11 +34,13 @@ forms (-L 2,5, -L2,+3, -L /re/,+2, -L :func, repeated), -w, -M, -C, --since, --r
 the columns as they do in git blame, as do blame.showEmail and blame.blankBoundary; options
 for another output format (-p, --porcelain, --line-porcelain, --incremental, -t, -n,
 --show-number, -f, --show-name, -c, --date, --score-debug, --show-stats, --color-lines,
---color-by-age, --progress) are refused: run git blame for those. A blank line inside an
-agent's edit is the agent's. Hashes are as long as git blame makes them (core.abbrev, and unique).
+--color-by-age, --progress) are refused: run git blame for those. A blank line an agent's
+edit wrote (inside its code, or starting or ending it) is the agent's. Hashes are as long as git blame makes them (core.abbrev, and unique).
 
 --json prints JSON Lines, one per line of the file:
-  {"line", "commit", "conversations": [{"id", "title", "confidence"}], "text", ...}`,
+  {"line", "commit", "conversations": [{"id", "title", "confidence", "evidence"}], "text",
+   ..., "attribution", "evidence"}
+where "evidence" is position, text match, overlap only, agent commit or manual.`,
 		SkipFlagParsing: true,
 		Flags:           helpFlags(blameOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action: func(c *cli.Context) error {
@@ -140,6 +144,7 @@ type blameConvJSON struct {
 	Confidence float64 `json:"confidence"`
 	Status     string  `json:"status"`
 	Agent      string  `json:"agent,omitempty"`
+	Evidence   string  `json:"evidence"` // what the link rests on (store.Link.Evidence)
 }
 
 type blameLineJSON struct {
@@ -155,6 +160,7 @@ type blameLineJSON struct {
 	Prompt        *string         `json:"prompt"`      // the prompt that produced it, or null
 	Attribution   string          `json:"attribution"` // agent | human | unknown
 	Agent         *string         `json:"agent"`       // the agent of writtenBy (cursor, claude), or null
+	Evidence      *string         `json:"evidence"`    // how writtenBy is known: "position" or "text match"; null
 }
 
 // Attributions of a line.
@@ -166,16 +172,28 @@ const (
 
 // lineAttribution says who wrote one blamed line: the conversation whose edit
 // introduced it in its commit, or a person (the commit had an agent's
-// conversation but not this line), or nobody we know of.
-func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]store.LineWriter, linked []store.LinkedConversation) (store.LineWriter, string) {
+// conversation and its lines were examined, but not this line), or nobody
+// we know of (no conversation, or a commit recorded before line evidence:
+// linked by its files only). Text and JSON blame both print this answer.
+func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]store.LineWriter, linked []store.LinkedConversation, recorded map[string]bool) (store.LineWriter, string) {
 	// Line evidence is stored under the normalised path record wrote.
 	if w, ok := writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine]; ok {
 		return w, attrAgent
 	}
-	if len(linked) > 0 {
+	if len(linked) > 0 && (recorded[l.Commit] || len(writers[l.Commit]) > 0) {
 		return store.LineWriter{}, attrHuman
 	}
 	return store.LineWriter{}, attrUnknown
+}
+
+// lineEvidence names how a line's writer is known: by position, or by text
+// match (the weaker evidence, as are lines recorded before positions and
+// lines a teammate's note gives).
+func lineEvidence(w store.LineWriter) string {
+	if w.Evidence == store.EvidencePosition {
+		return store.LinkEvidencePosition
+	}
+	return store.LinkEvidenceText
 }
 
 // writerFirst orders a commit's conversations with the line's writer first.
@@ -244,7 +262,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	if rc.json {
 		prompts := map[store.LineWriter]*string{}
 		for _, l := range lines {
-			w, attr := lineAttribution(l, writers, linked[l.Commit])
+			w, attr := lineAttribution(l, writers, linked[l.Commit], recorded)
 			obj := blameLineJSON{Line: l.Line, Commit: l.Commit, Conversations: []blameConvJSON{}, Text: l.Text,
 				Author: l.Author, Date: isoMs(l.AuthorTime.UnixMilli()), OrigLine: l.OrigLine, Path: l.Filename, Attribution: attr}
 			if attr == attrAgent {
@@ -259,10 +277,12 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 					prompts[w] = p
 				}
 				obj.Prompt = p
+				ev := lineEvidence(w)
+				obj.Evidence = &ev
 			}
 			for _, lc := range writerFirst(linked[l.Commit], w.ConversationID) {
 				obj.Conversations = append(obj.Conversations, blameConvJSON{ID: lc.ConversationID,
-					Title: titleOf(lc.Conv), Confidence: lc.Confidence, Status: lc.Status, Agent: lc.Conv.Agent})
+					Title: titleOf(lc.Conv), Confidence: lc.Confidence, Status: lc.Status, Agent: lc.Conv.Agent, Evidence: lc.Evidence()})
 			}
 			if err := rc.io.WriteJSON(obj); err != nil {
 				return rc.ioErr(err)
@@ -280,7 +300,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	if err != nil {
 		return err
 	}
-	return rc.ioErr(printBlame(rc, cols, width, lines, linked, writers))
+	return rc.ioErr(printBlame(rc, cols, width, lines, linked, writers, recorded))
 }
 
 // blameHashWidth is how many hex digits git blame shows: one more than the
@@ -331,7 +351,7 @@ func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, has
 	return min(width+1, full), nil
 }
 
-func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation, writers map[string]map[string]map[int]store.LineWriter) error {
+func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
 	p := rc.io.Palette()
 	who := func(l gitx.BlameLine) string {
 		if cols.email {
@@ -360,12 +380,14 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 		b.WriteString(p.Hash(hash))
 		b.WriteByte(' ')
 		// The column names the conversation that wrote the line; "(by hand)"
-		// marks a person's line in a commit an agent contributed to; lines
-		// with no evidence stay blank. Commits recorded before line evidence
-		// existed fall back to their strongest conversation.
+		// marks a person's line in a commit linked to a conversation (also
+		// one linked by its files only: it wrote none of these lines), as
+		// --json's "human"; lines with no evidence stay blank. Commits
+		// recorded before line evidence existed fall back to their
+		// strongest conversation (--json: "unknown").
 		col := strings.Repeat(" ", blameTitleWidth)
 		lcs := linked[l.Commit]
-		w, attr := lineAttribution(l, writers, lcs)
+		w, attr := lineAttribution(l, writers, lcs, recorded)
 		switch {
 		case attr == attrAgent:
 			title := term.Line(w.ConversationID)
@@ -375,7 +397,7 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 				}
 			}
 			col = p.Key(w.ConversationID, padRight(oneLine(title, blameTitleWidth), blameTitleWidth))
-		case attr == attrHuman && len(writers[l.Commit]) > 0:
+		case attr == attrHuman:
 			col = p.Dim(padRight("(by hand)", blameTitleWidth))
 		case len(lcs) > 0:
 			title := padRight(oneLine(displayTitle(lcs[0].Conv, lcs[0].ConversationID), blameTitleWidth), blameTitleWidth)

@@ -6,7 +6,10 @@ import (
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
-// blankWriters gives blank lines the writer that their position shows.
+// blankWriters gives blank lines the writer that their position shows, for
+// commits whose lines are known by text match (recorded before evidence by
+// position, or shared in notes): a blank line an agent's located edit wrote
+// is recorded as such, and one it did not write is a person's.
 // Blank lines are no evidence by their text (every edit has them), so record
 // stores no writer for them; but a run of blank lines that one commit added
 // between two lines one conversation wrote, all adjacent in that commit's
@@ -35,7 +38,10 @@ func blankWriters(lines []gitx.BlameLine, writers map[string]map[string]map[int]
 		if i > 0 && end+1 < len(lines) && adjacent(lines[i-1], lines[i]) && adjacent(lines[end], lines[end+1]) {
 			above, okA := writer(lines[i-1])
 			below, okB := writer(lines[end+1])
-			if okA && okB && above.ConversationID == below.ConversationID {
+			// Position evidence records the blank lines an agent wrote where
+			// it wrote them: this guess is for text evidence only.
+			if okA && okB && above.ConversationID == below.ConversationID &&
+				above.Evidence != store.EvidencePosition && below.Evidence != store.EvidencePosition {
 				for _, l := range lines[i : end+1] {
 					writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine] = above
 				}

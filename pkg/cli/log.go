@@ -420,9 +420,23 @@ func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []store
 	for _, lc := range lcs {
 		pct := strconv.FormatFloat(lc.Confidence*100, 'f', 0, 64)
 		w.WriteString("        " + p.Key(lc.ConversationID, "●") + " " + displayTitle(lc.Conv, lc.ConversationID) + " " +
-			p.Dim("("+pct+"% "+lc.Status+rc.env.agentSuffix(lc.Conv.Agent)+sharedBy(lc, ", ")+")") + "\n")
+			p.Dim("("+pct+"% "+lc.Status+rc.env.agentSuffix(lc.Conv.Agent)+sharedBy(lc, ", ")+evidenceNote(lc.Link)+")") + "\n")
 	}
 	// A bufio.Writer keeps its first write error: Flush returns it.
 	_, err := w.Write(nil)
 	return err
+}
+
+// evidenceNote is what log adds to a link that rests on weaker evidence
+// than lines found where the agent wrote them: the same words as show's.
+func evidenceNote(l store.Link) string {
+	switch l.Evidence() {
+	case store.LinkEvidenceOverlap:
+		if l.AddedLines > 0 {
+			return "; edited the same files, wrote none of these lines"
+		}
+	case store.LinkEvidenceText:
+		return "; lines matched by text only"
+	}
+	return ""
 }

@@ -225,7 +225,7 @@ func printConversationBlock(w io.Writer, p *term.Palette, env *Env, lc store.Lin
 	}
 	if lc.AddedLines > 0 && lc.WrittenLines == 0 {
 		// With lines written, the reason already says how many.
-		fmt.Fprintf(w, "      %s none of the %d added lines was written in this conversation (only its files match)\n", p.Dim("lines"), lc.AddedLines)
+		fmt.Fprintf(w, "      %s none of the %d added lines was written in this conversation (edited the same files; wrote none of these lines)\n", p.Dim("lines"), lc.AddedLines)
 	}
 	if lc.Reason != "" {
 		fmt.Fprintf(w, "      %s %s\n", p.Dim("why"), term.Line(lc.Reason))

@@ -49,6 +49,10 @@ type conversationJSON struct {
 	LinkedAt     string   `json:"linkedAt,omitempty"`
 	WrittenLines int      `json:"writtenLines"` // the commit's added lines this conversation wrote
 	AddedLines   int      `json:"addedLines"`   // the commit's countable added lines (0: not examined)
+	// PositionLines: of writtenLines, those known by position (the others
+	// by text match); Evidence: what the link rests on (docs/json.md).
+	PositionLines int    `json:"positionLines"`
+	Evidence      string `json:"evidence"`
 }
 
 // showJSON is one commit with its conversations: show's output, and one line of log's.
@@ -63,24 +67,26 @@ func toConversationJSON(lc store.LinkedConversation) conversationJSON {
 		matched = []string{}
 	}
 	return conversationJSON{
-		ID:           lc.ConversationID,
-		Title:        titleOf(lc.Conv),
-		Confidence:   lc.Confidence,
-		Status:       lc.Status,
-		MatchedFiles: matched,
-		Reason:       lc.Reason,
-		Source:       lc.Source,
-		Origin:       notes.Origin(lc.Source),
-		SharedBy:     lc.SharedBy,
-		Summary:      lc.Conv.Summary,
-		FirstPrompt:  lc.Conv.FirstPrompt,
-		Model:        lc.Conv.Model,
-		Agent:        lc.Conv.Agent,
-		Started:      isoMs(lc.Conv.FirstSeenMs),
-		LastActive:   isoMs(lc.Conv.ActivityMs),
-		LinkedAt:     lc.CreatedAt,
-		WrittenLines: lc.WrittenLines,
-		AddedLines:   lc.AddedLines,
+		ID:            lc.ConversationID,
+		Title:         titleOf(lc.Conv),
+		Confidence:    lc.Confidence,
+		Status:        lc.Status,
+		MatchedFiles:  matched,
+		Reason:        lc.Reason,
+		Source:        lc.Source,
+		Origin:        notes.Origin(lc.Source),
+		SharedBy:      lc.SharedBy,
+		Summary:       lc.Conv.Summary,
+		FirstPrompt:   lc.Conv.FirstPrompt,
+		Model:         lc.Conv.Model,
+		Agent:         lc.Conv.Agent,
+		Started:       isoMs(lc.Conv.FirstSeenMs),
+		LastActive:    isoMs(lc.Conv.ActivityMs),
+		LinkedAt:      lc.CreatedAt,
+		WrittenLines:  lc.WrittenLines,
+		AddedLines:    lc.AddedLines,
+		PositionLines: lc.PositionLines,
+		Evidence:      lc.Evidence(),
 	}
 }
 

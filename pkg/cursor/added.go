@@ -1,6 +1,10 @@
 package cursor
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/position"
+)
 
 // AddedText returns, per edited file (as EditedFiles names it), the text this
 // payload says the agent wrote there: afterFileEdit's new_string values,
@@ -79,13 +83,88 @@ func fileMatcher(files []string) func(name string) (string, bool) {
 // unified diff, joined with newlines.
 func patchAdditions(patch string) map[string]string {
 	out := map[string]string{}
-	file := ""
-	var b strings.Builder
-	flush := func() {
-		if file != "" && b.Len() > 0 {
-			out[file] += b.String()
+	for file, hunks := range patchHunks(patch) {
+		for _, h := range hunks {
+			out[file] += h.added
 		}
-		b.Reset()
+	}
+	return out
+}
+
+// Writes returns, per edited file, this payload's edits as replacements
+// (see source.Activity.Writes): afterFileEdit's old/new strings,
+// StrReplace's, Write's whole content, an ApplyPatch's hunks.
+func (p *Payload) Writes() map[string][]position.Write {
+	out := map[string][]position.Write{}
+	files := p.EditedFiles()
+	if len(files) == 0 {
+		return out
+	}
+	switch p.Event {
+	case "afterFileEdit", "afterTabFileEdit":
+		for _, e := range p.Edits {
+			out[files[0]] = append(out[files[0]], position.Write{Old: e.OldString, New: e.NewString})
+		}
+	case "postToolUse":
+		if patch := p.ToolInput.str("patch", "input", "diff"); patch != "" {
+			match := fileMatcher(files)
+			for file, ws := range patchWrites(patch) {
+				if f, ok := match(file); ok {
+					out[f] = append(out[f], ws...)
+				}
+			}
+			return out
+		}
+		if n, ok := p.ToolInput["new_string"].(string); ok {
+			out[files[0]] = append(out[files[0]], position.Write{Old: p.ToolInput.str("old_string"), New: n})
+		} else if t := p.ToolInput.str("content", "contents"); t != "" {
+			out[files[0]] = append(out[files[0]], position.Write{Whole: true, New: t})
+		}
+		if edits, ok := p.ToolInput["edits"].([]any); ok {
+			for _, e := range edits {
+				if m, ok := e.(map[string]any); ok {
+					n, _ := m["new_string"].(string)
+					o, _ := m["old_string"].(string)
+					out[files[0]] = append(out[files[0]], position.Write{Old: o, New: n})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// patchWrites returns each file's hunks of an ApplyPatch text or a unified
+// diff as replacements: context and "-" lines replaced by context and "+"
+// lines. A whole new file is a whole-file write.
+func patchWrites(patch string) map[string][]position.Write {
+	out := map[string][]position.Write{}
+	for file, hunks := range patchHunks(patch) {
+		for _, h := range hunks {
+			out[file] = append(out[file], h.write)
+		}
+	}
+	return out
+}
+
+// patchHunk is one hunk of a patch: as a replacement, and its "+" lines.
+type patchHunk struct {
+	write position.Write
+	added string
+}
+
+// patchHunks reads an ApplyPatch text or a unified diff into each file's
+// hunks that add lines.
+func patchHunks(patch string) map[string][]patchHunk {
+	out := map[string][]patchHunk{}
+	file, whole := "", false
+	var old, new, added strings.Builder
+	flush := func() {
+		if file != "" && added.Len() > 0 {
+			out[file] = append(out[file], patchHunk{position.Write{Old: old.String(), New: new.String(), Whole: whole}, added.String()})
+		}
+		old.Reset()
+		new.Reset()
+		added.Reset()
 	}
 	for _, line := range strings.Split(patch, "\n") {
 		line = strings.TrimRight(line, "\r")
@@ -93,16 +172,24 @@ func patchAdditions(patch string) map[string]string {
 		case strings.HasPrefix(line, "*** Update File: "), strings.HasPrefix(line, "*** Add File: "):
 			flush()
 			file = strings.TrimSpace(line[strings.Index(line, ": ")+2:])
+			whole = strings.HasPrefix(line, "*** Add File: ")
 		case strings.HasPrefix(line, "*** Move to: "):
 			flush()
 			file = strings.TrimSpace(strings.TrimPrefix(line, "*** Move to: "))
 		case strings.HasPrefix(line, "+++ "):
 			flush()
 			file = strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, "+++ ")), "b/")
-		case strings.HasPrefix(line, "*** "), strings.HasPrefix(line, "--- "):
+			whole = false
+		case strings.HasPrefix(line, "@@"), strings.HasPrefix(line, "*** "), strings.HasPrefix(line, "--- "):
+			flush()
 		case strings.HasPrefix(line, "+"):
-			b.WriteString(line[1:])
-			b.WriteByte('\n')
+			new.WriteString(line[1:] + "\n")
+			added.WriteString(line[1:] + "\n")
+		case strings.HasPrefix(line, "-"):
+			old.WriteString(line[1:] + "\n")
+		case strings.HasPrefix(line, " "):
+			old.WriteString(line[1:] + "\n")
+			new.WriteString(line[1:] + "\n")
 		}
 	}
 	flush()

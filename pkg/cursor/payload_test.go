@@ -3,10 +3,12 @@ package cursor
 import (
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/position"
 )
 
 // TestReplayFixturePayloads parses every payload in the shared fixtures:
@@ -201,6 +203,32 @@ func TestAddedText(t *testing.T) {
 			if got[f] != w {
 				t.Errorf("%s: %s = %q, want %q", tt.name, f, got[f], w)
 			}
+		}
+	}
+}
+
+func TestWrites(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want map[string][]position.Write
+	}{
+		{"afterFileEdit", `{"hook_event_name":"afterFileEdit","file_path":"/r/a.go","edits":[{"old_string":"a","new_string":"b\nc"}]}`,
+			map[string][]position.Write{"/r/a.go": {{Old: "a", New: "b\nc"}}}},
+		{"StrReplace", `{"hook_event_name":"postToolUse","tool_name":"StrReplace","tool_input":{"path":"/r/s.go","old_string":"x","new_string":"y"}}`,
+			map[string][]position.Write{"/r/s.go": {{Old: "x", New: "y"}}}},
+		{"Write", `{"hook_event_name":"postToolUse","tool_name":"Write","tool_input":{"file_path":"/r/w.go","contents":"package w\n"}}`,
+			map[string][]position.Write{"/r/w.go": {{Whole: true, New: "package w\n"}}}},
+		{"ApplyPatch, two hunks and a new file", `{"hook_event_name":"postToolUse","tool_name":"ApplyPatch","workspace_roots":["/r"],"tool_input":{"patch":"*** Begin Patch\n*** Update File: src/x.go\n@@ func a\n ctx\n-old\n+new\n@@\n-gone\n*** Add File: src/n.go\n+package n\n*** End Patch"}}`,
+			map[string][]position.Write{"/r/src/x.go": {{Old: "ctx\nold\n", New: "ctx\nnew\n"}}, "/r/src/n.go": {{Whole: true, New: "package n\n"}}}},
+	}
+	for _, tt := range tests {
+		p, err := ParsePayload([]byte(tt.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Writes(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -107,6 +107,9 @@ func (Source) ParseHookEvent(data []byte, event string) (source.Activity, error)
 	if added := p.AddedText(); len(added) > 0 {
 		a.Added = added
 	}
+	if writes := p.Writes(); len(writes) > 0 {
+		a.Writes = writes
+	}
 	return a, nil
 }
 

@@ -60,27 +60,31 @@ func (o Options) capture(ctx context.Context, src source.Source, event string, s
 		return a
 	}
 	atMs := o.Now().UnixMilli()
+	// The edit's lines are located in the file now, while it is as the
+	// edit left it (one read a file); carrying them to a commit waits for
+	// the recording.
+	a.Spans = ingest.LocateWrites(a)
 	// An event inside a turn (an edit, a prompt, a tool step) goes to the
 	// spool: no SQLite in the agent's hook. The end of the turn, the next
 	// commit's recording or any read replays it first. An event ending the
 	// turn is recorded now, to be read back; an agent's own commit too, to
 	// link it at once. GIT_CONVO_SYNC=1: everything now.
 	if !a.EndsTurn && a.Commit == nil && !o.sync() {
-		if err := o.spoolEvent(data, a.Event, src.Name(), atMs); err == nil {
+		if err := o.spoolEvent(data, a, src.Name(), atMs); err == nil {
 			return a
 		}
 		// No spool (a full disk, a read-only directory): record it now.
 	}
 	s, err := o.open(ctx, busyTimeout)
 	if err != nil {
-		o.keep(data, a.Event, src.Name(), atMs, err)
+		o.keep(data, a, src.Name(), atMs, err)
 		return a
 	}
 	defer s.Close()
 	o.DrainSpool(ctx, s, busyTimeout) // the turn's events, before the one that ends it
 	w := o.Writer(ctx, s)
 	if err := w.Record(ctx, src, a, atMs); err != nil {
-		o.keep(data, a.Event, src.Name(), atMs, err)
+		o.keep(data, a, src.Name(), atMs, err)
 		return a
 	}
 	if a.EndsTurn {

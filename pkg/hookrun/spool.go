@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -23,11 +24,13 @@ func (o Options) put(e ingest.Spooled) error {
 }
 
 // keep spools an agent's event that could not be recorded, so it is not
+// keep spools an agent's event that could not be recorded, so it is not
 // lost, and says so in the log only: the hook prints nothing (README), not
 // even when the disk is full and the event is lost; doctor shows the log.
-func (o Options) keep(payload []byte, event, agent string, atMs int64, cause error) {
+func (o Options) keep(payload []byte, a source.Activity, agent string, atMs int64, cause error) {
+	event := a.Event
 	msg := fmt.Sprintf("links database unavailable (%v): the %s event is kept in the spool and recorded by the next hook that can write", cause, orUnknown(event))
-	if err := o.spoolEvent(payload, event, agent, atMs); err != nil {
+	if err := o.spoolEvent(payload, a, agent, atMs); err != nil {
 		msg = fmt.Sprintf("links database unavailable (%v) and the spool too (%v): the %s event is lost", cause, err, orUnknown(event))
 	}
 	o.Log.Printf("capture", "%s", msg)
@@ -45,8 +48,8 @@ func (o Options) spoolCommit(e ingest.Spooled, cause error) error {
 // spoolEvent puts an agent's event into the spool, which the next process
 // that records or reads replays (the capture's fast path: no SQLite opened
 // in the agent's hook).
-func (o Options) spoolEvent(payload []byte, event, agent string, atMs int64) error {
-	return o.put(ingest.Spooled{Event: event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload)})
+func (o Options) spoolEvent(payload []byte, a source.Activity, agent string, atMs int64) error {
+	return o.put(ingest.Spooled{Event: a.Event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload), Spans: a.Spans})
 }
 
 // lazyStore is the store a drain records into: the caller's, or opened on

@@ -16,6 +16,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/position"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -130,7 +131,12 @@ func withAbsPaths(a source.Activity, dir string) source.Activity {
 	for f, texts := range a.Added {
 		added[abs(f)] = append(added[abs(f)], texts...) // "a.go" and "/repo/a.go" are one file
 	}
-	a.Files, a.Attachments, a.Added = files, attachments, added
+	spans := make([]position.Span, len(a.Spans))
+	for i, sp := range a.Spans {
+		spans[i] = sp
+		spans[i].Path = abs(sp.Path)
+	}
+	a.Files, a.Attachments, a.Added, a.Spans = files, attachments, added, spans
 	return a
 }
 
@@ -172,13 +178,39 @@ func StoreActivity(a source.Activity, agent string, atMs int64) store.Activity {
 	for _, f := range a.Files {
 		sa.Files = append(sa.Files, loc.Touch(f, base, src))
 	}
+	// A located edit's lines are evidence by position: their hashes are
+	// marked so that their text alone never matches in that file.
+	located := map[string]map[int64]bool{}
+	for _, sp := range a.Spans {
+		t := loc.Touch(sp.Path, base, src)
+		if t.RepoKey == "" {
+			continue
+		}
+		ranges := make([]store.Range, len(sp.Ranges))
+		for i, r := range sp.Ranges {
+			ranges[i] = store.Range{Start: r.Start, End: r.End}
+		}
+		sa.Spans = append(sa.Spans, store.EditSpan{RepoKey: t.RepoKey, PathKey: t.PathKey, Snapshot: sp.Snapshot, Ranges: ranges})
+		hashes := position.Hashes(sp.Snapshot)
+		if located[t.PathKey] == nil {
+			located[t.PathKey] = map[int64]bool{}
+		}
+		for _, n := range position.Covered(sp.Ranges) {
+			if n <= len(hashes) {
+				located[t.PathKey][hashes[n-1]] = true
+			}
+		}
+	}
 	for f, texts := range a.Added {
 		t := loc.Touch(f, base, src)
 		if t.RepoKey == "" {
 			continue // a file in no repository is never matched
 		}
 		for _, text := range texts {
-			sa.Lines = append(sa.Lines, editLines(t, text)...)
+			for _, l := range editLines(t, text) {
+				l.Positioned = located[t.PathKey][l.Hash]
+				sa.Lines = append(sa.Lines, l)
+			}
 		}
 	}
 	return sa

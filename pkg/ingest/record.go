@@ -73,6 +73,7 @@ func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*g
 		Message:     c.Subject,
 		CommittedAt: c.CommitTime,
 		ParentCount: len(c.Parents),
+		MadeMs:      r.Repo.MadeMs(c.Hash, c.CommitTime),
 	}
 	for _, f := range c.Files {
 		sc.Files = append(sc.Files, link.NormPath(f))
@@ -113,69 +114,6 @@ func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*g
 	})
 	r.shared(ctx, c.Hash)
 	return c, d, err
-}
-
-// AttributeLines matches the commit's added lines against the lines the
-// agents' edits wrote (captured from the hooks) and stores, per line, the
-// conversation and prompt that wrote it. The most recent edit that wrote a
-// line in the same file wins; a line moved to another file still matches.
-func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.AddedLine, sc store.Commit) error {
-	type ref struct {
-		path string
-		line int
-		hash int64
-	}
-	var refs []ref
-	counts := map[string]*store.FileLines{}
-	seen := map[int64]bool{}
-	var hashes []int64
-	for path, lines := range added {
-		fl := &store.FileLines{Path: link.NormPath(path), PathKey: repokey.PathKey(path)}
-		counts[path] = fl
-		for _, l := range lines {
-			if !link.Countable(l.Text) {
-				continue
-			}
-			h := link.LineHash(l.Text)
-			refs = append(refs, ref{path, l.Line, h})
-			fl.Added++
-			if !seen[h] {
-				seen[h] = true
-				hashes = append(hashes, h)
-			}
-		}
-	}
-	cfg := r.Linker.Config
-	window := link.DefaultConfig()
-	if cfg != nil {
-		window = cfg(sc.RepoPath)
-	}
-	commitMs := sc.CommittedAt.UnixMilli()
-	evidence, err := r.Store.LineEvidence(ctx, sc.RepoKey, hashes, commitMs-window.Window.Milliseconds(), commitMs+window.Skew.Milliseconds())
-	if err != nil {
-		return err
-	}
-	var lines []store.CommitLine
-	for _, rf := range refs {
-		key := repokey.PathKey(rf.path)
-		var best *store.Evidence
-		for i, e := range evidence[rf.hash] {
-			samePath, bestSame := e.PathKey == key, best != nil && best.PathKey == key
-			if best == nil || (samePath && !bestSame) || (samePath == bestSame && e.AtMs > best.AtMs) {
-				best = &evidence[rf.hash][i]
-			}
-		}
-		if best == nil {
-			continue
-		}
-		lines = append(lines, store.CommitLine{Path: link.NormPath(rf.path), Line: rf.line, ConversationID: best.ConversationID, GenerationID: best.GenerationID})
-		counts[rf.path].Agent++
-	}
-	files := make([]store.FileLines, 0, len(counts))
-	for _, fl := range counts {
-		files = append(files, *fl)
-	}
-	return r.Store.SetCommitLines(ctx, sc.Hash, files, lines)
 }
 
 // refreshStale re-reads from their agents the few recently active

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/position"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -15,6 +16,9 @@ type Spooled struct {
 	Agent   string          `json:"agent,omitempty"`
 	AtMs    int64           `json:"atMs"`
 	Payload json.RawMessage `json:"payload,omitempty"`
+	// Spans are the event's edits as the capture located them on disk (the
+	// payload alone cannot give them once the file has changed).
+	Spans []position.Span `json:"spans,omitempty"`
 	// A commit (post-commit) or rewrite (post-rewrite) the recorder could
 	// not store, in the work tree at Repo.
 	Repo    string      `json:"repo,omitempty"`
@@ -48,5 +52,6 @@ func (w Writer) Replay(ctx context.Context, e Spooled, recorder func(*gitx.Repo)
 	if err != nil || a.Foreign || a.ConversationID == "" {
 		return nil
 	}
+	a.Spans = e.Spans
 	return w.Record(ctx, src, a, e.AtMs)
 }

@@ -39,6 +39,12 @@ func DefaultConfig() Config {
 // files but wrote none of its added lines, when the lines were examined.
 const FileOnlyCap = 0.5
 
+// TextWeight is what a line known by text match only weighs in a link's
+// confidence against one known by position: a text match never makes a
+// link as strong as the same count of lines found where the agent wrote
+// them.
+const TextWeight = 0.5
+
 // Commit is what the scorer needs of a commit. Build it with NewCommit when
 // scoring many conversations against it.
 type Commit struct {
@@ -46,7 +52,10 @@ type Commit struct {
 	Files      []string // path keys, relative to the repo root
 	IsMerge    bool
 	AddedLines int // countable lines the commit adds (0: unknown)
-	set        map[string]bool
+	// Made is when the commit was made, to the millisecond, when known
+	// (zero: only Time's second is).
+	Made time.Time
+	set  map[string]bool
 }
 
 // NewCommit indexes files once, so scoring each candidate costs what the
@@ -68,6 +77,9 @@ type Conversation struct {
 	// WrittenLines is how many of the commit's added lines this
 	// conversation's edits wrote: the strongest evidence there is.
 	WrittenLines int
+	// PositionLines is how many of WrittenLines are known by position; the
+	// others matched by text only, weaker evidence that weighs half.
+	PositionLines int
 }
 
 // Result is a score and its explanation.
@@ -134,9 +146,15 @@ func Score(cfg Config, commit Commit, conv Conversation) Result {
 		// the study of 494 commits: the confidence follows the share of the
 		// commit's lines it wrote, and it links even where file overlap
 		// alone would not (merges, lockfiles).
-		share := math.Min(1, float64(conv.WrittenLines)/float64(commit.AddedLines))
+		text := max(0, conv.WrittenLines-conv.PositionLines)
+		weighed := float64(conv.WrittenLines-text) + TextWeight*float64(text)
+		share := math.Min(1, weighed/float64(commit.AddedLines))
 		r.Score = round3(0.6 + 0.4*share)
-		r.Reason = fmt.Sprintf("%d of %d added lines written in this conversation; %s", conv.WrittenLines, commit.AddedLines, r.Reason)
+		written := fmt.Sprintf("%d of %d added lines written in this conversation", conv.WrittenLines, commit.AddedLines)
+		if text > 0 {
+			written += fmt.Sprintf(" (%d by text match only)", text)
+		}
+		r.Reason = written + "; " + r.Reason
 	case commit.AddedLines > 0:
 		// The lines were examined and none is this conversation's: it only
 		// edited the same files, so it stays a weaker link, and the reason
@@ -152,7 +170,7 @@ func Score(cfg Config, commit Commit, conv Conversation) Result {
 		r.Skipped = "no file in common"
 	case cfg.Window > 0 && age > cfg.Window:
 		r.Skipped = "last active " + Ago(age) + " before the commit, outside the window"
-	case !conv.FirstSeen.IsZero() && conv.FirstSeen.After(limit):
+	case startedAfter(cfg, commit, conv.FirstSeen):
 		r.Skipped = "the conversation started after the commit"
 	case commit.IsMerge:
 		r.Skipped = "merge commits are not linked on file overlap alone"
@@ -164,6 +182,20 @@ func Score(cfg Config, commit Commit, conv Conversation) Result {
 		r.Linked = true
 	}
 	return r
+}
+
+// startedAfter reports whether a conversation whose first event was at
+// first began after the commit: after the millisecond it was made, when
+// known (so a commit made earlier in the same second is never the
+// conversation's); else beyond the clock skew after git's whole second.
+func startedAfter(cfg Config, commit Commit, first time.Time) bool {
+	switch {
+	case first.IsZero():
+		return false
+	case !commit.Made.IsZero():
+		return first.After(commit.Made)
+	}
+	return first.After(commit.Time.Add(cfg.Skew))
 }
 
 func reason(matched, total int, activity, commit time.Time) string {

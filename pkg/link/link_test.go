@@ -47,6 +47,12 @@ func TestScore(t *testing.T) {
 		{name: "edit within the clock skew still counts", commit: Commit{Time: commitAt, Files: []string{"a.go"}},
 			conv:       Conversation{FirstSeen: commitAt.Add(time.Second), Activity: commitAt.Add(time.Second), Files: map[string]time.Time{"a.go": commitAt.Add(900 * time.Millisecond)}},
 			wantLinked: true, wantScore: 1, wantMatched: "a.go"},
+		{name: "started in the commit's second, after the commit was made", commit: Commit{Time: commitAt, Made: commitAt.Add(300 * time.Millisecond), Files: []string{"a.go"}},
+			conv:        Conversation{FirstSeen: commitAt.Add(700 * time.Millisecond), Activity: commitAt.Add(800 * time.Millisecond), Files: map[string]time.Time{"a.go": commitAt.Add(800 * time.Millisecond)}},
+			wantSkipped: "started after the commit"},
+		{name: "started in the commit's second, before the commit was made", commit: Commit{Time: commitAt, Made: commitAt.Add(900 * time.Millisecond), Files: []string{"a.go"}},
+			conv:       Conversation{FirstSeen: commitAt.Add(700 * time.Millisecond), Activity: commitAt.Add(800 * time.Millisecond), Files: map[string]time.Time{"a.go": commitAt.Add(800 * time.Millisecond)}},
+			wantLinked: true, wantScore: 1, wantMatched: "a.go"},
 		{name: "conversation started 3 s after the commit", commit: Commit{Time: commitAt, Files: []string{"a.go"}},
 			conv:        Conversation{FirstSeen: commitAt.Add(3 * time.Second), Activity: commitAt.Add(time.Hour), Files: map[string]time.Time{"a.go": commitAt.Add(3 * time.Second)}},
 			wantSkipped: "no file in common"},
@@ -59,15 +65,19 @@ func TestScore(t *testing.T) {
 		{name: "rename: old and new paths listed, conversation edited the new", commit: Commit{Time: commitAt, Files: []string{"new.go", "old.go"}}, conv: conv(time.Hour, "new.go"),
 			wantLinked: true, wantScore: 0.649, wantMatched: "new.go"},
 		{name: "lines written: confidence rises with the share", commit: Commit{Time: commitAt, Files: []string{"a.go", "b.go", "c.go", "d.go"}, AddedLines: 14},
-			conv:       Conversation{FirstSeen: commitAt.Add(-time.Hour), Activity: commitAt.Add(-2 * time.Hour), Files: map[string]time.Time{"a.go": commitAt.Add(-2 * time.Hour)}, WrittenLines: 12},
+			conv:       Conversation{FirstSeen: commitAt.Add(-time.Hour), Activity: commitAt.Add(-2 * time.Hour), Files: map[string]time.Time{"a.go": commitAt.Add(-2 * time.Hour)}, WrittenLines: 12, PositionLines: 12},
 			wantLinked: true, wantScore: 0.943, wantMatched: "a.go",
 			wantReason: "12 of 14 added lines written in this conversation; 1 of 4 files edited in this conversation; last active 2 h before the commit"},
+		{name: "lines matched by text only weigh half", commit: Commit{Time: commitAt, Files: []string{"a.go", "b.go", "c.go", "d.go"}, AddedLines: 14},
+			conv:       Conversation{FirstSeen: commitAt.Add(-time.Hour), Activity: commitAt.Add(-2 * time.Hour), Files: map[string]time.Time{"a.go": commitAt.Add(-2 * time.Hour)}, WrittenLines: 12, PositionLines: 5},
+			wantLinked: true, wantScore: 0.843, wantMatched: "a.go",
+			wantReason: "12 of 14 added lines written in this conversation (7 by text match only); 1 of 4 files edited in this conversation; last active 2 h before the commit"},
 		{name: "lines examined, none written: a weaker link", commit: Commit{Time: commitAt, Files: []string{"a.go"}, AddedLines: 10},
 			conv:       Conversation{Activity: commitAt, Files: map[string]time.Time{"a.go": commitAt}},
 			wantLinked: true, wantScore: 0.5, wantMatched: "a.go",
 			wantReason: "0 of 10 added lines written in this conversation; 1 of 1 file edited in this conversation; active at the time of the commit"},
 		{name: "lines written in a merge still link", commit: Commit{Time: commitAt, Files: []string{"a.go"}, IsMerge: true, AddedLines: 2},
-			conv:       Conversation{Activity: commitAt, Files: map[string]time.Time{"a.go": commitAt}, WrittenLines: 2},
+			conv:       Conversation{Activity: commitAt, Files: map[string]time.Time{"a.go": commitAt}, WrittenLines: 2, PositionLines: 2},
 			wantLinked: true, wantScore: 1, wantMatched: "a.go"},
 		{name: "lines written but too long ago", commit: Commit{Time: commitAt, Files: []string{"a.go"}, AddedLines: 2},
 			conv:        Conversation{Activity: commitAt.Add(-20 * day), Files: map[string]time.Time{"a.go": commitAt.Add(-20 * day)}, WrittenLines: 2},
@@ -79,7 +89,7 @@ func TestScore(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := Score(cfg, tt.commit, tt.conv)
 			ic := NewCommit(tt.commit.Time, tt.commit.Files, tt.commit.IsMerge)
-			ic.AddedLines = tt.commit.AddedLines
+			ic.AddedLines, ic.Made = tt.commit.AddedLines, tt.commit.Made
 			indexed := Score(cfg, ic, tt.conv)
 			if indexed.Linked != r.Linked || indexed.Score != r.Score || strings.Join(indexed.Matched, ",") != strings.Join(r.Matched, ",") {
 				t.Fatalf("NewCommit scores differently: %+v vs %+v", indexed, r)

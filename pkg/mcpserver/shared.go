@@ -51,7 +51,7 @@ func addSharedCommits(cc *ConversationCommits, links []store.LinkedConversation)
 		}
 		if !have[lc.CommitHash] {
 			have[lc.CommitHash] = true
-			cc.Commits = append(cc.Commits, CommitRef{Hash: lc.CommitHash, Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason})
+			cc.Commits = append(cc.Commits, CommitRef{Hash: lc.CommitHash, Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason, Evidence: lc.Evidence()})
 		}
 	}
 }

@@ -32,6 +32,10 @@ type ConversationRef struct {
 	AddedLines   int      `json:"addedLines,omitempty"`
 	Origin       string   `json:"origin"`          // local | notes (a teammate's shared note)
 	Agent        string   `json:"agent,omitempty"` // cursor, claude
+	// Evidence is what the link rests on: position, text match, overlap
+	// only (edited the same files; wrote none of these lines), agent
+	// commit, manual.
+	Evidence string `json:"evidence,omitempty"`
 }
 
 // CommitRef is a commit as the tools return it.
@@ -43,12 +47,14 @@ type CommitRef struct {
 	Confidence  float64 `json:"confidence,omitempty"`
 	Status      string  `json:"status,omitempty"`
 	Reason      string  `json:"reason,omitempty"`
+	Evidence    string  `json:"evidence,omitempty"` // as ConversationRef's
 }
 
 func convRef(lc store.LinkedConversation) ConversationRef {
 	return ConversationRef{ID: lc.ConversationID, Title: lc.Conv.Title, Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt,
 		LastActive: iso(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
-		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: notes.Origin(lc.Source)}
+		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: notes.Origin(lc.Source),
+		Evidence: lc.Evidence()}
 }
 
 // ---- get_commit_conversations
@@ -214,7 +220,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs), Agent: c.Agent}, Commits: []CommitRef{}}
 		for _, lc := range commits {
 			cc.Commits = append(cc.Commits, CommitRef{Hash: lc.CommitHash, Subject: lc.Subject, Author: lc.Author,
-				CommittedAt: iso(lc.CommittedMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason})
+				CommittedAt: iso(lc.CommittedMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason, Evidence: lc.Evidence()})
 		}
 		cc.Origin = "local"
 		if len(commits) == 0 && shared[c.ID] != nil {

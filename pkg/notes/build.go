@@ -73,7 +73,7 @@ func (g Git) build(ctx context.Context, st *store.Store, have []string, o BuildO
 				ID: lc.ConversationID, Agent: lc.Conv.Agent, Model: lc.Conv.Model, Title: lc.Conv.Title,
 				Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt, Status: lc.Status, Reason: lc.Reason,
 				Confidence: lc.Confidence, MatchedFiles: lc.MatchedFiles, FirstSeenMs: lc.Conv.FirstSeenMs,
-				ActivityMs: lc.Conv.ActivityMs, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines,
+				ActivityMs: lc.Conv.ActivityMs, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, PositionLines: lc.PositionLines,
 			})
 		}
 		out[h] = trace.Build(in)

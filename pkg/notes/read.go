@@ -43,7 +43,7 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 		lc := store.LinkedConversation{
 			Link: store.Link{ConversationID: id, CommitHash: commit, MatchedFiles: c.MatchedFiles, Confidence: c.Confidence,
 				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines,
-				SharedBy: m.Writer},
+				SharedBy: m.Writer, PositionLines: min(c.PositionLines, c.WrittenLines)},
 			Conv: store.Conversation{ID: id, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
 				Agent: c.Agent, FirstSeenMs: ms(c.StartedAt), ActivityMs: ms(c.LastActiveAt)},
 		}

@@ -340,6 +340,7 @@ func (r *Reader) MergeLineWriters(ctx context.Context, hashes []string, writers 
 }
 
 func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c string, rec trace.Record) {
+	meta, _ := rec.Meta()
 	for _, f := range rec.Files {
 		for _, conv := range f.Conversations {
 			id := trace.ConversationID(conv.URL)
@@ -352,9 +353,15 @@ func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c st
 			if writers[c][f.Path] == nil {
 				writers[c][f.Path] = map[int]store.LineWriter{}
 			}
+			// The note's lines are its writer's claim: by position only
+			// when all of that conversation's lines were so found there.
+			w := store.LineWriter{ConversationID: id, Evidence: store.EvidenceText}
+			if cm := meta.Conversations[id]; cm.WrittenLines > 0 && cm.PositionLines == cm.WrittenLines {
+				w.Evidence = store.EvidencePosition
+			}
 			for _, rg := range conv.Ranges {
 				for n := rg.StartLine; n <= rg.EndLine; n++ {
-					writers[c][f.Path][n] = store.LineWriter{ConversationID: id}
+					writers[c][f.Path][n] = w
 				}
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/git-convo/git-convo/pkg/position"
 )
 
 // Source is one coding agent.
@@ -80,6 +82,13 @@ type Activity struct {
 	// Added holds, per file of Files, the texts the agent wrote there:
 	// line-level attribution matches a commit's added lines against them.
 	Added map[string][]string
+	// Writes holds, per file of Files, the same edits as replacements
+	// (what was replaced, what was written), for the capture to locate in
+	// the file on disk: evidence by position (pkg/position). Optional: an
+	// agent that cannot say gives Added only, which is text evidence.
+	Writes map[string][]position.Write
+	// Spans are the located writes (filled by the capture, not the agent).
+	Spans []position.Span
 	// ToolEdit is set when the edit came from a tool call (postToolUse)
 	// rather than a file-edit event.
 	ToolEdit bool

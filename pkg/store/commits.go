@@ -21,6 +21,9 @@ type Commit struct {
 	Files       []string // relative to the repo root
 	FileKeys    []string // Files as compared; defaults to Files
 	RewrittenTo string
+	// MadeMs is when the commit was made, to the millisecond, when known
+	// (0: only CommittedAt's second is).
+	MadeMs int64
 }
 
 // IsMerge reports whether the commit has more than one parent.
@@ -35,14 +38,15 @@ func (s *Store) UpsertCommit(ctx context.Context, c Commit) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `
 INSERT INTO commits (commitHash, repoPath, branch, author, message, committedAt, changedFiles, createdAt,
-    repoKey, committedMs, parentCount)
-VALUES (?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?, ?)
+    repoKey, committedMs, parentCount, madeMs)
+VALUES (?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (commitHash) DO UPDATE SET
     repoPath = excluded.repoPath, branch = COALESCE(excluded.branch, branch), author = excluded.author,
     message = excluded.message, committedAt = excluded.committedAt, changedFiles = excluded.changedFiles,
-    repoKey = excluded.repoKey, committedMs = excluded.committedMs, parentCount = excluded.parentCount`,
+    repoKey = excluded.repoKey, committedMs = excluded.committedMs, parentCount = excluded.parentCount,
+    madeMs = CASE WHEN madeMs = 0 THEN excluded.madeMs ELSE madeMs END`,
 			c.Hash, c.RepoPath, c.Branch, c.Author, c.Message, isoTime(c.CommittedAt), jsonList(c.Files), now,
-			c.RepoKey, c.CommittedAt.UnixMilli(), c.ParentCount)
+			c.RepoKey, c.CommittedAt.UnixMilli(), c.ParentCount, c.MadeMs)
 		if err != nil {
 			return err
 		}
@@ -75,9 +79,9 @@ func (s *Store) GetCommit(ctx context.Context, hash string) (*Commit, error) {
 	var ms int64
 	err := s.db.QueryRowContext(ctx, `
 SELECT commitHash, COALESCE(repoPath, ''), branch, COALESCE(author, ''), COALESCE(message, ''), committedMs,
-    parentCount, changedFiles, repoKey, rewrittenTo
+    parentCount, changedFiles, repoKey, rewrittenTo, madeMs
 FROM commits WHERE commitHash = ?`, hash).Scan(&c.Hash, &c.RepoPath, &branch, &c.Author, &c.Message, &ms,
-		&c.ParentCount, &files, &c.RepoKey, &rewritten)
+		&c.ParentCount, &files, &c.RepoKey, &rewritten, &c.MadeMs)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -135,10 +139,10 @@ func (s *Store) MarkRewritten(ctx context.Context, oldHash, newHash string) erro
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `
-INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt, writtenLines, addedLines)
+INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt, writtenLines, addedLines, positionLines)
 SELECT conversationId, ?, matchedFiles, confidence, status, ?, 
     CASE WHEN reason = '' THEN 'carried from ' || substr(commitHash, 1, 12) ELSE reason || '; carried from ' || substr(commitHash, 1, 12) END,
-    CASE WHEN status = 'manual' THEN 'manual' ELSE 'rewrite' END, ?, writtenLines, addedLines
+    CASE WHEN status = 'manual' THEN 'manual' ELSE 'rewrite' END, ?, writtenLines, addedLines, positionLines
 FROM links WHERE commitHash = ?
 ON CONFLICT (conversationId, commitHash) DO UPDATE SET
     confidence = MAX(confidence, excluded.confidence),

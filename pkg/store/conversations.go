@@ -54,6 +54,7 @@ type Activity struct {
 	Prompt         string
 	Response       string
 	Lines          []EditLine // lines the edits introduced (line-level attribution)
+	Spans          []EditSpan // the edits as located in their files (evidence by position)
 }
 
 // RecordActivity stores one hook event in a single short transaction: the
@@ -104,6 +105,9 @@ ON CONFLICT (conversationId) DO UPDATE SET
 			return err
 		}
 		if err := insertEditLines(ctx, tx, a.ConversationID, a.GenerationID, a.Lines, a.AtMs); err != nil {
+			return err
+		}
+		if err := insertEditSpans(ctx, tx, a.ConversationID, a.GenerationID, a.Spans, a.AtMs); err != nil {
 			return err
 		}
 		if a.Prompt != "" {

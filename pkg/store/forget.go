@@ -34,6 +34,7 @@ func (s *Store) ForgetConversation(ctx context.Context, convID string) (Forgotte
 			`DELETE FROM prompts WHERE conversationId = ?`,
 			`DELETE FROM responses WHERE conversationId = ?`,
 			`DELETE FROM edit_lines WHERE conversationId = ?`,
+			`DELETE FROM edit_spans WHERE conversationId = ?`,
 			`DELETE FROM commit_lines WHERE conversationId = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, convID); err != nil {
@@ -115,6 +116,7 @@ WHERE (EXISTS (SELECT 1 FROM conversation_files f WHERE f.conversationId = c.con
 			`DELETE FROM commit_lines WHERE commitHash IN ` + commitSub,
 			`DELETE FROM conversation_files WHERE repoKey = ?`,
 			`DELETE FROM edit_lines WHERE repoKey = ?`,
+			`DELETE FROM edit_spans WHERE repoKey = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, repoKey); err != nil {
 				return err
@@ -126,7 +128,8 @@ WHERE (EXISTS (SELECT 1 FROM conversation_files f WHERE f.conversationId = c.con
 		for _, id := range only {
 			for _, q := range []string{`DELETE FROM links WHERE conversationId = ?`, `DELETE FROM conversation_files WHERE conversationId = ?`,
 				`DELETE FROM conversation_roots WHERE conversationId = ?`, `DELETE FROM prompts WHERE conversationId = ?`,
-				`DELETE FROM responses WHERE conversationId = ?`, `DELETE FROM edit_lines WHERE conversationId = ?`} {
+				`DELETE FROM responses WHERE conversationId = ?`, `DELETE FROM edit_lines WHERE conversationId = ?`,
+				`DELETE FROM edit_spans WHERE conversationId = ?`} {
 				if _, err := tx.ExecContext(ctx, q, id); err != nil {
 					return err
 				}

@@ -20,6 +20,9 @@ type EditLine struct {
 	Hash    int64
 	Text    string
 	AtMs    int64 // when it was written; 0: the activity's time
+	// Positioned: the edit that wrote it was located (an EditSpan holds
+	// it), so its text is no evidence on its own in that file.
+	Positioned bool
 }
 
 func insertEditLines(ctx context.Context, tx *sql.Tx, convID, genID string, lines []EditLine, atMs int64) error {
@@ -33,8 +36,9 @@ func insertEditLines(ctx context.Context, tx *sql.Tx, convID, genID string, line
 	if n >= MaxEditLinesPerConversation {
 		return nil // bounded: the conversation's file-level evidence still counts
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO edit_lines (conversationId, generationId, repoKey, pathKey, lineHash, text, atMs)
-VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO edit_lines (conversationId, generationId, repoKey, pathKey, lineHash, text, atMs, positioned)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT DO UPDATE SET positioned = MAX(positioned, excluded.positioned)`)
 	if err != nil {
 		return err
 	}
@@ -51,7 +55,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?)`)
 		if at == 0 {
 			at = atMs
 		}
-		if _, err := stmt.ExecContext(ctx, convID, genID, l.RepoKey, l.PathKey, l.Hash, text, at); err != nil {
+		if _, err := stmt.ExecContext(ctx, convID, genID, l.RepoKey, l.PathKey, l.Hash, text, at, l.Positioned); err != nil {
 			return err
 		}
 	}
@@ -64,10 +68,15 @@ type Evidence struct {
 	GenerationID   string
 	PathKey        string
 	AtMs           int64
+	// Positioned: the conversation's edit of that file that wrote this
+	// text was located, so it counts by position, not by text (unless its
+	// position could not be carried to the commit).
+	Positioned bool
 }
 
 // LineEvidence returns, for each hash, the edits of repository repoKey that
-// wrote that line between fromMs and toMs.
+// wrote that line between fromMs and toMs, each marked Positioned when the
+// conversation's located edit of that file wrote that text.
 func (s *Store) LineEvidence(ctx context.Context, repoKey string, hashes []int64, fromMs, toMs int64) (map[int64][]Evidence, error) {
 	out := map[int64][]Evidence{}
 	for start := 0; start < len(hashes); start += 500 {
@@ -77,7 +86,10 @@ func (s *Store) LineEvidence(ctx context.Context, repoKey string, hashes []int64
 			args = append(args, h)
 		}
 		rows, err := s.db.QueryContext(ctx, `
-SELECT lineHash, conversationId, generationId, pathKey, atMs FROM edit_lines
+SELECT lineHash, conversationId, generationId, pathKey, atMs, positioned OR EXISTS (SELECT 1 FROM edit_lines p
+    WHERE p.conversationId = edit_lines.conversationId AND p.repoKey = edit_lines.repoKey
+    AND p.pathKey = edit_lines.pathKey AND p.lineHash = edit_lines.lineHash AND p.positioned = 1)
+FROM edit_lines
 WHERE repoKey = ? AND atMs BETWEEN ? AND ? AND lineHash IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, classify(s.path, err)
@@ -85,7 +97,7 @@ WHERE repoKey = ? AND atMs BETWEEN ? AND ? AND lineHash IN (`+placeholders(len(c
 		for rows.Next() {
 			var h int64
 			var e Evidence
-			if err := rows.Scan(&h, &e.ConversationID, &e.GenerationID, &e.PathKey, &e.AtMs); err != nil {
+			if err := rows.Scan(&h, &e.ConversationID, &e.GenerationID, &e.PathKey, &e.AtMs, &e.Positioned); err != nil {
 				rows.Close()
 				return nil, err
 			}
@@ -99,12 +111,20 @@ WHERE repoKey = ? AND atMs BETWEEN ? AND ? AND lineHash IN (`+placeholders(len(c
 	return out, nil
 }
 
+// Evidence kinds of a commit line's writer (docs/linking.md).
+const (
+	EvidencePosition = "position" // a range the edit wrote, carried to the commit, covers it
+	EvidenceText     = "text"     // its text matched a line the edit wrote (weaker)
+)
+
 // CommitLine is an added line of a commit that a conversation wrote.
 type CommitLine struct {
 	Path           string
 	Line           int
 	ConversationID string
 	GenerationID   string
+	Evidence       string // EvidencePosition or EvidenceText ("": text)
+	Blank          bool   // a blank line: kept for blame, never counted
 }
 
 // FileLines counts a commit's added lines in one file.
@@ -122,13 +142,17 @@ func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLin
 		if _, err := tx.ExecContext(ctx, `DELETE FROM commit_lines WHERE commitHash = ?`, hash); err != nil {
 			return err
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO commit_lines (commitHash, path, line, conversationId, generationId) VALUES (?, ?, ?, ?, ?)`)
+		stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO commit_lines (commitHash, path, line, conversationId, generationId, evidence, counted) VALUES (?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
 		defer stmt.Close()
 		for _, l := range lines {
-			if _, err := stmt.ExecContext(ctx, hash, l.Path, l.Line, l.ConversationID, l.GenerationID); err != nil {
+			ev := l.Evidence
+			if ev == "" {
+				ev = EvidenceText
+			}
+			if _, err := stmt.ExecContext(ctx, hash, l.Path, l.Line, l.ConversationID, l.GenerationID, ev, !l.Blank); err != nil {
 				return err
 			}
 		}
@@ -151,10 +175,12 @@ func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLin
 	})
 }
 
-// LineWriter is who wrote one line of a commit.
+// LineWriter is who wrote one line of a commit, and how that is known
+// (Evidence: EvidencePosition or EvidenceText).
 type LineWriter struct {
 	ConversationID string
 	GenerationID   string
+	Evidence       string
 }
 
 // CommitLineWriters returns, for each commit, path and line, the conversation
@@ -163,7 +189,7 @@ func (s *Store) CommitLineWriters(ctx context.Context, hashes []string) (map[str
 	out := map[string]map[string]map[int]LineWriter{}
 	recorded := map[string]bool{}
 	err := inChunks(hashes, func(chunk []string) error {
-		rows, err := s.db.QueryContext(ctx, `SELECT commitHash, path, line, conversationId, generationId FROM commit_lines
+		rows, err := s.db.QueryContext(ctx, `SELECT commitHash, path, line, conversationId, generationId, evidence FROM commit_lines
 WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
 		if err != nil {
 			return err
@@ -173,7 +199,7 @@ WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
 			var h, p string
 			var n int
 			var w LineWriter
-			if err := rows.Scan(&h, &p, &n, &w.ConversationID, &w.GenerationID); err != nil {
+			if err := rows.Scan(&h, &p, &n, &w.ConversationID, &w.GenerationID, &w.Evidence); err != nil {
 				return err
 			}
 			if out[h] == nil {
@@ -218,6 +244,9 @@ func (s *Store) PromptText(ctx context.Context, convID, genID string) (string, e
 func (s *Store) PruneEditLines(ctx context.Context, beforeMs int64) (int64, error) {
 	var n int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM edit_spans WHERE atMs < ?`, beforeMs); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM edit_lines WHERE atMs < ?`, beforeMs)
 		if err != nil {
 			return err
@@ -266,30 +295,38 @@ WHERE f.commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
 // many of them each conversation wrote (ok is false when the commit's lines
 // were never examined).
 func (s *Store) CommitLineCounts(ctx context.Context, hash string) (added int, written map[string]int, ok bool, err error) {
+	added, written, _, ok, err = s.CommitLineEvidence(ctx, hash)
+	return added, written, ok, err
+}
+
+// CommitLineEvidence is CommitLineCounts with, per conversation, how many of
+// the lines it wrote are known by position (the others by text match).
+func (s *Store) CommitLineEvidence(ctx context.Context, hash string) (added int, written, positioned map[string]int, ok bool, err error) {
 	var recorded int
 	err = s.db.QueryRowContext(ctx, `SELECT linesRecorded, (SELECT COALESCE(SUM(addedLines), 0) FROM commit_files WHERE commitHash = ?1)
 FROM commits WHERE commitHash = ?1`, hash).Scan(&recorded, &added)
 	if errors.Is(err, sql.ErrNoRows) || recorded == 0 {
-		return 0, nil, false, nil
+		return 0, nil, nil, false, nil
 	}
 	if err != nil {
-		return 0, nil, false, classify(s.path, err)
+		return 0, nil, nil, false, classify(s.path, err)
 	}
-	written = map[string]int{}
-	rows, err := s.db.QueryContext(ctx, `SELECT conversationId, COUNT(*) FROM commit_lines WHERE commitHash = ? GROUP BY conversationId`, hash)
+	written, positioned = map[string]int{}, map[string]int{}
+	rows, err := s.db.QueryContext(ctx, `SELECT conversationId, COUNT(*), SUM(evidence = 'position') FROM commit_lines
+WHERE commitHash = ? AND counted = 1 GROUP BY conversationId`, hash)
 	if err != nil {
-		return 0, nil, false, classify(s.path, err)
+		return 0, nil, nil, false, classify(s.path, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id string
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			return 0, nil, false, err
+		var n, p int
+		if err := rows.Scan(&id, &n, &p); err != nil {
+			return 0, nil, nil, false, err
 		}
-		written[id] = n
+		written[id], positioned[id] = n, p
 	}
-	return added, written, true, rows.Err()
+	return added, written, positioned, true, rows.Err()
 }
 
 // HasEditLines reports whether any edit line is stored for repository repoKey.

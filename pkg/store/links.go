@@ -111,10 +111,35 @@ type Link struct {
 	CreatedAt      string
 	WrittenLines   int // the commit's added lines this conversation wrote
 	AddedLines     int // the commit's countable added lines
+	PositionLines  int // of WrittenLines, those known by position (the rest by text match)
 
 	// SharedBy is, for a link read from a shared note, the clone whose
 	// note it is (the note's writer).
 	SharedBy string
+}
+
+// Evidence kinds of a link (docs/linking.md), weakest last.
+const (
+	LinkEvidenceManual      = "manual"       // linked by hand
+	LinkEvidenceAgentCommit = "agent commit" // the agent ran git commit itself
+	LinkEvidencePosition    = "position"     // wrote lines, located where it wrote them
+	LinkEvidenceText        = "text match"   // wrote lines, known by their text only
+	LinkEvidenceOverlap     = "overlap only" // edited the same files; wrote none of these lines
+)
+
+// Evidence is the kind of evidence the link rests on.
+func (l Link) Evidence() string {
+	switch {
+	case l.Status == "manual":
+		return LinkEvidenceManual
+	case l.Source == LinkSourceAgentCommit:
+		return LinkEvidenceAgentCommit
+	case l.WrittenLines > 0 && l.PositionLines > 0:
+		return LinkEvidencePosition
+	case l.WrittenLines > 0:
+		return LinkEvidenceText
+	}
+	return LinkEvidenceOverlap
 }
 
 // ReplaceAutoLinks makes links the auto-links of commitHash: it inserts or
@@ -155,10 +180,11 @@ func upsertAutoLinks(ctx context.Context, tx *sql.Tx, commitHash string, links [
 		cond += ` AND excluded.confidence > links.confidence`
 	}
 	stmt, err := tx.PrepareContext(ctx, `
-INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt, writtenLines, addedLines)
-VALUES (?, ?, ?, ?, 'auto', ?, ?, ?, ?, ?, ?)
+INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt, writtenLines, addedLines, positionLines)
+VALUES (?, ?, ?, ?, 'auto', ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (conversationId, commitHash) DO UPDATE SET
     matchedFiles = excluded.matchedFiles, writtenLines = excluded.writtenLines, addedLines = excluded.addedLines,
+    positionLines = excluded.positionLines,
     confidence = CASE WHEN links.source = 'agent-commit' THEN links.confidence ELSE excluded.confidence END,
     reason = CASE WHEN links.source = 'agent-commit' THEN links.reason ELSE excluded.reason END,
     source = CASE WHEN links.source IN ('import', 'agent-commit') THEN links.source ELSE excluded.source END,
@@ -174,7 +200,7 @@ WHERE `+cond)
 			src = LinkSourceHook
 		}
 		if _, err := stmt.ExecContext(ctx, l.ConversationID, commitHash, jsonList(l.MatchedFiles), clamp01(l.Confidence),
-			now, l.Reason, src, now, l.WrittenLines, l.AddedLines); err != nil {
+			now, l.Reason, src, now, l.WrittenLines, l.AddedLines, l.PositionLines); err != nil {
 			return err
 		}
 	}
@@ -242,10 +268,10 @@ type LinkedConversation struct {
 // strongest first. One query per 500 hashes: `log` calls it once per page.
 func (s *Store) ConversationsForCommits(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
 	return s.linksForCommits(ctx, hashes, `l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
-    l.writtenLines, l.addedLines, `+conversationColumns, func(rows *sql.Rows, lc *LinkedConversation) error {
+    l.writtenLines, l.addedLines, l.positionLines, `+conversationColumns, func(rows *sql.Rows, lc *LinkedConversation) error {
 		var matched string
 		dest := []any{&lc.CommitHash, &lc.ConversationID, &matched, &lc.Confidence, &lc.Status, &lc.Reason, &lc.Source, &lc.CreatedAt,
-			&lc.WrittenLines, &lc.AddedLines}
+			&lc.WrittenLines, &lc.AddedLines, &lc.PositionLines}
 		cs := newConvScan()
 		if err := rows.Scan(append(dest, cs.dest()...)...); err != nil {
 			return err

@@ -7,16 +7,19 @@ import (
 
 // LogLinksForCommits is ConversationsForCommits for a listing of one line
 // per conversation (git convo log): in the same order, each link's
-// conversation id, confidence and status, and its conversation's title,
-// agent and (for a conversation with no title) first prompt; nothing else,
+// conversation id, confidence, status and evidence (source and line
+// counts), and its conversation's title, agent and (for a conversation
+// with no title) first prompt; nothing else,
 // so no JSON column is decoded and no transcript text is read. On log
 // -n 1000 this is a third of the full query's time.
 func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
 	return s.linksForCommits(ctx, hashes, `l.confidence, l.status, COALESCE(c.title, ''), COALESCE(c.agent, ''),
-    CASE WHEN COALESCE(c.title, '') = '' THEN COALESCE(c.firstPrompt, '') ELSE '' END`,
+    CASE WHEN COALESCE(c.title, '') = '' THEN COALESCE(c.firstPrompt, '') ELSE '' END,
+    l.source, l.writtenLines, l.addedLines, l.positionLines`,
 		func(rows *sql.Rows, lc *LinkedConversation) error {
 			return rows.Scan(&lc.CommitHash, &lc.ConversationID, &lc.Confidence, &lc.Status,
-				&lc.Conv.Title, &lc.Conv.Agent, &lc.Conv.FirstPrompt)
+				&lc.Conv.Title, &lc.Conv.Agent, &lc.Conv.FirstPrompt,
+				&lc.Source, &lc.WrittenLines, &lc.AddedLines, &lc.PositionLines)
 		})
 }
 

@@ -212,7 +212,8 @@ const liveLinkCount = `SELECT COUNT(*) FROM links l LEFT JOIN commits k ON k.com
 func (s *Store) CommitsForConversation(ctx context.Context, convID string) ([]LinkedCommit, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT l.conversationId, l.commitHash, l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
-    COALESCE(c.message, ''), COALESCE(c.author, ''), COALESCE(c.committedMs, 0), COALESCE(c.repoPath, ''), c.commitHash IS NOT NULL
+    COALESCE(c.message, ''), COALESCE(c.author, ''), COALESCE(c.committedMs, 0), COALESCE(c.repoPath, ''), c.commitHash IS NOT NULL,
+    l.writtenLines, l.addedLines, l.positionLines
 FROM links l LEFT JOIN commits c ON c.commitHash = l.commitHash
 WHERE l.conversationId = ? AND c.rewrittenTo IS NULL ORDER BY COALESCE(c.committedMs, 0) DESC`, convID)
 	if err != nil {
@@ -224,7 +225,8 @@ WHERE l.conversationId = ? AND c.rewrittenTo IS NULL ORDER BY COALESCE(c.committ
 		var lc LinkedCommit
 		var matched string
 		if err := rows.Scan(&lc.ConversationID, &lc.CommitHash, &matched, &lc.Confidence, &lc.Status, &lc.Reason, &lc.Source,
-			&lc.CreatedAt, &lc.Subject, &lc.Author, &lc.CommittedMs, &lc.RepoPath, &lc.Recorded); err != nil {
+			&lc.CreatedAt, &lc.Subject, &lc.Author, &lc.CommittedMs, &lc.RepoPath, &lc.Recorded,
+			&lc.WrittenLines, &lc.AddedLines, &lc.PositionLines); err != nil {
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(matched), &lc.MatchedFiles)

@@ -41,7 +41,7 @@ type Link struct {
 	Confidence                                                    float64
 	MatchedFiles                                                  []string
 	FirstSeenMs, ActivityMs                                       int64
-	WrittenLines, AddedLines                                      int
+	WrittenLines, AddedLines, PositionLines                       int
 	Derived                                                       string // "squash": derived, not recorded (ConvMeta.Derived)
 }
 
@@ -202,18 +202,19 @@ func LineHash(text string) string { return fmt.Sprintf("%016x", uint64(link.Line
 
 func (in Input) convMeta(l Link) ConvMeta {
 	m := ConvMeta{
-		Agent:        in.text(l.Agent),
-		Model:        in.text(l.Model),
-		Title:        in.text(in.title(l)),
-		Summary:      in.text(l.Summary),
-		Confidence:   l.Confidence,
-		Status:       l.Status,
-		Reason:       in.text(l.Reason),
-		WrittenLines: l.WrittenLines,
-		AddedLines:   l.AddedLines,
-		Derived:      l.Derived,
-		StartedAt:    isoMs(l.FirstSeenMs),
-		LastActiveAt: isoMs(l.ActivityMs),
+		Agent:         in.text(l.Agent),
+		Model:         in.text(l.Model),
+		Title:         in.text(in.title(l)),
+		Summary:       in.text(l.Summary),
+		Confidence:    l.Confidence,
+		Status:        l.Status,
+		Reason:        in.text(l.Reason),
+		WrittenLines:  l.WrittenLines,
+		AddedLines:    l.AddedLines,
+		PositionLines: l.PositionLines,
+		Derived:       l.Derived,
+		StartedAt:     isoMs(l.FirstSeenMs),
+		LastActiveAt:  isoMs(l.ActivityMs),
 	}
 	for _, f := range l.MatchedFiles {
 		if shareable(f) {

@@ -109,6 +109,10 @@ type ConvMeta struct {
 	LastActiveAt string   `json:"last_active_at,omitempty"`
 	WrittenLines int      `json:"written_lines,omitempty"`
 	AddedLines   int      `json:"added_lines,omitempty"`
+	// PositionLines: of WrittenLines, those the writer's clone found where
+	// the agent wrote them (evidence by position); absent in notes written
+	// before it, whose lines read as text matches.
+	PositionLines int `json:"position_lines,omitempty"`
 	// Derived says how the link was derived rather than recorded: "squash"
 	// for a squash or rebase merge recognised from other notes' evidence.
 	Derived string `json:"derived,omitempty"`

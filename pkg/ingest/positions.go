@@ -1,0 +1,41 @@
+package ingest
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/position"
+	"github.com/git-convo/git-convo/pkg/source"
+)
+
+// maxLocateBytes bounds the file a capture reads to locate an edit: a
+// larger one keeps text evidence only, and the hook stays fast.
+const maxLocateBytes = 4 << 20
+
+// LocateWrites locates the event's edits in their files as they are on disk
+// now, right after the edit (each file read once): the spans the capture
+// keeps. Any agent's Writes work: the file path, the text after the edit,
+// the lines written. A file that cannot be read gives no span (its lines
+// stay text evidence).
+func LocateWrites(a source.Activity) []position.Span {
+	var out []position.Span
+	for file, writes := range a.Writes {
+		p := cursor.NormalizeFSPath(file)
+		if !filepath.IsAbs(p) && len(a.Roots) > 0 {
+			p = filepath.Join(a.Roots[0], p)
+		}
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxLocateBytes {
+			continue
+		}
+		content, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if span, _ := position.Locate(file, string(content), writes); span != nil {
+			out = append(out, *span)
+		}
+	}
+	return out
+}
