@@ -30,8 +30,9 @@ type ConversationRef struct {
 	MatchedFiles []string `json:"matchedFiles,omitempty"`
 	WrittenLines int      `json:"writtenLines,omitempty"`
 	AddedLines   int      `json:"addedLines,omitempty"`
-	Origin       string   `json:"origin"`          // local | notes (a teammate's shared note)
-	Agent        string   `json:"agent,omitempty"` // cursor, claude
+	Origin       string   `json:"origin"`             // local | notes (a teammate's shared note)
+	SharedBy     string   `json:"sharedBy,omitempty"` // the clone whose note says so (origin notes)
+	Agent        string   `json:"agent,omitempty"`    // cursor, claude
 }
 
 // CommitRef is a commit as the tools return it.
@@ -48,7 +49,8 @@ type CommitRef struct {
 func convRef(lc store.LinkedConversation) ConversationRef {
 	return ConversationRef{ID: lc.ConversationID, Title: lc.Conv.Title, Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt,
 		LastActive: iso(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
-		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: notes.Origin(lc.Source)}
+		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: notes.Origin(lc.Source),
+		SharedBy: lc.SharedBy}
 }
 
 // ---- get_commit_conversations
