@@ -124,6 +124,9 @@ func printDerived(w io.Writer, links []notes.DerivedLink) {
 		if l.Stale {
 			labels = append(labels, "today's rules would not make it")
 		}
+		if l.Unchecked {
+			labels = append(labels, "cannot be checked here: the commits it names are not in this clone")
+		}
 		extra := ""
 		if len(labels) > 0 {
 			extra = "; " + strings.Join(labels, "; ")

@@ -110,7 +110,7 @@ func TestShareCleanWithdrawsOldFalseRecords(t *testing.T) {
 	a := cloneAs(t, bare, "a")
 	a.convo(a.dir, "share", "on")
 	a.conversation(t, "conv-real", "Real work", "s", "p", "real.go", "package real\n\nfunc Real() error {\n\treturn nil\n}\n")
-	a.commit(a.dir, "real", "real.go")
+	real := a.commit(a.dir, "real", "real.go")
 	a.run(a.dir, "git", "push", "-q", "--no-verify", "origin", "main")
 	// A person's commit, from a clone without git-convo.
 	plain := filepath.Join(base.root, "plain")
@@ -126,7 +126,7 @@ func TestShareCleanWithdrawsOldFalseRecords(t *testing.T) {
 		"files": []any{},
 		"metadata": map[string]any{"dev.git-convo": map[string]any{"format": 1, "writer": "clone-old",
 			"conversations": map[string]any{"conv-real": map[string]any{"title": "Real work", "confidence": 0.9, "status": "auto",
-				"reason": "squash of 1234567"}}}}}
+				"reason": "squash of " + real[:7]}}}}}
 	line, _ := json.Marshal(rec)
 	a.runEnv(a.dir, a.env, string(line)+"\n", "git", "notes", "--ref="+notes.Ref, "add", "-f", "-F", "-", person)
 	a.convo(a.dir, "push")
