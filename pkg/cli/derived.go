@@ -66,17 +66,23 @@ func withdrawnWhere(s notes.Settings) string {
 	return "(in this clone only: sharing is off)"
 }
 
-func doctorDerived(ctx context.Context, env *Env, asJSON bool) error {
+// derivedLinks opens the repository for notes and lists its derived links.
+func derivedLinks(ctx context.Context) (notes.Git, notes.Settings, []notes.DerivedLink, error) {
 	g, s, err := shareSettings(ctx)
 	if err != nil {
-		return err
+		return g, s, nil, err
 	}
-	squashesAfterFetch(ctx, env)
 	o, err := g.Options(ctx, s, Version)
 	if err != nil {
-		return err
+		return g, s, nil, err
 	}
 	links, err := g.DerivedLinks(ctx, o)
+	return g, s, links, err
+}
+
+func doctorDerived(ctx context.Context, env *Env, asJSON bool) error {
+	squashesAfterFetch(ctx, env)
+	_, _, links, err := derivedLinks(ctx)
 	if err != nil {
 		return err
 	}
@@ -118,6 +124,9 @@ func printDerived(w io.Writer, links []notes.DerivedLink) {
 		if l.Stale {
 			labels = append(labels, "today's rules would not make it")
 		}
+		if l.Unchecked {
+			labels = append(labels, "cannot be checked here: the commits it names are not in this clone")
+		}
 		extra := ""
 		if len(labels) > 0 {
 			extra = "; " + strings.Join(labels, "; ")
@@ -147,15 +156,7 @@ ignores those links. Nothing is withdrawn without your word. See docs/sharing.md
 }
 
 func shareClean(ctx context.Context, env *Env, yes, dryRun bool) error {
-	g, s, err := shareSettings(ctx)
-	if err != nil {
-		return err
-	}
-	o, err := g.Options(ctx, s, Version)
-	if err != nil {
-		return err
-	}
-	links, err := g.DerivedLinks(ctx, o)
+	g, s, links, err := derivedLinks(ctx)
 	if err != nil {
 		return err
 	}

@@ -590,9 +590,6 @@ func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked 
 // derived from a note written before the title was known) the title the
 // local database knows for its conversation.
 func (rc *readContext) localTitles(ctx context.Context, linked map[string][]store.LinkedConversation) {
-	if rc.store == nil {
-		return
-	}
 	known := map[string]*store.Conversation{}
 	for _, lcs := range linked {
 		for i := range lcs {
@@ -601,6 +598,9 @@ func (rc *readContext) localTitles(ctx context.Context, linked map[string][]stor
 				continue
 			}
 			c, seen := known[lc.ConversationID]
+			if !seen && (rc.ready() != nil || rc.store == nil) {
+				return // no local database: nothing to add
+			}
 			if !seen {
 				c, _ = rc.store.GetConversation(ctx, lc.ConversationID)
 				known[lc.ConversationID] = c

@@ -110,7 +110,7 @@ func TestShareCleanWithdrawsOldFalseRecords(t *testing.T) {
 	a := cloneAs(t, bare, "a")
 	a.convo(a.dir, "share", "on")
 	a.conversation(t, "conv-real", "Real work", "s", "p", "real.go", "package real\n\nfunc Real() error {\n\treturn nil\n}\n")
-	a.commit(a.dir, "real", "real.go")
+	real := a.commit(a.dir, "real", "real.go")
 	a.run(a.dir, "git", "push", "-q", "--no-verify", "origin", "main")
 	// A person's commit, from a clone without git-convo.
 	plain := filepath.Join(base.root, "plain")
@@ -126,7 +126,7 @@ func TestShareCleanWithdrawsOldFalseRecords(t *testing.T) {
 		"files": []any{},
 		"metadata": map[string]any{"dev.git-convo": map[string]any{"format": 1, "writer": "clone-old",
 			"conversations": map[string]any{"conv-real": map[string]any{"title": "Real work", "confidence": 0.9, "status": "auto",
-				"reason": "squash of 1234567"}}}}}
+				"reason": "squash of " + real[:7]}}}}}
 	line, _ := json.Marshal(rec)
 	a.runEnv(a.dir, a.env, string(line)+"\n", "git", "notes", "--ref="+notes.Ref, "add", "-f", "-F", "-", person)
 	a.convo(a.dir, "push")
@@ -196,7 +196,8 @@ func TestShareHostileNotesAreClaims(t *testing.T) {
 	}
 	forged := `{"version":"0.1.0","id":"00000000-0000-8000-8000-000000000001","timestamp":"2020-01-01T00:00:00Z",` +
 		`"vcs":{"type":"git","revision":"` + seed + `"},"files":[],"metadata":{"dev.git-convo":{"format":1,"writer":"clone-evil",` +
-		`"conversations":{"conv-victim":{"title":"Victim's work","confidence":1,"status":"auto"}},` +
+		`"conversations":{"conv-victim":{"confidence":1,"status":"auto"}},` + // no title: the victim's database knows it
+
 		`"evidence":[{"path":"typed.go","conversation":"conv-victim","lines":[` + strings.Join(hashes, ",") + `]}]}}}`
 	// The copied record: the victim's own note on its commit, attached to
 	// the seed commit.
@@ -213,8 +214,8 @@ func TestShareHostileNotesAreClaims(t *testing.T) {
 			t.Errorf("the seed commit's link is not the hostile teammate's claim: %+v", cv)
 		}
 	}
-	if out := v.convo(v.dir, "show", seed); strings.Contains(out, "Victim's work") && !strings.Contains(out, "shared by clone-evil") {
-		t.Errorf("show does not say whose claim it is:\n%s", out)
+	if out := v.convo(v.dir, "show", seed); !strings.Contains(out, "Victim's work") || !strings.Contains(out, "shared by clone-evil") {
+		t.Errorf("show does not name the conversation by its local title and say whose claim it is:\n%s", out)
 	}
 	if out := v.convo(v.dir, "blame", "typed.go"); strings.Contains(out, "Victim") {
 		t.Errorf("blame gives the person's lines to the victim's conversation:\n%s", out)

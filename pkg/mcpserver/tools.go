@@ -30,8 +30,9 @@ type ConversationRef struct {
 	MatchedFiles []string `json:"matchedFiles,omitempty"`
 	WrittenLines int      `json:"writtenLines,omitempty"`
 	AddedLines   int      `json:"addedLines,omitempty"`
-	Origin       string   `json:"origin"`          // local | notes (a teammate's shared note)
-	Agent        string   `json:"agent,omitempty"` // cursor, claude
+	Origin       string   `json:"origin"`             // local | notes (a teammate's shared note)
+	SharedBy     string   `json:"sharedBy,omitempty"` // the clone whose note says so (origin notes)
+	Agent        string   `json:"agent,omitempty"`    // the agent's name (cursor, claude, ...)
 	// Evidence is what the link rests on: position, text match, overlap
 	// only (edited the same files; wrote none of these lines), agent
 	// commit, manual.
@@ -54,7 +55,7 @@ func convRef(lc store.LinkedConversation) ConversationRef {
 	return ConversationRef{ID: lc.ConversationID, Title: lc.Conv.Title, Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt,
 		LastActive: iso(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
 		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: notes.Origin(lc.Source),
-		Evidence: lc.Evidence()}
+		SharedBy: lc.SharedBy, Evidence: lc.Evidence()}
 }
 
 // ---- get_commit_conversations

@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/trace"
@@ -66,10 +67,17 @@ func withdraw(r trace.Record, ids map[string]bool, onlyDerived bool) trace.Recor
 	files := make([]trace.File, 0, len(r.Files))
 	for _, f := range r.Files {
 		nf := trace.File{Path: f.Path, Conversations: []trace.Conversation{}}
+		var unknown []trace.Range // the withdrawn lines: still added, by whom unknown
 		for _, c := range f.Conversations {
-			if !gone[trace.ConversationID(c.URL)] {
-				nf.Conversations = append(nf.Conversations, c)
+			if gone[trace.ConversationID(c.URL)] {
+				unknown = append(unknown, c.Ranges...)
+				continue
 			}
+			nf.Conversations = append(nf.Conversations, c)
+		}
+		if len(unknown) > 0 {
+			sort.Slice(unknown, func(i, j int) bool { return unknown[i].StartLine < unknown[j].StartLine })
+			nf.Conversations = append(nf.Conversations, trace.Conversation{Contributor: &trace.Contributor{Type: "unknown"}, Ranges: unknown})
 		}
 		if len(nf.Conversations) > 0 {
 			files = append(files, nf)

@@ -34,6 +34,10 @@ type DerivedLink struct {
 	OldRule bool `json:"oldRule"`
 	// Stale is true when today's rules would not make the link.
 	Stale bool `json:"stale"`
+	// Unchecked is true when the commits its reason names are not in this
+	// clone (a branch deleted before it was fetched): the link can be
+	// neither made again nor judged stale here.
+	Unchecked bool `json:"unchecked,omitempty"`
 }
 
 // DerivedLinks lists the derived links of the notes refs and this clone's
@@ -91,11 +95,29 @@ func (g Git) DerivedLinks(ctx context.Context, o BuildOptions) ([]DerivedLink, e
 	if err != nil {
 		return nil, err
 	}
+	var named []string
+	for _, l := range out {
+		named = append(named, squashedShas(l.Reason)...)
+	}
+	have, err := g.existing(ctx, named)
+	if err != nil {
+		return nil, err
+	}
+	present := map[string]bool{}
+	for _, h := range have {
+		present[h] = true
+	}
 	for i, l := range out {
 		r := again[l.Commit]
 		m, _ := r.Meta()
-		if _, ok := m.Conversations[l.Conversation]; !ok {
-			out[i].Stale = true
+		if _, ok := m.Conversations[l.Conversation]; ok {
+			continue
+		}
+		out[i].Stale = true
+		for _, sha := range squashedShas(l.Reason) {
+			if !present[sha] {
+				out[i].Stale, out[i].Unchecked = false, true
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -105,6 +127,23 @@ func (g Git) DerivedLinks(ctx context.Context, o BuildOptions) ([]DerivedLink, e
 		return out[i].Conversation+out[i].Writer < out[j].Conversation+out[j].Writer
 	})
 	return out, nil
+}
+
+// squashedShas is the commits a "squash of <sha>, <sha>[: …]" reason names.
+func squashedShas(reason string) []string {
+	rest, ok := strings.CutPrefix(reason, "squash of ")
+	if !ok {
+		return nil
+	}
+	rest, _, _ = strings.Cut(rest, ":")
+	rest, _, _ = strings.Cut(rest, " (")
+	var out []string
+	for _, f := range strings.Split(rest, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Withdraw withdraws the derived link of conversation conv on commit:

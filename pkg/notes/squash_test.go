@@ -331,12 +331,12 @@ func TestRefreshKeepsDerivedAndWithdrawals(t *testing.T) {
 func TestDerivedLinksOldRule(t *testing.T) {
 	ctx := context.Background()
 	h := newHistory(t)
-	h.commit("base", map[string]string{"w.go": "package w\n"})
+	base := h.commit("base", map[string]string{"w.go": "package w\n"})
 	person := h.commit("a person", map[string]string{"w.go": "package w\n\nfunc P() error {\n\treturn nil\n}\n"})
 	old := evidenced(person, "conv", "w.go", "}", "\treturn nil")
 	m, _ := old.Meta()
 	c := m.Conversations["conv"]
-	c.Reason = "squash of 1234567"
+	c.Reason = "squash of " + base[:7]
 	m.Conversations["conv"] = c
 	old.SetMeta(m)
 	if _, err := h.g.Write(ctx, map[string]*trace.Record{person: old}, "a@example.com", "m"); err != nil {
@@ -346,7 +346,17 @@ func TestDerivedLinksOldRule(t *testing.T) {
 	if err != nil || len(links) != 1 {
 		t.Fatalf("%+v %v", links, err)
 	}
-	if l := links[0]; !l.OldRule || !l.Stale || !l.Shared || l.Commit != person || l.Writer != "a@example.com" {
+	if l := links[0]; !l.OldRule || !l.Stale || l.Unchecked || !l.Shared || l.Commit != person || l.Writer != "a@example.com" {
 		t.Errorf("%+v", l)
+	}
+	// Naming a commit this clone lacks, it cannot be judged here.
+	c.Reason = "squash of 1234567"
+	m.Conversations["conv"] = c
+	old.SetMeta(m)
+	if _, err := h.g.Write(ctx, map[string]*trace.Record{person: old}, "a@example.com", "m"); err != nil {
+		t.Fatal(err)
+	}
+	if links, err := h.g.DerivedLinks(ctx, BuildOptions{}); err != nil || len(links) != 1 || links[0].Stale || !links[0].Unchecked {
+		t.Errorf("a link naming a missing commit: %+v %v", links, err)
 	}
 }
