@@ -301,3 +301,23 @@ func TestShowOddRepositoriesAsGit(t *testing.T) {
 		})
 	}
 }
+
+// TestLogPagesNothingGitRefuses: on a terminal, a revision git refuses
+// starts no pager, as with git log itself; commits do.
+func TestLogPagesNothingGitRefuses(t *testing.T) {
+	needScript(t)
+	sb := newSandbox(t)
+	repo := answerRepo(t, sb)
+	marker := filepath.Join(sb.root, "paged")
+	env := sb.ttyEnv("GIT_PAGER=touch " + shQuote(marker) + "; cat")
+	for _, c := range []struct {
+		cmd   string
+		paged bool
+	}{{"git log nope..", false}, {"git convo log nope..", false}, {"git log -1", true}, {"git convo log -1", true}} {
+		os.Remove(marker)
+		out := sb.ttyShell(repo, env, c.cmd+"; echo rc=$?")
+		if _, err := os.Stat(marker); (err == nil) != c.paged {
+			t.Errorf("%s: paged %v, want %v\n%s", c.cmd, err == nil, c.paged, out)
+		}
+	}
+}
