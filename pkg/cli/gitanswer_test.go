@@ -267,6 +267,19 @@ func TestShowOddRepositoriesAsGit(t *testing.T) {
 			}
 			return strings.TrimSpace(string(out))
 		}},
+		{"missing second parent", func(repo string) string {
+			cmd := exec.Command("git", "hash-object", "-t", "commit", "-w", "--literally", "--stdin")
+			cmd.Dir, cmd.Env = repo, sb.env
+			tree := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD^{tree}"))
+			head := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+			cmd.Stdin = strings.NewReader("tree " + tree + "\nparent " + head + "\nparent " + strings.Repeat("1", 40) +
+				"\nauthor A <a@b> 1700000000 +0000\ncommitter C <c@d> 1 +0000\n\nmerge\n")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return strings.TrimSpace(string(out))
+		}},
 		{"notes", func(repo string) string {
 			sb.run(repo, "git", "notes", "add", "-m", "a note", "HEAD")
 			return "HEAD"
@@ -280,10 +293,31 @@ func TestShowOddRepositoriesAsGit(t *testing.T) {
 			want := sb.runEnv(repo, sb.env, "", "git", "show", "--no-patch", rev)
 			for path, env := range bothPaths(sb.env) {
 				got := sb.runEnv(repo, env, "", "git", "convo", "show", rev)
-				if got.code != want.code || got.stderr != want.stderr || !strings.HasPrefix(got.stdout, want.stdout) {
+				if got.code != want.code || got.stderr != want.stderr || !strings.HasPrefix(got.stdout, want.stdout) ||
+					got.code != 0 && got.stdout != want.stdout {
 					t.Errorf("%s: exit %d %q %q\ngit: exit %d %q %q", path, got.code, got.stdout, got.stderr, want.code, want.stdout, want.stderr)
 				}
 			}
 		})
+	}
+}
+
+// TestLogPagesNothingGitRefuses: on a terminal, a revision git refuses
+// starts no pager, as with git log itself; commits do.
+func TestLogPagesNothingGitRefuses(t *testing.T) {
+	needScript(t)
+	sb := newSandbox(t)
+	repo := answerRepo(t, sb)
+	marker := filepath.Join(sb.root, "paged")
+	env := sb.ttyEnv("GIT_PAGER=touch " + shQuote(marker) + "; cat")
+	for _, c := range []struct {
+		cmd   string
+		paged bool
+	}{{"git log nope..", false}, {"git convo log nope..", false}, {"git log -1", true}, {"git convo log -1", true}} {
+		os.Remove(marker)
+		out := sb.ttyShell(repo, env, c.cmd+"; echo rc=$?")
+		if _, err := os.Stat(marker); (err == nil) != c.paged {
+			t.Errorf("%s: paged %v, want %v\n%s", c.cmd, err == nil, c.paged, out)
+		}
 	}
 }

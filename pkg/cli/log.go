@@ -134,7 +134,15 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		return err
 	}
 	defer rc.Close()
-	rc.startPager()
+	// The pager starts with the first commits, as git's own log starts it
+	// after its arguments are read: a revision git refuses pages nothing.
+	paged := false
+	startPager := func() {
+		if !paged {
+			paged = true
+			rc.startPager()
+		}
+	}
 	defer rc.stopPager()
 
 	// A user's own notes option would change what git's %N prints: then
@@ -225,6 +233,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 				return false
 			}
 		}
+		startPager()
 		for _, gc := range batch {
 			lcs := linked[gc.Hash]
 			if opts.onlyLinked && len(lcs) == 0 {
@@ -262,6 +271,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	})
 	if err == nil && writeErr == nil {
 		flush()
+		startPager() // no commit: git's pager runs all the same
 	}
 	if writeErr != nil {
 		return rc.ioErr(writeErr)

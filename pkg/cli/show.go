@@ -86,6 +86,9 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 		}
 	} else {
 		if records, err = rc.repo.ShowHeaders(ctx, ra.git, rc.terminal, rc.gitColor); err != nil {
+			for _, r := range records {
+				io.WriteString(rc.io.Out, r.Text) // what git printed before it failed
+			}
 			return err
 		}
 		for _, r := range records {

@@ -167,7 +167,8 @@ type ShowRecord struct {
 // (log.decorate=auto): it takes a pager in use for one.
 //
 // With color, git colors each commit's line (color.diff.commit,
-// color.decorate.*) as for a terminal.
+// color.decorate.*) as for a terminal. When git fails, the one record
+// returned with the error is what git printed before, raw.
 func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal, color bool) ([]ShowRecord, error) {
 	colorArg := "--no-color"
 	if color {
@@ -187,6 +188,11 @@ func (r *Repo) ShowHeaders(ctx context.Context, userArgs []string, terminal, col
 	}
 	out, err := run.output(ctx, args...)
 	if err != nil {
+		if len(out) > 0 {
+			// What git printed before it failed (a merge whose parent is
+			// gone), raw: the caller passes it on as git's.
+			return []ShowRecord{{Text: string(out)}}, err
+		}
 		return nil, err
 	}
 	var recs []ShowRecord
