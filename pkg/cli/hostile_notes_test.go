@@ -65,7 +65,9 @@ func TestHostileRangesAreClipped(t *testing.T) {
 	c := a.commit(a.dir, "limiter", "limiter.go")
 	a.run(a.dir, "git", "push", "-q", "origin", "main")
 	conv := map[string]any{"url": "git-convo:conversation/evil", "contributor": map[string]any{"type": "ai"}}
+	// The record names its commit, as a record must to be read as a claim on it.
 	rec := map[string]any{"version": "0.1.0", "id": "x", "timestamp": "2026-01-01T00:00:00Z",
+		"vcs": map[string]any{"type": "git", "revision": c},
 		"files": []any{
 			map[string]any{"path": "limiter.go", "conversations": []any{mergeMaps(conv, map[string]any{"ranges": []any{
 				map[string]any{"start_line": 1, "end_line": 2000000000}}})}},

@@ -119,8 +119,9 @@ func TestShareCorpusNeverReachesTheRemote(t *testing.T) {
 	a.write(a.dir, "pelican.go", "package pelican\n")
 	claudeCommit := a.commit(a.dir, "pelican", "pelican.go")
 	a.convo(a.dir, "import")
-	// Locally the untitled session shows its first prompt; the store knows it has no title.
-	if s := a.showJSON(a.dir, claudeCommit); len(s.Conversations) != 1 || s.Conversations[0].Title != "" {
+	// Locally the untitled session is titled by its first prompt, as everywhere
+	// (one title, issue 27); the store knows it has no title of its own.
+	if s := a.showJSON(a.dir, claudeCommit); len(s.Conversations) != 1 || s.Conversations[0].Title != private {
 		t.Fatalf("the untitled Claude Code session: %+v", s.Conversations)
 	}
 	if out := a.convo(a.dir, "show", claudeCommit); !strings.Contains(out, private) {

@@ -227,7 +227,7 @@ func TestMCPGetConversationOfTeammate(t *testing.T) {
 	session := b.mcpSession(ctx, b.dir)
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_conversation", Arguments: map[string]any{"conversationId": conv[:8]}})
 	if err != nil || res.IsError {
-		t.Fatalf("get_conversation of a teammate's conversation: %v %+v", err, res)
+		t.Fatalf("get_conversation of a teammate's conversation: %v %+v %s", err, res, toolText(res))
 	}
 	raw, _ := json.Marshal(res.StructuredContent)
 	var out mcpserver.ConversationOutput
@@ -299,4 +299,18 @@ func TestDoctorWithoutCursorDatabase(t *testing.T) {
 		!strings.Contains(r.stdout, "ok   cursor db") || strings.Contains(r.stdout, "fix: set CURSOR_DB_PATH") {
 		t.Errorf("doctor with no Cursor database (exit %d):\n%s", r.code, r.stdout)
 	}
+}
+
+// toolText is the text of a tool result, for failure messages.
+func toolText(res *mcp.CallToolResult) string {
+	if res == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
 }

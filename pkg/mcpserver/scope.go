@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -90,8 +91,12 @@ func (d *Deps) allowConversation(ctx context.Context, id string, unknownOK bool)
 	if err != nil || in || !known && unknownOK {
 		return err
 	}
-	if sharedConversations(ctx, sc.top)[id] != nil {
-		return nil
+	// A teammate's conversation, named by its id or a prefix of it (the
+	// local store knows neither, so nothing resolved the prefix).
+	for sid := range sharedConversations(ctx, sc.top) {
+		if strings.HasPrefix(sid, id) {
+			return nil
+		}
 	}
 	// The id stays out of the message: a prefix may have resolved to another repository's.
 	return sc.refused("no such conversation")

@@ -38,7 +38,7 @@ func gitArgs(cmd string, user []string) ([]string, error) {
 		if len(notes) > 0 {
 			format += "%N"
 		}
-		format += "%x00"
+		format += "%x00%x00%x00" // and the empty mark and source fields
 		args := append([]string{"-c", "log.showSignature=false", "log"}, notes...)
 		args = append(args, "-z", "--no-color", "--format="+format)
 		return append(args, user...), nil
