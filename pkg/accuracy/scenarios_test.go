@@ -1,0 +1,232 @@
+package accuracy
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+// world is one scenario's team: a bare remote holding the background
+// history, the clone of the person who works with the agents (sharing on),
+// a server that merges as a forge does, and a teammate who clones later.
+type world struct {
+	t       testing.TB
+	root    string
+	remote  string
+	me      *user
+	mine    *clone
+	truth   map[string]*commitTruth // by commit subject (rewrites keep it)
+	paths   map[string]bool         // the files the scenario touched
+	cursor  agent
+	cursor2 agent
+	claude  agent
+}
+
+func newWorld(t testing.TB, root, base string, bg *history) *world {
+	t.Helper()
+	w := &world{t: t, root: root, truth: map[string]*commitTruth{}, paths: map[string]bool{},
+		cursor:  agent{"cursor", "c0c0c0c0-0000-4000-8000-000000000001"},
+		cursor2: agent{"cursor", "c0c0c0c0-0000-4000-8000-000000000002"},
+		claude:  agent{"claude", "c1c1c1c1-0000-4000-8000-000000000003"},
+	}
+	w.me = newUser(t, root, "me", "Ada Lovelace", "ada@example.com")
+	w.remote = filepath.Join(root, "remote.git")
+	w.me.git("", "clone", "-q", "--bare", base, w.remote)
+	dir := filepath.Join(root, "mine")
+	w.me.git("", "clone", "-q", w.remote, dir)
+	w.me.convo(dir, "install", "--cursor=none", "--claude=none")
+	w.me.convo(dir, "share", "on")
+	files := tree{}
+	for p, ls := range bg.files {
+		for _, s := range ls {
+			files[p] = append(files[p], line{text: s})
+		}
+	}
+	w.mine = &clone{t: t, w: w, u: w.me, dir: dir, cur: "main", files: files, saved: map[string]tree{},
+		branchPaths: map[string]map[string]bool{"main": {}}, dirty: map[string]bool{}}
+	return w
+}
+
+// server runs git as a forge's merge button does, in its own clone with no
+// git-convo: it returns that clone.
+func (w *world) server() (*user, string) {
+	u := newUser(w.t, w.root, "server", "Forge", "noreply@forge.example")
+	dir := filepath.Join(w.root, "server-clone")
+	u.git("", "clone", "-q", w.remote, dir)
+	return u, dir
+}
+
+// teammate clones the remote after everything, installs git-convo and
+// fetches: what they know of conversations comes from notes only.
+func (w *world) teammate() (*user, string) {
+	u := newUser(w.t, w.root, "mate", "Alan Turing", "alan@example.com")
+	dir := filepath.Join(w.root, "mate-clone")
+	u.git("", "clone", "-q", w.remote, dir)
+	u.convo(dir, "install", "--cursor=none", "--claude=none")
+	u.git(dir, "fetch", "-q")
+	return u, dir
+}
+
+// later is what every scenario ends with: people's commits made after the
+// conversations, in a file an agent edited and in one none did, with the
+// lines every Go file repeats; then a push.
+func (w *world) later(agentFile, otherFile string) {
+	c := w.mine
+	c.personInsert(agentFile, c.after(agentFile, -1), block("laterByHand", 0))
+	c.commit("later: a person adds laterByHand")
+	c.personInsert(otherFile, c.after(otherFile, 0), block("unrelatedByHand", 1))
+	c.commit("later: a person adds unrelatedByHand")
+	c.u.git(c.dir, "push", "-q", "origin", "main")
+}
+
+// serverMerged brings main from the remote after the server merged branch,
+// whose files the scenario's model takes.
+func (w *world) serverMerged(branch string) {
+	c := w.mine
+	c.u.git(c.dir, "pull", "-q", "--ff-only")
+	c.files = overlay(c.files, c.saved[branch], c.branchPaths[branch])
+	for p := range c.branchPaths[branch] {
+		c.branchPaths["main"][p] = true
+	}
+}
+
+type scenario struct {
+	name, about string
+	play        func(w *world)
+}
+
+// Files of the background history the scenarios edit (each its own, so
+// that a scenario's rebase never meets a conflict).
+func bgFile(i int) string {
+	return fmt.Sprintf("pkg%02d/file%02d.go", i%10, i)
+}
+
+var scenarios = []scenario{
+	{"one commit, two agents and a person", "Cursor writes a function into an old file and creates a file, Claude Code adds a function to the same file, a person adds one of the same shape and rewrites one of Cursor's lines; one commit; later commits by people.",
+		func(w *world) {
+			c, f := w.mine, bgFile(1)
+			c.agentInsert(w.cursor, "add parseHeader", f, c.after(f, 0), block("parseHeader", 0))
+			c.agentInsert(w.cursor, "add a table package", "table/table.go", 0, append(fileHeader("table"), append(block("newTable", 2), block("tableRows", 1)...)...))
+			c.agentInsert(w.claude, "add renderTable", f, c.after(f, -1), block("renderTable", 1))
+			c.personInsert(f, c.after(f, 1), block("manualCheck", 0))
+			c.personEdit(f, w.cursor.id, "\treturn nil", "\treturn validate(x)")
+			c.commit("feat: parser, table and a manual check")
+			w.later(f, bgFile(2))
+		}},
+	{"later commits on the same file", "Cursor, then a person, then Claude Code, then a person again (rewriting a line of Claude's), each in its own commit on one file.",
+		func(w *world) {
+			c, f := w.mine, bgFile(3)
+			c.agentInsert(w.cursor, "add loadConfig", f, c.after(f, 0), block("loadConfig", 1))
+			c.commit("feat: loadConfig")
+			c.personInsert(f, c.after(f, -1), block("saveConfig", 1))
+			c.commit("feat: saveConfig by hand")
+			c.agentInsert(w.claude, "add mergeConfig", f, c.after(f, 1), block("mergeConfig", 0))
+			c.commit("feat: mergeConfig")
+			c.personEdit(f, w.claude.id, "\treturn nil", "\treturn w.flush()")
+			c.personInsert(f, c.after(f, -1), block("resetConfig", 2))
+			c.commit("fix: flush and resetConfig")
+			w.later(f, bgFile(4))
+		}},
+	{"amend", "Cursor's commit amended twice: with a person's function, then with Claude Code's.",
+		func(w *world) {
+			c, f := w.mine, bgFile(5)
+			c.agentInsert(w.cursor, "add openStore", f, c.after(f, 0), block("openStore", 0))
+			c.commit("feat: openStore")
+			c.personInsert(f, c.after(f, -1), block("closeStore", 0))
+			c.amend()
+			c.agentInsert(w.claude, "add syncStore", f, c.after(f, 1), block("syncStore", 1))
+			c.amend()
+			w.later(f, bgFile(6))
+		}},
+	{"rebase", "A branch of Cursor's, a person's and Claude Code's commits is rebased onto a person's newer commit on main, then main fast-forwards to it.",
+		func(w *world) {
+			c, f, g := w.mine, bgFile(7), bgFile(8)
+			c.branch("feature")
+			c.agentInsert(w.cursor, "add dialPeer", f, c.after(f, 0), block("dialPeer", 1))
+			c.commit("feat: dialPeer")
+			c.personInsert(f, c.after(f, -1), block("hangUp", 0))
+			c.commit("feat: hangUp by hand")
+			c.agentInsert(w.claude, "add retryPeer", g, c.after(g, 0), block("retryPeer", 0))
+			c.commit("feat: retryPeer")
+			c.switchTo("main")
+			c.personInsert(bgFile(9), c.after(bgFile(9), 0), block("mainline", 1))
+			c.commit("feat: mainline by hand")
+			c.switchTo("feature")
+			c.rebaseOnto("main")
+			c.switchTo("main")
+			c.fastForward("feature")
+			w.later(f, bgFile(10))
+		}},
+	{"cherry-pick", "Claude Code's commit on a topic branch is cherry-picked onto main; Cursor's next commit stays on the topic branch.",
+		func(w *world) {
+			c, f, g := w.mine, bgFile(11), bgFile(12)
+			c.branch("topic")
+			pick := c.agentInsertCommit(w.claude, "add quoteName", f, block("quoteName", 2), "feat: quoteName")
+			c.agentInsert(w.cursor, "add unquoteName", g, c.after(g, 0), block("unquoteName", 2))
+			c.commit("feat: unquoteName (stays on topic)")
+			c.switchTo("main")
+			c.cherryPick(pick, "feat: quoteName")
+			w.later(f, bgFile(13))
+		}},
+	{"squash merge on the server", "A pushed branch (Cursor, Claude Code, a person; notes shared) is squash-merged by the server after a person's commit on main; the agent's clone pulls.",
+		func(w *world) {
+			c, f, g := w.mine, bgFile(14), bgFile(15)
+			c.branch("feature")
+			c.agentInsert(w.cursor, "add limitRate", f, c.after(f, 0), block("limitRate", 0))
+			c.commit("feat: limitRate")
+			c.agentInsert(w.claude, "add burstRate", f, c.after(f, -1), block("burstRate", 1))
+			c.commit("feat: burstRate")
+			c.personInsert(g, c.after(g, 0), block("rateDocs", 2))
+			c.commit("docs: rateDocs by hand")
+			c.u.git(c.dir, "push", "-q", "origin", "feature")
+			c.switchTo("main")
+			c.personInsert(bgFile(16), c.after(bgFile(16), 0), block("beforeSquash", 0))
+			c.commit("feat: beforeSquash by hand")
+			c.u.git(c.dir, "push", "-q", "origin", "main")
+			srv, dir := w.server()
+			srv.git(dir, "merge", "-q", "--squash", "origin/feature")
+			srv.git(dir, "commit", "-q", "-m", "Rate limits (#12)")
+			srv.git(dir, "push", "-q", "origin", "main")
+			squash := &commitTruth{writers: map[string]bool{}, files: tree{}}
+			for _, s := range []string{"feat: limitRate", "feat: burstRate", "docs: rateDocs by hand"} {
+				for id := range w.truth[s].writers {
+					squash.writers[id] = true
+				}
+			}
+			for p := range c.branchPaths["feature"] {
+				squash.files[p] = append([]line{}, c.saved["feature"][p]...)
+			}
+			w.truth["Rate limits (#12)"] = squash
+			w.serverMerged("feature")
+			w.later(f, bgFile(17))
+		}},
+	{"rebase merge on the server", "A pushed branch (Cursor, a person, Claude Code; notes shared) is rebased onto main by the server (new commits, same changes); the agent's clone pulls.",
+		func(w *world) {
+			c, f, g := w.mine, bgFile(18), bgFile(19)
+			c.branch("feature")
+			c.agentInsert(w.cursor2, "add walkTree", f, c.after(f, 0), block("walkTree", 2))
+			c.commit("feat: walkTree")
+			c.personInsert(f, c.after(f, -1), block("pruneTree", 0))
+			c.commit("feat: pruneTree by hand")
+			c.agentInsert(w.claude, "add countTree", g, c.after(g, 0), block("countTree", 1))
+			c.commit("feat: countTree")
+			c.u.git(c.dir, "push", "-q", "origin", "feature")
+			c.switchTo("main")
+			c.personInsert(bgFile(20), c.after(bgFile(20), 0), block("beforeRebase", 2))
+			c.commit("feat: beforeRebase by hand")
+			c.u.git(c.dir, "push", "-q", "origin", "main")
+			srv, dir := w.server()
+			srv.git(dir, "checkout", "-q", "-b", "merging", "origin/feature")
+			srv.git(dir, "rebase", "-q", "origin/main")
+			srv.git(dir, "push", "-q", "origin", "merging:main")
+			w.serverMerged("feature")
+			w.later(f, bgFile(21))
+		}},
+}
+
+// agentInsertCommit is an agent's function at the end of path, committed at
+// once: it returns the commit.
+func (c *clone) agentInsertCommit(a agent, prompt, path string, lines []string, subject string) string {
+	c.agentInsert(a, prompt, path, c.after(path, -1), lines)
+	return c.commit(subject)
+}
