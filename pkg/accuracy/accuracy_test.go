@@ -25,6 +25,9 @@ var (
 // "before".
 const reportOnlyEnv = "GIT_CONVO_ACCURACY_REPORT_ONLY"
 
+// keepEnv names a directory where the scenarios' repositories are kept.
+const keepEnv = "GIT_CONVO_ACCURACY_KEEP"
+
 // binDir holds the git-convo binary TestMain builds; set before any test
 // runs, only read after.
 var binDir string
@@ -68,6 +71,11 @@ func TestAccuracy(t *testing.T) {
 	}
 	start := time.Now()
 	root := t.TempDir()
+	if keep := os.Getenv(keepEnv); keep != "" {
+		// To look at the repositories afterwards (git convo show, doctor...).
+		root = filepath.Join(keep, start.Format("20060102-150405"))
+		t.Logf("the repositories stay in %s", root)
+	}
 	bg := genHistory(*flagCommits, *flagFiles, start.AddDate(0, -3, 0))
 	base := filepath.Join(root, "base.git")
 	if err := bg.importInto(newUser(t, root, "importer", "Importer", "importer@example.com"), base); err != nil {

@@ -88,7 +88,9 @@ func jsonLines[T any](out string) ([]T, error) {
 }
 
 // judge scores one line: given to writtenBy, written by truth ("" a person).
-func (l *lineScore) judge(text string, writtenBy *string, truth string) (wrong bool) {
+// It says what went wrong with it, "" when nothing did.
+func (l *lineScore) judge(text string, writtenBy *string, truth string) string {
+	var wrong, missed bool
 	blank := strings.TrimSpace(text) == ""
 	if writtenBy != nil {
 		l.given++
@@ -101,9 +103,17 @@ func (l *lineScore) judge(text string, writtenBy *string, truth string) (wrong b
 		l.truth++
 		if writtenBy != nil && *writtenBy == truth {
 			l.found++
+		} else {
+			missed = true
 		}
 	}
-	return wrong
+	switch {
+	case wrong:
+		return fmt.Sprintf("%q given to %.8s, written by %s", text, *writtenBy, who(truth))
+	case missed:
+		return fmt.Sprintf("%q written by %s, given to no conversation", text, who(truth))
+	}
+	return ""
 }
 
 // measure reads one clone's answers at main: log --json for the last depth
@@ -157,8 +167,8 @@ func (w *world) measure(u *user, dir string, head tree, depth int) score {
 					}
 					writer = truth[bl.Line-1].writer
 				}
-				if sc.commits.judge(bl.Text, bl.WrittenBy, writer) {
-					sc.notes = append(sc.notes, fmt.Sprintf("in %q %s:%d %q given to %.8s, written by %s", e.Commit.Subject, p, bl.Line, bl.Text, *bl.WrittenBy, who(writer)))
+				if what := sc.commits.judge(bl.Text, bl.WrittenBy, writer); what != "" {
+					sc.notes = append(sc.notes, fmt.Sprintf("in %q %s:%d %s", e.Commit.Subject, p, bl.Line, what))
 				}
 			}
 		}
@@ -183,8 +193,8 @@ func (w *world) measure(u *user, dir string, head tree, depth int) score {
 				w.t.Errorf("harness: %s:%d at HEAD is %q, the model says %q", p, i+1, bl.Text, truth[i].text)
 				continue
 			}
-			if sc.head.judge(bl.Text, bl.WrittenBy, truth[i].writer) {
-				sc.notes = append(sc.notes, fmt.Sprintf("at HEAD %s:%d %q given to %.8s, written by %s", p, i+1, bl.Text, *bl.WrittenBy, who(truth[i].writer)))
+			if what := sc.head.judge(bl.Text, bl.WrittenBy, truth[i].writer); what != "" {
+				sc.notes = append(sc.notes, fmt.Sprintf("at HEAD %s:%d %s", p, i+1, what))
 			}
 		}
 	}
