@@ -76,9 +76,10 @@ func TestAccuracy(t *testing.T) {
 		root = filepath.Join(keep, start.Format("20060102-150405"))
 		t.Logf("the repositories stay in %s", root)
 	}
-	bg := genHistory(*flagCommits, *flagFiles, start.AddDate(0, -3, 0))
 	base := filepath.Join(root, "base.git")
-	if err := bg.importInto(newUser(t, root, "importer", "Importer", "importer@example.com"), base); err != nil {
+	importer := newUser(t, root, "importer", "Importer", "importer@example.com")
+	bg, err := importHistory(importer, base, *flagCommits, *flagFiles, start.AddDate(0, -3, 0))
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("background: %d commits over %d files in %v", *flagCommits, *flagFiles, time.Since(start).Round(time.Millisecond))

@@ -64,9 +64,9 @@ func TestAnchor(t *testing.T) {
 func TestHistory(t *testing.T) {
 	root := t.TempDir()
 	u := newUser(t, root, "importer", "Importer", "importer@example.com")
-	h := genHistory(300, 24, time.Now().AddDate(0, -3, 0))
 	bare := filepath.Join(root, "h.git")
-	if err := h.importInto(u, bare); err != nil {
+	h, err := importHistory(u, bare, 300, 24, time.Now().AddDate(0, -3, 0))
+	if err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := strconv.Atoi(strings.TrimSpace(u.git(bare, "rev-list", "--count", "main"))); n != 300 {

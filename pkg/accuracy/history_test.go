@@ -1,8 +1,10 @@
 package accuracy
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os/exec"
 	"strings"
@@ -79,22 +81,20 @@ func funcEnds(ls []string) []int {
 // history is the generated background: every commit a person's, dated
 // months before any conversation. files is the tree at its tip.
 type history struct {
-	files   map[string][]string
-	commits int
-	stream  []byte
+	files map[string][]string
 }
 
-// genHistory generates n commits over nfiles Go files (seeded: the same
-// sizes give the same history) as a git fast-import stream.
-func genHistory(n, nfiles int, end time.Time) *history {
+// genHistory writes n commits over nfiles Go files (seeded: the same sizes
+// give the same history) as a git fast-import stream to out.
+func genHistory(n, nfiles int, end time.Time, out io.Writer) (*history, error) {
 	rng := rand.New(rand.NewPCG(22, uint64(n)))
-	h := &history{files: map[string][]string{}, commits: n}
+	h := &history{files: map[string][]string{}}
+	s := bufio.NewWriterSize(out, 1<<20)
 	var paths []string
 	for i := range nfiles {
 		p := fmt.Sprintf("pkg%02d/file%02d.go", i%10, i)
 		paths = append(paths, p)
 	}
-	var s bytes.Buffer
 	start := end.Add(-time.Duration(n) * 3 * time.Hour)
 	fn := 0
 	for c := 1; c <= n; c++ {
@@ -135,27 +135,37 @@ func genHistory(n, nfiles int, end time.Time) *history {
 		}
 		who := people[c%len(people)]
 		when := start.Add(time.Duration(c) * 3 * time.Hour).Unix()
-		fmt.Fprintf(&s, "commit refs/heads/main\nmark :%d\nauthor %s %d +0000\ncommitter %s %d +0000\ndata %d\n%s\n", c, who, when, who, when, len(msg), msg)
+		fmt.Fprintf(s, "commit refs/heads/main\nmark :%d\nauthor %s %d +0000\ncommitter %s %d +0000\ndata %d\n%s\n", c, who, when, who, when, len(msg), msg)
 		if c > 1 {
-			fmt.Fprintf(&s, "from :%d\n", c-1)
+			fmt.Fprintf(s, "from :%d\n", c-1)
 		}
 		for _, p := range changed {
 			body := strings.Join(h.files[p], "\n") + "\n"
-			fmt.Fprintf(&s, "M 100644 inline %s\ndata %d\n%s\n", p, len(body), body)
+			fmt.Fprintf(s, "M 100644 inline %s\ndata %d\n%s\n", p, len(body), body)
 		}
 	}
 	s.WriteString("done\n")
-	h.stream = s.Bytes()
-	return h
+	return h, s.Flush()
 }
 
-// importInto writes the history into a new bare repository.
-func (h *history) importInto(u *user, bare string) error {
+// importHistory generates the history straight into git fast-import (a
+// pipe: a big history is never held whole) in a new bare repository.
+func importHistory(u *user, bare string, n, nfiles int, end time.Time) (*history, error) {
 	u.git("", "init", "-q", "--bare", bare)
 	cmd := exec.Command("git", "fast-import", "--quiet", "--done")
-	cmd.Dir, cmd.Env, cmd.Stdin = bare, u.env, bytes.NewReader(h.stream)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git fast-import: %v\n%s", err, out)
+	var errb bytes.Buffer
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = bare, u.env, &errb, &errb
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	h, genErr := genHistory(n, nfiles, end, in)
+	in.Close()
+	if err := cmd.Wait(); err != nil || genErr != nil {
+		return nil, fmt.Errorf("git fast-import: %v %v\n%s", err, genErr, errb.String())
+	}
+	return h, nil
 }

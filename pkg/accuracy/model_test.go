@@ -1,7 +1,6 @@
 package accuracy
 
 import (
-	"maps"
 	"slices"
 	"strings"
 )
@@ -48,8 +47,6 @@ type commitTruth struct {
 	writers map[string]bool
 	files   tree
 }
-
-func (c commitTruth) writerList() []string { return slices.Sorted(maps.Keys(c.writers)) }
 
 // anchor is the shortest run of lines ending before at (or, at the top of the
 // file, starting at at) whose text occurs once in the file: the context an
