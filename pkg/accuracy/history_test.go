@@ -111,13 +111,20 @@ func genHistory(n, nfiles int, end time.Time, out io.Writer) (*history, error) {
 			p := paths[rng.IntN(len(paths))]
 			ls := h.files[p]
 			switch op := rng.IntN(10); {
-			case op < 6 && len(ls) < 400:
+			case op < 6:
 				fn++
 				name := fmt.Sprintf("helper%d", fn)
 				ends := funcEnds(ls)
 				at := ends[rng.IntN(len(ends))] + 1
 				ls = append(ls[:at:at], append(block(name, fn), ls[at:]...)...)
 				msg = fmt.Sprintf("bg: %s: add %s", p, name)
+				if len(ls) > 400 {
+					// A big file loses its oldest function in the same
+					// commit: files stay real-sized at any history length.
+					ends = funcEnds(ls)
+					ls = append(ls[:ends[0]+1:ends[0]+1], ls[ends[1]+1:]...)
+					msg += " (replaces an old one)"
+				}
 			default:
 				// A person's small edit of a body line.
 				for {
