@@ -154,7 +154,11 @@ func (w *world) measure(u *user, dir string, head tree, depth int) score {
 			}
 		}
 		for p, truth := range files {
-			lines := w.blame(u, dir, e.Commit.Hash, p)
+			ranges := addedRanges(u, dir, e.Commit.Hash, p)
+			if len(ranges) == 0 {
+				continue
+			}
+			lines := w.blame(u, dir, e.Commit.Hash, p, ranges...)
 			for _, bl := range lines {
 				if bl.Commit != e.Commit.Hash {
 					continue
@@ -208,10 +212,36 @@ func who(writer string) string {
 	return writer[:8]
 }
 
-func (w *world) blame(u *user, dir, rev, path string) []blameLine {
-	lines, err := jsonLines[blameLine](u.convo(dir, "blame", "--json", rev, "--", path))
+func (w *world) blame(u *user, dir, rev, path string, opts ...string) []blameLine {
+	args := append(append([]string{"blame", "--json"}, opts...), rev, "--", path)
+	lines, err := jsonLines[blameLine](u.convo(dir, args...))
 	if err != nil {
 		w.t.Fatalf("blame --json %s %s: %v", rev, path, err)
 	}
 	return lines
+}
+
+// addedRanges are blame's -L options for the lines rev added to path (git
+// diff-tree's hunks): blame then stops at rev instead of walking the whole
+// history for the file's older lines.
+func addedRanges(u *user, dir, rev, path string) []string {
+	var opts []string
+	out := u.git(dir, "diff-tree", "-U0", "--no-color", "--no-renames", "--root", "-r", rev, "--", path)
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(l, "@@ ") {
+			continue
+		}
+		f := strings.Fields(l) // @@ -a,b +c,d @@
+		if len(f) < 3 {
+			continue
+		}
+		start, count, ok := strings.Cut(strings.TrimPrefix(f[2], "+"), ",")
+		if !ok {
+			count = "1"
+		}
+		if count != "0" {
+			opts = append(opts, "-L", start+",+"+count)
+		}
+	}
+	return opts
 }

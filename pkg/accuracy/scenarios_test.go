@@ -34,6 +34,7 @@ func newWorld(t testing.TB, root, base string, bg *history) *world {
 	w.me.git("", "clone", "-q", "--bare", base, w.remote)
 	dir := filepath.Join(root, "mine")
 	w.me.git("", "clone", "-q", w.remote, dir)
+	indexPaths(w.me, dir)
 	w.me.convo(dir, "install", "--cursor=none", "--claude=none")
 	w.me.convo(dir, "share", "on")
 	files := tree{}
@@ -62,6 +63,7 @@ func (w *world) teammate() (*user, string) {
 	u := newUser(w.t, w.root, "mate", "Alan Turing", "alan@example.com")
 	dir := filepath.Join(w.root, "mate-clone")
 	u.git("", "clone", "-q", w.remote, dir)
+	indexPaths(u, dir)
 	u.convo(dir, "install", "--cursor=none", "--claude=none")
 	u.git(dir, "fetch", "-q")
 	return u, dir
@@ -229,4 +231,12 @@ var scenarios = []scenario{
 func (c *clone) agentInsertCommit(a agent, prompt, path string, lines []string, subject string) string {
 	c.agentInsert(a, prompt, path, c.after(path, -1), lines)
 	return c.commit(subject)
+}
+
+// indexPaths writes the commit-graph with changed-path filters, as git
+// maintenance does in a clone people work in: blame over a long history then
+// skips the commits that did not touch the file. It changes no answer, only
+// how long the measure takes.
+func indexPaths(u *user, dir string) {
+	u.git(dir, "commit-graph", "write", "--reachable", "--changed-paths")
 }
