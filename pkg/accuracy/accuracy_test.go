@@ -157,13 +157,13 @@ func ratio(v float64, ok bool) string {
 // markdown is the table docs/linking.md keeps, with a total per clone.
 func markdown(rows []row) string {
 	var b strings.Builder
-	b.WriteString("| scenario | clone | precision at HEAD | recall at HEAD | precision in commits | recall in commits | lines wrongly given (HEAD / commits) | commits wrongly claimed | links that say \"0 lines\" |\n")
-	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("| scenario | clone | precision at HEAD | recall at HEAD | precision in commits | recall in commits | lines wrongly given (HEAD / commits) | commits wrongly claimed | links that say \"0 lines\" | text blame ≠ --json (lines) |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	totals := map[string]*score{"agent's": {}, "teammate's": {}}
 	line := func(name, clone string, s score) {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d / %d | %d | %d |\n", name, clone,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d / %d | %d | %d | %d |\n", name, clone,
 			ratio(s.head.precision()), ratio(s.head.recall()), ratio(s.commits.precision()), ratio(s.commits.recall()),
-			s.head.wrong, s.commits.wrong, s.wrongCommits, s.overlapOnly)
+			s.head.wrong, s.commits.wrong, s.wrongCommits, s.overlapOnly, s.viewsDisagree)
 	}
 	for _, r := range rows {
 		line(r.scenario, r.clone, r.score)

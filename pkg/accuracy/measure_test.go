@@ -3,6 +3,7 @@ package accuracy
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -14,7 +15,10 @@ type score struct {
 	// Commits shown linked to a conversation that wrote none of their lines
 	// (a link that says it wrote 0 of the commit's lines is overlapOnly).
 	wrongCommits, overlapOnly int
-	notes                     []string // what went wrong, for -v
+	// Lines at HEAD that text blame shows as a conversation's and --json
+	// not, or the other way round.
+	viewsDisagree int
+	notes         []string // what went wrong, for -v
 }
 
 type lineScore struct {
@@ -34,6 +38,7 @@ func (s *score) add(o score) {
 	s.commits.add(o.commits)
 	s.wrongCommits += o.wrongCommits
 	s.overlapOnly += o.overlapOnly
+	s.viewsDisagree += o.viewsDisagree
 }
 
 func (l lineScore) precision() (float64, bool) {
@@ -192,7 +197,15 @@ func (w *world) measure(u *user, dir string, head tree, depth int) score {
 			w.t.Errorf("harness: %s has %d lines at HEAD, the model %d", p, len(lines), len(truth))
 			continue
 		}
+		var text []bool // text blame, for the scenario's own files
+		if w.paths[p] {
+			text = textBlame(u, dir, p)
+		}
 		for i, bl := range lines {
+			if i < len(text) && text[i] != (bl.WrittenBy != nil) {
+				sc.viewsDisagree++
+				sc.notes = append(sc.notes, fmt.Sprintf("at HEAD %s:%d %q: text blame gives it to a conversation: %v, --json: %v", p, i+1, bl.Text, text[i], bl.WrittenBy != nil))
+			}
 			if truth[i].text != bl.Text {
 				w.t.Errorf("harness: %s:%d at HEAD is %q, the model says %q", p, i+1, bl.Text, truth[i].text)
 				continue
@@ -244,4 +257,24 @@ func addedRanges(u *user, dir, rev, path string) []string {
 		}
 	}
 	return opts
+}
+
+// textLine is a line of text blame: the commit, the label (a conversation's
+// prompt or title, "(by hand)", or nothing), then git blame's own columns.
+var textLine = regexp.MustCompile(`^\^?[0-9a-f]+ (.*) \([^()]* \d{4}-\d{2}-\d{2} +\d+\)( |$)`)
+
+// textBlame says, per line of path at HEAD, whether text blame shows it as
+// a conversation's: a label that is neither empty nor "(by hand)" and does
+// not say the conversation wrote none of the lines.
+func textBlame(u *user, dir, path string) []bool {
+	var out []bool
+	for _, l := range strings.Split(strings.TrimSuffix(u.convo(dir, "blame", "HEAD", "--", path), "\n"), "\n") {
+		m := textLine.FindStringSubmatch(l)
+		label := ""
+		if m != nil {
+			label = strings.TrimSpace(m[1])
+		}
+		out = append(out, label != "" && label != "(by hand)" && !strings.Contains(label, "wrote none"))
+	}
+	return out
 }

@@ -17,17 +17,17 @@ type world struct {
 	mine    *clone
 	truth   map[string]*commitTruth // by commit subject (rewrites keep it)
 	paths   map[string]bool         // the files the scenario touched
-	cursor  agent
-	cursor2 agent
+	cursor  agent                   // afterFileEdit
+	cursor2 agent                   // postToolUse of its edit tools
 	claude  agent
 }
 
 func newWorld(t testing.TB, root, base string, bg *history) *world {
 	t.Helper()
 	w := &world{t: t, root: root, truth: map[string]*commitTruth{}, paths: map[string]bool{},
-		cursor:  agent{"cursor", "c0c0c0c0-0000-4000-8000-000000000001"},
-		cursor2: agent{"cursor", "c0c0c0c0-0000-4000-8000-000000000002"},
-		claude:  agent{"claude", "c1c1c1c1-0000-4000-8000-000000000003"},
+		cursor:  agent{"cursor", "c0c0c0c0-0000-4000-8000-000000000001", false},
+		cursor2: agent{"cursor", "c0c0c0c0-0000-4000-8000-000000000002", true},
+		claude:  agent{"claude", "c1c1c1c1-0000-4000-8000-000000000003", false},
 	}
 	w.me = newUser(t, root, "me", "Ada Lovelace", "ada@example.com")
 	w.remote = filepath.Join(root, "remote.git")
@@ -201,6 +201,15 @@ var scenarios = []scenario{
 			w.truth["Rate limits (#12)"] = squash
 			w.serverMerged("feature")
 			w.later(f, bgFile(17))
+		}},
+	{"a commit just before a conversation", "A person commits a function to a file; at once a Cursor conversation (edits through its tools) starts and edits the same file; its commit follows.",
+		func(w *world) {
+			c, f := w.mine, bgFile(22)
+			c.personInsert(f, c.after(f, 0), block("justBefore", 0))
+			c.commit("feat: justBefore by hand")
+			c.agentInsert(w.cursor2, "add justAfter", f, c.after(f, -1), block("justAfter", 0))
+			c.commit("feat: justAfter")
+			w.later(f, bgFile(23))
 		}},
 	{"rebase merge on the server", "A pushed branch (Cursor, a person, Claude Code; notes shared) is rebased onto main by the server (new commits, same changes); the agent's clone pulls.",
 		func(w *world) {

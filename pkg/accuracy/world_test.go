@@ -92,6 +92,9 @@ func (u *user) convo(dir string, args ...string) string {
 type agent struct {
 	kind string // cursor | claude
 	id   string
+	// tools: a Cursor agent whose edits come as postToolUse of its edit
+	// tools (StrReplace, Write) rather than afterFileEdit.
+	tools bool
 }
 
 func (a agent) send(u *user, dir string, payload map[string]any) {
@@ -133,6 +136,12 @@ func (a agent) edited(u *user, dir, file, oldS, newS string, created bool) {
 		a.send(u, dir, map[string]any{"hook_event_name": "PostToolUse", "tool_name": "Edit",
 			"tool_input":    map[string]any{"file_path": file, "old_string": oldS, "new_string": newS},
 			"tool_response": map[string]any{"filePath": file, "oldString": oldS, "newString": newS}})
+	case a.tools && created:
+		a.send(u, dir, map[string]any{"hook_event_name": "postToolUse", "tool_name": "Write",
+			"tool_input": map[string]any{"file_path": file, "content": newS}})
+	case a.tools:
+		a.send(u, dir, map[string]any{"hook_event_name": "postToolUse", "tool_name": "StrReplace",
+			"tool_input": map[string]any{"path": file, "old_string": oldS, "new_string": newS}})
 	default:
 		a.send(u, dir, map[string]any{"hook_event_name": "afterFileEdit", "file_path": file,
 			"edits": []map[string]string{{"old_string": oldS, "new_string": newS}}})
