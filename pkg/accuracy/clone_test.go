@@ -1,6 +1,7 @@
 package accuracy
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,6 +55,7 @@ func (c *clone) agentInsert(a agent, prompt, path string, at int, lines []string
 	c.splice(a.id, path, at, lines)
 	abs := c.write(path)
 	a.prompt(c.u, c.dir, prompt)
+	c.w.started[a.id] = true
 	if created {
 		a.edited(c.u, c.dir, abs, "", render(c.files[path]), true)
 	} else {
@@ -100,7 +102,7 @@ func (c *clone) commit(subject string) string {
 	c.t.Helper()
 	c.u.git(c.dir, "add", "-A")
 	c.u.git(c.dir, "commit", "-q", "-m", subject)
-	c.w.truth[subject] = &commitTruth{writers: map[string]bool{}, files: tree{}}
+	c.w.truth[subject] = &commitTruth{writers: map[string]bool{}, files: tree{}, started: maps.Clone(c.w.started)}
 	c.last = subject
 	c.settle(c.w.truth[subject])
 	return c.head()
@@ -112,6 +114,7 @@ func (c *clone) amend() {
 	c.u.git(c.dir, "add", "-A")
 	c.u.git(c.dir, "commit", "-q", "--amend", "--no-edit")
 	tr := c.w.truth[c.last]
+	tr.started = maps.Clone(c.w.started) // the amended commit is a new one, made now
 	for p := range tr.files {
 		c.dirty[p] = true
 	}

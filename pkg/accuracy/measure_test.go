@@ -13,7 +13,8 @@ type score struct {
 	// Lines at HEAD and lines in the commits that added them.
 	head, commits lineScore
 	// Commits shown linked to a conversation that wrote none of their lines
-	// (a link that says it wrote 0 of the commit's lines is overlapOnly).
+	// (a link that says it wrote 0 of the commit's lines, to a conversation
+	// begun before the commit, is overlapOnly).
 	wrongCommits, overlapOnly int
 	// Lines at HEAD that text blame shows as a conversation's and --json
 	// not, or the other way round.
@@ -138,7 +139,7 @@ func (w *world) measure(u *user, dir string, head tree, depth int) score {
 			claimed = true
 			switch {
 			case tr != nil && tr.writers[conv.ID]:
-			case conv.WrittenLines == 0 && conv.AddedLines > 0:
+			case conv.WrittenLines == 0 && conv.AddedLines > 0 && tr != nil && tr.started[conv.ID]:
 				sc.overlapOnly++
 			default:
 				wrong = true

@@ -46,6 +46,9 @@ func texts(ls []line) []string {
 type commitTruth struct {
 	writers map[string]bool
 	files   tree
+	// started: the conversations that had begun when the commit was made;
+	// no other can have edited its files first.
+	started map[string]bool
 }
 
 // anchor is the shortest run of lines ending before at (or, at the top of the

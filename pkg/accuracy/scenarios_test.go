@@ -2,6 +2,7 @@ package accuracy
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"testing"
 )
@@ -17,6 +18,7 @@ type world struct {
 	mine    *clone
 	truth   map[string]*commitTruth // by commit subject (rewrites keep it)
 	paths   map[string]bool         // the files the scenario touched
+	started map[string]bool         // the conversations begun so far
 	cursor  agent                   // afterFileEdit
 	cursor2 agent                   // postToolUse of its edit tools
 	claude  agent
@@ -24,10 +26,10 @@ type world struct {
 
 func newWorld(t testing.TB, root, base string, bg *history) *world {
 	t.Helper()
-	w := &world{t: t, root: root, truth: map[string]*commitTruth{}, paths: map[string]bool{},
-		cursor:  agent{"cursor", "c0c0c0c0-0000-4000-8000-000000000001", false},
-		cursor2: agent{"cursor", "c0c0c0c0-0000-4000-8000-000000000002", true},
-		claude:  agent{"claude", "c1c1c1c1-0000-4000-8000-000000000003", false},
+	w := &world{t: t, root: root, truth: map[string]*commitTruth{}, paths: map[string]bool{}, started: map[string]bool{},
+		cursor:  agent{"cursor", "c0a00001-0000-4000-8000-000000000001", false},
+		cursor2: agent{"cursor", "c0b00002-0000-4000-8000-000000000002", true},
+		claude:  agent{"claude", "c1c00003-0000-4000-8000-000000000003", false},
 	}
 	w.me = newUser(t, root, "me", "Ada Lovelace", "ada@example.com")
 	w.remote = filepath.Join(root, "remote.git")
@@ -189,7 +191,7 @@ var scenarios = []scenario{
 			srv.git(dir, "merge", "-q", "--squash", "origin/feature")
 			srv.git(dir, "commit", "-q", "-m", "Rate limits (#12)")
 			srv.git(dir, "push", "-q", "origin", "main")
-			squash := &commitTruth{writers: map[string]bool{}, files: tree{}}
+			squash := &commitTruth{writers: map[string]bool{}, files: tree{}, started: maps.Clone(w.started)}
 			for _, s := range []string{"feat: limitRate", "feat: burstRate", "docs: rateDocs by hand"} {
 				for id := range w.truth[s].writers {
 					squash.writers[id] = true

@@ -118,6 +118,7 @@ func (a agent) send(u *user, dir string, payload map[string]any) {
 }
 
 func (a agent) prompt(u *user, dir, text string) {
+	u.t.Helper()
 	if a.kind == "claude" {
 		a.send(u, dir, map[string]any{"hook_event_name": "UserPromptSubmit", "prompt": text})
 		return
