@@ -19,8 +19,10 @@ type world struct {
 	truth   map[string]*commitTruth // by commit subject (rewrites keep it)
 	paths   map[string]bool         // the files the scenario touched
 	started map[string]bool         // the conversations begun so far
-	cursor  agent                   // afterFileEdit
-	cursor2 agent                   // postToolUse of its edit tools
+	// The conversations: ids told apart by their first 8 characters, which
+	// the -v notes print.
+	cursor  agent // afterFileEdit
+	cursor2 agent // postToolUse of its edit tools
 	claude  agent
 }
 
