@@ -108,13 +108,13 @@ func bgFile(i int) string {
 }
 
 var scenarios = []scenario{
-	{"one commit, two agents and a person", "Cursor writes a function into an old file and creates a file, Claude Code adds a function to the same file, a person adds one of the same shape and rewrites one of Cursor's lines; one commit; later commits by people.",
+	{"one commit, two agents and a person", "Cursor writes a function into an old file and creates a file, Claude Code adds a function to the same file, a person adds one of the same shape and rewrites one of Cursor's lines; one commit.",
 		func(w *world) {
 			c, f := w.mine, bgFile(1)
-			c.agentInsert(w.cursor, "add parseHeader", f, c.after(f, 0), block("parseHeader", 0))
+			c.put(fn{&w.cursor, f, 0, "parseHeader", 0})
 			c.agentInsert(w.cursor, "add a table package", "table/table.go", 0, append(fileHeader("table"), append(block("newTable", 2), block("tableRows", 1)...)...))
-			c.agentInsert(w.claude, "add renderTable", f, c.after(f, -1), block("renderTable", 1))
-			c.personInsert(f, c.after(f, 1), block("manualCheck", 0))
+			c.put(fn{&w.claude, f, -1, "renderTable", 1})
+			c.put(fn{nil, f, 1, "manualCheck", 0})
 			c.personEdit(f, w.cursor.id, "\treturn nil", "\treturn validate(x)")
 			c.commit("feat: parser, table and a manual check")
 			w.later(f, bgFile(2))
@@ -122,41 +122,28 @@ var scenarios = []scenario{
 	{"later commits on the same file", "Cursor, then a person, then Claude Code, then a person again (rewriting a line of Claude's), each in its own commit on one file.",
 		func(w *world) {
 			c, f := w.mine, bgFile(3)
-			c.agentInsert(w.cursor, "add loadConfig", f, c.after(f, 0), block("loadConfig", 1))
-			c.commit("feat: loadConfig")
-			c.personInsert(f, c.after(f, -1), block("saveConfig", 1))
-			c.commit("feat: saveConfig by hand")
-			c.agentInsert(w.claude, "add mergeConfig", f, c.after(f, 1), block("mergeConfig", 0))
-			c.commit("feat: mergeConfig")
+			c.commitFn(fn{&w.cursor, f, 0, "loadConfig", 1})
+			c.commitFn(fn{nil, f, -1, "saveConfig", 1})
+			c.commitFn(fn{&w.claude, f, 1, "mergeConfig", 0})
 			c.personEdit(f, w.claude.id, "\treturn nil", "\treturn w.flush()")
-			c.personInsert(f, c.after(f, -1), block("resetConfig", 2))
-			c.commit("fix: flush and resetConfig")
+			c.commitFn(fn{nil, f, -1, "resetConfig", 2})
 			w.later(f, bgFile(4))
 		}},
 	{"amend", "Cursor's commit amended twice: with a person's function, then with Claude Code's.",
 		func(w *world) {
 			c, f := w.mine, bgFile(5)
-			c.agentInsert(w.cursor, "add openStore", f, c.after(f, 0), block("openStore", 0))
-			c.commit("feat: openStore")
-			c.personInsert(f, c.after(f, -1), block("closeStore", 0))
+			c.commitFn(fn{&w.cursor, f, 0, "openStore", 0})
+			c.put(fn{nil, f, -1, "closeStore", 0})
 			c.amend()
-			c.agentInsert(w.claude, "add syncStore", f, c.after(f, 1), block("syncStore", 1))
+			c.put(fn{&w.claude, f, 1, "syncStore", 1})
 			c.amend()
 			w.later(f, bgFile(6))
 		}},
 	{"rebase", "A branch of Cursor's, a person's and Claude Code's commits is rebased onto a person's newer commit on main, then main fast-forwards to it.",
 		func(w *world) {
 			c, f, g := w.mine, bgFile(7), bgFile(8)
-			c.branch("feature")
-			c.agentInsert(w.cursor, "add dialPeer", f, c.after(f, 0), block("dialPeer", 1))
-			c.commit("feat: dialPeer")
-			c.personInsert(f, c.after(f, -1), block("hangUp", 0))
-			c.commit("feat: hangUp by hand")
-			c.agentInsert(w.claude, "add retryPeer", g, c.after(g, 0), block("retryPeer", 0))
-			c.commit("feat: retryPeer")
-			c.switchTo("main")
-			c.personInsert(bgFile(9), c.after(bgFile(9), 0), block("mainline", 1))
-			c.commit("feat: mainline by hand")
+			w.branchWork(fn{nil, bgFile(9), 0, "mainline", 1},
+				fn{&w.cursor, f, 0, "dialPeer", 1}, fn{nil, f, -1, "hangUp", 0}, fn{&w.claude, g, 0, "retryPeer", 0})
 			c.switchTo("feature")
 			c.rebaseOnto("main")
 			c.switchTo("main")
@@ -167,9 +154,8 @@ var scenarios = []scenario{
 		func(w *world) {
 			c, f, g := w.mine, bgFile(11), bgFile(12)
 			c.branch("topic")
-			pick := c.agentInsertCommit(w.claude, "add quoteName", f, block("quoteName", 2), "feat: quoteName")
-			c.agentInsert(w.cursor, "add unquoteName", g, c.after(g, 0), block("unquoteName", 2))
-			c.commit("feat: unquoteName (stays on topic)")
+			pick := c.commitFn(fn{&w.claude, f, -1, "quoteName", 2})
+			c.commitFn(fn{&w.cursor, g, 0, "unquoteName", 2})
 			c.switchTo("main")
 			c.cherryPick(pick, "feat: quoteName")
 			w.later(f, bgFile(13))
@@ -177,24 +163,15 @@ var scenarios = []scenario{
 	{"squash merge on the server", "A pushed branch (Cursor, Claude Code, a person; notes shared) is squash-merged by the server after a person's commit on main; the agent's clone pulls.",
 		func(w *world) {
 			c, f, g := w.mine, bgFile(14), bgFile(15)
-			c.branch("feature")
-			c.agentInsert(w.cursor, "add limitRate", f, c.after(f, 0), block("limitRate", 0))
-			c.commit("feat: limitRate")
-			c.agentInsert(w.claude, "add burstRate", f, c.after(f, -1), block("burstRate", 1))
-			c.commit("feat: burstRate")
-			c.personInsert(g, c.after(g, 0), block("rateDocs", 2))
-			c.commit("docs: rateDocs by hand")
-			c.u.git(c.dir, "push", "-q", "origin", "feature")
-			c.switchTo("main")
-			c.personInsert(bgFile(16), c.after(bgFile(16), 0), block("beforeSquash", 0))
-			c.commit("feat: beforeSquash by hand")
-			c.u.git(c.dir, "push", "-q", "origin", "main")
+			branch := w.branchWork(fn{nil, bgFile(16), 0, "beforeSquash", 0},
+				fn{&w.cursor, f, 0, "limitRate", 0}, fn{&w.claude, f, -1, "burstRate", 1}, fn{nil, g, 0, "rateDocs", 2})
+			c.u.git(c.dir, "push", "-q", "origin", "main", "feature")
 			srv, dir := w.server()
 			srv.git(dir, "merge", "-q", "--squash", "origin/feature")
 			srv.git(dir, "commit", "-q", "-m", "Rate limits (#12)")
 			srv.git(dir, "push", "-q", "origin", "main")
 			squash := &commitTruth{writers: map[string]bool{}, files: tree{}, started: maps.Clone(w.started)}
-			for _, s := range []string{"feat: limitRate", "feat: burstRate", "docs: rateDocs by hand"} {
+			for _, s := range branch {
 				for id := range w.truth[s].writers {
 					squash.writers[id] = true
 				}
@@ -209,27 +186,16 @@ var scenarios = []scenario{
 	{"a commit just before a conversation", "A person commits a function to a file; at once a Cursor conversation (edits through its tools) starts and edits the same file; its commit follows.",
 		func(w *world) {
 			c, f := w.mine, bgFile(22)
-			c.personInsert(f, c.after(f, 0), block("justBefore", 0))
-			c.commit("feat: justBefore by hand")
-			c.agentInsert(w.cursor2, "add justAfter", f, c.after(f, -1), block("justAfter", 0))
-			c.commit("feat: justAfter")
+			c.commitFn(fn{nil, f, 0, "justBefore", 0})
+			c.commitFn(fn{&w.cursor2, f, -1, "justAfter", 0})
 			w.later(f, bgFile(23))
 		}},
 	{"rebase merge on the server", "A pushed branch (Cursor, a person, Claude Code; notes shared) is rebased onto main by the server (new commits, same changes); the agent's clone pulls.",
 		func(w *world) {
 			c, f, g := w.mine, bgFile(18), bgFile(19)
-			c.branch("feature")
-			c.agentInsert(w.cursor2, "add walkTree", f, c.after(f, 0), block("walkTree", 2))
-			c.commit("feat: walkTree")
-			c.personInsert(f, c.after(f, -1), block("pruneTree", 0))
-			c.commit("feat: pruneTree by hand")
-			c.agentInsert(w.claude, "add countTree", g, c.after(g, 0), block("countTree", 1))
-			c.commit("feat: countTree")
-			c.u.git(c.dir, "push", "-q", "origin", "feature")
-			c.switchTo("main")
-			c.personInsert(bgFile(20), c.after(bgFile(20), 0), block("beforeRebase", 2))
-			c.commit("feat: beforeRebase by hand")
-			c.u.git(c.dir, "push", "-q", "origin", "main")
+			w.branchWork(fn{nil, bgFile(20), 0, "beforeRebase", 2},
+				fn{&w.cursor2, f, 0, "walkTree", 2}, fn{nil, f, -1, "pruneTree", 0}, fn{&w.claude, g, 0, "countTree", 1})
+			c.u.git(c.dir, "push", "-q", "origin", "main", "feature")
 			srv, dir := w.server()
 			srv.git(dir, "checkout", "-q", "-b", "merging", "origin/feature")
 			srv.git(dir, "rebase", "-q", "origin/main")
@@ -239,11 +205,54 @@ var scenarios = []scenario{
 		}},
 }
 
-// agentInsertCommit is an agent's function at the end of path, committed at
-// once: it returns the commit.
-func (c *clone) agentInsertCommit(a agent, prompt, path string, lines []string, subject string) string {
-	c.agentInsert(a, prompt, path, c.after(path, -1), lines)
+// fn is one function written into file after its k-th function (k < 0:
+// counted from the end), by an agent or, when by is nil, a person.
+type fn struct {
+	by      *agent
+	file    string
+	k       int
+	name    string
+	variant int
+}
+
+// put writes f's function as its writer would: an agent's turn through its
+// hooks, or a person's typing.
+func (c *clone) put(f fn) {
+	c.t.Helper()
+	lines, at := block(f.name, f.variant), c.after(f.file, f.k)
+	if f.by == nil {
+		c.personInsert(f.file, at, lines)
+		return
+	}
+	c.agentInsert(*f.by, "add "+f.name, f.file, at, lines)
+}
+
+// commitFn puts f and commits it alone, as "feat: <name>" ("by hand" for a
+// person's): it returns the commit.
+func (c *clone) commitFn(f fn) string {
+	c.t.Helper()
+	c.put(f)
+	subject := "feat: " + f.name
+	if f.by == nil {
+		subject += " by hand"
+	}
 	return c.commit(subject)
+}
+
+// branchWork commits fns on a new branch "feature", one commit each, then
+// onMain on main, where it leaves the clone: a branch out while main moves
+// on. It returns the branch's commit subjects.
+func (w *world) branchWork(onMain fn, fns ...fn) []string {
+	c := w.mine
+	c.branch("feature")
+	var subjects []string
+	for _, f := range fns {
+		c.commitFn(f)
+		subjects = append(subjects, c.last)
+	}
+	c.switchTo("main")
+	c.commitFn(onMain)
+	return subjects
 }
 
 // indexPaths writes the commit-graph with changed-path filters, as git
