@@ -1,6 +1,7 @@
 package accuracy
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -86,5 +87,53 @@ func TestHistory(t *testing.T) {
 	}
 	if braces*5 < total {
 		t.Errorf("only %d of %d lines are braces or return nil: not real-shaped", braces, total)
+	}
+}
+
+// TestTextLine: the label of text blame, as git convo blame prints it.
+func TestTextLine(t *testing.T) {
+	for _, tc := range []struct {
+		line, label string
+	}{
+		{"843a2778 (by hand)                (Ada Lovelace   2026-11-25 236) ", "(by hand)"},
+		{"843a2778 add limitRate (retry)    (Ada Lovelace   2026-11-25 238) \tif x < 0 {", "add limitRate (retry)"},
+		{"610e6233                          (Ken Thompson   2026-01-30 226) }", ""},
+		{"^4c1d8e2                          (Grace Hopper   2025-08-01 1) package x", ""},
+	} {
+		m := textLine.FindStringSubmatch(tc.line)
+		if m == nil || strings.TrimSpace(m[1]) != tc.label {
+			t.Errorf("%q: %q, want the label %q", tc.line, m, tc.label)
+		}
+	}
+}
+
+// TestAddedRanges: blame's -L options are the hunks a commit added to a
+// file, none for a file it only shortened.
+func TestAddedRanges(t *testing.T) {
+	root := t.TempDir()
+	u := newUser(t, root, "me", "Ada", "ada@example.com")
+	dir := filepath.Join(root, "r")
+	u.git("", "init", "-q", dir)
+	write := func(body string) {
+		if err := os.WriteFile(filepath.Join(dir, "f.go"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		u.git(dir, "commit", "-qam", "c", "--allow-empty")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f.go"), []byte("a\nb\nc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u.git(dir, "add", "f.go")
+	u.git(dir, "commit", "-qm", "root")
+	if got := strings.Join(addedRanges(u, dir, "HEAD", "f.go"), " "); got != "-L 1,+3" {
+		t.Errorf("root commit: %q", got)
+	}
+	write("a\nx\ny\nb\nc\nz\n")
+	if got := strings.Join(addedRanges(u, dir, "HEAD", "f.go"), " "); got != "-L 2,+2 -L 6,+1" {
+		t.Errorf("two insertions: %q", got)
+	}
+	write("a\nb\nc\n")
+	if got := addedRanges(u, dir, "HEAD", "f.go"); len(got) != 0 {
+		t.Errorf("deletions only: %q", got)
 	}
 }
