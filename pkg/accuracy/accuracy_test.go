@@ -17,7 +17,7 @@ import (
 // machine; scripts/bench.sh runs it bigger.
 var (
 	flagCommits = flag.Int("accuracy.commits", 2000, "commits of background history")
-	flagFiles   = flag.Int("accuracy.files", 60, "Go files in the background history (at least 24)")
+	flagFiles   = flag.Int("accuracy.files", 60, "Go files in the background history (at least 26)")
 	flagDepth   = flag.Int("accuracy.depth", 120, "commits of main (from HEAD) whose links are checked")
 )
 
@@ -66,8 +66,8 @@ func TestAccuracy(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("POSIX hooks")
 	}
-	if *flagFiles < 24 {
-		t.Fatalf("-accuracy.files=%d: the scenarios need at least 24", *flagFiles)
+	if *flagFiles < 26 {
+		t.Fatalf("-accuracy.files=%d: the scenarios need at least 26", *flagFiles)
 	}
 	start := time.Now()
 	root := t.TempDir()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -190,6 +191,14 @@ var scenarios = []scenario{
 			c.commitFn(fn{&w.cursor2, f, -1, "justAfter", 0})
 			w.later(f, bgFile(23))
 		}},
+	{"a teammate's note on an old commit", "Cursor's commit is pushed with its note; a hostile teammate copies that note onto an old commit of a person's in the same file and pushes the notes; the agent's clone fetches.",
+		func(w *world) {
+			c, f := w.mine, bgFile(24)
+			agentCommit := c.commitFn(fn{&w.cursor, f, 0, "signToken", 1})
+			w.later(f, bgFile(25))
+			w.forgeNote(agentCommit, f)
+			c.u.git(c.dir, "fetch", "-q")
+		}},
 	{"rebase merge on the server", "A pushed branch (Cursor, a person, Claude Code; notes shared) is rebased onto main by the server (new commits, same changes); the agent's clone pulls.",
 		func(w *world) {
 			c, f, g := w.mine, bgFile(18), bgFile(19)
@@ -203,6 +212,23 @@ var scenarios = []scenario{
 			w.serverMerged("feature")
 			w.later(f, bgFile(21))
 		}},
+}
+
+// forgeNote is a hostile teammate: they copy the note of the agent's commit
+// onto a person's commit made months before the conversation (one of the 90
+// before the scenario that changed file, else the 50th) and push the notes.
+func (w *world) forgeNote(agentCommit, file string) {
+	u := newUser(w.t, w.root, "mallory", "Mallory", "mallory@example.com")
+	dir := filepath.Join(w.root, "mallory-clone")
+	u.git("", "clone", "-q", w.remote, dir)
+	u.git(dir, "fetch", "-q", "origin", "refs/notes/convo:refs/notes/convo")
+	victim := "origin/main~50"
+	if old := strings.Fields(u.git(dir, "rev-list", "origin/main~93..origin/main~3", "--", file)); len(old) > 0 {
+		victim = old[0]
+	}
+	note := u.git(dir, "notes", "--ref=convo", "show", agentCommit)
+	u.git(dir, "notes", "--ref=convo", "add", "-f", "-m", note, victim)
+	u.git(dir, "push", "-q", "origin", "refs/notes/convo")
 }
 
 // fn is one function written into file after its k-th function (k < 0:
