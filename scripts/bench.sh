@@ -5,6 +5,9 @@
 #   scripts/bench.sh [workdir]     (default .bench/; large inputs are reused)
 #   BENCH=startup scripts/bench.sh  only the process-start, commit-hook and
 #                                   read-path measures against their floors
+#   BENCH=accuracy scripts/bench.sh only the attribution-accuracy table (issue 22)
+#                                   on a 20,000-commit history (ACCURACY_COMMITS,
+#                                   ACCURACY_FILES, ACCURACY_DEPTH change the size)
 #
 # Takes a few minutes the first time (it generates a 20,000-commit repository
 # and a 1 GB Cursor database). The figures go in docs/performance.md.
@@ -14,6 +17,21 @@ work=${1:-$root/.bench}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 export CGO_ENABLED=1
+
+# Attribution accuracy (pkg/accuracy, docs/linking.md "Accuracy"): the test
+# at a bigger size, its table only; the goals are the test's to enforce.
+# The go tool keeps the caller's HOME and caches (the measures below replace HOME).
+go_env=(HOME="$HOME" GOCACHE="$(go env GOCACHE)" GOMODCACHE="$(go env GOMODCACHE)" GOPATH="$(go env GOPATH)")
+accuracy() {
+  echo
+  env "${go_env[@]}" GIT_CONVO_ACCURACY_REPORT_ONLY=1 go test -C "$root" -count=1 -timeout 60m -run 'TestAccuracy$' -v ./pkg/accuracy \
+    -args -accuracy.commits="${ACCURACY_COMMITS:-20000}" -accuracy.files="${ACCURACY_FILES:-200}" \
+    -accuracy.depth="${ACCURACY_DEPTH:-200}" | grep -E '^(Attribution accuracy|\|)'
+}
+if [ "${BENCH:-}" = accuracy ]; then
+  accuracy
+  exit 0
+fi
 
 echo "building..." >&2
 # urfave_cli_no_docs: as scripts/install.sh builds it (no man-page renderer).
@@ -250,5 +268,6 @@ row "log -n 1000 (ms)" "$cl" "$gl" "$(ratio "$cl" "$gl")" "<= 1.5"
 gs=$("$bg" median -n 20 -dir "$work/big" -- git show --no-patch HEAD)
 cs=$("$bg" median -n 20 -dir "$work/big" -- git-convo show HEAD)
 row "show HEAD, whole process (ms)" "$cs" "$gs" "$(ratio "$cs" "$gs")" "<= 30 ms"
+accuracy
 echo
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), $(git --version)"
