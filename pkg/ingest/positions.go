@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/position"
 	"github.com/git-convo/git-convo/pkg/source"
 )
@@ -21,7 +20,7 @@ const maxLocateBytes = 4 << 20
 func LocateWrites(a source.Activity) []position.Span {
 	var out []position.Span
 	for file, writes := range a.Writes {
-		p := cursor.NormalizeFSPath(file)
+		p := source.NormalizeFSPath(file)
 		if !filepath.IsAbs(p) && len(a.Roots) > 0 {
 			p = filepath.Join(a.Roots[0], p)
 		}
