@@ -280,3 +280,32 @@ func TestPositionThroughTheSpool(t *testing.T) {
 		t.Fatalf("owners\n got %s\nwant %s", got, want)
 	}
 }
+
+// A teammate reading the shared note sees the same owner on every line as
+// the clone that wrote it: a person's identical and blank lines included.
+func TestPositionTeammateSeesTheSameLines(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	b := cloneAs(t, bare, "b")
+	a.convo(a.dir, "share", "on")
+	const conv = "aaaaaaaa-0000-0000-0000-0000000000c7"
+	agent := "package t\n\nfunc A() error {\n\tx := 1\n\n\treturn use(x)\n}\n"
+	a.capture(a.dir, conv, "beforeSubmitPrompt", map[string]any{"prompt": "A"})
+	a.cursorEdit(a.dir, conv, "t.go", agent, "", agent)
+	// The person adds a function with the same closing lines, and a blank
+	// line inside the agent's.
+	mine := strings.Replace(agent, "\treturn use(x)\n", "\n\treturn use(x)\n", 1) + "\nfunc B() error {\n\treturn use(2)\n}\n"
+	a.write(a.dir, "t.go", mine)
+	a.commit(a.dir, "a and b", "t.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	b.run(b.dir, "git", "pull", "-q", "--ff-only")
+	names := map[string]string{conv: "a"}
+	local := owners(a.blameJSON(a.dir, "t.go"), names)
+	// package, "", func, x:=, "" (agent's), "" (person's), return, }, "", func B, return, }
+	if want := "a a a a a - a a - - - -"; local != want {
+		t.Fatalf("A's blame\n got %s\nwant %s", local, want)
+	}
+	if shared := owners(b.blameJSON(b.dir, "t.go"), names); shared != local {
+		t.Fatalf("B's blame from the note\n got %s\nwant %s", shared, local)
+	}
+}
