@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/git-convo/git-convo/pkg/mcpserver"
 	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // blameJSON runs blame --json and reads its lines.
@@ -221,6 +225,18 @@ func TestPositionOverlapOnlyIsShownAsSuch(t *testing.T) {
 	}
 	if txt := sb.convo(repo, "show", sha); !strings.Contains(txt, "wrote none of these lines") {
 		t.Errorf("show:\n%s", txt)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := sb.mcpSession(ctx, repo).CallTool(ctx, &mcp.CallToolParams{Name: "get_commit_conversations", Arguments: map[string]any{"commitHash": sha}})
+	if err != nil || res.IsError {
+		t.Fatalf("get_commit_conversations: %v %+v", err, res)
+	}
+	var out mcpserver.CommitOutput
+	raw, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(raw, &out)
+	if len(out.Conversations) != 1 || out.Conversations[0].Evidence != "overlap only" || !strings.Contains(out.Hint, "wrote none of these lines") {
+		t.Errorf("MCP: %s", raw)
 	}
 	lines := sb.blameJSON(repo, "o.go")
 	text := strings.Split(strings.TrimSpace(sb.convo(repo, "blame", "o.go")), "\n")
