@@ -325,3 +325,43 @@ func TestPositionTeammateSeesTheSameLines(t *testing.T) {
 		t.Fatalf("B's blame from the note\n got %s\nwant %s", shared, local)
 	}
 }
+
+// An edit that cannot be placed (its text stands twice in the file) is
+// text evidence, and says so: its line reads "text match", never
+// "position", and its link weighs it half.
+func TestPositionAmbiguousEditIsATextMatch(t *testing.T) {
+	sb, repo := installedSandbox(t)
+	const conv = "aaaaaaaa-0000-0000-0000-0000000000d8"
+	base := "package d\n\nfunc A() int {\n\treturn 1\n}\n"
+	sb.write(repo, "d.go", base)
+	sb.commit(repo, "base", "d.go")
+	sb.capture(repo, conv, "beforeSubmitPrompt", map[string]any{"prompt": "twice"})
+	// The agent adds a function whose one line is also A's.
+	sb.cursorEdit(repo, conv, "d.go", base+"\nfunc B() int {\n\treturn 1\n}\n", "", "\treturn 1\n")
+	sha := sb.commit(repo, "b", "d.go")
+	lines := sb.blameJSON(repo, "d.go")
+	if got, want := owners(lines, map[string]string{conv: "a"}), "- - - - - - - a~ -"; got != want {
+		t.Fatalf("owners\n got %s\nwant %s", got, want)
+	}
+	s := sb.showJSON(repo, sha)
+	if len(s.Conversations) != 1 || s.Conversations[0].Evidence != "text match" || s.Conversations[0].PositionLines != 0 ||
+		!strings.Contains(s.Conversations[0].Reason, "(1 by text match only)") || s.Conversations[0].Confidence >= 0.6+0.4/3 {
+		t.Fatalf("show: %+v", s.Conversations)
+	}
+}
+
+// Amending the agent's commit with a person's identical line keeps each
+// line's owner: the amended commit is carried by position too.
+func TestPositionAmendKeepsOwners(t *testing.T) {
+	sb, repo := installedSandbox(t)
+	const conv = "aaaaaaaa-0000-0000-0000-0000000000e9"
+	sb.capture(repo, conv, "beforeSubmitPrompt", map[string]any{"prompt": "E"})
+	agent := "package e\n\nfunc E() {\n\tif ok() {\n\t\tgo()\n\t}\n}\n"
+	sb.cursorEdit(repo, conv, "e.go", agent, "", agent)
+	sb.commit(repo, "e", "e.go")
+	sb.write(repo, "e.go", agent+"\nfunc F() {\n\tif ok() {\n\t\tstop()\n\t}\n}\n")
+	sb.run(repo, "git", "commit", "-q", "--amend", "--no-edit", "-a")
+	if got, want := owners(sb.blameJSON(repo, "e.go"), map[string]string{conv: "a"}), "a a a a a a a - - - - - -"; got != want {
+		t.Fatalf("owners after amend\n got %s\nwant %s", got, want)
+	}
+}
