@@ -58,7 +58,8 @@ transcripts are never shared.`,
 				commits, _ := s.CommitsForConversation(ctx, id)
 				var links []map[string]any
 				for _, lc := range commits {
-					links = append(links, map[string]any{"hash": lc.CommitHash, "subject": lc.Subject, "confidence": lc.Confidence, "status": lc.Status})
+					links = append(links, map[string]any{"hash": lc.CommitHash, "subject": lc.Subject, "confidence": lc.Confidence, "status": lc.Status,
+						"evidence": lc.Evidence()})
 				}
 				if links == nil {
 					links = []map[string]any{}

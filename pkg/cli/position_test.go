@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/git-convo/git-convo/pkg/mcpserver"
 	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // blameJSON runs blame --json and reads its lines.
@@ -222,6 +226,18 @@ func TestPositionOverlapOnlyIsShownAsSuch(t *testing.T) {
 	if txt := sb.convo(repo, "show", sha); !strings.Contains(txt, "wrote none of these lines") {
 		t.Errorf("show:\n%s", txt)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := sb.mcpSession(ctx, repo).CallTool(ctx, &mcp.CallToolParams{Name: "get_commit_conversations", Arguments: map[string]any{"commitHash": sha}})
+	if err != nil || res.IsError {
+		t.Fatalf("get_commit_conversations: %v %+v", err, res)
+	}
+	var out mcpserver.CommitOutput
+	raw, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(raw, &out)
+	if len(out.Conversations) != 1 || out.Conversations[0].Evidence != "overlap only" || !strings.Contains(out.Hint, "wrote none of these lines") {
+		t.Errorf("MCP: %s", raw)
+	}
 	lines := sb.blameJSON(repo, "o.go")
 	text := strings.Split(strings.TrimSpace(sb.convo(repo, "blame", "o.go")), "\n")
 	for i, l := range lines {
@@ -278,5 +294,74 @@ func TestPositionThroughTheSpool(t *testing.T) {
 	sb.commit(repo, "p and q", "q.go")
 	if got, want := owners(sb.blameJSON(repo, "q.go"), map[string]string{conv: "a"}), "a a - - - - a a a"; got != want {
 		t.Fatalf("owners\n got %s\nwant %s", got, want)
+	}
+}
+
+// A teammate reading the shared note sees the same owner on every line as
+// the clone that wrote it: a person's identical and blank lines included.
+func TestPositionTeammateSeesTheSameLines(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	b := cloneAs(t, bare, "b")
+	a.convo(a.dir, "share", "on")
+	const conv = "aaaaaaaa-0000-0000-0000-0000000000c7"
+	agent := "package t\n\nfunc A() error {\n\tx := 1\n\n\treturn use(x)\n}\n"
+	a.capture(a.dir, conv, "beforeSubmitPrompt", map[string]any{"prompt": "A"})
+	a.cursorEdit(a.dir, conv, "t.go", agent, "", agent)
+	// The person adds a function with the same closing lines, and a blank
+	// line inside the agent's.
+	mine := strings.Replace(agent, "\treturn use(x)\n", "\n\treturn use(x)\n", 1) + "\nfunc B() error {\n\treturn use(2)\n}\n"
+	a.write(a.dir, "t.go", mine)
+	a.commit(a.dir, "a and b", "t.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	b.run(b.dir, "git", "pull", "-q", "--ff-only")
+	names := map[string]string{conv: "a"}
+	local := owners(a.blameJSON(a.dir, "t.go"), names)
+	// package, "", func, x:=, "" (agent's), "" (person's), return, }, "", func B, return, }
+	if want := "a a a a a - a a - - - -"; local != want {
+		t.Fatalf("A's blame\n got %s\nwant %s", local, want)
+	}
+	if shared := owners(b.blameJSON(b.dir, "t.go"), names); shared != local {
+		t.Fatalf("B's blame from the note\n got %s\nwant %s", shared, local)
+	}
+}
+
+// An edit that cannot be placed (its text stands twice in the file) is
+// text evidence, and says so: its line reads "text match", never
+// "position", and its link weighs it half.
+func TestPositionAmbiguousEditIsATextMatch(t *testing.T) {
+	sb, repo := installedSandbox(t)
+	const conv = "aaaaaaaa-0000-0000-0000-0000000000d8"
+	base := "package d\n\nfunc A() int {\n\treturn 1\n}\n"
+	sb.write(repo, "d.go", base)
+	sb.commit(repo, "base", "d.go")
+	sb.capture(repo, conv, "beforeSubmitPrompt", map[string]any{"prompt": "twice"})
+	// The agent adds a function whose one line is also A's.
+	sb.cursorEdit(repo, conv, "d.go", base+"\nfunc B() int {\n\treturn 1\n}\n", "", "\treturn 1\n")
+	sha := sb.commit(repo, "b", "d.go")
+	lines := sb.blameJSON(repo, "d.go")
+	if got, want := owners(lines, map[string]string{conv: "a"}), "- - - - - - - a~ -"; got != want {
+		t.Fatalf("owners\n got %s\nwant %s", got, want)
+	}
+	s := sb.showJSON(repo, sha)
+	if len(s.Conversations) != 1 || s.Conversations[0].Evidence != "text match" || s.Conversations[0].PositionLines != 0 ||
+		!strings.Contains(s.Conversations[0].Reason, "(1 by text match only)") || s.Conversations[0].Confidence >= 0.6+0.4/3 {
+		t.Fatalf("show: %+v", s.Conversations)
+	}
+}
+
+// Amending the agent's commit with a person's identical line keeps each
+// line's owner: the amended commit is carried by position too.
+func TestPositionAmendKeepsOwners(t *testing.T) {
+	sb, repo := installedSandbox(t)
+	const conv = "aaaaaaaa-0000-0000-0000-0000000000e9"
+	sb.capture(repo, conv, "beforeSubmitPrompt", map[string]any{"prompt": "E"})
+	agent := "package e\n\nfunc E() {\n\tif ok() {\n\t\tgo()\n\t}\n}\n"
+	sb.cursorEdit(repo, conv, "e.go", agent, "", agent)
+	sb.commit(repo, "e", "e.go")
+	sb.write(repo, "e.go", agent+"\nfunc F() {\n\tif ok() {\n\t\tstop()\n\t}\n}\n")
+	sb.run(repo, "git", "commit", "-q", "--amend", "--no-edit", "-a")
+	if got, want := owners(sb.blameJSON(repo, "e.go"), map[string]string{conv: "a"}), "a a a a a a a - - - - - -"; got != want {
+		t.Fatalf("owners after amend\n got %s\nwant %s", got, want)
 	}
 }

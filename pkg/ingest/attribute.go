@@ -138,7 +138,10 @@ func (r *Recorder) positionOwners(ctx context.Context, added map[string][]gitx.A
 	}
 	blobs, err := r.Repo.FilesAt(ctx, sc.Hash, paths)
 	if err != nil {
-		return nil, nil, err
+		// The lines may still match by text (each edit is then uncarried):
+		// a git that cannot read the files must not stop the recording.
+		r.Log.Printf("record", "reading the files of %s: %v (their lines match by text only)", gitx.ShortHash(sc.Hash), err)
+		blobs = nil
 	}
 	committed := map[string][]int64{}
 	for _, p := range paths {

@@ -16,9 +16,15 @@ const maxLocateBytes = 4 << 20
 // now, right after the edit (each file read once): the spans the capture
 // keeps. Any agent's Writes work: the file path, the text after the edit,
 // the lines written. A file that cannot be read gives no span (its lines
-// stay text evidence).
-func LocateWrites(a source.Activity) []position.Span {
-	var out []position.Span
+// stay text evidence), and neither does a failure of the locating itself.
+func LocateWrites(a source.Activity) (out []position.Span) {
+	defer func() {
+		// Locating is extra evidence: whatever goes wrong, the event is
+		// still recorded, with its text.
+		if recover() != nil {
+			out = nil
+		}
+	}()
 	for file, writes := range a.Writes {
 		p := source.NormalizeFSPath(file)
 		if !filepath.IsAbs(p) && len(a.Roots) > 0 {

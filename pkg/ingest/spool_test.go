@@ -2,13 +2,18 @@ package ingest
 
 import (
 	"context"
-	"github.com/git-convo/git-convo/pkg/agents/builtin"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/position"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
+
+	"github.com/git-convo/git-convo/pkg/agents/builtin"
 )
 
 // TestReplay: spooled events are recorded as their agent's, at the time
@@ -42,5 +47,23 @@ func TestReplay(t *testing.T) {
 		if c.Agent != want[0] && !(want[0] == "" && c.Agent == "cursor") || c.FirstPrompt != want[1] {
 			t.Errorf("%s: agent %q prompt %q, want %q", id, c.Agent, c.FirstPrompt, want)
 		}
+	}
+}
+
+// LocateWrites reads each edited file once and keeps what the edits wrote;
+// a file it cannot read gives no span.
+func TestLocateWrites(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.go")
+	if err := os.WriteFile(p, []byte("package a\n\nfunc A() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := source.Activity{Roots: []string{dir}, Writes: map[string][]position.Write{
+		"a.go":    {{Old: "", New: "func A() {}\n"}},
+		"gone.go": {{Old: "", New: "x\n"}},
+	}}
+	spans := LocateWrites(a)
+	if len(spans) != 1 || spans[0].Path != "a.go" || fmt.Sprint(spans[0].Ranges) != "[{3 3}]" || len(spans[0].Snapshot) != 3*8 {
+		t.Fatalf("%+v", spans)
 	}
 }

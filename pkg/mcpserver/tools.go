@@ -107,6 +107,8 @@ func hint(convs []ConversationRef) string {
 	switch {
 	case len(convs) == 0:
 		return "No conversation is linked: this was probably written by hand, or before git-convo was installed."
+	case convs[0].Evidence == store.LinkEvidenceOverlap && convs[0].AddedLines > 0:
+		return "The linked conversations edited the same files but wrote none of these lines: a person probably wrote them."
 	case convs[0].Confidence >= 0.7:
 		return fmt.Sprintf("High confidence: read conversation %s with get_conversation for the reasoning behind it.", convs[0].ID)
 	default:

@@ -66,6 +66,7 @@ func (g Git) build(ctx context.Context, st *store.Store, have []string, o BuildO
 			in.Writers[p] = map[int]string{}
 			for n, w := range lines {
 				in.Writers[p][n] = w.ConversationID
+				in.BlanksKnown = in.BlanksKnown || w.Evidence == store.EvidencePosition
 			}
 		}
 		for _, lc := range linked[h] {

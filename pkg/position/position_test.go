@@ -26,6 +26,8 @@ func lcs(a, b []int64) int {
 	return t[0][0]
 }
 
+// Match is a valid alignment, and a shortest diff where no line is unique
+// to anchor it (the patience part is tested by TestMatchAnchors).
 func TestMatchIsAShortestDiff(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for n := 0; n < 500; n++ {
@@ -52,9 +54,21 @@ func TestMatchIsAShortestDiff(t *testing.T) {
 			last = i
 			kept++
 		}
-		if kept != lcs(a, b) {
+		if len(uniqueAnchors(a, b)) == 0 && kept != lcs(a, b) {
 			t.Fatalf("%v %v: kept %d lines, the LCS is %d", a, b, kept, lcs(a, b))
 		}
+	}
+}
+
+// Unique lines anchor the alignment: the agent's `}` after its unique
+// return stays paired with the `}` right after that return, not with a
+// person's last `}`.
+func TestMatchAnchors(t *testing.T) {
+	a := HashLines([]string{"func A() {", "\treturn use(x)", "}"})
+	b := HashLines([]string{"func A() {", "", "\treturn use(x)", "}", "", "func B() {", "\treturn use(2)", "}"})
+	m, ok := Match(a, b)
+	if !ok || !reflect.DeepEqual(m, []int{0, -1, 1, 2, -1, -1, -1, -1}) {
+		t.Fatalf("m = %v", m)
 	}
 }
 

@@ -23,7 +23,10 @@ type Input struct {
 	Added map[string][]gitx.AddedLine
 	// Writers names, per path and line, the conversation that wrote it.
 	Writers map[string]map[int]string
-	Links   []Link
+	// BlanksKnown: Writers name the blank lines the agents wrote (evidence
+	// by position), so no other blank line is given to a conversation.
+	BlanksKnown bool
+	Links       []Link
 	// Prompts shares each conversation's first prompt (redacted).
 	Prompts bool
 	// Root and Home are the work tree and the home directory: paths under
@@ -112,9 +115,10 @@ func (in Input) file(p string, models map[string]string, wroteLines map[string]b
 	for i, l := range lines {
 		owner[i] = in.Writers[p][l.Line]
 	}
-	// A blank line inside one conversation's run belongs to it.
+	// A blank line inside one conversation's run belongs to it (when only
+	// text evidence says who wrote what).
 	for i := range lines {
-		if owner[i] == "" && !link.Countable(lines[i].Text) && i > 0 && i+1 < len(lines) && owner[i-1] != "" && owner[i-1] == owner[i+1] {
+		if !in.BlanksKnown && owner[i] == "" && !link.Countable(lines[i].Text) && i > 0 && i+1 < len(lines) && owner[i-1] != "" && owner[i-1] == owner[i+1] {
 			owner[i] = owner[i-1]
 		}
 	}
