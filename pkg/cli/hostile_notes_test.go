@@ -43,6 +43,28 @@ func (sb *sandbox) runWithin(limit time.Duration, dir string, args ...string) re
 	return r
 }
 
+// runWithinGit is runWithin for a git command (its hooks run git-convo):
+// the whole process group is not at hand, so the wait is bounded.
+func (sb *sandbox) runWithinGit(limit time.Duration, dir string, args ...string) result {
+	sb.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir, cmd.Env = dir, sb.env
+	cmd.WaitDelay = 5 * time.Second
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		sb.t.Fatalf("git %v: still running after %v (killed)", args, limit)
+	}
+	r := result{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	}
+	return r
+}
+
 // pushRawNote has tm put text as the note of rev and push the notes ref, as
 // any teammate with push access can, without git-convo.
 func (tm teammate) pushRawNote(t *testing.T, rev, text string) {
