@@ -29,7 +29,7 @@ const extraCommits = 8
 // catchUpMax bounds how far back in the reflog a drain looks for the last
 // recorded commit: every unrecorded commit after it is recorded too (its
 // queue record was lost: a full disk, a FIFO at the queue).
-const catchUpMax = 1000
+const catchUpMax = 500
 
 // Recorder records commits of one repository: stores each, attributes its
 // added lines to the agents' edits, and links it to conversations.
