@@ -23,44 +23,34 @@ import (
 // limit (it is killed).
 func (sb *sandbox) runWithin(limit time.Duration, dir string, args ...string) result {
 	sb.t.Helper()
+	return sb.runBounded(limit, dir, binPath, args...) // not through git: the kill must reach it
+}
+
+// runWithinGit is runWithin for a git command (its hooks run git-convo,
+// which the kill does not reach: the wait for its output is bounded too).
+func (sb *sandbox) runWithinGit(limit time.Duration, dir string, args ...string) result {
+	sb.t.Helper()
+	return sb.runBounded(limit, dir, "git", args...)
+}
+
+func (sb *sandbox) runBounded(limit time.Duration, dir, bin string, args ...string) result {
+	sb.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binPath, args...) // not through git: the kill must reach it
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = dir, sb.env
 	cmd.WaitDelay = 5 * time.Second
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		sb.t.Fatalf("git convo %v: still running after %v (killed)", args, limit)
+		sb.t.Fatalf("%s %v: still running after %v (killed)", filepath.Base(bin), args, limit)
 	}
 	r := result{stdout: out.String(), stderr: errb.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
 		sb.t.Fatalf("%v: %v", args, err)
-	}
-	return r
-}
-
-// runWithinGit is runWithin for a git command (its hooks run git-convo):
-// the whole process group is not at hand, so the wait is bounded.
-func (sb *sandbox) runWithinGit(limit time.Duration, dir string, args ...string) result {
-	sb.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir, cmd.Env = dir, sb.env
-	cmd.WaitDelay = 5 * time.Second
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		sb.t.Fatalf("git %v: still running after %v (killed)", args, limit)
-	}
-	r := result{stdout: out.String(), stderr: errb.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
 	}
 	return r
 }
