@@ -198,3 +198,29 @@ func TestOnePushCannotDeleteEveryonesNotes(t *testing.T) {
 		t.Errorf("after A's push, the remote still lacks the note of %s: %s", old, note.stderr)
 	}
 }
+
+// TestDoctorCountsSkippedNotes (issue 28, item 9): what the bounds skip
+// is counted where the user looks. A 9 MiB note and a note of 1,001
+// records are pushed; show answers at once, and doctor names both.
+func TestDoctorCountsSkippedNotes(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	b := cloneAs(t, bare, "b")
+	a.write(a.dir, "x.txt", "x\n")
+	big := a.commit(a.dir, "x", "x.txt")
+	a.write(a.dir, "y.txt", "y\n")
+	many := a.commit(a.dir, "y", "y.txt")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	a.pushRawNote(t, big, strings.Repeat(`{"files":[],"pad":"`+strings.Repeat("p", 1000)+"\"}\n", notes.MaxNoteBytes/1000+1))
+	a.pushRawNote(t, many, strings.Repeat(`{"files":[]}`+"\n", notes.MaxNoteRecords+1))
+	b.run(b.dir, "git", "pull", "-q", "--ff-only")
+	for _, c := range []string{big, many} {
+		if r := b.runWithin(time.Minute, b.dir, "show", "--no-pager", c); r.code != 0 {
+			t.Errorf("show %s: %d %s", c, r.code, r.stderr)
+		}
+	}
+	d := b.runWithin(time.Minute, b.dir, "doctor").stdout
+	if !strings.Contains(d, "1 note(s) over 8 MiB") || !strings.Contains(d, "1 record(s) past the first 1000 of 1 note(s)") {
+		t.Errorf("doctor does not count the skipped notes:\n%s", d)
+	}
+}
