@@ -13,11 +13,11 @@ import (
 	"github.com/git-convo/git-convo/pkg/spool"
 )
 
-// TestCommitsWhoseQueueRecordWasLostAreCaughtUp (issue 28, item 10): the
+// TestHostileLostQueueRecordsAreCaughtUp (issue 28, item 10): the
 // queue's append fails silently on a full disk, and the next drain
 // recorded HEAD (and at most 8 commits made minutes before it) only. Now a
 // drain records every unrecorded commit back to the last recorded one.
-func TestCommitsWhoseQueueRecordWasLostAreCaughtUp(t *testing.T) {
+func TestHostileLostQueueRecordsAreCaughtUp(t *testing.T) {
 	skipOnWindows(t)
 	sb := newSandbox(t)
 	repo := sb.repo("full")
@@ -58,11 +58,11 @@ func TestCommitsWhoseQueueRecordWasLostAreCaughtUp(t *testing.T) {
 	}
 }
 
-// TestSpecialFilesNeverHangHooksOrReads (issue 28, item 11), end to end: a
+// TestHostileSpecialFilesNeverHangHooksOrReads (issue 28, item 11), end to end: a
 // FIFO in the spool hung every drain, the Stop hook and a synchronous
 // commit; a FIFO at the queue file blocked git commit. Each command runs
 // under a timeout.
-func TestSpecialFilesNeverHangHooksOrReads(t *testing.T) {
+func TestHostileSpecialFilesNeverHangHooksOrReads(t *testing.T) {
 	skipOnWindows(t)
 	sb := newSandbox(t)
 	repo := sb.repo("fifo")

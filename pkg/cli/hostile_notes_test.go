@@ -146,12 +146,12 @@ func (tm teammate) emptyCommits(t *testing.T, n int) string {
 	return strings.TrimSpace(tm.run(tm.dir, "git", "rev-parse", "main"))
 }
 
-// TestOnePushCannotDeleteEveryonesNotes (issue 28, item 7): a teammate
+// TestHostileDeletionsCannotRemoveEveryonesNotes (issue 28, item 7): a teammate
 // removed every note and pushed a fast-forward; git convo fetch took it,
 // and git convo push restored only the last 100 commits' notes. Now every
 // record this clone wrote that a merge dropped is written back, whatever
 // its age, and fetch and share status warn of the deletion.
-func TestOnePushCannotDeleteEveryonesNotes(t *testing.T) {
+func TestHostileDeletionsCannotRemoveEveryonesNotes(t *testing.T) {
 	base, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
 	b := cloneAs(t, bare, "b")
@@ -199,10 +199,10 @@ func TestOnePushCannotDeleteEveryonesNotes(t *testing.T) {
 	}
 }
 
-// TestDoctorCountsSkippedNotes (issue 28, item 9): what the bounds skip
+// TestHostileNotesSkippedAreCountedByDoctor (issue 28, item 9): what the bounds skip
 // is counted where the user looks. A 9 MiB note and a note of 1,001
 // records are pushed; show answers at once, and doctor names both.
-func TestDoctorCountsSkippedNotes(t *testing.T) {
+func TestHostileNotesSkippedAreCountedByDoctor(t *testing.T) {
 	_, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
 	b := cloneAs(t, bare, "b")

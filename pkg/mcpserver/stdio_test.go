@@ -91,11 +91,11 @@ func output(w *lockedWriter) string {
 	return w.w.(*bytes.Buffer).String()
 }
 
-// TestBatchRefusedAndInFlightAnswered (issue 28, item 15): a JSON-RPC
+// TestHostileBatchRefusedAndInFlightAnswered (issue 28, item 15): a JSON-RPC
 // batch line is answered with -32600 and the session goes on; a slow
 // request still running when the input closes is answered before the
 // server returns.
-func TestBatchRefusedAndInFlightAnswered(t *testing.T) {
+func TestHostileBatchRefusedAndInFlightAnswered(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	addTool(s, &mcp.Tool{Name: "slow"}, func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, map[string]any, error) {
 		time.Sleep(300 * time.Millisecond)
