@@ -5,6 +5,7 @@ package templates
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -30,9 +31,9 @@ func Render(hook, bin, queue string) (string, error) {
 // RenderVersion renders a given block version (tests of upgrades use old
 // ones; v1 has no queue).
 func RenderVersion(version, hook, bin, queue string) (string, error) {
-	b, err := files.ReadFile(version + "/" + hook + ".sh")
+	b, err := readBlock(version, hook)
 	if err != nil {
-		return "", fmt.Errorf("no %s block for hook %s", version, hook)
+		return "", err
 	}
 	s := strings.ReplaceAll(string(b), "{{BIN}}", shellQuote(bin))
 	return strings.ReplaceAll(s, "{{QUEUE}}", shellQuote(queue)), nil
@@ -40,4 +41,17 @@ func RenderVersion(version, hook, bin, queue string) (string, error) {
 
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// readBlock reads hook's block of version: a version holds only the blocks
+// it changed, the others are the earlier version's.
+func readBlock(version, hook string) ([]byte, error) {
+	vs := Versions()
+	at := slices.Index(vs, version)
+	for i := at; i >= 0; i-- {
+		if b, err := files.ReadFile(vs[i] + "/" + hook + ".sh"); err == nil {
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("no %s block for hook %s", version, hook)
 }

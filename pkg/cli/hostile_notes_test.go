@@ -23,16 +23,28 @@ import (
 // limit (it is killed).
 func (sb *sandbox) runWithin(limit time.Duration, dir string, args ...string) result {
 	sb.t.Helper()
+	return sb.runBounded(limit, dir, binPath, args...) // not through git: the kill must reach it
+}
+
+// runWithinGit is runWithin for a git command (its hooks run git-convo,
+// which the kill does not reach: the wait for its output is bounded too).
+func (sb *sandbox) runWithinGit(limit time.Duration, dir string, args ...string) result {
+	sb.t.Helper()
+	return sb.runBounded(limit, dir, "git", args...)
+}
+
+func (sb *sandbox) runBounded(limit time.Duration, dir, bin string, args ...string) result {
+	sb.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binPath, args...) // not through git: the kill must reach it
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = dir, sb.env
 	cmd.WaitDelay = 5 * time.Second
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		sb.t.Fatalf("git convo %v: still running after %v (killed)", args, limit)
+		sb.t.Fatalf("%s %v: still running after %v (killed)", filepath.Base(bin), args, limit)
 	}
 	r := result{stdout: out.String(), stderr: errb.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -136,12 +148,12 @@ func (tm teammate) emptyCommits(t *testing.T, n int) string {
 	return strings.TrimSpace(tm.run(tm.dir, "git", "rev-parse", "main"))
 }
 
-// TestOnePushCannotDeleteEveryonesNotes (issue 28, item 7): a teammate
+// TestHostileDeletionsCannotRemoveEveryonesNotes (issue 28, item 7): a teammate
 // removed every note and pushed a fast-forward; git convo fetch took it,
 // and git convo push restored only the last 100 commits' notes. Now every
 // record this clone wrote that a merge dropped is written back, whatever
 // its age, and fetch and share status warn of the deletion.
-func TestOnePushCannotDeleteEveryonesNotes(t *testing.T) {
+func TestHostileDeletionsCannotRemoveEveryonesNotes(t *testing.T) {
 	base, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
 	b := cloneAs(t, bare, "b")
@@ -186,5 +198,31 @@ func TestOnePushCannotDeleteEveryonesNotes(t *testing.T) {
 	note := a.runEnv(a.dir, a.env, "", "git", "--git-dir="+bare, "notes", "--ref="+notes.Ref, "show", old)
 	if !strings.Contains(note.stdout, "conv-old") {
 		t.Errorf("after A's push, the remote still lacks the note of %s: %s", old, note.stderr)
+	}
+}
+
+// TestHostileNotesSkippedAreCountedByDoctor (issue 28, item 9): what the bounds skip
+// is counted where the user looks. A 9 MiB note and a note of 1,001
+// records are pushed; show answers at once, and doctor names both.
+func TestHostileNotesSkippedAreCountedByDoctor(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	b := cloneAs(t, bare, "b")
+	a.write(a.dir, "x.txt", "x\n")
+	big := a.commit(a.dir, "x", "x.txt")
+	a.write(a.dir, "y.txt", "y\n")
+	many := a.commit(a.dir, "y", "y.txt")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	a.pushRawNote(t, big, strings.Repeat(`{"files":[],"pad":"`+strings.Repeat("p", 1000)+"\"}\n", notes.MaxNoteBytes/1000+1))
+	a.pushRawNote(t, many, strings.Repeat(`{"files":[]}`+"\n", notes.MaxNoteRecords+1))
+	b.run(b.dir, "git", "pull", "-q", "--ff-only")
+	for _, c := range []string{big, many} {
+		if r := b.runWithin(time.Minute, b.dir, "show", "--no-pager", c); r.code != 0 {
+			t.Errorf("show %s: %d %s", c, r.code, r.stderr)
+		}
+	}
+	d := b.runWithin(time.Minute, b.dir, "doctor").stdout
+	if !strings.Contains(d, "1 note(s) over 8 MiB") || !strings.Contains(d, "1 record(s) past the first 1000 of 1 note(s)") {
+		t.Errorf("doctor does not count the skipped notes:\n%s", d)
 	}
 }

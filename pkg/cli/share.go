@@ -415,7 +415,8 @@ func pushCommand(env *Env) *cli.Command {
 		Usage:     "push shared notes to a remote (the pre-push hook does it after git push)",
 		UsageText: "git convo push [<remote>]",
 		Description: `Pushes refs/notes/convo without force. When the remote has notes this clone lacks, it
-fetches them, merges them record by record and tries again. Sharing must be on.`,
+fetches them, merges them record by record and tries again; this clone's own records that
+the merge dropped (a teammate deleted them) are written back first. Sharing must be on.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "hook", Hidden: true, Usage: "started by the pre-push hook"}},
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
@@ -497,8 +498,9 @@ func fetchCommand(env *Env) *cli.Command {
 		Usage:     "fetch teammates' shared notes (a plain git fetch does it once installed)",
 		UsageText: "git convo fetch [<remote>]",
 		Description: `Fetches the remote's refs/notes/convo into refs/notes/remotes/<remote>/convo (never into
-refs/notes/convo itself). Read commands merge it on read; with sharing on it is also merged
-into refs/notes/convo, record by record. It then looks for squash merges among the last 200
+refs/notes/convo itself), warning on stderr when the fetched notes delete notes. Read commands
+merge it on read; with sharing on it is also merged into refs/notes/convo, record by record,
+and this clone's own records the merge dropped are written back. It then looks for squash merges among the last 200
 commits of the remote's branches. Once install has set up the fetch, a plain git fetch is
 enough: the next read command recognises the squash merges it brought, and when it brought
 notes, looks again at the remote's last 100 commits (a squash may come before its notes).`,

@@ -15,11 +15,11 @@ import (
 	"github.com/git-convo/git-convo/pkg/queue"
 )
 
-// TestCommitHookNeverBlocksOnASpecialQueue (issue 28, item 11): a FIFO
+// TestHostileCommitHookNeverBlocksOnASpecialQueue (issue 28, item 11): a FIFO
 // where the queue goes blocked git commit in the hook's append; a link
 // there sent the record anywhere. The block appends to a regular file (or
 // creates one) only, and returns at once.
-func TestCommitHookNeverBlocksOnASpecialQueue(t *testing.T) {
+func TestHostileCommitHookNeverBlocksOnASpecialQueue(t *testing.T) {
 	for _, kind := range []string{"fifo", "link"} {
 		for _, hook := range []string{"post-commit", "post-merge"} {
 			t.Run(kind+"/"+hook, func(t *testing.T) {

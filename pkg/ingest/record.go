@@ -21,9 +21,15 @@ const (
 )
 
 // extraCommits bounds how many unrecorded commits before the queued ones a
-// drain also records: a hook appends its record a moment after git wrote the
-// reflog, so a drain can see a commit before its record.
+// drain also records when no recorded commit comes before them: a hook
+// appends its record a moment after git wrote the reflog, so a drain can
+// see a commit before its record.
 const extraCommits = 8
+
+// catchUpMax bounds how far back in the reflog a drain looks for the last
+// recorded commit: every unrecorded commit after it is recorded too (its
+// queue record was lost: a full disk, a FIFO at the queue).
+const catchUpMax = 500
 
 // Recorder records commits of one repository: stores each, attributes its
 // added lines to the agents' edits, and links it to conversations.
@@ -177,10 +183,12 @@ func (r *Recorder) Rewrite(ctx context.Context, pairs [][2]string) error {
 }
 
 // RecordNew records the last n commits this work tree made, and the
-// unrecorded ones right before them (see extraCommits). Without a reflog it
-// records HEAD and the commits just before it.
+// unrecorded ones before them: all of them back to the last recorded
+// commit (within catchUpMax), else a few made moments before (see
+// extraCommits). Without a reflog it records HEAD and the commits just
+// before it.
 func (r *Recorder) RecordNew(ctx context.Context, n int) error {
-	entries, err := r.Repo.NewCommits(n + extraCommits)
+	entries, err := r.Repo.NewCommits(n + catchUpMax)
 	if err != nil {
 		return r.RecordHead(ctx)
 	}
@@ -192,11 +200,23 @@ func (r *Recorder) RecordNew(ctx context.Context, n int) error {
 	if err != nil {
 		return err
 	}
-	// The last n are the queued ones; before them only a contiguous run of
-	// unrecorded commits.
+	// The last n are the queued ones. Before them, the unrecorded commits
+	// back to a recorded one: git-convo was recording then, so their
+	// records were lost (the queue's append failed on a full disk), and
+	// they are recorded now, however long ago. With no recorded commit in
+	// reach (git-convo just installed), only a contiguous run of commits
+	// made moments apart, at most extraCommits.
 	first := max(len(entries)-n, 0)
-	for first > 0 && !done[entries[first-1].New] && entries[first].Time().Sub(entries[first-1].Time()) <= catchUpWindow {
-		first--
+	k := first
+	for k > 0 && !done[entries[k-1].New] {
+		k--
+	}
+	if k > 0 {
+		first = k
+	} else {
+		for stop := max(first-extraCommits, 0); first > stop && !done[entries[first-1].New] && entries[first].Time().Sub(entries[first-1].Time()) <= catchUpWindow; {
+			first--
+		}
 	}
 	for _, e := range entries[first:] {
 		if done[e.New] {

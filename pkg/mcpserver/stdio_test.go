@@ -7,7 +7,7 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync"
+
 	"testing"
 	"time"
 
@@ -84,36 +84,25 @@ func TestToolPanicBecomesItsError(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer the server writes while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// output is what the server wrote so far (it writes while the test reads).
+func output(w *lockedWriter) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.(*bytes.Buffer).String()
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// TestBatchRefusedAndInFlightAnswered (issue 28, item 15): a JSON-RPC
+// TestHostileBatchRefusedAndInFlightAnswered (issue 28, item 15): a JSON-RPC
 // batch line is answered with -32600 and the session goes on; a slow
 // request still running when the input closes is answered before the
 // server returns.
-func TestBatchRefusedAndInFlightAnswered(t *testing.T) {
+func TestHostileBatchRefusedAndInFlightAnswered(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	addTool(s, &mcp.Tool{Name: "slow"}, func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, map[string]any, error) {
 		time.Sleep(300 * time.Millisecond)
 		return nil, map[string]any{"done": true}, nil
 	})
 	in, feed := io.Pipe()
-	out := &syncBuffer{}
+	out := &lockedWriter{w: &bytes.Buffer{}}
 	ran := make(chan error, 1)
 	go func() { ran <- s.Run(context.Background(), guardedTransport(in, out)) }()
 	send := func(line string) {
@@ -126,7 +115,7 @@ func TestBatchRefusedAndInFlightAnswered(t *testing.T) {
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
 		for time.Now().Before(deadline) {
-			for _, line := range strings.Split(out.String(), "\n") {
+			for _, line := range strings.Split(output(out), "\n") {
 				var m map[string]any
 				if json.Unmarshal([]byte(line), &m) == nil {
 					if b, _ := json.Marshal(m["id"]); string(b) == id {
@@ -136,7 +125,7 @@ func TestBatchRefusedAndInFlightAnswered(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		t.Fatalf("no answer to id %s; output:\n%s", id, out.String())
+		t.Fatalf("no answer to id %s; output:\n%s", id, output(out))
 		return nil
 	}
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
@@ -147,8 +136,8 @@ func TestBatchRefusedAndInFlightAnswered(t *testing.T) {
 	if m := answer("4"); m["error"] != nil {
 		t.Fatalf("after a batch, ping: %v", m)
 	}
-	if !strings.Contains(out.String(), `"code":-32600`) {
-		t.Errorf("the batch was not answered with -32600:\n%s", out.String())
+	if !strings.Contains(output(out), `"code":-32600`) {
+		t.Errorf("the batch was not answered with -32600:\n%s", output(out))
 	}
 	send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
 	feed.Close() // the client goes away while the tool runs

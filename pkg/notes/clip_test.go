@@ -9,7 +9,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
-func TestClip(t *testing.T) {
+func TestHostileClip(t *testing.T) {
 	added := map[string][]gitx.AddedLine{"a.go": {{Line: 3}, {Line: 4}, {Line: 5}, {Line: 9}}}
 	conv := func(rs ...trace.Range) trace.Conversation {
 		return trace.Conversation{URL: "git-convo:conversation/c", Contributor: &trace.Contributor{Type: "ai"}, Ranges: rs}

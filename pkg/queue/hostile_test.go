@@ -11,11 +11,11 @@ import (
 	"time"
 )
 
-// TestDrainRefusesSpecialEntries (issue 28, item 11): a FIFO where the
+// TestHostileDrainRefusesSpecialEntries (issue 28, item 11): a FIFO where the
 // queue goes, or a claimed file linked to /dev/zero, never blocks a drain
 // or doctor's count: each is removed unread (the link, not /dev/zero), and
 // the real records are applied.
-func TestDrainRefusesSpecialEntries(t *testing.T) {
+func TestHostileDrainRefusesSpecialEntries(t *testing.T) {
 	for _, kind := range []string{"fifo at the queue", "fifo claimed", "link to /dev/zero", "link to a queue"} {
 		t.Run(kind, func(t *testing.T) {
 			dir := t.TempDir()

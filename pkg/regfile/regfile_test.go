@@ -24,7 +24,7 @@ func within(t *testing.T, fn func()) {
 	}
 }
 
-func TestRead(t *testing.T) {
+func TestHostileRead(t *testing.T) {
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "plain")
 	os.WriteFile(plain, []byte("hello"), 0o600)

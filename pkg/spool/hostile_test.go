@@ -11,10 +11,10 @@ import (
 	"time"
 )
 
-// TestDrainRefusesSpecialEntries (issue 28, item 11): a FIFO in the spool
+// TestHostileDrainRefusesSpecialEntries (issue 28, item 11): a FIFO in the spool
 // hung every drain, and an entry linked to /dev/zero grew a process to
 // 15 GB. Both are set aside unread, and the entries around them replayed.
-func TestDrainRefusesSpecialEntries(t *testing.T) {
+func TestHostileDrainRefusesSpecialEntries(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "spool")
 	base := time.Now()
 	for i := range 3 {
