@@ -300,3 +300,37 @@ func TestDoctorWithoutCursorDatabase(t *testing.T) {
 		t.Errorf("doctor with no Cursor database (exit %d):\n%s", r.code, r.stdout)
 	}
 }
+
+// TestStatsAndNumstatDifferAsDocumented: stats counts the added lines that
+// hold text; git log --numstat counts blank ones too. The README and stats
+// --help say so, and the counts differ by exactly the blank lines.
+func TestStatsAndNumstatDifferAsDocumented(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("stats")
+	sb.convo(repo, "install", "--cursor=none")
+	body := "package s\n\nfunc A() {}\n\n\nfunc B() {}\n"
+	sb.agentEdit(repo, "33333333-2222-4333-8444-555555555555", "s.go", body)
+	sb.commit(repo, "s", "s.go")
+	var st struct{ Added, Agent int }
+	if err := json.Unmarshal([]byte(sb.convo(repo, "stats", "--json", "-1")), &st); err != nil {
+		t.Fatal(err)
+	}
+	numstat := strings.Fields(sb.run(repo, "git", "log", "-1", "--numstat", "--format="))
+	blank := 0
+	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		if l == "" {
+			blank++
+		}
+	}
+	if len(numstat) < 1 || numstat[0] != fmt.Sprint(st.Added+blank) || st.Added != 3 || st.Agent != 3 {
+		t.Errorf("stats added %d (agent %d), numstat %v, blank lines %d", st.Added, st.Agent, numstat, blank)
+	}
+	readme, _ := os.ReadFile("../../README.md")
+	help := sb.convo(repo, "stats", "--help")
+	for what, text := range map[string]string{"README": string(readme), "stats --help": strings.Join(strings.Fields(help), " ")} {
+		if !strings.Contains(text, "Blank lines are left out of every count, where `git log --numstat` counts them") &&
+			!strings.Contains(text, "Blank lines are left out of every count, where git log --numstat counts them") {
+			t.Errorf("%s does not say how stats and git log --numstat differ", what)
+		}
+	}
+}
