@@ -334,3 +334,48 @@ func TestStatsAndNumstatDifferAsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestDotfilesEditsWaitForTheirCommit: in a GIT_DIR + GIT_WORK_TREE
+// repository, the agent's hooks run without GIT_DIR, so no repository is
+// found for the files it edits. Its edits wait, and the next commit whose
+// work tree holds them (the post-commit record knows GIT_DIR and
+// GIT_WORK_TREE) claims them: the commit is linked, line by line.
+func TestDotfilesEditsWaitForTheirCommit(t *testing.T) {
+	skipOnWindows(t)
+	for _, queued := range []bool{false, true} {
+		t.Run(fmt.Sprintf("queued=%v", queued), func(t *testing.T) {
+			sb := newSandbox(t)
+			home := filepath.Join(sb.root, "dots")
+			gitDir := filepath.Join(home, ".cfg")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			sb.run(home, "git", "init", "-q", "--bare", gitDir)
+			git := sb.with("GIT_DIR="+gitDir, "GIT_WORK_TREE="+home)
+			if queued {
+				git = append(git, "GIT_CONVO_SYNC=")
+			}
+			if r := sb.runEnv(home, git, "", "git", "convo", "install", "--cursor=none"); r.code != 0 {
+				t.Fatalf("install: %s", r.stderr)
+			}
+			const conv = "22222222-2222-4333-8444-555555555555"
+			body := "alias ll='ls -l'\nexport EDITOR=vim\n"
+			// The agent's hooks: no GIT_DIR, as Cursor runs them.
+			sb.agentEdit(home, conv, ".bashrc", body)
+			if r := sb.runEnv(home, git, "", "git", "add", ".bashrc"); r.code != 0 {
+				t.Fatal(r.stderr)
+			}
+			if r := sb.runEnv(home, git, "", "git", "commit", "-q", "-m", "shell setup"); r.code != 0 {
+				t.Fatal(r.stderr)
+			}
+			r := sb.runEnv(home, git, "", "git", "convo", "show", "--json")
+			var s showJSON
+			if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+				t.Fatalf("show --json: %v %s", err, r.stderr)
+			}
+			if !s.Commit.Recorded || len(s.Conversations) != 1 || s.Conversations[0].ID != conv || s.Conversations[0].WrittenLines != 2 {
+				t.Errorf("recorded %v, conversations %+v", s.Commit.Recorded, s.Conversations)
+			}
+		})
+	}
+}
