@@ -139,7 +139,8 @@ func TestUninstallLeavesNothingOfItsOwn(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(b.queueDir(), queue.FileName+"*")); len(left) > 0 {
 		t.Errorf("uninstall left the queue's files: %v", left)
 	}
-	for _, want := range []string{"removed git config convo.share", "Left in place", ".cursor/hooks.json: Cursor's hooks",
+	for _, want := range []string{"removed git config convo.share", "removed git config notes.rewriteRef " + notes.RewriteRef,
+		"removed git config remote.origin.fetch " + notes.FetchRefspec("origin"), "Left in place", ".cursor/hooks.json: Cursor's hooks",
 		".cursor/mcp.json: git-convo's MCP server", "uninstall --cursor", "forget --repo", "refs/notes/convo"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("uninstall does not say %q:\n%s", want, out)
