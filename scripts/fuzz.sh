@@ -27,6 +27,10 @@ case "${1:-}" in
 esac
 pattern=${1:-.}
 fuzztime=${FUZZTIME:-10000x}
+if [ "$fuzztime" = "0" ]; then
+  echo "fuzz.sh: FUZZTIME=0, no fuzzing"
+  exit 0
+fi
 export CGO_ENABLED=1
 
 n=0

@@ -739,8 +739,12 @@ func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, loc
 // teardownSharing takes out what setupSharing added to the repository's
 // git config (the notes fetch refspecs, notes.rewriteRef). Notes stay.
 func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
-	if err := notesGit(repo).Unsetup(ctx); err != nil {
+	removed, err := notesGit(repo).Unsetup(ctx)
+	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %s\n", term.Line(err.Error()))
+	}
+	for _, r := range removed {
+		fmt.Fprintf(env.Stdout, "removed git config %s\n", term.Line(r))
 	}
 }
 

@@ -23,8 +23,10 @@ func statsCommand(env *Env) *cli.Command {
 HEAD), the lines each commit added and how many of them an agent's edit wrote, per file and
 per commit author. Paths, with or without "--", limit the files counted. A file moved by
 hand (a rename, as git finds renames) counts only the lines it changed. A merge adds no
-lines of its own (as in git log --numstat): its branch's commits count them. Commits recorded
-before line-level attribution existed are left out of the counts.`,
+lines of its own (as in git log --numstat): its branch's commits count them. Blank lines are
+left out of every count, where git log --numstat counts them: a blank line is no evidence of
+who wrote it. Commits recorded before line-level attribution existed are left out of the
+counts.`,
 		SkipFlagParsing: true,
 		Flags:           helpFlags(statsOptionHelp()), // listed by --help; parsed in gitargs.go
 		Action:          gitLogStyle("stats", env, runStats),

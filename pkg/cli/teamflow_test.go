@@ -139,7 +139,8 @@ func TestUninstallLeavesNothingOfItsOwn(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(b.queueDir(), queue.FileName+"*")); len(left) > 0 {
 		t.Errorf("uninstall left the queue's files: %v", left)
 	}
-	for _, want := range []string{"removed git config convo.share", "Left in place", ".cursor/hooks.json: Cursor's hooks",
+	for _, want := range []string{"removed git config convo.share", "removed git config notes.rewriteRef " + notes.RewriteRef,
+		"removed git config remote.origin.fetch " + notes.FetchRefspec("origin"), "Left in place", ".cursor/hooks.json: Cursor's hooks",
 		".cursor/mcp.json: git-convo's MCP server", "uninstall --cursor", "forget --repo", "refs/notes/convo"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("uninstall does not say %q:\n%s", want, out)
@@ -313,4 +314,83 @@ func toolText(res *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// TestStatsAndNumstatDifferAsDocumented: stats counts the added lines that
+// hold text; git log --numstat counts blank ones too. The README and stats
+// --help say so, and the counts differ by exactly the blank lines.
+func TestStatsAndNumstatDifferAsDocumented(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("stats")
+	sb.convo(repo, "install", "--cursor=none")
+	body := "package s\n\nfunc A() {}\n\n\nfunc B() {}\n"
+	sb.agentEdit(repo, "33333333-2222-4333-8444-555555555555", "s.go", body)
+	sb.commit(repo, "s", "s.go")
+	var st struct{ Added, Agent int }
+	if err := json.Unmarshal([]byte(sb.convo(repo, "stats", "--json", "-1")), &st); err != nil {
+		t.Fatal(err)
+	}
+	numstat := strings.Fields(sb.run(repo, "git", "log", "-1", "--numstat", "--format="))
+	blank := 0
+	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		if l == "" {
+			blank++
+		}
+	}
+	if len(numstat) < 1 || numstat[0] != fmt.Sprint(st.Added+blank) || st.Added != 3 || st.Agent != 3 {
+		t.Errorf("stats added %d (agent %d), numstat %v, blank lines %d", st.Added, st.Agent, numstat, blank)
+	}
+	readme, _ := os.ReadFile("../../README.md")
+	help := sb.convo(repo, "stats", "--help")
+	for what, text := range map[string]string{"README": string(readme), "stats --help": strings.Join(strings.Fields(help), " ")} {
+		if !strings.Contains(text, "Blank lines are left out of every count, where `git log --numstat` counts them") &&
+			!strings.Contains(text, "Blank lines are left out of every count, where git log --numstat counts them") {
+			t.Errorf("%s does not say how stats and git log --numstat differ", what)
+		}
+	}
+}
+
+// TestDotfilesEditsWaitForTheirCommit: in a GIT_DIR + GIT_WORK_TREE
+// repository, the agent's hooks run without GIT_DIR, so no repository is
+// found for the files it edits. Its edits wait, and the next commit whose
+// work tree holds them (the post-commit record knows GIT_DIR and
+// GIT_WORK_TREE) claims them: the commit is linked, line by line.
+func TestDotfilesEditsWaitForTheirCommit(t *testing.T) {
+	skipOnWindows(t)
+	for _, queued := range []bool{false, true} {
+		t.Run(fmt.Sprintf("queued=%v", queued), func(t *testing.T) {
+			sb := newSandbox(t)
+			home := filepath.Join(sb.root, "dots")
+			gitDir := filepath.Join(home, ".cfg")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			sb.run(home, "git", "init", "-q", "--bare", gitDir)
+			git := sb.with("GIT_DIR="+gitDir, "GIT_WORK_TREE="+home)
+			if queued {
+				git = append(git, "GIT_CONVO_SYNC=")
+			}
+			if r := sb.runEnv(home, git, "", "git", "convo", "install", "--cursor=none"); r.code != 0 {
+				t.Fatalf("install: %s", r.stderr)
+			}
+			const conv = "22222222-2222-4333-8444-555555555555"
+			body := "alias ll='ls -l'\nexport EDITOR=vim\n"
+			// The agent's hooks: no GIT_DIR, as Cursor runs them.
+			sb.agentEdit(home, conv, ".bashrc", body)
+			if r := sb.runEnv(home, git, "", "git", "add", ".bashrc"); r.code != 0 {
+				t.Fatal(r.stderr)
+			}
+			if r := sb.runEnv(home, git, "", "git", "commit", "-q", "-m", "shell setup"); r.code != 0 {
+				t.Fatal(r.stderr)
+			}
+			r := sb.runEnv(home, git, "", "git", "convo", "show", "--json")
+			var s showJSON
+			if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+				t.Fatalf("show --json: %v %s", err, r.stderr)
+			}
+			if !s.Commit.Recorded || len(s.Conversations) != 1 || s.Conversations[0].ID != conv || s.Conversations[0].WrittenLines != 2 {
+				t.Errorf("recorded %v, conversations %+v", s.Commit.Recorded, s.Conversations)
+			}
+		})
+	}
 }

@@ -60,10 +60,7 @@ func enrichCursorReference(ctx context.Context, w Writer, dbPath, convID string,
 		e.Files = append(e.Files, loc.Touch(f, "", store.SourceContext))
 	}
 	for path, lines := range comp.WrittenLines {
-		t := loc.Touch(path, "", store.SourceCursorEdit)
-		if t.RepoKey == "" {
-			continue
-		}
+		t := loc.Touch(path, "", store.SourceCursorEdit) // in no repository: kept, waiting (ClaimUnplaced)
 		for _, l := range lines {
 			if !link.Countable(l.Text) {
 				continue

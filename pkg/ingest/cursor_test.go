@@ -140,10 +140,7 @@ func captureBefore(p *cursor.Payload, event string, atMs int64) store.Activity {
 		a.Files = append(a.Files, loc.Touch(f, base, src))
 	}
 	for f, texts := range p.AddedText() {
-		t := loc.Touch(f, base, src)
-		if t.RepoKey == "" {
-			continue
-		}
+		t := loc.Touch(f, base, src) // in no repository: kept, waiting (ClaimUnplaced)
 		for _, text := range texts {
 			for _, line := range link.SplitLines(text) {
 				a.Lines = append(a.Lines, store.EditLine{RepoKey: t.RepoKey, PathKey: t.PathKey, Hash: link.LineHash(line), Text: line})

@@ -202,10 +202,10 @@ func StoreActivity(a source.Activity, agent string, atMs int64) store.Activity {
 		}
 	}
 	for f, texts := range a.Added {
+		// A file in no repository found keeps its lines with no
+		// repository: they wait for a commit whose work tree holds it
+		// (store.ClaimUnplaced), as with GIT_DIR and GIT_WORK_TREE.
 		t := loc.Touch(f, base, src)
-		if t.RepoKey == "" {
-			continue // a file in no repository is never matched
-		}
 		for _, text := range texts {
 			for _, l := range editLines(t, text) {
 				l.Positioned = located[t.PathKey][l.Hash]
@@ -309,10 +309,7 @@ func (w Writer) enrichment(id, agent string, c *source.Conversation, roots []str
 		if !ed.LinesOnly {
 			e.Files = append(e.Files, t)
 		}
-		if t.RepoKey == "" {
-			continue // a file in no repository is never matched
-		}
-		for _, l := range editLines(t, ed.Added) {
+		for _, l := range editLines(t, ed.Added) { // with no repository: they wait (ClaimUnplaced)
 			l.AtMs = t.AtMs
 			e.Lines = append(e.Lines, l)
 		}

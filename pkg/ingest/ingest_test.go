@@ -4,8 +4,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"testing"
 
+	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -35,7 +37,9 @@ func gitInit(t *testing.T) string {
 }
 
 // TestStoreActivity: paths become repo-relative from the first root; lines
-// are kept only for files in a repository; a tool edit is marked as one.
+// of a file in no repository are kept with no repository, under its
+// absolute path, to wait for a commit that claims them; a tool edit is
+// marked as one.
 func TestStoreActivity(t *testing.T) {
 	repo := gitInit(t)
 	a := source.Activity{
@@ -57,9 +61,13 @@ func TestStoreActivity(t *testing.T) {
 	}
 	var lines []string
 	for _, l := range got.Lines {
-		lines = append(lines, l.PathKey+":"+l.Text)
+		lines = append(lines, l.RepoKey+"|"+l.PathKey+":"+l.Text)
 	}
-	if want := []string{"src/a.go:one", "src/a.go:two"}; !reflect.DeepEqual(lines, want) {
+	sort.Strings(lines)
+	key := repokey.Of(filepath.Join(repo, ".git"))
+	want = []string{key + "|src/a.go:one", key + "|src/a.go:two", "|/outside/x.txt:x"}
+	sort.Strings(want)
+	if !reflect.DeepEqual(lines, want) {
 		t.Errorf("lines = %q, want %q", lines, want)
 	}
 }

@@ -42,6 +42,7 @@ type Recorder struct {
 	Shared func(ctx context.Context, hashes ...string)
 
 	refreshed bool // refreshStale ran: once per Recorder, not per commit
+	claimed   bool // claimUnplaced ran: once per Recorder
 }
 
 // Recorder is a recorder of repo into w's store, linking with w's settings.
@@ -67,6 +68,7 @@ func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*g
 	if err != nil {
 		return nil, nil, err
 	}
+	r.claimUnplaced(ctx)
 	if branch != "" {
 		c.Branch = branch
 	}
@@ -120,6 +122,20 @@ func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*g
 	})
 	r.shared(ctx, c.Hash)
 	return c, d, err
+}
+
+// claimUnplaced gives this repository what agents touched and wrote under
+// its work tree while no repository could be found for it (its git dir is
+// elsewhere, named by GIT_DIR and GIT_WORK_TREE, which the agent's hook did
+// not see): before this commit is linked. Once per Recorder.
+func (r *Recorder) claimUnplaced(ctx context.Context) {
+	if r.claimed || r.Repo.TopLevel == "" {
+		return
+	}
+	r.claimed = true
+	if _, err := r.Store.ClaimUnplaced(ctx, repokey.Of(r.Repo.CommonDir), r.Repo.TopLevel, repokey.PathKey); err != nil {
+		r.Log.Printf("record", "claiming edits made outside any repository found: %v", err)
+	}
 }
 
 // refreshStale re-reads from their agents the few recently active

@@ -126,19 +126,25 @@ func (g Git) Setup(ctx context.Context) ([]string, error) {
 // once Ref exists its notes follow rewritten commits all the same.
 const RewriteRef = "refs/notes/conv[o]"
 
-// Unsetup takes out what Setup added.
-func (g Git) Unsetup(ctx context.Context) error {
+// Unsetup takes out what Setup added. It returns what it removed, as
+// "<key> <value>".
+func (g Git) Unsetup(ctx context.Context) ([]string, error) {
 	remotes, err := g.Remotes(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var kv [][2]string
 	for _, r := range remotes {
-		_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "remote."+r+".fetch", FetchRefspec(r))
+		kv = append(kv, [2]string{"remote." + r + ".fetch", FetchRefspec(r)})
 	}
-	for _, v := range []string{RewriteRef, Ref} {
-		_, _ = g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", "notes.rewriteRef", v)
+	kv = append(kv, [2]string{"notes.rewriteRef", RewriteRef}, [2]string{"notes.rewriteRef", Ref})
+	var removed []string
+	for _, p := range kv {
+		if _, err := g.run(ctx, nil, "config", "--local", "--fixed-value", "--unset-all", p[0], p[1]); err == nil {
+			removed = append(removed, p[0]+" "+p[1])
+		}
 	}
-	return nil
+	return removed, nil
 }
 
 // where is the work tree's top level ("" in a bare repository) and the git
