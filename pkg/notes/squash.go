@@ -131,6 +131,16 @@ func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[stri
 	for c := range skip {
 		delete(noted, c)
 	}
+	// A copy (rebase merge, cherry-pick) is known by its patch: it takes
+	// the noted commit's lines by position, and the squash rule below
+	// judges only the other candidates.
+	copies, err := g.copiesOf(ctx, refs, cands, noted, diffs, o)
+	if err != nil {
+		return nil, err
+	}
+	for h, r := range copies {
+		res[h] = r
+	}
 	sources, metas, srcDiffs, err := g.squashSources(ctx, refs, noted)
 	if err != nil || len(sources) == 0 {
 		return res, err
@@ -154,6 +164,9 @@ func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[stri
 		}
 	}
 	for _, h := range cands {
+		if _, copied := copies[h]; copied {
+			continue
+		}
 		if rec, ok := g.squashOf(ctx, h, diffs[h], sources, srcDiffs, metas, frequent, o); ok {
 			res[h] = rec
 		}
