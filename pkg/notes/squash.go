@@ -141,6 +141,22 @@ func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[stri
 	for h, r := range copies {
 		res[h] = r
 	}
+	// A squash whose files are those of a branch tip takes the noted lines
+	// by position through git blame of the tip; the line-run rule below
+	// judges only the candidates neither rule placed.
+	var rest []string
+	for _, h := range cands {
+		if _, copied := copies[h]; !copied {
+			rest = append(rest, h)
+		}
+	}
+	tipped, err := g.tipSquashes(ctx, refs, rest, noted, diffs, o)
+	if err != nil {
+		return nil, err
+	}
+	for h, r := range tipped {
+		res[h] = r
+	}
 	sources, metas, srcDiffs, err := g.squashSources(ctx, refs, noted)
 	if err != nil || len(sources) == 0 {
 		return res, err
@@ -164,7 +180,7 @@ func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[stri
 		}
 	}
 	for _, h := range cands {
-		if _, copied := copies[h]; copied {
+		if _, done := res[h]; done {
 			continue
 		}
 		if rec, ok := g.squashOf(ctx, h, diffs[h], sources, srcDiffs, metas, frequent, o); ok {
