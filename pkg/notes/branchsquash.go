@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
@@ -35,18 +37,16 @@ const squashMaxTips = 4
 type noteRanges struct {
 	writers map[string]map[int]string
 	metas   map[string]trace.ConvMeta
+	added   map[string][]gitx.AddedLine // the lines the commit adds
+	time    time.Time                   // its committer time
 }
 
 // tipSquashes derives the records of the candidates whose files are those
 // of a branch tip holding noted commits' lines.
-func (g Git) tipSquashes(ctx context.Context, refs, cands []string, noted map[string]bool, diffs map[string]commitDiff, o BuildOptions) (map[string]trace.Record, error) {
+func (g Git) tipSquashes(ctx context.Context, cands []string, notes map[string]noteRanges, diffs map[string]commitDiff, o BuildOptions) (map[string]trace.Record, error) {
 	res := map[string]trace.Record{}
-	if len(cands) == 0 || len(noted) == 0 {
+	if len(cands) == 0 || len(notes) == 0 {
 		return res, nil
-	}
-	notes, err := g.noteRangesOf(ctx, refs, noted)
-	if err != nil || len(notes) == 0 {
-		return res, err
 	}
 	paths := map[string]bool{} // the files notes give lines in
 	for _, n := range notes {
@@ -143,7 +143,7 @@ func (g Git) tipSquashes(ctx context.Context, refs, cands []string, noted map[st
 				if err != nil {
 					return nil, err
 				}
-				if got != nil && !sameLines(got, w) {
+				if got != nil && !maps.Equal(got, w) {
 					agree = false // two tips disagree: no answer for this file
 					break
 				}
@@ -156,7 +156,7 @@ func (g Git) tipSquashes(ctx context.Context, refs, cands []string, noted map[st
 		if len(writers) == 0 {
 			continue
 		}
-		if r, ok := buildDerived(h, diffs[h], writers, origins, notes, o); ok {
+		if r, ok := buildDerived(h, diffs[h], writers, origins, notes, "squash of ", "the same file as the branch has it", o); ok {
 			res[h] = r
 		}
 	}
@@ -212,51 +212,46 @@ func lineRuns(added []gitx.AddedLine) [][2]int {
 	return out
 }
 
-func sameLines(a, b map[int]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
+// notedRead is the notes of the noted commits and the added lines of those
+// this clone has: one read for every rule.
+type notedRead struct {
+	texts map[string][]byte
+	diffs map[string]commitDiff
 }
 
-// noteRangesOf reads the notes of commits (those this clone has) and keeps,
-// per commit, the lines each recorded (not derived) conversation wrote,
-// limited to lines the commit adds.
-func (g Git) noteRangesOf(ctx context.Context, refs []string, commits map[string]bool) (map[string]noteRanges, error) {
-	var list []string
-	for c := range commits {
+// readNoted reads the notes of noted on refs, and the diffs of the commits
+// this clone has (evidence about a commit it lacks cannot be checked).
+func (g Git) readNoted(ctx context.Context, refs []string, noted map[string]bool) (notedRead, error) {
+	texts, err := g.Read(ctx, refs, noted)
+	if err != nil {
+		return notedRead{}, err
+	}
+	list := make([]string, 0, len(texts))
+	for c := range texts {
 		list = append(list, c)
 	}
 	sort.Strings(list)
 	have, err := g.existing(ctx, list)
 	if err != nil || len(have) == 0 {
-		return nil, err
-	}
-	present := map[string]bool{}
-	for _, c := range have {
-		present[c] = true
-	}
-	texts, err := g.Read(ctx, refs, present)
-	if err != nil {
-		return nil, err
+		return notedRead{texts: texts, diffs: map[string]commitDiff{}}, err
 	}
 	diffs, err := g.diffs(ctx, have)
-	if err != nil {
-		return nil, err
-	}
+	return notedRead{texts: texts, diffs: diffs}, err
+}
+
+// noteRangesOf keeps, per noted commit this clone has, the lines each
+// recorded (not derived) conversation wrote, limited to lines the commit
+// adds.
+func noteRangesOf(rd notedRead) map[string]noteRanges {
+	texts, diffs := rd.texts, rd.diffs
 	out := map[string]noteRanges{}
 	for c, t := range texts {
 		rec, ok := Combine(decodeClaims(c, t))
-		if !ok {
+		if _, have := diffs[c]; !ok || !have {
 			continue
 		}
 		m, _ := rec.Meta()
-		n := noteRanges{writers: map[string]map[int]string{}, metas: map[string]trace.ConvMeta{}}
+		n := noteRanges{writers: map[string]map[int]string{}, metas: map[string]trace.ConvMeta{}, added: diffs[c].added, time: diffs[c].time}
 		for _, f := range rec.Files {
 			p := link.NormPath(f.Path)
 			added := map[int]bool{}
@@ -287,14 +282,15 @@ func (g Git) noteRangesOf(ctx context.Context, refs []string, commits map[string
 			out[c] = n
 		}
 	}
-	return out, nil
+	return out
 }
 
 // buildDerived makes a candidate's record from the lines carried to it by
 // position (writers), naming per conversation the noted commits they came
-// from; the links keep the noted links' confidence.
+// from (reason: prefix, those commits, how); the links keep the noted
+// links' confidence.
 func buildDerived(h string, d commitDiff, writers map[string]map[int]string, origins map[string]map[string]bool,
-	notes map[string]noteRanges, o BuildOptions) (trace.Record, bool) {
+	notes map[string]noteRanges, prefix, how string, o BuildOptions) (trace.Record, bool) {
 	in := trace.Input{Commit: h, Time: d.time, Added: d.added, Writers: writers, Root: o.Root, Home: o.Home,
 		ToolVersion: o.ToolVersion, Writer: o.Writer}
 	written := map[string]int{}
@@ -324,8 +320,7 @@ func buildDerived(h string, d commitDiff, writers map[string]map[int]string, ori
 		sort.Strings(shas)
 		in.Links = append(in.Links, trace.Link{ID: conv, Agent: cm.Agent, Model: cm.Model, Title: cm.Title,
 			Summary: cm.Summary, Status: "auto", Confidence: cm.Confidence,
-			Reason: fmt.Sprintf("squash of %s: %d lines carried by position (the same file as the branch has it)",
-				strings.Join(shas, ", "), written[conv]),
+			Reason:       fmt.Sprintf("%s%s: %s, %d lines carried by position", prefix, strings.Join(shas, ", "), how, written[conv]),
 			WrittenLines: written[conv], PositionLines: min(written[conv], cm.PositionLines), Derived: DerivedSquash})
 	}
 	if len(in.Links) == 0 {
