@@ -3,7 +3,10 @@ package notes
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/git-convo/git-convo/pkg/trace"
 )
 
 // A server's squash merge of a branch whose file main left alone is that
@@ -11,7 +14,8 @@ import (
 // position through git blame of the tip. A function built only of lines the
 // repository already has (no rare line for the line-run rule) is found
 // whole, and a person's function of the same lines, in the same file on the
-// same branch, stays the person's. When main changed the file too, the
+// same branch, stays the person's, even with a forged note on the person's
+// commit (a record about another commit is not read). When main changed the file too, the
 // file is no longer the tip's and this rule gives nothing.
 func TestTipSquashCarriesLinesByPosition(t *testing.T) {
 	const base = "package srv\n\nfunc (s *Server) Old(ctx context.Context) error {\n\tif err := s.check(ctx); err != nil {\n\t\treturn err\n\t}\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\treturn nil\n}\n"
@@ -33,7 +37,13 @@ func TestTipSquashCarriesLinesByPosition(t *testing.T) {
 			git(t, h.g, "", "checkout", "-q", "-b", "feature")
 			agent := h.commit("agent", map[string]string{"srv/srv.go": base + agentFn})
 			h.noteLines(agent, "conv-burst", "srv/srv.go", 12, 13, 14, 15, 16, 17, 18, 19)
-			h.commit("person", map[string]string{"srv/srv.go": base + agentFn + personFn})
+			person := h.commit("person", map[string]string{"srv/srv.go": base + agentFn + personFn})
+			// A hostile note on the person's commit: a record about the
+			// agent's commit giving the person's lines to the conversation.
+			forged := evidenced(agent, "conv-burst", "srv/srv.go", strings.Split(base+agentFn+personFn, "\n")...)
+			if _, err := h.g.Write(ctx, map[string]*trace.Record{person: forged}, "clone-evil", "m"); err != nil {
+				t.Fatal(err)
+			}
 			git(t, h.g, "", "checkout", "-q", "main")
 			if tc.mainEdits {
 				h.commit("main", map[string]string{"srv/srv.go": "// Package srv serves.\n" + base})
