@@ -201,6 +201,25 @@ func StoreActivity(a source.Activity, agent string, atMs int64) store.Activity {
 			}
 		}
 	}
+	// A replacement's new text repeats the lines around the change that it
+	// kept (the "\treturn nil" and "}" of the old text): the agent did not
+	// write those. A line no located range covers that the replaced text
+	// already had is not the edit's, so it never matches by text.
+	kept := map[string]map[int64]bool{}
+	for f, writes := range a.Writes {
+		t := loc.Touch(f, base, src)
+		for _, w := range writes {
+			if w.Whole || len(w.Lines) > 0 || w.Old == "" {
+				continue
+			}
+			if kept[t.PathKey] == nil {
+				kept[t.PathKey] = map[int64]bool{}
+			}
+			for _, line := range link.SplitLines(w.Old) {
+				kept[t.PathKey][link.LineHash(line)] = true
+			}
+		}
+	}
 	for f, texts := range a.Added {
 		// A file in no repository found keeps its lines with no
 		// repository: they wait for a commit whose work tree holds it
@@ -209,6 +228,9 @@ func StoreActivity(a source.Activity, agent string, atMs int64) store.Activity {
 		for _, text := range texts {
 			for _, l := range editLines(t, text) {
 				l.Positioned = located[t.PathKey][l.Hash]
+				if !l.Positioned && kept[t.PathKey][l.Hash] {
+					continue
+				}
 				sa.Lines = append(sa.Lines, l)
 			}
 		}

@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
+	"github.com/git-convo/git-convo/pkg/position"
 	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -90,5 +92,45 @@ func TestWithAbsPaths(t *testing.T) {
 	}
 	if a.Attachments[0] != "/root/c" || a.Added["/root/d"] == nil {
 		t.Errorf("attachments %q added %v", a.Attachments, a.Added)
+	}
+}
+
+// TestStoreActivityKeptContext: a replacement's new text repeats lines of
+// the old text around the change; when the edit could not be located, those
+// kept lines are not the agent's and give no text evidence (a person's later
+// "\treturn nil" must not match them). Lines the edit really added stay, and
+// a pure insertion or a whole-file write keeps every line.
+func TestStoreActivityKeptContext(t *testing.T) {
+	repo := gitInit(t)
+	for _, tc := range []struct {
+		name   string
+		writes []position.Write
+		want   []string
+	}{
+		{"replacement keeps its context", []position.Write{{Old: "\ts.mu.Unlock()\n\treturn nil\n}", New: "\ts.mu.Unlock()\n\treturn nil\n}\n\nfunc walk() {\n\tvisit(root)\n}"}},
+			[]string{"func walk() {", "visit(root)"}},
+		{"pure insertion", []position.Write{{New: "\treturn nil\n}"}}, []string{"return nil", "}"}},
+		{"whole file", []position.Write{{Whole: true, Old: "\treturn nil\n}", New: "\treturn nil\n}"}}, []string{"return nil", "}"}},
+		{"no writes: text evidence as sent", nil, []string{"return nil", "}"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.writes
+			added := "\treturn nil\n}"
+			if len(text) > 0 {
+				added = text[0].New
+			}
+			a := source.Activity{ConversationID: "c1", Roots: []string{repo}, Files: []string{"a.go"},
+				Added: map[string][]string{"a.go": {added}}}
+			if tc.writes != nil {
+				a.Writes = map[string][]position.Write{"a.go": tc.writes}
+			}
+			var got []string
+			for _, l := range StoreActivity(a, "cursor", 1).Lines {
+				got = append(got, strings.TrimSpace(l.Text))
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("lines = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -129,11 +129,14 @@ func (g Git) DerivedLinks(ctx context.Context, o BuildOptions) ([]DerivedLink, e
 	return out, nil
 }
 
-// squashedShas is the commits a "squash of <sha>, <sha>[: …]" reason names.
+// squashedShas is the commits a "squash of <sha>, <sha>[: …]" or "copy of
+// <sha>: …" reason names.
 func squashedShas(reason string) []string {
 	rest, ok := strings.CutPrefix(reason, "squash of ")
 	if !ok {
-		return nil
+		if rest, ok = strings.CutPrefix(reason, copyReason); !ok {
+			return nil
+		}
 	}
 	rest, _, _ = strings.Cut(rest, ":")
 	rest, _, _ = strings.Cut(rest, " (")

@@ -131,9 +131,40 @@ func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[stri
 	for c := range skip {
 		delete(noted, c)
 	}
-	sources, metas, srcDiffs, err := g.squashSources(ctx, refs, noted)
-	if err != nil || len(sources) == 0 {
-		return res, err
+	// A copy (rebase merge, cherry-pick) is known by its patch: it takes
+	// the noted commit's lines by position, and the squash rule below
+	// judges only the other candidates.
+	rd, err := g.readNoted(ctx, refs, noted)
+	if err != nil {
+		return nil, err
+	}
+	notes := noteRangesOf(rd)
+	copies, err := g.copiesOf(ctx, cands, notes, diffs, o)
+	if err != nil {
+		return nil, err
+	}
+	for h, r := range copies {
+		res[h] = r
+	}
+	// A squash whose files are those of a branch tip takes the noted lines
+	// by position through git blame of the tip; the line-run rule below
+	// judges only the candidates neither rule placed.
+	var rest []string
+	for _, h := range cands {
+		if _, copied := copies[h]; !copied {
+			rest = append(rest, h)
+		}
+	}
+	tipped, err := g.tipSquashes(ctx, rest, notes, diffs, o)
+	if err != nil {
+		return nil, err
+	}
+	for h, r := range tipped {
+		res[h] = r
+	}
+	sources, metas, srcDiffs := squashSources(rd)
+	if len(sources) == 0 {
+		return res, nil
 	}
 	// A line in the evidence of several noted commits is frequent: a
 	// sampled count of the repository, free, that weeds out most common
@@ -154,6 +185,9 @@ func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[stri
 		}
 	}
 	for _, h := range cands {
+		if _, done := res[h]; done {
+			continue
+		}
 		if rec, ok := g.squashOf(ctx, h, diffs[h], sources, srcDiffs, metas, frequent, o); ok {
 			res[h] = rec
 		}
@@ -161,20 +195,15 @@ func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[stri
 	return res, nil
 }
 
-// squashSources reads the notes of noted and keeps the evidence a reader
+// squashSources keeps of the noted commits' notes the evidence a reader
 // may believe: of records about their commit, of links recorded rather than
 // derived (a squash of a squash proves nothing new), and of lines the
 // commit itself adds to that file (checked against its diff: a commit this
 // clone lacks cannot be checked, so its evidence is not used).
-func (g Git) squashSources(ctx context.Context, refs []string, noted map[string]bool) ([]evidence, map[string]trace.ConvMeta, map[string]commitDiff, error) {
-	texts, err := g.Read(ctx, refs, noted)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+func squashSources(rd notedRead) ([]evidence, map[string]trace.ConvMeta, map[string]commitDiff) {
 	var claimed []evidence
 	metas := map[string]trace.ConvMeta{}
-	commits := map[string]bool{}
-	for c, t := range texts {
+	for c, t := range rd.texts {
 		rec, ok := Combine(decodeClaims(c, t))
 		if !ok {
 			continue
@@ -190,25 +219,12 @@ func (g Git) squashSources(ctx context.Context, refs []string, noted map[string]
 				lines[h] = ""
 			}
 			claimed = append(claimed, evidence{c, e.Conversation, e.Path, lines})
-			commits[c] = true
 			if old, seen := metas[e.Conversation]; !seen || cm.Confidence > old.Confidence {
 				metas[e.Conversation] = cm
 			}
 		}
 	}
-	var list []string
-	for c := range commits {
-		list = append(list, c)
-	}
-	sort.Strings(list)
-	have, err := g.existing(ctx, list)
-	if err != nil || len(have) == 0 {
-		return nil, nil, nil, err
-	}
-	diffs, err := g.diffs(ctx, have)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+	diffs := rd.diffs
 	var out []evidence
 	for _, e := range claimed {
 		d, ok := diffs[e.commit]
@@ -235,7 +251,7 @@ func (g Git) squashSources(ctx context.Context, refs []string, noted map[string]
 		a, b := out[i], out[j]
 		return a.conv+"\x00"+a.commit+"\x00"+a.path < b.conv+"\x00"+b.commit+"\x00"+b.path
 	})
-	return out, metas, diffs, nil
+	return out, metas, diffs
 }
 
 // squashMatch is what one candidate reproduces of one conversation's

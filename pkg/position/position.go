@@ -259,6 +259,7 @@ func CarryMatched(m []int, from []int64, ranges []Range, to []int64) []int {
 			want[n-1] = true
 		}
 	}
+	settle(fwd, m, from, ranges, to)
 	blankHash := link.LineHash("")
 	blank := func(h int64) bool { return h == blankHash }
 	allBlank := func(lo, hi int) bool { // to[lo..hi] are all blank lines
@@ -315,4 +316,98 @@ func CarryMatched(m []int, from []int64, ranges []Range, to []int64) []int {
 		}
 	}
 	return out
+}
+
+// settle corrects what a shortest diff says of a range's lines that every
+// file repeats. A diff keeps as many lines as it can: when a person edits
+// the agent's "return nil" and inserts a function after the agent's, the
+// diff pairs the agent's "return nil" and "}" with the person's further on
+// (two lines kept rather than one). The diff splits a range into islands
+// (runs carried with one offset). The one with the most anchors (lines
+// whose text is once in from and once in to: a "return nil" can be one by
+// chance) is the range's home and certain; so is an island at the home's
+// offset (a line replaced between), or one moved away from it across lines
+// none of which has the text of one of its own (a person's line inserted
+// inside the agent's function). Any other island is not: its lines go back
+// to the home's offset when to has the same line there that the diff paired
+// with nothing, else they are not carried. A range with no anchor keeps the
+// diff's answer.
+func settle(fwd, m []int, from []int64, ranges []Range, to []int64) {
+	count := func(hs []int64) map[int64]int {
+		c := make(map[int64]int, len(hs))
+		for _, h := range hs {
+			c[h]++
+		}
+		return c
+	}
+	blank := link.LineHash("")
+	var inFrom, inTo map[int64]int
+	type island struct{ lo, hi, off int }
+	for _, r := range ranges {
+		lo, hi := max(r.Start-1, 0), min(r.End-1, len(from)-1)
+		var islands []island
+		for i := lo; i <= hi; i++ {
+			if fwd[i] < 0 {
+				continue
+			}
+			if n := len(islands); n > 0 && islands[n-1].hi == i-1 && fwd[i-1] == fwd[i]-1 {
+				islands[n-1].hi = i
+			} else {
+				islands = append(islands, island{lo: i, hi: i, off: fwd[i] - i})
+			}
+		}
+		if len(islands) < 2 {
+			continue // carried whole, or not at all: nothing to settle
+		}
+		if inFrom == nil {
+			inFrom, inTo = count(from), count(to)
+		}
+		// The range's home: the island with the most anchors (lines whose
+		// text is once in from and once in to), the first of equals.
+		home, best := -1, 0
+		for k, is := range islands {
+			n := 0
+			for i := is.lo; i <= is.hi; i++ {
+				if inFrom[from[i]] == 1 && inTo[from[i]] == 1 {
+					n++
+				}
+			}
+			if n > best {
+				home, best = k, n
+			}
+		}
+		if home < 0 {
+			continue
+		}
+		near := islands[home]
+		for k, is := range islands {
+			if k == home || is.off == near.off {
+				continue
+			}
+			// The lines of to between the island and the home, but the range's.
+			gapLo, gapHi := near.hi+near.off+1, is.lo+is.off-1
+			if is.lo < near.lo {
+				gapLo, gapHi = is.hi+is.off+1, near.lo+near.off-1
+			}
+			own := map[int64]bool{}
+			for i := is.lo; i <= is.hi; i++ {
+				if from[i] != blank {
+					own[from[i]] = true
+				}
+			}
+			moved := false
+			for j := max(gapLo, 0); j <= gapHi && j < len(to) && !moved; j++ {
+				moved = own[to[j]] && (m[j] < lo || m[j] > hi)
+			}
+			if !moved {
+				continue // nothing of its own to stay with: the diff is right
+			}
+			for i := is.lo; i <= is.hi; i++ {
+				fwd[i] = -1
+				if j := i + near.off; j >= 0 && j < len(to) && to[j] == from[i] && m[j] < 0 {
+					fwd[i] = j
+				}
+			}
+		}
+	}
 }

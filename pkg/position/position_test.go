@@ -175,3 +175,30 @@ func BenchmarkCarry(b *testing.B) {
 		}
 	}
 }
+
+// A person rewrites the agent's "return nil" and inserts a function after
+// the agent's: a shortest diff pairs the agent's "return nil" and "}" with
+// the person's further on. The agent's range keeps its place next to its
+// anchored lines: its "}" stays its own, the person's lines stay theirs.
+// The same range is also carried whole where nothing moved.
+func TestCarrySettlesRepeatedLines(t *testing.T) {
+	captured := "package x\n\nfunc A(x int) error {\n\tif x < 0 {\n\t\treturn fmt.Errorf(\"A: %d\", x)\n\t}\n\treturn nil\n}\n\nfunc Z() {}\n"
+	span, _ := Locate("x.go", captured, []Write{{New: "func A(x int) error {\n\tif x < 0 {\n\t\treturn fmt.Errorf(\"A: %d\", x)\n\t}\n\treturn nil\n}\n"}})
+	for _, tc := range []struct {
+		name, committed string
+		want            []int
+	}{
+		{"a line rewritten, a function inserted after", "package x\n\nfunc A(x int) error {\n\tif x < 0 {\n\t\treturn fmt.Errorf(\"A: %d\", x)\n\t}\n\treturn check(x)\n}\n\nfunc P(x int) error {\n\tif x < 0 {\n\t\treturn fmt.Errorf(\"P: %d\", x)\n\t}\n\treturn nil\n}\n\nfunc Z() {}\n",
+			[]int{3, 4, 5, 6, 8}},
+		{"a person's line inside the agent's function", "package x\n\nfunc A(x int) error {\n\tif x < 0 {\n\t\treturn fmt.Errorf(\"A: %d\", x)\n\t}\n\tlog(x)\n\treturn nil\n}\n\nfunc Z() {}\n",
+			[]int{3, 4, 5, 6, 8, 9}},
+		{"nothing moved", captured, []int{3, 4, 5, 6, 7, 8}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := Carry(Hashes(span.Snapshot), span.Ranges, HashLines(SplitFile(tc.committed)))
+			if !ok || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("carried to %v (%v), want %v", got, ok, tc.want)
+			}
+		})
+	}
+}
