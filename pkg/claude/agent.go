@@ -34,13 +34,15 @@ func (Agent) Words() source.Words {
 	return source.Words{
 		Display: "Claude Code",
 		Worker:  "Claude Code",
-		Reload:  "Claude Code reads its hooks at start-up: start a new session (or restart running ones).",
+		Reload:  "Claude Code reads its hooks at start-up: start a new session (or restart running ones). VS Code agent mode runs the same hooks (its sessions are recorded as VS Code's).",
 		Install: `Claude Code: when ~/.claude (or CLAUDE_CONFIG_DIR) exists, ~/.claude/settings.json gets
 "git-convo capture --agent claude" for SessionStart, UserPromptSubmit, PostToolUse (edit
 tools and Bash), Stop, SubagentStop and SessionEnd, with timeouts, async where Claude need
 not wait. --claude=project writes <repo>/.claude/settings.json instead; --claude=none skips
 it. Every other key and hook is kept; uninstall restores the file byte for byte when
-nothing else changed it.`,
+nothing else changed it. These hooks serve VS Code agent mode too, which runs Claude Code's
+hooks: its sessions are recorded as VS Code's, and a PreToolUse for VS Code's file tools
+(a matcher no Claude Code tool has) lets capture diff the files those tools write.`,
 		InstallFlag:   "where to install Claude Code's hooks: user, project or none (default: the last choice, git config convo.claude, else user when ~/.claude or CLAUDE_CONFIG_DIR exists, else none)",
 		UninstallFlag: "also remove the user-level Claude Code hooks (~/.claude/settings.json)",
 		Uninstall:     "--claude removes them from the user-level ~/.claude/settings.json (restored byte for byte when nothing else changed it since the install).",

@@ -24,6 +24,13 @@ type HookSpec struct {
 // tools, and Bash for the commits the agent runs itself.
 const EditMatcher = "Edit|Write|MultiEdit|NotebookEdit|Bash"
 
+// VSCodeEditMatcher names VS Code agent mode's file tools, for PreToolUse:
+// no Claude Code tool has these names, so Claude Code never runs it, while
+// VS Code, which runs Claude Code's hooks and ignores their matchers, does:
+// capture keeps the files the tool will write, and diffs them at its
+// PostToolUse (editFiles names files, not text).
+const VSCodeEditMatcher = "editFiles|create_file|replace_string_in_file|multi_replace_string_in_file|insert_edit_into_file|apply_patch|edit_notebook_file"
+
 // DefaultHookSpecs are the events git-convo observes. None can block Claude:
 // capture always exits 0 with empty stdout. Events whose reply Claude does
 // not need run async, so Claude never waits on git-convo; the prompt and
@@ -33,6 +40,7 @@ func DefaultHookSpecs() []HookSpec {
 	return []HookSpec{
 		{Event: "SessionStart", Timeout: 5},
 		{Event: "UserPromptSubmit", Timeout: 5},
+		{Event: "PreToolUse", Matcher: VSCodeEditMatcher, Timeout: 5},
 		{Event: "PostToolUse", Matcher: EditMatcher, Timeout: 10, Async: true},
 		{Event: "Stop", Timeout: 10, Async: true},
 		{Event: "SubagentStop", Timeout: 10, Async: true},

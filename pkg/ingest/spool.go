@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/position"
@@ -48,7 +49,10 @@ func (w Writer) Replay(ctx context.Context, e Spooled, recorder func(*gitx.Repo)
 	if err != nil {
 		return err // no agent of that name here: set aside, with the reason in the log
 	}
-	a, err := Parse(src, e.Payload, e.Event)
+	src, a, err := ParseAs(w.Agents, w.Getenv, src, e.Payload, e.Event)
+	if err == nil && a.Unknown != "" {
+		return errors.New(a.Unknown) // still no one's: it stays set aside
+	}
 	if err != nil || a.Foreign || a.ConversationID == "" {
 		return nil
 	}

@@ -9,12 +9,13 @@ import (
 	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/vscode"
 )
 
 // Agents are the shipped agents, in the registry's order: the first is the
 // default (the agent of conversations stored before there were two).
 func Agents() []source.Agent {
-	return []source.Agent{cursor.Agent{}, claude.Agent{}}
+	return []source.Agent{cursor.Agent{}, claude.Agent{}, vscode.Agent{}}
 }
 
 // Registry is the registry of the shipped agents.

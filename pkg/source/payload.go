@@ -1,0 +1,46 @@
+package source
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// DecodeObject reads a hook payload as a JSON object, its keys undecoded
+// (every agent's fields are optional, and a field of an unexpected type must
+// not fail the rest). A byte-order mark and surrounding space are ignored.
+// Errors are ErrBadPayload and describe the input's shape, never its
+// content (prompts can hold secrets; errors go to the log); sender says how
+// the agent sends it ("Claude Code sends the event as JSON on stdin").
+func DecodeObject(data []byte, sender string) (map[string]json.RawMessage, error) {
+	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%w: stdin was empty (%s)", ErrBadPayload, sender)
+	}
+	if data[0] != '{' {
+		return nil, fmt.Errorf("%w: %d bytes that do not start with '{'", ErrBadPayload, len(data))
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("%w: invalid JSON at byte %d of %d", ErrBadPayload, se.Offset, len(data))
+		}
+		return nil, fmt.Errorf("%w: invalid JSON (%d bytes)", ErrBadPayload, len(data))
+	}
+	return raw, nil
+}
+
+// JSONObject decodes a JSON object, or an object some senders encode in a
+// JSON string; nil when it is neither.
+func JSONObject(raw json.RawMessage) map[string]any {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		var inner string
+		if json.Unmarshal(raw, &inner) == nil {
+			_ = json.Unmarshal([]byte(inner), &m)
+		}
+	}
+	return m
+}
