@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // DecodeObject reads a hook payload as a JSON object, its keys undecoded
@@ -43,4 +44,41 @@ func JSONObject(raw json.RawMessage) map[string]any {
 		}
 	}
 	return m
+}
+
+// ToolOutput is a tool response's text: a string, or the text fields of an
+// object or of a list of parts.
+func ToolOutput(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	var b strings.Builder
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if depth > 4 {
+			return
+		}
+		switch t := v.(type) {
+		case string:
+			b.WriteString(t)
+			b.WriteByte('\n')
+		case []any:
+			for _, x := range t {
+				walk(x, depth+1)
+			}
+		case map[string]any:
+			for _, k := range []string{"output", "stdout", "text", "value", "content"} {
+				if x, ok := t[k]; ok {
+					walk(x, depth+1)
+				}
+			}
+		}
+	}
+	walk(v, 0)
+	return b.String()
 }

@@ -79,7 +79,7 @@ func ParseHook(data []byte) (source.Activity, error) {
 			}
 		}
 		if isTerminal(tool) {
-			if h := source.ShellCommit(str(input["command"]), output(first(raw, "tool_response", "toolResponse"))); h != "" {
+			if h := source.ShellCommit(str(input["command"]), source.ToolOutput(first(raw, "tool_response", "toolResponse"))); h != "" {
 				a.Commit = &source.AgentCommit{Dir: s("cwd"), Hash: h}
 			}
 		}
@@ -180,43 +180,6 @@ func first(raw map[string]json.RawMessage, keys ...string) json.RawMessage {
 		}
 	}
 	return nil
-}
-
-// output is a tool response's text: a string, or the text fields of an
-// object or of a list of parts.
-func output(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return ""
-	}
-	var b strings.Builder
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		if depth > 4 {
-			return
-		}
-		switch t := v.(type) {
-		case string:
-			b.WriteString(t)
-			b.WriteByte('\n')
-		case []any:
-			for _, x := range t {
-				walk(x, depth+1)
-			}
-		case map[string]any:
-			for _, k := range []string{"output", "stdout", "text", "value", "content"} {
-				if x, ok := t[k]; ok {
-					walk(x, depth+1)
-				}
-			}
-		}
-	}
-	walk(v, 0)
-	return b.String()
 }
 
 func str(v any) string {

@@ -1,9 +1,7 @@
 package vscode
 
 import (
-	"bufio"
 	"encoding/json"
-	"io"
 	"strings"
 	"time"
 
@@ -24,39 +22,11 @@ const maxLine = 64 << 20
 // it does not know, or that do not parse (a line being written), are
 // skipped; lines out of order keep their own times.
 func ReadTranscript(path string) (*source.Conversation, error) {
-	f, err := source.OpenRegular(path, 1<<62)
-	if err != nil {
+	c := &source.Conversation{Agent: Name, TranscriptPath: path}
+	if err := source.ReadLines(path, maxTranscript, maxLine, func(l []byte) { addEvent(c, l) }); err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	c := &source.Conversation{Agent: Name, TranscriptPath: path}
-	br := bufio.NewReaderSize(io.LimitReader(f, maxTranscript), 64<<10)
-	for {
-		line, err := readLine(br)
-		if len(line) > 0 {
-			addEvent(c, line)
-		}
-		if err != nil {
-			break
-		}
-	}
 	return c, nil
-}
-
-// readLine reads one line, dropping one longer than maxLine.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var out []byte
-	for {
-		part, isPrefix, err := br.ReadLine()
-		if len(out)+len(part) <= maxLine {
-			out = append(out, part...)
-		} else {
-			out = out[:0:0]
-		}
-		if err != nil || !isPrefix {
-			return out, err
-		}
-	}
 }
 
 // event is one line of the stream.

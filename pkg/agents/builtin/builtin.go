@@ -7,6 +7,7 @@ package builtin
 import (
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/claude"
+	"github.com/git-convo/git-convo/pkg/codex"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/vscode"
@@ -15,7 +16,7 @@ import (
 // Agents are the shipped agents, in the registry's order: the first is the
 // default (the agent of conversations stored before there were two).
 func Agents() []source.Agent {
-	return []source.Agent{cursor.Agent{}, claude.Agent{}, vscode.Agent{}}
+	return []source.Agent{cursor.Agent{}, claude.Agent{}, vscode.Agent{}, codex.Agent{}}
 }
 
 // Registry is the registry of the shipped agents.
