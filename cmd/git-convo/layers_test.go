@@ -15,7 +15,7 @@ func TestLayers(t *testing.T) {
 		t.Skipf("go list: %v %s", err, out)
 	}
 	const mod = "github.com/git-convo/git-convo/"
-	agentPkgs := []string{"pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex"}
+	agentPkgs := []string{"pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini"}
 	front := []string{"pkg/cli", "pkg/mcpserver"}
 	write := []string{"pkg/ingest", "pkg/hookrun", "pkg/autolink"}
 	all := func(lists ...[]string) []string {
@@ -32,7 +32,8 @@ func TestLayers(t *testing.T) {
 		"pkg/cursor":     all([]string{"pkg/agents", "pkg/store", "pkg/claude"}, write, front),
 		"pkg/claude":     all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/vscode"}, write, front),
 		"pkg/vscode":     all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude"}, write, front),
-		"pkg/codex":      all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode"}, write, front),
+		"pkg/codex":      all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/gemini"}, write, front),
+		"pkg/gemini":     all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex"}, write, front),
 		"pkg/agents":     all(agentPkgs, write, front),
 		"pkg/store":      all([]string{"pkg/agents", "pkg/source", "pkg/gitx"}, agentPkgs, write, front),
 		"pkg/ingest":     all([]string{"pkg/hookrun"}, agentPkgs, front),

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -81,21 +80,7 @@ func (Agent) DefaultScope(env source.HookEnv) source.Scope {
 // install serves every repository) or project (<repo>/.claude/settings.json
 // with a portable command, for teams that commit it).
 func (Agent) InstallHooks(env source.HookEnv, scope source.Scope) ([]string, error) {
-	var path, command string
-	if scope == source.ScopeProject {
-		path, command = filepath.Join(env.TopLevel, ".claude", "settings.json"), CaptureCommand("git-convo")
-	} else {
-		userPath, _ := userSettingsPath(env.Getenv)
-		if userPath == "" {
-			return nil, fmt.Errorf("cannot find your home directory (HOME is not set): set CLAUDE_CONFIG_DIR, or use --claude=project or --claude=none")
-		}
-		path, command = userPath, CaptureCommand(env.Executable)
-	}
-	res, err := Install(path, command, DefaultHookSpecs(), env.BackupDir)
-	if err != nil {
-		return nil, err
-	}
-	return []string{fmt.Sprintf("%s: Claude Code hooks %s", path, res)}, nil
+	return files(env).Install(scope, env.Executable, env.BackupDir, "")
 }
 
 // files are Claude Code's settings files, the project's and the user's.
@@ -103,7 +88,7 @@ func files(env source.HookEnv) hookcfg.Files {
 	user, present := userSettingsPath(env.Getenv)
 	return hookcfg.Files{Config: config(), Name: Name, Display: "Claude Code", FileName: "settings.json",
 		Project: filepath.Join(env.TopLevel, ".claude", "settings.json"), User: user, Present: present,
-		Absent: "Claude Code not found (no ~/.claude or CLAUDE_CONFIG_DIR)", Specs: DefaultHookSpecs()}
+		Absent: "Claude Code not found (no ~/.claude or CLAUDE_CONFIG_DIR)", HomeVar: "CLAUDE_CONFIG_DIR", Specs: DefaultHookSpecs()}
 }
 
 // UninstallHooks implements source.Agent: the project's settings, and with

@@ -8,29 +8,33 @@ import (
 	"testing"
 )
 
-// codexHookCommands reads the capture command of each event of a Codex
-// hooks.json.
-func codexHookCommands(t *testing.T, path string) map[string]string {
+// agentHookCommands reads the capture command of agent of each event of a
+// hooks object (Codex's hooks.json, Gemini CLI's settings.json).
+func agentHookCommands(t *testing.T, path, agent string) map[string]string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var f struct {
-		Hooks map[string][]struct {
-			Hooks []struct {
-				Command string `json:"command"`
-			} `json:"hooks"`
-		} `json:"hooks"`
+		Hooks map[string]json.RawMessage `json:"hooks"`
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
-	for ev, groups := range f.Hooks {
+	for ev, raw := range f.Hooks {
+		var groups []struct {
+			Hooks []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		}
+		if json.Unmarshal(raw, &groups) != nil {
+			continue // Gemini CLI's "enabled": true
+		}
 		for _, g := range groups {
 			for _, h := range g.Hooks {
-				if strings.Contains(h.Command, "--agent codex") {
+				if strings.Contains(h.Command, "--agent "+agent) {
 					out[ev] = h.Command
 				}
 			}
@@ -57,7 +61,7 @@ func TestCodexEndToEnd(t *testing.T) {
 	if !strings.Contains(out, hooksFile+": Codex hooks created") || !strings.Contains(out, "approve") {
 		t.Fatalf("install:\n%s", out)
 	}
-	cmds := codexHookCommands(t, hooksFile)
+	cmds := agentHookCommands(t, hooksFile, "codex")
 	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"} {
 		if cmds[ev] == "" {
 			t.Fatalf("no %s hook: %v", ev, cmds)

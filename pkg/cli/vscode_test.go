@@ -8,16 +8,15 @@ import (
 	"testing"
 )
 
-// vscodeHook runs one of Claude Code's hook commands as VS Code agent mode
-// does (VS Code runs the commands of ~/.claude/settings.json, ignoring
-// their matchers), with VS Code's payload: camelCase common fields. It
-// must exit 0 and print JSON VS Code can parse.
-func (sb *sandbox) vscodeHook(dir, command string, payload map[string]any) {
+// jsonReplyHook runs a hook command as an agent that reads its stdout as
+// JSON does (VS Code agent mode running Claude Code's hooks, Gemini CLI):
+// through the shell, the payload on stdin. It must exit 0 and print {}.
+func (sb *sandbox) jsonReplyHook(dir, command string, payload map[string]any) {
 	sb.t.Helper()
 	body, _ := json.Marshal(payload)
 	r := sb.runEnv(dir, sb.env, string(body), "sh", "-c", command)
 	if r.code != 0 || strings.TrimSpace(r.stdout) != "{}" {
-		sb.t.Fatalf("%s on %v: exit %d, stdout %q, stderr %s", command, payload["hookEventName"], r.code, r.stdout, r.stderr)
+		sb.t.Fatalf("%s on %s: exit %d, stdout %q, stderr %s", command, body, r.code, r.stdout, r.stderr)
 	}
 }
 
@@ -60,15 +59,15 @@ func TestVSCodeThroughClaudeHooks(t *testing.T) {
 		return m
 	}
 	file := filepath.Join(repo, "x.go")
-	sb.vscodeHook(repo, cmds["SessionStart"], common("SessionStart", map[string]any{"source": "new"}))
-	sb.vscodeHook(repo, cmds["UserPromptSubmit"], common("UserPromptSubmit", map[string]any{"prompt": "Add a function B"}))
+	sb.jsonReplyHook(repo, cmds["SessionStart"], common("SessionStart", map[string]any{"source": "new"}))
+	sb.jsonReplyHook(repo, cmds["UserPromptSubmit"], common("UserPromptSubmit", map[string]any{"prompt": "Add a function B"}))
 	edit := map[string]any{"tool_name": "editFiles", "tool_input": map[string]any{"files": []string{file}}, "tool_use_id": "tool-123"}
-	sb.vscodeHook(repo, cmds["PreToolUse"], common("PreToolUse", edit))
+	sb.jsonReplyHook(repo, cmds["PreToolUse"], common("PreToolUse", edit))
 	// The tool rewrites the whole file: A's lines are written again, same.
 	sb.write(repo, "x.go", base+"\nfunc B() int {\n\treturn 2\n}\n")
 	edit["tool_response"] = "File edited successfully"
-	sb.vscodeHook(repo, cmds["PostToolUse"], common("PostToolUse", edit))
-	sb.vscodeHook(repo, cmds["Stop"], common("Stop", map[string]any{"stop_hook_active": false}))
+	sb.jsonReplyHook(repo, cmds["PostToolUse"], common("PostToolUse", edit))
+	sb.jsonReplyHook(repo, cmds["Stop"], common("Stop", map[string]any{"stop_hook_active": false}))
 	// A person's line, after the tool.
 	sb.write(repo, "x.go", base+"\nfunc B() int {\n\treturn 2\n}\n\n// by hand\n")
 	sha := sb.commit(repo, "x: B", "x.go")

@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -95,9 +94,6 @@ func config() hookcfg.Config {
 	}}
 }
 
-// CaptureCommand is the command hooks.json runs for every event.
-func CaptureCommand(bin string) string { return source.ShellQuote(bin) + " capture --agent codex" }
-
 // userHooks is the user-level hooks.json, and whether Codex's directory
 // exists (Codex is installed).
 func userHooks(getenv func(string) string) (path string, present bool) {
@@ -122,21 +118,7 @@ func (Agent) DefaultScope(env source.HookEnv) source.Scope {
 
 // InstallHooks implements source.Agent.
 func (Agent) InstallHooks(env source.HookEnv, scope source.Scope) ([]string, error) {
-	var path, cmd string
-	if scope == source.ScopeProject {
-		path, cmd = projectHooks(env.TopLevel), CaptureCommand("git-convo")
-	} else {
-		p, _ := userHooks(env.Getenv)
-		if p == "" {
-			return nil, fmt.Errorf("cannot find your home directory (HOME is not set): set CODEX_HOME, or use --codex=project or --codex=none")
-		}
-		path, cmd = p, CaptureCommand(env.Executable)
-	}
-	res, err := config().Install(path, cmd, Specs(), env.BackupDir)
-	if err != nil {
-		return nil, err
-	}
-	return []string{fmt.Sprintf("%s: Codex hooks %s (%s)", path, res, approval)}, nil
+	return files(env).Install(scope, env.Executable, env.BackupDir, " ("+approval+")")
 }
 
 // files are Codex's hooks files, the project's and the user's.
@@ -144,7 +126,7 @@ func files(env source.HookEnv) hookcfg.Files {
 	user, present := userHooks(env.Getenv)
 	return hookcfg.Files{Config: config(), Name: Name, Display: "Codex", FileName: "hooks.json",
 		Project: projectHooks(env.TopLevel), User: user, Present: present,
-		Absent: "Codex not found (no ~/.codex or CODEX_HOME)", Note: " (Codex runs them once you approve them: /hooks in Codex)", Specs: Specs()}
+		Absent: "Codex not found (no ~/.codex or CODEX_HOME)", HomeVar: "CODEX_HOME", Note: " (Codex runs them once you approve them: /hooks in Codex)", Specs: Specs()}
 }
 
 // UninstallHooks implements source.Agent.

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/applypatch"
@@ -17,25 +16,13 @@ import (
 // lines and, hunk by hunk, the writes located on disk; a shell command that
 // ran git commit gives the commit the agent made itself.
 func ParseHook(data []byte) (source.Activity, error) {
-	var a source.Activity
 	raw, err := source.DecodeObject(data, "Codex sends the event as JSON on stdin")
 	if err != nil {
-		return a, err
+		return source.Activity{}, err
 	}
-	s := func(key string) string {
-		var v string
-		_ = json.Unmarshal(raw[key], &v)
-		return v
-	}
-	a.ConversationID = s("session_id")
+	a, s := source.CommonFields(raw)
 	a.GenerationID = s("turn_id")
-	a.Event = s("hook_event_name")
-	a.TranscriptPath = s("transcript_path")
-	a.Model = s("model")
 	cwd := s("cwd")
-	if cwd != "" {
-		a.Roots = []string{cwd}
-	}
 	switch a.Event {
 	case "UserPromptSubmit":
 		a.Prompt = s("prompt")

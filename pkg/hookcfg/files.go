@@ -21,8 +21,11 @@ type Files struct {
 	// Absent is doctor's detail when it is not: "Codex not found (...)".
 	Absent string
 	// Note follows the installed file's path in doctor's line.
-	Note  string
-	Specs []Spec
+	Note string
+	// HomeVar is the environment variable that names the agent's directory
+	// when HOME is not set.
+	HomeVar string
+	Specs   []Spec
 }
 
 // Uninstall takes the hooks out of the repository's file, and out of the
@@ -87,4 +90,22 @@ func (f Files) Leftovers() []string {
 		return []string{fmt.Sprintf("%s: %s's hooks, for every repository (git convo uninstall --%s removes them)", f.User, f.Display, f.Name)}
 	}
 	return nil
+}
+
+// Install writes the hooks at scope: the user's file with git-convo's
+// absolute path (one install serves every repository), or the repository's
+// with a portable command (for teams that commit it). It returns install's
+// line, with note after it.
+func (f Files) Install(scope source.Scope, executable, backupDir, note string) ([]string, error) {
+	path, cmd := f.User, source.ShellQuote(executable)+" capture --agent "+f.Name
+	if scope == source.ScopeProject {
+		path, cmd = f.Project, "git-convo capture --agent "+f.Name
+	} else if path == "" {
+		return nil, fmt.Errorf("cannot find your home directory (HOME is not set): set %s, or use --%s=project or --%s=none", f.HomeVar, f.Name, f.Name)
+	}
+	res, err := f.Config.Install(path, cmd, f.Specs, backupDir)
+	if err != nil {
+		return nil, err
+	}
+	return []string{fmt.Sprintf("%s: %s hooks %s%s", path, f.Display, res, note)}, nil
 }

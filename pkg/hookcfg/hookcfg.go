@@ -33,6 +33,9 @@ type Config struct {
 	Malformed error
 	// Ours recognises git-convo's handler, whatever binary path it names.
 	Ours func(handler json.RawMessage) bool
+	// Enable, when set, is a key of the hooks object that is no event and
+	// that install sets to true when absent (Gemini CLI's "enabled").
+	Enable string
 }
 
 // settings is a parsed settings file: the file and its hooks object.
@@ -54,6 +57,9 @@ func (c Config) read(path string) (*settings, error) {
 		return nil, err
 	}
 	for _, ev := range s.hooks.Keys() {
+		if ev == c.Enable {
+			continue
+		}
 		if _, err := s.groups(ev); err != nil {
 			return nil, bad(err.Error())
 		}
@@ -130,6 +136,9 @@ func (c Config) Install(path, command string, specs []Spec, backupDir string) (s
 	s, err := c.read(path)
 	if err != nil {
 		return "", err
+	}
+	if _, ok := s.hooks.Get(c.Enable); c.Enable != "" && !ok {
+		s.hooks.Set(c.Enable, json.RawMessage("true"))
 	}
 	for _, spec := range specs {
 		groups, _ := s.withoutOurs(spec.Event, c.Ours)

@@ -33,6 +33,26 @@ func DecodeObject(data []byte, sender string) (map[string]json.RawMessage, error
 	return raw, nil
 }
 
+// CommonFields reads the fields Claude Code's hook payloads made common,
+// which Codex and Gemini CLI send too: session_id, hook_event_name,
+// transcript_path, model and cwd (the activity's root); str reads any other
+// string field ("" when absent or not a string).
+func CommonFields(raw map[string]json.RawMessage) (a Activity, str func(key string) string) {
+	str = func(key string) string {
+		var v string
+		_ = json.Unmarshal(raw[key], &v)
+		return v
+	}
+	a.ConversationID = str("session_id")
+	a.Event = str("hook_event_name")
+	a.TranscriptPath = str("transcript_path")
+	a.Model = str("model")
+	if cwd := str("cwd"); cwd != "" {
+		a.Roots = []string{cwd}
+	}
+	return a, str
+}
+
 // JSONObject decodes a JSON object, or an object some senders encode in a
 // JSON string; nil when it is neither.
 func JSONObject(raw json.RawMessage) map[string]any {
@@ -72,7 +92,7 @@ func ToolOutput(raw json.RawMessage) string {
 				walk(x, depth+1)
 			}
 		case map[string]any:
-			for _, k := range []string{"output", "stdout", "text", "value", "content"} {
+			for _, k := range []string{"output", "stdout", "text", "value", "content", "llmContent", "returnDisplay", "textResultForLlm"} {
 				if x, ok := t[k]; ok {
 					walk(x, depth+1)
 				}

@@ -9,6 +9,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/codex"
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/gemini"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/vscode"
 )
@@ -16,7 +17,7 @@ import (
 // Agents are the shipped agents, in the registry's order: the first is the
 // default (the agent of conversations stored before there were two).
 func Agents() []source.Agent {
-	return []source.Agent{cursor.Agent{}, claude.Agent{}, vscode.Agent{}, codex.Agent{}}
+	return []source.Agent{cursor.Agent{}, claude.Agent{}, vscode.Agent{}, codex.Agent{}, gemini.Agent{}}
 }
 
 // Registry is the registry of the shipped agents.
