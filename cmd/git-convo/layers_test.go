@@ -15,7 +15,7 @@ func TestLayers(t *testing.T) {
 		t.Skipf("go list: %v %s", err, out)
 	}
 	const mod = "github.com/git-convo/git-convo/"
-	agentPkgs := []string{"pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini"}
+	agentPkgs := []string{"pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini", "pkg/copilot"}
 	front := []string{"pkg/cli", "pkg/mcpserver"}
 	write := []string{"pkg/ingest", "pkg/hookrun", "pkg/autolink"}
 	all := func(lists ...[]string) []string {
@@ -34,6 +34,7 @@ func TestLayers(t *testing.T) {
 		"pkg/vscode":     all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude"}, write, front),
 		"pkg/codex":      all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/gemini"}, write, front),
 		"pkg/gemini":     all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex"}, write, front),
+		"pkg/copilot":    all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini"}, write, front),
 		"pkg/agents":     all(agentPkgs, write, front),
 		"pkg/store":      all([]string{"pkg/agents", "pkg/source", "pkg/gitx"}, agentPkgs, write, front),
 		"pkg/ingest":     all([]string{"pkg/hookrun"}, agentPkgs, front),

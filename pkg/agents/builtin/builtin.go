@@ -8,6 +8,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/codex"
+	"github.com/git-convo/git-convo/pkg/copilot"
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/gemini"
 	"github.com/git-convo/git-convo/pkg/source"
@@ -17,7 +18,7 @@ import (
 // Agents are the shipped agents, in the registry's order: the first is the
 // default (the agent of conversations stored before there were two).
 func Agents() []source.Agent {
-	return []source.Agent{cursor.Agent{}, claude.Agent{}, vscode.Agent{}, codex.Agent{}, gemini.Agent{}}
+	return []source.Agent{cursor.Agent{}, claude.Agent{}, vscode.Agent{}, codex.Agent{}, gemini.Agent{}, copilot.Agent{}}
 }
 
 // Registry is the registry of the shipped agents.
