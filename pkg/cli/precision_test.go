@@ -54,7 +54,7 @@ func TestPrecisionManyAgentsOneFile(t *testing.T) {
 	grow("", "\nfunc Codex() int { return 2 }\n")
 	sb.captureAs(repo, "codex", "", map[string]any{"session_id": codexS, "turn_id": "t", "cwd": repo, "hook_event_name": "PostToolUse",
 		"model": "gpt-5.5", "tool_name": "apply_patch", "tool_use_id": "call_1",
-		"tool_input": map[string]any{"command": "*** Begin Patch\n*** Update File: p.go\n@@\n func Claude() int { return 1 }\n+\n+func Codex() int { return 2 }\n*** End Patch\n"},
+		"tool_input":    map[string]any{"command": "*** Begin Patch\n*** Update File: p.go\n@@\n func Claude() int { return 1 }\n+\n+func Codex() int { return 2 }\n*** End Patch\n"},
 		"tool_response": "Success. Updated the following files:\nM p.go\n"})
 
 	// A person adds a line by hand.
