@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/source"
@@ -29,7 +30,9 @@ var _ source.Agent = Agent{}
 func (Agent) Name() string { return Name }
 
 // Source implements source.Agent.
-func (Agent) Source(getenv func(string) string) source.Source { return Source{} }
+func (Agent) Source(getenv func(string) string) source.Source {
+	return Source{Storage: userDir(getenv)}
+}
 
 // Store implements source.Agent: VS Code's workspace storage, where Copilot
 // Chat keeps its sessions (and, under GitHub.copilot-chat/transcripts, the
@@ -71,8 +74,9 @@ hooks, --agent claude: they are recorded as VS Code's. Prompts; the lines its fi
 the file between the tool's PreToolUse and its PostToolUse; a git commit run in its
 terminal; the session's event stream at Stop.`,
 		Store: "VS Code's session transcript",
-		Import: `VS Code's sessions are not imported yet: its conversations are captured from its hooks
-only.`,
+		Import: `VS Code's Copilot Chat sessions (workspaceStorage/<hash>/chatSessions/*.json and .jsonl, under
+~/.config/Code/User, ~/Library/Application Support/Code/User or %APPDATA%\Code\User) of the
+workspaces whose folder lies in the repository, with the edits of their textEditGroups.`,
 	}
 }
 
@@ -96,8 +100,11 @@ func (Agent) CheckHooks(env source.HookEnv) (source.Check, []source.Check) {
 	return c, nil
 }
 
-// Source reads VS Code agent mode's sessions.
-type Source struct{}
+// Source reads VS Code agent mode's sessions: the event streams its hooks
+// name, and for import the chat sessions under Storage (workspaceStorage).
+type Source struct {
+	Storage string
+}
 
 var _ source.Source = Source{}
 
@@ -123,7 +130,11 @@ func (Source) ReadConversation(_ context.Context, id string, hint source.Hint) (
 			p = filepath.Join(home, rest)
 		}
 	}
-	c, err := ReadTranscript(p)
+	read := ReadTranscript
+	if filepath.Base(filepath.Dir(p)) == "chatSessions" {
+		read = ReadChatSession // an imported session
+	}
+	c, err := read(p)
 	if err != nil {
 		return nil, source.ErrNotFound
 	}
@@ -134,7 +145,13 @@ func (Source) ReadConversation(_ context.Context, id string, hint source.Hint) (
 	return c, nil
 }
 
-// ListConversations implements source.Source: no import yet (see Words).
-func (Source) ListConversations(context.Context, []string) ([]source.Ref, error) {
-	return nil, source.ErrNotFound
+// ListConversations implements source.Source: the chat sessions of the
+// workspaces (workspace.json's folder) that lie in roots.
+func (s Source) ListConversations(_ context.Context, roots []string) ([]source.Ref, error) {
+	if fi, err := os.Stat(s.Storage); s.Storage == "" || err != nil || !fi.IsDir() {
+		return nil, source.ErrNotFound
+	}
+	refs := chatSessions(s.Storage, roots)
+	sort.Slice(refs, func(i, j int) bool { return refs[i].ID < refs[j].ID })
+	return refs, nil
 }
