@@ -182,11 +182,11 @@ func (s Source) ReadConversation(_ context.Context, id string, hint source.Hint)
 // roots.
 func (s Source) ListConversations(_ context.Context, roots []string) ([]source.Ref, error) {
 	if s.Home == "" {
-		return nil, source.ErrNotFound
+		return nil, nil // no Codex here: nothing of it to import
 	}
 	dir := filepath.Join(s.Home, "sessions")
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, source.ErrNotFound
+		return nil, nil
 	}
 	files, err := filepath.Glob(filepath.Join(dir, "*", "*", "*", "rollout-*.jsonl"))
 	if err != nil {

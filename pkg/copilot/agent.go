@@ -217,7 +217,7 @@ func (s Source) ReadConversation(_ context.Context, id string, hint source.Hint)
 func (s Source) ListConversations(_ context.Context, roots []string) ([]source.Ref, error) {
 	dir := filepath.Join(s.Dir, "session-state")
 	if fi, err := os.Stat(dir); s.Dir == "" || err != nil || !fi.IsDir() {
-		return nil, source.ErrNotFound
+		return nil, nil // no Copilot CLI here: nothing of it to import
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "events.jsonl"))
 	var out []source.Ref

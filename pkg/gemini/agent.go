@@ -188,7 +188,7 @@ func (s Source) ReadConversation(_ context.Context, id string, hint source.Hint)
 func (s Source) ListConversations(_ context.Context, roots []string) ([]source.Ref, error) {
 	tmp := filepath.Join(s.Dir, "tmp")
 	if fi, err := os.Stat(tmp); s.Dir == "" || err != nil || !fi.IsDir() {
-		return nil, source.ErrNotFound
+		return nil, nil // no Gemini CLI here: nothing of it to import
 	}
 	projects := map[string]string{} // folder: root
 	for _, r := range roots {

@@ -149,7 +149,7 @@ func (Source) ReadConversation(_ context.Context, id string, hint source.Hint) (
 // workspaces (workspace.json's folder) that lie in roots.
 func (s Source) ListConversations(_ context.Context, roots []string) ([]source.Ref, error) {
 	if fi, err := os.Stat(s.Storage); s.Storage == "" || err != nil || !fi.IsDir() {
-		return nil, source.ErrNotFound
+		return nil, nil // no VS Code here: nothing of it to import
 	}
 	refs := chatSessions(s.Storage, roots)
 	sort.Slice(refs, func(i, j int) bool { return refs[i].ID < refs[j].ID })
