@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // agentHookCommands reads the capture command of agent of each event of a
@@ -130,5 +133,47 @@ func TestCodexEndToEnd(t *testing.T) {
 	}
 	if _, err := os.Stat(hooksFile); !os.IsNotExist(err) {
 		t.Errorf("uninstall left the hooks.json it created: %v", err)
+	}
+}
+
+// TestImportNewAgents: import finds Codex's rollouts and Gemini CLI's
+// sessions (by the SHA-256 of the work tree's path) of the repository, and
+// links the past commit their edits wrote, with line evidence (the two
+// countable lines of each file), each under its agent.
+func TestImportNewAgents(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	codexHome := filepath.Join(sb.root, "codex")
+	sb.env = sb.with("CODEX_HOME=" + codexHome)
+	at := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339Nano)
+	const cx = "019e1625-789d-76c0-80ab-00000000c0de"
+	sb.write(codexHome, "sessions/2026/05/11/rollout-2026-05-11T11-26-55-"+cx+".jsonl", strings.Join([]string{
+		`{"timestamp":"` + at + `","type":"session_meta","payload":{"id":"` + cx + `","cwd":"` + repo + `","cli_version":"0.125.0"}}`,
+		`{"timestamp":"` + at + `","type":"event_msg","payload":{"type":"user_message","message":"add c.go"}}`,
+		`{"timestamp":"` + at + `","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch\n*** Add File: c.go\n+package c\n+\n+func C() int { return 3 }\n*** End Patch"}}`,
+	}, "\n")+"\n")
+	const gm = "9e000000-0000-4000-8000-00000000ae11"
+	h := sha256.Sum256([]byte(repo))
+	sb.write(sb.home, ".gemini/tmp/"+hex.EncodeToString(h[:])+"/chats/session-2026-05-11T10-00-9e000000.json",
+		`{"sessionId":"`+gm+`","startTime":"`+at+`","messages":[{"id":"u","timestamp":"`+at+`","type":"user","content":"add g.go"},`+
+			`{"id":"g","timestamp":"`+at+`","type":"gemini","content":"done","toolCalls":[{"name":"write_file","args":{"file_path":"`+repo+`/g.go","content":"package g\n\nfunc G() int { return 7 }\n"},"status":"success"}]}]}`)
+	sb.write(repo, "c.go", "package c\n\nfunc C() int { return 3 }\n")
+	sb.write(repo, "g.go", "package g\n\nfunc G() int { return 7 }\n")
+	sha := sb.commit(repo, "c and g", "c.go", "g.go")
+
+	out := sb.convo(repo, "import")
+	if !strings.Contains(out, "conversations found: 2 (codex 1, gemini 1)") {
+		t.Errorf("import:\n%s", out)
+	}
+	agents := map[string]string{}
+	for _, c := range sb.showJSON(repo, sha).Conversations {
+		agents[c.ID] = c.Agent
+		if c.WrittenLines != 2 {
+			t.Errorf("%s wrote %d lines, want 2", c.ID, c.WrittenLines)
+		}
+	}
+	if agents[cx] != "codex" || agents[gm] != "gemini" {
+		t.Errorf("show after import: %v", agents)
 	}
 }
