@@ -109,7 +109,7 @@ func TestUnknownPayloadCounted(t *testing.T) {
 	}
 	sb.convo(repo, "log")                                               // a read drains the spool
 	doc := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor").stdout // fails here: no hooks installed
-	if !strings.Contains(doc, "1 hook event(s) set aside") || !strings.Contains(doc, "Claude Code's settings") {
+	if !strings.Contains(doc, "warn unknown hooks") || !strings.Contains(doc, "1 hook payload(s) that no agent recognises") || !strings.Contains(doc, "Claude Code's settings") {
 		t.Errorf("doctor does not count the unknown payload, or not say whose hooks sent it:\n%s", doc)
 	}
 }

@@ -17,6 +17,9 @@ type Spooled struct {
 	Agent   string          `json:"agent,omitempty"`
 	AtMs    int64           `json:"atMs"`
 	Payload json.RawMessage `json:"payload,omitempty"`
+	// Unknown: no agent recognised the payload (Activity.Unknown); doctor
+	// counts these apart.
+	Unknown bool `json:"unknown,omitempty"`
 	// Spans are the event's edits as the capture located them on disk (the
 	// payload alone cannot give them once the file has changed).
 	Spans []position.Span `json:"spans,omitempty"`
