@@ -150,16 +150,27 @@ printf '{"conversation_id":"bench-conv-00001","generation_id":"g","hook_event_na
 # A Claude Code PostToolUse of an Edit (pkg/claude), as its hook sends it.
 printf '{"session_id":"bench-claude-00001","transcript_path":"%s/none.jsonl","cwd":"%s","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"%s/%s","old_string":"x","new_string":"y"},"tool_response":{"filePath":"%s/%s","oldString":"x","newString":"y","originalFile":"x\\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-x","+y"]}]}}' \
   "$work" "$work/project" "$work/project" "$hot" "$work/project" "$hot" > "$work/payload-claude.json"
+# A Gemini CLI AfterTool of a replace (pkg/gemini): Gemini waits for its
+# hooks (synchronous, ms timeouts), so this one has a row of its own.
+printf '{"session_id":"bench-gemini-00001","transcript_path":"%s/none.json","cwd":"%s","hook_event_name":"AfterTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"replace","tool_input":{"file_path":"%s/%s","old_string":"x","new_string":"y"},"tool_response":{"llmContent":"ok","returnDisplay":"ok"}}' \
+  "$work" "$work/project" "$work/project" "$hot" > "$work/payload-gemini.json"
+# A Codex PostToolUse of an apply_patch (pkg/codex).
+printf '{"session_id":"bench-codex-00001","turn_id":"t","transcript_path":null,"cwd":"%s","hook_event_name":"PostToolUse","model":"gpt-5","permission_mode":"default","tool_name":"apply_patch","tool_use_id":"c","tool_input":{"command":"*** Begin Patch\\n*** Update File: %s\\n@@\\n-x\\n+y\\n*** End Patch"},"tool_response":"Success."}' \
+  "$work/project" "$hot" > "$work/payload-codex.json"
 # The hello world again, next to the captures, so that load drift since the
 # first one does not fall on one side only.
 hello=$("$bg" median -n 20 -dir "$work/project" -- hello)
 cap=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-project.json" -- git-convo capture)
 capc=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-claude.json" -- git-convo capture --agent claude)
+capg=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-gemini.json" -- git-convo capture --agent gemini)
+capx=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-codex.json" -- git-convo capture --agent codex)
 # The floor of any capture past process start: open links.sqlite as
 # git-convo does and commit one row (scripts/benchhello/capturefloor).
 capf=$("$bg" median -n 20 -dir "$work/project" -- capturefloor)
 row "capture afterFileEdit, whole process / hello world (ms)" "$cap" "$hello" "$(ratio "$cap" "$hello")" "<= 1.5"
 row "capture --agent claude, PostToolUse Edit / hello world (ms)" "$capc" "$hello" "$(ratio "$capc" "$hello")" "<= 1.5"
+row "capture --agent gemini, AfterTool replace (synchronous hook) / hello world (ms)" "$capg" "$hello" "$(ratio "$capg" "$hello")" "<= 1.5"
+row "capture --agent codex, PostToolUse apply_patch / hello world (ms)" "$capx" "$hello" "$(ratio "$capx" "$hello")" "<= 1.5"
 row "  floor: Go + go-sqlite3 + open links.sqlite + one write / hello" "$capf" "$hello" "$(ratio "$capf" "$hello")" ""
 row "  capture afterFileEdit / that floor" "$cap" "$capf" "$(ratio "$cap" "$capf")" ""
 if [ "${BENCH:-}" = startup ]; then

@@ -16,7 +16,7 @@ func TestLayers(t *testing.T) {
 		t.Skipf("go list: %v %s", err, out)
 	}
 	const mod = "github.com/git-convo/git-convo/"
-	agentPkgs := []string{"pkg/cursor", "pkg/claude"}
+	agentPkgs := []string{"pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini", "pkg/copilot"}
 	front := []string{"pkg/cli", "pkg/mcpserver"}
 	write := []string{"pkg/ingest", "pkg/hookrun", "pkg/autolink"}
 	all := func(lists ...[]string) []string {
@@ -32,7 +32,11 @@ func TestLayers(t *testing.T) {
 		"pkg/source":     {"pkg/"}, // the seam imports nothing of git-convo but the algorithms below
 		"pkg/position":   {"pkg/"},
 		"pkg/cursor":     all([]string{"pkg/agents", "pkg/store", "pkg/claude"}, write, front),
-		"pkg/claude":     all([]string{"pkg/agents", "pkg/store", "pkg/cursor"}, write, front),
+		"pkg/claude":     all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/vscode"}, write, front),
+		"pkg/vscode":     all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude"}, write, front),
+		"pkg/codex":      all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/gemini"}, write, front),
+		"pkg/gemini":     all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex"}, write, front),
+		"pkg/copilot":    all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini"}, write, front),
 		"pkg/agents":     all(agentPkgs, write, front),
 		"pkg/store":      all([]string{"pkg/agents", "pkg/source", "pkg/gitx"}, agentPkgs, write, front),
 		"pkg/ingest":     all([]string{"pkg/hookrun"}, agentPkgs, front),

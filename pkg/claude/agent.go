@@ -1,10 +1,10 @@
 package claude
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/git-convo/git-convo/pkg/hookcfg"
 	"github.com/git-convo/git-convo/pkg/source"
 )
 
@@ -34,13 +34,15 @@ func (Agent) Words() source.Words {
 	return source.Words{
 		Display: "Claude Code",
 		Worker:  "Claude Code",
-		Reload:  "Claude Code reads its hooks at start-up: start a new session (or restart running ones).",
+		Reload:  "Claude Code reads its hooks at start-up: start a new session (or restart running ones). VS Code agent mode runs the same hooks (its sessions are recorded as VS Code's).",
 		Install: `Claude Code: when ~/.claude (or CLAUDE_CONFIG_DIR) exists, ~/.claude/settings.json gets
 "git-convo capture --agent claude" for SessionStart, UserPromptSubmit, PostToolUse (edit
 tools and Bash), Stop, SubagentStop and SessionEnd, with timeouts, async where Claude need
 not wait. --claude=project writes <repo>/.claude/settings.json instead; --claude=none skips
 it. Every other key and hook is kept; uninstall restores the file byte for byte when
-nothing else changed it.`,
+nothing else changed it. These hooks serve VS Code agent mode too, which runs Claude Code's
+hooks: its sessions are recorded as VS Code's, and a PreToolUse for VS Code's file tools
+(a matcher no Claude Code tool has) lets capture diff the files those tools write.`,
 		InstallFlag:   "where to install Claude Code's hooks: user, project or none (default: the last choice, git config convo.claude, else user when ~/.claude or CLAUDE_CONFIG_DIR exists, else none)",
 		UninstallFlag: "also remove the user-level Claude Code hooks (~/.claude/settings.json)",
 		Uninstall:     "--claude removes them from the user-level ~/.claude/settings.json (restored byte for byte when nothing else changed it since the install).",
@@ -78,86 +80,29 @@ func (Agent) DefaultScope(env source.HookEnv) source.Scope {
 // install serves every repository) or project (<repo>/.claude/settings.json
 // with a portable command, for teams that commit it).
 func (Agent) InstallHooks(env source.HookEnv, scope source.Scope) ([]string, error) {
-	var path, command string
-	if scope == source.ScopeProject {
-		path, command = filepath.Join(env.TopLevel, ".claude", "settings.json"), CaptureCommand("git-convo")
-	} else {
-		userPath, _ := userSettingsPath(env.Getenv)
-		if userPath == "" {
-			return nil, fmt.Errorf("cannot find your home directory (HOME is not set): set CLAUDE_CONFIG_DIR, or use --claude=project or --claude=none")
-		}
-		path, command = userPath, CaptureCommand(env.Executable)
-	}
-	res, err := Install(path, command, DefaultHookSpecs(), env.BackupDir)
-	if err != nil {
-		return nil, err
-	}
-	return []string{fmt.Sprintf("%s: Claude Code hooks %s", path, res)}, nil
+	return files(env).Install(scope, env.Executable, env.BackupDir, "")
+}
+
+// files are Claude Code's settings files, the project's and the user's.
+func files(env source.HookEnv) hookcfg.Files {
+	user, present := userSettingsPath(env.Getenv)
+	return hookcfg.Files{Config: config(), Name: Name, Display: "Claude Code", FileName: "settings.json",
+		Project: filepath.Join(env.TopLevel, ".claude", "settings.json"), User: user, Present: present,
+		Absent: "Claude Code not found (no ~/.claude or CLAUDE_CONFIG_DIR)", HomeVar: "CLAUDE_CONFIG_DIR", Specs: DefaultHookSpecs()}
 }
 
 // UninstallHooks implements source.Agent: the project's settings, and with
 // user the user's too.
 func (Agent) UninstallHooks(env source.HookEnv, user bool) ([]string, error) {
-	paths := []string{filepath.Join(env.TopLevel, ".claude", "settings.json")}
-	if p, _ := userSettingsPath(env.Getenv); user && p != "" {
-		paths = append(paths, p)
-	}
-	var out []string
-	for _, p := range paths {
-		res, err := Uninstall(p, env.BackupDir)
-		if err != nil {
-			return out, err
-		}
-		if res != "not present" {
-			out = append(out, fmt.Sprintf("%s: Claude Code hooks %s", p, res))
-		}
-	}
-	return out, nil
+	return files(env).Uninstall(env.BackupDir, user)
 }
 
 // CheckHooks implements source.Agent: installed (project or user), missing
 // while Claude Code is present, or not applicable.
 func (Agent) CheckHooks(env source.HookEnv) (source.Check, []source.Check) {
-	c := source.Check{Name: "claude hooks"}
-	userPath, present := userSettingsPath(env.Getenv)
-	for _, p := range []string{filepath.Join(env.TopLevel, ".claude", "settings.json"), userPath} {
-		if p == "" {
-			continue
-		}
-		have, missing, err := Installed(p, DefaultHookSpecs())
-		if err != nil {
-			if os.IsNotExist(err) {
-				continue
-			}
-			c.State, c.Detail, c.Fix = source.CheckWarn, err.Error(), "fix the file, then git convo install --claude=user"
-			return c, nil
-		}
-		if len(have) > 0 && len(missing) > 0 {
-			c.State, c.Detail, c.Fix = source.CheckPartial, fmt.Sprintf("%s lacks %v", p, missing), "git convo install"
-			return c, nil
-		}
-		if len(have) > 0 {
-			c.Detail = p
-			return c, nil
-		}
-	}
-	if !present {
-		c.State, c.Detail = source.CheckInfo, "Claude Code not found (no ~/.claude or CLAUDE_CONFIG_DIR): nothing to check"
-		return c, nil
-	}
-	c.State, c.Detail, c.Fix = source.CheckMissing, "no Claude Code settings.json names git-convo capture", "git convo install --claude=user"
-	return c, nil
+	return files(env).Check(), nil
 }
 
 // UserLeftovers implements source.Leftovers: the user's settings.json, when
 // it still holds git-convo's hooks.
-func (Agent) UserLeftovers(env source.HookEnv) []string {
-	p, _ := userSettingsPath(env.Getenv)
-	if p == "" {
-		return nil
-	}
-	if have, _, err := Installed(p, DefaultHookSpecs()); err == nil && len(have) > 0 {
-		return []string{p + ": Claude Code's hooks, for every repository (git convo uninstall --claude removes them)"}
-	}
-	return nil
-}
+func (Agent) UserLeftovers(env source.HookEnv) []string { return files(env).Leftovers() }

@@ -1,58 +1,55 @@
 package claude
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/git-convo/git-convo/pkg/position"
 	"github.com/git-convo/git-convo/pkg/source"
 )
 
+// vscodeEvents are the events VS Code agent mode sends to the commands of
+// Claude Code's settings files, as its payloads name them.
+var vscodeEvents = map[string]bool{
+	"SessionStart": true, "UserPromptSubmit": true, "PreToolUse": true, "PostToolUse": true,
+	"PreCompact": true, "SubagentStart": true, "SubagentStop": true, "Stop": true,
+}
+
 // ParseHook reads one Claude Code hook payload into activity. Every field is
 // optional. Payloads that other programs send to commands in Claude Code's
-// settings (Cursor, which carries cursor_version or workspace_roots; Grok
-// Build, which writes camelCase keys) are marked Foreign.
+// settings are marked Foreign: Cursor's (cursor_version or workspace_roots),
+// counted by Cursor's own hooks; VS Code agent mode's, with Sender "vscode";
+// and any other camelCase sender's (Grok Build), Unknown.
 func ParseHook(data []byte) (source.Activity, error) {
 	var a source.Activity
-	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
-	if len(data) == 0 {
-		return a, fmt.Errorf("%w: stdin was empty (Claude Code sends the event as JSON on stdin)", source.ErrBadPayload)
-	}
-	// Errors describe the input's shape, never its content (docs/privacy.md).
-	if data[0] != '{' {
-		return a, fmt.Errorf("%w: %d bytes that do not start with '{'", source.ErrBadPayload, len(data))
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return a, fmt.Errorf("%w: invalid JSON at byte %d of %d", source.ErrBadPayload, se.Offset, len(data))
-		}
-		return a, fmt.Errorf("%w: invalid JSON (%d bytes)", source.ErrBadPayload, len(data))
+	raw, err := source.DecodeObject(data, "Claude Code sends the event as JSON on stdin")
+	if err != nil {
+		return a, err
 	}
 	s := func(key string) string {
 		var v string
 		_ = json.Unmarshal(raw[key], &v)
 		return v
 	}
-	obj := func(key string) map[string]any {
-		var m map[string]any
-		if json.Unmarshal(raw[key], &m) != nil {
-			// Some senders put an object in a JSON string.
-			var inner string
-			if json.Unmarshal(raw[key], &inner) == nil {
-				_ = json.Unmarshal([]byte(inner), &m)
-			}
-		}
-		return m
-	}
+	obj := func(key string) map[string]any { return source.JSONObject(raw[key]) }
 	_, cursorVersion := raw["cursor_version"]
 	_, roots := raw["workspace_roots"]
-	_, camel := raw["hookEventName"]
-	if cursorVersion || roots || (camel && raw["hook_event_name"] == nil) {
+	if cursorVersion || roots {
 		a.Foreign = true
+		return a, nil
+	}
+	if _, camel := raw["hookEventName"]; camel && raw["hook_event_name"] == nil {
+		// VS Code agent mode reads Claude Code's settings files and sends
+		// its own payloads (camelCase common fields, PascalCase events):
+		// they are VS Code's conversations. Another camelCase sender (Grok
+		// Build: snake_case events, workspaceRoot) is no one's here.
+		_, workspaceRoot := raw["workspaceRoot"]
+		if vscodeEvents[s("hookEventName")] && !workspaceRoot {
+			a.Foreign, a.Sender = true, "vscode"
+			return a, nil
+		}
+		a.Foreign = true
+		a.Unknown = fmt.Sprintf("a payload with camelCase keys (%d of them) that no agent recognises, sent by a command of Claude Code's settings (~/.claude/settings.json, or .claude/settings.json or .claude/settings.local.json in the repository), which other programs run too", len(raw))
 		return a, nil
 	}
 	a.ConversationID = s("session_id")

@@ -22,17 +22,7 @@ const Name = "claude"
 // ConfigDir is Claude Code's configuration directory: CLAUDE_CONFIG_DIR, else
 // ~/.claude. It returns "" when neither can be known.
 func ConfigDir(getenv func(string) string) string {
-	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	home := getenv("HOME")
-	if home == "" {
-		home = getenv("USERPROFILE")
-	}
-	if home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".claude")
+	return source.UserDir(getenv, "CLAUDE_CONFIG_DIR", ".claude")
 }
 
 // Source reads Claude Code's conversations under Dir (its configuration
@@ -96,7 +86,7 @@ func (s Source) ListConversations(_ context.Context, roots []string) ([]source.R
 			continue
 		}
 		cwd, id := sessionCwd(f)
-		if cwd == "" || !inAny(cwd, roots) {
+		if cwd == "" || !source.InAny(cwd, roots) {
 			continue
 		}
 		if id == "" {
@@ -130,16 +120,4 @@ func sessionCwd(path string) (cwd, id string) {
 			return "", ""
 		}
 	}
-}
-
-// inAny reports whether path is one of roots or lies under one.
-func inAny(path string, roots []string) bool {
-	path = filepath.Clean(path)
-	for _, r := range roots {
-		r = filepath.Clean(r)
-		if path == r || strings.HasPrefix(path, r+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,7 +12,9 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/hookrun"
+	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/regfile"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -76,11 +79,30 @@ func spoolChecks(dbPath string, dbWritable bool, now time.Time) []check {
 		out = append(out, c)
 	}
 	if aside, _ := spool.Pending(spool.SetAsideDir(dir)); len(aside) > 0 {
+		if n := unknownPayloads(aside); n > 0 {
+			out = append(out, check{Name: "unknown hooks", OK: true, Warn: true,
+				Detail: fmt.Sprintf("%d hook payload(s) that no agent recognises reached git-convo's hooks (the log names the hooks configuration that sent each); kept in %s", n, spool.SetAsideDir(dir)),
+				Fix:    "see which program sends them in the log; a git-convo that knows it records them with git convo doctor --replay-spool"})
+		}
 		out = append(out, check{Name: "spool", OK: true, Warn: true,
 			Detail: fmt.Sprintf("%d hook event(s) set aside in %s: replaying them failed for a reason waiting will not cure (the log says which)", len(aside), spool.SetAsideDir(dir)),
 			Fix:    "git convo doctor --replay-spool tries them again once the cause is fixed; delete the files to drop them"})
 	}
 	return out
+}
+
+// unknownPayloads counts the set-aside entries whose payload no agent
+// recognised (ingest.Spooled.Unknown).
+func unknownPayloads(files []string) int {
+	n := 0
+	for _, f := range files {
+		b, err := regfile.Read(f, spool.MaxEntry)
+		var e ingest.Spooled
+		if err == nil && json.Unmarshal(b, &e) == nil && e.Unknown {
+			n++
+		}
+	}
+	return n
 }
 
 // spoolTime reads an entry's time from its name (nanoseconds), and says it.

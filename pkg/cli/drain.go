@@ -17,7 +17,7 @@ func (env *Env) hooks() hookrun.Options {
 	p, err := env.dbPath()
 	return hookrun.Options{
 		DBPath: p, PathErr: err, Now: env.Now, Getenv: env.Getenv, Stderr: env.Stderr, Log: env.log(), Resolver: resolver(),
-		Writer: env.writer,
+		Writer: env.writer, Agents: env.Agents,
 		Recorder: func(ctx context.Context, repo *gitx.Repo, s *store.Store) *ingest.Recorder {
 			return recorderFor(ctx, env, repo, s)
 		},

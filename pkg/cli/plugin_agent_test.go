@@ -252,7 +252,7 @@ func TestStandInAgentPlugsIn(t *testing.T) {
 	}
 
 	// An agent no one registered: capture tells, and still exits 0.
-	if code, out, errs := run(`{"session":"x"}`, "capture", "--agent", "nope"); code != 0 || out != "" || !strings.Contains(errs, `unknown agent "nope": the agents are cursor, claude, standin`) {
+	if code, out, errs := run(`{"session":"x"}`, "capture", "--agent", "nope"); code != 0 || out != "" || !strings.Contains(errs, `unknown agent "nope": the agents are cursor, claude, `) || !strings.HasSuffix(strings.TrimSpace(errs), ", standin") {
 		t.Errorf("capture --agent nope: exit %d %q %q", code, out, errs)
 	}
 }

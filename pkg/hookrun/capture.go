@@ -28,7 +28,7 @@ const memoryLimit = 128 << 20
 // program's gets the neutral {}), and once the agent has its reply starts
 // recording the commits the git hooks queued. It never fails.
 func (o Options) Capture(ctx context.Context, src source.Source, event string, stdin io.Reader, stdout io.Writer) {
-	a := o.capture(ctx, src, event, stdin)
+	src, a := o.capture(ctx, src, event, stdin)
 	if r, ok := src.(source.HookReplier); ok {
 		fmt.Fprintln(stdout, r.HookReply(a.Event))
 	} else if a.Foreign {
@@ -39,27 +39,42 @@ func (o Options) Capture(ctx context.Context, src source.Source, event string, s
 	o.drainAfterReply(ctx)
 }
 
-// capture records or spools the event and returns what it read (only the
-// event's name when the payload could not be read).
-func (o Options) capture(ctx context.Context, src source.Source, event string, stdin io.Reader) source.Activity {
+// capture records or spools the event and returns the source that sent it
+// (another agent's, when src's hook received that agent's payload) and what
+// it read (only the event's name when the payload could not be read).
+func (o Options) capture(ctx context.Context, src source.Source, event string, stdin io.Reader) (source.Source, source.Activity) {
 	data, err := readPayload(stdin)
 	if err != nil {
 		o.failed("%v", err)
-		return source.Activity{Event: event}
+		return src, source.Activity{Event: event}
 	}
-	a, err := ingest.Parse(src, data, event)
+	src, a, err := ingest.ParseAs(o.Agents, o.Getenv, src, data, event)
 	if err != nil {
 		o.failed("%v (nothing recorded; already recorded data is untouched)", err)
-		return source.Activity{Event: event}
+		return src, source.Activity{Event: event}
+	}
+	atMs := o.Now().UnixMilli()
+	if a.Unknown != "" {
+		// Never dropped in silence: the log says whose hooks sent it, and
+		// the spool keeps it (set aside at the next drain, where doctor
+		// counts it, and --replay-spool retries it).
+		o.Log.Printf("capture", "%s hook: %s; kept in the spool", src.Name(), a.Unknown)
+		if err := o.spoolEvent(data, a, src.Name(), atMs); err != nil {
+			o.Log.Printf("capture", "keeping it failed: %v", err)
+		}
+		return src, a
 	}
 	if a.Foreign {
-		return a
+		return src, a
 	}
 	if a.ConversationID == "" {
 		o.failed("%s %s payload has no conversation id; nothing recorded", src.Name(), orUnknown(a.Event))
-		return a
+		return src, a
 	}
-	atMs := o.Now().UnixMilli()
+	// Files a tool is about to write, whose text its payloads will not
+	// give: kept now, diffed when it has written them.
+	o.keepBefore(a)
+	a = o.diffAfter(a)
 	// The edit's lines are located in the file now, while it is as the
 	// edit left it (one read a file); carrying them to a commit waits for
 	// the recording.
@@ -71,21 +86,21 @@ func (o Options) capture(ctx context.Context, src source.Source, event string, s
 	// link it at once. GIT_CONVO_SYNC=1: everything now.
 	if !a.EndsTurn && a.Commit == nil && !o.sync() {
 		if err := o.spoolEvent(data, a, src.Name(), atMs); err == nil {
-			return a
+			return src, a
 		}
 		// No spool (a full disk, a read-only directory): record it now.
 	}
 	s, err := o.open(ctx, busyTimeout)
 	if err != nil {
 		o.keep(data, a, src.Name(), atMs, err)
-		return a
+		return src, a
 	}
 	defer s.Close()
 	o.DrainSpool(ctx, s, busyTimeout) // the turn's events, before the one that ends it
 	w := o.Writer(ctx, s)
 	if err := w.Record(ctx, src, a, atMs); err != nil {
 		o.keep(data, a, src.Name(), atMs, err)
-		return a
+		return src, a
 	}
 	if a.EndsTurn {
 		if err := w.EnrichTurn(ctx, src, a); err != nil && !errors.Is(err, source.ErrNoStore) {
@@ -97,7 +112,7 @@ func (o Options) capture(ctx context.Context, src source.Source, event string, s
 			o.spawn("the background enrichment", "enrich", "--delay="+lw.ReadAgainAfter().String(), a.ConversationID)
 		}
 	}
-	return a
+	return src, a
 }
 
 // readPayload reads one hook payload: at most maxPayload bytes, and a clear

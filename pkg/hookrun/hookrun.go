@@ -19,6 +19,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
@@ -39,6 +40,10 @@ type Options struct {
 	Stderr   io.Writer
 	Log      errlog.Log
 	Resolver *store.Resolver // adopts a database the prototype wrote
+	// Agents are the agents a payload may come from: another agent's
+	// payload that reached an agent's hook is recorded as the sender's
+	// (Activity.Sender). nil: as the hook's agent's, or not at all.
+	Agents *agents.Registry
 	// Writer is the write path into an open store, and Recorder a work
 	// tree's commit recorder into it (pkg/cli's: linking settings, notes
 	// shared after).

@@ -49,7 +49,7 @@ func (o Options) spoolCommit(e ingest.Spooled, cause error) error {
 // that records or reads replays (the capture's fast path: no SQLite opened
 // in the agent's hook).
 func (o Options) spoolEvent(payload []byte, a source.Activity, agent string, atMs int64) error {
-	return o.put(ingest.Spooled{Event: a.Event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload), Spans: a.Spans})
+	return o.put(ingest.Spooled{Event: a.Event, Agent: agent, AtMs: atMs, Payload: json.RawMessage(payload), Spans: a.Spans, Unknown: a.Unknown != ""})
 }
 
 // lazyStore is the store a drain records into: the caller's, or opened on

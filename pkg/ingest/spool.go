@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/position"
@@ -16,6 +17,9 @@ type Spooled struct {
 	Agent   string          `json:"agent,omitempty"`
 	AtMs    int64           `json:"atMs"`
 	Payload json.RawMessage `json:"payload,omitempty"`
+	// Unknown: no agent recognised the payload (Activity.Unknown); doctor
+	// counts these apart.
+	Unknown bool `json:"unknown,omitempty"`
 	// Spans are the event's edits as the capture located them on disk (the
 	// payload alone cannot give them once the file has changed).
 	Spans []position.Span `json:"spans,omitempty"`
@@ -48,7 +52,10 @@ func (w Writer) Replay(ctx context.Context, e Spooled, recorder func(*gitx.Repo)
 	if err != nil {
 		return err // no agent of that name here: set aside, with the reason in the log
 	}
-	a, err := Parse(src, e.Payload, e.Event)
+	src, a, err := ParseAs(w.Agents, w.Getenv, src, e.Payload, e.Event)
+	if err == nil && a.Unknown != "" {
+		return errors.New(a.Unknown) // still no one's: it stays set aside
+	}
 	if err != nil || a.Foreign || a.ConversationID == "" {
 		return nil
 	}

@@ -1,7 +1,9 @@
 package source
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"syscall"
 )
@@ -29,4 +31,40 @@ func OpenRegular(path string, max int64) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// ReadLines calls fn with each line of an agent's JSONL file (a session
+// log), reading at most max bytes of it and skipping a line longer than
+// maxLine (an attached file); the last line may be cut short, as a file
+// being written leaves it. The file must be regular (OpenRegular).
+func ReadLines(path string, max int64, maxLine int, fn func(line []byte)) error {
+	f, err := OpenRegular(path, 1<<62) // any size: only max bytes are read
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(io.LimitReader(f, max), 64<<10)
+	for {
+		var line []byte
+		var err error
+		for {
+			var part []byte
+			var isPrefix bool
+			part, isPrefix, err = br.ReadLine()
+			if len(line)+len(part) <= maxLine {
+				line = append(line, part...)
+			} else {
+				line = line[:0:0]
+			}
+			if err != nil || !isPrefix {
+				break
+			}
+		}
+		if len(line) > 0 {
+			fn(line)
+		}
+		if err != nil {
+			return nil
+		}
+	}
 }

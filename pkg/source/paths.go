@@ -3,6 +3,7 @@ package source
 import (
 	"net/url"
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -55,3 +56,33 @@ func normalizeOnce(p string) string {
 }
 
 func isLetter(b byte) bool { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }
+
+// InAny reports whether path is one of roots or lies under one (how import
+// finds an agent's sessions of a repository by their recorded cwd).
+func InAny(path string, roots []string) bool {
+	path = filepath.Clean(path)
+	for _, r := range roots {
+		r = filepath.Clean(r)
+		if path == r || strings.HasPrefix(path, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// UserDir is the agent's directory in the user's home: the environment
+// variable env when set, else ~/name (HOME, or USERPROFILE on Windows);
+// "" when neither can be known.
+func UserDir(getenv func(string) string, env, name string) string {
+	if d := getenv(env); d != "" {
+		return d
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home = getenv("USERPROFILE")
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, name)
+}

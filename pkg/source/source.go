@@ -101,6 +101,23 @@ type Activity struct {
 	// agent's hook (Cursor runs Claude Code's hook files too): it is
 	// counted by that program's own hook, so the caller skips it.
 	Foreign bool
+	// Sender names the agent whose payload this is, when it reached this
+	// agent's hook and is that agent's to record (VS Code agent mode runs
+	// Claude Code's hooks): capture parses it again with Sender's source.
+	Sender string
+	// Unknown says why no agent recognises the payload, and which hooks
+	// configuration sent it: capture logs it and keeps the payload set
+	// aside in the spool, where doctor counts it.
+	Unknown string
+	// ToolCall is the id of the tool call the event belongs to, which
+	// pairs a PreToolUse with its PostToolUse.
+	ToolCall string
+	// Before are files a tool is about to write whose new text its
+	// payloads will not give (VS Code's editFiles): capture keeps their
+	// content now, per ToolCall. After are the files such a tool wrote:
+	// capture diffs each against what Before kept, and the lines the tool
+	// inserted are the written lines (a whole-file Write).
+	Before, After []string
 }
 
 // AgentCommit is a commit the agent made through its shell tool.

@@ -7,14 +7,18 @@ package builtin
 import (
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/claude"
+	"github.com/git-convo/git-convo/pkg/codex"
+	"github.com/git-convo/git-convo/pkg/copilot"
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/gemini"
 	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/vscode"
 )
 
 // Agents are the shipped agents, in the registry's order: the first is the
 // default (the agent of conversations stored before there were two).
 func Agents() []source.Agent {
-	return []source.Agent{cursor.Agent{}, claude.Agent{}}
+	return []source.Agent{cursor.Agent{}, claude.Agent{}, vscode.Agent{}, codex.Agent{}, gemini.Agent{}, copilot.Agent{}}
 }
 
 // Registry is the registry of the shipped agents.
