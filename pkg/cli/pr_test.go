@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
 )
@@ -108,5 +111,30 @@ func TestPRNothingRecorded(t *testing.T) {
 		if r.code != 0 || !strings.Contains(r.stdout, "Nothing recorded for main") {
 			t.Errorf("%s: exit %d\n%s\n%s", format, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestPRMCPSummary: the MCP tool pr_summary gives what pr --format json
+// gives, from the same summary.
+func TestPRMCPSummary(t *testing.T) {
+	skipOnWindows(t)
+	sb, repo := prRepo(t)
+	ctx := context.Background()
+	session := sb.mcpSession(ctx, repo)
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "pr_summary", Arguments: map[string]any{"range": "main..feature"}})
+	if err != nil || res.IsError {
+		t.Fatalf("pr_summary: %v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var got, want prsummary.Summary
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(sb.convo(repo, "pr", "main..feature", "--json")), &want); err != nil {
+		t.Fatal(err)
+	}
+	if got.Headline.Lines != want.Headline.Lines || got.Commits.Covered != want.Commits.Covered || len(got.Hunks) != len(want.Hunks) ||
+		got.Headline.Agent != 4 {
+		t.Errorf("pr_summary %+v %+v, pr --json %+v %+v", got.Headline.Lines, got.Commits, want.Headline.Lines, want.Commits)
 	}
 }
