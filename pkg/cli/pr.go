@@ -16,7 +16,7 @@ func prCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "pr",
 		Usage:     "the conversations behind a pull request's lines, for its reviewer",
-		UsageText: "git convo pr [<base>..<head> | <base>] [--format terminal|markdown|json|html] [--full-report <where>]",
+		UsageText: "git convo pr [<base>..<head> | <base>] [--format terminal|markdown|json|html] [--full-report <where>] [--max-length <n>]",
 		Description: `Summarises a range of commits as a reviewer sees it: the added lines of its diff (from
 the merge base, as a pull request shows it; blank lines not counted) in three kinds: written
 by an agent's edits (by agent, model and conversation); in commits recorded while capture was
@@ -31,7 +31,8 @@ origin/HEAD. It reads the local database and the shared notes: notes alone are e
 Secret-looking strings are redacted as share redacts them ("[redacted: github token]").
 
 --format markdown is GitHub-flavoured, at most 65,536 characters (past that the hunks are
-left out file by file, and --full-report says where the whole report is), with a
+left out file by file, and --full-report says where the whole report is; --max-length
+changes the limit, 0 for none), with a
 machine-readable block in an HTML comment (<!-- git-convo:data {...} -->). --format html is
 one self-contained page (no request of any kind). --format json (or --json) is described in
 docs/json.md. A range with nothing recorded exits 0 and says so. Exit codes: 0, 1 (git or the
@@ -39,6 +40,7 @@ database failed), 2 (bad usage).`,
 		Flags: append(readFlags(),
 			&cli.StringFlag{Name: "format", Value: "terminal", Usage: "terminal, markdown, json or html"},
 			&cli.StringFlag{Name: "full-report", Usage: "where the full report is, named when markdown is shortened"},
+			&cli.IntFlag{Name: "max-length", Value: prsummary.MarkdownLimit, Usage: "the most characters of markdown (0: no limit, for a job summary)"},
 		),
 		Action: func(c *cli.Context) error {
 			ctx := c.Context
@@ -83,7 +85,7 @@ database failed), 2 (bad usage).`,
 			case "json":
 				return rc.ioErr(rc.io.WriteJSON(s))
 			case "markdown":
-				_, err = io.WriteString(rc.io.Out, prsummary.Markdown(s, prsummary.MarkdownOptions{FullReport: c.String("full-report")}))
+				_, err = io.WriteString(rc.io.Out, prsummary.Markdown(s, prsummary.MarkdownOptions{FullReport: c.String("full-report"), Limit: markdownLimit(c.Int("max-length"))}))
 				return rc.ioErr(err)
 			case "html":
 				_, err = io.WriteString(rc.io.Out, prsummary.HTML(s))
@@ -154,6 +156,14 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// markdownLimit is --max-length for prsummary: 0 is no limit.
+func markdownLimit(n int) int {
+	if n <= 0 {
+		return 1 << 40
+	}
+	return n
 }
 
 func orDash(s string) string {
