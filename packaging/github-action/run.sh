@@ -11,6 +11,10 @@ action=${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")" && pwd)}
 # install puts git-convo on PATH: the release archive for this runner, or a
 # build of the action's own source.
 install() {
+  if [ -n "${CONVO_BIN:-}" ]; then # a directory that already holds git-convo (self-hosted runners, tests)
+    export PATH="$CONVO_BIN:$PATH"
+    return 0
+  fi
   bin="$tmp/git-convo-bin"
   mkdir -p "$bin"
   export PATH="$bin:$PATH"
