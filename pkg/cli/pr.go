@@ -138,7 +138,7 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 			}
 			fmt.Fprintf(&b, "  @@ +%d,%d  %d added\n", hk.NewStart, hk.NewLines, hk.Added)
 			for _, wr := range hk.Writers {
-				what := fmt.Sprintf("%d lines", wr.Lines)
+				what := fmt.Sprintf("%d line%s", wr.Lines, plural(wr.Lines))
 				if wr.Lines == 0 {
 					what = "linked, wrote none of these lines"
 				}
