@@ -143,6 +143,22 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 	s := &Summary{Range: rg.label, Base: rg.base, Head: rg.head, MergeBase: rg.mergeBase,
 		Commits: Commits{Uncovered: []Commit{}}, Conversations: []Conversation{}, Files: []File{}, Hunks: []Hunk{},
 		Headline: Headline{ByAgent: []Count{}, ByModel: []Count{}, ByConversation: []Count{}}}
+	// The range's diff and where its lines come from, while the commits,
+	// the database and the notes are read: both are a pass of git over the
+	// range's patches.
+	type diffResult struct {
+		hunks  []gitx.Hunk
+		blamed map[string]map[int]gitx.BlameLine
+		err    error
+	}
+	diffed := make(chan diffResult, 1)
+	go func() {
+		var d diffResult
+		if d.hunks, d.err = in.Repo.RangeHunks(ctx, rg.mergeBase, rg.head); d.err == nil {
+			d.blamed, d.err = originsOf(ctx, in.Repo, rg.mergeBase, rg.head, d.hunks)
+		}
+		diffed <- d
+	}()
 	var commits []gitx.Commit
 	if err := in.Repo.StreamLog(ctx, []string{"^" + rg.base, rg.head}, gitx.LogOptions{}, func(c gitx.Commit) bool {
 		commits = append(commits, c)
@@ -197,14 +213,11 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 			Subject: in.text(c.Subject), Reason: reason})
 	}
 	s.Commits.Total = len(commits)
-	hunks, err := in.Repo.RangeHunks(ctx, rg.mergeBase, rg.head)
-	if err != nil {
-		return nil, err
+	d := <-diffed
+	if d.err != nil {
+		return nil, d.err
 	}
-	blamed, err := blameAdded(ctx, in.Repo, rg.mergeBase, rg.head, hunks)
-	if err != nil {
-		return nil, err
-	}
+	hunks, blamed := d.hunks, d.blamed
 	b := builder{in: in, s: s, linked: linked, writers: writers, covered: covered,
 		convs: map[string]*Conversation{}, prompts: map[store.LineWriter]prompt{}}
 	for _, h := range hunks {
@@ -513,6 +526,34 @@ func meaningful(t string) bool {
 	return strings.IndexFunc(t, func(r rune) bool {
 		return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127
 	}) >= 0
+}
+
+// originsOf finds, for each added line of the range's diff, the commit
+// that added it and its number there: in one pass over the range's patches
+// when the range is linear (gitx.CarryLines: blame's answer, without a
+// blame per file), else by blame.
+func originsOf(ctx context.Context, repo *gitx.Repo, mergeBase, head string, hunks []gitx.Hunk) (map[string]map[int]gitx.BlameLine, error) {
+	carried, linear, err := repo.CarryLines(ctx, mergeBase, head)
+	if err != nil || !linear {
+		return blameAdded(ctx, repo, mergeBase, head, hunks)
+	}
+	out := map[string]map[int]gitx.BlameLine{}
+	for _, h := range hunks {
+		owners := carried[h.Path]
+		m := out[h.Path]
+		if m == nil {
+			m = map[int]gitx.BlameLine{}
+			out[h.Path] = m
+		}
+		for _, al := range h.Added {
+			if al.Line-1 < len(owners) {
+				if o := owners[al.Line-1]; o.Commit != "" {
+					m[al.Line] = gitx.BlameLine{Line: al.Line, Commit: o.Commit, Filename: o.Path, OrigLine: o.Line}
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // blameAdded blames the added lines of each file of the range (git blame
