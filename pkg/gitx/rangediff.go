@@ -51,67 +51,86 @@ func (r *Repo) RangeHunks(ctx context.Context, base, head string) ([]Hunk, error
 // saying what is content. Hunks of deleted files (no new name) are left out.
 func ParseHunks(rd io.Reader) ([]Hunk, error) {
 	var out []Hunk
+	path := ""
+	err := scanPatch(rd, func(b []byte) {
+		switch {
+		case bytes.HasPrefix(b, []byte("diff --git ")):
+			path = ""
+		case bytes.HasPrefix(b, []byte("+++ ")):
+			path = patchName(b[4:], "b/")
+		}
+	}, func(h Hunk) {
+		if path != "" && (h.OldLines > 0 || h.NewLines > 0) {
+			h.Path = path
+			out = append(out, h)
+		}
+	}, func(line int, text []byte) {
+		if n := len(out); n > 0 && out[n-1].Path == path && path != "" {
+			out[n-1].Added = append(out[n-1].Added, AddedLine{Line: line, Text: string(bytes.TrimSuffix(text, []byte{'\r'}))})
+		}
+	})
+	return out, err
+}
+
+// scanPatch reads a -U0 patch stream (git diff or git log -p): header gets
+// each line outside a hunk, hunk each hunk's numbers, added each added line
+// with its number on the new side. A hunk's counts say what is content, so
+// an added line that reads "diff --git" is content.
+func scanPatch(rd io.Reader, header func([]byte), hunk func(Hunk), added func(int, []byte)) error {
 	lr := lineReader{br: bufio.NewReaderSize(rd, 64*1024)}
-	var (
-		path           string
-		cur            *Hunk
-		next           int
-		oldLeft, added int
-	)
+	var next, oldLeft, newLeft int
 	for {
 		b, err := lr.next()
 		if err == io.EOF {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if oldLeft > 0 || added > 0 {
+		if oldLeft > 0 || newLeft > 0 {
 			switch {
 			case len(b) > 0 && b[0] == '-' && oldLeft > 0:
 				oldLeft--
-			case len(b) > 0 && b[0] == '+' && added > 0:
-				if cur != nil {
-					cur.Added = append(cur.Added, AddedLine{Line: next, Text: string(bytes.TrimSuffix(b[1:], []byte{'\r'}))})
-				}
+				continue
+			case len(b) > 0 && b[0] == '+' && newLeft > 0:
+				added(next, b[1:])
 				next++
-				added--
-			case len(b) > 0 && b[0] == '\\':
-			default:
-				oldLeft, added = 0, 0
-			}
-			if oldLeft > 0 || added > 0 || len(b) == 0 || b[0] != 'd' {
+				newLeft--
+				continue
+			case len(b) > 0 && b[0] == '\\': // "\ No newline at end of file"
 				continue
 			}
+			oldLeft, newLeft = 0, 0 // not a diff line: the hunk ended early
 		}
-		switch {
-		case bytes.HasPrefix(b, []byte("diff --git ")):
-			path, cur = "", nil
-		case bytes.HasPrefix(b, []byte("+++ ")):
-			p := string(bytes.TrimSuffix(b[4:], []byte{'\t'}))
-			if p == "/dev/null" {
-				path = ""
-				continue
+		if bytes.HasPrefix(b, []byte("@@ ")) {
+			var h Hunk
+			if f := bytes.Fields(b); len(f) >= 2 && len(f[1]) >= 2 {
+				h.OldStart, _, _ = rangeOf(f[1][1:])
 			}
-			p = unquotePath(p)
-			if len(p) > 2 && p[:2] == "b/" {
-				p = p[2:]
-			}
-			path = p
-		case bytes.HasPrefix(b, []byte("@@ ")):
-			f := bytes.Fields(b)
-			var os, oc int
-			if len(f) >= 2 && len(f[1]) >= 2 {
-				os, oc, _ = rangeOf(f[1][1:])
-			}
-			oldLeft, next, added = hunkHeader(b)
-			cur = nil
-			if path != "" && (oldLeft > 0 || added > 0) {
-				out = append(out, Hunk{Path: path, OldStart: os, OldLines: oc, NewStart: next, NewLines: added})
-				cur = &out[len(out)-1]
-			}
+			h.OldLines, h.NewStart, h.NewLines = hunkHeader(b)
+			oldLeft, next, newLeft = h.OldLines, h.NewStart, h.NewLines
+			hunk(h)
+			continue
 		}
+		if len(b) > 0 && b[0] == '\\' {
+			continue
+		}
+		header(b)
 	}
+}
+
+// patchName is the path of a "--- " or "+++ " line without its prefix
+// ("a/", "b/"); "" for /dev/null.
+func patchName(b []byte, prefix string) string {
+	p := string(bytes.TrimSuffix(b, []byte{'\t'})) // git ends a name that holds a space with a tab
+	if p == "/dev/null" {
+		return ""
+	}
+	p = unquotePath(p)
+	if len(p) > 2 && p[:2] == prefix {
+		p = p[2:]
+	}
+	return p
 }
 
 // Origin is where a line of head came from: the commit that added it, its
@@ -149,16 +168,15 @@ func (r *Repo) CarryLines(ctx context.Context, base, head string) (files map[str
 // carry reads git log -p -U0 --reverse and replays it (CarryLines).
 func carry(rd io.Reader) (map[string][]Origin, error) {
 	files := map[string][]Origin{}
-	lr := lineReader{br: bufio.NewReaderSize(rd, 64*1024)}
 	var (
 		commit, from, to string
-		renameFrom       string
+		renamed          bool
 		hunks            []Hunk
-		oldLeft, added   int
 	)
 	// apply replays one file's hunks, bottom first so that the positions
 	// above stay valid. Lines past the slice's end are base lines.
 	apply := func() {
+		defer func() { from, to, renamed, hunks = "", "", false, hunks[:0] }()
 		if from == "" && to == "" {
 			return
 		}
@@ -167,7 +185,6 @@ func carry(rd io.Reader) (map[string][]Origin, error) {
 			delete(files, from)
 		}
 		if to == "" { // deleted
-			hunks = hunks[:0]
 			return
 		}
 		for i := len(hunks) - 1; i >= 0; i-- {
@@ -175,6 +192,9 @@ func carry(rd io.Reader) (map[string][]Origin, error) {
 			start := h.OldStart
 			if h.OldLines > 0 {
 				start--
+			}
+			if start < 0 {
+				continue // no header git writes
 			}
 			if need := start + h.OldLines; len(owners) < need {
 				owners = append(owners, make([]Origin, need-len(owners))...)
@@ -186,73 +206,30 @@ func carry(rd io.Reader) (map[string][]Origin, error) {
 			owners = append(owners[:start], append(repl, owners[start+h.OldLines:]...)...)
 		}
 		files[to] = owners
-		hunks = hunks[:0]
 	}
-	for {
-		b, err := lr.next()
-		if err == io.EOF {
-			apply()
-			return files, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if oldLeft > 0 || added > 0 {
-			switch {
-			case len(b) > 0 && b[0] == '-' && oldLeft > 0:
-				oldLeft--
-			case len(b) > 0 && b[0] == '+' && added > 0:
-				added--
-			case len(b) > 0 && b[0] == '\\':
-			default:
-				oldLeft, added = 0, 0
-			}
-			if oldLeft > 0 || added > 0 || len(b) == 0 || (b[0] != 'd' && b[0] != 'c') {
-				continue
-			}
-		}
+	err := scanPatch(rd, func(b []byte) {
 		switch {
 		case bytes.HasPrefix(b, []byte("commit ")):
 			apply()
-			from, to, renameFrom = "", "", ""
 			commit = string(bytes.TrimSpace(b[7:]))
 		case bytes.HasPrefix(b, []byte("diff --git ")):
 			apply()
-			from, to, renameFrom = "", "", ""
 		case bytes.HasPrefix(b, []byte("rename from ")):
-			renameFrom = unquotePath(string(b[12:]))
-			from = renameFrom
+			from, renamed = unquotePath(string(b[12:])), true
 		case bytes.HasPrefix(b, []byte("rename to ")):
 			to = unquotePath(string(b[10:]))
-			if renameFrom != "" {
-				from = renameFrom
-			}
-		case bytes.HasPrefix(b, []byte("--- ")):
-			p := string(bytes.TrimSuffix(b[4:], []byte{'\t'}))
-			if p != "/dev/null" {
-				p = unquotePath(p)
-				from = strings.TrimPrefix(p, "a/")
-			}
+		case bytes.HasPrefix(b, []byte("--- ")) && !renamed:
+			from = patchName(b[4:], "a/")
 		case bytes.HasPrefix(b, []byte("+++ ")):
-			p := string(bytes.TrimSuffix(b[4:], []byte{'\t'}))
-			if p == "/dev/null" {
-				to = ""
-				continue
-			}
-			p = unquotePath(p)
-			to = strings.TrimPrefix(p, "b/")
-			if from == "" && renameFrom == "" {
+			to = patchName(b[4:], "b/")
+			if from == "" && !renamed {
 				from = to // a new file: no owners yet
 			}
-		case bytes.HasPrefix(b, []byte("@@ ")):
-			f := bytes.Fields(b)
-			var os, oc int
-			if len(f) >= 2 && len(f[1]) >= 2 {
-				os, oc, _ = rangeOf(f[1][1:])
-			}
-			var next int
-			oldLeft, next, added = hunkHeader(b)
-			hunks = append(hunks, Hunk{OldStart: os, OldLines: oc, NewStart: next, NewLines: added})
 		}
+	}, func(h Hunk) { hunks = append(hunks, h) }, func(int, []byte) {})
+	if err != nil {
+		return nil, err
 	}
+	apply()
+	return files, nil
 }

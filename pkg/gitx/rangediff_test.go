@@ -124,3 +124,25 @@ func TestCarryLinesMatchesBlame(t *testing.T) {
 		t.Errorf("a merge in the range: linear %v, %v", linear, err)
 	}
 }
+
+// FuzzParseHunks: any input parses without panic, each hunk holds at most
+// the lines its header counts, and the replay never panics either.
+func FuzzParseHunks(f *testing.F) {
+	f.Add("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n-a\n+b\n+diff --git c\n+d\n")
+	f.Add("commit 1\ndiff --git a/x b/y\nrename from x\nrename to y\n@@ -0,0 +1 @@\n+z\n\\ No newline at end of file\n")
+	f.Add("commit 1\n--- a/x\n+++ /dev/null\n@@ -1,5 +0,0 @@\n-a\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		hunks, err := ParseHunks(strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		for _, h := range hunks {
+			if len(h.Added) > h.NewLines {
+				t.Fatalf("%d added lines in a hunk of %d", len(h.Added), h.NewLines)
+			}
+		}
+		if _, err := carry(strings.NewReader(s)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

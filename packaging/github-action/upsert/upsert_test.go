@@ -27,7 +27,7 @@ func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, r.Method+" "+r.URL.Path)
 	if r.Header.Get("Authorization") != "Bearer t0ken" || r.Header.Get("Accept") != "application/vnd.github+json" {
-		http.Error(w, `{"message":"Bad credentials"}`, 401)
+		http.Error(w, `{"message":"Bad credentials"}`, http.StatusUnauthorized)
 		return
 	}
 	var in struct {
