@@ -3,6 +3,7 @@ package prsummary
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"sort"
 	"strings"
 
@@ -80,7 +81,10 @@ func Markdown(s *Summary, o MarkdownOptions) string {
 	for i, f := range s.Files {
 		rows[i] = fmt.Sprintf("| %s | %d | %d | %d | %s |\n", mdEscape(f.Path), f.Agent, f.NoEdit, f.NoRecord, mdEscape(s.counts(f.Conversations)))
 		if hs := byPath[f.Path]; len(hs) > 0 {
-			details[i] = fmt.Sprintf("<details><summary>%s (%d hunks)</summary>\n\n%s\n</details>\n\n", mdEscape(f.Path), len(hs), strings.Join(hs, "\n"))
+			// The <summary> line is an HTML block, where Markdown's escapes
+			// would show: HTML's own escaping there.
+			details[i] = fmt.Sprintf("<details><summary>%s (%d hunk%s)</summary>\n\n%s\n</details>\n\n",
+				htmlInline(f.Path), len(hs), plural(len(hs)), strings.Join(hs, "\n"))
 		}
 		total += len(rows[i]) + len(details[i])
 	}
@@ -278,3 +282,19 @@ func mdEscape(s string) string {
 	}
 	return b.String()
 }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// markdownPunct are the characters that could start Markdown markup, as
+// HTML numeric references: inert whether GitHub reads the line as HTML or
+// as Markdown.
+var markdownPunct = strings.NewReplacer("[", "&#91;", "]", "&#93;", "(", "&#40;", ")", "&#41;", "!", "&#33;",
+	"`", "&#96;", "*", "&#42;", "_", "&#95;", "\\", "&#92;", "|", "&#124;", "~", "&#126;", ":", "&#58;")
+
+// htmlInline is outside text for an HTML line of the Markdown report.
+func htmlInline(s string) string { return markdownPunct.Replace(html.EscapeString(term.Line(s))) }
