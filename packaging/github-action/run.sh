@@ -64,7 +64,8 @@ main() {
   range="$CONVO_BASE..$CONVO_HEAD"
   run_url="${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/actions/runs/${GITHUB_RUN_ID:-}"
   where="the full report is in [this run's job summary]($run_url)"
-  if ! git convo pr "$range" --format markdown --max-length 0 >"$tmp/git-convo-full.md" 2>"$tmp/git-convo.err"; then
+  if ! git convo pr "$range" --format markdown --max-length 1000000 \
+    --full-report "git convo pr $range --format html, run locally, has it all" >"$tmp/git-convo-full.md" 2>"$tmp/git-convo.err"; then
     { say "git convo pr failed:"; cat "$tmp/git-convo.err"; } | tee >(summary)
     return 0
   fi

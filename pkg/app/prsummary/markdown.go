@@ -29,15 +29,21 @@ type Compact struct {
 	Lines         Lines          `json:"lines"`
 	Commits       int            `json:"commits"`
 	Covered       int            `json:"covered"`
-	Uncovered     []string       `json:"uncovered"`
-	Conversations []Conversation `json:"conversations"`
+	Uncovered     []string       `json:"uncovered"`      // the first compactMax
+	UncoveredAll  int            `json:"uncoveredTotal"` // how many there are
+	Conversations []Conversation `json:"conversations"`  // the compactMax that wrote most
+	ConvsAll      int            `json:"conversationsTotal"`
 }
+
+// compactMax bounds the block's lists: it must leave room for the report.
+const compactMax = 50
 
 // CompactOf is s's machine-readable block.
 func CompactOf(s *Summary) Compact {
 	c := Compact{Version: 1, Range: s.Range, Head: s.Head, Lines: s.Headline.Lines, Commits: s.Commits.Total,
-		Covered: s.Commits.Covered, Uncovered: []string{}, Conversations: s.Conversations}
-	for _, u := range s.Commits.Uncovered {
+		Covered: s.Commits.Covered, Uncovered: []string{}, UncoveredAll: len(s.Commits.Uncovered),
+		Conversations: s.Conversations[:min(len(s.Conversations), compactMax)], ConvsAll: len(s.Conversations)}
+	for _, u := range s.Commits.Uncovered[:min(len(s.Commits.Uncovered), compactMax)] {
 		c.Uncovered = append(c.Uncovered, u.Hash)
 	}
 	return c
@@ -150,8 +156,9 @@ func Markdown(s *Summary, o MarkdownOptions) string {
 		b.WriteString(note)
 	}
 	out := b.String()
-	if len(out) > limit { // a header alone past the limit (thousands of conversations)
-		out = out[:strings.LastIndex(out[:limit-200], "\n")+1] + "\n… cut to fit: " + where + ".\n"
+	if len(out) > limit { // the head alone past the limit: cut at a line (the data block is bounded)
+		cut := max(strings.LastIndex(out[:limit-200], "\n"), strings.IndexByte(out, '\n'))
+		out = out[:cut+1] + "\n… cut to fit: " + where + ".\n"
 	}
 	return out
 }

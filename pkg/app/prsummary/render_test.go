@@ -83,16 +83,26 @@ func TestMarkdownShortens(t *testing.T) {
 		}
 	}
 	s.Conversations = []Conversation{{ID: "c1", Title: "t", Lines: 30000}}
+	for i := 0; i < 3000; i++ { // thousands of conversations and uncovered commits: the data block stays bounded
+		s.Conversations = append(s.Conversations, Conversation{ID: fmt.Sprintf("conv-%04d", i), Title: strings.Repeat("title ", 10)})
+		s.Commits.Uncovered = append(s.Commits.Uncovered, Commit{Hash: strings.Repeat("a", 40), Short: "aaaaaaa", Subject: "s", Reason: "no record"})
+	}
 	full := Markdown(s, MarkdownOptions{Limit: 1 << 30})
 	md := Markdown(s, MarkdownOptions{FullReport: "the job summary"})
 	if len(full) <= MarkdownLimit {
 		t.Fatalf("test too small: %d", len(full))
 	}
-	if len(md) > MarkdownLimit || !strings.Contains(md, "the job summary") || !strings.HasPrefix(md, DataMarker) {
+	if len(md) > MarkdownLimit || !strings.Contains(md, "the job summary") || !strings.HasPrefix(md, DataMarker) || !strings.Contains(md, "#### Per file") {
 		t.Errorf("shortened to %d bytes; names the full report: %v", len(md), strings.Contains(md, "the job summary"))
 	}
+	var c Compact
+	line, _, _ := strings.Cut(md, "\n")
+	if err := json.Unmarshal([]byte(strings.TrimSuffix(strings.TrimPrefix(line, DataMarker), " -->")), &c); err != nil ||
+		len(c.Conversations) != 50 || c.ConvsAll != 3001 || len(c.Uncovered) != 50 || c.UncoveredAll != 3000 {
+		t.Errorf("data block: %d of %d conversations, %d of %d uncovered (%v)", len(c.Conversations), c.ConvsAll, len(c.Uncovered), c.UncoveredAll, err)
+	}
 	// Per file first: hunks go before any file row does, when that is enough.
-	small := &Summary{Range: "r", Files: s.Files[:40], Hunks: s.Hunks[:120], Conversations: s.Conversations}
+	small := &Summary{Range: "r", Files: s.Files[:40], Hunks: s.Hunks[:120], Conversations: s.Conversations[:1]}
 	md = Markdown(small, MarkdownOptions{Limit: 12000, FullReport: "there"})
 	if len(md) > 12000 || !strings.Contains(md, "the hunks of") || strings.Contains(md, "more files left out") {
 		t.Errorf("per file first: %d bytes\n%s", len(md), md)
