@@ -26,6 +26,7 @@ func prRepo(t *testing.T) (*sandbox, string) {
 	body := "package x\n\nfunc Agent() int {\n\treturn 1\n}\n"
 	p := sb.write(repo, "x.go", body)
 	sb.capture(repo, conv, "afterFileEdit", map[string]any{"file_path": p, "edits": []map[string]string{{"old_string": "", "new_string": body}}})
+	sb.capture(repo, conv, "afterAgentResponse", map[string]any{"text": "Done: \x1b]0;title\x07 <img src=x onerror=alert(1)> [y](javascript:alert(2))"})
 	sb.capture(repo, conv, "stop", map[string]any{"status": "completed", "loop_count": 0})
 	sb.commit(repo, "agent: x", "x.go")
 	sb.write(repo, "x.go", body+"\n// a person's line\nvar Person = 2\n")
@@ -79,11 +80,13 @@ func TestPRFormats(t *testing.T) {
 			}
 		case "markdown":
 			_, body, _ := strings.Cut(out, "\n") // the data block is JSON inside the one comment
-			if strings.Count(out, "-->") != 1 || strings.Contains(out, "<script") || strings.Contains(body, "](javascript") {
+			if strings.Count(out, "-->") != 1 || strings.Contains(out, "<script") || strings.Contains(body, "](javascript") ||
+				strings.Contains(out, "<img") || !strings.Contains(out, "the agent's answer: “Done") {
 				t.Errorf("markdown:\n%s", out)
 			}
 		case "html":
-			if strings.Contains(out, "<script") || strings.Contains(out, "</textarea") || !strings.Contains(out, "&lt;script&gt;") {
+			if strings.Contains(out, "<script") || strings.Contains(out, "</textarea") || strings.Contains(out, "<img") ||
+				!strings.Contains(out, "&lt;script&gt;") || !strings.Contains(out, "&lt;img src=x") {
 				t.Errorf("html:\n%s", out)
 			}
 		}

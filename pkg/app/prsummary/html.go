@@ -94,6 +94,12 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.k-agent{color:#0969da}.
 				if w.PromptFolded > 0 {
 					prompt += fmt.Sprintf(" <span class=\"muted\">(+%d lines)</span>", w.PromptFolded)
 				}
+				if w.Answer != "" {
+					prompt += "<br><span class=\"muted\">the agent's answer:</span> " + e(w.Answer)
+					if w.AnswerFolded > 0 {
+						prompt += fmt.Sprintf(" <span class=\"muted\">(+%d lines)</span>", w.AnswerFolded)
+					}
+				}
 				ev := e(w.Evidence)
 				if w.LineEvidence != "" && w.LineEvidence != w.Evidence {
 					ev += " (lines: " + e(w.LineEvidence) + ")"

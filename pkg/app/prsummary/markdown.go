@@ -229,6 +229,12 @@ func (s *Summary) hunkMarkdown(h Hunk) string {
 				fmt.Fprintf(&b, " (+%d lines)", w.PromptFolded)
 			}
 		}
+		if w.Answer != "" {
+			fmt.Fprintf(&b, "<br>the agent's answer: “%s”", mdEscape(w.Answer))
+			if w.AnswerFolded > 0 {
+				fmt.Fprintf(&b, " (+%d lines)", w.AnswerFolded)
+			}
+		}
 		b.WriteString("\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")

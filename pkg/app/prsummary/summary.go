@@ -99,6 +99,8 @@ type Writer struct {
 	Prompt       string  `json:"prompt"`       // its first meaningful line, redacted; "" when unknown
 	PromptFolded int     `json:"promptFolded"` // further non-blank lines of the prompt, not shown
 	PromptSource string  `json:"promptSource"` // "edit" (the prompt of the edit), "first prompt" (the conversation's), or ""
+	Answer       string  `json:"answer"`       // the first meaningful line of the agent's recorded answer to that prompt, redacted; ""
+	AnswerFolded int     `json:"answerFolded"` // further non-blank lines of the answer, not shown
 	Confidence   float64 `json:"confidence"`
 	Evidence     string  `json:"evidence"`               // the link's: position, text match, agent commit, overlap only, manual
 	LineEvidence string  `json:"lineEvidence,omitempty"` // how its lines are known: position or text match
@@ -249,6 +251,8 @@ type prompt struct {
 	first  string
 	folded int
 	source string
+	answer string
+	more   int
 }
 
 // builder adds up the hunks into the summary.
@@ -407,9 +411,15 @@ func (b *builder) writer(ctx context.Context, commit string, w store.LineWriter)
 		if first == "" {
 			p.source = ""
 		}
+		if source == "edit" {
+			if t, err := b.in.Store.ResponseText(ctx, w.ConversationID, w.GenerationID); err == nil {
+				p.answer, p.more = FirstLine(b.in.text(t))
+			}
+		}
 		b.prompts[w] = p
 	}
 	wr.Prompt, wr.PromptFolded, wr.PromptSource = p.first, p.folded, p.source
+	wr.Answer, wr.AnswerFolded = p.answer, p.more
 	return wr
 }
 

@@ -71,6 +71,10 @@ func newFixture(t *testing.T, prompt string) *fixture {
 		AtMs: at, Model: "claude-sonnet-4-5", Prompt: prompt, WorkspaceRoots: []string{dir}}); err != nil {
 		t.Fatal(err)
 	}
+	if err := st.RecordActivity(ctx, store.Activity{ConversationID: f.conv, Agent: "claude", GenerationID: "g1", Event: "response",
+		AtMs: at + 1000, Response: "I added Hello.\n\nIt returns hi.", WorkspaceRoots: []string{dir}}); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		hash  string
 		files []string
@@ -170,6 +174,9 @@ func TestSummarizeKinds(t *testing.T) {
 	// the rest folded.
 	if w.Prompt != "Add a Hello function; token [redacted: github token]" || w.PromptFolded != 1 {
 		t.Errorf("prompt %q (folded %d)", w.Prompt, w.PromptFolded)
+	}
+	if w.Answer != "I added Hello." || w.AnswerFolded != 1 {
+		t.Errorf("answer %q (folded %d)", w.Answer, w.AnswerFolded)
 	}
 	if overlap == nil || overlap.Commit != f.personC || overlap.Confidence != 0.4 {
 		t.Errorf("the person's hunk should show the overlap-only link: %+v", overlap)
