@@ -190,7 +190,9 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 		if err := in.Notes.MergeLinked(ctx, hashes, linked); err != nil {
 			in.Log("reading shared notes: %v", err)
 		}
-		if err := in.Notes.MergeLineWriters(ctx, hashes, writers, covered); err != nil {
+		// Only lines the replay (or blame) says a commit added are looked
+		// up: the notes need no clip to each commit's diff.
+		if err := in.Notes.MergeClaimedLines(ctx, hashes, writers, covered); err != nil {
 			in.Log("reading shared notes: %v", err)
 		}
 	}
