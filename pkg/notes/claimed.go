@@ -13,22 +13,5 @@ import (
 // work done twice. A line a note claims but its commit did not add is
 // then never asked for.
 func (r *Reader) MergeClaimedLines(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
-	var need []string
-	for _, h := range hashes {
-		if !recorded[h] {
-			need = append(need, h)
-		}
-	}
-	if len(need) == 0 {
-		return nil
-	}
-	recs, err := r.Records(ctx, need)
-	if err != nil {
-		return err
-	}
-	for c, rec := range recs {
-		addLineWriters(writers, c, rec)
-		recorded[c] = true
-	}
-	return nil
+	return r.mergeLines(ctx, hashes, writers, recorded, r.Records)
 }
