@@ -141,3 +141,24 @@ func TestPRMCPSummary(t *testing.T) {
 		t.Errorf("pr_summary %+v %+v, pr --json %+v %+v", got.Headline.Lines, got.Commits, want.Headline.Lines, want.Commits)
 	}
 }
+
+// TestPRTerminal: on a terminal pr follows git's rules as the other read
+// commands do: the pager (GIT_PAGER), colour by default, none with
+// NO_COLOR or color.ui=never, and no pager or colour for markdown.
+func TestPRTerminal(t *testing.T) {
+	needScript(t)
+	sb, repo := prRepo(t)
+	out := sb.onTTY(repo, sb.ttyEnv("GIT_PAGER=sed s/^/P:/"), "git", "convo", "pr", "main")
+	if !strings.Contains(out, "P:") || !strings.Contains(out, "\x1b[1m") {
+		t.Errorf("a terminal: paged and coloured:\n%q", out)
+	}
+	if out := sb.onTTY(repo, sb.ttyEnv("GIT_PAGER=cat", "NO_COLOR=1"), "git", "convo", "pr", "main"); strings.Contains(out, "\x1b[") {
+		t.Errorf("NO_COLOR: %q", out)
+	}
+	if out := sb.onTTY(repo, sb.ttyEnv("GIT_PAGER=cat"), "git", "-c", "color.ui=never", "convo", "pr", "main"); strings.Contains(out, "\x1b[") {
+		t.Errorf("color.ui=never: %q", out)
+	}
+	if out := sb.onTTY(repo, sb.ttyEnv("GIT_PAGER=sed s/^/P:/"), "git", "convo", "pr", "main", "--format", "markdown"); strings.Contains(out, "P:") || strings.Contains(out, "\x1b[") {
+		t.Errorf("markdown on a terminal: %q", out)
+	}
+}
