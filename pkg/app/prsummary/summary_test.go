@@ -265,3 +265,18 @@ func TestFirstLine(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarizeRangeWithMerge: a range holding a merge is blamed (no
+// one-pass replay): the same answer for the same lines.
+func TestSummarizeRangeWithMerge(t *testing.T) {
+	f := newFixture(t, "x")
+	git(t, f.dir, "checkout", "-q", "-b", "side", f.agentC)
+	commitFile(t, f.dir, "z.go", "package app\n\nvar Z = 1\n", "side: z")
+	git(t, f.dir, "checkout", "-q", "feature")
+	git(t, f.dir, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+	s := f.summarize(t, f.st, false, "main..feature")
+	h := s.Headline
+	if h.Added != 9 || h.Agent != 3 || h.NoEdit != 2 || h.NoRecord != 4 || s.Commits.Total != 5 || s.Commits.Covered != 2 {
+		t.Errorf("headline %+v, commits %d covered of %d", h.Lines, s.Commits.Covered, s.Commits.Total)
+	}
+}
