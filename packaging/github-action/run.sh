@@ -33,7 +33,7 @@ install() {
   tag=${CONVO_VERSION:-latest}
   if [ "$tag" = latest ]; then
     tag=$(curl -fsSL -H "Authorization: Bearer $GITHUB_TOKEN" "$CONVO_API/repos/$repo/releases/latest" |
-      sed -n 's/^ *"tag_name": *"\([^"]*\)".*/\1/p' | head -n 1)
+      grep -o '"tag_name": *"[^"]*"' | head -n 1 | sed 's/.*"\([^"]*\)"$/\1/')
     [ -n "$tag" ] || { say "no latest release of $repo"; return 1; }
   fi
   ver=${tag#v}
