@@ -89,7 +89,7 @@ func Markdown(s *Summary, o MarkdownOptions) string {
 		if hs := byPath[f.Path]; len(hs) > 0 {
 			// The <summary> line is an HTML block, where Markdown's escapes
 			// would show: HTML's own escaping there.
-			details[i] = fmt.Sprintf("<details><summary>%s (%d hunk%s)</summary>\n\n%s\n</details>\n\n",
+			details[i] = fmt.Sprintf("<details><summary>%s (%d hunk%s)</summary>\n\n%s\n\n</details>\n\n",
 				htmlInline(f.Path), len(hs), plural(len(hs)), strings.Join(hs, "\n"))
 		}
 		total += len(rows[i]) + len(details[i])
