@@ -145,6 +145,11 @@ read -r cn fn gn < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 20 -dir "$wo
 row "log -n 1000, every commit noted / git log --notes=convo --oneline (ms)" "$cn" "$gn" "$(ratio "$cn" "$gn")" "<= 1.3"
 row "  floor: Go + go-sqlite3 + git-convo's git with notes / git" "$fn" "$gn" "$(ratio "$fn" "$gn")" ""
 row "  git convo log / that floor" "$cn" "$fn" "$(ratio "$cn" "$fn")" ""
+# pr on 1,000 commits, every one noted, for a reviewer with no local data (CI):
+# the range's diff, a blame of its added lines and the notes, against git log --stat.
+read -r cp gp < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 10 -dir "$work/noted" \
+  -a "git-convo pr HEAD~1000..HEAD --format json >/dev/null" -b "git log --stat HEAD~1000..HEAD >/dev/null")
+row "pr HEAD~1000..HEAD, every commit noted / git log --stat (ms)" "$cp" "$gp" "$(ratio "$cp" "$gp")" "<= 2"
 printf '{"conversation_id":"bench-conv-00001","generation_id":"g","hook_event_name":"afterFileEdit","workspace_roots":["%s"],"file_path":"%s/%s","edits":[{"old_string":"x","new_string":"y"}]}' \
   "$work/project" "$work/project" "$hot" > "$work/payload-project.json"
 # A Claude Code PostToolUse of an Edit (pkg/claude), as its hook sends it.

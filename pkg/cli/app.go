@@ -167,6 +167,7 @@ func commands(env *Env) []*cli.Command {
 		logCommand(env),
 		blameCommand(env),
 		statsCommand(env),
+		prCommand(env),
 		conversationsCommand(env),
 		conversationCommand(env),
 		searchCommand(env),

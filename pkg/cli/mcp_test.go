@@ -50,7 +50,7 @@ func TestMCPServer(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	if strings.Join(names, ",") != "get_commit_conversations,get_conversation,get_file_context,link_conversation_commit,list_conversation_commits" {
+	if strings.Join(names, ",") != "get_commit_conversations,get_conversation,get_file_context,link_conversation_commit,list_conversation_commits,pr_summary" {
 		t.Fatalf("tools: %v", names)
 	}
 

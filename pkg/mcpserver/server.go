@@ -63,6 +63,10 @@ func New(d *Deps) *mcp.Server {
 	addTool(s, &mcp.Tool{Name: "link_conversation_commit", Description: "Links a conversation to a commit by hand " +
 		"(status manual, confidence 1.0), for example when you know a commit came from this conversation. Works when " +
 		"only one side is known to git-convo yet."}, d.linkConversationCommit)
+	addTool(s, &mcp.Tool{Name: "pr_summary", Description: "The conversations behind a range of commits (a pull request), as " +
+		"git convo pr --format json gives it: added lines written by agents' edits, in recorded commits from no recorded edit, " +
+		"and in commits with no record (never a person's); the commits no record covers; per file and per hunk the " +
+		"conversation, the prompt, the link's confidence and evidence."}, d.prSummary)
 	s.AddReceivingMiddleware(d.scopeMiddleware)
 	if d.Drain != nil {
 		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {

@@ -319,6 +319,13 @@ func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked
 // it: blame's data) the AI lines of shared notes, for commits the local
 // database has no line evidence of: only lines the commit added (clip).
 func (r *Reader) MergeLineWriters(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
+	return r.mergeLines(ctx, hashes, writers, recorded, r.ClippedRecords)
+}
+
+// mergeLines adds the AI lines of the records read (clipped or not) for
+// the commits recorded lacks.
+func (r *Reader) mergeLines(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool,
+	read func(context.Context, []string) (map[string]trace.Record, error)) error {
 	var need []string
 	for _, h := range hashes {
 		if !recorded[h] {
@@ -328,7 +335,7 @@ func (r *Reader) MergeLineWriters(ctx context.Context, hashes []string, writers 
 	if len(need) == 0 {
 		return nil
 	}
-	recs, err := r.ClippedRecords(ctx, need)
+	recs, err := read(ctx, need)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,148 @@
+package gitx
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func rdGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=A",
+		"GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@x")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestCarryLinesMatchesBlame: replaying a linear range's patches gives git
+// blame's answer for every line of head: random insertions, deletions and
+// changes over several files, a rename, a deletion and a file made again.
+func TestCarryLinesMatchesBlame(t *testing.T) {
+	dir := t.TempDir()
+	rdGit(t, dir, "init", "-q", "-b", "main")
+	rng := rand.New(rand.NewSource(7))
+	files := map[string][]string{}
+	write := func() {
+		for name, lines := range files {
+			os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+			os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(lines, "")), 0o644)
+		}
+		rdGit(t, dir, "add", "-A")
+	}
+	n := 0
+	line := func() string { n++; return fmt.Sprintf("line %d %s\n", n, strings.Repeat("x", rng.Intn(3))) }
+	for _, f := range []string{"a.go", "b.go", "dir/c.go"} {
+		for i := 0; i < 30; i++ {
+			files[f] = append(files[f], line())
+		}
+	}
+	write()
+	rdGit(t, dir, "commit", "-q", "-m", "base")
+	base := rdGit(t, dir, "rev-parse", "HEAD")
+	for c := 0; c < 40; c++ {
+		switch c {
+		case 10: // a rename with a small change
+			files["dir/renamed.go"] = append(files["b.go"][:5:5], append([]string{line()}, files["b.go"][5:]...)...)
+			delete(files, "b.go")
+			os.Remove(filepath.Join(dir, "b.go"))
+		case 20:
+			delete(files, "a.go")
+			os.Remove(filepath.Join(dir, "a.go"))
+		case 25:
+			files["a.go"] = []string{line(), "}\n", line()}
+		}
+		for name, lines := range files {
+			for k := rng.Intn(4); k > 0; k-- {
+				i := rng.Intn(len(lines) + 1)
+				switch rng.Intn(3) {
+				case 0:
+					lines = append(lines[:i], append([]string{line(), "}\n"}, lines[i:]...)...)
+				case 1:
+					if i < len(lines) {
+						lines = append(lines[:i], lines[i+1:]...)
+					}
+				default:
+					if i < len(lines) {
+						lines[i] = line()
+					}
+				}
+			}
+			files[name] = lines
+		}
+		write()
+		rdGit(t, dir, "commit", "-q", "--allow-empty", "-m", fmt.Sprint(c))
+	}
+	repo, err := Open(context.Background(), dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	carried, linear, err := repo.CarryLines(context.Background(), base, "HEAD")
+	if err != nil || !linear {
+		t.Fatalf("CarryLines: %v, linear %v", err, linear)
+	}
+	checked := 0
+	for name := range files {
+		lines, err := repo.Blame(context.Background(), BlameOptions{Args: []string{base + "..HEAD", "--", name}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		owners := carried[name]
+		for _, l := range lines {
+			var got Origin
+			if l.Line-1 < len(owners) {
+				got = owners[l.Line-1]
+			}
+			want := Origin{Commit: l.Commit, Path: l.Filename, Line: l.OrigLine}
+			if l.Boundary {
+				want = Origin{}
+			}
+			if got != want {
+				t.Errorf("%s:%d: carried %+v, blame %+v", name, l.Line, got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d lines checked", checked)
+	}
+	// A merge in the range: not linear, blame it instead.
+	rdGit(t, dir, "checkout", "-q", "-b", "side", "HEAD~1")
+	rdGit(t, dir, "commit", "-q", "--allow-empty", "-m", "side")
+	rdGit(t, dir, "checkout", "-q", "main")
+	rdGit(t, dir, "merge", "-q", "--no-edit", "side")
+	if _, linear, err := repo.CarryLines(context.Background(), base, "HEAD"); err != nil || linear {
+		t.Errorf("a merge in the range: linear %v, %v", linear, err)
+	}
+}
+
+// FuzzParseHunks: any input parses without panic, each hunk holds at most
+// the lines its header counts, and the replay never panics either.
+func FuzzParseHunks(f *testing.F) {
+	f.Add("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n-a\n+b\n+diff --git c\n+d\n")
+	f.Add("commit 1\ndiff --git a/x b/y\nrename from x\nrename to y\n@@ -0,0 +1 @@\n+z\n\\ No newline at end of file\n")
+	f.Add("commit 1\n--- a/x\n+++ /dev/null\n@@ -1,5 +0,0 @@\n-a\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		hunks, err := ParseHunks(strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		for _, h := range hunks {
+			if len(h.Added) > h.NewLines {
+				t.Fatalf("%d added lines in a hunk of %d", len(h.Added), h.NewLines)
+			}
+		}
+		if _, err := carry(strings.NewReader(s)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
