@@ -325,7 +325,9 @@ func CarryMatched(m []int, from []int64, ranges []Range, to []int64) []int {
 // (two lines kept rather than one). The diff splits a range into islands
 // (runs carried with one offset). The one with the most anchors (lines
 // whose text is once in from and once in to: a "return nil" can be one by
-// chance) is the range's home and certain; so is an island at the home's
+// chance) is the range's home and certain; so is an island with as many
+// anchors (a person's function inserted between two parts of the agent's
+// file leaves two islands of one anchor each), one at the home's
 // offset (a line replaced between), or one moved away from it across lines
 // none of which has the text of one of its own (a person's line inserted
 // inside the agent's function). Any other island is not: its lines go back
@@ -365,15 +367,15 @@ func settle(fwd, m []int, from []int64, ranges []Range, to []int64) {
 		// The range's home: the island with the most anchors (lines whose
 		// text is once in from and once in to), the first of equals.
 		home, best := -1, 0
+		anchors := make([]int, len(islands))
 		for k, is := range islands {
-			n := 0
 			for i := is.lo; i <= is.hi; i++ {
 				if inFrom[from[i]] == 1 && inTo[from[i]] == 1 {
-					n++
+					anchors[k]++
 				}
 			}
-			if n > best {
-				home, best = k, n
+			if anchors[k] > best {
+				home, best = k, anchors[k]
 			}
 		}
 		if home < 0 {
@@ -381,8 +383,8 @@ func settle(fwd, m []int, from []int64, ranges []Range, to []int64) {
 		}
 		near := islands[home]
 		for k, is := range islands {
-			if k == home || is.off == near.off {
-				continue
+			if k == home || is.off == near.off || anchors[k] >= best {
+				continue // as many anchors as the home: as certain as it
 			}
 			// The lines of to between the island and the home, but the range's.
 			gapLo, gapHi := near.hi+near.off+1, is.lo+is.off-1

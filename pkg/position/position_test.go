@@ -202,3 +202,16 @@ func TestCarrySettlesRepeatedLines(t *testing.T) {
 		})
 	}
 }
+
+// TestCarryEqualAnchorsStay: a person's function inserted between the
+// agent's package line and its function splits the agent's range into two
+// islands of one anchor each; both are as certain, and neither moves onto
+// the person's identical "return nil" and "}".
+func TestCarryEqualAnchorsStay(t *testing.T) {
+	agent := "package q\n\nfunc Q() error {\n\treturn nil\n}\n"
+	committed := "package q\n\nfunc P() error {\n\treturn nil\n}\n\nfunc Q() error {\n\treturn nil\n}\n"
+	got, ok := Carry(HashLines(SplitFile(agent)), []Range{{Start: 1, End: 5}}, HashLines(SplitFile(committed)))
+	if want := []int{1, 2, 7, 8, 9}; !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("carried to %v (%v), want %v", got, ok, want)
+	}
+}
