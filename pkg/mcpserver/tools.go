@@ -94,7 +94,7 @@ func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, 
 	if err != nil {
 		return nil, out, err
 	}
-	mergeShared(ctx, repo.TopLevel, []string{h}, linked)
+	d.mergeShared(ctx, repo.TopLevel, []string{h}, linked)
 	out.Conversations = []ConversationRef{}
 	for _, lc := range linked[h] {
 		out.Conversations = append(out.Conversations, convRef(lc))
@@ -151,7 +151,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 		if err != nil {
 			return nil, out, err
 		}
-		shared = sharedConversations(ctx, d.Dir)
+		shared = notes.ByConversation(sharedRecords(ctx, d.Dir))
 		kept, refused := ids[:0], error(nil)
 		for _, id := range ids {
 			if err := d.allowConversation(ctx, id, false); err != nil {
@@ -208,11 +208,12 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 		if err != nil {
 			return nil, out, err
 		}
-		for _, cs := range list {
+		// The same merge, filters and limit as git convo conversations.
+		recs := sharedRecords(ctx, firstNonEmpty(f.Root, d.Dir))
+		shared = notes.ByConversation(recs)
+		for _, cs := range notes.AddConversations(recs, list, f) {
 			convs = append(convs, cs.Conversation)
 		}
-		shared = sharedConversations(ctx, firstNonEmpty(f.Root, d.Dir))
-		convs = addSharedConversations(convs, shared, f.FileKey, limit)
 	}
 	for _, c := range convs {
 		commits, err := d.Store.CommitsForConversation(ctx, c.ID)
