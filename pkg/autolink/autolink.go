@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/mstime"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -111,12 +112,12 @@ func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready 
 	}
 	for _, cand := range cands {
 		conv := link.Conversation{
-			FirstSeen: msTime(cand.FirstSeenMs),
-			Activity:  msTime(cand.ActivityMs),
+			FirstSeen: mstime.Time(cand.FirstSeenMs),
+			Activity:  mstime.Time(cand.ActivityMs),
 			Files:     make(map[string]time.Time, len(cand.Files)),
 		}
 		for k, ms := range cand.Files {
-			conv.Files[k] = msTime(ms)
+			conv.Files[k] = mstime.Time(ms)
 		}
 		conv.WrittenLines = written[cand.ConversationID]
 		conv.PositionLines = positioned[cand.ConversationID]
@@ -184,11 +185,4 @@ func displayPaths(c *store.Commit) func([]string) []string {
 		}
 		return out
 	}
-}
-
-func msTime(ms int64) time.Time {
-	if ms <= 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
+	"github.com/git-convo/git-convo/pkg/mstime"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -267,7 +268,7 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 			}
 			remote := strings.TrimSuffix(strings.TrimPrefix(r, notes.TrackingPrefix), notes.TrackingSuffix)
 			st.Fetched[remote] = n
-			st.FetchedAt[remote] = isoTime(fetchedAt[r])
+			st.FetchedAt[remote] = mstime.ISOTime(fetchedAt[r])
 			if prev, _ := g.Tip(ctx, r+"@{1}"); prev != "" { // the reflog: any fetch, git convo's or git's
 				if d, err := g.Deleted(ctx, prev, r); err == nil && d > 0 {
 					if st.FetchDeleted == nil {
@@ -286,7 +287,7 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 	if s.Prompts {
 		st.Fields = append(st.Fields, "first prompt")
 	}
-	st.LastPush, st.LastFetch, st.PushError = isoTime(state.LastPush), isoTime(last), state.LastPushError
+	st.LastPush, st.LastFetch, st.PushError = mstime.ISOTime(state.LastPush), mstime.ISOTime(last), state.LastPushError
 	if v, _ := g.Config(ctx, "remote."+s.Remote+".fetch"); v != "" {
 		out, _ := (notes.Git{Dir: g.Dir}).Config(ctx, "notes.rewriteRef")
 		st.FetchSetUp = out != ""
@@ -758,8 +759,8 @@ func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON
 			commits[i] = map[string]any{"hash": lc.CommitHash, "confidence": lc.Confidence, "status": lc.Status, "reason": lc.Reason}
 		}
 		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": env.agentOrDefault(conv.Agent), "model": conv.Model,
-			"summary": conv.Summary, "title": conv.Title, "created": isoTime(msTimeOrZero(conv.FirstSeenMs)),
-			"updated": isoTime(msTimeOrZero(conv.ActivityMs)), "origin": "notes", "files": sh.Files(), "commits": commits,
+			"summary": conv.Summary, "title": conv.Title, "created": mstime.ISOTime(mstime.Time(conv.FirstSeenMs)),
+			"updated": mstime.ISOTime(mstime.Time(conv.ActivityMs)), "origin": "notes", "files": sh.Files(), "commits": commits,
 			"messages": []any{}, "note": notes.NotShared})
 	}
 	var b strings.Builder

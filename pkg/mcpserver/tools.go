@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/mstime"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -53,7 +54,7 @@ type CommitRef struct {
 
 func convRef(lc store.LinkedConversation) ConversationRef {
 	return ConversationRef{ID: lc.ConversationID, Title: lc.Conv.Title, Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt,
-		LastActive: iso(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
+		LastActive: mstime.ISO(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
 		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: notes.Origin(lc.Source),
 		SharedBy: lc.SharedBy, Evidence: lc.Evidence()}
 }
@@ -221,10 +222,10 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			return nil, out, err
 		}
 		cc := ConversationCommits{ConversationRef: ConversationRef{ID: c.ID, Title: c.Title, Summary: c.Summary,
-			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs), Agent: c.Agent}, Commits: []CommitRef{}}
+			FirstPrompt: c.FirstPrompt, LastActive: mstime.ISO(c.ActivityMs), Agent: c.Agent}, Commits: []CommitRef{}}
 		for _, lc := range commits {
 			cc.Commits = append(cc.Commits, CommitRef{Hash: lc.CommitHash, Subject: lc.Subject, Author: lc.Author,
-				CommittedAt: iso(lc.CommittedMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason, Evidence: lc.Evidence()})
+				CommittedAt: mstime.ISO(lc.CommittedMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason, Evidence: lc.Evidence()})
 		}
 		cc.Origin = "local"
 		if len(commits) == 0 && shared[c.ID] != nil {
@@ -338,7 +339,7 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 	out.Conversations = []FileConversation{}
 	for _, c := range convs {
 		fc := FileConversation{ConversationRef: ConversationRef{ID: c.ID, Title: c.Title, Summary: c.Summary,
-			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs), Agent: c.Agent}, Relevance: "indirect", Path: c.Path}
+			FirstPrompt: c.FirstPrompt, LastActive: mstime.ISO(c.ActivityMs), Agent: c.Agent}, Relevance: "indirect", Path: c.Path}
 		if c.Direct {
 			fc.Relevance = "direct"
 			fc.Score = 1

@@ -285,13 +285,6 @@ func IsReadOnly(err error) bool {
 // isoTime formats t like git's strict ISO-8601, in UTC.
 func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-func isoMs(ms int64) string {
-	if ms <= 0 {
-		return ""
-	}
-	return isoTime(time.UnixMilli(ms))
-}
-
 // padded returns values padded with "" up to a few fixed sizes, so a batch
 // query has one of few shapes and its prepared statement is reused. No
 // stored key is "".

@@ -19,6 +19,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver
 
+	"github.com/git-convo/git-convo/pkg/mstime"
 	"github.com/git-convo/git-convo/pkg/sqliteuri"
 )
 
@@ -96,13 +97,6 @@ type Message struct {
 	At       time.Time
 }
 
-func ms(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
 // Rows returns the cursorDiskKV rows of c, with the fields Cursor 1.7+
 // writes (composerData _v 10, bubbles _v 3).
 func (c Conversation) Rows() map[string]any {
@@ -133,13 +127,13 @@ func (c Conversation) Rows() map[string]any {
 	for i, f := range c.Edited {
 		uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(f)}).String()
 		code[uri] = map[string]any{fmt.Sprintf("block-%d", i+1): map[string]any{"_v": 3, "uri": map[string]any{"fsPath": f, "scheme": "file"},
-			"status": "accepted", "createdAt": ms(c.Updated), "lastAppliedAt": ms(c.Updated)}}
+			"status": "accepted", "createdAt": mstime.Ms(c.Updated), "lastAppliedAt": mstime.Ms(c.Updated)}}
 	}
 	if headers == nil {
 		headers = []map[string]any{}
 	}
 	cd := map[string]any{"_v": 10, "composerId": c.ID, "name": c.Title, "status": c.Status, "unifiedMode": c.Mode,
-		"forceMode": "edit", "createdAt": ms(c.Created), "lastUpdatedAt": ms(c.Updated), "hasLoaded": true,
+		"forceMode": "edit", "createdAt": mstime.Ms(c.Created), "lastUpdatedAt": mstime.Ms(c.Updated), "hasLoaded": true,
 		"modelConfig": map[string]any{"modelName": c.Model, "maxMode": false}, "fullConversationHeadersOnly": headers,
 		"conversationMap": map[string]any{}, "codeBlockData": code, "originalFileStates": map[string]any{},
 		"newlyCreatedFiles": []any{}, "context": map[string]any{"fileSelections": []any{}, "folderSelections": []any{}},
