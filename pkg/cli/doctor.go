@@ -166,7 +166,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 			}
 			detail := at
 			if t, err := time.Parse(time.RFC3339, at); err == nil {
-				detail = link.Ago(env.Now().Sub(t)) + " ago (" + at + ")"
+				detail = doctorAgo(env, t)
 			}
 			add(check{Name: m.name, OK: true, Detail: detail})
 		}
