@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/link"
-	"github.com/git-convo/git-convo/pkg/mstime"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // Linker links commits already recorded in the store.

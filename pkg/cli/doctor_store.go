@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/errlog"
 )
 
 // openFailure is doctor's check for a links database that does not open:

@@ -14,8 +14,8 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/mcpserver"
-	"github.com/git-convo/git-convo/pkg/mstime"
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // A squash merge made on the server arrives by a bare git fetch, which runs

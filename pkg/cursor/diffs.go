@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/mstime"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // WrittenLine is a line one of Cursor's diffs says the agent wrote.

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/textmatch"
 	"github.com/git-convo/git-convo/pkg/trace"
+	"github.com/git-convo/git-convo/pkg/util/textmatch"
 )
 
 // The merges of the local database with teammates' shared notes, one set

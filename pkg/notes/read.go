@@ -4,10 +4,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/mstime"
 	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/trace"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // SourceNotes is the link source of a conversation known from shared notes.

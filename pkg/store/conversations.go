@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/git-convo/git-convo/pkg/mstime"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // File sources, from strongest evidence of editing to weakest.

@@ -18,8 +18,8 @@ import (
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
-	"github.com/git-convo/git-convo/pkg/textmatch"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/util/textmatch"
 )
 
 // BusyTimeout is how long a connection waits on another writer before SQLite

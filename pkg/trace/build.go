@@ -12,8 +12,8 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
-	"github.com/git-convo/git-convo/pkg/mstime"
 	"github.com/git-convo/git-convo/pkg/redact"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // Input is what git-convo knows about one commit.

@@ -16,8 +16,8 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver
 
-	"github.com/git-convo/git-convo/pkg/mstime"
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 // Schema is Cursor's real state.vscdb schema: two key/value tables, values
