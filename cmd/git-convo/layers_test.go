@@ -46,7 +46,6 @@ func TestLayers(t *testing.T) {
 		"pkg/app/prsummary": all(agentPkgs, write, front),
 		"pkg/gitx":          {"pkg/"},
 		"pkg/link":          {"pkg/"},
-		"pkg/atomicfile":    {"pkg/"},
 	}
 	// allowed: exceptions to never, pure algorithms a package may use
 	// (locating and carrying lines, hashing them).
@@ -57,6 +56,13 @@ func TestLayers(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		pkg, imports, _ := strings.Cut(line, ":")
 		pkg = strings.TrimPrefix(pkg, mod)
+		if strings.HasPrefix(pkg, "pkg/util/") { // the general helpers: each other only
+			for _, imp := range strings.Fields(imports) {
+				if imp = strings.TrimPrefix(imp, mod); strings.HasPrefix(imp, "pkg/") && !strings.HasPrefix(imp, "pkg/util/") {
+					t.Errorf("%s imports %s (docs/architecture.md: a general helper imports only the others)", pkg, imp)
+				}
+			}
+		}
 		rules, ok := never[pkg]
 		if !ok {
 			continue

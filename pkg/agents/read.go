@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"time"
 
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // Read reads a whole conversation for `conversation`, `show --full` and
@@ -32,7 +32,7 @@ func (r *Registry) read(ctx context.Context, getenv func(string) string, s *stor
 		names = []string{conv.Agent}
 		hint.TranscriptPath = conv.TranscriptPath
 		meta.Agent, meta.Title, meta.Project, meta.Files = conv.Agent, conv.Title, conv.ProjectName, conv.CapturedFiles
-		meta.Created, meta.Updated = msTime(conv.FirstSeenMs), msTime(conv.ActivityMs)
+		meta.Created, meta.Updated = mstime.Time(conv.FirstSeenMs), mstime.Time(conv.ActivityMs)
 	}
 	var errs []error
 	for _, name := range names {
@@ -103,11 +103,4 @@ func hookMessages(ctx context.Context, s *store.Store, id string) []source.Messa
 		msgs = append(msgs, source.HookMessage(t.Role, t.Text, t.AtMs))
 	}
 	return msgs
-}
-
-func msTime(ms int64) time.Time {
-	if ms <= 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
 }

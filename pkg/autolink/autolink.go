@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // Linker links commits already recorded in the store.
@@ -111,12 +112,12 @@ func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready 
 	}
 	for _, cand := range cands {
 		conv := link.Conversation{
-			FirstSeen: msTime(cand.FirstSeenMs),
-			Activity:  msTime(cand.ActivityMs),
+			FirstSeen: mstime.Time(cand.FirstSeenMs),
+			Activity:  mstime.Time(cand.ActivityMs),
 			Files:     make(map[string]time.Time, len(cand.Files)),
 		}
 		for k, ms := range cand.Files {
-			conv.Files[k] = msTime(ms)
+			conv.Files[k] = mstime.Time(ms)
 		}
 		conv.WrittenLines = written[cand.ConversationID]
 		conv.PositionLines = positioned[cand.ConversationID]
@@ -184,11 +185,4 @@ func displayPaths(c *store.Commit) func([]string) []string {
 		}
 		return out
 	}
-}
-
-func msTime(ms int64) time.Time {
-	if ms <= 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
 }

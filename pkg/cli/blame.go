@@ -12,6 +12,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // blameTitleWidth is the width of the conversation column.
@@ -264,7 +265,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 		for _, l := range lines {
 			w, attr := lineAttribution(l, writers, linked[l.Commit], recorded)
 			obj := blameLineJSON{Line: l.Line, Commit: l.Commit, Conversations: []blameConvJSON{}, Text: l.Text,
-				Author: l.Author, Date: isoMs(l.AuthorTime.UnixMilli()), OrigLine: l.OrigLine, Path: l.Filename, Attribution: attr}
+				Author: l.Author, Date: mstime.ISO(l.AuthorTime.UnixMilli()), OrigLine: l.OrigLine, Path: l.Filename, Attribution: attr}
 			if attr == attrAgent {
 				id := w.ConversationID
 				obj.WrittenBy = &id

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/errlog"
+	"github.com/git-convo/git-convo/pkg/util/errlog"
 )
 
 // claudeTranscript writes a Claude Code session file for sid in the

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 func conversationCommand(env *Env) *cli.Command {
@@ -68,7 +68,7 @@ transcripts are never shared.`,
 					msgs = []source.Message{}
 				}
 				enc := newJSONLines(env.Stdout)
-				return enc(map[string]any{"id": id, "agent": env.agentOrDefault(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": isoTime(meta.Created), "updated": isoTime(meta.Updated),
+				return enc(map[string]any{"id": id, "agent": env.agentOrDefault(meta.Agent), "model": meta.Model, "summary": meta.Summary, "title": meta.Title, "created": mstime.ISOTime(meta.Created), "updated": mstime.ISOTime(meta.Updated),
 					"project": meta.Project, "files": meta.Files, "commits": links, "messages": msgs, "note": meta.Note})
 			}
 			return writeMarkdown(env.Stdout, meta, msgs)
@@ -98,20 +98,6 @@ func writeMarkdown(w io.Writer, meta source.Meta, msgs []source.Message) error {
 	}
 	_, err := io.WriteString(w, term.Text(b.String()))
 	return err
-}
-
-func msTimeOrZero(ms int64) time.Time {
-	if ms <= 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
-}
-
-func isoTime(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
 }
 
 // newJSONLines returns a writer of one JSON value per line, no HTML escaping.

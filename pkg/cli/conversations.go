@@ -13,7 +13,8 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
-	"github.com/git-convo/git-convo/pkg/textmatch"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
+	"github.com/git-convo/git-convo/pkg/util/textmatch"
 )
 
 func conversationsCommand(env *Env) *cli.Command {
@@ -145,7 +146,7 @@ func conversationRow(c store.Conversation, commits int) conversationRowJSON {
 		files = []string{}
 	}
 	return conversationRowJSON{ID: c.ID, Title: titleOf(c), Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
-		Status: c.Status, Workspace: c.WorkspaceRoot, Started: isoMs(c.FirstSeenMs), LastActive: isoMs(c.ActivityMs),
+		Status: c.Status, Workspace: c.WorkspaceRoot, Started: mstime.ISO(c.FirstSeenMs), LastActive: mstime.ISO(c.ActivityMs),
 		Files: files, Commits: commits, Agent: c.Agent}
 }
 

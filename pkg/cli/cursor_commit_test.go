@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/util/errlog"
 )
 
 // cursorHookCommand is the command hooks.json runs for event.

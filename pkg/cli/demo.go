@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,7 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/cursor/cursordb"
 )
 
 func demoCommand(env *Env) *cli.Command {
@@ -200,7 +199,11 @@ func (d *demo) setup(ctx context.Context) error {
 	if err := d.gitEnv(ctx, []string{yesterday, strings.Replace(yesterday, "AUTHOR", "COMMITTER", 1)}, "commit", "-q", "-m", "Initial API"); err != nil {
 		return err
 	}
-	return createDemoCursorDB(d.cursorDB())
+	db, err := cursordb.Open(d.cursorDB(), nil) // empty, in Cursor's schema
+	if err != nil {
+		return err
+	}
+	return db.Close()
 }
 
 func (d *demo) git(ctx context.Context, args ...string) error { return d.gitEnv(ctx, nil, args...) }
@@ -273,69 +276,16 @@ func (d *demo) agentSession(ctx context.Context, conv demoConversation) error {
 	return send("stop", map[string]any{"status": "completed", "loop_count": 0})
 }
 
-// createDemoCursorDB creates an empty state.vscdb with Cursor's real schema.
-func createDemoCursorDB(path string) error {
-	db, err := openDemoCursorDB(path)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	for _, q := range []string{
-		`CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`,
-		`CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func openDemoCursorDB(path string) (*sql.DB, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	return sql.Open("sqlite3", sqliteuri.File(path, nil))
-}
-
-// writeDemoConversation writes one conversation in Cursor's key shapes
-// (composerData:<id>, bubbleId:<id>:<bubble>), as Cursor does while the agent works.
+// writeDemoConversation writes one conversation into Cursor's database, as
+// Cursor does while the agent works (cursordb: the tests' writer).
 func writeDemoConversation(path string, c demoConversation, repo string, start, end time.Time) error {
-	db, err := openDemoCursorDB(path)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	userBubble, agentBubble := c.id[:8]+"-b1", c.id[:8]+"-b2"
-	codeBlockData := map[string]any{}
+	conv := cursordb.Conversation{ID: c.id, Title: c.title, Summary: c.summary, Model: "claude-4.5-sonnet",
+		Status: "completed", Mode: "agent", Created: start, Updated: end,
+		Messages: []cursordb.Message{{User: true, Text: c.prompt, At: start}, {Text: c.answer, At: end}}}
 	for _, p := range sortedKeys(c.edits) {
-		uri := "file://" + filepath.ToSlash(filepath.Join(repo, p))
-		codeBlockData[uri] = map[string]any{"cb-" + p: map[string]any{"_v": 3, "bubbleId": agentBubble, "status": "accepted",
-			"createdAt": start.UnixMilli(), "lastAppliedAt": end.UnixMilli()}}
+		conv.Edited = append(conv.Edited, filepath.Join(repo, filepath.FromSlash(p)))
 	}
-	composer := map[string]any{
-		"_v": 10, "composerId": c.id, "name": c.title, "status": "completed", "unifiedMode": "agent",
-		"createdAt": start.UnixMilli(), "lastUpdatedAt": end.UnixMilli(),
-		"modelConfig":                 map[string]any{"modelName": "claude-4.5-sonnet"},
-		"latestConversationSummary":   map[string]any{"summary": map[string]any{"summary": c.summary}},
-		"fullConversationHeadersOnly": []map[string]any{{"bubbleId": userBubble, "type": 1}, {"bubbleId": agentBubble, "type": 2}},
-		"codeBlockData":               codeBlockData,
-		"context":                     map[string]any{"fileSelections": []any{}},
-	}
-	rows := map[string]any{
-		"composerData:" + c.id: composer,
-		"bubbleId:" + c.id + ":" + userBubble: map[string]any{"_v": 3, "type": 1, "bubbleId": userBubble, "text": c.prompt,
-			"createdAt": start.UTC().Format(time.RFC3339)},
-		"bubbleId:" + c.id + ":" + agentBubble: map[string]any{"_v": 3, "type": 2, "bubbleId": agentBubble, "text": c.answer,
-			"createdAt": end.UTC().Format(time.RFC3339)},
-	}
-	for k, v := range rows {
-		b, _ := json.Marshal(v)
-		if _, err := db.Exec(`INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)`, k, string(b)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return cursordb.Write(path, conv)
 }
 
 func sortedKeys(m map[string]string) []string {

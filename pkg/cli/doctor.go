@@ -11,12 +11,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
-	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/errlog"
 )
 
 // check is one line of doctor's report.
@@ -166,7 +166,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 			}
 			detail := at
 			if t, err := time.Parse(time.RFC3339, at); err == nil {
-				detail = link.Ago(env.Now().Sub(t)) + " ago (" + at + ")"
+				detail = doctorAgo(env, t)
 			}
 			add(check{Name: m.name, OK: true, Detail: detail})
 		}

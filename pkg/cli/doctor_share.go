@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/term"
 )
 
 // doctorShare reports sharing through git notes in this repository: whether
@@ -77,5 +77,5 @@ func doctorNoteBounds(ctx context.Context, g notes.Git) []check {
 
 // doctorAgo is "3 minutes ago (2026-11-23T04:01:00Z)".
 func doctorAgo(env *Env, t time.Time) string {
-	return link.Ago(env.Now().Sub(t)) + " ago (" + t.UTC().Format(time.RFC3339) + ")"
+	return term.RelativeTime(t, env.Now()) + " (" + t.UTC().Format(time.RFC3339) + ")"
 }

@@ -10,13 +10,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/ingest"
-	"github.com/git-convo/git-convo/pkg/link"
-	"github.com/git-convo/git-convo/pkg/regfile"
 	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/errlog"
+	"github.com/git-convo/git-convo/pkg/util/regfile"
 )
 
 // openFailure is doctor's check for a links database that does not open:
@@ -73,7 +73,7 @@ func spoolChecks(dbPath string, dbWritable bool, now time.Time) []check {
 		case !oldest.IsZero() && now.Sub(oldest) > spoolStale:
 			c.Warn = true
 			c.Detail = fmt.Sprintf("%d hook event(s) waiting in %s since %s: no git-convo process has recorded them for %s (the log says if recording failed)",
-				len(pending), dir, since, link.Ago(now.Sub(oldest)))
+				len(pending), dir, since, term.Duration(now.Sub(oldest)))
 			c.Fix = "git convo doctor --replay-spool records them now"
 		}
 		out = append(out, c)

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/errlog"
+	"github.com/git-convo/git-convo/pkg/util/errlog"
 )
 
 // captureOK runs one capture and checks Cursor gets its reply and exit 0.

@@ -15,6 +15,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/mcpserver"
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // A squash merge made on the server arrives by a bare git fetch, which runs
@@ -286,8 +287,8 @@ func TestShareStatusCountsPlainFetch(t *testing.T) {
 			if at == "" || st.LastFetch != at || st.Fetched["origin"] != 2 {
 				t.Errorf("share status --json after a plain fetch: %+v", st)
 			}
-			if !tc.reflogs && at != isoTime(fh.ModTime()) {
-				t.Errorf("fetched at %s, want the fetch's time %s", at, isoTime(fh.ModTime()))
+			if !tc.reflogs && at != mstime.ISOTime(fh.ModTime()) {
+				t.Errorf("fetched at %s, want the fetch's time %s", at, mstime.ISOTime(fh.ModTime()))
 			}
 			if out := b.convo(b.dir, "share", "status"); !strings.Contains(out, "fetched: "+at+" from origin\n") {
 				t.Errorf("share status after a plain fetch:\n%s", out)

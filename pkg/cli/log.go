@@ -224,7 +224,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 				}
 			}
 			rc.shared.MergeLinkedText(hashes, text, linked)
-			rc.localTitles(ctx, linked)
+			notes.LocalTitles(ctx, linked, rc.localConversation)
 		}
 		var recorded map[string]*store.Commit
 		if rc.json { // show-shaped objects: recorded, branch, files as show --json has them

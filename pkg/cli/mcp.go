@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/platform"
+	"github.com/git-convo/git-convo/pkg/util/platform"
 )
 
 func mcpCommand(env *Env) *cli.Command {

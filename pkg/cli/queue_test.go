@@ -17,7 +17,7 @@ import (
 
 	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/queue"
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 // queued is the sandbox's environment for commits made as a user makes

@@ -20,8 +20,8 @@ import (
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
-	"github.com/git-convo/git-convo/pkg/textmatch"
 	"github.com/git-convo/git-convo/pkg/trace"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 func shareCommand(env *Env) *cli.Command {
@@ -268,7 +268,7 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 			}
 			remote := strings.TrimSuffix(strings.TrimPrefix(r, notes.TrackingPrefix), notes.TrackingSuffix)
 			st.Fetched[remote] = n
-			st.FetchedAt[remote] = isoTime(fetchedAt[r])
+			st.FetchedAt[remote] = mstime.ISOTime(fetchedAt[r])
 			if prev, _ := g.Tip(ctx, r+"@{1}"); prev != "" { // the reflog: any fetch, git convo's or git's
 				if d, err := g.Deleted(ctx, prev, r); err == nil && d > 0 {
 					if st.FetchDeleted == nil {
@@ -287,7 +287,7 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 	if s.Prompts {
 		st.Fields = append(st.Fields, "first prompt")
 	}
-	st.LastPush, st.LastFetch, st.PushError = isoTime(state.LastPush), isoTime(last), state.LastPushError
+	st.LastPush, st.LastFetch, st.PushError = mstime.ISOTime(state.LastPush), mstime.ISOTime(last), state.LastPushError
 	if v, _ := g.Config(ctx, "remote."+s.Remote+".fetch"); v != "" {
 		out, _ := (notes.Git{Dir: g.Dir}).Config(ctx, "notes.rewriteRef")
 		st.FetchSetUp = out != ""
@@ -579,39 +579,22 @@ func shortHashes(hs []string) []string {
 	return out
 }
 
-// mergeShared adds what shared notes say about hashes to the local links.
-// Notes that cannot be read are logged, never a reason to fail a read.
+// mergeShared adds what shared notes say about hashes to the local links
+// (notes.MergeLinkedLocal, as the MCP tools do). Notes that cannot be read
+// are logged, never a reason to fail a read.
 func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation) {
-	if err := rc.shared.MergeLinked(ctx, hashes, linked); err != nil {
+	if err := rc.shared.MergeLinkedLocal(ctx, hashes, linked, rc.localConversation); err != nil {
 		rc.env.log().Printf("share", "reading shared notes: %v", err)
 	}
-	rc.localTitles(ctx, linked)
 }
 
-// localTitles gives a link read from a note without a title (a squash
-// derived from a note written before the title was known) the title the
-// local database knows for its conversation.
-func (rc *readContext) localTitles(ctx context.Context, linked map[string][]store.LinkedConversation) {
-	known := map[string]*store.Conversation{}
-	for _, lcs := range linked {
-		for i := range lcs {
-			lc := &lcs[i]
-			if lc.Source != notes.SourceNotes || lc.Conv.Title != "" {
-				continue
-			}
-			c, seen := known[lc.ConversationID]
-			if !seen && (rc.ready() != nil || rc.store == nil) {
-				return // no local database: nothing to add
-			}
-			if !seen {
-				c, _ = rc.store.GetConversation(ctx, lc.ConversationID)
-				known[lc.ConversationID] = c
-			}
-			if c != nil {
-				notes.FillConversation(&lc.Conv, *c)
-			}
-		}
+// localConversation looks a conversation up in the local database, when
+// there is one.
+func (rc *readContext) localConversation(ctx context.Context, id string) (*store.Conversation, error) {
+	if rc.ready() != nil || rc.store == nil {
+		return nil, nil
 	}
+	return rc.store.GetConversation(ctx, id)
 }
 
 // mergeSharedLines adds shared notes' line attribution for commits the
@@ -750,47 +733,15 @@ func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
 
 // sharedConversations adds to conversations' list the conversations only
 // shared notes know (a teammate's), with the number of commits naming them,
-// under the same filter (--all lists this repository's notes too).
+// under the same filter (--all lists this repository's notes too), as
+// list_conversation_commits does (notes.AddConversations).
 func (rc *readContext) sharedConversations(ctx context.Context, list []store.ConversationSummary, f store.ConversationFilter) []store.ConversationSummary {
 	recs, err := rc.shared.All(ctx)
 	if err != nil {
 		rc.env.log().Printf("share", "reading shared notes: %v", err)
 		return list
 	}
-	known := map[string]bool{}
-	for _, cs := range list {
-		known[cs.ID] = true
-	}
-	found := map[string]*store.ConversationSummary{}
-	for c, r := range recs {
-		for _, lc := range notes.Linked(c, r) {
-			if known[lc.ConversationID] || f.FileKey != "" && !notes.Touches(r, lc, f.FileKey) {
-				continue
-			}
-			cs := found[lc.ConversationID]
-			if cs == nil {
-				cs = &store.ConversationSummary{Conversation: lc.Conv}
-				found[lc.ConversationID] = cs
-			}
-			cs.Commits++
-			cs.ActivityMs = max(cs.ActivityMs, lc.Conv.ActivityMs)
-		}
-	}
-	added := false
-	for _, cs := range found {
-		if cs.ActivityMs >= f.SinceMs {
-			list = append(list, *cs)
-			added = true
-		}
-	}
-	if !added {
-		return list
-	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].ActivityMs > list[j].ActivityMs })
-	if f.Limit > 0 && len(list) > f.Limit {
-		list = list[:f.Limit]
-	}
-	return list
+	return notes.AddConversations(recs, list, f)
 }
 
 // showSharedConversation prints what shared notes say of a conversation the
@@ -808,8 +759,8 @@ func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON
 			commits[i] = map[string]any{"hash": lc.CommitHash, "confidence": lc.Confidence, "status": lc.Status, "reason": lc.Reason}
 		}
 		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": env.agentOrDefault(conv.Agent), "model": conv.Model,
-			"summary": conv.Summary, "title": conv.Title, "created": isoTime(msTimeOrZero(conv.FirstSeenMs)),
-			"updated": isoTime(msTimeOrZero(conv.ActivityMs)), "origin": "notes", "files": sh.Files(), "commits": commits,
+			"summary": conv.Summary, "title": conv.Title, "created": mstime.ISOTime(mstime.Time(conv.FirstSeenMs)),
+			"updated": mstime.ISOTime(mstime.Time(conv.ActivityMs)), "origin": "notes", "files": sh.Files(), "commits": commits,
 			"messages": []any{}, "note": notes.NotShared})
 	}
 	var b strings.Builder
@@ -819,38 +770,14 @@ func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON
 }
 
 // sharedSearchDocs adds to search's candidates the conversations only
-// shared notes know (a teammate's) whose title, summary or shared first
-// prompt hold every word; shared says which those are.
+// shared notes know (notes.SearchDocs); shared says which those are.
 func (rc *readContext) sharedSearchDocs(ctx context.Context, docs []store.SearchDoc, words []string, f store.ConversationFilter) ([]store.SearchDoc, map[string]bool) {
-	list := make([]store.ConversationSummary, len(docs))
-	local := map[string]bool{}
-	for i, d := range docs {
-		list[i] = store.ConversationSummary{Conversation: d.Conversation}
-		local[d.ID] = true
+	recs, err := rc.shared.All(ctx)
+	if err != nil {
+		rc.env.log().Printf("share", "reading shared notes: %v", err)
+		return docs, map[string]bool{}
 	}
-	f.Limit = 0 // search ranks, then cuts
-	shared := map[string]bool{}
-	for _, cs := range rc.sharedConversations(ctx, list, f) {
-		text := cs.Title + "\n" + cs.Summary + "\n" + cs.FirstPrompt
-		if local[cs.ID] || !containsAll(text, words) {
-			continue
-		}
-		docs = append(docs, store.SearchDoc{Conversation: cs.Conversation, Text: text, Commits: cs.Commits})
-		shared[cs.ID] = true
-	}
-	return docs, shared
-}
-
-// containsAll reports whether text holds every word, ignoring case
-// (textmatch.Fold).
-func containsAll(text string, words []string) bool {
-	folded := textmatch.Fold(text)
-	for _, w := range words {
-		if !strings.Contains(folded, textmatch.Fold(w)) {
-			return false
-		}
-	}
-	return true
+	return notes.SearchDocs(recs, docs, words, f)
 }
 
 // origin names where a conversation is known from, as the JSON says it.

@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/spool"
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 // TestParallelCapturesSpool: 100 edit events captured at once without

@@ -3,11 +3,11 @@ package cli
 import (
 	"encoding/json"
 	"io"
-	"time"
 
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // The --json shapes of the read commands. They are a documented contract
@@ -80,8 +80,8 @@ func toConversationJSON(lc store.LinkedConversation) conversationJSON {
 		FirstPrompt:   lc.Conv.FirstPrompt,
 		Model:         lc.Conv.Model,
 		Agent:         lc.Conv.Agent,
-		Started:       isoMs(lc.Conv.FirstSeenMs),
-		LastActive:    isoMs(lc.Conv.ActivityMs),
+		Started:       mstime.ISO(lc.Conv.FirstSeenMs),
+		LastActive:    mstime.ISO(lc.Conv.ActivityMs),
 		LinkedAt:      lc.CreatedAt,
 		WrittenLines:  lc.WrittenLines,
 		AddedLines:    lc.AddedLines,
@@ -96,13 +96,6 @@ func toConversationsJSON(lcs []store.LinkedConversation) []conversationJSON {
 		out = append(out, toConversationJSON(lc))
 	}
 	return out
-}
-
-func isoMs(ms int64) string {
-	if ms <= 0 {
-		return ""
-	}
-	return time.UnixMilli(ms).UTC().Format(time.RFC3339)
 }
 
 // titleOf is a conversation's title wherever one is given, text or JSON:

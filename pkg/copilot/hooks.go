@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/filebackup"
-	"github.com/git-convo/git-convo/pkg/jsonobj"
 	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/util/filebackup"
+	"github.com/git-convo/git-convo/pkg/util/jsonobj"
 )
 
 // The Copilot CLI reads its hooks from the repository alone:

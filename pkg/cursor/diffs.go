@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // WrittenLine is a line one of Cursor's diffs says the agent wrote.
@@ -58,7 +60,7 @@ func (d *DB) writtenLines(ctx context.Context, cid string, cj composerJSON) map[
 				if at == 0 {
 					at = cb.CreatedAt
 				}
-				add(uri, diff.New, msOrZero(at))
+				add(uri, diff.New, mstime.Time(at))
 			}
 		}
 	}
@@ -96,11 +98,4 @@ func (d *DB) writtenLines(ctx context.Context, cid string, cj composerJSON) map[
 		}
 	}
 	return out
-}
-
-func msOrZero(ms int64) time.Time {
-	if ms <= 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
 }

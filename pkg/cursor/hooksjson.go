@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/git-convo/git-convo/pkg/filebackup"
-	"github.com/git-convo/git-convo/pkg/jsonobj"
 	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/util/filebackup"
+	"github.com/git-convo/git-convo/pkg/util/jsonobj"
 )
 
 // HookSpec is one event git-convo registers in hooks.json.

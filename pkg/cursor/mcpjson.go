@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"os"
 
-	"github.com/git-convo/git-convo/pkg/filebackup"
-	"github.com/git-convo/git-convo/pkg/jsonobj"
+	"github.com/git-convo/git-convo/pkg/util/filebackup"
+	"github.com/git-convo/git-convo/pkg/util/jsonobj"
 )
 
 // MCPServerName is git-convo's key in Cursor's mcp.json.

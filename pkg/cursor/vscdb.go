@@ -15,8 +15,8 @@ import (
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 
-	"github.com/git-convo/git-convo/pkg/platform"
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/util/platform"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 // Typed errors of the Cursor database reader.

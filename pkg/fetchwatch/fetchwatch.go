@@ -30,8 +30,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/atomicfile"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/util/atomicfile"
 )
 
 // StampName is the stamp's file in the repository's common dir.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/util/atomicfile"
 )
 
 // InstallFile puts block into the hook file at path and says what it did:

@@ -3,9 +3,7 @@ package gitx
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/hex"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -90,30 +88,18 @@ func readAbbrevObjects(dir string, idxs []string) (*abbrevObjects, bool) {
 // readIndexNames reads the sorted object names of a version 2 pack index,
 // and its fan-out table.
 func readIndexNames(p string) (names []byte, fan [256]uint32, ok bool) {
-	f, err := os.Open(p)
+	x, err := openV2Index(p)
 	if err != nil {
 		return nil, fan, false
 	}
-	defer f.Close()
-	head := make([]byte, 8+1024)
-	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
+	defer x.f.Close()
+	if fi, err := x.f.Stat(); err != nil || fi.Size() < idxNames+int64(x.n)*20 {
+		return nil, fan, false // a corrupt count: allocate nothing for it
+	}
+	if names, err = x.names(0, x.n); err != nil {
 		return nil, fan, false
 	}
-	for i := range fan {
-		fan[i] = binary.BigEndian.Uint32(head[8+i*4:])
-		if i > 0 && fan[i] < fan[i-1] {
-			return nil, fan, false
-		}
-	}
-	n := int64(fan[255])
-	if fi, err := f.Stat(); err != nil || fi.Size() < 8+1024+n*20 {
-		return nil, fan, false
-	}
-	names = make([]byte, n*20)
-	if _, err := io.ReadFull(f, names); err != nil {
-		return nil, fan, false
-	}
-	return names, fan, true
+	return names, x.fanout, true
 }
 
 // minLen is git's automatic abbreviation length: enough hex digits for the

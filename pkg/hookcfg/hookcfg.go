@@ -12,8 +12,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/git-convo/git-convo/pkg/filebackup"
-	"github.com/git-convo/git-convo/pkg/jsonobj"
+	"github.com/git-convo/git-convo/pkg/util/filebackup"
+	"github.com/git-convo/git-convo/pkg/util/jsonobj"
 )
 
 // Spec is one event git-convo registers.

@@ -20,11 +20,11 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/agents"
-	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/errlog"
 )
 
 // Options is the environment a hook runs in.

@@ -18,14 +18,14 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/claude"
 	"github.com/git-convo/git-convo/pkg/cursor"
-	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/queue"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/spool"
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/util/errlog"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 // rig is a hook's environment in a temporary directory: a real

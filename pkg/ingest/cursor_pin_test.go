@@ -15,8 +15,9 @@ import (
 	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/source"
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 // enrichCursorReference is Cursor's enrichment as it was before it went
@@ -43,8 +44,8 @@ func enrichCursorReference(ctx context.Context, w Writer, dbPath, convID string,
 		Status:         comp.Status,
 		Mode:           comp.Mode,
 		Model:          comp.Model,
-		CreatedMs:      msOrZero(comp.CreatedAt),
-		UpdatedMs:      msOrZero(comp.UpdatedAt),
+		CreatedMs:      mstime.Ms(comp.CreatedAt),
+		UpdatedMs:      mstime.Ms(comp.UpdatedAt),
 		FirstMessage:   comp.FirstUserMessage,
 		UserMessages:   comp.UserMessages,
 		EnrichedMs:     w.Now().UnixMilli(),
@@ -53,7 +54,7 @@ func enrichCursorReference(ctx context.Context, w Writer, dbPath, convID string,
 	loc := &Locator{}
 	for _, f := range comp.EditedFiles {
 		t := loc.Touch(f.Path, "", store.SourceCursorEdit)
-		t.AtMs = msOrZero(f.At)
+		t.AtMs = mstime.Ms(f.At)
 		e.Files = append(e.Files, t)
 	}
 	for _, f := range comp.ContextFiles {
@@ -66,7 +67,7 @@ func enrichCursorReference(ctx context.Context, w Writer, dbPath, convID string,
 				continue
 			}
 			e.Lines = append(e.Lines, store.EditLine{RepoKey: t.RepoKey, PathKey: t.PathKey,
-				Hash: link.LineHash(l.Text), Text: link.NormLine(l.Text), AtMs: msOrZero(l.At)})
+				Hash: link.LineHash(l.Text), Text: link.NormLine(l.Text), AtMs: mstime.Ms(l.At)})
 		}
 	}
 	return w.Store.ApplyEnrichment(ctx, e)

@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/autolink"
-	"github.com/git-convo/git-convo/pkg/errlog"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/position"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/util/errlog"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // Writer writes agents' activity into one open store.
@@ -307,8 +308,8 @@ func (w Writer) enrichment(id, agent string, c *source.Conversation, roots []str
 		Status:         c.Status,
 		Mode:           c.Mode,
 		Model:          c.Model,
-		CreatedMs:      msOrZero(c.Created),
-		UpdatedMs:      msOrZero(c.Updated),
+		CreatedMs:      mstime.Ms(c.Created),
+		UpdatedMs:      mstime.Ms(c.Updated),
 		UserMessages:   c.Prompts,
 		EnrichedMs:     w.Now().UnixMilli(),
 		Roots:          roots,
@@ -327,7 +328,7 @@ func (w Writer) enrichment(id, agent string, c *source.Conversation, roots []str
 	loc := &Locator{}
 	for _, ed := range c.Edits {
 		t := loc.Touch(ed.Path, base, editSource)
-		t.AtMs = msOrZero(ed.At)
+		t.AtMs = mstime.Ms(ed.At)
 		if !ed.LinesOnly {
 			e.Files = append(e.Files, t)
 		}
@@ -340,13 +341,6 @@ func (w Writer) enrichment(id, agent string, c *source.Conversation, roots []str
 		e.Files = append(e.Files, loc.Touch(f, base, store.SourceContext))
 	}
 	return e
-}
-
-func msOrZero(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
 }
 
 // Parse reads one hook payload of src. event is the name the hook command

@@ -169,7 +169,7 @@ func Score(cfg Config, commit Commit, conv Conversation) Result {
 	case len(r.Matched) == 0:
 		r.Skipped = "no file in common"
 	case cfg.Window > 0 && age > cfg.Window:
-		r.Skipped = "last active " + Ago(age) + " before the commit, outside the window"
+		r.Skipped = "last active " + ago(age) + " before the commit, outside the window"
 	case startedAfter(cfg, commit, conv.FirstSeen):
 		r.Skipped = "the conversation started after the commit"
 	case commit.IsMerge:
@@ -210,12 +210,15 @@ func reason(matched, total int, activity, commit time.Time) string {
 	case d <= 0:
 		return files + "; active at the time of the commit"
 	default:
-		return files + "; last active " + Ago(d) + " before the commit"
+		return files + "; last active " + ago(d) + " before the commit"
 	}
 }
 
-// Ago renders a duration the way a person says it: "40 s", "5 min", "2 h", "3 days".
-func Ago(d time.Duration) string {
+// ago renders a duration in a link's reason: "40 s", "5 min", "2 h", "3
+// days". Reasons are data (stored in links.sqlite, written into shared
+// notes), so this wording stays fixed; messages to a person use
+// term.Duration and term.RelativeTime.
+func ago(d time.Duration) string {
 	switch {
 	case d < time.Minute:
 		return fmt.Sprintf("%d s", int(d.Seconds()))

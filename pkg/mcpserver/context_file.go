@@ -81,8 +81,18 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 		return nil, out, err
 	}
 	out = ConversationOutput{FilePath: path, Title: meta.Title, Stats: st, Size: humanSize(st.Bytes), Origin: "local",
+		Agent: meta.Agent, Model: meta.Model, Summary: meta.Summary, Files: meta.Files, Note: meta.Note,
 		Guidance: "Read this file with your file tools instead of loading it whole: grep it for the keywords you care " +
 			"about (messages start with '## Message N (User|Assistant)'), then read the sections around the matches."}
+	// The commits, as git convo conversation --json lists them.
+	commits, err := d.Store.CommitsForConversation(ctx, id)
+	if err != nil {
+		return nil, out, err
+	}
+	for _, lc := range commits {
+		out.Commits = append(out.Commits, CommitRef{Hash: lc.CommitHash, Subject: lc.Subject, Confidence: lc.Confidence,
+			Status: lc.Status, Reason: lc.Reason, Evidence: lc.Evidence()})
+	}
 	return nil, out, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/repokey"
 )
 
@@ -93,7 +94,7 @@ func (d *Deps) allowConversation(ctx context.Context, id string, unknownOK bool)
 	}
 	// A teammate's conversation, named by its id or a prefix of it (the
 	// local store knows neither, so nothing resolved the prefix).
-	for sid := range sharedConversations(ctx, sc.top) {
+	for sid := range notes.ByConversation(sharedRecords(ctx, sc.top)) {
 		if strings.HasPrefix(sid, id) {
 			return nil
 		}

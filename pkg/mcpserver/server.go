@@ -131,10 +131,3 @@ func relPath(repo *gitx.Repo, base, p string) (string, error) {
 	}
 	return link.NormPath(filepath.ToSlash(rel)), nil
 }
-
-func iso(ms int64) string {
-	if ms <= 0 {
-		return ""
-	}
-	return time.UnixMilli(ms).UTC().Format(time.RFC3339)
-}

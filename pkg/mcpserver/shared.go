@@ -2,36 +2,37 @@ package mcpserver
 
 import (
 	"context"
-	"sort"
 	"strconv"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/trace"
 )
 
 // mergeShared adds what teammates shared in notes to the local links of
-// hashes (best effort: unreadable notes leave the local answer as it is).
-func mergeShared(ctx context.Context, dir string, hashes []string, linked map[string][]store.LinkedConversation) {
+// hashes, as the CLI's read commands do (notes.MergeLinkedLocal; best
+// effort: unreadable notes leave the local answer as it is).
+func (d *Deps) mergeShared(ctx context.Context, dir string, hashes []string, linked map[string][]store.LinkedConversation) {
 	if dir == "" {
 		return
 	}
 	rd := notes.NewReader(ctx, dir)
 	defer rd.Close()
-	_ = rd.MergeLinked(ctx, hashes, linked)
+	_ = rd.MergeLinkedLocal(ctx, hashes, linked, d.Store.GetConversation)
 }
 
-// sharedConversations is every conversation teammates shared in the notes
-// of the repository at dir, with its commits (best effort: nil).
-func sharedConversations(ctx context.Context, dir string) map[string][]store.LinkedConversation {
+// sharedRecords is every record teammates shared in the notes of the
+// repository at dir (best effort: nil).
+func sharedRecords(ctx context.Context, dir string) map[string]trace.Record {
 	if dir == "" {
 		return nil
 	}
 	rd := notes.NewReader(ctx, dir)
 	defer rd.Close()
-	all, _ := rd.Conversations(ctx)
-	return all
+	recs, _ := rd.All(ctx)
+	return recs
 }
 
 // addSharedCommits adds to cc the commits shared notes link its
@@ -54,45 +55,6 @@ func addSharedCommits(cc *ConversationCommits, links []store.LinkedConversation)
 			cc.Commits = append(cc.Commits, CommitRef{Hash: lc.CommitHash, Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason, Evidence: lc.Evidence()})
 		}
 	}
-}
-
-// addSharedConversations adds to convs, up to limit in all, the
-// conversations only shared notes name (touching the file with path key
-// fileKey when it is set), most recent first.
-func addSharedConversations(convs []store.Conversation, shared map[string][]store.LinkedConversation, fileKey string, limit int) []store.Conversation {
-	have := map[string]bool{}
-	for _, c := range convs {
-		have[c.ID] = true
-	}
-	var more []store.Conversation
-	for id, links := range shared {
-		if have[id] || fileKey != "" && !touchesFile(links, fileKey) {
-			continue
-		}
-		conv := links[0].Conv
-		for _, lc := range links[1:] {
-			notes.FillConversation(&conv, lc.Conv)
-		}
-		more = append(more, conv)
-	}
-	sort.Slice(more, func(i, j int) bool {
-		if more[i].ActivityMs != more[j].ActivityMs {
-			return more[i].ActivityMs > more[j].ActivityMs
-		}
-		return more[i].ID < more[j].ID
-	})
-	return append(convs, more[:min(len(more), max(limit-len(convs), 0))]...)
-}
-
-func touchesFile(links []store.LinkedConversation, key string) bool {
-	for _, lc := range links {
-		for _, p := range lc.MatchedFiles {
-			if repokey.PathKey(p) == key {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // addSharedFileContext adds to out, up to limit commits, the recent commits

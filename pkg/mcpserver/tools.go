@@ -14,7 +14,8 @@ import (
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/textmatch"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
+	"github.com/git-convo/git-convo/pkg/util/textmatch"
 )
 
 // ConversationRef is a conversation as the tools return it.
@@ -53,7 +54,7 @@ type CommitRef struct {
 
 func convRef(lc store.LinkedConversation) ConversationRef {
 	return ConversationRef{ID: lc.ConversationID, Title: lc.Conv.Title, Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt,
-		LastActive: iso(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
+		LastActive: mstime.ISO(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
 		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: notes.Origin(lc.Source),
 		SharedBy: lc.SharedBy, Evidence: lc.Evidence()}
 }
@@ -94,7 +95,7 @@ func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, 
 	if err != nil {
 		return nil, out, err
 	}
-	mergeShared(ctx, repo.TopLevel, []string{h}, linked)
+	d.mergeShared(ctx, repo.TopLevel, []string{h}, linked)
 	out.Conversations = []ConversationRef{}
 	for _, lc := range linked[h] {
 		out.Conversations = append(out.Conversations, convRef(lc))
@@ -151,7 +152,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 		if err != nil {
 			return nil, out, err
 		}
-		shared = sharedConversations(ctx, d.Dir)
+		shared = notes.ByConversation(sharedRecords(ctx, d.Dir))
 		kept, refused := ids[:0], error(nil)
 		for _, id := range ids {
 			if err := d.allowConversation(ctx, id, false); err != nil {
@@ -208,11 +209,12 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 		if err != nil {
 			return nil, out, err
 		}
-		for _, cs := range list {
+		// The same merge, filters and limit as git convo conversations.
+		recs := sharedRecords(ctx, firstNonEmpty(f.Root, d.Dir))
+		shared = notes.ByConversation(recs)
+		for _, cs := range notes.AddConversations(recs, list, f) {
 			convs = append(convs, cs.Conversation)
 		}
-		shared = sharedConversations(ctx, firstNonEmpty(f.Root, d.Dir))
-		convs = addSharedConversations(convs, shared, f.FileKey, limit)
 	}
 	for _, c := range convs {
 		commits, err := d.Store.CommitsForConversation(ctx, c.ID)
@@ -220,10 +222,10 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			return nil, out, err
 		}
 		cc := ConversationCommits{ConversationRef: ConversationRef{ID: c.ID, Title: c.Title, Summary: c.Summary,
-			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs), Agent: c.Agent}, Commits: []CommitRef{}}
+			FirstPrompt: c.FirstPrompt, LastActive: mstime.ISO(c.ActivityMs), Agent: c.Agent}, Commits: []CommitRef{}}
 		for _, lc := range commits {
 			cc.Commits = append(cc.Commits, CommitRef{Hash: lc.CommitHash, Subject: lc.Subject, Author: lc.Author,
-				CommittedAt: iso(lc.CommittedMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason, Evidence: lc.Evidence()})
+				CommittedAt: mstime.ISO(lc.CommittedMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason, Evidence: lc.Evidence()})
 		}
 		cc.Origin = "local"
 		if len(commits) == 0 && shared[c.ID] != nil {
@@ -337,7 +339,7 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 	out.Conversations = []FileConversation{}
 	for _, c := range convs {
 		fc := FileConversation{ConversationRef: ConversationRef{ID: c.ID, Title: c.Title, Summary: c.Summary,
-			FirstPrompt: c.FirstPrompt, LastActive: iso(c.ActivityMs), Agent: c.Agent}, Relevance: "indirect", Path: c.Path}
+			FirstPrompt: c.FirstPrompt, LastActive: mstime.ISO(c.ActivityMs), Agent: c.Agent}, Relevance: "indirect", Path: c.Path}
 		if c.Direct {
 			fc.Relevance = "direct"
 			fc.Score = 1

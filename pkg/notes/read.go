@@ -3,11 +3,11 @@ package notes
 import (
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/trace"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // SourceNotes is the link source of a conversation known from shared notes.
@@ -45,7 +45,7 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines,
 				SharedBy: m.Writer, PositionLines: min(c.PositionLines, c.WrittenLines)},
 			Conv: store.Conversation{ID: id, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
-				Agent: c.Agent, FirstSeenMs: ms(c.StartedAt), ActivityMs: ms(c.LastActiveAt)},
+				Agent: c.Agent, FirstSeenMs: mstime.ParseISO(c.StartedAt), ActivityMs: mstime.ParseISO(c.LastActiveAt)},
 		}
 		if lc.Status == "" {
 			lc.Status = "auto"
@@ -158,17 +158,6 @@ func metaForLinks(raw string) string {
 	}
 	out.WriteByte('}')
 	return out.String()
-}
-
-func ms(iso string) int64 {
-	if iso == "" { // the usual case for a shared note: no error to build
-		return 0
-	}
-	t, err := time.Parse(time.RFC3339, iso)
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
 }
 
 func mergeLinks(local, shared []store.LinkedConversation) []store.LinkedConversation {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"sort"
 	"strings"
 	"sync"
 
@@ -383,21 +382,7 @@ func (r *Reader) Conversations(ctx context.Context) (map[string][]store.LinkedCo
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]store.LinkedConversation{}
-	for c, rec := range recs {
-		for _, lc := range Linked(c, rec) {
-			out[lc.ConversationID] = append(out[lc.ConversationID], lc)
-		}
-	}
-	for _, links := range out {
-		sort.Slice(links, func(i, j int) bool {
-			if links[i].Confidence != links[j].Confidence {
-				return links[i].Confidence > links[j].Confidence
-			}
-			return links[i].CommitHash < links[j].CommitHash
-		})
-	}
-	return out, nil
+	return ByConversation(recs), nil
 }
 
 // Conversation returns the links of the one conversation shared notes name

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/atomicfile"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/trace"
+	"github.com/git-convo/git-convo/pkg/util/atomicfile"
 )
 
 // Git config keys of sharing (local to the repository).

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/git-convo/git-convo/pkg/atomicfile"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/trace"
+	"github.com/git-convo/git-convo/pkg/util/atomicfile"
 )
 
 // A squash or rebase merge made on the server (GitHub's "Squash and merge")

@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/filelock"
-	"github.com/git-convo/git-convo/pkg/regfile"
+	"github.com/git-convo/git-convo/pkg/util/filelock"
+	"github.com/git-convo/git-convo/pkg/util/regfile"
 )
 
 // FileName is the queue file the hook blocks append to, in Dir.

@@ -16,9 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/atomicfile"
-	"github.com/git-convo/git-convo/pkg/filelock"
-	"github.com/git-convo/git-convo/pkg/regfile"
+	"github.com/git-convo/git-convo/pkg/util/atomicfile"
+	"github.com/git-convo/git-convo/pkg/util/filelock"
+	"github.com/git-convo/git-convo/pkg/util/regfile"
 )
 
 // MaxEntry bounds one entry a drain reads: a hook payload (at most 64 MiB,

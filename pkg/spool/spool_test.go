@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/filelock"
+	"github.com/git-convo/git-convo/pkg/util/filelock"
 )
 
 func TestPutDrain(t *testing.T) {

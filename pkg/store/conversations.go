@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // File sources, from strongest evidence of editing to weakest.
@@ -73,7 +75,7 @@ func (s *Store) RecordActivity(ctx context.Context, a Activity) error {
 		project = filepath.Base(filepath.FromSlash(root))
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
-		at := isoMs(a.AtMs)
+		at := mstime.ISO(a.AtMs)
 		_, err := tx.ExecContext(ctx, `
 INSERT INTO conversations (conversationId, workspaceRoot, projectName, createdAt, updatedAt, lastHookEvent,
     model, transcriptPath, status, firstSeenMs, lastHookMs, activityMs, agent)
@@ -249,7 +251,7 @@ ON CONFLICT (conversationId) DO UPDATE SET
     enrichedMs      = excluded.enrichedMs,
     enrichError     = NULL,
     attachedFolders = CASE WHEN excluded.attachedFolders != '[]' THEN excluded.attachedFolders ELSE attachedFolders END`,
-			e.ConversationID, e.Title, e.Summary, e.Status, e.Mode, e.Model, isoMs(e.CreatedMs), isoMs(e.UpdatedMs),
+			e.ConversationID, e.Title, e.Summary, e.Status, e.Mode, e.Model, mstime.ISO(e.CreatedMs), mstime.ISO(e.UpdatedMs),
 			e.CreatedMs, e.UpdatedMs, e.EnrichedMs, jsonList(e.AttachedFolders), e.Agent, e.PromptTitle)
 		if err != nil {
 			return err

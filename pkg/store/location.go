@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/git-convo/git-convo/pkg/platform"
+	"github.com/git-convo/git-convo/pkg/util/platform"
 )
 
 // DefaultPath is where links.sqlite lives: GIT_CONVO_DB, else the seed's

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/platform"
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/util/platform"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 // The Node prototype of seed 000 (cursor-chat-history-mcp) wrote a

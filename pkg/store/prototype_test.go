@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
 	"github.com/git-convo/git-convo/pkg/store/prototypetest"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 const protoHash = "4c1d8e2a9f0b4c1d8e2a9f0b4c1d8e2a9f0b4c1d"

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/textmatch"
+	"github.com/git-convo/git-convo/pkg/util/textmatch"
 )
 
 // Conversation is a stored conversation, as read commands show it.

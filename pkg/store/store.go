@@ -18,8 +18,8 @@ import (
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
-	"github.com/git-convo/git-convo/pkg/textmatch"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/util/textmatch"
 )
 
 // BusyTimeout is how long a connection waits on another writer before SQLite
@@ -284,13 +284,6 @@ func IsReadOnly(err error) bool {
 
 // isoTime formats t like git's strict ISO-8601, in UTC.
 func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-
-func isoMs(ms int64) string {
-	if ms <= 0 {
-		return ""
-	}
-	return isoTime(time.UnixMilli(ms))
-}
 
 // padded returns values padded with "" up to a few fixed sizes, so a batch
 // query has one of few shapes and its prepared statement is reused. No

@@ -288,11 +288,17 @@ func RelativeTime(t, now time.Time) string {
 	if d < 0 {
 		return "in the future"
 	}
+	return Duration(d) + " ago"
+}
+
+// Duration says how long d is as git's --date=relative does ("5 minutes",
+// "1 hour", "3 days"), in the one wording every message to a person uses.
+func Duration(d time.Duration) string {
 	unit := func(n int, name string) string {
 		if n == 1 {
-			return fmt.Sprintf("1 %s ago", name)
+			return "1 " + name
 		}
-		return fmt.Sprintf("%d %ss ago", n, name)
+		return fmt.Sprintf("%d %ss", n, name)
 	}
 	switch {
 	case d < 90*time.Second:

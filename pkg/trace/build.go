@@ -13,6 +13,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/redact"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
 // Input is what git-convo knows about one commit.
@@ -217,8 +218,8 @@ func (in Input) convMeta(l Link) ConvMeta {
 		AddedLines:    l.AddedLines,
 		PositionLines: l.PositionLines,
 		Derived:       l.Derived,
-		StartedAt:     isoMs(l.FirstSeenMs),
-		LastActiveAt:  isoMs(l.ActivityMs),
+		StartedAt:     mstime.ISO(l.FirstSeenMs),
+		LastActiveAt:  mstime.ISO(l.ActivityMs),
 	}
 	for _, f := range l.MatchedFiles {
 		if shareable(f) {
@@ -277,13 +278,6 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func isoMs(ms int64) string {
-	if ms <= 0 {
-		return ""
-	}
-	return time.UnixMilli(ms).UTC().Format(time.RFC3339)
 }
 
 // ModelID spells a model name the models.dev way, provider/model, when the

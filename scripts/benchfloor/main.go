@@ -19,7 +19,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3"
 
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 // gitArgs are the arguments git-convo gives git for cmd (pkg/gitx: LogArgs

@@ -12,14 +12,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -27,9 +25,9 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/cursor/cursordb"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/source"
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -297,17 +295,11 @@ func genImportDB(args []string) error {
 	convs := fs.Int("conversations", 500, "conversations")
 	fs.Parse(args)
 	os.Remove(*path)
-	db, err := sql.Open("sqlite3", sqliteuri.File(*path, nil))
+	db, err := cursordb.Open(*path, nil)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	for _, q := range []string{`CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`,
-		`CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`} {
-		if _, err := db.Exec(q); err != nil {
-			return err
-		}
-	}
 	tx, _ := db.Begin()
 	now := time.Now()
 	for c := 0; c < *convs; c++ {
@@ -320,7 +312,7 @@ func genImportDB(args []string) error {
 		v, _ := json.Marshal(map[string]any{"_v": 10, "name": fmt.Sprintf("Conversation %d", c), "createdAt": at - 7200_000,
 			"lastUpdatedAt": at, "status": "completed", "fullConversationHeadersOnly": []any{}, "codeBlockData": blocks,
 			"workspaceIdentifier": map[string]any{"uri": map[string]any{"fsPath": *repo}}})
-		if _, err := tx.Exec(`INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)`, fmt.Sprintf("composerData:imp-%04d", c), v); err != nil {
+		if _, err := tx.Exec(cursordb.InsertKV, fmt.Sprintf("composerData:imp-%04d", c), v); err != nil {
 			return err
 		}
 	}
@@ -340,20 +332,13 @@ func genVscdb(args []string) error {
 		fmt.Fprintln(os.Stderr, "reusing", *path)
 		return nil
 	}
-	os.MkdirAll(filepath.Dir(*path), 0o755)
-	db, err := sql.Open("sqlite3", sqliteuri.File(*path, url.Values{"_journal_mode": {"WAL"}, "_synchronous": {"OFF"}}))
+	db, err := cursordb.Open(*path, url.Values{"_journal_mode": {"WAL"}, "_synchronous": {"OFF"}})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	for _, q := range []string{`CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`,
-		`CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`} {
-		if _, err := db.Exec(q); err != nil {
-			return err
-		}
-	}
 	tx, _ := db.Begin()
-	stmt, _ := tx.Prepare(`INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)`)
+	stmt, _ := tx.Prepare(cursordb.InsertKV)
 	per := *bubbles / *convs
 	pad := strings.Repeat("lorem ipsum dolor sit amet ", max(1, (*mb<<20) / *bubbles / 27))
 	now := time.Now().UnixMilli()

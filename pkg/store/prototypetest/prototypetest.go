@@ -13,7 +13,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver
 
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 // DDL is the prototype's schema: seed 000's three tables, their

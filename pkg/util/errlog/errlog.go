@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/util/atomicfile"
 )
 
 // MaxSize is the size past which the log is rotated to <name>.1, so a hook

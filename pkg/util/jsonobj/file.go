@@ -5,7 +5,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/git-convo/git-convo/pkg/atomicfile"
+	"github.com/git-convo/git-convo/pkg/util/atomicfile"
 )
 
 // File is a settings file another program owns (Cursor's hooks.json and
