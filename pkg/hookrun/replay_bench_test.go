@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/queue"
 	"github.com/git-convo/git-convo/pkg/spool"
 )
 
@@ -57,4 +58,53 @@ func BenchmarkReplay200(b *testing.B) {
 	}
 	b.ReportMetric(float64(wall)/float64(b.N*n), "ns/event")
 	b.ReportMetric(float64(cpu)/float64(b.N*n), "cpu-ns/event")
+}
+
+// cpuWithChildren is cpuTime plus the CPU of the child processes waited
+// for (git): the drain's work is mostly git's.
+func cpuWithChildren() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
+	return cpuTime() + time.Duration(ru.Utime.Nano()+ru.Stime.Nano())
+}
+
+// BenchmarkDrain50: recording 50 queued commits (each adding 20 lines to
+// one of 10 files) in one drain, per commit; cpu-ns/commit counts git's
+// processes too.
+func BenchmarkDrain50(b *testing.B) {
+	const n = 50
+	r := newRig(b)
+	r.env["GIT_CONVO_SYNC"] = ""
+	ctx := context.Background()
+	var wall, cpu time.Duration
+	k := 0
+	for range b.N {
+		b.StopTimer()
+		for range n {
+			p := filepath.Join(r.repo, fmt.Sprintf("f%d.go", k%10))
+			f, _ := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+			for l := range 20 {
+				fmt.Fprintf(f, "var v%d_%d = %d\n", k, l, l)
+			}
+			f.Close()
+			git(b, r.repo, "add", ".")
+			git(b, r.repo, "commit", "-q", "-m", fmt.Sprint("commit ", k))
+			if err := queue.Append(queue.Dir(r.o.DBPath), queue.Record{Hook: "post-commit", Dir: r.repo}); err != nil {
+				b.Fatal(err)
+			}
+			k++
+		}
+		b.StartTimer()
+		t0, c0 := time.Now(), cpuWithChildren()
+		r.o.DrainQueue(ctx, nil, time.Minute)
+		wall, cpu = wall+time.Since(t0), cpu+cpuWithChildren()-c0
+		if queue.Waiting(queue.Dir(r.o.DBPath)) != 0 {
+			b.Fatal("commits left in the queue")
+		}
+	}
+	if got := r.query(`SELECT count(*) FROM commits`); got != fmt.Sprint(n*b.N+1) { // and the rig's first commit
+		b.Fatalf("%s commits recorded, want %d", got, n*b.N+1)
+	}
+	b.ReportMetric(float64(wall)/float64(b.N*n), "ns/commit")
+	b.ReportMetric(float64(cpu)/float64(b.N*n), "cpu-ns/commit")
 }
