@@ -7,7 +7,8 @@
 #                                   read-path measures against their floors
 #   BENCH=scale scripts/bench.sh    only the Go benchmarks of work that grows
 #                                   with the history (issue 29): log's links,
-#                                   blame's evidence, the spool's replay, the drain
+#                                   blame's evidence, the spool's replay, the drain,
+#                                   share on's notes, the notes-ref scan
 #   BENCH=accuracy scripts/bench.sh only the attribution-accuracy table (issue 22)
 #                                   on a 20,000-commit history (ACCURACY_COMMITS,
 #                                   ACCURACY_FILES, ACCURACY_DEPTH change the size)
@@ -44,7 +45,7 @@ fi
 scale() {
   local bin="$work/bin" n="${BENCH_COUNT:-5}"
   mkdir -p "$bin"
-  for pkg in store hookrun; do
+  for pkg in store hookrun notes; do
     env "${go_env[@]}" go test -C "$root" -c -o "$bin/$pkg.test" "./pkg/$pkg"
   done
   echo
@@ -54,6 +55,10 @@ scale() {
   echo "end-of-turn replay of 200 spooled edits | drain of 50 queued commits:"
   (cd "$root/pkg/hookrun" && /usr/bin/time -f 'peak RSS %M KB' "$bin/hookrun.test" -test.run '^$' \
     -test.bench 'Replay200|Drain50' -test.benchtime 3x -test.count "$n" 2>&1 | grep -E '^(Benchmark|peak)')
+  echo "share on's notes for 5,000 commits (Go heap: GODEBUG=gctrace=1) | the notes-ref scan of 4,400 packed refs:"
+  (cd "$root/pkg/notes" && /usr/bin/time -f 'peak RSS %M KB' "$bin/notes.test" -test.run '^$' \
+    -test.bench 'ShareOn5000' -test.benchtime 2x -test.count "$n" -test.benchmem 2>&1 | grep -E '^(Benchmark|peak)' &&
+    "$bin/notes.test" -test.run '^$' -test.bench 'PackedNotesRefs' -test.count "$n" -test.benchmem | grep -E '^Benchmark')
 }
 if [ "${BENCH:-}" = scale ]; then
   scale
