@@ -5,6 +5,10 @@
 #   scripts/bench.sh [workdir]     (default .bench/; large inputs are reused)
 #   BENCH=startup scripts/bench.sh  only the process-start, commit-hook and
 #                                   read-path measures against their floors
+#   BENCH=scale scripts/bench.sh    only the Go benchmarks of work that grows
+#                                   with the history (issue 29): log's links,
+#                                   blame's evidence, the spool's replay, the drain,
+#                                   share on's notes, the notes-ref scan
 #   BENCH=accuracy scripts/bench.sh only the attribution-accuracy table (issue 22)
 #                                   on a 20,000-commit history (ACCURACY_COMMITS,
 #                                   ACCURACY_FILES, ACCURACY_DEPTH change the size)
@@ -30,6 +34,34 @@ accuracy() {
 }
 if [ "${BENCH:-}" = accuracy ]; then
   accuracy
+  exit 0
+fi
+
+# Work that grows with the history (issue 29), as Go benchmarks on generated
+# stores and repositories, each old and new way where both exist. They
+# report CPU per operation (cpu-ns/..., git's processes counted for the
+# drain), which a loaded machine moves far less than wall time, and each
+# binary's peak resident size (setup included). BENCH_COUNT runs of each.
+scale() {
+  local bin="$work/bin" n="${BENCH_COUNT:-5}"
+  mkdir -p "$bin"
+  for pkg in store hookrun notes; do
+    env "${go_env[@]}" go test -C "$root" -c -o "$bin/$pkg.test" "./pkg/$pkg"
+  done
+  echo
+  echo "log's links, 100,000 conversations, 1,000 commits | blame's evidence, 1,000 commits (all paths / the blamed path):"
+  (cd "$root/pkg/store" && /usr/bin/time -f 'peak RSS %M KB' "$bin/store.test" -test.run '^$' \
+    -test.bench 'LogLinks1000|BlameWriters' -test.benchtime 30x -test.count "$n" -test.benchmem 2>&1 | grep -E '^(Benchmark|peak)')
+  echo "end-of-turn replay of 200 spooled edits | drain of 50 queued commits:"
+  (cd "$root/pkg/hookrun" && /usr/bin/time -f 'peak RSS %M KB' "$bin/hookrun.test" -test.run '^$' \
+    -test.bench 'Replay200|Drain50' -test.benchtime 3x -test.count "$n" 2>&1 | grep -E '^(Benchmark|peak)')
+  echo "share on's notes for 5,000 commits (Go heap: GODEBUG=gctrace=1) | the notes-ref scan of 4,400 packed refs:"
+  (cd "$root/pkg/notes" && /usr/bin/time -f 'peak RSS %M KB' "$bin/notes.test" -test.run '^$' \
+    -test.bench 'ShareOn5000' -test.benchtime 2x -test.count "$n" -test.benchmem 2>&1 | grep -E '^(Benchmark|peak)' &&
+    "$bin/notes.test" -test.run '^$' -test.bench 'PackedNotesRefs' -test.count "$n" -test.benchmem | grep -E '^Benchmark')
+}
+if [ "${BENCH:-}" = scale ]; then
+  scale
   exit 0
 fi
 

@@ -236,12 +236,18 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	if err != nil {
 		return err
 	}
-	seen := map[string]bool{}
-	var hashes []string
+	seen, seenPath := map[string]bool{}, map[string]bool{}
+	var hashes, paths []string
 	for _, l := range lines {
 		if !seen[l.Commit] {
 			seen[l.Commit] = true
 			hashes = append(hashes, l.Commit)
+		}
+		// The blamed file's names in its history (renames, -C), as line
+		// evidence is recorded.
+		if p := link.NormPath(l.Filename); !seenPath[p] {
+			seenPath[p] = true
+			paths = append(paths, p)
 		}
 	}
 	if err := rc.ready(); err != nil {
@@ -251,12 +257,19 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	if err != nil {
 		return err
 	}
-	writers, recorded, err := rc.store.CommitLineWriters(ctx, hashes)
+	// Evidence for the blamed file only: a commit's other files can hold
+	// far more lines than the one blamed.
+	writers, recorded, withLines, err := rc.store.CommitLineWritersIn(ctx, hashes, paths)
 	if err != nil {
 		return err
 	}
 	rc.mergeShared(ctx, hashes, linked)
 	rc.mergeSharedLines(ctx, hashes, writers, recorded)
+	// A commit with line evidence in other files only is still one whose
+	// lines are known (lineAttribution): human, not unknown, here.
+	for h := range withLines {
+		recorded[h] = true
+	}
 	blankWriters(lines, writers)
 	rc.startPager()
 	defer rc.stopPager()

@@ -130,6 +130,10 @@ func shareSettings(ctx context.Context) (notes.Git, notes.Settings, error) {
 	return g, s, err
 }
 
+// notesProgressMin is the fewest commits share on shows its progress for:
+// one batch is written at once.
+const notesProgressMin = 1000
+
 func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 	g, repo, err := shareRepo(ctx)
 	if err != nil {
@@ -167,7 +171,20 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 	if err != nil {
 		return err
 	}
-	n, err := g.Update(ctx, s, hashes, settings, Version)
+	// A progress line on a terminal: a long history's notes are written a
+	// batch at a time, and take a while.
+	var progress func(done, total int)
+	if env.StderrTTY {
+		progress = func(done, total int) {
+			if total > notesProgressMin {
+				fmt.Fprintf(env.Stderr, "\rgit-convo: writing notes: %d of %d commits", done, total)
+				if done == total {
+					fmt.Fprintln(env.Stderr)
+				}
+			}
+		}
+	}
+	n, err := g.UpdateProgress(ctx, s, hashes, settings, Version, progress)
 	if err != nil {
 		return fmt.Errorf("writing notes: %w", err)
 	}

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // AddedLine is a line a commit adds, with its number in the new file.
@@ -26,8 +28,7 @@ func (r *Repo) AddedLines(ctx context.Context, c *Commit) (map[string][]AddedLin
 	if len(c.Parents) > 1 {
 		return map[string][]AddedLine{}, nil
 	}
-	args := []string{"-c", "core.quotePath=false", "diff-tree", "-p", "-U0", r.renameOption(ctx), "--no-color", "--no-ext-diff",
-		"--no-textconv", "-r"}
+	args := r.addedLinesArgs(ctx)
 	if len(c.Parents) == 0 {
 		args = append(args, "--root", c.Hash)
 	} else {
@@ -40,6 +41,86 @@ func (r *Repo) AddedLines(ctx context.Context, c *Commit) (map[string][]AddedLin
 		return perr
 	})
 	return out, err
+}
+
+func (r *Repo) addedLinesArgs(ctx context.Context) []string {
+	return []string{"-c", "core.quotePath=false", "diff-tree", "-p", "-U0", r.renameOption(ctx), "--no-color", "--no-ext-diff",
+		"--no-textconv", "-r"}
+}
+
+// AddedLinesOf is AddedLines for each of commits, keyed by hash, from one
+// git diff-tree reading the commits on its standard input: a drain of 50
+// queued commits starts one git, not 50. A commit's diff is parsed when the
+// next one starts, so memory holds one commit's diff at a time.
+func (r *Repo) AddedLinesOf(ctx context.Context, commits []*Commit) (map[string]map[string][]AddedLine, error) {
+	out := map[string]map[string][]AddedLine{}
+	var in strings.Builder
+	var order []string // the commits git diffs, in its order
+	for _, c := range commits {
+		if len(c.Parents) > 1 {
+			out[c.Hash] = map[string][]AddedLine{}
+			continue
+		}
+		if _, seen := out[c.Hash]; !seen {
+			out[c.Hash] = nil
+			in.WriteString(c.Hash + "\n")
+			order = append(order, c.Hash)
+		}
+	}
+	if len(order) == 0 {
+		return out, nil
+	}
+	// --always: a commit with an empty diff still prints its hash line,
+	// which starts each commit's part (no line of a diff is a bare hash:
+	// content and headers all start otherwise). --root: a root commit's
+	// files are all added, as AddedLines has it.
+	args := append(r.addedLinesArgs(ctx), "--stdin", "--always", "--root")
+	err := r.run.streamIn(ctx, args, strings.NewReader(in.String()), func(rd io.Reader) error {
+		lr := lineReader{br: bufio.NewReaderSize(rd, 64*1024)}
+		var part bytes.Buffer
+		cur, next := "", 0
+		done := func() error {
+			if cur == "" {
+				return nil
+			}
+			lines, err := ParseAddedLines(&part)
+			out[cur] = lines
+			part.Reset()
+			return err
+		}
+		for {
+			b, err := lr.next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if next < len(order) && string(b) == order[next] {
+				if err := done(); err != nil {
+					return err
+				}
+				cur, next = order[next], next+1
+				continue
+			}
+			if cur == "" {
+				return fmt.Errorf("unexpected git diff-tree output %.200q", b)
+			}
+			part.Write(b)
+			part.WriteByte('\n')
+		}
+		if err := done(); err != nil {
+			return err
+		}
+		if next < len(order) {
+			return fmt.Errorf("git diff-tree gave %d of %d commits", next, len(order))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ParseAddedLines reads a unified diff (-U0) and collects its added lines.

@@ -133,3 +133,59 @@ func FuzzParseAddedLines(f *testing.F) {
 		}
 	})
 }
+
+// TestAddedLinesOf: one git for many commits gives each commit what
+// AddedLines gives it alone: a root commit, renames, an empty commit, a
+// merge, a line that is a bare commit hash, no newline at the end, CRLF, a
+// binary file, the same commit twice, and a commit with no parent in the
+// middle of the input.
+func TestAddedLinesOf(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a.go", "one\ntwo\n")
+	r.write("old.txt", "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n")
+	r.commit("root")
+	root := r.git("rev-parse", "HEAD")
+	r.write("a.go", "one\n"+root+"\n"+root+"\ntwo")
+	r.git("mv", "old.txt", "new.txt")
+	r.write("new.txt", "l1\nl2\nl3\nL4\nl5\nl6\nl7\nl8\n")
+	r.commit("hash lines, rename, no newline")
+	r.git("commit", "-q", "--allow-empty", "-m", "empty")
+	r.git("checkout", "-q", "-b", "side", "HEAD~1")
+	r.write("b.bin", "\x00\x01bin\n")
+	r.write("c.txt", "c1\r\nc2\r\n")
+	r.commit("side")
+	r.git("checkout", "-q", "-")
+	r.git("merge", "-q", "--no-edit", "side")
+	r.git("checkout", "-q", "--orphan", "other")
+	r.write("o.txt", "o\n")
+	r.commit("another root")
+	repo := r.open()
+	ctx := context.Background()
+	var commits []*Commit
+	for _, rev := range append(strings.Fields(r.git("rev-list", "--reverse", "--all")), root) {
+		c, err := repo.ReadCommit(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		commits = append(commits, c)
+	}
+	got, err := repo.AddedLinesOf(ctx, commits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(commits)-1 {
+		t.Errorf("%d commits, want %d", len(got), len(commits)-1)
+	}
+	for _, c := range commits {
+		want, err := repo.AddedLines(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[c.Hash], want) {
+			t.Errorf("%s %q:\n got %v\nwant %v", ShortHash(c.Hash), c.Subject, got[c.Hash], want)
+		}
+	}
+	if empty, err := repo.AddedLinesOf(ctx, nil); err != nil || len(empty) != 0 {
+		t.Errorf("no commits: %v %v", empty, err)
+	}
+}

@@ -99,9 +99,15 @@ func (r runner) output(ctx context.Context, args ...string) ([]byte, error) {
 // parse returns (early, or with an error) before git is done, git is killed;
 // errStop from parse is an early stop, not an error.
 func (r runner) stream(ctx context.Context, args []string, parse func(io.Reader) error) error {
+	return r.streamIn(ctx, args, nil, parse)
+}
+
+// streamIn is stream with stdin as git's standard input (nil: none).
+func (r runner) streamIn(ctx context.Context, args []string, stdin io.Reader, parse func(io.Reader) error) error {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := r.cmd(runCtx, args...)
+	cmd.Stdin = stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = r.errWriter(&stderr)
 	out, err := cmd.StdoutPipe()

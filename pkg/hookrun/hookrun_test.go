@@ -32,7 +32,7 @@ import (
 // links.sqlite path, a real git repository, and what the hook printed,
 // logged and started in the background.
 type rig struct {
-	t              *testing.T
+	t              testing.TB
 	o              Options
 	repo           string
 	stdout, stderr bytes.Buffer
@@ -40,7 +40,7 @@ type rig struct {
 	spawned        [][]string
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t testing.TB) *rig {
 	t.Helper()
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "repo")
@@ -69,7 +69,7 @@ func newRig(t *testing.T) *rig {
 	return r
 }
 
-func git(t *testing.T, dir string, args ...string) string {
+func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-c", "user.name=T", "-c", "user.email=t@example.com"}, args...)...)
 	cmd.Dir = dir

@@ -96,7 +96,25 @@ func (o Options) drainSpool(ctx context.Context, l *lazyStore, wait time.Duratio
 	if o.DBPath == "" {
 		return
 	}
-	res, err := spool.Drain(spool.Dir(o.DBPath), wait, func(b []byte) error {
+	recorder := func(s *store.Store) func(*gitx.Repo) *ingest.Recorder {
+		return func(repo *gitx.Repo) *ingest.Recorder { return o.Recorder(ctx, repo, s) }
+	}
+	// A batch (a turn's edits) is replayed in one transaction; a batch that
+	// fails is replayed entry by entry, which sets aside only the bad one.
+	all := func(bs [][]byte) error {
+		es := make([]ingest.Spooled, len(bs))
+		for i, b := range bs {
+			if json.Unmarshal(b, &es[i]) != nil {
+				return errors.New("not a spooled event")
+			}
+		}
+		s, err := l.get(ctx)
+		if err != nil {
+			return err
+		}
+		return o.Writer(ctx, s).ReplayAll(ctx, es, recorder(s))
+	}
+	res, err := spool.DrainBatches(spool.Dir(o.DBPath), wait, all, func(b []byte) error {
 		var e ingest.Spooled
 		if json.Unmarshal(b, &e) != nil {
 			return errors.New("not a spooled event") // set aside, never blocking the spool
@@ -105,7 +123,7 @@ func (o Options) drainSpool(ctx context.Context, l *lazyStore, wait time.Duratio
 		if err != nil {
 			return err
 		}
-		return o.Writer(ctx, s).Replay(ctx, e, func(repo *gitx.Repo) *ingest.Recorder { return o.Recorder(ctx, repo, s) })
+		return o.Writer(ctx, s).Replay(ctx, e, recorder(s))
 	}, func(err error) bool { return errors.As(err, new(errOpen)) || store.IsTransient(err) })
 	for _, why := range res.SetAside {
 		o.Log.Printf("capture", "spooled event set aside, it cannot be replayed: %s (git convo doctor --replay-spool retries it)", why)

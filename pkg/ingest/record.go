@@ -43,6 +43,39 @@ type Recorder struct {
 
 	refreshed bool // refreshStale ran: once per Recorder, not per commit
 	claimed   bool // claimUnplaced ran: once per Recorder
+	// read holds commits read ahead with their added lines (RecordNew:
+	// one git diff for the whole run), taken by recordOn.
+	read     map[string]readAhead
+	oneByOne bool // no read ahead: each commit's diff by its own git (tests)
+}
+
+type readAhead struct {
+	c     *gitx.Commit
+	lines map[string][]gitx.AddedLine
+}
+
+// readAheadMax bounds the commits whose diffs are held at once.
+const readAheadMax = 64
+
+// readAhead reads the commits of hashes and their added lines, the lines
+// with one git for all of them, for recordOn to take. What it cannot read
+// is left to recordOn, which reads it alone as before (and fails as before).
+func (r *Recorder) readAhead(ctx context.Context, hashes []string) {
+	var commits []*gitx.Commit
+	for _, h := range hashes {
+		if c, err := r.Repo.ReadCommit(ctx, h); err == nil {
+			commits = append(commits, c)
+		}
+	}
+	lines, err := r.Repo.AddedLinesOf(ctx, commits)
+	if err != nil {
+		r.Log.Printf("record", "reading %d commits' diffs in one git: %v (read one by one)", len(commits), err)
+		return
+	}
+	r.read = make(map[string]readAhead, len(commits))
+	for _, c := range commits {
+		r.read[c.Hash] = readAhead{c, lines[c.Hash]}
+	}
 }
 
 // Recorder is a recorder of repo into w's store, linking with w's settings.
@@ -64,9 +97,14 @@ func (r *Recorder) Record(ctx context.Context, rev, source string) (*gitx.Commit
 // recordOn is Record with the branch the commit was made on, when the
 // reflog told it ("": HEAD's branch if the commit is its tip).
 func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*gitx.Commit, []autolink.Decision, error) {
-	c, err := r.Repo.ReadCommit(ctx, rev)
-	if err != nil {
-		return nil, nil, err
+	ahead, isAhead := r.read[rev]
+	delete(r.read, rev)
+	c := ahead.c
+	if !isAhead {
+		var err error
+		if c, err = r.Repo.ReadCommit(ctx, rev); err != nil {
+			return nil, nil, err
+		}
 	}
 	r.claimUnplaced(ctx)
 	if branch != "" {
@@ -100,6 +138,10 @@ func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*g
 			// first parent adds, the merged commits wrote. It links to
 			// nothing by itself (file overlap alone never links a merge).
 			diff <- diffResult{}
+			return
+		}
+		if isAhead {
+			diff <- diffResult{ahead.lines, nil}
 			return
 		}
 		lines, err := r.Repo.AddedLines(ctx, c)
@@ -234,14 +276,30 @@ func (r *Recorder) RecordNew(ctx context.Context, n int) error {
 			first--
 		}
 	}
+	var todo []gitx.ReflogEntry
 	for _, e := range entries[first:] {
-		if done[e.New] {
-			continue
+		if !done[e.New] {
+			done[e.New] = true // a commit the reflog shows twice (reset and redo)
+			todo = append(todo, e)
 		}
-		done[e.New] = true // a commit the reflog shows twice (reset and redo)
-		if _, _, err := r.recordOn(ctx, e.New, e.Branch, store.LinkSourceHook); err != nil {
-			return err
+	}
+	for len(todo) > 0 {
+		batch := todo[:min(len(todo), readAheadMax)]
+		todo = todo[len(batch):]
+		if len(batch) > 1 && !r.oneByOne {
+			hashes := make([]string, len(batch))
+			for i, e := range batch {
+				hashes[i] = e.New
+			}
+			r.readAhead(ctx, hashes)
 		}
+		for _, e := range batch {
+			if _, _, err := r.recordOn(ctx, e.New, e.Branch, store.LinkSourceHook); err != nil {
+				r.read = nil
+				return err
+			}
+		}
+		r.read = nil
 	}
 	return r.prune(ctx)
 }

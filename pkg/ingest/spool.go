@@ -62,3 +62,42 @@ func (w Writer) Replay(ctx context.Context, e Spooled, recorder func(*gitx.Repo)
 	a.Spans = e.Spans
 	return w.Record(ctx, src, a, e.AtMs)
 }
+
+// ReplayAll records entries, in order, as Replay each would, with the
+// agents' plain events between two other entries (a commit, a rewrite, an
+// agent's own commit to link) written in one transaction: the end of a
+// turn replays its edits at one commit's cost, not one each. On an error
+// part of the entries may be recorded; replaying is idempotent, so the
+// caller replays them one by one to find the one that failed.
+func (w Writer) ReplayAll(ctx context.Context, es []Spooled, recorder func(*gitx.Repo) *Recorder) error {
+	var run []store.Activity
+	flush := func() error {
+		err := w.Store.RecordActivities(ctx, run)
+		run = run[:0]
+		return err
+	}
+	for _, e := range es {
+		if e.Repo == "" {
+			src, err := w.Agents.For(e.Agent, w.Getenv)
+			if err != nil {
+				return err
+			}
+			a, err := Parse(src, e.Payload, e.Event)
+			if err != nil || a.Foreign || a.ConversationID == "" {
+				continue
+			}
+			if a.Commit == nil {
+				a.Spans = e.Spans
+				run = append(run, recorded(src, a, e.AtMs))
+				continue
+			}
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		if err := w.Replay(ctx, e, recorder); err != nil {
+			return err
+		}
+	}
+	return flush()
+}

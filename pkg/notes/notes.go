@@ -421,11 +421,36 @@ func (g Git) refsFromFiles() (refs []string, ok bool) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, false
 	}
-	for _, line := range strings.Split(string(packed), "\n") {
+	packedNotesRefs(packed, add)
+	sort.Strings(refs)
+	return refs, true
+}
+
+// packedNotesRefs hands add each ref of packed-refs that lies under
+// refs/notes/. Only the lines holding that text are split, found with
+// bytes.Index: a repository's packed-refs can list thousands of branches and
+// tags, and every read command asks.
+func packedNotesRefs(packed []byte, add func(string)) {
+	notes := []byte("refs/notes/")
+	for rest := packed; ; {
+		i := bytes.Index(rest, notes)
+		if i < 0 {
+			return
+		}
+		start := bytes.LastIndexByte(rest[:i], '\n') + 1
+		end := bytes.IndexByte(rest[i:], '\n')
+		if end < 0 {
+			end = len(rest)
+		} else {
+			end += i
+		}
+		line := string(rest[start:end])
 		if f := strings.Fields(line); len(f) == 2 && !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, "^") {
 			add(f[1])
 		}
+		if end == len(rest) {
+			return
+		}
+		rest = rest[end+1:]
 	}
-	sort.Strings(refs)
-	return refs, true
 }

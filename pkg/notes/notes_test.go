@@ -161,7 +161,7 @@ func TestReaderMergesRefsAndDerived(t *testing.T) {
 
 // benchStore is a links.sqlite holding n linked commits of g, each with
 // its added line written by a conversation.
-func benchStore(b *testing.B, g Git, hashes []string) *store.Store {
+func benchStore(b testing.TB, g Git, hashes []string) *store.Store {
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(b.TempDir(), "links.sqlite"), store.Options{})
 	if err != nil {

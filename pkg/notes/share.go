@@ -190,10 +190,38 @@ func UpdateForCommits(ctx context.Context, dir string, st *store.Store, hashes [
 
 // Update writes the notes of hashes with settings s.
 func (g Git) Update(ctx context.Context, st *store.Store, hashes []string, s Settings, version string) (int, error) {
+	return g.UpdateProgress(ctx, st, hashes, s, version, nil)
+}
+
+// updateBatch bounds the commits one write builds at once: their links,
+// line writers, diffs and records are in memory together (share on over
+// 20,000 commits held 1.7 GB in one batch).
+const updateBatch = 1000
+
+// UpdateProgress is Update in batches of updateBatch commits, one notes
+// commit each, calling progress (when not nil) after each with the commits
+// done and the total. Up to updateBatch commits, one write, as Update was.
+func (g Git) UpdateProgress(ctx context.Context, st *store.Store, hashes []string, s Settings, version string, progress func(done, total int)) (int, error) {
 	o, err := g.Options(ctx, s, version)
 	if err != nil {
 		return 0, err
 	}
+	changed := 0
+	for start := 0; start < len(hashes); start += updateBatch {
+		batch := hashes[start:min(start+updateBatch, len(hashes))]
+		n, err := g.updateBatch(ctx, st, batch, s, o)
+		changed += n
+		if err != nil {
+			return changed, err
+		}
+		if progress != nil {
+			progress(start+len(batch), len(hashes))
+		}
+	}
+	return changed, nil
+}
+
+func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, s Settings, o BuildOptions) (int, error) {
 	have, err := g.existing(ctx, hashes)
 	if err != nil {
 		return 0, err

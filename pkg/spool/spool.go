@@ -115,6 +115,23 @@ func list(dir string, claimed bool) ([]string, error) {
 // never block the others for ever. apply must be idempotent: an entry whose
 // drain was killed after apply is applied again.
 func Drain(dir string, wait time.Duration, apply func(data []byte) error, transient func(error) bool) (Result, error) {
+	return DrainBatches(dir, wait, nil, apply, transient)
+}
+
+// Batch bounds what DrainBatches hands applyAll at once: a turn's worth of
+// edit events, and never more than a few payloads' bytes in memory.
+const (
+	batchEntries = 256
+	batchBytes   = 16 << 20
+)
+
+// DrainBatches is Drain with the entries handed, in order and up to a
+// bound at once, to applyAll, and removed together once it succeeded
+// (nil applyAll: one by one). When a batch fails, its entries are applied
+// one by one with apply, as Drain does, so a transient failure still stops
+// the drain where it is and an entry that cannot be replayed is set aside
+// alone; applyAll must therefore leave nothing that apply cannot repeat.
+func DrainBatches(dir string, wait time.Duration, applyAll func(batch [][]byte) error, apply func(data []byte) error, transient func(error) bool) (Result, error) {
 	var res Result
 	if !Waiting(dir) {
 		return res, nil
@@ -129,34 +146,99 @@ func Drain(dir string, wait time.Duration, apply func(data []byte) error, transi
 	if err != nil {
 		return res, err
 	}
-	for _, f := range files {
-		claimed := f + ".claimed"
-		if err := os.Rename(f, claimed); err != nil && !os.IsNotExist(err) {
-			return res, err
-		}
-		data, err := regfile.Read(claimed, MaxEntry)
-		if os.IsNotExist(err) {
-			continue // another process took it (where there is no lock)
-		}
-		if err == nil {
-			err = apply(data)
-		}
-		switch {
-		case err == nil:
-			os.Remove(claimed)
-			res.Replayed++
-		case transient(err):
-			os.Rename(claimed, f) // put it back for next time
-			return res, err
-		default:
-			if serr := setAside(dir, claimed, filepath.Base(f)); serr != nil {
-				os.Rename(claimed, f)
-				return res, fmt.Errorf("%v, and setting it aside failed: %v", err, serr)
+	for len(files) > 0 {
+		var batch []claimedEntry
+		size := 0
+		for len(files) > 0 && len(batch) < batchEntries && size < batchBytes {
+			e, err := claim(files[0])
+			if err != nil {
+				return res, err
 			}
-			res.SetAside = append(res.SetAside, fmt.Sprintf("%s (%v)", filepath.Base(f), err))
+			files = files[1:]
+			if e.gone {
+				continue // another process took it (where there is no lock)
+			}
+			batch = append(batch, e)
+			size += len(e.data)
+			if applyAll == nil {
+				break
+			}
+		}
+		if applyAll != nil && len(batch) > 1 {
+			if err := applyBatch(batch, applyAll); err == nil {
+				for _, e := range batch {
+					os.Remove(e.claimed)
+				}
+				res.Replayed += len(batch)
+				continue
+			}
+		}
+		for i, e := range batch {
+			if err := res.one(dir, e, apply, transient); err != nil {
+				for _, rest := range batch[i+1:] {
+					os.Rename(rest.claimed, rest.path) // put them back for next time
+				}
+				return res, err
+			}
 		}
 	}
 	return res, nil
+}
+
+// claimedEntry is an entry a drain renamed to its claimed name, and what
+// reading it gave.
+type claimedEntry struct {
+	path, claimed string
+	data          []byte
+	readErr       error
+	gone          bool
+}
+
+func claim(f string) (claimedEntry, error) {
+	e := claimedEntry{path: f, claimed: f + ".claimed"}
+	if err := os.Rename(f, e.claimed); err != nil && !os.IsNotExist(err) {
+		return e, err
+	}
+	e.data, e.readErr = regfile.Read(e.claimed, MaxEntry)
+	e.gone = os.IsNotExist(e.readErr)
+	return e, nil
+}
+
+// applyBatch hands applyAll the batch's data, or fails at once when an
+// entry could not be read (the one-by-one path sets it aside).
+func applyBatch(batch []claimedEntry, applyAll func([][]byte) error) error {
+	data := make([][]byte, len(batch))
+	for i, e := range batch {
+		if e.readErr != nil {
+			return e.readErr
+		}
+		data[i] = e.data
+	}
+	return applyAll(data)
+}
+
+// one replays a claimed entry alone: removed once applied, put back on a
+// transient failure (returned: the drain stops), set aside on any other.
+func (res *Result) one(dir string, e claimedEntry, apply func([]byte) error, transient func(error) bool) error {
+	err := e.readErr
+	if err == nil {
+		err = apply(e.data)
+	}
+	switch {
+	case err == nil:
+		os.Remove(e.claimed)
+		res.Replayed++
+	case transient(err):
+		os.Rename(e.claimed, e.path) // put it back for next time
+		return err
+	default:
+		if serr := setAside(dir, e.claimed, filepath.Base(e.path)); serr != nil {
+			os.Rename(e.claimed, e.path)
+			return fmt.Errorf("%v, and setting it aside failed: %v", err, serr)
+		}
+		res.SetAside = append(res.SetAside, fmt.Sprintf("%s (%v)", filepath.Base(e.path), err))
+	}
+	return nil
 }
 
 func setAside(dir, claimed, name string) error {

@@ -63,20 +63,60 @@ type Activity struct {
 // conversation's times and metadata, its workspace roots, files, prompt and
 // response. It merges with what is there; it never removes anything.
 func (s *Store) RecordActivity(ctx context.Context, a Activity) error {
-	if a.ConversationID == "" {
-		return errors.New("activity has no conversation id")
+	return s.RecordActivities(ctx, []Activity{a})
+}
+
+// RecordActivities stores events, in order, in one transaction, as
+// RecordActivity each would: a turn's spooled edits replayed at its end
+// pay one commit, and one refresh of each conversation's files, not one
+// for every event. An activity with no conversation id is an error, and
+// nothing is stored.
+func (s *Store) RecordActivities(ctx context.Context, as []Activity) error {
+	for _, a := range as {
+		if a.ConversationID == "" {
+			return errors.New("activity has no conversation id")
+		}
 	}
-	if a.AtMs == 0 {
-		a.AtMs = s.now().UnixMilli()
+	if len(as) == 0 {
+		return nil
 	}
+	now := s.now().UnixMilli()
+	return s.write(ctx, func(tx *sql.Tx) error {
+		var refresh []string // conversations whose files changed, in order
+		refreshing := map[string]bool{}
+		at := ""
+		for _, a := range as {
+			if a.AtMs == 0 {
+				a.AtMs = now
+			}
+			if err := recordActivity(ctx, tx, a); err != nil {
+				return err
+			}
+			if len(a.Files) > 0 && !refreshing[a.ConversationID] {
+				refreshing[a.ConversationID] = true
+				refresh = append(refresh, a.ConversationID)
+			}
+			at = mstime.ISO(a.AtMs)
+		}
+		for _, id := range refresh {
+			if err := refreshCapturedFiles(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		return setMeta(ctx, tx, "lastCapture", at)
+	})
+}
+
+// recordActivity is RecordActivity's work in tx but for the derived
+// columns and the meta row, which RecordActivities brings up to date once.
+func recordActivity(ctx context.Context, tx *sql.Tx, a Activity) error {
 	root, project := "", ""
 	if len(a.WorkspaceRoots) > 0 {
 		root = a.WorkspaceRoots[0]
 		project = filepath.Base(filepath.FromSlash(root))
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
-		at := mstime.ISO(a.AtMs)
-		_, err := tx.ExecContext(ctx, `
+	at := mstime.ISO(a.AtMs)
+	_, err := tx.ExecContext(ctx, `
 INSERT INTO conversations (conversationId, workspaceRoot, projectName, createdAt, updatedAt, lastHookEvent,
     model, transcriptPath, status, firstSeenMs, lastHookMs, activityMs, agent)
 VALUES (?, NULLIF(?, ''), NULLIF(?, ''), ?, ?, NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''), ?, ?, ?, `+agentValue+`)
@@ -93,58 +133,52 @@ ON CONFLICT (conversationId) DO UPDATE SET
     lastHookMs     = MAX(lastHookMs, excluded.lastHookMs),
     activityMs     = MAX(activityMs, excluded.activityMs),
     updatedAt      = CASE WHEN excluded.activityMs > activityMs THEN excluded.updatedAt ELSE updatedAt END`,
-			a.ConversationID, root, project, at, at, a.Event, a.Model, a.TranscriptPath, a.Status,
-			a.AtMs, a.AtMs, a.AtMs, a.Agent)
+		a.ConversationID, root, project, at, at, a.Event, a.Model, a.TranscriptPath, a.Status,
+		a.AtMs, a.AtMs, a.AtMs, a.Agent)
+	if err != nil {
+		return err
+	}
+	for _, r := range a.WorkspaceRoots {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO conversation_roots (conversationId, root) VALUES (?, ?)`, a.ConversationID, r); err != nil {
+			return err
+		}
+	}
+	if err := upsertFiles(ctx, tx, a.ConversationID, a.Files, a.AtMs); err != nil {
+		return err
+	}
+	if err := insertEditLines(ctx, tx, a.ConversationID, a.GenerationID, a.Lines, a.AtMs); err != nil {
+		return err
+	}
+	if err := insertEditSpans(ctx, tx, a.ConversationID, a.GenerationID, a.Spans, a.AtMs); err != nil {
+		return err
+	}
+	if a.Prompt != "" {
+		res, err := tx.ExecContext(ctx, `INSERT INTO prompts (conversationId, generationId, text, atMs) SELECT ?1, ?2, ?3, ?4
+WHERE NOT EXISTS (SELECT 1 FROM prompts WHERE conversationId = ?1 AND generationId = ?2 AND text = ?3)`,
+			a.ConversationID, a.GenerationID, a.Prompt, a.AtMs)
 		if err != nil {
 			return err
 		}
-		for _, r := range a.WorkspaceRoots {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO conversation_roots (conversationId, root) VALUES (?, ?)`, a.ConversationID, r); err != nil {
-				return err
-			}
-		}
-		if err := upsertFiles(ctx, tx, a.ConversationID, a.Files, a.AtMs); err != nil {
-			return err
-		}
-		if err := insertEditLines(ctx, tx, a.ConversationID, a.GenerationID, a.Lines, a.AtMs); err != nil {
-			return err
-		}
-		if err := insertEditSpans(ctx, tx, a.ConversationID, a.GenerationID, a.Spans, a.AtMs); err != nil {
-			return err
-		}
-		if a.Prompt != "" {
-			res, err := tx.ExecContext(ctx, `INSERT INTO prompts (conversationId, generationId, text, atMs) SELECT ?1, ?2, ?3, ?4
-WHERE NOT EXISTS (SELECT 1 FROM prompts WHERE conversationId = ?1 AND generationId = ?2 AND text = ?3)`,
-				a.ConversationID, a.GenerationID, a.Prompt, a.AtMs)
-			if err != nil {
-				return err
-			}
-			if n, _ := res.RowsAffected(); n > 0 {
-				if _, err := tx.ExecContext(ctx, `
+		if n, _ := res.RowsAffected(); n > 0 {
+			if _, err := tx.ExecContext(ctx, `
 UPDATE conversations SET firstPrompt = COALESCE(firstPrompt, ?),
     searchableText = COALESCE(searchableText || char(10), '') || ?
 WHERE conversationId = ?`, Bounded(a.Prompt, MaxCopied), Bounded(a.Prompt, MaxSearched), a.ConversationID); err != nil {
-					return err
-				}
+				return err
 			}
 		}
-		if a.Response != "" {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO responses (conversationId, generationId, text, atMs) SELECT ?1, ?2, ?3, ?4
+	}
+	if a.Response != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO responses (conversationId, generationId, text, atMs) SELECT ?1, ?2, ?3, ?4
 WHERE NOT EXISTS (SELECT 1 FROM responses WHERE conversationId = ?1 AND generationId = ?2 AND text = ?3)`,
-				a.ConversationID, a.GenerationID, a.Response, a.AtMs); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lastResponse = ? WHERE conversationId = ?`, Bounded(a.Response, MaxCopied), a.ConversationID); err != nil {
-				return err
-			}
+			a.ConversationID, a.GenerationID, a.Response, a.AtMs); err != nil {
+			return err
 		}
-		if len(a.Files) > 0 {
-			if err := refreshCapturedFiles(ctx, tx, a.ConversationID); err != nil {
-				return err
-			}
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lastResponse = ? WHERE conversationId = ?`, Bounded(a.Response, MaxCopied), a.ConversationID); err != nil {
+			return err
 		}
-		return setMeta(ctx, tx, "lastCapture", at)
-	})
+	}
+	return nil
 }
 
 func upsertFiles(ctx context.Context, tx *sql.Tx, convID string, files []FileTouch, defaultMs int64) error {

@@ -230,6 +230,69 @@ WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
 	return out, recorded, classify(s.path, err)
 }
 
+// CommitLineWritersIn is CommitLineWriters for the given paths only (as
+// recorded: link.NormPath), for blame, which reads one file's lines: a
+// commit's evidence for its other files is not read. withLines names the
+// commits with line evidence in any path, which CommitLineWriters tells by
+// a non-empty map.
+func (s *Store) CommitLineWritersIn(ctx context.Context, hashes, paths []string) (writers map[string]map[string]map[int]LineWriter, recorded, withLines map[string]bool, err error) {
+	writers = map[string]map[string]map[int]LineWriter{}
+	recorded, withLines = map[string]bool{}, map[string]bool{}
+	inPaths := jsonList(paths)
+	err = inChunks(hashes, func(chunk []string) error {
+		inHashes := jsonList(chunk)
+		rows, err := s.db.QueryContext(ctx, `SELECT l.commitHash, l.path, l.line, l.conversationId, l.generationId, l.evidence
+FROM json_each(?) h CROSS JOIN json_each(?) p CROSS JOIN commit_lines l ON l.commitHash = h.value AND l.path = p.value`, inHashes, inPaths)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var h, p string
+			var n int
+			var w LineWriter
+			if err := rows.Scan(&h, &p, &n, &w.ConversationID, &w.GenerationID, &w.Evidence); err != nil {
+				return err
+			}
+			if writers[h] == nil {
+				writers[h] = map[string]map[int]LineWriter{}
+			}
+			if writers[h][p] == nil {
+				writers[h][p] = map[int]LineWriter{}
+			}
+			writers[h][p][n] = w
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if err := s.hashesWhere(ctx, `SELECT value FROM json_each(?) h
+WHERE EXISTS (SELECT 1 FROM commits c WHERE c.commitHash = h.value AND c.linesRecorded = 1)`, inHashes, recorded); err != nil {
+			return err
+		}
+		return s.hashesWhere(ctx, `SELECT value FROM json_each(?) h
+WHERE EXISTS (SELECT 1 FROM commit_lines l WHERE l.commitHash = h.value)`, inHashes, withLines)
+	})
+	return writers, recorded, withLines, classify(s.path, err)
+}
+
+// hashesWhere runs query, of one JSON array of hashes, and marks in set
+// the hashes it returns.
+func (s *Store) hashesWhere(ctx context.Context, query, inHashes string, set map[string]bool) error {
+	rows, err := s.db.QueryContext(ctx, query, inHashes)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return err
+		}
+		set[h] = true
+	}
+	return rows.Err()
+}
+
 // PromptText returns the text of a conversation's prompt by generation id ("" if unknown).
 func (s *Store) PromptText(ctx context.Context, convID, genID string) (string, error) {
 	var t string
