@@ -84,7 +84,9 @@ type Verdict struct {
 
 // Decide picks the strongest claim: by Rank, then (one rank) git-convo's,
 // git-ai's, Agent Trace's, in that order. A claim that knows no writer
-// (Unknown) is never chosen over one that does. ok is false for none.
+// (Unknown) is never chosen over one that does, nor a claim about the
+// whole commit (a trailer) over one about the line (git-convo's "no agent
+// edit matched this line" included). ok is false for none.
 func Decide(claims []Claim) (Verdict, bool) {
 	if len(claims) == 0 {
 		return Verdict{}, false
@@ -94,6 +96,9 @@ func Decide(claims []Claim) (Verdict, bool) {
 		a, b := cs[i], cs[j]
 		if (a.Attribution == Unknown) != (b.Attribution == Unknown) {
 			return b.Attribution == Unknown
+		}
+		if a.Commit != b.Commit {
+			return b.Commit // about the commit, not the line: never above a line's claim
 		}
 		if a.Rank != b.Rank {
 			return a.Rank < b.Rank

@@ -33,6 +33,7 @@ func TestDecide(t *testing.T) {
 		{"range beats trailer", []Claim{trailer, traceAI}, traceAI, "sources disagree"},
 		{"trailer never above an edit", []Claim{trailer, convo}, convo, "sources disagree"},
 		{"a trailer alone", []Claim{trailer}, trailer, ""},
+		{"a trailer never above (by hand)", []Claim{trailer, byHand}, byHand, "sources disagree"},
 		{"git-ai's person beats git-convo's inference", []Claim{byHand, person}, person, "2 sources agree"},
 		{"git-ai's agent beats (by hand)", []Claim{byHand, gitaiOther}, gitaiOther, "sources disagree"},
 		{"unknown never chosen", []Claim{mixed, trailer}, trailer, ""},

@@ -1,0 +1,290 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/interop"
+	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/term"
+)
+
+// otherClaims is what other tools say of the commits a read command
+// shows (docs/interop.md): their notes' claims on lines, and the agents
+// commit trailers name.
+type otherClaims struct {
+	lines  interop.Lines
+	commit map[string][]interop.Claim // trailers: about the commit
+}
+
+// readOtherClaims reads other tools' notes on hashes (paths: only those
+// files' lines; nil: all) and the trailers of their messages. With none of
+// the refs it costs the ref lookup and, per commit, the in-process read of
+// its message. Notes it skips go to the log (doctor counts them).
+func (rc *readContext) readOtherClaims(ctx context.Context, hashes []string, paths map[string]bool) otherClaims {
+	oc := otherClaims{commit: map[string][]interop.Claim{}}
+	g := notesGit(rc.repo)
+	repo := rc.repo
+	if repo.CommonDir == "" { // the in-process readers need the git dirs: found from files
+		if r, ok := gitx.Discover(g.Dir, gitx.Getenv(g.Env)); ok {
+			repo = r
+		}
+	}
+	if refs := interop.Refs(ctx, g); len(refs) > 0 {
+		var want func(string) bool
+		if paths != nil {
+			want = func(p string) bool { return paths[link.NormPath(p)] }
+		}
+		lines, skips, err := interop.NewReader(repo, g, refs).Read(ctx, hashes, want)
+		if err != nil {
+			rc.env.log().Printf("interop", "reading other tools' notes: %v", err)
+		}
+		for _, s := range skips {
+			rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
+		}
+		oc.lines = lines
+	}
+	for _, h := range hashes {
+		c, err := repo.ReadHeaderInProcess(h)
+		if err != nil {
+			continue // not readable in process (or not a commit): no trailers
+		}
+		if cs := interop.TrailerClaims(c.Subject + "\n\n" + c.Body); len(cs) > 0 {
+			oc.commit[h] = cs
+		}
+	}
+	rc.knownConversations(ctx, &oc)
+	return oc
+}
+
+// knownConversations names git-convo's conversation on a claim whose agent
+// and session are one git-convo knows (git-ai's agent_id: same tool, same
+// id): it is that conversation, not a second one.
+func (rc *readContext) knownConversations(ctx context.Context, oc *otherClaims) {
+	if rc.ready() != nil || rc.store == nil {
+		return
+	}
+	known := map[string]string{} // tool \x00 session -> conversation id ("" none)
+	resolve := func(c *interop.Claim) {
+		if c.Session == "" || c.Tool == "" || c.Conversation != "" {
+			return
+		}
+		k := c.Tool + "\x00" + c.Session
+		id, seen := known[k]
+		if !seen {
+			if conv, err := rc.store.GetConversation(ctx, c.Session); err == nil && conv != nil && rc.env.agentOrDefault(conv.Agent) == c.Tool {
+				id = conv.ID
+			}
+			known[k] = id
+		}
+		c.Conversation = id
+	}
+	for _, byPath := range oc.lines {
+		for _, byLine := range byPath {
+			for _, cs := range byLine {
+				for i := range cs {
+					resolve(&cs[i])
+				}
+			}
+		}
+	}
+	for _, cs := range oc.commit {
+		for i := range cs {
+			resolve(&cs[i])
+		}
+	}
+}
+
+// any reports whether other tools said anything of these commits.
+func (oc otherClaims) any() bool { return len(oc.lines) > 0 || len(oc.commit) > 0 }
+
+// agentIn is the agent of conversation id among linked ("" unknown).
+func (rc *readContext) agentIn(id string, linked []store.LinkedConversation) string {
+	for _, lc := range linked {
+		if lc.ConversationID == id {
+			return rc.env.agentOrDefault(lc.Conv.Agent)
+		}
+	}
+	return ""
+}
+
+// applyVerdict makes another tool's strongest claim the line's answer in
+// blame's JSON, where git-convo had no agent edit for the line; every
+// claim is carried, with its source.
+func (obj *blameLineJSON) applyVerdict(v interop.Verdict) {
+	obj.Claims, obj.Sources = v.Claims, v.Phrase()
+	b := v.Best
+	if b.Commit && b.Source != interop.SourceGitConvo && obj.Attribution == attrUnknown {
+		obj.From = b.From // the commit names an agent; which lines, nobody knows
+	}
+	if b.Source == interop.SourceGitConvo || b.Commit || b.Attribution == interop.Unknown || obj.Attribution == attrAgent {
+		return
+	}
+	obj.Attribution, obj.From = b.Attribution, b.From
+	ev := b.Evidence
+	obj.Evidence = &ev
+	obj.WrittenBy, obj.Agent, obj.Prompt = nil, nil, nil
+	if b.Attribution == interop.Agent {
+		tool := b.Tool
+		obj.Agent = &tool
+		if b.Conversation != "" {
+			id := b.Conversation
+			obj.WrittenBy = &id
+		}
+	}
+}
+
+// lineVerdict is the answer for one blamed line from every source:
+// git-convo's own (w, attr) and the others'. ok is false when only
+// git-convo speaks (its answer stands as it is).
+func (oc otherClaims) lineVerdict(l gitx.BlameLine, w store.LineWriter, attr string, linked []store.LinkedConversation, agent string) (interop.Verdict, bool) {
+	others := append([]interop.Claim(nil), oc.lines[l.Commit][l.Filename][l.OrigLine]...)
+	if p := link.NormPath(l.Filename); p != l.Filename {
+		others = append(others, oc.lines[l.Commit][p][l.OrigLine]...)
+	}
+	others = append(others, oc.commit[l.Commit]...)
+	if len(others) == 0 {
+		return interop.Verdict{}, false
+	}
+	own := interop.Claim{Source: interop.SourceGitConvo, From: "git-convo"}
+	switch {
+	case attr == attrAgent:
+		own.Rank, own.Attribution, own.Evidence = interop.RankEdit, interop.Agent, lineEvidence(w)
+		own.Tool, own.Conversation, own.Session = agent, w.ConversationID, w.ConversationID
+	case attr == attrHuman:
+		own.Rank, own.Attribution, own.Evidence = interop.RankOverlap, interop.Human, "no agent edit matched the line"
+	case len(linked) > 0:
+		own.Rank, own.Attribution, own.Evidence, own.Commit = interop.RankOverlap, interop.Unknown, linked[0].Evidence(), true
+		own.Conversation = linked[0].ConversationID
+	}
+	if own.Attribution != "" {
+		others = append([]interop.Claim{own}, others...)
+	}
+	return interop.Decide(others)
+}
+
+// claimLabel is the blame column for a claim of another tool: its agent
+// (or person) and where it comes from, "claude (git-ai)".
+func claimLabel(c interop.Claim) string {
+	who := c.Tool
+	switch {
+	case c.Attribution == interop.Human && c.Person != "":
+		who = c.Person
+		if name, _, ok := strings.Cut(who, " <"); ok {
+			who = name
+		}
+	case c.Attribution == interop.Human:
+		who = "(by hand)"
+	case who == "":
+		who = "an agent"
+	}
+	src := map[string]string{interop.SourceGitAI: "git-ai", interop.SourceAgentTrace: "trace", interop.SourceTrailer: "trailer"}[c.Source]
+	if c.Commit {
+		who += "?" // the commit names the agent, not which lines it wrote
+	}
+	return term.Line(who + " (" + src + ")")
+}
+
+// claimsSummary is the line blame prints at the end when other tools
+// spoke: how many lines each source gave, and which lines two sources
+// agree on or disagree about.
+type claimsSummary struct {
+	from    map[string]int
+	phrases map[string][]int // "2 sources agree" -> lines
+	any     bool
+}
+
+func (s *claimsSummary) add(line int, v interop.Verdict) {
+	if s.from == nil {
+		s.from, s.phrases = map[string]int{}, map[string][]int{}
+	}
+	s.any = true
+	if v.Best.Source != interop.SourceGitConvo {
+		s.from[v.Best.From]++
+	}
+	if p := v.Phrase(); p != "" {
+		s.phrases[p] = append(s.phrases[p], line)
+	}
+}
+
+func (s claimsSummary) String() string {
+	if !s.any {
+		return ""
+	}
+	var parts []string
+	froms := make([]string, 0, len(s.from))
+	for f := range s.from {
+		froms = append(froms, f)
+	}
+	sort.Strings(froms)
+	for _, f := range froms {
+		parts = append(parts, fmt.Sprintf("%d line(s) from %s", s.from[f], f))
+	}
+	phrases := make([]string, 0, len(s.phrases))
+	for p := range s.phrases {
+		phrases = append(phrases, p)
+	}
+	sort.Strings(phrases)
+	for _, p := range phrases {
+		parts = append(parts, p+" on line(s) "+lineList(s.phrases[p]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "# other tools: " + term.Line(strings.Join(parts, "; ")) + " (git convo blame --json lists every claim)\n"
+}
+
+// lineList is "3-5, 9".
+func lineList(ns []int) string {
+	var b strings.Builder
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if j > i {
+			fmt.Fprintf(&b, "%d-%d", ns[i], ns[j])
+		} else {
+			fmt.Fprintf(&b, "%d", ns[i])
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// otherColumn is blame's column for a line other tools spoke of: the
+// strongest claim's, when it is another tool's and git-convo had no agent
+// edit for the line (col: git-convo's own column otherwise).
+func (rc *readContext) otherColumn(oc otherClaims, l gitx.BlameLine, w store.LineWriter, attr string, lcs []store.LinkedConversation, col string, summary *claimsSummary) string {
+	v, ok := oc.lineVerdict(l, w, attr, lcs, rc.agentIn(w.ConversationID, lcs))
+	if !ok {
+		return col
+	}
+	summary.add(l.Line, v)
+	b := v.Best
+	if b.Source == interop.SourceGitConvo || attr == attrAgent || b.Attribution == interop.Unknown || b.Commit && len(lcs) > 0 {
+		return col
+	}
+	p := rc.io.Palette()
+	if b.Conversation != "" {
+		title := term.Line(b.Conversation)
+		for _, lc := range lcs {
+			if lc.ConversationID == b.Conversation {
+				title = displayTitle(lc.Conv, lc.ConversationID)
+			}
+		}
+		return p.Key(b.Conversation, padRight(oneLine(title, blameTitleWidth), blameTitleWidth))
+	}
+	label := padRight(oneLine(claimLabel(b), blameTitleWidth), blameTitleWidth)
+	if b.Attribution == interop.Human {
+		return p.Dim(label)
+	}
+	return p.Key(b.Source+"\x00"+b.Tool+"\x00"+b.Session, label)
+}

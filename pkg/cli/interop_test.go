@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// addRawNote puts text as the note of rev on ref, as another tool would.
+func (sb *sandbox) addRawNote(repo, ref, rev, text string) {
+	sb.t.Helper()
+	f := filepath.Join(sb.root, "raw-note")
+	if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
+		sb.t.Fatal(err)
+	}
+	sb.run(repo, "git", "notes", "--ref="+ref, "add", "-f", "-F", f, rev)
+}
+
+func gitAINoteFor(commit, path, model string) string {
+	return path + "\n  s_00112233445566::t_66554433221100 1-3\n  h_aabbccddeeff00 5\n---\n" +
+		`{"schema_version":"authorship/3.0.0","base_commit_sha":"` + commit + `","prompts":{},` +
+		`"sessions":{"s_00112233445566":{"agent_id":{"tool":"claude","id":"sess-1","model":"` + model + `"}}},` +
+		`"humans":{"h_aabbccddeeff00":{"author":"Ann Lee <ann@example.com>"}}}`
+}
+
+func agentTraceFor(commit, path string) string {
+	return `{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-23T14:30:00Z",` +
+		`"vcs":{"type":"git","revision":"` + commit + `"},"tool":{"name":"compass"},"files":[{"path":"` + path + `","conversations":[` +
+		`{"url":"https://x.example/c/1","contributor":{"type":"ai","model_id":"openai/gpt-5"},"ranges":[{"start_line":3,"end_line":4}]}]}]}`
+}
+
+// TestBlameMixedTeam: one file, lines claimed by git-ai's notes (an agent's
+// and a person's), another tool's Agent Trace record and a trailer; blame
+// names each source, decides by the precedence and says where sources
+// agree or disagree; hostile notes are skipped.
+func TestBlameMixedTeam(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("mixed")
+	sb.write(repo, "a.go", "l1\nl2\nl3\nl4\nl5\nl6\n")
+	c1 := sb.commit(repo, "a", "a.go")
+	sb.addRawNote(repo, "refs/notes/ai", c1, gitAINoteFor(c1, "a.go", "claude-sonnet-4-6"))
+	bad := strings.Replace(agentTraceFor(c1, "a.go"), `"ai"`, `"robot"`, 1)
+	sb.addRawNote(repo, "refs/notes/agent-trace", c1, agentTraceFor(c1, "a.go")+"\n"+bad+"\n")
+	sb.write(repo, "b.go", "b1\n")
+	c2 := sb.commit(repo, "b\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>", "b.go")
+	sb.write(repo, "c.go", "c1\nc2\nc3\n")
+	c3 := sb.commit(repo, "c", "c.go")
+	sb.addRawNote(repo, "refs/notes/ai", c3, gitAINoteFor(c3, "c.go", `\u001b]0;pwned\u0007`))
+	_ = c2
+
+	lines := sb.blameJSON(repo, "a.go")
+	if len(lines) != 6 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	want := []struct {
+		attr, agent, from, sources string
+		claims                     int
+	}{
+		{"agent", "claude", "git-ai's notes", "", 1},
+		{"agent", "claude", "git-ai's notes", "", 1},
+		{"agent", "claude", "git-ai's notes", "sources disagree", 2},
+		{"agent", "compass", "compass's Agent Trace record", "", 1},
+		{"human", "", "git-ai's notes", "", 1},
+		{"unknown", "", "", "", 0},
+	}
+	for i, w := range want {
+		l := lines[i]
+		agent := ""
+		if l.Agent != nil {
+			agent = *l.Agent
+		}
+		if l.Attribution != w.attr || agent != w.agent || l.From != w.from || l.Sources != w.sources || len(l.Claims) != w.claims {
+			t.Errorf("line %d: %s %q from %q, %q, %d claims; want %+v", i+1, l.Attribution, agent, l.From, l.Sources, len(l.Claims), w)
+		}
+	}
+	if c := lines[0].Claims; len(c) == 1 && (c[0].Model != "claude-sonnet-4-6" || c[0].Session != "sess-1" || c[0].Source != "git-ai") {
+		t.Errorf("line 1's claim: %+v", c[0])
+	}
+	if c := lines[4].Claims; len(c) == 1 && c[0].Person != "Ann Lee <ann@example.com>" {
+		t.Errorf("line 5's claim: %+v", c[0])
+	}
+
+	b := sb.blameJSON(repo, "b.go")
+	if len(b) != 1 || b[0].Attribution != "unknown" || b[0].From != "a Co-authored-by trailer" || len(b[0].Claims) != 1 ||
+		b[0].Claims[0].Tool != "aider" || b[0].Claims[0].Model != "gpt-4o" {
+		t.Errorf("b.go: %+v", b)
+	}
+
+	text := sb.convo(repo, "blame", "a.go")
+	for _, s := range []string{"claude (git-ai)", "compass (trace)", "Ann Lee (git-ai)", "sources disagree on line(s) 3", "4 line(s) from git-ai's notes"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("blame text lacks %q:\n%s", s, text)
+		}
+	}
+	if text := sb.convo(repo, "blame", "b.go"); !strings.Contains(text, "aider? (trailer)") {
+		t.Errorf("b.go:\n%s", text)
+	}
+	// The hostile note is skipped whole: no claim, no escape.
+	c := sb.convo(repo, "blame", "c.go")
+	if strings.Contains(c, "\x1b") || strings.Contains(c, "git-ai") {
+		t.Errorf("c.go:\n%q", c)
+	}
+	if cj := sb.blameJSON(repo, "c.go"); len(cj) != 3 || cj[0].Claims != nil {
+		t.Errorf("c.go: %+v", cj)
+	}
+}
+
+// TestBlameWithoutOtherRefs: no other tool's ref, no trailer: blame's
+// JSON carries no claims (git-convo alone speaks).
+func TestBlameWithoutOtherRefs(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("plain")
+	sb.write(repo, "a.go", "l1\n")
+	sb.commit(repo, "a", "a.go")
+	for _, l := range sb.blameJSON(repo, "a.go") {
+		if l.Claims != nil || l.From != "" || l.Sources != "" {
+			t.Errorf("%+v", l)
+		}
+	}
+	if text := sb.convo(repo, "blame", "a.go"); strings.Contains(text, "# other tools") {
+		t.Errorf("%s", text)
+	}
+}
