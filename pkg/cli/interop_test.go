@@ -47,7 +47,7 @@ func TestBlameMixedTeam(t *testing.T) {
 	sb.write(repo, "c.go", "c1\nc2\nc3\n")
 	c3 := sb.commit(repo, "c", "c.go")
 	sb.addRawNote(repo, "refs/notes/ai", c3, gitAINoteFor(c3, "c.go", `\u001b]0;pwned\u0007`))
-	_ = c2
+	sb.addRawNote(repo, "refs/notes/ai", c2, gitAINoteFor(c2, "b.go", "m")) // lines 1-3 and 5 of a 1-line file
 
 	lines := sb.blameJSON(repo, "a.go")
 	if len(lines) != 6 {
@@ -81,10 +81,21 @@ func TestBlameMixedTeam(t *testing.T) {
 		t.Errorf("line 5's claim: %+v", c[0])
 	}
 
+	// b.go's one line: git-ai's line claim (its log runs past the file's
+	// end, which only doctor can see) above the commit's trailer.
 	b := sb.blameJSON(repo, "b.go")
-	if len(b) != 1 || b[0].Attribution != "unknown" || b[0].From != "a Co-authored-by trailer" || len(b[0].Claims) != 1 ||
-		b[0].Claims[0].Tool != "aider" || b[0].Claims[0].Model != "gpt-4o" {
+	if len(b) != 1 || b[0].Attribution != "agent" || b[0].From != "git-ai's notes" || len(b[0].Claims) != 2 ||
+		b[0].Claims[1].Tool != "aider" || b[0].Claims[1].Model != "gpt-4o" || b[0].Claims[1].Evidence != "commit trailer" {
 		t.Errorf("b.go: %+v", b)
+	}
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor")
+	for _, s := range []string{"other tools' notes", "1 note(s) on refs/notes/agent-trace", "3 note(s) on refs/notes/ai", "3 skipped by every read"} {
+		if !strings.Contains(r.stdout, s) {
+			t.Errorf("doctor lacks %q:\n%s", s, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "\x1b") {
+		t.Errorf("doctor prints a raw escape")
 	}
 
 	text := sb.convo(repo, "blame", "a.go")
@@ -93,8 +104,13 @@ func TestBlameMixedTeam(t *testing.T) {
 			t.Errorf("blame text lacks %q:\n%s", s, text)
 		}
 	}
-	if text := sb.convo(repo, "blame", "b.go"); !strings.Contains(text, "aider? (trailer)") {
-		t.Errorf("b.go:\n%s", text)
+	sb.write(repo, "d.go", "d1\n")
+	sb.commit(repo, "d\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>", "d.go")
+	if text := sb.convo(repo, "blame", "d.go"); !strings.Contains(text, "aider? (trailer)") {
+		t.Errorf("d.go:\n%s", text)
+	}
+	if d := sb.blameJSON(repo, "d.go"); len(d) != 1 || d[0].Attribution != "unknown" || d[0].From != "a Co-authored-by trailer" {
+		t.Errorf("d.go: %+v", d)
 	}
 	// The hostile note is skipped whole: no claim, no escape.
 	c := sb.convo(repo, "blame", "c.go")
