@@ -15,16 +15,10 @@ import (
 // each ref holds, and the notes or records every read skips, with the
 // first reasons. Nothing when the repository has none of the refs.
 func doctorInterop(ctx context.Context, repo *gitx.Repo) []check {
-	g := notesGit(repo)
+	full, g := discovered(repo)
 	refs := interop.Refs(ctx, g)
 	if len(refs) == 0 {
 		return nil
-	}
-	full := repo
-	if full.CommonDir == "" {
-		if r, ok := gitx.Discover(g.Dir, gitx.Getenv(g.Env)); ok {
-			full = r
-		}
 	}
 	rep, err := interop.Scan(ctx, full, g, refs)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -27,13 +28,7 @@ type otherClaims struct {
 // its message. Notes it skips go to the log (doctor counts them).
 func (rc *readContext) readOtherClaims(ctx context.Context, hashes []string, paths map[string]bool) otherClaims {
 	oc := otherClaims{commit: map[string][]interop.Claim{}}
-	g := notesGit(rc.repo)
-	repo := rc.repo
-	if repo.CommonDir == "" { // the in-process readers need the git dirs: found from files
-		if r, ok := gitx.Discover(g.Dir, gitx.Getenv(g.Env)); ok {
-			repo = r
-		}
-	}
+	repo, g := discovered(rc.repo)
 	if refs := interop.Refs(ctx, g); len(refs) > 0 {
 		var want func(string) bool
 		if paths != nil {
@@ -59,6 +54,18 @@ func (rc *readContext) readOtherClaims(ctx context.Context, hashes []string, pat
 	}
 	rc.knownConversations(ctx, &oc)
 	return oc
+}
+
+// discovered is repo with its git dirs, which the in-process readers need
+// (found from files when repo was made without them), and its notes.Git.
+func discovered(repo *gitx.Repo) (*gitx.Repo, notes.Git) {
+	g := notesGit(repo)
+	if repo.CommonDir == "" {
+		if r, ok := gitx.Discover(g.Dir, gitx.Getenv(g.Env)); ok {
+			return r, g
+		}
+	}
+	return repo, g
 }
 
 // knownConversations names git-convo's conversation on a claim whose agent
