@@ -295,3 +295,86 @@ func (rc *readContext) otherColumn(oc otherClaims, l gitx.BlameLine, w store.Lin
 	}
 	return p.Key(b.Source+"\x00"+b.Tool+"\x00"+b.Session, label)
 }
+
+// otherTool is one writer another tool names in a commit: its claim and
+// the lines it claims (none for a trailer: which lines is not known).
+type otherTool struct {
+	interop.Claim
+	Lines int      `json:"lines"`
+	Files []string `json:"files,omitempty"`
+}
+
+// ofCommit lists, per writer, what other tools say of commit h: line
+// claims first (most lines first), then the trailers.
+func (oc otherClaims) ofCommit(h string) []otherTool {
+	at := map[interop.Claim]int{}
+	var out []otherTool
+	files := map[interop.Claim]map[string]bool{}
+	for path, byLine := range oc.lines[h] {
+		for _, cs := range byLine {
+			for _, c := range cs {
+				i, ok := at[c]
+				if !ok {
+					i = len(out)
+					at[c] = i
+					out = append(out, otherTool{Claim: c})
+					files[c] = map[string]bool{}
+				}
+				out[i].Lines++
+				files[c][path] = true
+			}
+		}
+	}
+	for i := range out {
+		for f := range files[out[i].Claim] {
+			out[i].Files = append(out[i].Files, f)
+		}
+		sort.Strings(out[i].Files)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Lines != out[j].Lines {
+			return out[i].Lines > out[j].Lines
+		}
+		return out[i].From+out[i].Tool+out[i].Person < out[j].From+out[j].Tool+out[j].Person
+	})
+	for _, c := range oc.commit[h] {
+		out = append(out, otherTool{Claim: c})
+	}
+	return out
+}
+
+// printOtherTools prints what other tools say of a commit, under show's
+// conversations: each writer, its lines, and where it comes from.
+func (rc *readContext) printOtherTools(tools []otherTool) {
+	if len(tools) == 0 {
+		return
+	}
+	p := rc.io.Palette()
+	w := rc.io.Out
+	fmt.Fprintln(w, p.Dim("    other tools:"))
+	for _, t := range tools {
+		who := t.Tool
+		switch {
+		case t.Attribution == interop.Human && t.Person != "":
+			who = t.Person + ", a person"
+		case t.Attribution == interop.Human:
+			who = "a person"
+		case t.Attribution == interop.Unknown:
+			who = "someone (" + t.Tool + ")"
+		}
+		if t.Model != "" {
+			who += " (" + t.Model + ")"
+		}
+		if t.Conversation != "" {
+			who += ", conversation " + t.Conversation
+		} else if t.Session != "" {
+			who += ", session " + t.Session
+		}
+		lines := "which lines is not known"
+		if !t.Commit {
+			lines = fmt.Sprintf("%d line(s) in %s", t.Lines, strings.Join(t.Files, ", "))
+		}
+		fmt.Fprintf(w, "      %s %s: %s %s\n", p.Key(t.Source+t.Tool+t.Session+t.Person, "●"), term.Line(who), term.Line(lines),
+			p.Dim("(from "+term.Line(t.From)+"; "+term.Line(t.Evidence)+")"))
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,5 +137,33 @@ func TestBlameWithoutOtherRefs(t *testing.T) {
 	}
 	if text := sb.convo(repo, "blame", "a.go"); strings.Contains(text, "# other tools") {
 		t.Errorf("%s", text)
+	}
+}
+
+// TestShowOtherTools: show names each writer other tools name in a
+// commit, with its lines and its source; a person git-ai saw typing is
+// that person, not "no record".
+func TestShowOtherTools(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("show")
+	sb.write(repo, "a.go", "l1\nl2\nl3\nl4\nl5\nl6\n")
+	c1 := sb.commit(repo, "a\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>", "a.go")
+	sb.addRawNote(repo, "refs/notes/ai", c1, gitAINoteFor(c1, "a.go", "claude-sonnet-4-6"))
+	text := sb.convo(repo, "show", "--no-patch", c1)
+	for _, s := range []string{"other tools:", "claude (claude-sonnet-4-6), session sess-1: 3 line(s) in a.go (from git-ai's notes; git-ai checkpoint)",
+		"Ann Lee <ann@example.com>, a person: 1 line(s) in a.go (from git-ai's notes; seen typed by git-ai)",
+		"aider (gpt-4o): which lines is not known (from a Co-authored-by trailer; commit trailer)"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("show lacks %q:\n%s", s, text)
+		}
+	}
+	var obj struct {
+		OtherTools []otherTool `json:"otherTools"`
+	}
+	if err := json.Unmarshal([]byte(sb.convo(repo, "show", "--json", c1)), &obj); err != nil {
+		t.Fatal(err)
+	}
+	if len(obj.OtherTools) != 3 || obj.OtherTools[0].Lines != 3 || obj.OtherTools[0].Source != "git-ai" || !obj.OtherTools[2].Commit {
+		t.Errorf("%+v", obj.OtherTools)
 	}
 }
