@@ -27,22 +27,12 @@ type otherClaims struct {
 // the refs it costs the ref lookup and, per commit, the in-process read of
 // its message. Notes it skips go to the log (doctor counts them).
 func (rc *readContext) readOtherClaims(ctx context.Context, hashes []string, paths map[string]bool) otherClaims {
-	oc := otherClaims{commit: map[string][]interop.Claim{}}
 	repo, g := discovered(rc.repo)
-	if refs := interop.Refs(ctx, g); len(refs) > 0 {
-		var want func(string) bool
-		if paths != nil {
-			want = func(p string) bool { return paths[link.NormPath(p)] }
-		}
-		lines, skips, err := interop.NewReader(repo, g, refs).Read(ctx, hashes, want)
-		if err != nil {
-			rc.env.log().Printf("interop", "reading other tools' notes: %v", err)
-		}
-		for _, s := range skips {
-			rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
-		}
-		oc.lines = lines
+	var want func(string) bool
+	if paths != nil {
+		want = func(p string) bool { return paths[link.NormPath(p)] }
 	}
+	oc := rc.readOtherNotes(ctx, rc.otherReader(repo, g, interop.Refs(ctx, g)), hashes, want)
 	for _, h := range hashes {
 		c, err := repo.ReadHeaderInProcess(h)
 		if err != nil {
@@ -53,6 +43,31 @@ func (rc *readContext) readOtherClaims(ctx context.Context, hashes []string, pat
 		}
 	}
 	rc.knownConversations(ctx, &oc)
+	return oc
+}
+
+// otherReader reads refs (nil when there are none: nothing to read).
+func (rc *readContext) otherReader(repo *gitx.Repo, g notes.Git, refs []string) *interop.Reader {
+	if len(refs) == 0 {
+		return nil
+	}
+	return interop.NewReader(repo, g, refs)
+}
+
+// readOtherNotes is the notes' part of readOtherClaims (r nil: none).
+func (rc *readContext) readOtherNotes(ctx context.Context, r *interop.Reader, hashes []string, want func(string) bool) otherClaims {
+	oc := otherClaims{commit: map[string][]interop.Claim{}}
+	if r.Empty() {
+		return oc
+	}
+	lines, skips, err := r.Read(ctx, hashes, want)
+	if err != nil {
+		rc.env.log().Printf("interop", "reading other tools' notes: %v", err)
+	}
+	for _, s := range skips {
+		rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
+	}
+	oc.lines = lines
 	return oc
 }
 
@@ -376,5 +391,24 @@ func (rc *readContext) printOtherTools(tools []otherTool) {
 		}
 		fmt.Fprintf(w, "      %s %s: %s %s\n", p.Key(t.Source+t.Tool+t.Session+t.Person, "●"), term.Line(who), term.Line(lines),
 			p.Dim("(from "+term.Line(t.From)+"; "+term.Line(t.Evidence)+")"))
+	}
+}
+
+// printLogOthers is log's line per writer other tools name in a commit.
+func (rc *readContext) printLogOthers(tools []otherTool) {
+	p := rc.io.Palette()
+	for _, t := range tools {
+		who := t.Tool
+		if t.Attribution == interop.Human {
+			who = "a person"
+			if t.Person != "" {
+				who = t.Person
+			}
+		}
+		if t.Model != "" {
+			who += " (" + t.Model + ")"
+		}
+		rc.io.Out.WriteString("        " + p.Key(t.Source+t.Tool+t.Session+t.Person, "○") + " " + term.Line(who) + " " +
+			p.Dim(fmt.Sprintf("(%d line(s), from %s)", t.Lines, term.Line(t.From))) + "\n")
 	}
 }

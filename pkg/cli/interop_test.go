@@ -166,4 +166,19 @@ func TestShowOtherTools(t *testing.T) {
 	if len(obj.OtherTools) != 3 || obj.OtherTools[0].Lines != 3 || obj.OtherTools[0].Source != "git-ai" || !obj.OtherTools[2].Commit {
 		t.Errorf("%+v", obj.OtherTools)
 	}
+	// log: the notes' writers (trailers are not read by log: its git log
+	// reads no message bodies).
+	lg := sb.convo(repo, "log", "-n", "1")
+	for _, s := range []string{"claude (claude-sonnet-4-6) (3 line(s), from git-ai's notes)", "Ann Lee <ann@example.com> (1 line(s), from git-ai's notes)"} {
+		if !strings.Contains(lg, s) {
+			t.Errorf("log lacks %q:\n%s", s, lg)
+		}
+	}
+	var lj struct {
+		OtherTools []otherTool `json:"otherTools"`
+	}
+	first, _, _ := strings.Cut(sb.convo(repo, "log", "--json", "-n", "1"), "\n")
+	if err := json.Unmarshal([]byte(first), &lj); err != nil || len(lj.OtherTools) != 2 {
+		t.Errorf("log --json: %v %+v", err, lj.OtherTools)
+	}
 }
