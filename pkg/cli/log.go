@@ -177,6 +177,9 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// per batch, in process, only where the refs exist.
 	otherRepo, og := discovered(rc.repo)
 	others := rc.otherReader(otherRepo, og, interop.Refs(ctx, og))
+	if n, limited := maxCount(gitArgs); !limited || n > logFirstBatch {
+		others.ExpectMany()
+	}
 	var linkedKnown, linkedAny bool
 	var batch []gitx.Commit
 	var writeErr error

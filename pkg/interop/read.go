@@ -44,14 +44,30 @@ func Refs(ctx context.Context, g notes.Git) []string {
 // Reader reads other tools' notes for the read commands.
 type Reader struct {
 	repo   *gitx.Repo
+	g      notes.Git
 	getenv func(string) string
 	refs   []string
+	index  map[string]map[string][2]string // ref -> commit -> note's path and blob, listed once for many commits
+	many   bool                            // the caller reads many commits, batch by batch: list at once
+}
+
+// ExpectMany says the caller will read many commits in batches (log): the
+// notes are listed at the first batch, however small.
+func (r *Reader) ExpectMany() {
+	if r != nil {
+		r.many = true
+	}
 }
 
 // NewReader is a reader over refs (Refs); with none, it reads nothing.
 func NewReader(repo *gitx.Repo, g notes.Git, refs []string) *Reader {
-	return &Reader{repo: repo, getenv: gitx.Getenv(g.Env), refs: refs}
+	return &Reader{repo: repo, g: g, getenv: gitx.Getenv(g.Env), refs: refs, index: map[string]map[string][2]string{}}
 }
+
+// byPathMax is how many commits' notes are looked up by path; for more,
+// the ref's notes are listed once (one git ls-tree) and read by blob, as
+// notes.Reader does for git-convo's own refs.
+const byPathMax = 64
 
 // Empty reports a repository with none of the refs: nothing to read.
 func (r *Reader) Empty() bool { return r == nil || len(r.refs) == 0 }
@@ -109,6 +125,9 @@ func (r *Reader) Read(ctx context.Context, commits []string, want func(path stri
 // notesOn reads commits' notes on ref: a note sits at the commit's hash,
 // flat or fanned out (ab/cdef…, ab/cd/ef…) as git makes it when notes grow.
 func (r *Reader) notesOn(ctx context.Context, ref string, commits []string) (map[string][]byte, error) {
+	if len(commits) > byPathMax || r.many || r.index[ref] != nil {
+		return r.notesByBlob(ctx, ref, commits)
+	}
 	var paths []string
 	of := map[string]string{}
 	for _, c := range commits {
@@ -221,4 +240,52 @@ func TrailerClaims(message string) []Claim {
 			Rank: RankTrailer, Attribution: Agent, Tool: a.Tool, Model: a.Model, Session: a.Session, Commit: true})
 	}
 	return out
+}
+
+// notesByBlob reads commits' notes on ref through the listing of its
+// notes (listed on first use), by blob hash.
+func (r *Reader) notesByBlob(ctx context.Context, ref string, commits []string) (map[string][]byte, error) {
+	idx := r.index[ref]
+	if idx == nil {
+		idx = map[string][2]string{}
+		b, err := gitx.Command(ctx, r.g.Dir, r.g.Env, "ls-tree", "-r", "-z", "--full-tree", ref).Output()
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %v", ref, err)
+		}
+		for entry := range strings.SplitSeq(string(b), "\x00") {
+			meta, path, ok := strings.Cut(entry, "\t")
+			if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" {
+				idx[strings.ReplaceAll(path, "/", "")] = [2]string{path, f[2]}
+			}
+		}
+		r.index[ref] = idx
+	}
+	var names, paths, of []string
+	for _, c := range commits {
+		if e, ok := idx[c]; ok {
+			paths, names, of = append(paths, e[0]), append(names, e[1]), append(of, c)
+		}
+	}
+	out := map[string][]byte{}
+	if len(names) == 0 {
+		return out, nil
+	}
+	if blobs, ok := r.repo.BlobsInProcess(names, r.getenv); ok {
+		for i, b := range blobs {
+			if b != nil {
+				out[of[i]] = b
+			}
+		}
+		return out, nil
+	}
+	files, err := r.repo.FilesAt(ctx, ref, paths)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range paths {
+		if b, ok := files[p]; ok {
+			out[of[i]] = b
+		}
+	}
+	return out, nil
 }
