@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -410,5 +411,25 @@ func (rc *readContext) printLogOthers(tools []otherTool) {
 		}
 		rc.io.Out.WriteString("        " + p.Key(t.Source+t.Tool+t.Session+t.Person, "○") + " " + term.Line(who) + " " +
 			p.Dim(fmt.Sprintf("(%d line(s), from %s)", t.Lines, term.Line(t.From))) + "\n")
+	}
+}
+
+// setupGitAI adds the fetch of the sharing remote's refs/notes/ai when the
+// remote has it (install): bounded, with no credential prompt, never
+// failing install.
+func setupGitAI(ctx context.Context, env *Env, g notes.Git) {
+	s, err := g.Settings(ctx)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, firstFetchBound)
+	defer cancel()
+	g.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	added, err := interop.SetupGitAI(ctx, g, s.Remote)
+	if err != nil {
+		env.log().Printf("interop", "git-ai's notes of %s at install: %v", s.Remote, err)
+	}
+	if added {
+		fmt.Fprintf(env.Stdout, "%s has git-ai's notes (refs/notes/ai): git fetch brings them, read-only, for blame, show and log\n", term.Line(s.Remote))
 	}
 }

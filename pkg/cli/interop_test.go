@@ -182,3 +182,41 @@ func TestShowOtherTools(t *testing.T) {
 		t.Errorf("log --json: %v %+v", err, lj.OtherTools)
 	}
 }
+
+// TestInstallFetchesGitAINotes: install adds the fetch of refs/notes/ai
+// only when the remote has it, into a tracking ref; reads use it; nothing
+// pushes it.
+func TestInstallFetchesGitAINotes(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	if cfg := a.run(a.dir, "git", "config", "--get-all", "remote.origin.fetch"); strings.Contains(cfg, "notes/ai") {
+		t.Fatalf("refspec added for a remote without git-ai's notes: %s", cfg)
+	}
+	a.write(a.dir, "a.go", "l1\nl2\nl3\nl4\nl5\n")
+	c := a.commit(a.dir, "a", "a.go")
+	a.addRawNote(a.dir, "refs/notes/ai", c, gitAINoteFor(c, "a.go", "claude-sonnet-4-6"))
+	a.run(a.dir, "git", "push", "-q", "origin", "main", "refs/notes/ai")
+
+	b := cloneAs(t, bare, "b")
+	cfg := b.run(b.dir, "git", "config", "--get-all", "remote.origin.fetch")
+	if !strings.Contains(cfg, "+refs/notes/ai:refs/notes/remotes/origin/ai") {
+		t.Fatalf("no refspec: %s", cfg)
+	}
+	if push := b.runEnv(b.dir, b.env, "", "git", "config", "--get-all", "remote.origin.push"); strings.Contains(push.stdout, "ai") {
+		t.Errorf("a push refspec: %s", push.stdout)
+	}
+	if out := b.convo(b.dir, "blame", "a.go"); !strings.Contains(out, "claude (git-ai)") {
+		t.Errorf("blame in the clone:\n%s", out)
+	}
+	// b commits and pushes: git-ai's ref on the remote is untouched.
+	before := b.run(b.dir, "git", "ls-remote", "origin", "refs/notes/ai")
+	b.write(b.dir, "b.go", "x\n")
+	b.commit(b.dir, "b", "b.go")
+	b.run(b.dir, "git", "push", "-q", "origin", "main")
+	if after := b.run(b.dir, "git", "ls-remote", "origin", "refs/notes/ai"); after != before {
+		t.Errorf("refs/notes/ai moved on the remote: %s -> %s", before, after)
+	}
+	if refs := b.run(b.dir, "git", "for-each-ref", "refs/notes/ai"); refs != "" {
+		t.Errorf("git-convo wrote refs/notes/ai in the clone: %s", refs)
+	}
+}

@@ -221,6 +221,7 @@ func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
 		return fmt.Errorf("setting up notes: %w", err)
 	}
 	firstFetch(ctx, env, g)
+	setupGitAI(ctx, env, g)
 	return nil
 }
 
