@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-convo/git-convo/pkg/interop/gitai"
 )
 
 // addRawNote puts text as the note of rev on ref, as another tool would.
@@ -218,5 +220,48 @@ func TestInstallFetchesGitAINotes(t *testing.T) {
 	}
 	if refs := b.run(b.dir, "git", "for-each-ref", "refs/notes/ai"); refs != "" {
 		t.Errorf("git-convo wrote refs/notes/ai in the clone: %s", refs)
+	}
+}
+
+// TestTraceFormatGitAI: git-convo's attribution of a commit, printed as a
+// git-ai authorship log, reads back through the git-ai reader with the
+// conversation's lines under git-ai's own session key for it; and a
+// clone reading that log as git-ai's note gives the lines to the same
+// conversation (it is that conversation, not a second one).
+func TestTraceFormatGitAI(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	conv := "3f1c9a52-7d0e-4b8e-9a61-2c5d8e4f7a10"
+	a.conversation(t, conv, "Add a limiter", "Added it.", "add a limiter", "limit.go", "package limit\n\nfunc Allow() bool {\n\treturn true\n}\n")
+	c := a.commit(a.dir, "limiter", "limit.go")
+	out := a.convo(a.dir, "trace", "--format", "git-ai", c)
+	l, err := gitai.Parse([]byte(out))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lines := l.Lines("limit.go")
+	if len(lines) < 4 {
+		t.Fatalf("%d lines attested:\n%s", len(lines), out)
+	}
+	for n, who := range lines {
+		if who.Agent.Tool != "cursor" || who.Agent.ID != conv || who.Session != gitai.SessionKey("cursor", conv) {
+			t.Errorf("line %d: %+v", n, who)
+		}
+	}
+	if l.Meta.BaseCommitSHA != c {
+		t.Errorf("base_commit_sha %s", l.Meta.BaseCommitSHA)
+	}
+	if refs := a.run(a.dir, "git", "for-each-ref", "refs/notes/ai"); refs != "" {
+		t.Errorf("trace wrote refs/notes/ai: %s", refs)
+	}
+	// The log as git-ai's note: blame names the conversation, and says
+	// the two sources agree.
+	a.addRawNote(a.dir, "refs/notes/ai", c, out)
+	bl := a.blameJSON(a.dir, "limit.go")
+	if bl[0].Sources != "2 sources agree" || bl[0].WrittenBy == nil || *bl[0].WrittenBy != conv {
+		t.Errorf("line 1: %+v", bl[0])
+	}
+	if r := a.runEnv(a.dir, a.env, "", "git", "convo", "trace", "--format", "git-ai", c+"~1", c); r.code != 2 {
+		t.Errorf("two revisions: exit %d, %s", r.code, r.stderr)
 	}
 }

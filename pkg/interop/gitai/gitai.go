@@ -157,6 +157,11 @@ func SessionID(key string) string {
 // "s_" and the first 14 hex digits of SHA-256("<tool>:<id>").
 func SessionKey(tool, id string) string { return "s_" + sum(tool + ":" + id)[:14] }
 
+// TraceID is a trace id derived from seed: git-ai draws its own at
+// random per checkpoint; a writer that has none derives a stable one, so
+// writing the same attribution twice writes the same log.
+func TraceID(seed string) string { return "t_" + sum(seed)[:14] }
+
 // HumanKey is the key git-ai gives a person ("Name <email>").
 func HumanKey(author string) string { return "h_" + sum(author)[:14] }
 
