@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/interop/gitai"
 )
@@ -263,5 +265,35 @@ func TestTraceFormatGitAI(t *testing.T) {
 	}
 	if r := a.runEnv(a.dir, a.env, "", "git", "convo", "trace", "--format", "git-ai", c+"~1", c); r.code != 2 {
 		t.Errorf("two revisions: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestHostileGitAINotesBounded: a git-ai note of 100,000 entries, one of
+// huge ranges, and one of escapes: blame and doctor answer at once, claim
+// nothing from them and print no raw escape.
+func TestHostileGitAINotesBounded(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("hostile")
+	sb.write(repo, "a.go", "l1\nl2\n")
+	c := sb.commit(repo, "a", "a.go")
+	var b strings.Builder
+	b.WriteString("a.go\n")
+	for i := range 100_000 {
+		b.WriteString("  s_00112233445566::t_66554433221100 " + strconv.Itoa(i%2+1) + "\n")
+	}
+	meta := gitAINoteFor(c, "a.go", "m")
+	_, js, _ := strings.Cut(meta, "---\n")
+	sb.addRawNote(repo, "refs/notes/ai", c, b.String()+"---\n"+js)
+	r := sb.runWithin(20*time.Second, repo, "blame", "--json", "a.go")
+	if r.code != 0 || strings.Contains(r.stdout, "git-ai") {
+		t.Errorf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	sb.addRawNote(repo, "refs/notes/ai", c, "a.go\n  s_00112233445566::t_66554433221100 1-999999999999\n---\n"+js)
+	if r := sb.runWithin(20*time.Second, repo, "blame", "a.go"); r.code != 0 || strings.Contains(r.stdout, "git-ai") {
+		t.Errorf("huge range: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	d := sb.runWithin(20*time.Second, repo, "doctor")
+	if !strings.Contains(d.stdout, "1 skipped by every read") || strings.Contains(d.stdout, "\x1b") {
+		t.Errorf("doctor:\n%s", d.stdout)
 	}
 }
