@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
@@ -432,4 +433,74 @@ func setupGitAI(ctx context.Context, env *Env, g notes.Git) {
 	if added {
 		fmt.Fprintf(env.Stdout, "%s has git-ai's notes (refs/notes/ai): git fetch brings them, read-only, for blame, show and log\n", term.Line(s.Remote))
 	}
+}
+
+// otherFileStats adds to stats' per-file counts, for commits git-convo
+// has no line evidence of (local or shared), the lines other tools' notes
+// give an agent: a commit's added lines from one git log --numstat, the
+// agent's of them by the precedence (a trailer counts none: which lines
+// is not known). It returns how many commits each source gave.
+func (rc *readContext) otherFileStats(ctx context.Context, hashes []string, local []store.FileStat) ([]store.FileStat, map[string]int) {
+	repo, g := discovered(rc.repo)
+	r := rc.otherReader(repo, g, interop.Refs(ctx, g))
+	if r.Empty() {
+		return local, nil
+	}
+	have := map[string]bool{}
+	for _, fs := range local {
+		have[fs.CommitHash] = true
+	}
+	var need []string
+	for _, h := range hashes {
+		if !have[h] {
+			need = append(need, h)
+		}
+	}
+	oc := rc.readOtherNotes(ctx, r, need, nil)
+	if len(oc.lines) == 0 {
+		return local, nil
+	}
+	var noted []string
+	for _, h := range need {
+		if oc.lines[h] != nil {
+			noted = append(noted, h)
+		}
+	}
+	args := append([]string{"log", "--no-walk=unsorted", "--no-renames", "--numstat", "-z", "--format=%x01%H"}, noted...)
+	out, err := gitx.Command(ctx, g.Dir, g.Env, args...).Output()
+	if err != nil {
+		rc.env.log().Printf("interop", "counting the lines of commits git-ai noted: %v", err)
+		return local, nil
+	}
+	sources := map[string]int{}
+	for chunk := range strings.SplitSeq(string(out), "\x01") {
+		h, rest, ok := strings.Cut(chunk, "\x00")
+		if !ok || oc.lines[h] == nil {
+			continue
+		}
+		from := map[string]bool{}
+		for entry := range strings.SplitSeq(strings.TrimPrefix(rest, "\n"), "\x00") {
+			f := strings.SplitN(entry, "\t", 3)
+			if len(f) != 3 {
+				continue
+			}
+			added, err := strconv.Atoi(f[0])
+			if err != nil || added == 0 { // "-": a binary file
+				continue
+			}
+			fs := store.FileStat{CommitHash: h, Path: f[2], Added: added}
+			for _, cs := range oc.lines[h][f[2]] {
+				if v, ok := interop.Decide(cs); ok && v.Best.Attribution == interop.Agent && !v.Best.Commit {
+					fs.Agent++
+					from[v.Best.From] = true
+				}
+			}
+			fs.Agent = min(fs.Agent, fs.Added)
+			local = append(local, fs)
+		}
+		for f := range from {
+			sources[f]++
+		}
+	}
+	return local, sources
 }

@@ -125,6 +125,15 @@ func TestBlameMixedTeam(t *testing.T) {
 	if cj := sb.blameJSON(repo, "c.go"); len(cj) != 3 || cj[0].Claims != nil {
 		t.Errorf("c.go: %+v", cj)
 	}
+	// stats: a.go's 6 lines (4 an agent's: git-ai's 1-3, compass's 4) and
+	// b.go's line; c.go's note is skipped, d.go's trailer counts no line.
+	var st statsJSON
+	if err := json.Unmarshal([]byte(sb.convo(repo, "stats", "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Added != 7 || st.Agent != 5 || st.Examined != 2 || st.Sources["git-ai's notes"] != 2 || st.Sources["compass's Agent Trace record"] != 1 {
+		t.Errorf("stats: %+v", st)
+	}
 }
 
 // TestBlameWithoutOtherRefs: no other tool's ref, no trailer: blame's
