@@ -313,51 +313,12 @@ func (rc *readContext) otherColumn(oc otherClaims, l gitx.BlameLine, w store.Lin
 	return p.Key(b.Source+"\x00"+b.Tool+"\x00"+b.Session, label)
 }
 
-// otherTool is one writer another tool names in a commit: its claim and
-// the lines it claims (none for a trailer: which lines is not known).
-type otherTool struct {
-	interop.Claim
-	Lines int      `json:"lines"`
-	Files []string `json:"files,omitempty"`
-}
+// otherTool is one writer another tool names in a commit.
+type otherTool = interop.Writer
 
-// ofCommit lists, per writer, what other tools say of commit h: line
-// claims first (most lines first), then the trailers.
+// ofCommit lists what other tools say of commit h, per writer.
 func (oc otherClaims) ofCommit(h string) []otherTool {
-	at := map[interop.Claim]int{}
-	var out []otherTool
-	files := map[interop.Claim]map[string]bool{}
-	for path, byLine := range oc.lines[h] {
-		for _, cs := range byLine {
-			for _, c := range cs {
-				i, ok := at[c]
-				if !ok {
-					i = len(out)
-					at[c] = i
-					out = append(out, otherTool{Claim: c})
-					files[c] = map[string]bool{}
-				}
-				out[i].Lines++
-				files[c][path] = true
-			}
-		}
-	}
-	for i := range out {
-		for f := range files[out[i].Claim] {
-			out[i].Files = append(out[i].Files, f)
-		}
-		sort.Strings(out[i].Files)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Lines != out[j].Lines {
-			return out[i].Lines > out[j].Lines
-		}
-		return out[i].From+out[i].Tool+out[i].Person < out[j].From+out[j].Tool+out[j].Person
-	})
-	for _, c := range oc.commit[h] {
-		out = append(out, otherTool{Claim: c})
-	}
-	return out
+	return interop.Writers(oc.lines[h], oc.commit[h])
 }
 
 // printOtherTools prints what other tools say of a commit, under show's

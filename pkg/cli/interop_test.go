@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/interop/gitai"
 )
@@ -304,5 +308,41 @@ func TestHostileGitAINotesBounded(t *testing.T) {
 	d := sb.runWithin(20*time.Second, repo, "doctor")
 	if !strings.Contains(d.stdout, "1 skipped by every read") || strings.Contains(d.stdout, "\x1b") {
 		t.Errorf("doctor:\n%s", d.stdout)
+	}
+}
+
+// TestMCPOtherTools: get_commit_conversations carries what git-ai's notes
+// and the trailers say of the commit, each with its source.
+func TestMCPOtherTools(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("mcp")
+	sb.write(repo, "a.go", "l1\nl2\nl3\nl4\nl5\n")
+	c := sb.commit(repo, "a\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>", "a.go")
+	sb.addRawNote(repo, "refs/notes/ai", c, gitAINoteFor(c, "a.go", "claude-sonnet-4-6"))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command("git", "convo", "mcp")
+	cmd.Dir, cmd.Env = repo, sb.env
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_commit_conversations", Arguments: map[string]any{"commitHash": c}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var out struct {
+		OtherTools []otherTool `json:"otherTools"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.OtherTools) != 3 || out.OtherTools[0].From != "git-ai's notes" || out.OtherTools[0].Lines != 3 ||
+		out.OtherTools[0].Model != "claude-sonnet-4-6" || out.OtherTools[2].Tool != "aider" {
+		t.Errorf("%s", b)
 	}
 }
