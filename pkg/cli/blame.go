@@ -249,6 +249,14 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 			hashes = append(hashes, l.Commit)
 		}
 	}
+	// Other tools' records (docs/interop.md) are read while the database
+	// answers: the commits' messages (trailers), and notes where the refs exist.
+	paths := map[string]bool{}
+	for _, l := range lines {
+		paths[link.NormPath(l.Filename)] = true
+	}
+	others := make(chan otherClaims, 1)
+	go func() { others <- rc.readOtherClaims(ctx, hashes, paths) }()
 	if err := rc.ready(); err != nil {
 		return err
 	}
@@ -263,11 +271,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	rc.mergeShared(ctx, hashes, linked)
 	rc.mergeSharedLines(ctx, hashes, writers, recorded)
 	blankWriters(lines, writers)
-	paths := map[string]bool{}
-	for _, l := range lines {
-		paths[link.NormPath(l.Filename)] = true
-	}
-	oc := rc.readOtherClaims(ctx, hashes, paths)
+	oc := <-others
 	rc.startPager()
 	defer rc.stopPager()
 	if rc.json {

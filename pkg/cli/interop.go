@@ -35,12 +35,9 @@ func (rc *readContext) readOtherClaims(ctx context.Context, hashes []string, pat
 		want = func(p string) bool { return paths[link.NormPath(p)] }
 	}
 	oc := rc.readOtherNotes(ctx, rc.otherReader(repo, g, interop.Refs(ctx, g)), hashes, want)
-	for _, h := range hashes {
-		c, err := repo.ReadHeaderInProcess(h)
-		if err != nil {
-			continue // not readable in process (or not a commit): no trailers
-		}
-		if cs := interop.TrailerClaims(c.Subject + "\n\n" + c.Body); len(cs) > 0 {
+	msgs, _ := repo.MessagesInProcess(hashes) // a commit not readable in process: no trailers
+	for h, m := range msgs {
+		if cs := interop.TrailerClaims(m); len(cs) > 0 {
 			oc.commit[h] = cs
 		}
 	}
