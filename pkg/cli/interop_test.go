@@ -346,3 +346,46 @@ func TestMCPOtherTools(t *testing.T) {
 		t.Errorf("%s", b)
 	}
 }
+
+// TestShareAlsoGitAI: refs/notes/ai is written only with share on --also
+// git-ai, never over a note already there, never pushed; share off stops it.
+func TestShareAlsoGitAI(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	conv := "3f1c9a52-7d0e-4b8e-9a61-2c5d8e4f7a10"
+	a.conversation(t, conv, "Add a limiter", "Added it.", "add a limiter", "limit.go", "package limit\n\nfunc Allow() bool {\n\treturn true\n}\n")
+	c := a.commit(a.dir, "limiter", "limit.go")
+	a.convo(a.dir, "share", "on")
+	if refs := a.run(a.dir, "git", "for-each-ref", "refs/notes/ai"); refs != "" {
+		t.Fatalf("share on wrote refs/notes/ai: %s", refs)
+	}
+	a.convo(a.dir, "share", "off")
+	out := a.convo(a.dir, "share", "on", "--also", "git-ai")
+	if !strings.Contains(out, "1 git-ai authorship log") {
+		t.Errorf("share on --also git-ai:\n%s", out)
+	}
+	l, err := gitai.Parse([]byte(a.noteText("refs/notes/ai", c)))
+	if err != nil || len(l.Lines("limit.go")) < 4 || l.Meta.Sessions[gitai.SessionKey("cursor", conv)].AgentID.ID != conv {
+		t.Fatalf("%v %+v", err, l)
+	}
+	// A note git-ai wrote on the next commit stays as it was.
+	a.conversation(t, conv, "Add a limiter", "Added it.", "more", "limit2.go", "package limit\n\nfunc Deny() bool {\n\treturn false\n}\n")
+	c2 := a.commit(a.dir, "more", "limit2.go")
+	theirs := gitAINoteFor(c2, "limit2.go", "claude-sonnet-4-6")
+	a.addRawNote(a.dir, "refs/notes/ai", c2, theirs)
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	a.convo(a.dir, "push")
+	if got := a.noteText("refs/notes/ai", c2); strings.TrimSpace(got) != strings.TrimSpace(theirs) {
+		t.Errorf("git-ai's note replaced:\n%s", got)
+	}
+	if r := a.runEnv(a.dir, a.env, "", "git", "ls-remote", "origin", "refs/notes/ai"); strings.TrimSpace(r.stdout) != "" {
+		t.Errorf("refs/notes/ai pushed: %s", r.stdout)
+	}
+	a.convo(a.dir, "share", "off")
+	if v := a.runEnv(a.dir, a.env, "", "git", "config", "convo.shareAlso"); v.code == 0 {
+		t.Errorf("convo.shareAlso still %q after share off", v.stdout)
+	}
+	if r := a.runEnv(a.dir, a.env, "", "git", "convo", "share", "on", "--also", "jj"); r.code != 2 {
+		t.Errorf("--also jj: exit %d", r.code)
+	}
+}
