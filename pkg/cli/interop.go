@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/interop"
@@ -377,12 +378,12 @@ func (rc *readContext) printLogOthers(tools []otherTool) {
 // setupGitAI adds the fetch of the sharing remote's refs/notes/ai when the
 // remote has it (install): bounded, with no credential prompt, never
 // failing install.
-func setupGitAI(ctx context.Context, env *Env, g notes.Git) {
+func setupGitAI(ctx context.Context, env *Env, g notes.Git, bound time.Duration) {
 	s, err := g.Settings(ctx)
-	if err != nil {
+	if err != nil || bound <= 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, firstFetchBound)
+	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	g.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 	added, err := interop.SetupGitAI(ctx, g, s.Remote)

@@ -242,8 +242,11 @@ func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
 	if _, err := g.Setup(ctx); err != nil {
 		return fmt.Errorf("setting up notes: %w", err)
 	}
+	start := time.Now()
 	firstFetch(ctx, env, g)
-	setupGitAI(ctx, env, g)
+	// git-ai's notes share firstFetch's bound: an unreachable remote costs
+	// install one wait, not two.
+	setupGitAI(ctx, env, g, firstFetchBound-time.Since(start))
 	return nil
 }
 

@@ -3,6 +3,7 @@ package interop
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
@@ -25,6 +26,9 @@ func SetupGitAI(ctx context.Context, g notes.Git, remote string) (added bool, er
 	run := func(args ...string) (string, error) {
 		b, err := gitx.Command(ctx, g.Dir, g.Env, args...).Output()
 		return string(b), err
+	}
+	if remotes, err := g.Remotes(ctx); err != nil || !slices.Contains(remotes, remote) {
+		return false, err // no such remote: nothing to ask
 	}
 	out, err := run("ls-remote", "--refs", remote, gitai.Ref)
 	if err != nil || !strings.Contains(out, "\t"+gitai.Ref) {
