@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -162,6 +163,11 @@ type blameLineJSON struct {
 	Attribution   string          `json:"attribution"` // agent | human | unknown
 	Agent         *string         `json:"agent"`       // the agent of writtenBy (cursor, claude), or null
 	Evidence      *string         `json:"evidence"`    // how writtenBy is known: "position" or "text match"; null
+	// Other tools' claims on the line (docs/interop.md), git-convo's among
+	// them, strongest first; absent when git-convo alone speaks.
+	Claims  []interop.Claim `json:"claims,omitempty"`
+	Sources string          `json:"sources,omitempty"` // "2 sources agree", "sources disagree"
+	From    string          `json:"from,omitempty"`    // the answer's source when another tool's: "git-ai's notes"
 }
 
 // Attributions of a line.
@@ -250,6 +256,10 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 			paths = append(paths, p)
 		}
 	}
+	// Other tools' records (docs/interop.md) are read while the database
+	// answers: the commits' messages (trailers), and notes where the refs exist.
+	others := make(chan otherClaims, 1)
+	go func() { others <- rc.readOtherClaims(ctx, hashes, seenPath) }()
 	if err := rc.ready(); err != nil {
 		return err
 	}
@@ -271,6 +281,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 		recorded[h] = true
 	}
 	blankWriters(lines, writers)
+	oc := <-others
 	rc.startPager()
 	defer rc.stopPager()
 	if rc.json {
@@ -294,6 +305,11 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 				ev := lineEvidence(w)
 				obj.Evidence = &ev
 			}
+			if oc.any() {
+				if v, ok := oc.lineVerdict(l, w, attr, linked[l.Commit], rc.agentIn(w.ConversationID, linked[l.Commit])); ok {
+					obj.applyVerdict(v)
+				}
+			}
 			for _, lc := range writerFirst(linked[l.Commit], w.ConversationID) {
 				obj.Conversations = append(obj.Conversations, blameConvJSON{ID: lc.ConversationID,
 					Title: titleOf(lc.Conv), Confidence: lc.Confidence, Status: lc.Status, Agent: lc.Conv.Agent, Evidence: lc.Evidence()})
@@ -314,7 +330,7 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	if err != nil {
 		return err
 	}
-	return rc.ioErr(printBlame(rc, cols, width, lines, linked, writers, recorded))
+	return rc.ioErr(printBlame(rc, cols, width, lines, linked, writers, recorded, oc))
 }
 
 // blameHashWidth is how many hex digits git blame shows: one more than the
@@ -365,7 +381,8 @@ func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, has
 	return min(width+1, full), nil
 }
 
-func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
+func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool, oc otherClaims) error {
+	var summary claimsSummary
 	p := rc.io.Palette()
 	who := func(l gitx.BlameLine) string {
 		if cols.email {
@@ -417,6 +434,9 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 			title := padRight(oneLine(displayTitle(lcs[0].Conv, lcs[0].ConversationID), blameTitleWidth), blameTitleWidth)
 			col = p.Key(lcs[0].ConversationID, title)
 		}
+		if oc.any() {
+			col = rc.otherColumn(oc, l, w, attr, lcs, col, &summary)
+		}
 		b.WriteString(col)
 		if cols.suppress {
 			fmt.Fprintf(&b, " %*d) %s\n", numWidth, l.Line, l.Text)
@@ -428,7 +448,8 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 			return err
 		}
 	}
-	return nil
+	_, err := rc.io.Out.Write([]byte(summary.String()))
+	return err
 }
 
 func padRight(s string, n int) string {

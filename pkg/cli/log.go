@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -172,6 +173,13 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		}
 		anyLinks <- has
 	}()
+	// Other tools' notes (docs/interop.md): a ref lookup from files; read
+	// per batch, in process, only where the refs exist.
+	otherRepo, og := discovered(rc.repo)
+	others := rc.otherReader(otherRepo, og, interop.Refs(ctx, og))
+	if n, limited := maxCount(gitArgs); !limited || n > logFirstBatch {
+		others.ExpectMany()
+	}
 	var linkedKnown, linkedAny bool
 	var batch []gitx.Commit
 	var writeErr error
@@ -233,6 +241,10 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 				return false
 			}
 		}
+		oc := rc.readOtherNotes(ctx, others, hashes, nil)
+		if oc.any() {
+			rc.knownConversations(ctx, &oc)
+		}
 		startPager()
 		for _, gc := range batch {
 			lcs := linked[gc.Hash]
@@ -240,9 +252,11 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 				continue
 			}
 			if rc.json {
-				writeErr = rc.io.WriteJSON(showObject(gc, recorded[gc.Hash], lcs))
-			} else {
-				writeErr = printLogEntry(rc, opts, gc, lcs)
+				obj := showObject(gc, recorded[gc.Hash], lcs)
+				obj.OtherTools = oc.ofCommit(gc.Hash)
+				writeErr = rc.io.WriteJSON(obj)
+			} else if writeErr = printLogEntry(rc, opts, gc, lcs); writeErr == nil && oc.any() {
+				rc.printLogOthers(oc.ofCommit(gc.Hash))
 			}
 			if writeErr != nil {
 				return false

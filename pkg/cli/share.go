@@ -17,6 +17,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
+	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -39,12 +40,27 @@ first; transcripts are never shared. See docs/sharing.md.`,
 			{
 				Name:      "on",
 				Usage:     "turn sharing on and write notes for every commit already linked",
-				UsageText: "git convo share on [--prompts] [--remote <name>]",
+				UsageText: "git convo share on [--prompts] [--remote <name>] [--also git-ai]",
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "prompts", Usage: "also share each conversation's first prompt (redacted)"},
 					&cli.StringFlag{Name: "remote", Usage: "the remote notes go to (default: origin)"},
+					&cli.StringFlag{Name: "also", Usage: "git-ai: also write the attribution into refs/notes/ai as git-ai authorship logs (never over git-ai's own; never pushed)"},
 				},
-				Action: func(c *cli.Context) error { return shareOn(c.Context, env, c.Bool("prompts"), c.String("remote")) },
+				Action: func(c *cli.Context) error {
+					if a := c.String("also"); a != "" && a != "git-ai" {
+						return usagef("--also %s: the one other format is git-ai", term.Line(a))
+					}
+					if c.String("also") == "git-ai" {
+						g, _, err := shareRepo(c.Context)
+						if err != nil {
+							return err
+						}
+						if err := interop.SetShareAlso(c.Context, g, "git-ai"); err != nil {
+							return err
+						}
+					}
+					return shareOn(c.Context, env, c.Bool("prompts"), c.String("remote"))
+				},
 			},
 			{
 				Name:  "off",
@@ -57,6 +73,7 @@ first; transcripts are never shared. See docs/sharing.md.`,
 					if err := g.SetShare(c.Context, false, false, ""); err != nil {
 						return err
 					}
+					_ = interop.SetShareAlso(c.Context, g, "") // no more git-ai logs either
 					if err := uninstallHook(c.Context, repo, "pre-push"); err != nil {
 						fmt.Fprintf(env.Stderr, "git-convo: the pre-push block stays (%v); with sharing off it sends nothing\n", err)
 					}
@@ -193,6 +210,11 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 		what += ", and first prompts"
 	}
 	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", n, plural(n), notes.Ref, what)
+	if k, err := writeGitAI(ctx, env, g, s, hashes, settings); err != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: git-ai logs: %s\n", term.Line(err.Error()))
+	} else if alsoGitAI(ctx, g) {
+		fmt.Fprintf(env.Stdout, "and %d git-ai authorship log%s on refs/notes/ai (commits git-ai had not noted; git-convo never pushes that ref).\n", k, plural(k))
+	}
 	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", term.Line(settings.Remote))
 	return nil
 }
@@ -237,7 +259,11 @@ func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
 	if _, err := g.Setup(ctx); err != nil {
 		return fmt.Errorf("setting up notes: %w", err)
 	}
+	start := time.Now()
 	firstFetch(ctx, env, g)
+	// git-ai's notes share firstFetch's bound: an unreachable remote costs
+	// install one wait, not two.
+	setupGitAI(ctx, env, g, firstFetchBound-time.Since(start))
 	return nil
 }
 
@@ -506,6 +532,9 @@ func refreshRecent(ctx context.Context, env *Env, g notes.Git, s notes.Settings)
 	defer st.Close()
 	if _, err := g.Update(ctx, st, hashes, s, Version); err != nil {
 		env.log().Printf("share", "refreshing notes before a push: %v", err)
+	}
+	if _, err := writeGitAI(ctx, env, g, st, hashes, s); err != nil {
+		env.log().Printf("interop", "writing git-ai logs before a push: %v", err)
 	}
 }
 

@@ -105,11 +105,14 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 		return err
 	}
 	rc.mergeShared(ctx, hashes, linked)
+	oc := rc.readOtherClaims(ctx, hashes, nil)
 	rc.startPager()
 	defer rc.stopPager()
 	for _, gc := range commits {
 		recorded, _ := rc.store.GetCommit(ctx, gc.Hash)
-		if err := rc.io.WriteJSON(showObject(gc, recorded, linked[gc.Hash])); err != nil {
+		obj := showObject(gc, recorded, linked[gc.Hash])
+		obj.OtherTools = oc.ofCommit(gc.Hash)
+		if err := rc.io.WriteJSON(obj); err != nil {
 			return rc.ioErr(err)
 		}
 	}
@@ -127,6 +130,7 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 		fmt.Fprintln(rc.io.Out, commitLine(p, r))
 		fmt.Fprint(rc.io.Out, rest)
 		rc.printConversations(ctx, linked[r.Hash], ra.flags["--full"], unfetched)
+		rc.printOtherTools(oc.ofCommit(r.Hash))
 	}
 	return nil
 }

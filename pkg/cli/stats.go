@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,6 +52,9 @@ type statsJSON struct {
 	ByFile    []lineCount `json:"byFile"`
 	ByAuthor  []lineCount `json:"byAuthor"`
 	Pathspecs []string    `json:"paths,omitempty"`
+	// Commits counted from other tools' notes, by source ("git-ai's
+	// notes"): git-convo had no line evidence of them (docs/interop.md).
+	Sources map[string]int `json:"fromOtherTools,omitempty"`
 }
 
 func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
@@ -95,8 +100,9 @@ func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) 
 		return err
 	}
 	fileStats = rc.sharedFileStats(ctx, hashes, fileStats)
+	fileStats, sources := rc.otherFileStats(ctx, hashes, fileStats)
 	prefixes := pathPrefixes(repo, paths)
-	out := statsJSON{Commits: len(commits), Pathspecs: paths}
+	out := statsJSON{Commits: len(commits), Pathspecs: paths, Sources: sources}
 	files, authors := map[string]*lineCount{}, map[string]*lineCount{}
 	examined, fileCommits, authorCommits := map[string]bool{}, map[string]map[string]bool{}, map[string]map[string]bool{}
 	for _, fs := range fileStats {
@@ -135,6 +141,12 @@ func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) 
 	p := rc.io.Palette()
 	fmt.Fprintf(w, "%s of %d added lines written by agents (%s), in %d of %d commits with line evidence\n\n",
 		p.Bold(fmt.Sprint(out.Agent)), out.Added, percent(out.Share), out.Examined, out.Commits)
+	for _, f := range slices.Sorted(maps.Keys(out.Sources)) {
+		fmt.Fprintf(w, "%s\n", p.Dim(fmt.Sprintf("%d of those commits counted from %s", out.Sources[f], term.Line(f))))
+	}
+	if len(out.Sources) > 0 {
+		fmt.Fprintln(w)
+	}
 	for _, section := range []struct {
 		title string
 		rows  []lineCount

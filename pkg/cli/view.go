@@ -59,6 +59,7 @@ type conversationJSON struct {
 type showJSON struct {
 	Commit        commitJSON         `json:"commit"`
 	Conversations []conversationJSON `json:"conversations"`
+	OtherTools    []otherTool        `json:"otherTools,omitempty"` // docs/interop.md
 }
 
 func toConversationJSON(lc store.LinkedConversation) conversationJSON {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/spool"
-	"github.com/git-convo/git-convo/pkg/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
 // dump is every row of the tables an agent's events write, in a fixed order.

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -73,6 +74,10 @@ type CommitOutput struct {
 	Recorded      bool              `json:"recorded"`
 	Conversations []ConversationRef `json:"conversations"`
 	Hint          string            `json:"hint"`
+	// OtherTools: what git-ai's notes, other tools' Agent Trace records and
+	// trailers say of the commit, each writer with its source
+	// (docs/interop.md).
+	OtherTools []interop.Writer `json:"otherTools,omitempty"`
 }
 
 func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, in CommitInput) (*mcp.CallToolResult, CommitOutput, error) {
@@ -101,6 +106,13 @@ func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, 
 		out.Conversations = append(out.Conversations, convRef(lc))
 	}
 	out.Hint = hint(out.Conversations)
+	out.OtherTools, _ = interop.ForCommit(ctx, repo, notes.Git{Dir: repo.TopLevel}, h, func(tool, session string) string {
+		// Skipped notes are counted by doctor.
+		if c, err := d.Store.GetConversation(ctx, session); err == nil && c != nil && (c.Agent == tool || c.Agent == "" && tool == "cursor") {
+			return c.ID
+		}
+		return ""
+	})
 	return nil, out, nil
 }
 

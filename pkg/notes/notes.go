@@ -387,6 +387,15 @@ func (g Git) fastImport(ctx context.Context, parent, merge, message string, chan
 // command asks, and most repositories have no notes. ok is false when the
 // refs cannot be read that way (a reftable repository, GIT_DIR set): ask git.
 func (g Git) refsFromFiles() (refs []string, ok bool) {
+	return g.RefsFromFiles(func(ref string) bool {
+		return ref == Ref || strings.HasPrefix(ref, trackingPrefix) && strings.HasSuffix(ref, "/convo") && strings.Count(ref, "/") == 4
+	}, Ref, trackingPrefix+"*/convo")
+}
+
+// RefsFromFiles lists the refs that keep accepts, from the ref files alone
+// (no process): the loose refs named by loose (names or globs under the
+// common dir) and every packed ref. ok is false where only git can tell.
+func (g Git) RefsFromFiles(keep func(ref string) bool, loose ...string) (refs []string, ok bool) {
 	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" {
 		return nil, false
 	}
@@ -403,18 +412,20 @@ func (g Git) refsFromFiles() (refs []string, ok bool) {
 	}
 	seen := map[string]bool{}
 	add := func(ref string) {
-		if !seen[ref] && (ref == Ref || strings.HasPrefix(ref, trackingPrefix) && strings.HasSuffix(ref, "/convo") &&
-			strings.Count(ref, "/") == 4) {
+		if !seen[ref] && keep(ref) {
 			seen[ref] = true
 			refs = append(refs, ref)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(loc.CommonDir, filepath.FromSlash(Ref))); err == nil {
-		add(Ref)
-	}
-	if m, err := filepath.Glob(filepath.Join(loc.CommonDir, "refs", "notes", "remotes", "*", "convo")); err == nil {
+	for _, l := range loose {
+		m, err := filepath.Glob(filepath.Join(loc.CommonDir, filepath.FromSlash(l)))
+		if err != nil {
+			continue
+		}
 		for _, p := range m {
-			add(trackingPrefix + filepath.Base(filepath.Dir(p)) + "/convo")
+			if rel, err := filepath.Rel(loc.CommonDir, p); err == nil {
+				add(filepath.ToSlash(rel))
+			}
 		}
 	}
 	packed, err := os.ReadFile(filepath.Join(loc.CommonDir, "packed-refs"))

@@ -110,6 +110,9 @@ func WriteTranscript(path string, lines ...TranscriptLine) error {
 // than 0, so a run proves the suite passes on a clone with nothing beside it.
 const NoSharedEnv = "GIT_CONVO_TEST_NO_SHARED"
 
+// FixturesEnv names the fixtures directory when it is not ../shared/fixtures.
+const FixturesEnv = "GIT_CONVO_TEST_FIXTURES"
+
 // SharedPath returns the shared real-world fixture at parts (relative to
 // ../shared/fixtures beside the module root), or false when it is absent or
 // hidden by GIT_CONVO_TEST_NO_SHARED.
@@ -117,11 +120,15 @@ func SharedPath(parts ...string) (string, bool) {
 	if v := os.Getenv(NoSharedEnv); v != "" && v != "0" {
 		return "", false
 	}
-	root, err := moduleRoot()
-	if err != nil {
-		return "", false
+	dir := os.Getenv(FixturesEnv) // a worktree whose ../shared is elsewhere
+	if dir == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			return "", false
+		}
+		dir = filepath.Join(root, "..", "shared", "fixtures")
 	}
-	p := filepath.Join(append([]string{root, "..", "shared", "fixtures"}, parts...)...)
+	p := filepath.Join(append([]string{dir}, parts...)...)
 	if _, err := os.Stat(p); err != nil {
 		return "", false
 	}

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/interop"
+	"github.com/git-convo/git-convo/pkg/term"
+)
+
+// doctorInterop reports other tools' notes (docs/interop.md): how many
+// each ref holds, and the notes or records every read skips, with the
+// first reasons. Nothing when the repository has none of the refs.
+func doctorInterop(ctx context.Context, repo *gitx.Repo) []check {
+	full, g := discovered(repo)
+	refs := interop.Refs(ctx, g)
+	if len(refs) == 0 {
+		return nil
+	}
+	rep, err := interop.Scan(ctx, full, g, refs)
+	if err != nil {
+		return []check{{Name: "other tools' notes", OK: true, Warn: true, Detail: "cannot read them: " + term.Line(err.Error())}}
+	}
+	var counts []string
+	for _, r := range refs {
+		counts = append(counts, fmt.Sprintf("%d note(s) on %s", rep.Notes[r], r))
+	}
+	sort.Strings(counts)
+	c := check{Name: "other tools' notes", OK: true, Detail: "read by blame, show and log: " + strings.Join(counts, ", ")}
+	if n := len(rep.Skipped); n > 0 {
+		c.Warn = true
+		var why []string
+		for _, s := range rep.Skipped[:min(n, 3)] {
+			why = append(why, term.Line(s.Error()))
+		}
+		c.Detail += fmt.Sprintf("; %d skipped by every read, never shown as fact (%s)", n, strings.Join(why, "; "))
+		c.Fix = "another tool or a teammate wrote them: git notes --ref=<ref> show <commit> shows one; they stay skipped until rewritten"
+	}
+	return []check{c}
+}

@@ -1,0 +1,391 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-convo/git-convo/pkg/interop/gitai"
+)
+
+// addRawNote puts text as the note of rev on ref, as another tool would.
+func (sb *sandbox) addRawNote(repo, ref, rev, text string) {
+	sb.t.Helper()
+	f := filepath.Join(sb.root, "raw-note")
+	if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
+		sb.t.Fatal(err)
+	}
+	sb.run(repo, "git", "notes", "--ref="+ref, "add", "-f", "-F", f, rev)
+}
+
+func gitAINoteFor(commit, path, model string) string {
+	return path + "\n  s_00112233445566::t_66554433221100 1-3\n  h_aabbccddeeff00 5\n---\n" +
+		`{"schema_version":"authorship/3.0.0","base_commit_sha":"` + commit + `","prompts":{},` +
+		`"sessions":{"s_00112233445566":{"agent_id":{"tool":"claude","id":"sess-1","model":"` + model + `"}}},` +
+		`"humans":{"h_aabbccddeeff00":{"author":"Ann Lee <ann@example.com>"}}}`
+}
+
+func agentTraceFor(commit, path string) string {
+	return `{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-23T14:30:00Z",` +
+		`"vcs":{"type":"git","revision":"` + commit + `"},"tool":{"name":"compass"},"files":[{"path":"` + path + `","conversations":[` +
+		`{"url":"https://x.example/c/1","contributor":{"type":"ai","model_id":"openai/gpt-5"},"ranges":[{"start_line":3,"end_line":4}]}]}]}`
+}
+
+// TestBlameMixedTeam: one file, lines claimed by git-ai's notes (an agent's
+// and a person's), another tool's Agent Trace record and a trailer; blame
+// names each source, decides by the precedence and says where sources
+// agree or disagree; hostile notes are skipped.
+func TestBlameMixedTeam(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("mixed")
+	sb.write(repo, "a.go", "l1\nl2\nl3\nl4\nl5\nl6\n")
+	c1 := sb.commit(repo, "a", "a.go")
+	sb.addRawNote(repo, "refs/notes/ai", c1, gitAINoteFor(c1, "a.go", "claude-sonnet-4-6"))
+	bad := strings.Replace(agentTraceFor(c1, "a.go"), `"ai"`, `"robot"`, 1)
+	sb.addRawNote(repo, "refs/notes/agent-trace", c1, agentTraceFor(c1, "a.go")+"\n"+bad+"\n")
+	sb.write(repo, "b.go", "b1\n")
+	c2 := sb.commit(repo, "b\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>", "b.go")
+	sb.write(repo, "c.go", "c1\nc2\nc3\n")
+	c3 := sb.commit(repo, "c", "c.go")
+	sb.addRawNote(repo, "refs/notes/ai", c3, gitAINoteFor(c3, "c.go", `\u001b]0;pwned\u0007`))
+	sb.addRawNote(repo, "refs/notes/ai", c2, gitAINoteFor(c2, "b.go", "m")) // lines 1-3 and 5 of a 1-line file
+
+	lines := sb.blameJSON(repo, "a.go")
+	if len(lines) != 6 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	want := []struct {
+		attr, agent, from, sources string
+		claims                     int
+	}{
+		{"agent", "claude", "git-ai's notes", "", 1},
+		{"agent", "claude", "git-ai's notes", "", 1},
+		{"agent", "claude", "git-ai's notes", "sources disagree", 2},
+		{"agent", "compass", "compass's Agent Trace record", "", 1},
+		{"human", "", "git-ai's notes", "", 1},
+		{"unknown", "", "", "", 0},
+	}
+	for i, w := range want {
+		l := lines[i]
+		agent := ""
+		if l.Agent != nil {
+			agent = *l.Agent
+		}
+		if l.Attribution != w.attr || agent != w.agent || l.From != w.from || l.Sources != w.sources || len(l.Claims) != w.claims {
+			t.Errorf("line %d: %s %q from %q, %q, %d claims; want %+v", i+1, l.Attribution, agent, l.From, l.Sources, len(l.Claims), w)
+		}
+	}
+	if c := lines[0].Claims; len(c) == 1 && (c[0].Model != "claude-sonnet-4-6" || c[0].Session != "sess-1" || c[0].Source != "git-ai") {
+		t.Errorf("line 1's claim: %+v", c[0])
+	}
+	if c := lines[4].Claims; len(c) == 1 && c[0].Person != "Ann Lee <ann@example.com>" {
+		t.Errorf("line 5's claim: %+v", c[0])
+	}
+
+	// b.go's one line: git-ai's line claim (its log runs past the file's
+	// end, which only doctor can see) above the commit's trailer.
+	b := sb.blameJSON(repo, "b.go")
+	if len(b) != 1 || b[0].Attribution != "agent" || b[0].From != "git-ai's notes" || len(b[0].Claims) != 2 ||
+		b[0].Claims[1].Tool != "aider" || b[0].Claims[1].Model != "gpt-4o" || b[0].Claims[1].Evidence != "commit trailer" {
+		t.Errorf("b.go: %+v", b)
+	}
+	r := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor")
+	for _, s := range []string{"other tools' notes", "1 note(s) on refs/notes/agent-trace", "3 note(s) on refs/notes/ai", "3 skipped by every read"} {
+		if !strings.Contains(r.stdout, s) {
+			t.Errorf("doctor lacks %q:\n%s", s, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "\x1b") {
+		t.Errorf("doctor prints a raw escape")
+	}
+
+	text := sb.convo(repo, "blame", "a.go")
+	for _, s := range []string{"claude (git-ai)", "compass (trace)", "Ann Lee (git-ai)", "sources disagree on line(s) 3", "4 line(s) from git-ai's notes"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("blame text lacks %q:\n%s", s, text)
+		}
+	}
+	sb.write(repo, "d.go", "d1\n")
+	sb.commit(repo, "d\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>", "d.go")
+	if text := sb.convo(repo, "blame", "d.go"); !strings.Contains(text, "aider? (trailer)") {
+		t.Errorf("d.go:\n%s", text)
+	}
+	if d := sb.blameJSON(repo, "d.go"); len(d) != 1 || d[0].Attribution != "unknown" || d[0].From != "a Co-authored-by trailer" {
+		t.Errorf("d.go: %+v", d)
+	}
+	// The hostile note is skipped whole: no claim, no escape.
+	c := sb.convo(repo, "blame", "c.go")
+	if strings.Contains(c, "\x1b") || strings.Contains(c, "git-ai") {
+		t.Errorf("c.go:\n%q", c)
+	}
+	if cj := sb.blameJSON(repo, "c.go"); len(cj) != 3 || cj[0].Claims != nil {
+		t.Errorf("c.go: %+v", cj)
+	}
+	// stats: a.go's 6 lines (4 an agent's: git-ai's 1-3, compass's 4) and
+	// b.go's line; c.go's note is skipped, d.go's trailer counts no line.
+	var st statsJSON
+	if err := json.Unmarshal([]byte(sb.convo(repo, "stats", "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Added != 7 || st.Agent != 5 || st.Examined != 2 || st.Sources["git-ai's notes"] != 2 || st.Sources["compass's Agent Trace record"] != 1 {
+		t.Errorf("stats: %+v", st)
+	}
+}
+
+// TestBlameWithoutOtherRefs: no other tool's ref, no trailer: blame's
+// JSON carries no claims (git-convo alone speaks).
+func TestBlameWithoutOtherRefs(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("plain")
+	sb.write(repo, "a.go", "l1\n")
+	sb.commit(repo, "a", "a.go")
+	for _, l := range sb.blameJSON(repo, "a.go") {
+		if l.Claims != nil || l.From != "" || l.Sources != "" {
+			t.Errorf("%+v", l)
+		}
+	}
+	if text := sb.convo(repo, "blame", "a.go"); strings.Contains(text, "# other tools") {
+		t.Errorf("%s", text)
+	}
+}
+
+// TestShowOtherTools: show names each writer other tools name in a
+// commit, with its lines and its source; a person git-ai saw typing is
+// that person, not "no record".
+func TestShowOtherTools(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("show")
+	sb.write(repo, "a.go", "l1\nl2\nl3\nl4\nl5\nl6\n")
+	c1 := sb.commit(repo, "a\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>", "a.go")
+	sb.addRawNote(repo, "refs/notes/ai", c1, gitAINoteFor(c1, "a.go", "claude-sonnet-4-6"))
+	text := sb.convo(repo, "show", "--no-patch", c1)
+	for _, s := range []string{"other tools:", "claude (claude-sonnet-4-6), session sess-1: 3 line(s) in a.go (from git-ai's notes; git-ai checkpoint)",
+		"Ann Lee <ann@example.com>, a person: 1 line(s) in a.go (from git-ai's notes; seen typed by git-ai)",
+		"aider (gpt-4o): which lines is not known (from a Co-authored-by trailer; commit trailer)"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("show lacks %q:\n%s", s, text)
+		}
+	}
+	var obj struct {
+		OtherTools []otherTool `json:"otherTools"`
+	}
+	if err := json.Unmarshal([]byte(sb.convo(repo, "show", "--json", c1)), &obj); err != nil {
+		t.Fatal(err)
+	}
+	if len(obj.OtherTools) != 3 || obj.OtherTools[0].Lines != 3 || obj.OtherTools[0].Source != "git-ai" || !obj.OtherTools[2].Commit {
+		t.Errorf("%+v", obj.OtherTools)
+	}
+	// log: the notes' writers (trailers are not read by log: its git log
+	// reads no message bodies).
+	lg := sb.convo(repo, "log", "-n", "1")
+	for _, s := range []string{"claude (claude-sonnet-4-6) (3 line(s), from git-ai's notes)", "Ann Lee <ann@example.com> (1 line(s), from git-ai's notes)"} {
+		if !strings.Contains(lg, s) {
+			t.Errorf("log lacks %q:\n%s", s, lg)
+		}
+	}
+	var lj struct {
+		OtherTools []otherTool `json:"otherTools"`
+	}
+	first, _, _ := strings.Cut(sb.convo(repo, "log", "--json", "-n", "1"), "\n")
+	if err := json.Unmarshal([]byte(first), &lj); err != nil || len(lj.OtherTools) != 2 {
+		t.Errorf("log --json: %v %+v", err, lj.OtherTools)
+	}
+}
+
+// TestInstallFetchesGitAINotes: install adds the fetch of refs/notes/ai
+// only when the remote has it, into a tracking ref; reads use it; nothing
+// pushes it.
+func TestInstallFetchesGitAINotes(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	if cfg := a.run(a.dir, "git", "config", "--get-all", "remote.origin.fetch"); strings.Contains(cfg, "notes/ai") {
+		t.Fatalf("refspec added for a remote without git-ai's notes: %s", cfg)
+	}
+	a.write(a.dir, "a.go", "l1\nl2\nl3\nl4\nl5\n")
+	c := a.commit(a.dir, "a", "a.go")
+	a.addRawNote(a.dir, "refs/notes/ai", c, gitAINoteFor(c, "a.go", "claude-sonnet-4-6"))
+	a.run(a.dir, "git", "push", "-q", "origin", "main", "refs/notes/ai")
+
+	b := cloneAs(t, bare, "b")
+	cfg := b.run(b.dir, "git", "config", "--get-all", "remote.origin.fetch")
+	if !strings.Contains(cfg, "+refs/notes/ai:refs/notes/remotes/origin/ai") {
+		t.Fatalf("no refspec: %s", cfg)
+	}
+	if push := b.runEnv(b.dir, b.env, "", "git", "config", "--get-all", "remote.origin.push"); strings.Contains(push.stdout, "ai") {
+		t.Errorf("a push refspec: %s", push.stdout)
+	}
+	if out := b.convo(b.dir, "blame", "a.go"); !strings.Contains(out, "claude (git-ai)") {
+		t.Errorf("blame in the clone:\n%s", out)
+	}
+	// b commits and pushes: git-ai's ref on the remote is untouched.
+	before := b.run(b.dir, "git", "ls-remote", "origin", "refs/notes/ai")
+	b.write(b.dir, "b.go", "x\n")
+	b.commit(b.dir, "b", "b.go")
+	b.run(b.dir, "git", "push", "-q", "origin", "main")
+	if after := b.run(b.dir, "git", "ls-remote", "origin", "refs/notes/ai"); after != before {
+		t.Errorf("refs/notes/ai moved on the remote: %s -> %s", before, after)
+	}
+	if refs := b.run(b.dir, "git", "for-each-ref", "refs/notes/ai"); refs != "" {
+		t.Errorf("git-convo wrote refs/notes/ai in the clone: %s", refs)
+	}
+}
+
+// TestTraceFormatGitAI: git-convo's attribution of a commit, printed as a
+// git-ai authorship log, reads back through the git-ai reader with the
+// conversation's lines under git-ai's own session key for it; and a
+// clone reading that log as git-ai's note gives the lines to the same
+// conversation (it is that conversation, not a second one).
+func TestTraceFormatGitAI(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	conv := "3f1c9a52-7d0e-4b8e-9a61-2c5d8e4f7a10"
+	a.conversation(t, conv, "Add a limiter", "Added it.", "add a limiter", "limit.go", "package limit\n\nfunc Allow() bool {\n\treturn true\n}\n")
+	c := a.commit(a.dir, "limiter", "limit.go")
+	out := a.convo(a.dir, "trace", "--format", "git-ai", c)
+	l, err := gitai.Parse([]byte(out))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lines := l.Lines("limit.go")
+	if len(lines) < 4 {
+		t.Fatalf("%d lines attested:\n%s", len(lines), out)
+	}
+	for n, who := range lines {
+		if who.Agent.Tool != "cursor" || who.Agent.ID != conv || who.Session != gitai.SessionKey("cursor", conv) {
+			t.Errorf("line %d: %+v", n, who)
+		}
+	}
+	if l.Meta.BaseCommitSHA != c {
+		t.Errorf("base_commit_sha %s", l.Meta.BaseCommitSHA)
+	}
+	if refs := a.run(a.dir, "git", "for-each-ref", "refs/notes/ai"); refs != "" {
+		t.Errorf("trace wrote refs/notes/ai: %s", refs)
+	}
+	// The log as git-ai's note: blame names the conversation, and says
+	// the two sources agree.
+	a.addRawNote(a.dir, "refs/notes/ai", c, out)
+	bl := a.blameJSON(a.dir, "limit.go")
+	if bl[0].Sources != "2 sources agree" || bl[0].WrittenBy == nil || *bl[0].WrittenBy != conv {
+		t.Errorf("line 1: %+v", bl[0])
+	}
+	if r := a.runEnv(a.dir, a.env, "", "git", "convo", "trace", "--format", "git-ai", c+"~1", c); r.code != 2 {
+		t.Errorf("two revisions: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestHostileGitAINotesBounded: a git-ai note of 100,000 entries, one of
+// huge ranges, and one of escapes: blame and doctor answer at once, claim
+// nothing from them and print no raw escape.
+func TestHostileGitAINotesBounded(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("hostile")
+	sb.write(repo, "a.go", "l1\nl2\n")
+	c := sb.commit(repo, "a", "a.go")
+	var b strings.Builder
+	b.WriteString("a.go\n")
+	for i := range 100_000 {
+		b.WriteString("  s_00112233445566::t_66554433221100 " + strconv.Itoa(i%2+1) + "\n")
+	}
+	meta := gitAINoteFor(c, "a.go", "m")
+	_, js, _ := strings.Cut(meta, "---\n")
+	sb.addRawNote(repo, "refs/notes/ai", c, b.String()+"---\n"+js)
+	r := sb.runWithin(20*time.Second, repo, "blame", "--json", "a.go")
+	if r.code != 0 || strings.Contains(r.stdout, "git-ai") {
+		t.Errorf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	sb.addRawNote(repo, "refs/notes/ai", c, "a.go\n  s_00112233445566::t_66554433221100 1-999999999999\n---\n"+js)
+	if r := sb.runWithin(20*time.Second, repo, "blame", "a.go"); r.code != 0 || strings.Contains(r.stdout, "git-ai") {
+		t.Errorf("huge range: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	d := sb.runWithin(20*time.Second, repo, "doctor")
+	if !strings.Contains(d.stdout, "1 skipped by every read") || strings.Contains(d.stdout, "\x1b") {
+		t.Errorf("doctor:\n%s", d.stdout)
+	}
+}
+
+// TestMCPOtherTools: get_commit_conversations carries what git-ai's notes
+// and the trailers say of the commit, each with its source.
+func TestMCPOtherTools(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("mcp")
+	sb.write(repo, "a.go", "l1\nl2\nl3\nl4\nl5\n")
+	c := sb.commit(repo, "a\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>", "a.go")
+	sb.addRawNote(repo, "refs/notes/ai", c, gitAINoteFor(c, "a.go", "claude-sonnet-4-6"))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command("git", "convo", "mcp")
+	cmd.Dir, cmd.Env = repo, sb.env
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_commit_conversations", Arguments: map[string]any{"commitHash": c}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var out struct {
+		OtherTools []otherTool `json:"otherTools"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.OtherTools) != 3 || out.OtherTools[0].From != "git-ai's notes" || out.OtherTools[0].Lines != 3 ||
+		out.OtherTools[0].Model != "claude-sonnet-4-6" || out.OtherTools[2].Tool != "aider" {
+		t.Errorf("%s", b)
+	}
+}
+
+// TestShareAlsoGitAI: refs/notes/ai is written only with share on --also
+// git-ai, never over a note already there, never pushed; share off stops it.
+func TestShareAlsoGitAI(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	conv := "3f1c9a52-7d0e-4b8e-9a61-2c5d8e4f7a10"
+	a.conversation(t, conv, "Add a limiter", "Added it.", "add a limiter", "limit.go", "package limit\n\nfunc Allow() bool {\n\treturn true\n}\n")
+	c := a.commit(a.dir, "limiter", "limit.go")
+	a.convo(a.dir, "share", "on")
+	if refs := a.run(a.dir, "git", "for-each-ref", "refs/notes/ai"); refs != "" {
+		t.Fatalf("share on wrote refs/notes/ai: %s", refs)
+	}
+	a.convo(a.dir, "share", "off")
+	out := a.convo(a.dir, "share", "on", "--also", "git-ai")
+	if !strings.Contains(out, "1 git-ai authorship log") {
+		t.Errorf("share on --also git-ai:\n%s", out)
+	}
+	l, err := gitai.Parse([]byte(a.noteText("refs/notes/ai", c)))
+	if err != nil || len(l.Lines("limit.go")) < 4 || l.Meta.Sessions[gitai.SessionKey("cursor", conv)].AgentID.ID != conv {
+		t.Fatalf("%v %+v", err, l)
+	}
+	// A note git-ai wrote on the next commit stays as it was.
+	a.conversation(t, conv, "Add a limiter", "Added it.", "more", "limit2.go", "package limit\n\nfunc Deny() bool {\n\treturn false\n}\n")
+	c2 := a.commit(a.dir, "more", "limit2.go")
+	theirs := gitAINoteFor(c2, "limit2.go", "claude-sonnet-4-6")
+	a.addRawNote(a.dir, "refs/notes/ai", c2, theirs)
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	a.convo(a.dir, "push")
+	if got := a.noteText("refs/notes/ai", c2); strings.TrimSpace(got) != strings.TrimSpace(theirs) {
+		t.Errorf("git-ai's note replaced:\n%s", got)
+	}
+	if r := a.runEnv(a.dir, a.env, "", "git", "ls-remote", "origin", "refs/notes/ai"); strings.TrimSpace(r.stdout) != "" {
+		t.Errorf("refs/notes/ai pushed: %s", r.stdout)
+	}
+	a.convo(a.dir, "share", "off")
+	if v := a.runEnv(a.dir, a.env, "", "git", "config", "convo.shareAlso"); v.code == 0 {
+		t.Errorf("convo.shareAlso still %q after share off", v.stdout)
+	}
+	if r := a.runEnv(a.dir, a.env, "", "git", "convo", "share", "on", "--also", "jj"); r.code != 2 {
+		t.Errorf("--also jj: exit %d", r.code)
+	}
+}

@@ -1,0 +1,97 @@
+package interop
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/interop/gitai"
+	"github.com/git-convo/git-convo/pkg/notes"
+)
+
+// GitAIFetchRefspec brings a remote's git-ai notes into a tracking ref on
+// each fetch, never into refs/notes/ai (git-ai's own, which a forced
+// fetch would overwrite).
+func GitAIFetchRefspec(remote string) string {
+	return "+" + gitai.Ref + ":" + GitAITrackingRef(remote)
+}
+
+// SetupGitAI adds GitAIFetchRefspec to remote when the remote has
+// refs/notes/ai (one git ls-remote), and fetches it once. It never adds a
+// push refspec: git-convo never pushes another tool's ref. added says
+// whether the refspec is (now) there; fetched is how many notes came.
+func SetupGitAI(ctx context.Context, g notes.Git, remote string) (added bool, err error) {
+	run := func(args ...string) (string, error) {
+		b, err := gitx.Command(ctx, g.Dir, g.Env, args...).Output()
+		return string(b), err
+	}
+	if remotes, err := g.Remotes(ctx); err != nil || !slices.Contains(remotes, remote) {
+		return false, err // no such remote: nothing to ask
+	}
+	out, err := run("ls-remote", "--refs", remote, gitai.Ref)
+	if err != nil || !strings.Contains(out, "\t"+gitai.Ref) {
+		return false, err
+	}
+	spec := GitAIFetchRefspec(remote)
+	have, _ := run("config", "--local", "--get-all", "remote."+remote+".fetch")
+	for _, v := range strings.Split(have, "\n") {
+		if v == spec {
+			return true, nil
+		}
+	}
+	if _, err := run("config", "--local", "--add", "remote."+remote+".fetch", spec); err != nil {
+		return false, err
+	}
+	_, err = run("fetch", "--quiet", "--no-write-fetch-head", remote, spec)
+	return true, err
+}
+
+// KeyShareAlso is the git config key `git convo share on --also git-ai`
+// sets: git-convo then also writes its attribution into refs/notes/ai.
+const KeyShareAlso = "convo.shareAlso"
+
+// WriteGitAI writes logs (commit -> authorship log) into refs/notes/ai, on
+// commits that have no note there: a note git-ai (or anyone) wrote is never
+// replaced. It returns how many it wrote. refs/notes/ai is never pushed.
+func WriteGitAI(ctx context.Context, g notes.Git, logs map[string][]byte) (int, error) {
+	if len(logs) == 0 {
+		return 0, nil
+	}
+	have := map[string]bool{}
+	if out, err := gitx.Command(ctx, g.Dir, g.Env, "ls-tree", "-r", "-z", "--full-tree", gitai.Ref).Output(); err == nil {
+		for entry := range strings.SplitSeq(string(out), "\x00") {
+			if _, path, ok := strings.Cut(entry, "\t"); ok {
+				have[strings.ReplaceAll(path, "/", "")] = true
+			}
+		}
+	}
+	n := 0
+	for commit, log := range logs {
+		if have[commit] {
+			continue
+		}
+		cmd := gitx.Command(ctx, g.Dir, g.Env, "notes", "--ref="+gitai.Ref, "add", "-F", "-", commit)
+		cmd.Stdin = strings.NewReader(string(log))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return n, fmt.Errorf("git notes --ref=%s add %.12s: %v: %s", gitai.Ref, commit, err, strings.TrimSpace(string(out)))
+		}
+		n++
+	}
+	return n, nil
+}
+
+// SetShareAlso sets KeyShareAlso to value in the repository's config
+// ("": unset).
+func SetShareAlso(ctx context.Context, g notes.Git, value string) error {
+	args := []string{"config", "--local", KeyShareAlso, value}
+	if value == "" {
+		args = []string{"config", "--local", "--unset-all", KeyShareAlso}
+	}
+	err := gitx.Command(ctx, g.Dir, g.Env, args...).Run()
+	if value == "" && err != nil {
+		return nil // not set: nothing to unset
+	}
+	return err
+}

@@ -1,0 +1,189 @@
+package interop
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/notes"
+)
+
+func TestDecide(t *testing.T) {
+	convo := Claim{Source: SourceGitConvo, From: "git-convo", Rank: RankEdit, Attribution: Agent, Tool: "claude", Conversation: "c1", Session: "c1"}
+	gitaiSame := Claim{Source: SourceGitAI, From: "git-ai's notes", Rank: RankEdit, Attribution: Agent, Tool: "claude", Session: "c1", Conversation: "c1"}
+	gitaiOther := Claim{Source: SourceGitAI, From: "git-ai's notes", Rank: RankEdit, Attribution: Agent, Tool: "codex", Session: "x"}
+	traceAI := Claim{Source: SourceAgentTrace, From: "compass's Agent Trace record", Rank: RankRange, Attribution: Agent, Tool: "compass"}
+	trailer := Claim{Source: SourceTrailer, From: "a Co-authored-by trailer", Rank: RankTrailer, Attribution: Agent, Tool: "aider", Commit: true}
+	person := Claim{Source: SourceGitAI, From: "git-ai's notes", Rank: RankEdit, Attribution: Human, Person: "A <a@b>"}
+	byHand := Claim{Source: SourceGitConvo, From: "git-convo", Rank: RankOverlap, Attribution: Human}
+	mixed := Claim{Source: SourceAgentTrace, From: "x", Rank: RankRange, Attribution: Unknown}
+	cases := []struct {
+		name   string
+		claims []Claim
+		best   Claim
+		phrase string
+	}{
+		{"one source", []Claim{gitaiOther}, gitaiOther, ""},
+		{"two agree", []Claim{gitaiSame, convo}, convo, "2 sources agree"},
+		{"edit beats range", []Claim{traceAI, gitaiOther}, gitaiOther, "sources disagree"},
+		{"range beats trailer", []Claim{trailer, traceAI}, traceAI, "sources disagree"},
+		{"trailer never above an edit", []Claim{trailer, convo}, convo, "sources disagree"},
+		{"a trailer alone", []Claim{trailer}, trailer, ""},
+		{"a trailer never above (by hand)", []Claim{trailer, byHand}, byHand, "sources disagree"},
+		{"git-ai's person beats git-convo's inference", []Claim{byHand, person}, person, "2 sources agree"},
+		{"git-ai's agent beats (by hand)", []Claim{byHand, gitaiOther}, gitaiOther, "sources disagree"},
+		{"unknown never chosen", []Claim{mixed, trailer}, trailer, ""},
+		{"unknown alone", []Claim{mixed}, mixed, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v, ok := Decide(c.claims)
+			if !ok {
+				t.Fatal("no verdict")
+			}
+			if v.Best != c.best {
+				t.Errorf("best %+v, want %+v", v.Best, c.best)
+			}
+			if v.Phrase() != c.phrase {
+				t.Errorf("phrase %q, want %q", v.Phrase(), c.phrase)
+			}
+			if len(v.Claims) != len(c.claims) {
+				t.Errorf("%d claims kept of %d", len(v.Claims), len(c.claims))
+			}
+		})
+	}
+	if _, ok := Decide(nil); ok {
+		t.Error("a verdict from nothing")
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@b",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// repo makes a repository with one commit of a.go (10 lines).
+func repo(t *testing.T) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte(strings.Repeat("x\n", 10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "one\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>")
+	return dir, git(t, dir, "rev-parse", "HEAD")
+}
+
+func addNote(t *testing.T, dir, ref, commit, text string) {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "note")
+	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "notes", "--ref="+ref, "add", "-f", "-F", f, commit)
+}
+
+func gitAINote(commit, model string) string {
+	return "a.go\n  s_" + "00112233445566::t_66554433221100 1-3\n  h_aabbccddeeff00 5\n---\n" +
+		`{"schema_version":"authorship/3.0.0","base_commit_sha":"` + commit + `","prompts":{},` +
+		`"sessions":{"s_00112233445566":{"agent_id":{"tool":"claude","id":"sess-1","model":"` + model + `"}}},` +
+		`"humans":{"h_aabbccddeeff00":{"author":"Ann <ann@example.com>"}}}`
+}
+
+func TestReaderNoRefs(t *testing.T) {
+	dir, commit := repo(t)
+	g := notes.Git{Dir: dir}
+	if refs := Refs(context.Background(), g); len(refs) != 0 {
+		t.Fatalf("refs %v in a repository with none", refs)
+	}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	lines, skips, err := NewReader(r, g, nil).Read(context.Background(), []string{commit}, nil)
+	if err != nil || len(lines) != 0 || len(skips) != 0 {
+		t.Errorf("%v %v %v", lines, skips, err)
+	}
+}
+
+func TestReaderGitAIAndAgentTrace(t *testing.T) {
+	dir, commit := repo(t)
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, "claude-sonnet-4-6"))
+	rec := `{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-23T14:30:00Z",` +
+		`"vcs":{"type":"git","revision":"` + commit + `"},"tool":{"name":"compass"},"files":[{"path":"a.go","conversations":[` +
+		`{"url":"https://x.example/c/1","contributor":{"type":"ai","model_id":"openai/gpt-5"},"ranges":[{"start_line":3,"end_line":4}]}]}]}`
+	bad := strings.Replace(rec, `"ai"`, `"robot"`, 1)
+	addNote(t, dir, "refs/notes/agent-trace", commit, rec+"\n"+bad+"\n")
+	g := notes.Git{Dir: dir}
+	refs := Refs(context.Background(), g)
+	if strings.Join(refs, " ") != "refs/notes/agent-trace refs/notes/ai" {
+		t.Fatalf("refs %v", refs)
+	}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	lines, skips, err := NewReader(r, g, refs).Read(context.Background(), []string{commit}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skips) != 1 || skips[0].Ref != "refs/notes/agent-trace" {
+		t.Errorf("skips %v, want the robot record", skips)
+	}
+	at := lines[commit]["a.go"]
+	if c := at[1]; len(c) != 1 || c[0].Source != SourceGitAI || c[0].Tool != "claude" || c[0].Session != "sess-1" || c[0].Model != "claude-sonnet-4-6" {
+		t.Errorf("line 1: %+v", c)
+	}
+	if c := at[3]; len(c) != 2 {
+		t.Errorf("line 3: %+v, want git-ai's and compass's", c)
+	} else if v, _ := Decide(c); v.Best.Source != SourceGitAI || v.Phrase() != "sources disagree" {
+		t.Errorf("line 3: %+v %q", v.Best, v.Phrase())
+	}
+	if c := at[4]; len(c) != 1 || c[0].From != "compass's Agent Trace record" || c[0].Model != "openai/gpt-5" {
+		t.Errorf("line 4: %+v", c)
+	}
+	if c := at[5]; len(c) != 1 || c[0].Attribution != Human || c[0].Person != "Ann <ann@example.com>" {
+		t.Errorf("line 5: %+v", c)
+	}
+	if _, ok := at[6]; ok {
+		t.Errorf("line 6 claimed: %+v", at[6])
+	}
+}
+
+// TestReaderSkipsHostileNotes: a hostile git-ai note is skipped whole and
+// named; a log copied onto another commit is refused.
+func TestReaderSkipsHostileNotes(t *testing.T) {
+	dir, commit := repo(t)
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	second := git(t, dir, "rev-parse", "HEAD")
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, `\u001b]52;c;aGk=\u0007`))
+	addNote(t, dir, "refs/notes/ai", second, gitAINote(commit, "m")) // about the first commit
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	lines, skips, err := NewReader(r, g, Refs(context.Background(), g)).Read(context.Background(), []string{commit, second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 0 || len(skips) != 2 {
+		t.Fatalf("lines %v skips %v", lines, skips)
+	}
+	for _, s := range skips {
+		if strings.ContainsAny(s.Error(), "\x1b\x07") {
+			t.Errorf("raw escape in %q", s.Error())
+		}
+	}
+}
+
+func TestTrailerClaims(t *testing.T) {
+	cs := TrailerClaims("x\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>\n")
+	if len(cs) != 1 || cs[0].Tool != "aider" || cs[0].Model != "gpt-4o" || cs[0].Rank != RankTrailer || !cs[0].Commit || cs[0].Evidence != "commit trailer" {
+		t.Errorf("%+v", cs)
+	}
+}
