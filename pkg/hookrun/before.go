@@ -213,7 +213,7 @@ func saidLines(lines []string, ins []int, said []string) ([]int, position.Write)
 }
 
 // maxLateFiles bounds the kept copies one turn's end diffs: the Stop hook
-// stays fast (each is at most maxBeforeBytes); the others go with the TTL.
+// stays fast (each is at most maxBeforeBytes); the others are dropped.
 const maxLateFiles = 16
 
 // latePrefix starts the marks of one conversation's copies whose tool had
@@ -240,8 +240,9 @@ func (o Options) markLate(dir, conv, key, p string, said []string) {
 // files that their tool had not written at its PostToolUse (VS Code's
 // apply_patch reports before it writes): a file changed since then gives
 // the tool's lines by position, as diffAfter would have; one still as kept
-// was not written, and its copy goes. At most maxLateFiles, each within
-// maxBeforeBytes; anything unreadable only loses those lines.
+// was not written. At most maxLateFiles are diffed, each within
+// maxBeforeBytes; every copy marked goes, and anything unreadable only
+// loses those lines.
 func (o Options) diffLate(a source.Activity) source.Activity {
 	dir := o.beforeDir()
 	if dir == "" || !a.EndsTurn {
@@ -252,25 +253,23 @@ func (o Options) diffLate(a source.Activity) source.Activity {
 		return a
 	}
 	sort.Strings(marks)
-	if len(marks) > maxLateFiles {
-		marks = marks[:maxLateFiles]
-	}
-	for _, mark := range marks {
+	for i, mark := range marks {
+		// Every mark goes now, diffed or not: at a later turn's end the
+		// file may hold a person's changes made between the turns.
 		kept := filepath.Join(dir, strings.TrimPrefix(filepath.Base(mark), latePrefix(a.ConversationID)))
-		m, err1 := os.ReadFile(mark)
-		before, err2 := os.ReadFile(kept)
-		p, text, hasText := strings.Cut(string(m), "\x00")
-		if err1 != nil || err2 != nil || !filepath.IsAbs(p) {
-			os.Remove(mark)
-			os.Remove(kept)
-			continue
-		}
-		now, state := readAfter(p, string(before))
-		if state == afterUnread {
-			continue // the TTL takes it
+		var m, before []byte
+		var err1, err2 error
+		if i < maxLateFiles {
+			m, err1 = os.ReadFile(mark)
+			before, err2 = os.ReadFile(kept)
 		}
 		os.Remove(mark)
 		os.Remove(kept)
+		p, text, hasText := strings.Cut(string(m), "\x00")
+		if i >= maxLateFiles || err1 != nil || err2 != nil || !filepath.IsAbs(p) {
+			continue
+		}
+		now, state := readAfter(p, string(before))
 		if state == afterWritten {
 			var said []string
 			if hasText {
