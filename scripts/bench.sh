@@ -194,6 +194,14 @@ printf '{"session_id":"bench-gemini-00001","transcript_path":"%s/none.json","cwd
 # A Codex PostToolUse of an apply_patch (pkg/codex).
 printf '{"session_id":"bench-codex-00001","turn_id":"t","transcript_path":null,"cwd":"%s","hook_event_name":"PostToolUse","model":"gpt-5","permission_mode":"default","tool_name":"apply_patch","tool_use_id":"c","tool_input":{"command":"*** Begin Patch\\n*** Update File: %s\\n@@\\n-x\\n+y\\n*** End Patch"},"tool_response":"Success."}' \
   "$work/project" "$hot" > "$work/payload-codex.json"
+# A Copilot CLI postToolUse of an edit (pkg/copilot): toolArgs is a JSON
+# string, and the event is named by the hook command (--event).
+printf '{"sessionId":"bench-copilot-00001","timestamp":1767225600000,"cwd":"%s","toolName":"edit","toolArgs":"{\\"path\\":\\"%s/%s\\",\\"old_str\\":\\"x\\",\\"new_str\\":\\"y\\"}","toolResult":{"resultType":"success","textResultForLlm":"ok"}}' \
+  "$work/project" "$work/project" "$hot" > "$work/payload-copilot.json"
+# A VS Code agent-mode PostToolUse of replace_string_in_file (pkg/vscode),
+# as it reaches git-convo: through Claude Code's hook.
+printf '{"timestamp":"2026-01-01T00:00:00.000Z","cwd":"%s","sessionId":"bench-vscode-00001","hookEventName":"PostToolUse","transcript_path":"%s/none.jsonl","tool_name":"replace_string_in_file","tool_input":{"filePath":"%s/%s","oldString":"x","newString":"y"},"tool_use_id":"c","tool_response":"ok"}' \
+  "$work/project" "$work" "$work/project" "$hot" > "$work/payload-vscode.json"
 # The hello world again, next to the captures, so that load drift since the
 # first one does not fall on one side only.
 hello=$("$bg" median -n 20 -dir "$work/project" -- hello)
@@ -201,6 +209,8 @@ cap=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-project.json
 capc=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-claude.json" -- git-convo capture --agent claude)
 capg=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-gemini.json" -- git-convo capture --agent gemini)
 capx=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-codex.json" -- git-convo capture --agent codex)
+capp=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-copilot.json" -- git-convo capture --agent copilot --event postToolUse)
+capv=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-vscode.json" -- git-convo capture --agent claude)
 # The floor of any capture past process start: open links.sqlite as
 # git-convo does and commit one row (scripts/benchhello/capturefloor).
 capf=$("$bg" median -n 20 -dir "$work/project" -- capturefloor)
@@ -208,6 +218,8 @@ row "capture afterFileEdit, whole process / hello world (ms)" "$cap" "$hello" "$
 row "capture --agent claude, PostToolUse Edit / hello world (ms)" "$capc" "$hello" "$(ratio "$capc" "$hello")" "<= 1.5"
 row "capture --agent gemini, AfterTool replace (synchronous hook) / hello world (ms)" "$capg" "$hello" "$(ratio "$capg" "$hello")" "<= 1.5"
 row "capture --agent codex, PostToolUse apply_patch / hello world (ms)" "$capx" "$hello" "$(ratio "$capx" "$hello")" "<= 1.5"
+row "capture --agent copilot, postToolUse edit / hello world (ms)" "$capp" "$hello" "$(ratio "$capp" "$hello")" "<= 1.5"
+row "capture --agent claude, VS Code's PostToolUse replace_string_in_file / hello world (ms)" "$capv" "$hello" "$(ratio "$capv" "$hello")" "<= 1.5"
 row "  floor: Go + go-sqlite3 + open links.sqlite + one write / hello" "$capf" "$hello" "$(ratio "$capf" "$hello")" ""
 row "  capture afterFileEdit / that floor" "$cap" "$capf" "$(ratio "$cap" "$capf")" ""
 if [ "${BENCH:-}" = startup ]; then

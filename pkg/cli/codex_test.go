@@ -52,13 +52,7 @@ func agentHookCommands(t *testing.T, path, agent string) map[string]string {
 // conversation's text; a commit the agent runs through its shell is linked
 // at 1.0; uninstall takes the hooks out.
 func TestCodexEndToEnd(t *testing.T) {
-	skipOnWindows(t)
-	sb := newSandbox(t)
-	repo := sb.repo("project")
-	codexHome := filepath.Join(sb.home, ".codex")
-	if err := os.MkdirAll(codexHome, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	sb, repo, codexHome := codexSandbox(t)
 	out := sb.convo(repo, "install", "--cursor=none")
 	hooksFile := filepath.Join(codexHome, "hooks.json")
 	if !strings.Contains(out, hooksFile+": Codex hooks created") || !strings.Contains(out, "approve") {
@@ -176,4 +170,41 @@ func TestImportNewAgents(t *testing.T) {
 	if agents[cx] != "codex" || agents[gm] != "gemini" {
 		t.Errorf("show after import: %v", agents)
 	}
+}
+
+// TestCodexConfigTOMLDoctor: git-convo's hooks written by hand in
+// ~/.codex/config.toml's [hooks] are installed hooks to doctor, not
+// "missing"; without them, doctor says missing.
+func TestCodexConfigTOMLDoctor(t *testing.T) {
+	sb, repo, codexHome := codexSandbox(t)
+	sb.convo(repo, "install", "--cursor=none", "--codex=none")
+	sb.run(repo, "git", "config", "--unset", "convo.codex") // no choice remembered
+	doctor := func() string { return sb.runEnv(repo, sb.env, "", "git", "convo", "doctor").stdout }
+	if doc := doctor(); !strings.Contains(doc, "codex hooks    no Codex hooks.json names git-convo capture") {
+		t.Fatalf("doctor with no Codex hooks:\n%s", doc)
+	}
+	var toml strings.Builder
+	toml.WriteString("model = \"gpt-5.5\"\n\n[features]\nhooks = true\n\n")
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"} {
+		toml.WriteString("[[hooks." + ev + "]]\n[[hooks." + ev + ".hooks]]\ntype = \"command\"\ncommand = \"git-convo capture --agent codex\"\ntimeout = 10\n\n")
+	}
+	config := filepath.Join(codexHome, "config.toml")
+	if err := os.WriteFile(config, []byte(toml.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if doc := doctor(); !strings.Contains(doc, "ok   codex hooks    "+config+" ([hooks])") {
+		t.Errorf("doctor does not see the hooks in config.toml:\n%s", doc)
+	}
+}
+
+// codexSandbox is a sandbox with a repository and Codex's directory.
+func codexSandbox(t *testing.T) (sb *sandbox, repo, codexHome string) {
+	skipOnWindows(t)
+	sb = newSandbox(t)
+	repo = sb.repo("project")
+	codexHome = filepath.Join(sb.home, ".codex")
+	if err := os.MkdirAll(codexHome, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return sb, repo, codexHome
 }

@@ -113,3 +113,71 @@ func TestUnknownPayloadCounted(t *testing.T) {
 		t.Errorf("doctor does not count the unknown payload, or not say whose hooks sent it:\n%s", doc)
 	}
 }
+
+// TestVSCodeApplyPatchWrittenAfterPostToolUse: VS Code's apply_patch can
+// report its PostToolUse before it writes the files. The copies its
+// PreToolUse kept are diffed again at the turn's end (Stop), so the lines
+// the patch wrote, in the file it updated and the one it added, are the
+// session's by position, and the person's line after the turn is not.
+func TestVSCodeApplyPatchWrittenAfterPostToolUse(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	if err := os.MkdirAll(filepath.Join(sb.home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb.convo(repo, "install", "--cursor=none", "--claude=user")
+	cmds := claudeHookCommands(t, filepath.Join(sb.home, ".claude", "settings.json"))
+	base := "package x\n\nfunc A() int {\n\treturn 1\n}\n"
+	sb.write(repo, "x.go", base)
+	sb.commit(repo, "x: A", "x.go")
+
+	const sid = "9a3c1f0e-6b7d-4e2a-9c1b-2f4d6e8a0b1c"
+	x, y := filepath.Join(repo, "x.go"), filepath.Join(repo, "y.go")
+	patch := "*** Begin Patch\n*** Update File: " + x + "\n@@\n func A() int {\n \treturn 1\n }\n+\n+func B() int {\n+\treturn 2\n+}\n" +
+		"*** Add File: " + y + "\n+package x\n+\n+var Y = 1\n*** End Patch"
+	common := func(event string, kv map[string]any) map[string]any {
+		m := map[string]any{"timestamp": "2026-05-11T23:13:12.819Z", "cwd": repo, "sessionId": sid, "hookEventName": event, "transcript_path": filepath.Join(sb.root, "none.jsonl")}
+		for k, v := range kv {
+			m[k] = v
+		}
+		return m
+	}
+	sb.jsonReplyHook(repo, cmds["UserPromptSubmit"], common("UserPromptSubmit", map[string]any{"prompt": "Add B and Y"}))
+	call := map[string]any{"tool_name": "apply_patch", "tool_input": map[string]any{"input": patch, "explanation": "Add B and Y."}, "tool_use_id": "call_ap1"}
+	sb.jsonReplyHook(repo, cmds["PreToolUse"], common("PreToolUse", call))
+	call["tool_response"] = ""
+	sb.jsonReplyHook(repo, cmds["PostToolUse"], common("PostToolUse", call)) // before the write
+	sb.write(repo, "x.go", base+"\nfunc B() int {\n\treturn 2\n}\n")
+	sb.write(repo, "y.go", "package x\n\nvar Y = 1\n")
+	sb.jsonReplyHook(repo, cmds["Stop"], common("Stop", map[string]any{"stop_hook_active": false}))
+	sb.write(repo, "x.go", base+"\nfunc B() int {\n\treturn 2\n}\n\n// by hand\n")
+	sb.commit(repo, "x: B, Y", "x.go", "y.go")
+
+	for _, c := range []struct{ file, want string }{
+		// base (5 lines); the patch's blank line and B's three; the person's two.
+		{"x.go", "- - - - - v v v v - -"},
+		{"y.go", "v v v"},
+	} {
+		lines := sb.blameJSON(repo, c.file)
+		if got := owners(lines, map[string]string{sid: "v"}); got != c.want {
+			t.Errorf("%s: blame owners %q, want %q (v~: text evidence only)", c.file, got, c.want)
+		}
+		for _, l := range lines {
+			if l.WrittenBy != nil && (l.Agent == nil || *l.Agent != "vscode" || l.Evidence == nil || *l.Evidence != "position") {
+				t.Errorf("%s line %d: agent %s evidence %s, want vscode, position", c.file, l.Line, deref(l.Agent), deref(l.Evidence))
+			}
+		}
+	}
+	// The turn's end took the copies and their marks.
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(sb.linksDB), "before", "*")); len(left) > 0 {
+		t.Errorf("kept copies left after Stop: %v", left)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<none>"
+	}
+	return *s
+}

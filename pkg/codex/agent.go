@@ -1,6 +1,7 @@
 // Package codex is everything git-convo knows about OpenAI's Codex CLI: its
 // hook payloads (codex-rs/hooks), its hooks.json (~/.codex, CODEX_HOME, or
-// <repo>/.codex), its apply_patch edits, and its session rollouts under
+// <repo>/.codex; the [hooks] of config.toml read for doctor), its apply_patch
+// edits, and its session rollouts under
 // ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl. It implements source.Agent.
 package codex
 
@@ -8,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -89,9 +91,14 @@ var ErrMalformed = errors.New("malformed Codex hooks.json")
 // config is hooks.json, as package hookcfg merges it.
 func config() hookcfg.Config {
 	return hookcfg.Config{Kind: "codex-hooks", Malformed: ErrMalformed, Ours: func(h json.RawMessage) bool {
-		c, ok := source.CaptureEntry(h)
-		return ok && strings.Contains(c, "--agent codex")
+		c, _ := source.CaptureEntry(h)
+		return ours(c)
 	}}
+}
+
+// ours reports whether a hook command is git-convo's capture for Codex.
+func ours(command string) bool {
+	return source.IsCapture(command) && strings.Contains(command, "--agent codex")
 }
 
 // userHooks is the user-level hooks.json, and whether Codex's directory
@@ -106,6 +113,19 @@ func userHooks(getenv func(string) string) (path string, present bool) {
 }
 
 func projectHooks(top string) string { return filepath.Join(top, ".codex", "hooks.json") }
+
+// configFiles are the config.toml files whose [hooks] Codex reads beside
+// the hooks.json files: the repository's, then the user's.
+func configFiles(env source.HookEnv) []string {
+	var out []string
+	if env.TopLevel != "" {
+		out = append(out, filepath.Join(env.TopLevel, ".codex", "config.toml"))
+	}
+	if h := Home(env.Getenv); h != "" {
+		out = append(out, filepath.Join(h, "config.toml"))
+	}
+	return out
+}
 
 // DefaultScope implements source.Agent: the user's hooks.json when Codex is
 // installed, else none.
@@ -137,9 +157,52 @@ func (Agent) UninstallHooks(env source.HookEnv, user bool) ([]string, error) {
 // CheckHooks implements source.Agent. Codex keeps whether the user approved
 // a hook to itself: doctor tells a missing hook from an installed one, and
 // says an installed one runs once approved (doctor's "last capture" line
-// says whether any agent's hook ran).
+// says whether any agent's hook ran). Hooks the user wrote in config.toml's
+// [hooks] count too: Codex runs the hooks of every file, so the events of
+// all of them together are what is installed.
 func (Agent) CheckHooks(env source.HookEnv) (source.Check, []source.Check) {
-	return files(env).Check(), nil
+	f := files(env)
+	c := f.Check()
+	if c.State == source.CheckOK || c.State == source.CheckWarn {
+		return c, nil
+	}
+	have := map[string]bool{}
+	var where []string
+	for _, p := range configFiles(env) {
+		found := false
+		for event, cmds := range tomlHookCommands(p) {
+			for _, cmd := range cmds {
+				if ours(cmd) {
+					have[event], found = true, true
+				}
+			}
+		}
+		if found {
+			where = append(where, p)
+		}
+	}
+	if len(where) == 0 {
+		return c, nil
+	}
+	for _, p := range []string{f.Project, f.User} {
+		if events, _, err := f.Installed(p, f.Specs); err == nil {
+			for _, e := range events {
+				have[e] = true
+			}
+		}
+	}
+	var missing []string
+	for _, s := range f.Specs {
+		if !have[s.Event] {
+			missing = append(missing, s.Event)
+		}
+	}
+	c = source.Check{Name: c.Name, Detail: strings.Join(where, ", ") + " ([hooks])" + f.Note}
+	if len(missing) > 0 {
+		c.State, c.Detail = source.CheckPartial, fmt.Sprintf("%s ([hooks]) lacks %v", strings.Join(where, ", "), missing)
+		c.Fix = "add them to that [hooks] table (hooks.json has them all: git convo install --codex=user, and take git-convo's out of config.toml, or Codex runs both)"
+	}
+	return c, nil
 }
 
 // UserLeftovers implements source.Leftovers.

@@ -72,9 +72,11 @@ func (o Options) capture(ctx context.Context, src source.Source, event string, s
 		return src, a
 	}
 	// Files a tool is about to write, whose text its payloads will not
-	// give: kept now, diffed when it has written them.
+	// give: kept now, diffed when it has written them (at its PostToolUse,
+	// or at the turn's end when it wrote them after that).
 	o.keepBefore(a)
 	a = o.diffAfter(a)
+	a = o.diffLate(a)
 	// The edit's lines are located in the file now, while it is as the
 	// edit left it (one read a file); carrying them to a commit waits for
 	// the recording.

@@ -24,6 +24,11 @@ func CaptureEntry(entry json.RawMessage) (command string, ok bool) {
 	if json.Unmarshal(entry, &e) != nil {
 		return "", false
 	}
-	c := e.Command
-	return c, (strings.Contains(c, "git-convo") || strings.Contains(c, "git convo")) && strings.Contains(c, " capture")
+	return e.Command, IsCapture(e.Command)
+}
+
+// IsCapture reports whether a hook command runs git-convo's capture,
+// whatever binary path it names.
+func IsCapture(command string) bool {
+	return (strings.Contains(command, "git-convo") || strings.Contains(command, "git convo")) && strings.Contains(command, " capture")
 }
