@@ -161,8 +161,10 @@ type packed struct {
 const maxBaseBytes = 32 << 20
 
 // read returns the object at off in p. base resolves a REF_DELTA's base by
-// hash (any pack, or loose).
-func (pr *packReader) read(p *packIndex, off int64, depth int,
+// hash (any pack, or loose). An object over limit (when not 0) is
+// errOverLimit: of a delta only the two sizes at its start are inflated,
+// and a delta whose base is over limit is git's to read (errBadPack).
+func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 	base func(plumbing.Hash, int) (plumbing.ObjectType, []byte, error)) (plumbing.ObjectType, []byte, error) {
 	if depth > 64 {
 		return 0, nil, errBadPack
@@ -196,6 +198,9 @@ func (pr *packReader) read(p *packIndex, off int64, depth int,
 	var data []byte
 	switch typ {
 	case plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject:
+		if limit > 0 && int64(size) > limit {
+			return typ, nil, errOverLimit
+		}
 		t = typ
 		data, err = pr.inflate(p, off+int64(pos), int(size))
 		if err != nil {
@@ -213,7 +218,10 @@ func (pr *packReader) read(p *packIndex, off int64, depth int,
 		if rel <= 0 || rel > off {
 			return 0, nil, errBadPack
 		}
-		bt, b, err := pr.read(p, off-rel, depth+1, base)
+		if err := pr.deltaWithin(p, off+int64(pos), int(size), limit); err != nil {
+			return 0, nil, err
+		}
+		bt, b, err := pr.read(p, off-rel, depth+1, limit, base)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -226,6 +234,9 @@ func (pr *packReader) read(p *packIndex, off int64, depth int,
 		}
 		var h plumbing.Hash
 		copy(h[:], head[pos:pos+20])
+		if err := pr.deltaWithin(p, off+int64(pos+20), int(size), limit); err != nil {
+			return 0, nil, err
+		}
 		bt, b, err := base(h, depth+1)
 		if err != nil {
 			return 0, nil, err
@@ -258,6 +269,16 @@ func (pr *packReader) undelta(p *packIndex, off int64, size int, bt plumbing.Obj
 
 // inflate reads size bytes of the zlib stream at off.
 func (pr *packReader) inflate(p *packIndex, off int64, size int) ([]byte, error) {
+	if err := pr.at(p, off); err != nil {
+		return nil, err
+	}
+	// The stream must end at the entry's size, its checksum right (git:
+	// "packed object is corrupt" otherwise).
+	return readSized(pr.zr, int64(size))
+}
+
+// at points pr.zr at the zlib stream at off.
+func (pr *packReader) at(p *packIndex, off int64) error {
 	src := bufio.NewReaderSize(io.NewSectionReader(p.pack, off, 1<<62), 4096)
 	var err error
 	if pr.zr == nil {
@@ -266,11 +287,42 @@ func (pr *packReader) inflate(p *packIndex, off int64, size int) ([]byte, error)
 		err = pr.zr.(zlib.Resetter).Reset(src, nil)
 	}
 	if err != nil {
-		return nil, errBadPack
+		return errBadPack
 	}
-	// The stream must end at the entry's size, its checksum right (git:
-	// "packed object is corrupt" otherwise).
-	return readSized(pr.zr, int64(size))
+	return nil
+}
+
+// deltaWithin checks, when limit is not 0, the delta of size bytes at off
+// against it from the two sizes it starts with (the base's and the
+// result's), inflating no more: a result over limit is errOverLimit, a
+// base over it errBadPack (git reads it). Each delta op takes at most 8
+// bytes and yields at least one, so a delta longer than that is corrupt.
+func (pr *packReader) deltaWithin(p *packIndex, off int64, size int, limit int64) error {
+	if limit <= 0 {
+		return nil
+	}
+	var b [2 * binary.MaxVarintLen64]byte
+	if err := pr.at(p, off); err != nil {
+		return err
+	}
+	n, err := io.ReadFull(pr.zr, b[:min(size, len(b))])
+	if err != nil {
+		return errBadPack
+	}
+	src, k := binary.Uvarint(b[:n])
+	if k <= 0 {
+		return errBadPack
+	}
+	dst, j := binary.Uvarint(b[k:n])
+	switch {
+	case j <= 0 || uint64(size) > uint64(k+j)+8*dst:
+		return errBadPack
+	case dst > uint64(limit):
+		return errOverLimit
+	case src > uint64(limit):
+		return errBadPack
+	}
+	return nil
 }
 
 // applyDelta rebuilds an object from its base and a git delta: the two
