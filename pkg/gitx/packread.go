@@ -223,7 +223,7 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 		}
 		bt, b, err := pr.read(p, off-rel, depth+1, limit, base)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, baseErr(err)
 		}
 		if t, data, err = pr.undelta(p, off+int64(pos), int(size), bt, b); err != nil {
 			return 0, nil, err
@@ -239,7 +239,7 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 		}
 		bt, b, err := base(h, depth+1)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, baseErr(err)
 		}
 		if t, data, err = pr.undelta(p, off+int64(pos+20), int(size), bt, b); err != nil {
 			return 0, nil, err
@@ -290,6 +290,16 @@ func (pr *packReader) at(p *packIndex, off int64) error {
 		return errBadPack
 	}
 	return nil
+}
+
+// baseErr is a delta base's error for the delta: a base over the limit,
+// though the delta gave its size within it, is a corrupt pack, not an
+// object over the limit.
+func baseErr(err error) error {
+	if err == errOverLimit {
+		return errBadPack
+	}
+	return err
 }
 
 // deltaWithin checks, when limit is not 0, the delta of size bytes at off
