@@ -184,6 +184,11 @@ func TestHostileBlobsOverLimit(t *testing.T) {
 			t.Errorf("packed %v: %d bytes allocated reading notes over a limit of %d", packed, n, limit)
 		}
 		got, _, ok := repo.BlobsInProcess([]string{part}, limit, os.Getenv)
+		// A delta longer than the limit (192 copies at least) is checked
+		// from its first bytes.
+		if _, over, ok := repo.BlobsInProcess([]string{twin}, 64, os.Getenv); !ok || !over[0] {
+			t.Errorf("packed %v: a note over a limit its delta is over too: ok %v, over %v", packed, ok, over)
+		}
 		// Packed, its base is over the limit: git's to read.
 		if ok == packed || ok && !bytes.Equal(got[0], big[:limit/2]) {
 			t.Errorf("packed %v: a note under the limit: ok %v, %d bytes", packed, ok, len(got))

@@ -218,32 +218,36 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 		if rel <= 0 || rel > off {
 			return 0, nil, errBadPack
 		}
-		if err := pr.deltaWithin(p, off+int64(pos), int(size), limit); err != nil {
+		delta, err := pr.delta(p, off+int64(pos), int(size), limit)
+		if err != nil {
 			return 0, nil, err
 		}
 		bt, b, err := pr.read(p, off-rel, depth+1, limit, base)
 		if err != nil {
 			return 0, nil, baseErr(err)
 		}
-		if t, data, err = pr.undelta(p, off+int64(pos), int(size), bt, b); err != nil {
+		if data, err = applyDelta(b, delta); err != nil {
 			return 0, nil, err
 		}
+		t = bt
 	case plumbing.REFDeltaObject:
 		if pos+20 > n {
 			return 0, nil, errBadPack
 		}
 		var h plumbing.Hash
 		copy(h[:], head[pos:pos+20])
-		if err := pr.deltaWithin(p, off+int64(pos+20), int(size), limit); err != nil {
+		delta, err := pr.delta(p, off+int64(pos+20), int(size), limit)
+		if err != nil {
 			return 0, nil, err
 		}
 		bt, b, err := base(h, depth+1)
 		if err != nil {
 			return 0, nil, baseErr(err)
 		}
-		if t, data, err = pr.undelta(p, off+int64(pos+20), int(size), bt, b); err != nil {
+		if data, err = applyDelta(b, delta); err != nil {
 			return 0, nil, err
 		}
+		t = bt
 	default:
 		return 0, nil, errBadPack
 	}
@@ -257,14 +261,29 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 	return t, data, nil
 }
 
-// undelta inflates the delta at off and applies it to base.
-func (pr *packReader) undelta(p *packIndex, off int64, size int, bt plumbing.ObjectType, base []byte) (plumbing.ObjectType, []byte, error) {
-	delta, err := pr.inflate(p, off, size)
-	if err != nil {
-		return 0, nil, err
+// delta inflates the delta of size bytes at off. With a limit (not 0) its
+// two sizes, the base's and the result's, are checked against it: a result
+// over it is errOverLimit, a base over it errBadPack (git reads it). A
+// delta longer than the limit is checked from its first bytes before it is
+// inflated; the usual small one is inflated once, then checked.
+func (pr *packReader) delta(p *packIndex, off int64, size int, limit int64) ([]byte, error) {
+	if limit > 0 && int64(size) > limit {
+		var head [2 * binary.MaxVarintLen64]byte
+		if err := pr.at(p, off); err != nil {
+			return nil, err
+		}
+		if _, err := io.ReadFull(pr.zr, head[:]); err != nil {
+			return nil, errBadPack
+		}
+		if err := deltaWithin(head[:], size, limit); err != nil {
+			return nil, err
+		}
 	}
-	out, err := applyDelta(base, delta)
-	return bt, out, err
+	d, err := pr.inflate(p, off, size)
+	if err == nil && limit > 0 {
+		err = deltaWithin(d, size, limit)
+	}
+	return d, err
 }
 
 // inflate reads size bytes of the zlib stream at off.
@@ -302,28 +321,15 @@ func baseErr(err error) error {
 	return err
 }
 
-// deltaWithin checks, when limit is not 0, the delta of size bytes at off
-// against it from the two sizes it starts with (the base's and the
-// result's), inflating no more: a result over limit is errOverLimit, a
-// base over it errBadPack (git reads it). Each delta op takes at most 8
-// bytes and yields at least one, so a delta longer than that is corrupt.
-func (pr *packReader) deltaWithin(p *packIndex, off int64, size int, limit int64) error {
-	if limit <= 0 {
-		return nil
-	}
-	var b [2 * binary.MaxVarintLen64]byte
-	if err := pr.at(p, off); err != nil {
-		return err
-	}
-	n, err := io.ReadFull(pr.zr, b[:min(size, len(b))])
-	if err != nil {
-		return errBadPack
-	}
-	src, k := binary.Uvarint(b[:n])
+// deltaWithin checks a delta of size bytes that starts with head against
+// limit. Each delta op takes at most 8 bytes and yields at least one, so a
+// delta longer than that for its result is corrupt.
+func deltaWithin(head []byte, size int, limit int64) error {
+	src, k := binary.Uvarint(head)
 	if k <= 0 {
 		return errBadPack
 	}
-	dst, j := binary.Uvarint(b[k:n])
+	dst, j := binary.Uvarint(head[k:])
 	switch {
 	case j <= 0 || uint64(size) > uint64(k+j)+8*dst:
 		return errBadPack
