@@ -162,8 +162,9 @@ const maxBaseBytes = 32 << 20
 
 // read returns the object at off in p. base resolves a REF_DELTA's base by
 // hash (any pack, or loose). An object over limit (when not 0) is
-// errOverLimit: of a delta only the two sizes at its start are inflated,
-// and a delta whose base is over limit is git's to read (errBadPack).
+// errOverLimit, known from its header (a delta: from its two sizes, before
+// its base is read), and a delta whose base is over limit is git's to read
+// (errBadPack).
 func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 	base func(plumbing.Hash, int) (plumbing.ObjectType, []byte, error)) (plumbing.ObjectType, []byte, error) {
 	if depth > 64 {
@@ -218,36 +219,20 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 		if rel <= 0 || rel > off {
 			return 0, nil, errBadPack
 		}
-		delta, err := pr.delta(p, off+int64(pos), int(size), limit)
-		if err != nil {
+		readBase := func() (plumbing.ObjectType, []byte, error) { return pr.read(p, off-rel, depth+1, limit, base) }
+		if t, data, err = pr.undelta(p, off+int64(pos), int(size), limit, readBase); err != nil {
 			return 0, nil, err
 		}
-		bt, b, err := pr.read(p, off-rel, depth+1, limit, base)
-		if err != nil {
-			return 0, nil, baseErr(err)
-		}
-		if data, err = applyDelta(b, delta); err != nil {
-			return 0, nil, err
-		}
-		t = bt
 	case plumbing.REFDeltaObject:
 		if pos+20 > n {
 			return 0, nil, errBadPack
 		}
 		var h plumbing.Hash
 		copy(h[:], head[pos:pos+20])
-		delta, err := pr.delta(p, off+int64(pos+20), int(size), limit)
-		if err != nil {
+		readBase := func() (plumbing.ObjectType, []byte, error) { return base(h, depth+1) }
+		if t, data, err = pr.undelta(p, off+int64(pos+20), int(size), limit, readBase); err != nil {
 			return 0, nil, err
 		}
-		bt, b, err := base(h, depth+1)
-		if err != nil {
-			return 0, nil, baseErr(err)
-		}
-		if data, err = applyDelta(b, delta); err != nil {
-			return 0, nil, err
-		}
-		t = bt
 	default:
 		return 0, nil, errBadPack
 	}
@@ -261,13 +246,39 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 	return t, data, nil
 }
 
-// delta inflates the delta of size bytes at off. With a limit (not 0) its
-// two sizes, the base's and the result's, are checked against it: a result
-// over it is errOverLimit, a base over it errBadPack (git reads it). A
-// delta longer than the limit is checked from its first bytes before it is
-// inflated; the usual small one is inflated once, then checked.
+// undelta applies the delta of size bytes at off to its base (readBase).
+// With a limit (not 0) the delta is read and checked first (delta), so no
+// base is read for an object over it; without, after the base, so that a
+// chain of deltas holds one delta at a time.
+func (pr *packReader) undelta(p *packIndex, off int64, size int, limit int64,
+	readBase func() (plumbing.ObjectType, []byte, error)) (plumbing.ObjectType, []byte, error) {
+	var delta []byte
+	var err error
+	if limit > 0 {
+		if delta, err = pr.delta(p, off, size, limit); err != nil {
+			return 0, nil, err
+		}
+	}
+	bt, b, err := readBase()
+	if err != nil {
+		return 0, nil, baseErr(err)
+	}
+	if limit <= 0 {
+		if delta, err = pr.inflate(p, off, size); err != nil {
+			return 0, nil, err
+		}
+	}
+	data, err := applyDelta(b, delta)
+	return bt, data, err
+}
+
+// delta inflates the delta of size bytes at off and checks its two sizes,
+// the base's and the result's, against limit: a result over it is
+// errOverLimit, a base over it errBadPack (git reads it). A delta longer
+// than the limit is checked from its first bytes before it is inflated;
+// the usual small one is inflated once, then checked.
 func (pr *packReader) delta(p *packIndex, off int64, size int, limit int64) ([]byte, error) {
-	if limit > 0 && int64(size) > limit {
+	if int64(size) > limit {
 		var head [2 * binary.MaxVarintLen64]byte
 		if err := pr.at(p, off); err != nil {
 			return nil, err
@@ -280,7 +291,7 @@ func (pr *packReader) delta(p *packIndex, off int64, size int, limit int64) ([]b
 		}
 	}
 	d, err := pr.inflate(p, off, size)
-	if err == nil && limit > 0 {
+	if err == nil {
 		err = deltaWithin(d, size, limit)
 	}
 	return d, err
