@@ -136,6 +136,7 @@ func (sb *sandbox) with(kvs ...string) []string {
 type result struct {
 	stdout, stderr string
 	code           int
+	peakRSS        int64 // of it and the children it waited for (runBounded on Linux; else -1)
 }
 
 func (sb *sandbox) runEnv(dir string, env []string, stdin string, args ...string) result {

@@ -46,11 +46,14 @@ func (sb *sandbox) runBounded(limit time.Duration, dir, bin string, args ...stri
 	if ctx.Err() != nil {
 		sb.t.Fatalf("%s %v: still running after %v (killed)", filepath.Base(bin), args, limit)
 	}
-	r := result{stdout: out.String(), stderr: errb.String()}
+	r := result{stdout: out.String(), stderr: errb.String(), peakRSS: -1}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
 		sb.t.Fatalf("%v: %v", args, err)
+	}
+	if cmd.ProcessState != nil {
+		r.peakRSS = peakRSS(cmd.ProcessState)
 	}
 	return r
 }

@@ -226,13 +226,19 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			rc.mergeShared(ctx, hashes, linked)
 		} else {
 			text := make(map[string]string, len(batch))
+			var over []string // notes too long to take inline: read note by note
 			for _, c := range batch {
-				if c.Notes != "" {
+				if c.NotesOver {
+					over = append(over, c.Hash)
+				} else if c.Notes != "" {
 					text[c.Hash] = c.Notes
 				}
 			}
 			rc.shared.MergeLinkedText(hashes, text, linked)
 			notes.LocalTitles(ctx, linked, rc.localConversation)
+			if over != nil {
+				rc.mergeShared(ctx, over, linked) // each note within its own bound
+			}
 		}
 		var recorded map[string]*store.Commit
 		if rc.json { // show-shaped objects: recorded, branch, files as show --json has them
@@ -270,7 +276,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// Shared notes come with the commits, from git log itself (%N): no
 	// process per batch, nor one to list the notes.
 	if inlineNotes {
-		lo.Notes = rc.shared.Refs()
+		lo.Notes, lo.MaxNotes = rc.shared.Refs(), notes.MaxNoteBytes
 	}
 	if opts.nameOnly {
 		gitArgs = append([]string{"--name-only"}, gitArgs...)

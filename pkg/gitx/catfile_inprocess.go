@@ -12,15 +12,20 @@ import (
 // "missing" or the object is no blob. ok is false where only git can tell
 // (a ref not in the ref files, an object not in the object files, replace
 // refs or grafts, SHA-256): ask cat-file then.
-func (r *Repo) BlobsInProcess(names []string, getenv func(string) string) ([][]byte, bool) {
+//
+// No object over limit bytes (0: no limit) is inflated past its header or
+// held: such a blob's content is nil and over[i] true; such a tree or
+// commit on the way to a name (a notes tree) leaves the answer to git.
+func (r *Repo) BlobsInProcess(names []string, limit int64, getenv func(string) string) (contents [][]byte, over []bool, ok bool) {
 	if r.ObjectFormat != "sha1" || !r.PlainObjects(getenv) {
-		return nil, false
+		return nil, nil, false
 	}
 	st := openObjects(r.CommonDir)
 	defer st.Close()
+	st.limit = limit
 	refs := refFiles{r: r}
 	trees := map[string]plumbing.Hash{} // ref -> its root tree
-	out := make([][]byte, len(names))
+	out, over := make([][]byte, len(names)), make([]bool, len(names))
 	for i, name := range names {
 		var h plumbing.Hash
 		if len(name) == 40 && IsFullHash(name) {
@@ -28,36 +33,41 @@ func (r *Repo) BlobsInProcess(names []string, getenv func(string) string) ([][]b
 		} else {
 			ref, path, found := strings.Cut(name, ":")
 			if !found || !strings.HasPrefix(ref, "refs/") || path == "" {
-				return nil, false
+				return nil, nil, false
 			}
 			tree, seen := trees[ref]
 			if !seen {
 				tip, ok := refs.resolve(ref, 0)
 				if !ok {
-					return nil, false
+					return nil, nil, false
 				}
 				if tree, ok = rootTree(st, plumbing.NewHash(tip)); !ok {
-					return nil, false
+					return nil, nil, false
 				}
 				trees[ref] = tree
 			}
 			var ok, present bool
 			if h, present, ok = treePath(st, tree, path); !ok {
-				return nil, false
+				return nil, nil, false
 			}
 			if !present {
 				continue // cat-file: missing
 			}
 		}
 		t, data, err := st.object(h)
+		if err == errOverLimit {
+			// Its type from the headers alone (a delta's is its base's).
+			t, err = st.objectType(h)
+			over[i] = t == plumbing.BlobObject
+		}
 		if err != nil {
-			return nil, false
+			return nil, nil, false
 		}
 		if t == plumbing.BlobObject {
 			out[i] = data
 		}
 	}
-	return out, true
+	return out, over, true
 }
 
 // rootTree peels a commit (or tags to one, or a tree) to its tree.

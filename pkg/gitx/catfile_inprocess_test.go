@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,7 +85,7 @@ func TestBlobsInProcessMatchesCatFile(t *testing.T) {
 		if packed {
 			r.git("gc", "-q")
 		}
-		got, ok := repo.BlobsInProcess(names, os.Getenv)
+		got, _, ok := repo.BlobsInProcess(names, 0, os.Getenv)
 		if !ok {
 			t.Fatalf("packed %v: declined", packed)
 		}
@@ -102,11 +103,102 @@ func TestBlobsInProcessMatchesCatFile(t *testing.T) {
 			t.Fatalf("only %d names found: the test reads too little", found)
 		}
 	}
-	if _, ok := repo.BlobsInProcess([]string{"refs/notes/none:" + hashes[0]}, os.Getenv); ok {
+	if _, _, ok := repo.BlobsInProcess([]string{"refs/notes/none:" + hashes[0]}, 0, os.Getenv); ok {
 		t.Error("a ref not in the files answered in process")
 	}
 	r.git("replace", hashes[1], hashes[0])
-	if _, ok := repo.BlobsInProcess(names, os.Getenv); ok {
+	if _, _, ok := repo.BlobsInProcess(names, 0, os.Getenv); ok {
 		t.Error("answered in process with replace refs")
+	}
+}
+
+// hashObject writes what r reads as a blob and returns its hash: a large
+// note made quickly, without a file of its size.
+func (r *testRepo) hashObject(content io.Reader) string {
+	r.t.Helper()
+	cmd := exec.Command("git", "hash-object", "-w", "--stdin")
+	cmd.Dir, cmd.Stdin = r.dir, content
+	out, err := cmd.Output()
+	if err != nil {
+		r.t.Fatalf("hash-object: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestHostileBlobsOverLimit (issue 28, item 9): the in-process reader held
+// a 100 MB note whole before its caller dropped it. A blob over the limit
+// is now said to be over, nil, and never inflated past its header, loose
+// or packed, whole or a delta; one under it reads as cat-file reads it,
+// and one packed as a delta of a blob over the limit is left to git.
+func TestHostileBlobsOverLimit(t *testing.T) {
+	const limit = 4 << 20
+	r := newTestRepo(t)
+	c := r.commit("c")
+	var content bytes.Buffer
+	for i := 0; content.Len() < 3*limit; i++ {
+		fmt.Fprintf(&content, "{\"line\":%d}\n", i)
+	}
+	big := content.Bytes()
+	huge := r.hashObject(bytes.NewReader(big))
+	// Packed, twin and part are deltas of huge (git deltas toward the smaller).
+	twin := r.hashObject(io.MultiReader(bytes.NewReader(big[:len(big)-100]), strings.NewReader("the end")))
+	part := r.hashObject(bytes.NewReader(big[:limit/2]))
+	small := r.hashObject(strings.NewReader("{\"files\":[]}\n"))
+	for ref, blob := range map[string]string{"convo": huge, "twin": twin, "part": part, "small": small} {
+		r.git("notes", "--ref="+ref, "add", "-C", blob, c) // reachable, so packed
+	}
+	names := []string{"refs/notes/convo:" + c, huge, twin, "refs/notes/small:" + c}
+	repo, ok := Discover(r.dir, os.Getenv)
+	if !ok {
+		t.Fatal("Discover declined")
+	}
+	allocated := func(limit int64) (uint64, [][]byte, []bool) {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		got, over, ok := repo.BlobsInProcess(names, limit, os.Getenv)
+		runtime.ReadMemStats(&after)
+		if !ok {
+			t.Fatalf("limit %d: declined", limit)
+		}
+		return after.TotalAlloc - before.TotalAlloc, got, over
+	}
+	for _, packed := range []bool{false, true} {
+		if packed {
+			r.git("gc", "-q")
+		}
+		// The control: with no limit, the notes are read whole.
+		if n, got, _ := allocated(0); n < uint64(len(big)) || !bytes.Equal(got[0], big) {
+			t.Fatalf("packed %v: with no limit, %d bytes allocated and a note of %d: the measure measures nothing", packed, n, len(got[0]))
+		}
+		n, got, over := allocated(limit)
+		for i, want := range []bool{true, true, true, false} {
+			if over[i] != want || (got[i] == nil) != want {
+				t.Errorf("packed %v, %s: over %v, %d bytes; want over %v", packed, names[i], over[i], len(got[i]), want)
+			}
+		}
+		if want := catFile(t, r.dir, names[3:]); !bytes.Equal(got[3], want[0]) {
+			t.Errorf("packed %v: the small note reads %q, cat-file %q", packed, got[3], want[0])
+		}
+		if n > limit/4 {
+			t.Errorf("packed %v: %d bytes allocated reading notes over a limit of %d", packed, n, limit)
+		}
+		got, _, ok := repo.BlobsInProcess([]string{part}, limit, os.Getenv)
+		// A delta longer than the limit (192 copies at least) is checked
+		// from its first bytes.
+		if _, over, ok := repo.BlobsInProcess([]string{twin}, 64, os.Getenv); !ok || !over[0] {
+			t.Errorf("packed %v: a note over a limit its delta is over too: ok %v, over %v", packed, ok, over)
+		}
+		// Packed, its base is over the limit: git's to read.
+		if ok == packed || ok && !bytes.Equal(got[0], big[:limit/2]) {
+			t.Errorf("packed %v: a note under the limit: ok %v, %d bytes", packed, ok, len(got))
+		}
+	}
+	// The delta cases were read: git packed them as deltas.
+	bases := r.git("cat-file", "--batch-check=%(objectname) %(deltabase)", "--batch-all-objects")
+	for _, h := range []string{twin, part} {
+		if !strings.Contains(bases, h+" "+huge) {
+			t.Errorf("%s is no delta of the large note: that case is untested\n%s", h, bases)
+		}
 	}
 }

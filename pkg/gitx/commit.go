@@ -23,6 +23,7 @@ type Commit struct {
 	Decoration  string   // decorations as git's %d prints them, colored (StreamLog with ColorDecorate)
 	Files       []string // changed paths against the first parent, sorted (ReadCommit; StreamLog with Files)
 	Notes       string   // the notes of LogOptions.Notes' refs, as git's %N prints them (StreamLog)
+	NotesOver   bool     // Notes were longer than LogOptions.MaxNotes: read past, left out
 	Mark        string   // git's %m (StreamLog with Mark)
 	Source      string   // git's %S, the ref --source names (StreamLog with Source)
 }

@@ -22,9 +22,12 @@ type LogOptions struct {
 	Abbrev        bool // also read git's abbreviation of each hash (%h) into Abbrev
 	// Notes are notes refs whose notes git prints with each commit (%N,
 	// every ref's in turn) into Notes: no process of the caller's own.
-	Notes  []string
-	Mark   bool // also read each commit's mark (%m: <, >, -, ^, =) into Mark
-	Source bool // also read the ref each commit was reached by (%S, --source) into Source
+	Notes []string
+	// MaxNotes bounds the bytes of Notes kept per commit (0: none): a
+	// commit's longer notes are read past, never held, and NotesOver set.
+	MaxNotes int
+	Mark     bool // also read each commit's mark (%m: <, >, -, ^, =) into Mark
+	Source   bool // also read the ref each commit was reached by (%S, --source) into Source
 }
 
 // logFormat is one commit of the stream, for -z: NUL-separated fields, the
@@ -64,8 +67,8 @@ func logFormat(o LogOptions) string {
 	return f
 }
 
-// logFields counts logFormat's fields.
-const logFields = 13
+// logFields counts logFormat's fields; logNotesField is %N's.
+const logFields, logNotesField = 13, 9
 
 // StreamLog runs `git log` with the caller's options, revisions and
 // pathspecs (-n, --since, --author, ranges, paths with or without "--"...)
@@ -96,7 +99,7 @@ func (r *Repo) streamCommits(ctx context.Context, cmd string, userArgs []string,
 		// Commits already read are not handed out once ctx is done.
 		// git log may print paths (a user's --name-only); git show here never.
 		paths := cmd == "log" || opts.Files
-		err := parseLog(out, paths, func(c Commit) bool { return ctx.Err() == nil && fn(c) })
+		err := parseLog(out, paths, opts.MaxNotes, func(c Commit) bool { return ctx.Err() == nil && fn(c) })
 		if err != nil && err != errStop && cmd == "show" {
 			// git show prints a blob or a tree as it is.
 			return fmt.Errorf("git show printed something that is not a commit (a file's contents or a tree?): %w", err)
@@ -234,8 +237,9 @@ func HasNotesOption(userArgs []string) bool {
 // one after a newline. Without paths (git show, which prints no paths here)
 // what follows a record is the next one, maybe after an annotated tag's
 // header, and a header left at the end (its commit was shown already) is
-// no commit.
-func parseLog(rd io.Reader, paths bool, fn func(Commit) bool) error {
+// no commit. A notes field longer than maxNotes (when not 0) is read past,
+// not kept: the commit's NotesOver says so.
+func parseLog(rd io.Reader, paths bool, maxNotes int, fn func(Commit) bool) error {
 	br := bufio.NewReaderSize(rd, 64*1024)
 	var (
 		cur       *Commit
@@ -243,17 +247,29 @@ func parseLog(rd io.Reader, paths bool, fn func(Commit) bool) error {
 		// The fields of the record being read, copied into one buffer
 		// reused for every record (offs: each field's start and end):
 		// only the strings a Commit keeps are allocated.
-		arena  []byte
-		offs   []int
-		fields [][]byte
+		arena     []byte
+		offs      []int
+		fields    [][]byte
+		notesOver bool
 	)
-	read := func() ([]byte, error) {
+	// read reads a field; one of more than limit bytes (when not 0) is
+	// read past, chunk by chunk, and returned empty with over set.
+	read := func(limit int) (field []byte, over bool, err error) {
 		start := len(arena)
 		for {
 			chunk, err := br.ReadSlice(0)
-			arena = append(arena, chunk...)
+			n := len(arena) - start + len(chunk)
+			if err == nil {
+				n-- // the NUL that ends the field
+			}
+			if limit > 0 && n > limit && !over {
+				arena, over = arena[:start], true
+			}
+			if !over {
+				arena = append(arena, chunk...)
+			}
 			if err != bufio.ErrBufferFull {
-				return arena[start:], err
+				return arena[start:], over, err
 			}
 		}
 	}
@@ -279,10 +295,15 @@ func parseLog(rd io.Reader, paths bool, fn func(Commit) bool) error {
 			arena = arena[:0] // nothing in it is needed any more
 		}
 		start := len(arena)
-		b, err := read()
-		if err == io.EOF && len(b) == 0 {
+		limit := 0
+		if cur == nil && len(offs)/2 == logNotesField {
+			limit = maxNotes
+		}
+		b, over, err := read(limit)
+		if err == io.EOF && len(b) == 0 && !over {
 			break
 		}
+		notesOver = notesOver || over
 		if err != nil && err != io.EOF {
 			return err
 		}
@@ -307,6 +328,7 @@ func parseLog(rd io.Reader, paths bool, fn func(Commit) bool) error {
 		if perr != nil {
 			return perr
 		}
+		c.NotesOver, notesOver = notesOver, false
 		cur, firstPath, offs = &c, true, offs[:0]
 	}
 	fields = recordFields()
@@ -348,7 +370,7 @@ func parseLogRecord(f [][]byte) (Commit, error) {
 	} else {
 		c.Refs = splitRefs(string(f[7]))
 	}
-	c.Notes = string(f[9])
+	c.Notes = string(f[logNotesField])
 	c.Body = strings.Trim(string(f[12]), "\n")
 	return c, nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os/exec"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -253,7 +254,7 @@ func TestParseLogStreams(t *testing.T) {
 	first := make(chan Commit, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- parseLog(pr, true, func(c Commit) bool { first <- c; return false })
+		done <- parseLog(pr, true, 0, func(c Commit) bool { first <- c; return false })
 	}()
 	// The second record's separator completes the first; the stream stays open.
 	if _, err := pw.Write([]byte(rec + "/")); err != nil {
@@ -289,11 +290,11 @@ func TestParseLogMalformed(t *testing.T) {
 		"/" + h + "\x00too few fields\x00",
 		"/" + h + "\x00too few fields",
 	} {
-		if err := parseLog(strings.NewReader(in), true, func(Commit) bool { return true }); err == nil {
+		if err := parseLog(strings.NewReader(in), true, 0, func(Commit) bool { return true }); err == nil {
 			t.Errorf("%q: no error", in)
 		}
 	}
-	if err := parseLog(strings.NewReader(""), true, func(Commit) bool { t.Error("a commit from nothing"); return true }); err != nil {
+	if err := parseLog(strings.NewReader(""), true, 0, func(Commit) bool { t.Error("a commit from nothing"); return true }); err != nil {
 		t.Error(err)
 	}
 }
@@ -336,11 +337,69 @@ func FuzzParseLog(f *testing.F) {
 	f.Add("/"+h+"\x00\x00N\x00n@x\x00\x00\x00s\x00\x00\x00b\x00\nf\x00g\x00", true)
 	f.Add("tag v1\nTagger: x\n\nmsg\n/"+h+"\x00\x00N\x00n@x\x00\x00\x00s\x00\x00\x00\x00\ntag v2\n", false)
 	f.Fuzz(func(t *testing.T, in string, paths bool) {
-		_ = parseLog(strings.NewReader(in), paths, func(c Commit) bool {
+		_ = parseLog(strings.NewReader(in), paths, 0, func(c Commit) bool {
 			if !IsFullHash(c.Hash) {
 				t.Fatalf("%+v", c)
 			}
 			return true
 		})
 	})
+}
+
+// TestHostileLogNotesBounded (issue 28, item 9): git log's %N brings a
+// commit's notes inline, and a 100 MB note was held whole by the parser.
+// Notes longer than the bound are read past, chunk by chunk, and left
+// out (NotesOver); the fields after them, and the next commit, parse as
+// before.
+func TestHostileLogNotesBounded(t *testing.T) {
+	const limit = 100 << 10 // over the parser's 64 KB chunks
+	h := strings.Repeat("ab", 20)
+	record := func(notes io.Reader) io.Reader {
+		head := "/" + h + "\x00\x00N\x00n@x\x002024-01-02T03:04:05+01:00\x002024-01-02T03:04:05+01:00\x00subject\x00\x00\x00"
+		return io.MultiReader(strings.NewReader(head), notes, strings.NewReader("\x00>\x00refs/heads/x\x00the body\x00"))
+	}
+	for _, tc := range []struct {
+		size int
+		over bool
+	}{{0, false}, {1, false}, {limit - 1, false}, {limit, false}, {limit + 1, true}, {3 * limit, true}} {
+		for _, paths := range []bool{false, true} {
+			var got []Commit
+			in := io.MultiReader(record(&repeatReader{'n', tc.size}), record(strings.NewReader("next")))
+			err := parseLog(in, paths, limit, func(c Commit) bool { got = append(got, c); return true })
+			if err != nil || len(got) != 2 {
+				t.Fatalf("notes of %d, paths %v: %d commits, %v", tc.size, paths, len(got), err)
+			}
+			c := got[0]
+			wantNotes := tc.size
+			if tc.over {
+				wantNotes = 0
+			}
+			if c.NotesOver != tc.over || len(c.Notes) != wantNotes || c.Mark != ">" || c.Source != "refs/heads/x" || c.Body != "the body" {
+				t.Errorf("notes of %d, paths %v: over %v, %d bytes of notes, mark %q, source %q, body %q", tc.size, paths, c.NotesOver, len(c.Notes), c.Mark, c.Source, c.Body)
+			}
+			if got[1].NotesOver || got[1].Notes != "next" {
+				t.Errorf("notes of %d, paths %v: the next commit's notes %q, over %v", tc.size, paths, got[1].Notes, got[1].NotesOver)
+			}
+		}
+	}
+	// 64 MiB of notes: the control without a bound holds them, the bound
+	// allocates a fraction of them.
+	const huge = 64 << 20
+	allocated := func(max int) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		err := parseLog(record(&repeatReader{'n', huge}), true, max, func(Commit) bool { return true })
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	if n := allocated(0); n < huge {
+		t.Fatalf("with no bound, %d bytes allocated for notes of %d: the measure measures nothing", n, huge)
+	}
+	if n := allocated(limit); n > 4*limit {
+		t.Errorf("%d bytes allocated for notes of %d with a bound of %d", n, huge, limit)
+	}
 }

@@ -17,6 +17,10 @@ import (
 // remote of a partial clone, a shallow boundary): the caller asks git.
 const errNoObject = constError("object not found")
 
+// errOverLimit: the object is larger than the store's limit; it was not
+// inflated past its header.
+const errOverLimit = constError("object over the size limit")
+
 // objectStore reads a repository's objects in process: loose objects and
 // packs, through alternates. It uses go-git's object formats only (and its
 // own pack reader, packread.go), not go-git's storage or object model,
@@ -30,6 +34,9 @@ type objectStore struct {
 	// odd: an alternates line git may read otherwise (white space at
 	// either end, a CR, quoting): every read is git's then.
 	odd bool
+	// limit: an object over it is errOverLimit, read no further than its
+	// header (0: none). A caller reading what others wrote (notes) sets it.
+	limit int64
 }
 
 func openObjects(commonDir string) *objectStore {
@@ -94,7 +101,7 @@ func (s *objectStore) objectAt(h plumbing.Hash, depth int) (plumbing.ObjectType,
 			return 0, nil, err
 		}
 		if ok {
-			return s.pr.read(p, off, depth, s.objectAt)
+			return s.pr.read(p, off, depth, s.limit, s.objectAt)
 		}
 	}
 	f, err := s.openLoose(h)
@@ -102,7 +109,7 @@ func (s *objectStore) objectAt(h plumbing.Hash, depth int) (plumbing.ObjectType,
 		return 0, nil, err
 	}
 	defer f.Close()
-	return readLoose(f)
+	return readLoose(f, s.limit)
 }
 
 // openLoose opens the first loose file of h, the one git reads; errNoObject
@@ -122,8 +129,9 @@ func (s *objectStore) openLoose(h plumbing.Hash) (*os.File, error) {
 // readLoose reads a loose object: at most the size its header gives and one
 // byte more, so a stream that inflates past it (a zlib bomb) is refused
 // after that many bytes, as git refuses it ("garbage at end of loose
-// object"); the stream must end there, its checksum right.
-func readLoose(f io.Reader) (plumbing.ObjectType, []byte, error) {
+// object"); the stream must end there, its checksum right. An object over
+// limit (when not 0) is errOverLimit, its header the only part inflated.
+func readLoose(f io.Reader, limit int64) (plumbing.ObjectType, []byte, error) {
 	r, err := objfile.NewReader(f)
 	if err != nil {
 		return 0, nil, err
@@ -135,6 +143,9 @@ func readLoose(f io.Reader) (plumbing.ObjectType, []byte, error) {
 	}
 	if size < 0 || size > maxLooseBytes {
 		return 0, nil, errBadPack
+	}
+	if limit > 0 && size > limit {
+		return t, nil, errOverLimit
 	}
 	data, err := readSized(r, size)
 	return t, data, err

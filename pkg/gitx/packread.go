@@ -161,8 +161,11 @@ type packed struct {
 const maxBaseBytes = 32 << 20
 
 // read returns the object at off in p. base resolves a REF_DELTA's base by
-// hash (any pack, or loose).
-func (pr *packReader) read(p *packIndex, off int64, depth int,
+// hash (any pack, or loose). An object over limit (when not 0) is
+// errOverLimit, known from its header (a delta: from its two sizes, before
+// its base is read), and a delta whose base is over limit is git's to read
+// (errBadPack).
+func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 	base func(plumbing.Hash, int) (plumbing.ObjectType, []byte, error)) (plumbing.ObjectType, []byte, error) {
 	if depth > 64 {
 		return 0, nil, errBadPack
@@ -196,6 +199,9 @@ func (pr *packReader) read(p *packIndex, off int64, depth int,
 	var data []byte
 	switch typ {
 	case plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject:
+		if limit > 0 && int64(size) > limit {
+			return typ, nil, errOverLimit
+		}
 		t = typ
 		data, err = pr.inflate(p, off+int64(pos), int(size))
 		if err != nil {
@@ -213,11 +219,8 @@ func (pr *packReader) read(p *packIndex, off int64, depth int,
 		if rel <= 0 || rel > off {
 			return 0, nil, errBadPack
 		}
-		bt, b, err := pr.read(p, off-rel, depth+1, base)
-		if err != nil {
-			return 0, nil, err
-		}
-		if t, data, err = pr.undelta(p, off+int64(pos), int(size), bt, b); err != nil {
+		readBase := func() (plumbing.ObjectType, []byte, error) { return pr.read(p, off-rel, depth+1, limit, base) }
+		if t, data, err = pr.undelta(p, off+int64(pos), int(size), limit, readBase); err != nil {
 			return 0, nil, err
 		}
 	case plumbing.REFDeltaObject:
@@ -226,11 +229,8 @@ func (pr *packReader) read(p *packIndex, off int64, depth int,
 		}
 		var h plumbing.Hash
 		copy(h[:], head[pos:pos+20])
-		bt, b, err := base(h, depth+1)
-		if err != nil {
-			return 0, nil, err
-		}
-		if t, data, err = pr.undelta(p, off+int64(pos+20), int(size), bt, b); err != nil {
+		readBase := func() (plumbing.ObjectType, []byte, error) { return base(h, depth+1) }
+		if t, data, err = pr.undelta(p, off+int64(pos+20), int(size), limit, readBase); err != nil {
 			return 0, nil, err
 		}
 	default:
@@ -246,18 +246,69 @@ func (pr *packReader) read(p *packIndex, off int64, depth int,
 	return t, data, nil
 }
 
-// undelta inflates the delta at off and applies it to base.
-func (pr *packReader) undelta(p *packIndex, off int64, size int, bt plumbing.ObjectType, base []byte) (plumbing.ObjectType, []byte, error) {
-	delta, err := pr.inflate(p, off, size)
-	if err != nil {
-		return 0, nil, err
+// undelta applies the delta of size bytes at off to its base (readBase).
+// With a limit (not 0) the delta is read and checked first (delta), so no
+// base is read for an object over it; without, after the base, so that a
+// chain of deltas holds one delta at a time.
+func (pr *packReader) undelta(p *packIndex, off int64, size int, limit int64,
+	readBase func() (plumbing.ObjectType, []byte, error)) (plumbing.ObjectType, []byte, error) {
+	var delta []byte
+	var err error
+	if limit > 0 {
+		if delta, err = pr.delta(p, off, size, limit); err != nil {
+			return 0, nil, err
+		}
 	}
-	out, err := applyDelta(base, delta)
-	return bt, out, err
+	bt, b, err := readBase()
+	if err != nil {
+		return 0, nil, baseErr(err)
+	}
+	if limit <= 0 {
+		if delta, err = pr.inflate(p, off, size); err != nil {
+			return 0, nil, err
+		}
+	}
+	data, err := applyDelta(b, delta)
+	return bt, data, err
+}
+
+// delta inflates the delta of size bytes at off and checks its two sizes,
+// the base's and the result's, against limit: a result over it is
+// errOverLimit, a base over it errBadPack (git reads it). A delta longer
+// than the limit is checked from its first bytes before it is inflated;
+// the usual small one is inflated once, then checked.
+func (pr *packReader) delta(p *packIndex, off int64, size int, limit int64) ([]byte, error) {
+	if int64(size) > limit {
+		var head [2 * binary.MaxVarintLen64]byte
+		if err := pr.at(p, off); err != nil {
+			return nil, err
+		}
+		if _, err := io.ReadFull(pr.zr, head[:]); err != nil {
+			return nil, errBadPack
+		}
+		if err := deltaWithin(head[:], size, limit); err != nil {
+			return nil, err
+		}
+	}
+	d, err := pr.inflate(p, off, size)
+	if err == nil {
+		err = deltaWithin(d, size, limit)
+	}
+	return d, err
 }
 
 // inflate reads size bytes of the zlib stream at off.
 func (pr *packReader) inflate(p *packIndex, off int64, size int) ([]byte, error) {
+	if err := pr.at(p, off); err != nil {
+		return nil, err
+	}
+	// The stream must end at the entry's size, its checksum right (git:
+	// "packed object is corrupt" otherwise).
+	return readSized(pr.zr, int64(size))
+}
+
+// at points pr.zr at the zlib stream at off.
+func (pr *packReader) at(p *packIndex, off int64) error {
 	src := bufio.NewReaderSize(io.NewSectionReader(p.pack, off, 1<<62), 4096)
 	var err error
 	if pr.zr == nil {
@@ -266,11 +317,39 @@ func (pr *packReader) inflate(p *packIndex, off int64, size int) ([]byte, error)
 		err = pr.zr.(zlib.Resetter).Reset(src, nil)
 	}
 	if err != nil {
-		return nil, errBadPack
+		return errBadPack
 	}
-	// The stream must end at the entry's size, its checksum right (git:
-	// "packed object is corrupt" otherwise).
-	return readSized(pr.zr, int64(size))
+	return nil
+}
+
+// baseErr is a delta base's error for the delta: a base over the limit,
+// though the delta gave its size within it, is a corrupt pack, not an
+// object over the limit.
+func baseErr(err error) error {
+	if err == errOverLimit {
+		return errBadPack
+	}
+	return err
+}
+
+// deltaWithin checks a delta of size bytes that starts with head against
+// limit. Each delta op takes at most 8 bytes and yields at least one, so a
+// delta longer than that for its result is corrupt.
+func deltaWithin(head []byte, size int, limit int64) error {
+	src, k := binary.Uvarint(head)
+	if k <= 0 {
+		return errBadPack
+	}
+	dst, j := binary.Uvarint(head[k:])
+	switch {
+	case j <= 0 || uint64(size) > uint64(k+j)+8*dst:
+		return errBadPack
+	case dst > uint64(limit):
+		return errOverLimit
+	case src > uint64(limit):
+		return errBadPack
+	}
+	return nil
 }
 
 // applyDelta rebuilds an object from its base and a git delta: the two

@@ -142,7 +142,9 @@ func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace
 	if len(queries) > 0 {
 		ok := false
 		if r.local != nil {
-			contents, ok = r.local.BlobsInProcess(queries, r.g.getenv)
+			// A note over the bound is nil, never held: skipped, as
+			// readInOrder skips it (doctor counts it, Bounds).
+			contents, _, ok = r.local.BlobsInProcess(queries, MaxNoteBytes, r.g.getenv)
 		}
 		if !ok {
 			var err error
@@ -155,7 +157,7 @@ func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace
 		parts := [][]byte{r.derived[h]}
 		found := r.derived[h] != nil
 		for _, c := range contents[per[i]:per[i+1]] {
-			if c != nil && len(c) <= MaxNoteBytes { // the in-process reader has no bound of its own
+			if c != nil {
 				parts, found = append(parts, c), true
 			}
 		}
