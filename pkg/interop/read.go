@@ -2,6 +2,7 @@ package interop
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -110,6 +111,10 @@ func (r *Reader) Read(ctx context.Context, commits []string, want func(path stri
 			return out, skips, err
 		}
 		for c, b := range blobs {
+			if isTooLarge(b) {
+				skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
+				continue
+			}
 			if ref == agenttrace.Ref {
 				skips = append(skips, addAgentTrace(out, ref, c, b, want)...)
 				continue
@@ -121,6 +126,17 @@ func (r *Reader) Read(ctx context.Context, commits []string, want func(path stri
 	}
 	return out, skips, nil
 }
+
+// maxNoteBytes bounds the note read in process: a larger one is never
+// inflated nor held (docs/reliability.md), and counted as skipped.
+const maxNoteBytes = 8 << 20
+
+// tooLarge stands for a note over maxNoteBytes among the notes read.
+var tooLarge = []byte("\x00git-convo: note over the size bound\x00")
+
+var errTooLarge = errors.New("note over 8 MiB: skipped unread")
+
+func isTooLarge(b []byte) bool { return len(b) == len(tooLarge) && &b[0] == &tooLarge[0] }
 
 // notesOn reads commits' notes on ref: a note sits at the commit's hash,
 // flat or fanned out (ab/cdef…, ab/cd/ef…) as git makes it when notes grow.
@@ -144,9 +160,11 @@ func (r *Reader) notesOn(ctx context.Context, ref string, commits []string) (map
 	for i, p := range paths {
 		names[i] = ref + ":" + p
 	}
-	if blobs, ok := r.repo.BlobsInProcess(names, r.getenv); ok {
+	if blobs, over, ok := r.repo.BlobsInProcess(names, maxNoteBytes, r.getenv); ok {
 		for i, b := range blobs {
-			if b != nil {
+			if over[i] {
+				out[of[paths[i]]] = tooLarge
+			} else if b != nil {
 				out[of[paths[i]]] = b
 			}
 		}
@@ -270,9 +288,11 @@ func (r *Reader) notesByBlob(ctx context.Context, ref string, commits []string) 
 	if len(names) == 0 {
 		return out, nil
 	}
-	if blobs, ok := r.repo.BlobsInProcess(names, r.getenv); ok {
+	if blobs, over, ok := r.repo.BlobsInProcess(names, maxNoteBytes, r.getenv); ok {
 		for i, b := range blobs {
-			if b != nil {
+			if over[i] {
+				out[of[i]] = tooLarge
+			} else if b != nil {
 				out[of[i]] = b
 			}
 		}
