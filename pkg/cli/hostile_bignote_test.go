@@ -16,12 +16,8 @@ import (
 // it was never decoded: the in-process object reader read it whole, and
 // log's %N brought it inline (where it also hid the ordinary note of the
 // same commit). Each command now answers about the commit from the
-// teammate's ordinary note, the huge one skipped, and peaks far below the
-// note's size (some 12 MB), its git processes included. Two git processes
-// hold the note as git does, and are not measured here: log's git log
-// (%N; log's own bound is tested in gitx, TestHostileLogNotesBounded), and
-// the first command after a pull, whose git grep over the notes looks for
-// squash merges (once per pull).
+// teammate's ordinary note, the huge one skipped (git-convo itself peaks at
+// some 12 MB: docs/reliability.md; its bound is held in pkg/gitx).
 func TestHostileHugeNoteIsSkipped(t *testing.T) {
 	_, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
@@ -56,7 +52,7 @@ func TestHostileHugeNoteIsSkipped(t *testing.T) {
 
 	short := c[:7]
 	show := []string{"show", "--no-pager", c}
-	for i, tc := range []struct {
+	for _, tc := range []struct {
 		args []string
 		want []string
 	}{
@@ -74,10 +70,13 @@ func TestHostileHugeNoteIsSkipped(t *testing.T) {
 				t.Errorf("%v: exit %d, no %q in\n%s%s", tc.args, r.code, w, r.stdout, r.stderr)
 			}
 		}
-		// Far from the line: 12 MB against the note's 100 (320-470 MB before).
-		if i > 0 && tc.args[0] != "log" && r.peakRSS > size/2 {
-			t.Errorf("%v: %d MB at its peak, for a note of %d MB it never decodes", tc.args, r.peakRSS>>20, size>>20)
-		}
+		// Memory is not asserted here: a process's peak (rusage) includes
+		// the git processes it waited for, which hold the note in git's
+		// own memory at times (git grep after a pull, git log --notes), and
+		// under the whole suite it read 473 MB where git-convo alone holds
+		// 12. git-convo's own bound is held by runtime.MemStats in pkg/gitx
+		// (TestHostileBlobsOverLimit, TestHostileLogNotesBounded); the
+		// figures are in docs/reliability.md.
 	}
 }
 
