@@ -101,10 +101,13 @@ func TestCherryPickQueuesAndRecordsBranches(t *testing.T) {
 	repo := sb.repo("picks")
 	sb.convo(repo, "install", "--cursor=none")
 	sb.run(repo, "git", "checkout", "-q", "-b", "topic")
+	// An hour ago: a pick made in the same second as its original, onto
+	// the same parent, would be the same commit (and was made on topic).
+	earlier := "GIT_COMMITTER_DATE=" + time.Now().Add(-time.Hour).Format(time.RFC3339)
 	for i := range 50 {
 		sb.write(repo, fmt.Sprintf("f%02d.txt", i), fmt.Sprintf("line %d\n", i))
 		sb.run(repo, "git", "add", "-A")
-		sb.runEnv(repo, sb.with("GIT_CONVO=0"), "", "git", "commit", "-q", "-m", fmt.Sprintf("c%d", i))
+		sb.runEnv(repo, sb.with("GIT_CONVO=0", earlier), "", "git", "commit", "-q", "-m", fmt.Sprintf("c%d", i))
 	}
 	sb.run(repo, "git", "checkout", "-q", "-b", "picked", "main")
 	sb.runQueued(repo, "git", "cherry-pick", "main..topic")
