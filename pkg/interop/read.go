@@ -106,15 +106,15 @@ func (r *Reader) Read(ctx context.Context, commits []string, want func(path stri
 	}
 	var skips []Skip
 	for _, ref := range r.refs {
-		blobs, err := r.notesOn(ctx, ref, commits)
+		over := map[string]bool{}
+		blobs, err := r.notesOn(ctx, ref, commits, over)
 		if err != nil {
 			return out, skips, err
 		}
+		for c := range over {
+			skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
+		}
 		for c, b := range blobs {
-			if isTooLarge(b) {
-				skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
-				continue
-			}
 			if ref == agenttrace.Ref {
 				skips = append(skips, addAgentTrace(out, ref, c, b, want)...)
 				continue
@@ -131,18 +131,14 @@ func (r *Reader) Read(ctx context.Context, commits []string, want func(path stri
 // inflated nor held (docs/reliability.md), and counted as skipped.
 const maxNoteBytes = 8 << 20
 
-// tooLarge stands for a note over maxNoteBytes among the notes read.
-var tooLarge = []byte("\x00git-convo: note over the size bound\x00")
-
 var errTooLarge = errors.New("note over 8 MiB: skipped unread")
 
-func isTooLarge(b []byte) bool { return len(b) == len(tooLarge) && &b[0] == &tooLarge[0] }
-
-// notesOn reads commits' notes on ref: a note sits at the commit's hash,
+// notesOn reads commits' notes on ref (those over maxNoteBytes are named
+// in over, unread): a note sits at the commit's hash,
 // flat or fanned out (ab/cdef…, ab/cd/ef…) as git makes it when notes grow.
-func (r *Reader) notesOn(ctx context.Context, ref string, commits []string) (map[string][]byte, error) {
+func (r *Reader) notesOn(ctx context.Context, ref string, commits []string, over map[string]bool) (map[string][]byte, error) {
 	if len(commits) > byPathMax || r.many || r.index[ref] != nil {
-		return r.notesByBlob(ctx, ref, commits)
+		return r.notesByBlob(ctx, ref, commits, over)
 	}
 	var paths []string
 	of := map[string]string{}
@@ -160,10 +156,10 @@ func (r *Reader) notesOn(ctx context.Context, ref string, commits []string) (map
 	for i, p := range paths {
 		names[i] = ref + ":" + p
 	}
-	if blobs, over, ok := r.repo.BlobsInProcess(names, maxNoteBytes, r.getenv); ok {
+	if blobs, large, ok := r.repo.BlobsInProcess(names, maxNoteBytes, r.getenv); ok {
 		for i, b := range blobs {
-			if over[i] {
-				out[of[paths[i]]] = tooLarge
+			if large[i] {
+				over[of[paths[i]]] = true
 			} else if b != nil {
 				out[of[paths[i]]] = b
 			}
@@ -262,7 +258,7 @@ func TrailerClaims(message string) []Claim {
 
 // notesByBlob reads commits' notes on ref through the listing of its
 // notes (listed on first use), by blob hash.
-func (r *Reader) notesByBlob(ctx context.Context, ref string, commits []string) (map[string][]byte, error) {
+func (r *Reader) notesByBlob(ctx context.Context, ref string, commits []string, over map[string]bool) (map[string][]byte, error) {
 	idx := r.index[ref]
 	if idx == nil {
 		idx = map[string][2]string{}
@@ -288,10 +284,10 @@ func (r *Reader) notesByBlob(ctx context.Context, ref string, commits []string) 
 	if len(names) == 0 {
 		return out, nil
 	}
-	if blobs, over, ok := r.repo.BlobsInProcess(names, maxNoteBytes, r.getenv); ok {
+	if blobs, large, ok := r.repo.BlobsInProcess(names, maxNoteBytes, r.getenv); ok {
 		for i, b := range blobs {
-			if over[i] {
-				out[of[i]] = tooLarge
+			if large[i] {
+				over[of[i]] = true
 			} else if b != nil {
 				out[of[i]] = b
 			}

@@ -194,23 +194,7 @@ WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var h, p string
-			var n int
-			var w LineWriter
-			if err := rows.Scan(&h, &p, &n, &w.ConversationID, &w.GenerationID, &w.Evidence); err != nil {
-				return err
-			}
-			if out[h] == nil {
-				out[h] = map[string]map[int]LineWriter{}
-			}
-			if out[h][p] == nil {
-				out[h][p] = map[int]LineWriter{}
-			}
-			out[h][p][n] = w
-		}
-		if err := rows.Err(); err != nil {
+		if err := scanLineWriters(rows, out); err != nil {
 			return err
 		}
 		rows2, err := s.db.QueryContext(ctx, `SELECT commitHash FROM commits WHERE linesRecorded = 1 AND commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
@@ -230,6 +214,28 @@ WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
 	return out, recorded, classify(s.path, err)
 }
 
+// scanLineWriters reads rows of (commitHash, path, line, conversationId,
+// generationId, evidence) into out, and closes them.
+func scanLineWriters(rows *sql.Rows, out map[string]map[string]map[int]LineWriter) error {
+	defer rows.Close()
+	for rows.Next() {
+		var h, p string
+		var n int
+		var w LineWriter
+		if err := rows.Scan(&h, &p, &n, &w.ConversationID, &w.GenerationID, &w.Evidence); err != nil {
+			return err
+		}
+		if out[h] == nil {
+			out[h] = map[string]map[int]LineWriter{}
+		}
+		if out[h][p] == nil {
+			out[h][p] = map[int]LineWriter{}
+		}
+		out[h][p][n] = w
+	}
+	return rows.Err()
+}
+
 // CommitLineWritersIn is CommitLineWriters for the given paths only (as
 // recorded: link.NormPath), for blame, which reads one file's lines: a
 // commit's evidence for its other files is not read. withLines names the
@@ -246,23 +252,7 @@ FROM json_each(?) h CROSS JOIN json_each(?) p CROSS JOIN commit_lines l ON l.com
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var h, p string
-			var n int
-			var w LineWriter
-			if err := rows.Scan(&h, &p, &n, &w.ConversationID, &w.GenerationID, &w.Evidence); err != nil {
-				return err
-			}
-			if writers[h] == nil {
-				writers[h] = map[string]map[int]LineWriter{}
-			}
-			if writers[h][p] == nil {
-				writers[h][p] = map[int]LineWriter{}
-			}
-			writers[h][p][n] = w
-		}
-		if err := rows.Err(); err != nil {
+		if err := scanLineWriters(rows, writers); err != nil {
 			return err
 		}
 		if err := s.hashesWhere(ctx, `SELECT value FROM json_each(?) h
