@@ -305,7 +305,7 @@ func (rc *readContext) otherColumn(oc otherClaims, l gitx.BlameLine, w store.Lin
 		}
 		return p.Key(b.Conversation, padRight(oneLine(title, blameTitleWidth), blameTitleWidth))
 	}
-	label := padRight(oneLine(claimLabel(b), blameTitleWidth), blameTitleWidth)
+	label := padRight(oneLine(term.Line(claimLabel(b)), blameTitleWidth), blameTitleWidth) // another tool's names: outside text
 	if b.Attribution == interop.Human {
 		return p.Dim(label)
 	}
