@@ -8,7 +8,6 @@ package cursortest
 import (
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/cursor/cursordb"
+	"github.com/git-convo/git-convo/pkg/util/testshared"
 )
 
 // The writer of Cursor's database is cursordb's, shared with the demo and
@@ -106,33 +106,14 @@ func WriteTranscript(path string, lines ...TranscriptLine) error {
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
-// NoSharedEnv hides the shared fixtures when set to a non-empty value other
-// than 0, so a run proves the suite passes on a clone with nothing beside it.
-const NoSharedEnv = "GIT_CONVO_TEST_NO_SHARED"
-
-// FixturesEnv names the fixtures directory when it is not ../shared/fixtures.
-const FixturesEnv = "GIT_CONVO_TEST_FIXTURES"
+// NoSharedEnv hides ../shared (testshared.NoSharedEnv).
+const NoSharedEnv = testshared.NoSharedEnv
 
 // SharedPath returns the shared real-world fixture at parts (relative to
 // ../shared/fixtures beside the module root), or false when it is absent or
 // hidden by GIT_CONVO_TEST_NO_SHARED.
 func SharedPath(parts ...string) (string, bool) {
-	if v := os.Getenv(NoSharedEnv); v != "" && v != "0" {
-		return "", false
-	}
-	dir := os.Getenv(FixturesEnv) // a worktree whose ../shared is elsewhere
-	if dir == "" {
-		root, err := moduleRoot()
-		if err != nil {
-			return "", false
-		}
-		dir = filepath.Join(root, "..", "shared", "fixtures")
-	}
-	p := filepath.Join(append([]string{dir}, parts...)...)
-	if _, err := os.Stat(p); err != nil {
-		return "", false
-	}
-	return p, true
+	return testshared.Fixture(parts...)
 }
 
 // Shared returns the shared fixture at parts, or skips the test with a
@@ -144,23 +125,4 @@ func Shared(t testing.TB, parts ...string) string {
 		t.Skipf("shared fixture %s not present (../shared/fixtures beside the repository, or %s is set)", filepath.Join(parts...), NoSharedEnv)
 	}
 	return p
-}
-
-// moduleRoot walks up from the working directory (a package directory under
-// go test) to the directory holding go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }

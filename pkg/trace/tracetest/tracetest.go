@@ -8,20 +8,28 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/git-convo/git-convo/pkg/util/testshared"
 )
 
-// SchemaPath is the schema beside the repository, from a package directory
-// two levels down (pkg/x); absent on a clone with nothing beside it.
-const SchemaPath = "../../../shared/agent-trace/trace-record.schema.json"
+// SchemaPath is the schema in ../shared beside the repository, or false on a
+// clone with nothing beside it.
+func SchemaPath() (string, bool) {
+	return testshared.Path("agent-trace", "trace-record.schema.json")
+}
 
 // Validate checks each record (JSON) against the schema. Without the schema
 // file it only says so: the caller's own checks still run.
 func Validate(t testing.TB, records ...[]byte) {
 	t.Helper()
-	b, err := os.ReadFile(SchemaPath)
-	if err != nil {
-		t.Logf("no Agent Trace schema at %s (%v): schema validation skipped", SchemaPath, err)
+	path, ok := SchemaPath()
+	if !ok {
+		t.Logf("no Agent Trace schema in ../shared/agent-trace: schema validation skipped")
 		return
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(b, &s); err != nil {
