@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/util/testshared"
 )
 
 // A hostile teammate's note names its agent with escape sequences: show,
@@ -57,7 +58,11 @@ type plantedSecret struct {
 
 func readSecretCorpus(t *testing.T) []plantedSecret {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "redact", "testdata", "secrets.jsonl"))
+	root, err := testshared.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "pkg/redact/testdata/secrets.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/util/testshared"
 )
 
 // TestCorpusNoFieldLeaks plants every secret of the redaction corpus
@@ -17,7 +18,11 @@ import (
 // shares (agent, model, title, summary, reason, first prompt) and in its
 // paths (a matched file, a changed file), and looks for it in the record.
 func TestCorpusNoFieldLeaks(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "redact", "testdata", "secrets.jsonl"))
+	root, err := testshared.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(root, "pkg/redact/testdata/secrets.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
