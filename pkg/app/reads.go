@@ -116,7 +116,9 @@ func (a *App) SharedNotes(ctx context.Context, dir string) Shared {
 
 // ByConversation is every conversation the records name, with the commits
 // they link it to, strongest first.
-func (sh Shared) ByConversation() map[string][]LinkedConversation { return notes.ByConversation(sh.recs) }
+func (sh Shared) ByConversation() map[string][]LinkedConversation {
+	return notes.ByConversation(sh.recs)
+}
 
 // AddConversations adds to list (the local database's answer under f) the
 // conversations only the records name, under the same filter and limit.
