@@ -66,11 +66,11 @@ type Unlinked struct {
 	Derived, Shared bool
 }
 
-// AmbiguousError is a conversation prefix that names several derived links
-// of one commit: the user's words need to be more precise.
-type AmbiguousError struct{ msg string }
+// UsageError is a request the user's words got wrong (an ambiguous
+// prefix, an unknown remote): a front end says so as it says a bad flag.
+type UsageError struct{ Msg string }
 
-func (e AmbiguousError) Error() string { return e.msg }
+func (e UsageError) Error() string { return e.Msg }
 
 // Unlink removes the link between a conversation (id or unique prefix) and
 // a commit of the work tree from the local database, and rewrites the
@@ -129,7 +129,7 @@ func (a *App) withdrawDerived(ctx context.Context, repo *gitx.Repo, arg, hash st
 		return u, false, nil
 	case 1:
 	default:
-		return u, true, AmbiguousError{fmt.Sprintf("conversation %q is ambiguous on %s: %s", arg, gitx.ShortHash(hash), strings.Join(ids, ", "))}
+		return u, true, UsageError{fmt.Sprintf("conversation %q is ambiguous on %s: %s", arg, gitx.ShortHash(hash), strings.Join(ids, ", "))}
 	}
 	s, err := g.Settings(ctx)
 	if err != nil {

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/interop/gitai"
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
 
@@ -302,5 +304,78 @@ func (a *App) Fetch(ctx context.Context, dir, remote string) (Fetched, error) {
 	if out.Squashes, err = a.AttributeSquashes(ctx, g, s, remote); err != nil {
 		return out, fmt.Errorf("recognising squash merges: %w", err)
 	}
+	return out, nil
+}
+
+// ShareOnRequest turns sharing on in a repository.
+type ShareOnRequest struct {
+	Prompts bool   // also share each conversation's first prompt (redacted)
+	Remote  string // where notes go ("": origin)
+	// Hook installs sharing's pre-push hook (the front end's installer);
+	// its failure is reported in SharedOn, not fatal.
+	Hook func(ctx context.Context, repo *gitx.Repo) error
+	// Progress hears how many commits' notes are written (nil: nothing).
+	Progress func(done, total int)
+}
+
+// SharedOn is what ShareOn did.
+type SharedOn struct {
+	HookErr  error
+	Notes    int // notes written on refs/notes/convo
+	Settings notes.Settings
+	// AlsoGitAI: the repository asked for git-ai logs too; GitAI of them
+	// were written, or GitAIErr says why not.
+	AlsoGitAI bool
+	GitAI     int
+	GitAIErr  error
+}
+
+// ShareOn turns sharing on in the repository of dir: it sets it up (git
+// config, the notes fetch, the pre-push hook), records what is queued, and
+// writes the notes of every commit already linked (and git-ai's logs when
+// asked for).
+func (a *App) ShareOn(ctx context.Context, dir string, req ShareOnRequest) (SharedOn, error) {
+	var out SharedOn
+	repo, err := gitx.Open(ctx, dir, false)
+	if err != nil {
+		return out, err
+	}
+	g := NotesGit(repo)
+	if req.Remote != "" {
+		remotes, err := g.Remotes(ctx)
+		if err != nil {
+			return out, err
+		}
+		if !slices.Contains(remotes, req.Remote) {
+			return out, UsageError{fmt.Sprintf("--remote %s: no such remote (git remote lists: %s)", req.Remote, strings.Join(remotes, ", "))}
+		}
+	}
+	if err := g.SetShare(ctx, true, req.Prompts, req.Remote); err != nil {
+		return out, err
+	}
+	if _, err := g.Setup(ctx); err != nil {
+		return out, err
+	}
+	if req.Hook != nil {
+		out.HookErr = req.Hook(ctx, repo)
+	}
+	a.BeforeRead(ctx, dir, readWait) // the spooled events and queued commits first
+	s, err := a.OpenStore(ctx, false)
+	if err != nil {
+		return out, err
+	}
+	defer s.Close()
+	hashes, err := s.LinkedCommits(ctx, repokey.Of(repo.CommonDir))
+	if err != nil {
+		return out, err
+	}
+	if out.Settings, err = g.Settings(ctx); err != nil {
+		return out, err
+	}
+	if out.Notes, err = g.UpdateProgress(ctx, s, hashes, out.Settings, a.cfg.Version, req.Progress); err != nil {
+		return out, fmt.Errorf("writing notes: %w", err)
+	}
+	out.GitAI, out.GitAIErr = a.WriteGitAI(ctx, g, s, hashes, out.Settings)
+	out.AlsoGitAI = out.GitAIErr == nil && AlsoGitAI(ctx, g)
 	return out, nil
 }

@@ -113,13 +113,13 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 func Run(args []string, env *Env) int {
 	// A full disk or a file-size limit must fail a write, not kill a hook.
 	ignoreFileSizeSignal()
-	app := newApp(env)
+	ca := newApp(env)
 	unknown := false
-	app.CommandNotFound = func(c *cli.Context, name string) {
+	ca.CommandNotFound = func(c *cli.Context, name string) {
 		unknown = true
 		fmt.Fprintf(env.Stderr, "git-convo: '%s' is not a git-convo command. See 'git convo --help'.\n", name)
 	}
-	err := app.RunContext(context.Background(), optionsFirst(app.Commands, helpArgs(args)))
+	err := ca.RunContext(context.Background(), optionsFirst(ca.Commands, helpArgs(args)))
 	if unknown {
 		return ExitUsage
 	}
@@ -141,6 +141,11 @@ func Run(args []string, env *Env) int {
 	var ue usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(env.Stderr, "git-convo: %s\n", ue.msg)
+		return ExitUsage
+	}
+	var aue app.UsageError // the application's word for the same
+	if errors.As(err, &aue) {
+		fmt.Fprintf(env.Stderr, "git-convo: %s\n", aue.Msg)
 		return ExitUsage
 	}
 	fmt.Fprintf(env.Stderr, "git-convo: %s\n", term.Line(err.Error()))

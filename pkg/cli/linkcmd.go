@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -73,10 +72,6 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 	defer s.Close()
 	if !add {
 		u, err := env.app().Unlink(ctx, s, repo, args[0], hash)
-		var amb app.AmbiguousError
-		if errors.As(err, &amb) {
-			return usagef("%s", amb.Error())
-		}
 		if err != nil {
 			return err
 		}

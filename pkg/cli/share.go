@@ -148,42 +148,6 @@ func shareSettings(ctx context.Context) (notes.Git, notes.Settings, error) {
 const notesProgressMin = 1000
 
 func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
-	g, repo, err := shareRepo(ctx)
-	if err != nil {
-		return err
-	}
-	if remote != "" {
-		remotes, err := g.Remotes(ctx)
-		if err != nil {
-			return err
-		}
-		if !contains(remotes, remote) {
-			return usagef("--remote %s: no such remote (git remote lists: %s)", remote, strings.Join(remotes, ", "))
-		}
-	}
-	if err := g.SetShare(ctx, true, prompts, remote); err != nil {
-		return err
-	}
-	if _, err := g.Setup(ctx); err != nil {
-		return err
-	}
-	if err := installHook(ctx, env, repo, "pre-push"); err != nil {
-		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%s): run `git convo push` after pushing\n", term.Line(err.Error()))
-	}
-	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
-	s, err := env.openStore(ctx, false)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	hashes, err := s.LinkedCommits(ctx, repoKey(repo.CommonDir))
-	if err != nil {
-		return err
-	}
-	settings, err := g.Settings(ctx)
-	if err != nil {
-		return err
-	}
 	// A progress line on a terminal: a long history's notes are written a
 	// batch at a time, and take a while.
 	var progress func(done, total int)
@@ -197,21 +161,25 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 			}
 		}
 	}
-	n, err := g.UpdateProgress(ctx, s, hashes, settings, Version, progress)
+	on, err := env.app().ShareOn(ctx, ".", app.ShareOnRequest{Prompts: prompts, Remote: remote, Progress: progress,
+		Hook: func(ctx context.Context, repo *gitx.Repo) error { return installHook(ctx, env, repo, "pre-push") }})
+	if on.HookErr != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%s): run `git convo push` after pushing\n", term.Line(on.HookErr.Error()))
+	}
 	if err != nil {
-		return fmt.Errorf("writing notes: %w", err)
+		return err
 	}
 	what := "titles, summaries, reasons, confidence, agent, model and line ranges"
 	if prompts {
 		what += ", and first prompts"
 	}
-	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", n, plural(n), notes.Ref, what)
-	if k, err := writeGitAI(ctx, env, g, s, hashes, settings); err != nil {
-		fmt.Fprintf(env.Stderr, "git-convo: git-ai logs: %s\n", term.Line(err.Error()))
-	} else if alsoGitAI(ctx, g) {
-		fmt.Fprintf(env.Stdout, "and %d git-ai authorship log%s on refs/notes/ai (commits git-ai had not noted; git-convo never pushes that ref).\n", k, plural(k))
+	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", on.Notes, plural(on.Notes), notes.Ref, what)
+	if on.GitAIErr != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: git-ai logs: %s\n", term.Line(on.GitAIErr.Error()))
+	} else if on.AlsoGitAI {
+		fmt.Fprintf(env.Stdout, "and %d git-ai authorship log%s on refs/notes/ai (commits git-ai had not noted; git-convo never pushes that ref).\n", on.GitAI, plural(on.GitAI))
 	}
-	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", term.Line(settings.Remote))
+	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", term.Line(on.Settings.Remote))
 	return nil
 }
 
