@@ -8,6 +8,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/repokey"
+	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/trace"
 )
@@ -132,13 +133,6 @@ func FindConversation(byConv map[string][]LinkedConversation, prefix string) ([]
 	return notes.Find(byConv, prefix)
 }
 
-// ReadSharedConversation finds the conversation whose id is prefix, or
-// starts with it, in the shared notes of the repository at dir; ok is
-// false when no note names it.
-func (a *App) ReadSharedConversation(ctx context.Context, dir, prefix string) (SharedConversation, bool, error) {
-	return notes.SharedConversation(ctx, dir, prefix)
-}
-
 // FileCommitLinks is a commit with the shared links that touched one file.
 type FileCommitLinks struct {
 	Commit gitx.Commit
@@ -215,4 +209,38 @@ func (a *App) Summary(ctx context.Context, s *Store, req SummaryRequest) (*prsum
 	}
 	return prsummary.Summarize(ctx, prsummary.Input{Repo: req.Repo, Store: s, Notes: rd, Args: req.Args, Home: req.Home,
 		Log: func(f string, args ...any) { a.Log().Printf("share", f, args...) }})
+}
+
+// ConversationRead is one conversation read whole: from its agent (or
+// what the hooks recorded) when this machine knows it, else what the
+// shared notes of a teammate say of it (Shared set: never a transcript).
+type ConversationRead struct {
+	Conv   *Conversation // the local database's row; nil: unknown here
+	Meta   source.Meta
+	Msgs   []source.Message
+	Shared *SharedConversation
+}
+
+// ReadConversation reads conversation id (a full id) with the local
+// database s, falling back on the shared notes of the work tree at dir for
+// a conversation the local data lacks: `git convo conversation` and MCP's
+// get_conversation read with it.
+func (a *App) ReadConversation(ctx context.Context, s *Store, dir, id string) (ConversationRead, error) {
+	var out ConversationRead
+	out.Conv, _ = s.GetConversation(ctx, id)
+	var err error
+	out.Msgs, out.Meta, err = a.cfg.Agents.Read(ctx, a.cfg.Getenv, s, id, out.Conv)
+	if err == nil || out.Conv != nil {
+		return out, err
+	}
+	// Perhaps a teammate's, known from shared notes.
+	sh, ok, serr := notes.SharedConversation(ctx, dir, id)
+	if serr != nil {
+		return out, serr
+	}
+	if ok {
+		out.Shared = &sh
+		return out, nil
+	}
+	return out, err
 }

@@ -575,28 +575,24 @@ func (rc *readContext) sharedConversations(ctx context.Context, list []store.Con
 }
 
 // showSharedConversation prints what shared notes say of a conversation the
-// local data lacks: its metadata and the commits naming it (transcripts are
-// never shared). ok is false when no note names it.
-func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON bool) (ok bool, err error) {
-	sh, ok, err := notes.SharedConversation(ctx, ".", prefix)
-	if !ok {
-		return err != nil, err
-	}
+// local data lacks (app.ReadConversation): its metadata and the commits
+// naming it (transcripts are never shared).
+func showSharedConversation(env *Env, sh app.SharedConversation, asJSON bool) error {
 	conv := sh.Conv
 	if asJSON {
 		commits := make([]map[string]any, len(sh.Links))
 		for i, lc := range sh.Links {
 			commits[i] = map[string]any{"hash": lc.CommitHash, "confidence": lc.Confidence, "status": lc.Status, "reason": lc.Reason}
 		}
-		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": env.agentOrDefault(conv.Agent), "model": conv.Model,
+		return newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": env.agentOrDefault(conv.Agent), "model": conv.Model,
 			"summary": conv.Summary, "title": conv.Title, "created": mstime.ISOTime(mstime.Time(conv.FirstSeenMs)),
 			"updated": mstime.ISOTime(mstime.Time(conv.ActivityMs)), "origin": "notes", "files": sh.Files(), "commits": commits,
-			"messages": []any{}, "note": notes.NotShared})
+			"messages": []any{}, "note": app.NotShared})
 	}
 	var b strings.Builder
 	_ = sh.WriteMarkdown(&b, env.Agents.Display(conv.Agent))
-	_, err = io.WriteString(env.Stdout, term.Text(b.String()))
-	return true, err
+	_, err := io.WriteString(env.Stdout, term.Text(b.String()))
+	return err
 }
 
 // sharedSearchDocs adds to search's candidates the conversations only

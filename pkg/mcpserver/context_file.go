@@ -62,19 +62,15 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	if err := d.allowConversation(ctx, id, false); err != nil {
 		return nil, out, err
 	}
-	conv, err := d.Store.GetConversation(ctx, id)
+	// As `git convo conversation` reads it: its agent, else shared notes.
+	read, err := d.App.ReadConversation(ctx, d.Store, d.Dir, id)
 	if err != nil {
 		return nil, out, err
 	}
-	msgs, meta, err := d.Agents.Read(ctx, d.Getenv, d.Store, id, conv)
-	if err != nil {
-		if conv == nil { // perhaps a teammate's, known from shared notes
-			if sh, ok, serr := d.App.ReadSharedConversation(ctx, d.Dir, id); ok || serr != nil {
-				return d.sharedConversation(sh, serr)
-			}
-		}
-		return nil, out, err
+	if read.Shared != nil {
+		return d.sharedConversation(*read.Shared)
 	}
+	msgs, meta := read.Msgs, read.Meta
 	path, st, err := d.writeContextFile(id, func(w io.Writer) (source.Stats, error) { return source.RenderMarkdown(w, meta, msgs) })
 	if err != nil {
 		return nil, out, err
@@ -98,11 +94,8 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 // sharedConversation answers get_conversation for a conversation only a
 // teammate's shared note knows, as `git convo conversation` does: its
 // metadata, files and commits, in the result and in the context file.
-func (d *Deps) sharedConversation(sh app.SharedConversation, err error) (*mcp.CallToolResult, ConversationOutput, error) {
+func (d *Deps) sharedConversation(sh app.SharedConversation) (*mcp.CallToolResult, ConversationOutput, error) {
 	var out ConversationOutput
-	if err != nil {
-		return nil, out, err
-	}
 	c := sh.Conv
 	if !contextFileID(c.ID) { // a teammate's note names it: outside input
 		return nil, out, fmt.Errorf("%q is not a conversation id", c.ID)
