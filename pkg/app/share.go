@@ -167,6 +167,17 @@ func (a *App) WriteGitAI(ctx context.Context, g notes.Git, st *Store, hashes []s
 	return interop.WriteGitAI(ctx, g, logs)
 }
 
+// notesOf opens the repository of dir for notes, with its sharing settings.
+func notesOf(ctx context.Context, dir string) (notes.Git, notes.Settings, error) {
+	repo, err := gitx.Open(ctx, dir, false)
+	if err != nil {
+		return notes.Git{}, notes.Settings{}, err
+	}
+	g := NotesGit(repo)
+	s, err := g.Settings(ctx)
+	return g, s, err
+}
+
 // errSharingOff is Push's answer in a repository that does not share.
 var errSharingOff = errors.New("sharing is off in this repository: nothing is pushed (git convo share on turns it on)")
 
@@ -183,12 +194,7 @@ type Pushed struct {
 // another remote than the sharing one, and counts nothing.
 func (a *App) Push(ctx context.Context, dir, remote string, hook bool) (Pushed, error) {
 	var out Pushed
-	repo, err := gitx.Open(ctx, dir, false)
-	if err != nil {
-		return out, err
-	}
-	g := NotesGit(repo)
-	s, err := g.Settings(ctx)
+	g, s, err := notesOf(ctx, dir)
 	if err != nil {
 		return out, err
 	}
@@ -269,12 +275,7 @@ type Fetched struct {
 // and looks for squash merges among the remote's last commits.
 func (a *App) Fetch(ctx context.Context, dir, remote string) (Fetched, error) {
 	var out Fetched
-	repo, err := gitx.Open(ctx, dir, false)
-	if err != nil {
-		return out, err
-	}
-	g := NotesGit(repo)
-	s, err := g.Settings(ctx)
+	g, s, err := notesOf(ctx, dir)
 	if err != nil {
 		return out, err
 	}

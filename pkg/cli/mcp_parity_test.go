@@ -1,17 +1,12 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"sort"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/notes"
 )
@@ -254,21 +249,9 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 // mcpToolNames is the tools the MCP server started in dir lists.
 func mcpToolNames(t *testing.T, sb *sandbox, dir string) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.Command("git", "convo", "mcp")
-	cmd.Dir, cmd.Env = dir, sb.env
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
-	tools, err := session.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, session := mcpSession(t, sb, dir)
 	var names []string
-	for _, tool := range tools.Tools {
+	for _, tool := range mcpTools(t, ctx, session) {
 		names = append(names, tool.Name)
 	}
 	return names

@@ -5,7 +5,7 @@
 // the database was locked, corrupt or read-only) and the queue (commits the
 // git hooks appended with the shell alone). pkg/cli parses the flags and
 // makes one call per hook; the read commands and the MCP server (in its
-// own process, through pkg/app.s Drain) drain both with DrainQueue, the
+// own process, through pkg/app's Drain) drain both with DrainQueue, the
 // spool first.
 //
 // A hook never fails and never blocks its agent or git: problems go to the
