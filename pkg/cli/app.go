@@ -222,7 +222,3 @@ func (env *Env) log() errlog.Log { return env.app().Log() }
 func (env *Env) openStore(ctx context.Context, mustExist bool) (*store.Store, error) {
 	return env.app().OpenStore(ctx, mustExist)
 }
-
-func (env *Env) openStoreWith(ctx context.Context, opts store.Options) (*store.Store, error) {
-	return env.app().OpenStoreWith(ctx, opts)
-}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/link"
@@ -463,14 +462,4 @@ func (rc *readContext) otherFileStats(ctx context.Context, hashes []string, loca
 		}
 	}
 	return local, sources
-}
-
-// alsoGitAI reports whether this repository asked git-convo to also write
-// its attribution into refs/notes/ai (app.AlsoGitAI).
-func alsoGitAI(ctx context.Context, g notes.Git) bool { return app.AlsoGitAI(ctx, g) }
-
-// writeGitAI writes this clone's attribution of hashes into refs/notes/ai
-// as git-ai authorship logs (app.WriteGitAI).
-func writeGitAI(ctx context.Context, env *Env, g notes.Git, st *store.Store, hashes []string, s notes.Settings) (int, error) {
-	return env.app().WriteGitAI(ctx, g, st, hashes, s)
 }
