@@ -45,7 +45,7 @@ type Options struct {
 	// (Activity.Sender). nil: as the hook's agent's, or not at all.
 	Agents *agents.Registry
 	// Writer is the write path into an open store, and Recorder a work
-	// tree's commit recorder into it (pkg/cli's: linking settings, notes
+	// tree's commit recorder into it (pkg/app's: linking settings, notes
 	// shared after).
 	Writer   func(ctx context.Context, s *store.Store) ingest.Writer
 	Recorder func(ctx context.Context, repo *gitx.Repo, s *store.Store) *ingest.Recorder
