@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -107,7 +106,7 @@ func (a *App) Unlink(ctx context.Context, s *Store, repo *gitx.Repo, conversatio
 // arg names (its id, or a prefix of it): ok is false when hash has none.
 func (a *App) withdrawDerived(ctx context.Context, repo *gitx.Repo, arg, hash string) (u Unlinked, ok bool, err error) {
 	g := NotesGit(repo)
-	rd := notes.NewReader(ctx, g.Dir)
+	rd := a.Notes(ctx, g.Dir, nil)
 	recs, err := rd.Records(ctx, []string{hash})
 	rd.Close()
 	if err != nil {

@@ -54,6 +54,13 @@ func ContextDir(getenv func(string) string) (string, error) { return store.Conte
 // FillConversation gives dst what it lacks of src (title, summary, agent...).
 func FillConversation(dst *Conversation, src Conversation) { notes.FillConversation(dst, src) }
 
+// Notes opens the shared notes of the work tree (or bare repository) at
+// dir for reading: this clone's and every remote's fetched ones, listed
+// once after is closed (nil: at once). The caller closes it.
+func (a *App) Notes(ctx context.Context, dir string, after <-chan struct{}) *notes.Reader {
+	return notes.NewReaderAfter(ctx, dir, after)
+}
+
 // MergeShared adds what the shared notes rd reads say about hashes to the
 // local links, with the local database's titles (local) for links read
 // from notes without one. Notes that cannot be read are logged, never a
@@ -71,7 +78,7 @@ func (a *App) CommitLinks(ctx context.Context, s *Store, dir string, hashes []st
 	if err != nil || dir == "" {
 		return linked, err
 	}
-	rd := notes.NewReader(ctx, dir)
+	rd := a.Notes(ctx, dir, nil)
 	defer rd.Close()
 	a.MergeShared(ctx, rd, hashes, linked, s.GetConversation)
 	return linked, nil
@@ -109,7 +116,7 @@ func (a *App) SharedNotes(ctx context.Context, dir string) Shared {
 	if dir == "" {
 		return Shared{}
 	}
-	rd := notes.NewReader(ctx, dir)
+	rd := a.Notes(ctx, dir, nil)
 	defer rd.Close()
 	recs, _ := rd.All(ctx)
 	return Shared{recs}
@@ -150,7 +157,7 @@ func (a *App) SharedFileCommits(ctx context.Context, repo *gitx.Repo, rel string
 	for i, c := range commits {
 		hashes[i] = c.Hash
 	}
-	rd := notes.NewReader(ctx, repo.TopLevel)
+	rd := a.Notes(ctx, repo.TopLevel, nil)
 	defer rd.Close()
 	recs, err := rd.Records(ctx, hashes)
 	if err != nil || len(recs) == 0 {
@@ -204,7 +211,7 @@ type SummaryRequest struct {
 func (a *App) Summary(ctx context.Context, s *Store, req SummaryRequest) (*prsummary.Summary, error) {
 	rd := req.Notes
 	if rd == nil {
-		rd = notes.NewReader(ctx, req.Repo.TopLevel)
+		rd = a.Notes(ctx, req.Repo.TopLevel, nil)
 		defer rd.Close()
 	}
 	return prsummary.Summarize(ctx, prsummary.Input{Repo: req.Repo, Store: s, Notes: rd, Args: req.Args, Home: req.Home,

@@ -380,3 +380,64 @@ func (a *App) ShareOn(ctx context.Context, dir string, req ShareOnRequest) (Shar
 	out.AlsoGitAI = out.GitAIErr == nil && AlsoGitAI(ctx, g)
 	return out, nil
 }
+
+// ShareOff stops sharing in the repository of dir: no note is written or
+// pushed from then on, nor any git-ai log; unhook takes out the pre-push
+// hook (the front end's installer), and its failure, not fatal, is
+// returned apart. Notes already pushed stay on the remote.
+func (a *App) ShareOff(ctx context.Context, dir string, unhook func(ctx context.Context, repo *gitx.Repo) error) (hookErr, err error) {
+	repo, err := gitx.Open(ctx, dir, false)
+	if err != nil {
+		return nil, err
+	}
+	g := NotesGit(repo)
+	if err := g.SetShare(ctx, false, false, ""); err != nil {
+		return nil, err
+	}
+	_ = interop.SetShareAlso(ctx, g, "") // no more git-ai logs either
+	if unhook != nil {
+		hookErr = unhook(ctx, repo)
+	}
+	return hookErr, nil
+}
+
+// PreviewNote is exactly the note sharing would write for the commit rev
+// names in the repository of dir (as if with first prompts when prompts),
+// and that commit; the note is nil when the commit has no linked
+// conversation.
+func (a *App) PreviewNote(ctx context.Context, dir, rev string, prompts bool) ([]byte, string, error) {
+	repo, err := gitx.Open(ctx, dir, false)
+	if err != nil {
+		return nil, "", err
+	}
+	g := NotesGit(repo)
+	hashes, err := repo.RevParse(ctx, rev)
+	if err != nil {
+		return nil, "", err
+	}
+	h := hashes[0]
+	a.BeforeRead(ctx, dir, readWait) // the spooled events and queued commits first
+	s, err := a.OpenStore(ctx, true)
+	if err != nil {
+		return nil, h, err
+	}
+	defer s.Close()
+	settings, err := g.Settings(ctx)
+	if err != nil {
+		return nil, h, err
+	}
+	settings.Prompts = settings.Prompts || prompts
+	o, err := g.Options(ctx, settings, a.cfg.Version)
+	if err != nil {
+		return nil, h, err
+	}
+	recs, err := g.Build(ctx, s, []string{h}, o)
+	if err != nil {
+		return nil, h, err
+	}
+	r, ok := recs[h]
+	if !ok {
+		return nil, h, nil
+	}
+	return notes.Encode([]trace.Record{r}), h, nil
+}

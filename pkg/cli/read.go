@@ -61,7 +61,7 @@ func newReadContext(ctx context.Context, env *Env, c *cli.Context) (*readContext
 }
 
 func newReadContextWith(ctx context.Context, env *Env, color string, json, pager bool) (*readContext, error) {
-	return newReadContextNotes(ctx, env, color, json, pager, notes.NewReaderAfter)
+	return newReadContextNotes(ctx, env, color, json, pager, env.app().Notes)
 }
 
 // newReadContextNotes is newReadContextWith with the shared notes reader

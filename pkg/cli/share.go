@@ -17,12 +17,10 @@ import (
 	"github.com/git-convo/git-convo/pkg/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
-	"github.com/git-convo/git-convo/pkg/trace"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
@@ -67,16 +65,14 @@ first; transcripts are never shared. See docs/sharing.md.`,
 				Name:  "off",
 				Usage: "stop writing and pushing notes (what was pushed stays: docs/sharing.md says how to remove it)",
 				Action: func(c *cli.Context) error {
-					g, repo, err := shareRepo(c.Context)
+					hookErr, err := env.app().ShareOff(c.Context, ".", func(ctx context.Context, repo *gitx.Repo) error {
+						return uninstallHook(ctx, repo, "pre-push")
+					})
 					if err != nil {
 						return err
 					}
-					if err := g.SetShare(c.Context, false, false, ""); err != nil {
-						return err
-					}
-					_ = interop.SetShareAlso(c.Context, g, "") // no more git-ai logs either
-					if err := uninstallHook(c.Context, repo, "pre-push"); err != nil {
-						fmt.Fprintf(env.Stderr, "git-convo: the pre-push block stays (%v); with sharing off it sends nothing\n", err)
+					if hookErr != nil {
+						fmt.Fprintf(env.Stderr, "git-convo: the pre-push block stays (%v); with sharing off it sends nothing\n", hookErr)
 					}
 					fmt.Fprintln(env.Stdout, "sharing is off: no note is written or pushed from now on.")
 					fmt.Fprintln(env.Stdout, "Notes already pushed stay on the remote; docs/sharing.md says how to remove them.")
@@ -380,39 +376,15 @@ func orNever(s string) string {
 }
 
 func sharePreview(ctx context.Context, env *Env, rev string, prompts bool) error {
-	g, repo, err := shareRepo(ctx)
+	note, h, err := env.app().PreviewNote(ctx, ".", rev, prompts)
 	if err != nil {
 		return err
 	}
-	hashes, err := repo.RevParse(ctx, rev)
-	if err != nil {
-		return err
-	}
-	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
-	s, err := env.openStore(ctx, true)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	settings, err := g.Settings(ctx)
-	if err != nil {
-		return err
-	}
-	settings.Prompts = settings.Prompts || prompts
-	o, err := g.Options(ctx, settings, Version)
-	if err != nil {
-		return err
-	}
-	recs, err := g.Build(ctx, s, hashes[:1], o)
-	if err != nil {
-		return err
-	}
-	r, ok := recs[hashes[0]]
-	if !ok {
-		fmt.Fprintf(env.Stderr, "git-convo: %s has no linked conversation: no note would be written\n", gitx.ShortHash(hashes[0]))
+	if note == nil {
+		fmt.Fprintf(env.Stderr, "git-convo: %s has no linked conversation: no note would be written\n", gitx.ShortHash(h))
 		return exitError{ExitError}
 	}
-	_, err = env.Stdout.Write(notes.Encode([]trace.Record{r}))
+	_, err = env.Stdout.Write(note)
 	return err
 }
 
