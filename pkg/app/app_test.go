@@ -82,6 +82,9 @@ func TestLinkAndUnlink(t *testing.T) {
 	if linked, _ := s.ConversationsForCommits(ctx, []string{head}); len(linked[head]) != 0 {
 		t.Fatalf("a refused link was made: %v", linked)
 	}
+	if note, h, err := a.PreviewNote(ctx, repo.TopLevel, "HEAD", false); err != nil || note != nil || h != head {
+		t.Fatalf("the note of a commit with no link: %q %s %v", note, h, err)
+	}
 	id, err := a.Link(ctx, s, LinkRequest{Repo: repo, Hash: head, Conversation: conv, Reason: "test"})
 	if err != nil || id != conv {
 		t.Fatalf("Link: %q %v", id, err)
@@ -92,6 +95,9 @@ func TestLinkAndUnlink(t *testing.T) {
 	}
 	if done, err := s.RecordedCommits(ctx, []string{head}); err != nil || !done[head] {
 		t.Errorf("Link did not record the commit: %v %v", done, err)
+	}
+	if note, _, err := a.PreviewNote(ctx, repo.TopLevel, "HEAD", false); err != nil || !strings.Contains(string(note), conv) {
+		t.Errorf("the note of the linked commit does not name the conversation: %q %v", note, err)
 	}
 	u, err := a.Unlink(ctx, s, repo, conv[:8], head)
 	if err != nil || u.Conversation != conv || u.Derived {
