@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/git-convo/git-convo/pkg/agents/builtin"
-	"github.com/git-convo/git-convo/pkg/cli"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/mcpserver"
 )
 
@@ -15,10 +15,10 @@ import (
 // stamp both with -ldflags "-X main.version=...", which needs a variable.
 var version = "0.1.0"
 
-// main wires the server: the agents, and git-convo's own work (the read
-// drain, a manual link's effects) run in this process, so the server starts
-// no git-convo.
+// main wires the server: the agents, and git-convo's application run in
+// this process (the read drain, a manual link's effects), so the server
+// starts no git-convo.
 func main() {
-	env := cli.InProcessEnv(builtin.Registry())
-	os.Exit(mcpserver.Main(version, mcpserver.Wiring{Agents: env.Agents, Drain: cli.ReadDrain(env), Linked: cli.ManualLinked(env)}))
+	a := app.New(app.InProcess(builtin.Registry(), version))
+	os.Exit(mcpserver.Main(version, mcpserver.Wiring{App: a}))
 }

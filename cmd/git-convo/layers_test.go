@@ -17,8 +17,12 @@ func TestLayers(t *testing.T) {
 	}
 	const mod = "github.com/git-convo/git-convo/"
 	agentPkgs := []string{"pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini", "pkg/copilot"}
-	front := []string{"pkg/cli", "pkg/mcpserver"}
+	// front: the front ends and the application layer they call, which no
+	// layer below imports.
+	front := []string{"pkg/cli", "pkg/mcpserver", "pkg/app"}
 	write := []string{"pkg/ingest", "pkg/hookrun", "pkg/autolink"}
+	// data: what a front end other than the CLI reaches through pkg/app.
+	data := []string{"pkg/store", "pkg/notes", "pkg/queue", "pkg/spool", "pkg/trace", "pkg/repokey"}
 	all := func(lists ...[]string) []string {
 		var out []string
 		for _, l := range lists {
@@ -29,20 +33,23 @@ func TestLayers(t *testing.T) {
 	// never: what each package must never import (a prefix ending in "/"
 	// bans what lies below it).
 	never := map[string][]string{
-		"pkg/source":        {"pkg/"}, // the seam imports nothing of git-convo but the algorithms below
-		"pkg/position":      {"pkg/"},
-		"pkg/cursor":        all([]string{"pkg/agents", "pkg/store", "pkg/claude"}, write, front),
-		"pkg/claude":        all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/vscode"}, write, front),
-		"pkg/vscode":        all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude"}, write, front),
-		"pkg/codex":         all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/gemini"}, write, front),
-		"pkg/gemini":        all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex"}, write, front),
-		"pkg/copilot":       all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini"}, write, front),
-		"pkg/agents":        all(agentPkgs, write, front),
-		"pkg/store":         all([]string{"pkg/agents", "pkg/source", "pkg/gitx"}, agentPkgs, write, front),
-		"pkg/ingest":        all([]string{"pkg/hookrun"}, agentPkgs, front),
-		"pkg/hookrun":       all(agentPkgs, front),
-		"pkg/cli":           all([]string{"pkg/mcpserver", "pkg/agents/builtin"}, agentPkgs),
-		"pkg/mcpserver":     all([]string{"pkg/cli", "pkg/hookrun", "pkg/ingest", "pkg/agents/builtin"}, agentPkgs),
+		"pkg/source":   {"pkg/"}, // the seam imports nothing of git-convo but the algorithms below
+		"pkg/position": {"pkg/"},
+		"pkg/cursor":   all([]string{"pkg/agents", "pkg/store", "pkg/claude"}, write, front),
+		"pkg/claude":   all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/vscode"}, write, front),
+		"pkg/vscode":   all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude"}, write, front),
+		"pkg/codex":    all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/gemini"}, write, front),
+		"pkg/gemini":   all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex"}, write, front),
+		"pkg/copilot":  all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini"}, write, front),
+		"pkg/agents":   all(agentPkgs, write, front),
+		"pkg/store":    all([]string{"pkg/agents", "pkg/source", "pkg/gitx"}, agentPkgs, write, front),
+		"pkg/ingest":   all([]string{"pkg/hookrun"}, agentPkgs, front),
+		"pkg/hookrun":  all(agentPkgs, front),
+		"pkg/cli":      all([]string{"pkg/mcpserver", "pkg/agents/builtin"}, agentPkgs),
+		// The MCP server reaches the store, the notes, the queue and the
+		// spool through the application layer (pkg/app) only.
+		"pkg/mcpserver":     all([]string{"pkg/cli", "pkg/hookrun", "pkg/ingest", "pkg/agents/builtin"}, data, agentPkgs),
+		"pkg/app":           all([]string{"pkg/cli", "pkg/mcpserver", "pkg/agents/builtin"}, agentPkgs),
 		"pkg/app/prsummary": all(agentPkgs, write, front),
 		"pkg/gitx":          {"pkg/"},
 		"pkg/link":          {"pkg/"},

@@ -13,8 +13,7 @@ import (
 
 // writer is the write path into s for this environment.
 func (env *Env) writer(ctx context.Context, s *store.Store) ingest.Writer {
-	return ingest.Writer{Store: s, Now: env.Now, Getenv: env.Getenv, Agents: env.Agents, Config: newConfigCache(ctx).Get, Log: env.log(),
-		AgentCommitLinked: func(ctx context.Context, dir, hash string) { shareSoon(ctx, env, dir, hash) }}
+	return env.app().Writer(ctx, s)
 }
 
 // agentOrDefault is a conversation's agent: the stored name, else the

@@ -6,13 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/git-convo/git-convo/pkg/agents"
 	"io"
 	"os"
 	"runtime"
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-convo/git-convo/pkg/agents"
+	"github.com/git-convo/git-convo/pkg/app"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -51,6 +53,26 @@ type Env struct {
 	// sets them: pkg/agents/builtin). Commands, flags and help texts loop
 	// over them; nil knows none.
 	Agents *agents.Registry
+	// App is the application the commands call (pkg/app). The composition
+	// root sets it (NewApp); an Env without one (a test's) gets one built
+	// from its own fields.
+	App *app.App
+}
+
+// AppConfig is the application's configuration for this environment: its
+// clock, environment, agents and stderr, and detached git-convo processes
+// started from Executable.
+func (env *Env) AppConfig() app.Config {
+	return app.Config{Getenv: env.Getenv, Now: env.Now, Agents: env.Agents, Version: Version, Stderr: env.Stderr,
+		Spawn: func(args ...string) error { return spawnDetached(env.Executable, args) }}
+}
+
+// app is the application this environment's commands call.
+func (env *Env) app() *app.App {
+	if env.App != nil {
+		return env.App
+	}
+	return app.New(env.AppConfig())
 }
 
 // SystemEnv is the real process's environment.
@@ -67,20 +89,11 @@ func SystemEnv() *Env {
 		Stderr:     os.Stderr,
 		Getenv:     os.Getenv,
 		LookupEnv:  os.LookupEnv,
-		Now:        clock(os.Getenv("GIT_CONVO_NOW")),
+		Now:        app.Clock(os.Getenv("GIT_CONVO_NOW")),
 		Executable: platform.ShellPath(runtime.GOOS, exe),
 		StdoutTTY:  isTerminal(os.Stdout),
 		StderrTTY:  isTerminal(os.Stderr),
 	}
-}
-
-// clock is time.Now, or a fixed time when GIT_CONVO_NOW holds one
-// (RFC 3339): reproducible output for golden tests and bug reports.
-func clock(fixed string) func() time.Time {
-	if t, err := time.Parse(time.RFC3339, fixed); err == nil {
-		return func() time.Time { return t }
-	}
-	return time.Now
 }
 
 // usageError marks an error as a usage problem (exit 2).
@@ -100,13 +113,13 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 func Run(args []string, env *Env) int {
 	// A full disk or a file-size limit must fail a write, not kill a hook.
 	ignoreFileSizeSignal()
-	app := newApp(env)
+	ca := newApp(env)
 	unknown := false
-	app.CommandNotFound = func(c *cli.Context, name string) {
+	ca.CommandNotFound = func(c *cli.Context, name string) {
 		unknown = true
 		fmt.Fprintf(env.Stderr, "git-convo: '%s' is not a git-convo command. See 'git convo --help'.\n", name)
 	}
-	err := app.RunContext(context.Background(), optionsFirst(app.Commands, helpArgs(args)))
+	err := ca.RunContext(context.Background(), optionsFirst(ca.Commands, helpArgs(args)))
 	if unknown {
 		return ExitUsage
 	}
@@ -128,6 +141,11 @@ func Run(args []string, env *Env) int {
 	var ue usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(env.Stderr, "git-convo: %s\n", ue.msg)
+		return ExitUsage
+	}
+	var aue app.UsageError // the application's word for the same
+	if errors.As(err, &aue) {
+		fmt.Fprintf(env.Stderr, "git-convo: %s\n", aue.Msg)
 		return ExitUsage
 	}
 	fmt.Fprintf(env.Stderr, "git-convo: %s\n", term.Line(err.Error()))
@@ -195,38 +213,12 @@ func commands(env *Env) []*cli.Command {
 }
 
 // dbPath is where links.sqlite lives for this environment.
-func (env *Env) dbPath() (string, error) {
-	return store.DefaultPath(env.Getenv, runtime.GOOS)
-}
+func (env *Env) dbPath() (string, error) { return env.app().DBPath() }
 
 // log returns the error log beside the links database.
-func (env *Env) log() errlog.Log {
-	p, err := env.dbPath()
-	if err != nil {
-		return errlog.Log{}
-	}
-	return errlog.Log{Path: errlog.PathBeside(p), Now: env.Now}
-}
+func (env *Env) log() errlog.Log { return env.app().Log() }
 
-// openStore opens links.sqlite. Read commands pass mustExist so a missing
-// database gets a message saying how to start, instead of an empty result.
+// openStore opens links.sqlite (app.OpenStore).
 func (env *Env) openStore(ctx context.Context, mustExist bool) (*store.Store, error) {
-	return env.openStoreWith(ctx, store.Options{MustExist: mustExist})
-}
-
-func (env *Env) openStoreWith(ctx context.Context, opts store.Options) (*store.Store, error) {
-	p, err := env.dbPath()
-	if err != nil {
-		return nil, err
-	}
-	opts.Now, opts.Resolver = env.Now, resolver()
-	s, err := store.Open(ctx, p, opts)
-	if err == nil && !opts.MustExist {
-		// While the disk has room: the record lets doctor report a later full disk.
-		errlog.Prepare(errlog.PathBeside(p))
-	}
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("no git-convo database yet at %s: run `git convo install` in a repository, then work with Cursor's agent and commit (or set GIT_CONVO_DB)", p)
-	}
-	return s, err
+	return env.app().OpenStore(ctx, mustExist)
 }

@@ -41,18 +41,16 @@ transcripts are never shared.`,
 			if err != nil {
 				return err
 			}
-			conv, _ := s.GetConversation(ctx, id)
-			msgs, meta, err := loadConversation(ctx, env, s, id, conv)
-			if meta.Title == "" && conv != nil {
-				meta.Title = titleOf(*conv) // as show, log and search title it
-			}
+			read, err := env.app().ReadConversation(ctx, s, ".", id)
 			if err != nil {
-				if conv == nil { // perhaps a teammate's, known from shared notes
-					if ok, serr := showSharedConversation(ctx, env, id, c.Bool("json")); ok {
-						return serr
-					}
-				}
 				return err
+			}
+			if read.Shared != nil { // a teammate's, known from shared notes
+				return showSharedConversation(env, *read.Shared, c.Bool("json"))
+			}
+			msgs, meta := read.Msgs, read.Meta
+			if meta.Title == "" && read.Conv != nil {
+				meta.Title = titleOf(*read.Conv) // as show, log and search title it
 			}
 			if c.Bool("json") {
 				commits, _ := s.CommitsForConversation(ctx, id)

@@ -19,45 +19,6 @@ import (
 // the local database: unlink withdraws one, doctor --derived lists them and
 // share clean withdraws those today's rules would not make.
 
-// withdrawDerived withdraws the derived link on hash of the conversation
-// arg names (its id, or a prefix of it): ok is false when hash has none.
-func withdrawDerived(ctx context.Context, env *Env, repo *gitx.Repo, arg, hash string) (ok bool, err error) {
-	g := notesGit(repo)
-	rd := notes.NewReader(ctx, g.Dir)
-	recs, err := rd.Records(ctx, []string{hash})
-	rd.Close()
-	if err != nil {
-		return false, err
-	}
-	r, found := recs[hash]
-	if !found {
-		return false, nil
-	}
-	m, _ := r.Meta()
-	var ids []string
-	for id, cm := range m.Conversations {
-		if cm.IsDerived() && strings.HasPrefix(id, arg) {
-			ids = append(ids, id)
-		}
-	}
-	switch len(ids) {
-	case 0:
-		return false, nil
-	case 1:
-	default:
-		return true, usagef("conversation %q is ambiguous on %s: %s", arg, gitx.ShortHash(hash), strings.Join(ids, ", "))
-	}
-	s, err := g.Settings(ctx)
-	if err != nil {
-		return true, err
-	}
-	if err := g.Withdraw(ctx, hash, ids[0], "withdrawn by hand (git convo unlink)", s); err != nil {
-		return true, err
-	}
-	fmt.Fprintf(env.Stdout, "withdrew the derived link of %s from %s %s\n", term.Line(ids[0]), gitx.ShortHash(hash), withdrawnWhere(s))
-	return true, nil
-}
-
 // withdrawnWhere says where a withdrawal went.
 func withdrawnWhere(s notes.Settings) string {
 	if s.On {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/interop/gitai"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -463,40 +462,4 @@ func (rc *readContext) otherFileStats(ctx context.Context, hashes []string, loca
 		}
 	}
 	return local, sources
-}
-
-// alsoGitAI reports whether this repository asked git-convo to also write
-// its attribution into refs/notes/ai (git convo share on --also git-ai).
-func alsoGitAI(ctx context.Context, g notes.Git) bool {
-	v, _ := g.Config(ctx, interop.KeyShareAlso)
-	return strings.Contains(","+v+",", ",git-ai,")
-}
-
-// writeGitAI writes this clone's attribution of hashes into refs/notes/ai
-// as git-ai authorship logs, where the commit has no note there yet; only
-// when the repository asked for it (alsoGitAI).
-func writeGitAI(ctx context.Context, env *Env, g notes.Git, st *store.Store, hashes []string, s notes.Settings) (int, error) {
-	if !alsoGitAI(ctx, g) || len(hashes) == 0 {
-		return 0, nil
-	}
-	o, err := g.Options(ctx, s, Version)
-	if err != nil {
-		return 0, err
-	}
-	recs, err := g.Build(ctx, st, hashes, o)
-	if err != nil {
-		return 0, err
-	}
-	logs := map[string][]byte{}
-	for h, r := range recs {
-		b, err := interop.ToGitAI(h, r)
-		if err != nil {
-			env.log().Printf("interop", "%.12s as a git-ai log: %v", h, err)
-			continue
-		}
-		if l, _ := gitai.Parse(b); len(l.Files) > 0 {
-			logs[h] = b
-		}
-	}
-	return interop.WriteGitAI(ctx, g, logs)
 }

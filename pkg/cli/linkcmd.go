@@ -6,9 +6,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/autolink"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
+	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
@@ -68,63 +70,28 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 		return err
 	}
 	defer s.Close()
-	convID, err := resolveConversation(ctx, s, args[0], add)
 	if !add {
-		removed := false
-		if err == nil {
-			if removed, err = s.Unlink(ctx, convID, hash); err != nil {
-				return err
-			}
+		u, err := env.app().Unlink(ctx, s, repo, args[0], hash)
+		if err != nil {
+			return err
 		}
-		if !removed {
-			// Not in the local database: a derived link (a squash merge)?
-			id := args[0]
-			if convID != "" {
-				id = convID
-			}
-			if ok, werr := withdrawDerived(ctx, env, repo, id, hash); ok || werr != nil {
-				return werr
-			}
-			if err != nil {
-				return err
-			}
-			return fmt.Errorf("conversation %s is not linked to %s", convID, gitx.ShortHash(hash))
+		if u.Derived {
+			fmt.Fprintf(env.Stdout, "withdrew the derived link of %s from %s %s\n", term.Line(u.Conversation), gitx.ShortHash(hash), withdrawnWhere(notes.Settings{On: u.Shared}))
+			return nil
 		}
-		shareAfter(ctx, env, repo.TopLevel, s, hash)
-		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(convID), gitx.ShortHash(hash))
+		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(u.Conversation), gitx.ShortHash(hash))
 		return nil
 	}
+	convID, err := env.app().Link(ctx, s, app.LinkRequest{Repo: repo, Hash: hash, Conversation: args[0], Reason: "linked by hand"})
 	if err != nil {
 		return err
 	}
-	if err := s.SetManualLink(ctx, convID, hash, "linked by hand"); err != nil {
-		return err
-	}
-	afterManualLink(ctx, env, s, repo.TopLevel, convID, hash)
 	fmt.Fprintf(env.Stdout, "linked %s to %s (manual)\n", term.Line(convID), gitx.ShortHash(hash))
 	return nil
 }
 
-// afterManualLink is what a manual link of convID to hash (a commit of the
-// work tree at dir) does beyond the link itself, for `git convo link` and
-// MCP's link_conversation_commit alike: it records the commit when it is
-// not yet (so show has its details), reads the conversation from its agent
-// when the store has no title for it, and rewrites the shared note.
-func afterManualLink(ctx context.Context, env *Env, s *store.Store, dir, convID, hash string) {
-	if done, err := s.RecordedCommits(ctx, []string{hash}); err == nil && !done[hash] {
-		if r, err := newRecorder(ctx, env, dir, false); err == nil {
-			_, _, _ = r.Record(ctx, hash, store.LinkSourceRelink)
-			r.Store.Close()
-		}
-	}
-	if conv, _ := s.GetConversation(ctx, convID); conv == nil || conv.Title == "" {
-		_ = env.writer(ctx, s).EnrichAgent(ctx, convID) // best effort: the title, if its agent knows it
-	}
-	shareAfter(ctx, env, dir, s, hash)
-}
-
 // resolveConversation expands a unique prefix of a known conversation id
-// (store.ResolveConversation; the MCP server's link tool uses it too).
+// (store.ResolveConversation).
 func resolveConversation(ctx context.Context, s *store.Store, arg string, allowUnknown bool) (string, error) {
 	return s.ResolveConversation(ctx, arg, allowUnknown)
 }

@@ -88,6 +88,20 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 	ownCommit := b.commit(b.dir, "search: cache hits", "cache.go")
 
 	tool := mcpClient(t, b.sandbox, b.dir)
+	// Every tool the server lists has its twin below (a subtest named
+	// "<tool> = <command>").
+	twins := map[string]bool{}
+	defer func() {
+		for _, name := range mcpToolNames(t, b.sandbox, b.dir) {
+			if !twins[name] {
+				t.Errorf("the MCP tool %s is not held to a CLI twin here", name)
+			}
+		}
+	}()
+	run := func(name string, f func(t *testing.T)) {
+		twins[strings.Fields(name)[0]] = true
+		t.Run(name, f)
+	}
 	call := func(name string, in map[string]any) map[string]any {
 		t.Helper()
 		out, isErr := tool(name, in)
@@ -102,7 +116,7 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 	}
 	convKeys := []string{"id", "title", "summary", "agent", "confidence", "status", "reason", "origin", "evidence", "writtenLines", "addedLines"}
 
-	t.Run("get_commit_conversations = show --json", func(t *testing.T) {
+	run("get_commit_conversations = show --json", func(t *testing.T) {
 		for _, c := range []string{teamCommit, ownCommit} {
 			mcp := each(call("get_commit_conversations", map[string]any{"commitHash": c}), "conversations")
 			shown := jsonLines(t, b.convo(b.dir, "show", "--json", c))
@@ -118,7 +132,7 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 		}
 	})
 
-	t.Run("list_conversation_commits = conversations --json", func(t *testing.T) {
+	run("list_conversation_commits = conversations --json", func(t *testing.T) {
 		for _, tc := range []struct {
 			in   map[string]any
 			args []string
@@ -142,7 +156,7 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 		}
 	})
 
-	t.Run("get_file_context = log --json -- path, blame --json", func(t *testing.T) {
+	run("get_file_context = log --json -- path, blame --json", func(t *testing.T) {
 		for _, path := range []string{"search.go", "cache.go"} {
 			mcp := call("get_file_context", map[string]any{"filePath": path})
 			logged := jsonLines(t, b.convo(b.dir, "log", "--json", "--", path))
@@ -178,7 +192,7 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 		}
 	})
 
-	t.Run("get_conversation = conversation --json", func(t *testing.T) {
+	run("get_conversation = conversation --json", func(t *testing.T) {
 		for _, id := range []string{team, own} {
 			mcp := call("get_conversation", map[string]any{"conversationId": id[:8]})
 			cli := jsonLines(t, b.convo(b.dir, "conversation", "--json", id))[0]
@@ -193,7 +207,24 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 		}
 	})
 
-	t.Run("link_conversation_commit = link", func(t *testing.T) {
+	run("pr_summary = pr --format json", func(t *testing.T) {
+		for _, rng := range []string{teamCommit + "~1..HEAD", ownCommit + "~1"} {
+			mcp, err := json.Marshal(call("pr_summary", map[string]any{"range": rng}))
+			var cli map[string]any
+			if err == nil {
+				err = json.Unmarshal([]byte(b.convo(b.dir, "pr", rng, "--format", "json")), &cli)
+			}
+			want, _ := json.Marshal(cli)
+			if err != nil || string(mcp) != string(want) {
+				t.Errorf("pr_summary %s (%v):\n MCP %s\n CLI %s", rng, err, mcp, want)
+			}
+			if !strings.Contains(string(mcp), own) {
+				t.Errorf("pr_summary %s does not name the clone's conversation: %s", rng, mcp)
+			}
+		}
+	})
+
+	run("link_conversation_commit = link", func(t *testing.T) {
 		b.write(b.dir, "one.txt", "typed by hand\n")
 		byMCP := b.commit(b.dir, "one", "one.txt")
 		b.write(b.dir, "two.txt", "typed by hand\n")
@@ -213,4 +244,15 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 			}
 		}
 	})
+}
+
+// mcpToolNames is the tools the MCP server started in dir lists.
+func mcpToolNames(t *testing.T, sb *sandbox, dir string) []string {
+	t.Helper()
+	ctx, session := mcpSession(t, sb, dir)
+	var names []string
+	for _, tool := range mcpTools(t, ctx, session) {
+		names = append(names, tool.Name)
+	}
+	return names
 }

@@ -17,16 +17,7 @@ import (
 // tool failed.
 func mcpClient(t *testing.T, sb *sandbox, dir string, args ...string) func(string, map[string]any) (string, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	cmd := exec.Command("git", append([]string{"convo", "mcp"}, args...)...)
-	cmd.Dir, cmd.Env = dir, sb.env
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { session.Close() })
+	ctx, session := mcpSession(t, sb, dir, args...)
 	return func(name string, in map[string]any) (string, bool) {
 		t.Helper()
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: in})
@@ -122,3 +113,20 @@ func TestMCPConfinedToItsRepository(t *testing.T) {
 }
 
 func (sb *sandbox) convIDs(repo, rev string) []string { return convIDs(sb.showJSON(repo, rev)) }
+
+// mcpSession is a client session with `git convo mcp args...` started in
+// dir, closed when the test ends.
+func mcpSession(t *testing.T, sb *sandbox, dir string, args ...string) (context.Context, *mcp.ClientSession) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	cmd := exec.Command("git", append([]string{"convo", "mcp"}, args...)...)
+	cmd.Dir, cmd.Env = dir, sb.env
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { session.Close() })
+	return ctx, session
+}

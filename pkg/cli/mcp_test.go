@@ -38,12 +38,8 @@ func TestMCPServer(t *testing.T) {
 	}
 	defer session.Close()
 
-	tools, err := session.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var names []string
-	for _, tool := range tools.Tools {
+	for _, tool := range mcpTools(t, ctx, session) {
 		names = append(names, tool.Name)
 		if len(tool.Description) < 40 || tool.InputSchema == nil {
 			t.Errorf("%s: description %q, schema %v", tool.Name, tool.Description, tool.InputSchema)
@@ -198,4 +194,14 @@ func TestMCPOutsideRepository(t *testing.T) {
 	if !strings.Contains(string(b), "conv-abs-path") {
 		t.Errorf("result: %s", b)
 	}
+}
+
+// mcpTools is the tools session's server lists.
+func mcpTools(t *testing.T, ctx context.Context, session *mcp.ClientSession) []*mcp.Tool {
+	t.Helper()
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tools.Tools
 }

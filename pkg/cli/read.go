@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -62,7 +61,7 @@ func newReadContext(ctx context.Context, env *Env, c *cli.Context) (*readContext
 }
 
 func newReadContextWith(ctx context.Context, env *Env, color string, json, pager bool) (*readContext, error) {
-	return newReadContextNotes(ctx, env, color, json, pager, notes.NewReaderAfter)
+	return newReadContextNotes(ctx, env, color, json, pager, env.app().Notes)
 }
 
 // newReadContextNotes is newReadContextWith with the shared notes reader
@@ -136,23 +135,10 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 	return rc, nil
 }
 
-// openReadStore opens links.sqlite for a read command. Before the first
-// commit is recorded there is no database: the command then answers as git
-// does, with no conversations, from an empty store in memory, and never
-// creates the file. The hint says why nothing is linked, for a person at a
-// terminal.
+// openReadStore opens links.sqlite for a read command (app.OpenReadStore):
+// an empty store in memory, and a hint, before there is a database.
 func (env *Env) openReadStore(ctx context.Context) (*store.Store, string, error) {
-	p, err := env.dbPath()
-	if err != nil {
-		return nil, "", err
-	}
-	s, err := store.Open(ctx, p, store.Options{MustExist: true, Now: env.Now, Resolver: resolver()})
-	if !errors.Is(err, store.ErrNotFound) {
-		return s, "", err
-	}
-	s, err = store.OpenEmpty(ctx, env.Now)
-	hint := fmt.Sprintf("hint: no conversations recorded yet (no database at %s): run `git convo install`, work with Cursor's agent and commit", p)
-	return s, hint, err
+	return env.app().OpenReadStore(ctx)
 }
 
 func (rc *readContext) Close() {

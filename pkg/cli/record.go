@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/ingest"
@@ -56,22 +56,7 @@ post-rewrite (after amend and rebase) carries every link to the rewritten commit
 }
 
 func newRecorder(ctx context.Context, env *Env, dir string, scrub bool) (*ingest.Recorder, error) {
-	repo, err := gitx.Open(ctx, dir, scrub)
-	if err != nil {
-		return nil, err
-	}
-	s, err := env.openStore(ctx, false)
-	if err != nil {
-		return nil, err
-	}
-	return recorderFor(ctx, env, repo, s), nil
-}
-
-// recorderFor records commits of repo into s, sharing their links after.
-func recorderFor(ctx context.Context, env *Env, repo *gitx.Repo, s *store.Store) *ingest.Recorder {
-	r := env.writer(ctx, s).Recorder(repo)
-	r.Shared = func(ctx context.Context, hashes ...string) { shareAfter(ctx, env, repo.TopLevel, s, hashes...) }
-	return r
+	return env.app().NewRecorder(ctx, dir, scrub)
 }
 
 func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) error {
@@ -124,8 +109,5 @@ func plural(n int) string {
 	return "s"
 }
 
-// newConfigCache reads each repository's convo.* settings once, with the
-// process's environment, as the git it replaces did.
-func newConfigCache(ctx context.Context) ingest.ConfigCache {
-	return ingest.NewConfigCache(ctx, os.Getenv)
-}
+// newConfigCache reads each repository's convo.* settings once (app.NewConfigCache).
+func newConfigCache(ctx context.Context) ingest.ConfigCache { return app.NewConfigCache(ctx) }

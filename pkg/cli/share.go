@@ -13,15 +13,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/githooks"
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/hookrun"
 	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
-	"github.com/git-convo/git-convo/pkg/trace"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
@@ -66,16 +65,14 @@ first; transcripts are never shared. See docs/sharing.md.`,
 				Name:  "off",
 				Usage: "stop writing and pushing notes (what was pushed stays: docs/sharing.md says how to remove it)",
 				Action: func(c *cli.Context) error {
-					g, repo, err := shareRepo(c.Context)
+					hookErr, err := env.app().ShareOff(c.Context, ".", func(ctx context.Context, repo *gitx.Repo) error {
+						return uninstallHook(ctx, repo, "pre-push")
+					})
 					if err != nil {
 						return err
 					}
-					if err := g.SetShare(c.Context, false, false, ""); err != nil {
-						return err
-					}
-					_ = interop.SetShareAlso(c.Context, g, "") // no more git-ai logs either
-					if err := uninstallHook(c.Context, repo, "pre-push"); err != nil {
-						fmt.Fprintf(env.Stderr, "git-convo: the pre-push block stays (%v); with sharing off it sends nothing\n", err)
+					if hookErr != nil {
+						fmt.Fprintf(env.Stderr, "git-convo: the pre-push block stays (%v); with sharing off it sends nothing\n", hookErr)
 					}
 					fmt.Fprintln(env.Stdout, "sharing is off: no note is written or pushed from now on.")
 					fmt.Fprintln(env.Stdout, "Notes already pushed stay on the remote; docs/sharing.md says how to remove them.")
@@ -98,7 +95,7 @@ first; transcripts are never shared. See docs/sharing.md.`,
 					if env.Getenv("GIT_CONVO_SYNC") != "1" {
 						detach()
 					}
-					refreshNotes(c.Context, env, c.String("repo"), c.Args().Slice())
+					env.app().RefreshNotes(c.Context, c.String("repo"), c.Args().Slice())
 					return nil // background work: errors went to the log
 				},
 			},
@@ -129,13 +126,8 @@ func shareRepo(ctx context.Context) (notes.Git, *gitx.Repo, error) {
 	return notesGit(repo), repo, nil
 }
 
-// notesGit runs git for notes in repo's work tree (its git dir when bare).
-func notesGit(repo *gitx.Repo) notes.Git {
-	if repo.TopLevel == "" {
-		return notes.Git{Dir: repo.GitDir}
-	}
-	return notes.Git{Dir: repo.TopLevel}
-}
+// notesGit runs git for notes in repo's work tree (app.NotesGit).
+func notesGit(repo *gitx.Repo) notes.Git { return app.NotesGit(repo) }
 
 // shareSettings opens the repository for notes and reads its sharing settings.
 func shareSettings(ctx context.Context) (notes.Git, notes.Settings, error) {
@@ -152,42 +144,6 @@ func shareSettings(ctx context.Context) (notes.Git, notes.Settings, error) {
 const notesProgressMin = 1000
 
 func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
-	g, repo, err := shareRepo(ctx)
-	if err != nil {
-		return err
-	}
-	if remote != "" {
-		remotes, err := g.Remotes(ctx)
-		if err != nil {
-			return err
-		}
-		if !contains(remotes, remote) {
-			return usagef("--remote %s: no such remote (git remote lists: %s)", remote, strings.Join(remotes, ", "))
-		}
-	}
-	if err := g.SetShare(ctx, true, prompts, remote); err != nil {
-		return err
-	}
-	if _, err := g.Setup(ctx); err != nil {
-		return err
-	}
-	if err := installHook(ctx, env, repo, "pre-push"); err != nil {
-		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%s): run `git convo push` after pushing\n", term.Line(err.Error()))
-	}
-	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
-	s, err := env.openStore(ctx, false)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	hashes, err := s.LinkedCommits(ctx, repoKey(repo.CommonDir))
-	if err != nil {
-		return err
-	}
-	settings, err := g.Settings(ctx)
-	if err != nil {
-		return err
-	}
 	// A progress line on a terminal: a long history's notes are written a
 	// batch at a time, and take a while.
 	var progress func(done, total int)
@@ -201,21 +157,25 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 			}
 		}
 	}
-	n, err := g.UpdateProgress(ctx, s, hashes, settings, Version, progress)
+	on, err := env.app().ShareOn(ctx, ".", app.ShareOnRequest{Prompts: prompts, Remote: remote, Progress: progress,
+		Hook: func(ctx context.Context, repo *gitx.Repo) error { return installHook(ctx, env, repo, "pre-push") }})
+	if on.HookErr != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%s): run `git convo push` after pushing\n", term.Line(on.HookErr.Error()))
+	}
 	if err != nil {
-		return fmt.Errorf("writing notes: %w", err)
+		return err
 	}
 	what := "titles, summaries, reasons, confidence, agent, model and line ranges"
 	if prompts {
 		what += ", and first prompts"
 	}
-	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", n, plural(n), notes.Ref, what)
-	if k, err := writeGitAI(ctx, env, g, s, hashes, settings); err != nil {
-		fmt.Fprintf(env.Stderr, "git-convo: git-ai logs: %s\n", term.Line(err.Error()))
-	} else if alsoGitAI(ctx, g) {
-		fmt.Fprintf(env.Stdout, "and %d git-ai authorship log%s on refs/notes/ai (commits git-ai had not noted; git-convo never pushes that ref).\n", k, plural(k))
+	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", on.Notes, plural(on.Notes), notes.Ref, what)
+	if on.GitAIErr != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: git-ai logs: %s\n", term.Line(on.GitAIErr.Error()))
+	} else if on.AlsoGitAI {
+		fmt.Fprintf(env.Stdout, "and %d git-ai authorship log%s on refs/notes/ai (commits git-ai had not noted; git-convo never pushes that ref).\n", on.GitAI, plural(on.GitAI))
 	}
-	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", term.Line(settings.Remote))
+	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", term.Line(on.Settings.Remote))
 	return nil
 }
 
@@ -416,39 +376,15 @@ func orNever(s string) string {
 }
 
 func sharePreview(ctx context.Context, env *Env, rev string, prompts bool) error {
-	g, repo, err := shareRepo(ctx)
+	note, h, err := env.app().PreviewNote(ctx, ".", rev, prompts)
 	if err != nil {
 		return err
 	}
-	hashes, err := repo.RevParse(ctx, rev)
-	if err != nil {
-		return err
-	}
-	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
-	s, err := env.openStore(ctx, true)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	settings, err := g.Settings(ctx)
-	if err != nil {
-		return err
-	}
-	settings.Prompts = settings.Prompts || prompts
-	o, err := g.Options(ctx, settings, Version)
-	if err != nil {
-		return err
-	}
-	recs, err := g.Build(ctx, s, hashes[:1], o)
-	if err != nil {
-		return err
-	}
-	r, ok := recs[hashes[0]]
-	if !ok {
-		fmt.Fprintf(env.Stderr, "git-convo: %s has no linked conversation: no note would be written\n", gitx.ShortHash(hashes[0]))
+	if note == nil {
+		fmt.Fprintf(env.Stderr, "git-convo: %s has no linked conversation: no note would be written\n", gitx.ShortHash(h))
 		return exitError{ExitError}
 	}
-	_, err = env.Stdout.Write(notes.Encode([]trace.Record{r}))
+	_, err = env.Stdout.Write(note)
 	return err
 }
 
@@ -478,64 +414,14 @@ the merge dropped (a teammate deleted them) are written back first. Sharing must
 }
 
 func pushNotes(ctx context.Context, env *Env, remote string, hook bool) error {
-	g, s, err := shareSettings(ctx)
+	p, err := env.app().Push(ctx, ".", remote, hook)
 	if err != nil {
 		return err
 	}
-	if !s.On {
-		if hook {
-			return nil
-		}
-		return errors.New("sharing is off in this repository: nothing is pushed (git convo share on turns it on)")
-	}
-	if remote == "" {
-		remote = s.Remote
-	}
-	if hook && remote != s.Remote {
-		return nil // notes go only where sharing sends them (convo.shareRemote)
-	}
-	refreshRecent(ctx, env, g, s)
-	err = g.Push(ctx, remote, s.Writer)
-	_ = g.SaveState(ctx, func(st *notes.State) {
-		if err != nil {
-			st.LastPushError = err.Error()
-			return
-		}
-		st.LastPush, st.LastPushError = env.Now(), ""
-	})
-	if err != nil {
-		return err
-	}
-	if !hook {
-		n, _ := g.Count(ctx, notes.Ref)
-		fmt.Fprintf(env.Stdout, "%s: %d note%s on %s\n", term.Line(remote), n, plural(n), notes.Ref)
+	if p.Done && !hook {
+		fmt.Fprintf(env.Stdout, "%s: %d note%s on %s\n", term.Line(p.Remote), p.Notes, plural(p.Notes), notes.Ref)
 	}
 	return nil
-}
-
-// recentCommits is how many of HEAD's commits a push refreshes the notes of.
-const recentCommits = 100
-
-// refreshRecent rewrites the notes of HEAD's recent commits before a push:
-// links that arrived after a commit was recorded (the agent's own git commit
-// reported a moment later, a late title) are shared too. Best effort.
-func refreshRecent(ctx context.Context, env *Env, g notes.Git, s notes.Settings) {
-	hashes, err := g.Recent(ctx, recentCommits)
-	if err != nil || len(hashes) == 0 {
-		return
-	}
-	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
-	st, err := env.openStore(ctx, true)
-	if err != nil {
-		return
-	}
-	defer st.Close()
-	if _, err := g.Update(ctx, st, hashes, s, Version); err != nil {
-		env.log().Printf("share", "refreshing notes before a push: %v", err)
-	}
-	if _, err := writeGitAI(ctx, env, g, st, hashes, s); err != nil {
-		env.log().Printf("interop", "writing git-ai logs before a push: %v", err)
-	}
 }
 
 func fetchCommand(env *Env) *cli.Command {
@@ -551,87 +437,36 @@ commits of the remote's branches. Once install has set up the fetch, a plain git
 enough: the next read command recognises the squash merges it brought, and when it brought
 notes, looks again at the remote's last 100 commits (a squash may come before its notes).`,
 		Action: func(c *cli.Context) error {
-			ctx := c.Context
-			g, s, err := shareSettings(ctx)
-			if err != nil {
-				return err
+			f, err := env.app().Fetch(c.Context, ".", c.Args().First())
+			if f.Deleted > 0 {
+				// One teammate's push can remove everyone's notes: it must not pass unseen.
+				fmt.Fprintf(env.Stderr, "git-convo: warning: the notes fetched from %s delete %d note%s (git log -p %s shows who pushed it); this clone's own records are written back when it merges (git convo fetch with sharing on, git convo push)\n",
+					term.Line(f.Remote), f.Deleted, plural(f.Deleted), term.Line(notes.TrackingRef(f.Remote)))
 			}
-			remote := c.Args().First()
-			if remote == "" {
-				remote = s.Remote
+			if f.Restored > 0 {
+				fmt.Fprintf(env.Stdout, "%d note%s of this clone's written back: the merge had dropped them (git convo push shares them again)\n", f.Restored, plural(f.Restored))
 			}
-			before, _ := g.Tip(ctx, notes.TrackingRef(remote))
-			if err := g.Fetch(ctx, remote); err != nil {
-				return err
+			if f.Counted {
+				fmt.Fprintf(env.Stdout, "%s: %d shared note%s\n", term.Line(f.Remote), f.Notes, plural(f.Notes))
 			}
-			warnDeletedNotes(ctx, env, g, remote, before)
-			if s.On {
-				restored, err := g.Merge(ctx, notes.TrackingRef(remote), s.Writer)
-				if err != nil {
-					return err
-				}
-				if restored > 0 {
-					fmt.Fprintf(env.Stdout, "%d note%s of this clone's written back: the merge had dropped them (git convo push shares them again)\n", restored, plural(restored))
-				}
+			if f.Squashes > 0 {
+				fmt.Fprintf(env.Stdout, "%d squash merge%s attributed to the conversations of the commits they join\n", f.Squashes, plural(f.Squashes))
 			}
-			_ = g.SaveState(ctx, func(st *notes.State) { st.LastFetch = env.Now() })
-			n, err := g.Count(ctx, notes.TrackingRef(remote))
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(env.Stdout, "%s: %d shared note%s\n", term.Line(remote), n, plural(n))
-			squashes, err := attributeSquashes(ctx, g, s, remote)
-			if err != nil {
-				return fmt.Errorf("recognising squash merges: %w", err)
-			}
-			if squashes > 0 {
-				fmt.Fprintf(env.Stdout, "%d squash merge%s attributed to the conversations of the commits they join\n", squashes, plural(squashes))
-			}
-			return nil
+			return err
 		},
 	}
 }
 
-// warnDeletedNotes says on stderr when the notes fetched from remote (its
-// tracking ref, before at before) delete notes: one teammate's push can
-// remove everyone's, so it must not pass unseen.
-func warnDeletedNotes(ctx context.Context, env *Env, g notes.Git, remote, before string) {
-	after, err := g.Tip(ctx, notes.TrackingRef(remote))
-	if err != nil || before == "" || after == before {
-		return
-	}
-	if n, err := g.Deleted(ctx, before, after); err == nil && n > 0 {
-		fmt.Fprintf(env.Stderr, "git-convo: warning: the notes fetched from %s delete %d note%s (git log -p %s shows who pushed it); this clone's own records are written back when it merges (git convo fetch with sharing on, git convo push)\n",
-			term.Line(remote), n, plural(n), term.Line(notes.TrackingRef(remote)))
-	}
-}
-
 // shareAfter rewrites the notes of hashes after their links changed, when
-// sharing is on; errors go to the log, as links were changed all the same.
+// sharing is on (app.ShareAfter).
 func shareAfter(ctx context.Context, env *Env, dir string, s *store.Store, hashes ...string) {
-	if dir == "" {
-		return
-	}
-	if _, err := notes.UpdateForCommits(ctx, dir, s, hashes, Version); err != nil {
-		env.log().Printf("share", "notes of %s: %v", strings.Join(shortHashes(hashes), ", "), err)
-	}
-}
-
-func shortHashes(hs []string) []string {
-	out := make([]string, len(hs))
-	for i, h := range hs {
-		out[i] = gitx.ShortHash(h)
-	}
-	return out
+	env.app().ShareAfter(ctx, dir, s, hashes...)
 }
 
 // mergeShared adds what shared notes say about hashes to the local links
-// (notes.MergeLinkedLocal, as the MCP tools do). Notes that cannot be read
-// are logged, never a reason to fail a read.
+// (app.MergeShared, as the MCP tools do).
 func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation) {
-	if err := rc.shared.MergeLinkedLocal(ctx, hashes, linked, rc.localConversation); err != nil {
-		rc.env.log().Printf("share", "reading shared notes: %v", err)
-	}
+	rc.env.app().MergeShared(ctx, rc.shared, hashes, linked, rc.localConversation)
 }
 
 // localConversation looks a conversation up in the local database, when
@@ -649,80 +484,6 @@ func (rc *readContext) mergeSharedLines(ctx context.Context, hashes []string, wr
 	if err := rc.shared.MergeLineWriters(ctx, hashes, writers, recorded); err != nil {
 		rc.env.log().Printf("share", "reading shared notes: %v", err)
 	}
-}
-
-// attributeSquashes gives the remote's squash merges the conversations of
-// the commits they join: shared on the next push when this clone shares,
-// else kept beside its git data (no ref is written with sharing off).
-func attributeSquashes(ctx context.Context, g notes.Git, s notes.Settings, remote string) (int, error) {
-	return attributeSquashesIn(ctx, g, s, "--remotes="+remote)
-}
-
-// squashesAfterPull recognises squash merges among the commits the last n
-// merges or pulls of repo brought (their post-merge hooks queued n records):
-// a plain git pull is enough, in any clone that has the notes. It runs in
-// the drain, never in the hook; a repository without notes pays one git
-// for-each-ref. Errors go to the log.
-func squashesAfterPull(ctx context.Context, env *Env, repo *gitx.Repo, n int) {
-	merges, err := repo.Merges(n)
-	if err != nil || len(merges) == 0 {
-		return
-	}
-	// Everything the merges brought: their new tips, less what HEAD had
-	// before the first of them.
-	var revs []string
-	if strings.Trim(merges[0].Old, "0") != "" {
-		revs = append(revs, "^"+merges[0].Old)
-	}
-	for _, m := range merges {
-		revs = append(revs, m.New)
-	}
-	g := notesGit(repo)
-	s, err := g.Settings(ctx)
-	if err == nil {
-		_, err = attributeSquashesIn(ctx, g, s, revs...)
-	}
-	if err != nil {
-		env.log().Printf("share", "recognising squash merges after a pull: %v", err)
-	}
-}
-
-// attributeSquashesIn is attributeSquashes for the commits git log selects
-// with revs.
-// A record derived with sharing on goes to the shared notes only from
-// notes.DerivedShareMin; below it, and with sharing off, it stays in this
-// clone. Either way it is written by the clone's random name, never by the
-// user's e-mail.
-func attributeSquashesIn(ctx context.Context, g notes.Git, s notes.Settings, revs ...string) (int, error) {
-	w, err := g.CloneWriter(ctx)
-	if err != nil {
-		return 0, err
-	}
-	s.Writer = w
-	o, err := g.Options(ctx, s, Version)
-	if err != nil {
-		return 0, err
-	}
-	recs, err := g.SquashesIn(ctx, revs, o)
-	if err != nil || len(recs) == 0 {
-		return 0, err
-	}
-	local := map[string]trace.Record{}
-	changes := map[string]*trace.Record{}
-	for c, r := range recs {
-		if s.On && notes.Shareable(r) {
-			changes[c] = &r
-		} else {
-			local[c] = r
-		}
-	}
-	if err := g.SaveDerived(ctx, local); err != nil {
-		return 0, err
-	}
-	if len(changes) > 0 {
-		_, err = g.Write(ctx, changes, s.Writer, "git-convo: squash merges")
-	}
-	return len(recs), err
 }
 
 // sharedFileStats adds line counts from shared notes for the commits the
@@ -782,48 +543,34 @@ func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
 // under the same filter (--all lists this repository's notes too), as
 // list_conversation_commits does (notes.AddConversations).
 func (rc *readContext) sharedConversations(ctx context.Context, list []store.ConversationSummary, f store.ConversationFilter) []store.ConversationSummary {
-	recs, err := rc.shared.All(ctx)
-	if err != nil {
-		rc.env.log().Printf("share", "reading shared notes: %v", err)
-		return list
-	}
-	return notes.AddConversations(recs, list, f)
+	return rc.env.app().SharedConversations(ctx, rc.shared, list, f)
 }
 
 // showSharedConversation prints what shared notes say of a conversation the
-// local data lacks: its metadata and the commits naming it (transcripts are
-// never shared). ok is false when no note names it.
-func showSharedConversation(ctx context.Context, env *Env, prefix string, asJSON bool) (ok bool, err error) {
-	sh, ok, err := notes.SharedConversation(ctx, ".", prefix)
-	if !ok {
-		return err != nil, err
-	}
+// local data lacks (app.ReadConversation): its metadata and the commits
+// naming it (transcripts are never shared).
+func showSharedConversation(env *Env, sh app.SharedConversation, asJSON bool) error {
 	conv := sh.Conv
 	if asJSON {
 		commits := make([]map[string]any, len(sh.Links))
 		for i, lc := range sh.Links {
 			commits[i] = map[string]any{"hash": lc.CommitHash, "confidence": lc.Confidence, "status": lc.Status, "reason": lc.Reason}
 		}
-		return true, newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": env.agentOrDefault(conv.Agent), "model": conv.Model,
+		return newJSONLines(env.Stdout)(map[string]any{"id": conv.ID, "agent": env.agentOrDefault(conv.Agent), "model": conv.Model,
 			"summary": conv.Summary, "title": conv.Title, "created": mstime.ISOTime(mstime.Time(conv.FirstSeenMs)),
 			"updated": mstime.ISOTime(mstime.Time(conv.ActivityMs)), "origin": "notes", "files": sh.Files(), "commits": commits,
-			"messages": []any{}, "note": notes.NotShared})
+			"messages": []any{}, "note": app.NotShared})
 	}
 	var b strings.Builder
 	_ = sh.WriteMarkdown(&b, env.Agents.Display(conv.Agent))
-	_, err = io.WriteString(env.Stdout, term.Text(b.String()))
-	return true, err
+	_, err := io.WriteString(env.Stdout, term.Text(b.String()))
+	return err
 }
 
 // sharedSearchDocs adds to search's candidates the conversations only
-// shared notes know (notes.SearchDocs); shared says which those are.
+// shared notes know (app.SharedSearchDocs); shared says which those are.
 func (rc *readContext) sharedSearchDocs(ctx context.Context, docs []store.SearchDoc, words []string, f store.ConversationFilter) ([]store.SearchDoc, map[string]bool) {
-	recs, err := rc.shared.All(ctx)
-	if err != nil {
-		rc.env.log().Printf("share", "reading shared notes: %v", err)
-		return docs, map[string]bool{}
-	}
-	return notes.SearchDocs(recs, docs, words, f)
+	return rc.env.app().SharedSearchDocs(ctx, rc.shared, docs, words, f)
 }
 
 // origin names where a conversation is known from, as the JSON says it.
@@ -832,45 +579,4 @@ func origin(shared bool) string {
 		return "notes"
 	}
 	return "local"
-}
-
-// shareSoon rewrites, when the repository at dir shares, the note of the
-// commit an agent just made, now linked to its conversation (the agent's
-// own git commit, reported after the commit was recorded). On the agent's
-// hook path it costs an in-process read of git's config; the note is
-// written by a detached git-convo (GIT_CONVO_SYNC=1: here and now).
-func shareSoon(ctx context.Context, env *Env, dir, rev string) {
-	settings, err := gitx.LoadSettings(ctx, dir, env.Getenv)
-	if err != nil {
-		return
-	}
-	if on, _ := settings.Bool("convo.share"); !on {
-		return
-	}
-	if env.Getenv("GIT_CONVO_SYNC") == "1" {
-		refreshNotes(ctx, env, dir, []string{rev})
-		return
-	}
-	if err := spawnDetached(env.Executable, []string{"share", "refresh", "--repo", dir, "--", rev}); err != nil {
-		env.log().Printf("share", "starting the note update of %s: %v", rev, err)
-	}
-}
-
-// refreshNotes rewrites this clone's notes on revs from the store, when
-// the repository at dir shares. Errors go to the log.
-func refreshNotes(ctx context.Context, env *Env, dir string, revs []string) {
-	repo, err := gitx.Open(ctx, dir, true)
-	if err == nil && len(revs) > 0 {
-		var hashes []string
-		if hashes, err = repo.RevParse(ctx, revs...); err == nil {
-			var s *store.Store
-			if s, err = env.openStore(ctx, true); err == nil {
-				defer s.Close()
-				shareAfter(ctx, env, repo.TopLevel, s, hashes...)
-			}
-		}
-	}
-	if err != nil {
-		env.log().Printf("share", "updating the notes of %s: %v", strings.Join(revs, ", "), err)
-	}
 }

@@ -5,7 +5,7 @@
 // the database was locked, corrupt or read-only) and the queue (commits the
 // git hooks appended with the shell alone). pkg/cli parses the flags and
 // makes one call per hook; the read commands and the MCP server (in its
-// own process, through pkg/cli's ReadDrain) drain both with DrainQueue, the
+// own process, through pkg/app's Drain) drain both with DrainQueue, the
 // spool first.
 //
 // A hook never fails and never blocks its agent or git: problems go to the
@@ -45,7 +45,7 @@ type Options struct {
 	// (Activity.Sender). nil: as the hook's agent's, or not at all.
 	Agents *agents.Registry
 	// Writer is the write path into an open store, and Recorder a work
-	// tree's commit recorder into it (pkg/cli's: linking settings, notes
+	// tree's commit recorder into it (pkg/app's: linking settings, notes
 	// shared after).
 	Writer   func(ctx context.Context, s *store.Store) ingest.Writer
 	Recorder func(ctx context.Context, repo *gitx.Repo, s *store.Store) *ingest.Recorder

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/git-convo/git-convo/pkg/agents/builtin"
+	"github.com/git-convo/git-convo/pkg/app"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,7 +59,8 @@ func benchDeps(b *testing.B) (*Deps, string) {
 			b.Fatal(err)
 		}
 	}
-	return &Deps{Store: s, Dir: dir, Getenv: os.Getenv, Agents: builtin.Registry(), Now: time.Now, Version: "bench"}, head
+	a := app.New(app.Config{Getenv: os.Getenv, Agents: builtin.Registry(), Version: "bench"})
+	return &Deps{App: a, Store: s, Dir: dir, Getenv: os.Getenv, Agents: a.Agents(), Now: time.Now, Version: "bench"}, head
 }
 
 // BenchmarkTools times the two tools an agent calls most, with 10,000 links

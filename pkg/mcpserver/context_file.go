@@ -13,9 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/source"
-	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // The context-file cache: at most 50 files, none older than 7 days, cleaned
@@ -63,19 +62,15 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 	if err := d.allowConversation(ctx, id, false); err != nil {
 		return nil, out, err
 	}
-	conv, err := d.Store.GetConversation(ctx, id)
+	// As `git convo conversation` reads it: its agent, else shared notes.
+	read, err := d.App.ReadConversation(ctx, d.Store, d.Dir, id)
 	if err != nil {
 		return nil, out, err
 	}
-	msgs, meta, err := d.Agents.Read(ctx, d.Getenv, d.Store, id, conv)
-	if err != nil {
-		if conv == nil { // perhaps a teammate's, known from shared notes
-			if sh, ok, serr := notes.SharedConversation(ctx, d.Dir, id); ok || serr != nil {
-				return d.sharedConversation(sh, serr)
-			}
-		}
-		return nil, out, err
+	if read.Shared != nil {
+		return d.sharedConversation(*read.Shared)
 	}
+	msgs, meta := read.Msgs, read.Meta
 	path, st, err := d.writeContextFile(id, func(w io.Writer) (source.Stats, error) { return source.RenderMarkdown(w, meta, msgs) })
 	if err != nil {
 		return nil, out, err
@@ -99,11 +94,8 @@ func (d *Deps) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in C
 // sharedConversation answers get_conversation for a conversation only a
 // teammate's shared note knows, as `git convo conversation` does: its
 // metadata, files and commits, in the result and in the context file.
-func (d *Deps) sharedConversation(sh notes.Shared, err error) (*mcp.CallToolResult, ConversationOutput, error) {
+func (d *Deps) sharedConversation(sh app.SharedConversation) (*mcp.CallToolResult, ConversationOutput, error) {
 	var out ConversationOutput
-	if err != nil {
-		return nil, out, err
-	}
 	c := sh.Conv
 	if !contextFileID(c.ID) { // a teammate's note names it: outside input
 		return nil, out, fmt.Errorf("%q is not a conversation id", c.ID)
@@ -118,7 +110,7 @@ func (d *Deps) sharedConversation(sh notes.Shared, err error) (*mcp.CallToolResu
 		return nil, out, err
 	}
 	out = ConversationOutput{FilePath: path, Title: c.Title, Stats: st, Size: humanSize(st.Bytes), Origin: "notes",
-		Agent: c.Agent, Model: c.Model, Summary: c.Summary, Files: sh.Files(), Note: notes.NotShared,
+		Agent: c.Agent, Model: c.Model, Summary: c.Summary, Files: sh.Files(), Note: app.NotShared,
 		Guidance: "The transcript was not shared: there are no messages to read. The title, summary, files and commits " +
 			"are what the teammate's note says; get_commit_conversations tells more of each commit."}
 	for _, lc := range sh.Links {
@@ -156,9 +148,9 @@ func (d *Deps) writeContextFile(id string, render func(io.Writer) (source.Stats,
 	return path, st, nil
 }
 
-// cacheDir is where context files are written: store.ContextDir, created 0700.
+// cacheDir is where context files are written: app.ContextDir, created 0700.
 func cacheDir(getenv func(string) string) (string, error) {
-	dir, err := store.ContextDir(getenv)
+	dir, err := app.ContextDir(getenv)
 	if err != nil {
 		return "", err
 	}

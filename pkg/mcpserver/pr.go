@@ -6,9 +6,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/notes"
 )
 
 // PRInput is pr_summary's input.
@@ -29,8 +29,6 @@ func (d *Deps) prSummary(ctx context.Context, _ *mcp.CallToolRequest, in PRInput
 			return nil, nil, err
 		}
 	}
-	rd := notes.NewReader(ctx, repo.TopLevel)
-	defer rd.Close()
 	var args []string
 	if in.Range != "" {
 		args = []string{in.Range}
@@ -39,7 +37,7 @@ func (d *Deps) prSummary(ctx context.Context, _ *mcp.CallToolRequest, in PRInput
 	if d.Getenv != nil && d.Getenv("HOME") != "" {
 		home = d.Getenv("HOME")
 	}
-	s, err := prsummary.Summarize(ctx, prsummary.Input{Repo: repo, Store: d.Store, Notes: rd, Args: args, Home: home})
+	s, err := d.App.Summary(ctx, d.Store, app.SummaryRequest{Repo: repo, Args: args, Home: home})
 	if err != nil {
 		return nil, nil, err
 	}

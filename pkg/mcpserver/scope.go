@@ -7,9 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/repokey"
 )
 
 // Confinement: by default the tools answer only for the server's own
@@ -52,7 +51,7 @@ func (d *Deps) scopeFor(ctx context.Context) scope {
 		return scope{all: true}
 	}
 	if repo, err := gitx.Open(ctx, d.Dir, false); err == nil {
-		return scope{key: repokey.Of(repo.CommonDir), top: repo.TopLevel}
+		return scope{key: app.RepoKey(repo.CommonDir), top: repo.TopLevel}
 	}
 	return scope{}
 }
@@ -94,7 +93,7 @@ func (d *Deps) allowConversation(ctx context.Context, id string, unknownOK bool)
 	}
 	// A teammate's conversation, named by its id or a prefix of it (the
 	// local store knows neither, so nothing resolved the prefix).
-	for sid := range notes.ByConversation(sharedRecords(ctx, sc.top)) {
+	for sid := range d.App.SharedNotes(ctx, sc.top).ByConversation() {
 		if strings.HasPrefix(sid, id) {
 			return nil
 		}

@@ -7,22 +7,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/git-convo/git-convo/pkg/agents"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/agents"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
-	"github.com/git-convo/git-convo/pkg/repokey"
-	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // Deps is what the tools work with.
 type Deps struct {
-	Store  *store.Store
+	// App is git-convo's application (pkg/app): every answer the CLI gives
+	// too comes from it.
+	App    *app.App
+	Store  *app.Store
 	Dir    string              // the directory the server was started in (its repository)
 	Getenv func(string) string // for the agents' stores and the cache directory
 	// Agents read conversations (get_conversation).
@@ -35,10 +37,6 @@ type Deps struct {
 	// AllRepositories lets the tools answer for every repository the store
 	// knows, not only the server's own and its work trees (scope.go).
 	AllRepositories bool
-	// Linked does what a manual link does beyond the link itself, as `git
-	// convo link` does (records the commit, reads the conversation's title
-	// from its agent, rewrites the shared note); nil: nothing.
-	Linked func(ctx context.Context, s *store.Store, dir, convID, hash string)
 }
 
 // New returns the MCP server with git-convo's tools.
@@ -91,7 +89,7 @@ func (d *Deps) repoFor(ctx context.Context, dir string) (*gitx.Repo, string, err
 	if err != nil {
 		return nil, "", fmt.Errorf("%s is not in a git repository: %v", dir, err)
 	}
-	key := repokey.Of(repo.CommonDir)
+	key := app.RepoKey(repo.CommonDir)
 	if err := d.scope(ctx).allowRepo(key, repo.TopLevel); err != nil {
 		return nil, "", err
 	}

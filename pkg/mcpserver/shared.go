@@ -4,48 +4,21 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/repokey"
-	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/trace"
 )
-
-// mergeShared adds what teammates shared in notes to the local links of
-// hashes, as the CLI's read commands do (notes.MergeLinkedLocal; best
-// effort: unreadable notes leave the local answer as it is).
-func (d *Deps) mergeShared(ctx context.Context, dir string, hashes []string, linked map[string][]store.LinkedConversation) {
-	if dir == "" {
-		return
-	}
-	rd := notes.NewReader(ctx, dir)
-	defer rd.Close()
-	_ = rd.MergeLinkedLocal(ctx, hashes, linked, d.Store.GetConversation)
-}
-
-// sharedRecords is every record teammates shared in the notes of the
-// repository at dir (best effort: nil).
-func sharedRecords(ctx context.Context, dir string) map[string]trace.Record {
-	if dir == "" {
-		return nil
-	}
-	rd := notes.NewReader(ctx, dir)
-	defer rd.Close()
-	recs, _ := rd.All(ctx)
-	return recs
-}
 
 // addSharedCommits adds to cc the commits shared notes link its
 // conversation to that the local database does not, and what the local
 // data lacks of the conversation (title, summary, agent).
-func addSharedCommits(cc *ConversationCommits, links []store.LinkedConversation) {
+func addSharedCommits(cc *ConversationCommits, links []app.LinkedConversation) {
 	have := map[string]bool{}
 	for _, c := range cc.Commits {
 		have[c.Hash] = true
 	}
 	for _, lc := range links {
-		conv := store.Conversation{Title: cc.Title, Summary: cc.Summary, Agent: cc.Agent, FirstPrompt: cc.FirstPrompt}
-		notes.FillConversation(&conv, lc.Conv)
+		conv := app.Conversation{Title: cc.Title, Summary: cc.Summary, Agent: cc.Agent, FirstPrompt: cc.FirstPrompt}
+		app.FillConversation(&conv, lc.Conv)
 		cc.Title, cc.Summary, cc.Agent = conv.Title, conv.Summary, conv.Agent
 		if cc.FirstPrompt == "" {
 			cc.FirstPrompt = lc.Conv.FirstPrompt
@@ -60,7 +33,7 @@ func addSharedCommits(cc *ConversationCommits, links []store.LinkedConversation)
 // addSharedFileContext adds to out, up to limit commits, the recent commits
 // of the file rel the local database does not list whose shared notes link
 // conversations that touched it, and those conversations (origin notes).
-func addSharedFileContext(ctx context.Context, repo *gitx.Repo, rel string, limit int, keywords []string, out *FileOutput) {
+func (d *Deps) addSharedFileContext(ctx context.Context, repo *gitx.Repo, rel string, limit int, keywords []string, out *FileOutput) {
 	if len(out.Commits) >= limit {
 		return
 	}
@@ -69,38 +42,24 @@ func addSharedFileContext(ctx context.Context, repo *gitx.Repo, rel string, limi
 		have[c.Hash] = true
 	}
 	var commits []gitx.Commit
-	var hashes []string
 	_ = repo.StreamLog(ctx, []string{"-n", strconv.Itoa(limit), "--", rel}, gitx.LogOptions{}, func(c gitx.Commit) bool {
 		if !have[c.Hash] {
-			commits, hashes = append(commits, c), append(hashes, c.Hash)
+			commits = append(commits, c)
 		}
 		return true
 	})
-	if len(commits) == 0 {
-		return
-	}
-	rd := notes.NewReader(ctx, repo.TopLevel)
-	defer rd.Close()
-	recs, err := rd.Records(ctx, hashes)
-	if err != nil || len(recs) == 0 {
-		return
-	}
 	known := map[string]bool{}
 	for _, fc := range out.Conversations {
 		known[fc.ID] = true
 	}
-	key := repokey.PathKey(rel)
-	for _, c := range commits {
-		rec, ok := recs[c.Hash]
-		if !ok || len(out.Commits) >= limit {
+	for _, fl := range d.App.SharedFileCommits(ctx, repo, rel, commits) {
+		if len(out.Commits) >= limit {
 			continue
 		}
+		c := fl.Commit
 		fc := FileCommit{CommitRef: CommitRef{Hash: c.Hash, Subject: c.Subject, Author: c.Author,
 			CommittedAt: c.CommitTime.UTC().Format("2006-01-02T15:04:05Z")}, Conversations: []ConversationRef{}}
-		for _, lc := range notes.Linked(c.Hash, rec) {
-			if !notes.Touches(rec, lc, key) {
-				continue
-			}
+		for _, lc := range fl.Linked {
 			ref := convRef(lc)
 			fc.Conversations = append(fc.Conversations, ref)
 			if known[lc.ConversationID] {

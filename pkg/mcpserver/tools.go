@@ -10,11 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/repokey"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 	"github.com/git-convo/git-convo/pkg/util/textmatch"
 )
@@ -53,10 +50,10 @@ type CommitRef struct {
 	Evidence    string  `json:"evidence,omitempty"` // as ConversationRef's
 }
 
-func convRef(lc store.LinkedConversation) ConversationRef {
+func convRef(lc app.LinkedConversation) ConversationRef {
 	return ConversationRef{ID: lc.ConversationID, Title: lc.Conv.Title, Summary: lc.Conv.Summary, FirstPrompt: lc.Conv.FirstPrompt,
 		LastActive: mstime.ISO(lc.Conv.ActivityMs), Confidence: lc.Confidence, Status: lc.Status, Reason: lc.Reason,
-		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: notes.Origin(lc.Source),
+		MatchedFiles: lc.MatchedFiles, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, Agent: lc.Conv.Agent, Origin: app.Origin(lc.Source),
 		SharedBy: lc.SharedBy, Evidence: lc.Evidence()}
 }
 
@@ -77,7 +74,7 @@ type CommitOutput struct {
 	// OtherTools: what git-ai's notes, other tools' Agent Trace records and
 	// trailers say of the commit, each writer with its source
 	// (docs/interop.md).
-	OtherTools []interop.Writer `json:"otherTools,omitempty"`
+	OtherTools []app.OtherWriter `json:"otherTools,omitempty"`
 }
 
 func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, in CommitInput) (*mcp.CallToolResult, CommitOutput, error) {
@@ -96,23 +93,16 @@ func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, 
 		out.Recorded = true
 		out.Commit.Subject, out.Commit.Author, out.Commit.CommittedAt = c.Message, c.Author, c.CommittedAt.UTC().Format("2006-01-02T15:04:05Z")
 	}
-	linked, err := d.Store.ConversationsForCommits(ctx, []string{h})
+	linked, err := d.App.CommitLinks(ctx, d.Store, repo.TopLevel, []string{h})
 	if err != nil {
 		return nil, out, err
 	}
-	d.mergeShared(ctx, repo.TopLevel, []string{h}, linked)
 	out.Conversations = []ConversationRef{}
 	for _, lc := range linked[h] {
 		out.Conversations = append(out.Conversations, convRef(lc))
 	}
 	out.Hint = hint(out.Conversations)
-	out.OtherTools, _ = interop.ForCommit(ctx, repo, notes.Git{Dir: repo.TopLevel}, h, func(tool, session string) string {
-		// Skipped notes are counted by doctor.
-		if c, err := d.Store.GetConversation(ctx, session); err == nil && c != nil && (c.Agent == tool || c.Agent == "" && tool == "cursor") {
-			return c.ID
-		}
-		return ""
-	})
+	out.OtherTools = d.App.OtherTools(ctx, d.Store, repo, h)
 	return nil, out, nil
 }
 
@@ -120,7 +110,7 @@ func hint(convs []ConversationRef) string {
 	switch {
 	case len(convs) == 0:
 		return "No conversation is linked: this was probably written by hand, or before git-convo was installed."
-	case convs[0].Evidence == store.LinkEvidenceOverlap && convs[0].AddedLines > 0:
+	case convs[0].Evidence == app.LinkEvidenceOverlap && convs[0].AddedLines > 0:
 		return "The linked conversations edited the same files but wrote none of these lines: a person probably wrote them."
 	case convs[0].Confidence >= 0.7:
 		return fmt.Sprintf("High confidence: read conversation %s with get_conversation for the reasoning behind it.", convs[0].ID)
@@ -156,15 +146,15 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 	if limit <= 0 || limit > 200 {
 		limit = 20
 	}
-	var convs []store.Conversation
-	var shared map[string][]store.LinkedConversation // teammates' notes
+	var convs []app.Conversation
+	var shared map[string][]app.LinkedConversation // teammates' notes
 	switch {
 	case in.ConversationID != "":
 		ids, err := d.Store.ResolveConversationID(ctx, in.ConversationID)
 		if err != nil {
 			return nil, out, err
 		}
-		shared = notes.ByConversation(sharedRecords(ctx, d.Dir))
+		shared = d.App.SharedNotes(ctx, d.Dir).ByConversation()
 		kept, refused := ids[:0], error(nil)
 		for _, id := range ids {
 			if err := d.allowConversation(ctx, id, false); err != nil {
@@ -175,7 +165,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 		}
 		ids = kept
 		if len(ids) == 0 {
-			links, err := notes.Find(shared, in.ConversationID)
+			links, err := app.FindConversation(shared, in.ConversationID)
 			if refused != nil && (err != nil || links == nil) {
 				return nil, out, refused
 			}
@@ -190,12 +180,12 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 				return nil, out, err
 			}
 			if c == nil {
-				c = &store.Conversation{ID: id}
+				c = &app.Conversation{ID: id}
 			}
 			convs = append(convs, *c)
 		}
 	default:
-		f := store.ConversationFilter{Limit: limit}
+		f := app.ConversationFilter{Limit: limit}
 		sc := d.scope(ctx)
 		if in.ProjectPath != "" || in.FilePath != "" || !sc.all { // confined: this repository's only
 			where := in.ProjectPath
@@ -214,7 +204,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 				if err != nil {
 					return nil, out, err
 				}
-				f.FileKey = repokey.PathKey(rel)
+				f.FileKey = app.PathKey(rel)
 			}
 		}
 		list, err := d.Store.ListConversations(ctx, f)
@@ -222,9 +212,9 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			return nil, out, err
 		}
 		// The same merge, filters and limit as git convo conversations.
-		recs := sharedRecords(ctx, firstNonEmpty(f.Root, d.Dir))
-		shared = notes.ByConversation(recs)
-		for _, cs := range notes.AddConversations(recs, list, f) {
+		sh := d.App.SharedNotes(ctx, firstNonEmpty(f.Root, d.Dir))
+		shared = sh.ByConversation()
+		for _, cs := range sh.AddConversations(list, f) {
 			convs = append(convs, cs.Conversation)
 		}
 	}
@@ -318,7 +308,7 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 		limit = 10
 	}
 	out.FilePath = rel
-	pk := repokey.PathKey(rel)
+	pk := app.PathKey(rel)
 	convs, err := d.Store.ConversationsForFile(ctx, key, pk, limit*3)
 	if err != nil {
 		return nil, out, err
@@ -335,7 +325,7 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 	if err != nil {
 		return nil, out, err
 	}
-	best := map[string]store.LinkedConversation{}
+	best := map[string]app.LinkedConversation{}
 	out.Commits = []FileCommit{}
 	for _, c := range commits {
 		fc := FileCommit{CommitRef: CommitRef{Hash: c.Hash, Subject: c.Message, Author: c.Author,
@@ -370,7 +360,7 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 		fc.Origin = "local"
 		out.Conversations = append(out.Conversations, fc)
 	}
-	addSharedFileContext(ctx, repo, rel, limit, in.Keywords, &out)
+	d.addSharedFileContext(ctx, repo, rel, limit, in.Keywords, &out)
 	sort.SliceStable(out.Conversations, func(i, j int) bool { return out.Conversations[i].Score > out.Conversations[j].Score })
 	if len(out.Conversations) > limit {
 		out.Conversations = out.Conversations[:limit]
@@ -451,18 +441,11 @@ func (d *Deps) linkConversationCommit(ctx context.Context, _ *mcp.CallToolReques
 	if err != nil {
 		return nil, out, err
 	}
-	id, err := d.Store.ResolveConversation(ctx, in.ConversationID, true)
+	// The same link, with the same effects, as `git convo link`.
+	id, err := d.App.Link(ctx, d.Store, app.LinkRequest{Repo: repo, Hash: hash, Conversation: in.ConversationID,
+		Reason: "linked by an agent through MCP", Allow: func(ctx context.Context, id string) error { return d.allowConversation(ctx, id, true) }})
 	if err != nil {
 		return nil, out, err
 	}
-	if err := d.allowConversation(ctx, id, true); err != nil {
-		return nil, out, err
-	}
-	if err := d.Store.SetManualLink(ctx, id, hash, "linked by an agent through MCP"); err != nil {
-		return nil, out, err
-	}
-	if d.Linked != nil {
-		d.Linked(ctx, d.Store, repo.TopLevel, id, hash)
-	}
-	return nil, LinkOutput{ConversationID: id, CommitHash: hash, Status: store.StatusManual, Confidence: 1}, nil
+	return nil, LinkOutput{ConversationID: id, CommitHash: hash, Status: app.StatusManual, Confidence: 1}, nil
 }

@@ -11,8 +11,9 @@ import (
 )
 
 // The merges of the local database with teammates' shared notes, one set
-// for every front end (the CLI's read commands, the MCP tools): the same
-// filters and limits, so both give the same answer on the same data.
+// for every front end, which call them through pkg/app (the CLI's read
+// commands, the MCP tools): the same filters and limits, so both give the
+// same answer on the same data.
 
 // LocalConversation looks a conversation up in the local database (nil, nil:
 // unknown); a front end without a database passes nil.

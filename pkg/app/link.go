@@ -1,0 +1,141 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// Link and unlink, with all their effects: `git convo link` and MCP's
+// link_conversation_commit are this one function.
+
+// LinkRequest names a manual link: a conversation (its id, or a unique
+// prefix of a known id) and a commit of a work tree.
+type LinkRequest struct {
+	Repo         *gitx.Repo // the work tree the commit is in
+	Hash         string     // the commit, resolved (gitx.Repo.RevParse)
+	Conversation string
+	Reason       string // why, as the link records it ("linked by hand")
+	// Allow is the front end's check of the resolved id (the MCP server's
+	// scope); nil allows every conversation.
+	Allow func(ctx context.Context, id string) error
+}
+
+// Link links a conversation to a commit by hand (status manual, confidence
+// 1.0) in s, and returns the conversation's full id. It works when only one
+// side is known yet. Beyond the link it records the commit when it is not
+// yet (so show has its details), reads the conversation from its agent when
+// the store has no title for it, and rewrites the shared note.
+func (a *App) Link(ctx context.Context, s *Store, req LinkRequest) (string, error) {
+	id, err := s.ResolveConversation(ctx, req.Conversation, true)
+	if err != nil {
+		return "", err
+	}
+	if req.Allow != nil {
+		if err := req.Allow(ctx, id); err != nil {
+			return "", err
+		}
+	}
+	if err := s.SetManualLink(ctx, id, req.Hash, req.Reason); err != nil {
+		return "", err
+	}
+	dir := req.Repo.TopLevel
+	if done, err := s.RecordedCommits(ctx, []string{req.Hash}); err == nil && !done[req.Hash] {
+		if r, err := a.NewRecorder(ctx, dir, false); err == nil {
+			_, _, _ = r.Record(ctx, req.Hash, store.LinkSourceRelink)
+			r.Store.Close()
+		}
+	}
+	if conv, _ := s.GetConversation(ctx, id); conv == nil || conv.Title == "" {
+		_ = a.Writer(ctx, s).EnrichAgent(ctx, id) // best effort: the title, if its agent knows it
+	}
+	a.ShareAfter(ctx, dir, s, req.Hash)
+	return id, nil
+}
+
+// Unlinked is what Unlink did.
+type Unlinked struct {
+	Conversation string // the full id
+	// Derived: the link was a derived one (a squash merge recognised from
+	// shared notes), withdrawn in this clone's note; Shared says whether
+	// that note is shared (sharing on) or kept in this clone.
+	Derived, Shared bool
+}
+
+// UsageError is a request the user's words got wrong (an ambiguous
+// prefix, an unknown remote): a front end says so as it says a bad flag.
+type UsageError struct{ Msg string }
+
+func (e UsageError) Error() string { return e.Msg }
+
+// Unlink removes the link between a conversation (id or unique prefix) and
+// a commit of the work tree from the local database, and rewrites the
+// shared note. A derived link (a squash or rebase merge recognised from
+// shared notes) is withdrawn instead: recorded in this clone's note, so
+// every teammate's git-convo ignores it too once shared.
+func (a *App) Unlink(ctx context.Context, s *Store, repo *gitx.Repo, conversation, hash string) (Unlinked, error) {
+	id, err := s.ResolveConversation(ctx, conversation, false)
+	removed := false
+	if err == nil {
+		if removed, err = s.Unlink(ctx, id, hash); err != nil {
+			return Unlinked{}, err
+		}
+	}
+	if removed {
+		a.ShareAfter(ctx, repo.TopLevel, s, hash)
+		return Unlinked{Conversation: id}, nil
+	}
+	// Not in the local database: a derived link (a squash merge)?
+	arg := conversation
+	if id != "" {
+		arg = id
+	}
+	if u, ok, werr := a.withdrawDerived(ctx, repo, arg, hash); ok || werr != nil {
+		return u, werr
+	}
+	if err != nil {
+		return Unlinked{}, err
+	}
+	return Unlinked{}, fmt.Errorf("conversation %s is not linked to %s", id, gitx.ShortHash(hash))
+}
+
+// withdrawDerived withdraws the derived link on hash of the conversation
+// arg names (its id, or a prefix of it): ok is false when hash has none.
+func (a *App) withdrawDerived(ctx context.Context, repo *gitx.Repo, arg, hash string) (u Unlinked, ok bool, err error) {
+	g := NotesGit(repo)
+	rd := a.Notes(ctx, g.Dir, nil)
+	recs, err := rd.Records(ctx, []string{hash})
+	rd.Close()
+	if err != nil {
+		return u, false, err
+	}
+	r, found := recs[hash]
+	if !found {
+		return u, false, nil
+	}
+	m, _ := r.Meta()
+	var ids []string
+	for id, cm := range m.Conversations {
+		if cm.IsDerived() && strings.HasPrefix(id, arg) {
+			ids = append(ids, id)
+		}
+	}
+	switch len(ids) {
+	case 0:
+		return u, false, nil
+	case 1:
+	default:
+		return u, true, UsageError{fmt.Sprintf("conversation %q is ambiguous on %s: %s", arg, gitx.ShortHash(hash), strings.Join(ids, ", "))}
+	}
+	s, err := g.Settings(ctx)
+	if err != nil {
+		return u, true, err
+	}
+	if err := g.Withdraw(ctx, hash, ids[0], "withdrawn by hand (git convo unlink)", s); err != nil {
+		return u, true, err
+	}
+	return Unlinked{Conversation: ids[0], Derived: true, Shared: s.On}, true, nil
+}
