@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/term"
 )
 
@@ -74,7 +77,10 @@ database failed), 2 (bad usage).`,
 				return err
 			}
 			s, err := prsummary.Summarize(ctx, prsummary.Input{Repo: repo, Store: rc.store, Notes: rc.shared, Args: c.Args().Slice(),
-				Home: env.Getenv("HOME"), Log: func(f string, a ...any) { env.log().Printf("share", f, a...) }})
+				Home: env.Getenv("HOME"), Log: func(f string, a ...any) { env.log().Printf("share", f, a...) },
+				Transcript: func(ctx context.Context, conv store.Conversation) (*source.Conversation, error) {
+					return env.Agents.Conversation(ctx, env.Getenv, conv)
+				}})
 			if err != nil {
 				if err == prsummary.ErrNoBase {
 					return usagef("%v", err)
@@ -151,8 +157,8 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 					}
 					fmt.Fprintf(&b, "        prompt: %s%s\n", term.Line(oneLine(wr.Prompt, 100)), more)
 				}
-				if wr.Answer != "" {
-					fmt.Fprintf(&b, "        answer: %s\n", p.Dim(term.Line(oneLine(wr.Answer, 100))))
+				if said, _, what := wr.Said(); said != "" {
+					fmt.Fprintf(&b, "        %s: %s\n", what, p.Dim(term.Line(oneLine(said, 100))))
 				}
 			}
 		}

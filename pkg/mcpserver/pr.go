@@ -9,6 +9,8 @@ import (
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // PRInput is pr_summary's input.
@@ -39,7 +41,13 @@ func (d *Deps) prSummary(ctx context.Context, _ *mcp.CallToolRequest, in PRInput
 	if d.Getenv != nil && d.Getenv("HOME") != "" {
 		home = d.Getenv("HOME")
 	}
-	s, err := prsummary.Summarize(ctx, prsummary.Input{Repo: repo, Store: d.Store, Notes: rd, Args: args, Home: home})
+	pin := prsummary.Input{Repo: repo, Store: d.Store, Notes: rd, Args: args, Home: home}
+	if d.Agents != nil && d.Getenv != nil {
+		pin.Transcript = func(ctx context.Context, conv store.Conversation) (*source.Conversation, error) {
+			return d.Agents.Conversation(ctx, d.Getenv, conv)
+		}
+	}
+	s, err := prsummary.Summarize(ctx, pin)
 	if err != nil {
 		return nil, nil, err
 	}

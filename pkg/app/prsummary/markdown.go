@@ -229,10 +229,10 @@ func (s *Summary) hunkMarkdown(h Hunk) string {
 				fmt.Fprintf(&b, " (+%d lines)", w.PromptFolded)
 			}
 		}
-		if w.Answer != "" {
-			fmt.Fprintf(&b, "<br>the agent's answer: “%s”", mdEscape(w.Answer))
-			if w.AnswerFolded > 0 {
-				fmt.Fprintf(&b, " (+%d lines)", w.AnswerFolded)
+		if said, folded, what := w.Said(); said != "" {
+			fmt.Fprintf(&b, "<br>%s: “%s”", what, mdEscape(said))
+			if folded > 0 {
+				fmt.Fprintf(&b, " (+%d lines)", folded)
 			}
 		}
 		b.WriteString("\n")

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
@@ -27,6 +28,9 @@ type Input struct {
 	Notes *notes.Reader // teammates' shared notes; nil: none
 	Args  []string      // none, [<base>] or [<base>..<head>]
 	Home  string        // the user's home directory, redacted as share redacts it
+	// Transcript reads a local conversation's edits for the words before
+	// them (nil: no words).
+	Transcript Transcript
 	// Log receives problems that do not stop the summary (unreadable notes).
 	Log func(format string, args ...any)
 }
@@ -93,17 +97,36 @@ type File struct {
 // it is linked to the hunk's commit without writing these lines), the
 // prompt behind them and the link's evidence.
 type Writer struct {
-	Conversation string  `json:"conversation"` // its id
-	Commit       string  `json:"commit"`
-	Lines        int     `json:"lines"`
-	Prompt       string  `json:"prompt"`       // its first meaningful line, redacted; "" when unknown
-	PromptFolded int     `json:"promptFolded"` // further non-blank lines of the prompt, not shown
-	PromptSource string  `json:"promptSource"` // "edit" (the prompt of the edit), "first prompt" (the conversation's), or ""
-	Answer       string  `json:"answer"`       // the first meaningful line of the agent's recorded answer to that prompt, redacted; ""
-	AnswerFolded int     `json:"answerFolded"` // further non-blank lines of the answer, not shown
+	Conversation string `json:"conversation"` // its id
+	Commit       string `json:"commit"`
+	Lines        int    `json:"lines"`
+	Prompt       string `json:"prompt"`       // its first meaningful line, redacted; "" when unknown
+	PromptFolded int    `json:"promptFolded"` // further non-blank lines of the prompt, not shown
+	PromptSource string `json:"promptSource"` // "edit" (the prompt of the edit), "first prompt" (the conversation's), or ""
+	Answer       string `json:"answer"`       // the first meaningful line of the agent's recorded answer to that prompt, redacted; ""
+	AnswerFolded int    `json:"answerFolded"` // further non-blank lines of the answer, not shown
+	// Words are the first meaningful line of what the agent said just
+	// before the edit that wrote most of these lines, from its transcript,
+	// redacted: "" when the transcript is not on this machine or no edit
+	// of it matches the lines (words.go).
+	Words        string  `json:"words"`
+	WordsFolded  int     `json:"wordsFolded"` // further non-blank lines of the words, not shown
 	Confidence   float64 `json:"confidence"`
 	Evidence     string  `json:"evidence"`               // the link's: position, text match, agent commit, overlap only, manual
 	LineEvidence string  `json:"lineEvidence,omitempty"` // how its lines are known: position or text match
+}
+
+// Said is what the reports show of the agent's words beside the prompt:
+// its words just before the edit, else its recorded answer to the prompt,
+// with how many lines are folded and what the text is.
+func (w Writer) Said() (text string, folded int, what string) {
+	if w.Words != "" {
+		return w.Words, w.WordsFolded, "said before the edit"
+	}
+	if w.Answer != "" {
+		return w.Answer, w.AnswerFolded, "the agent's answer"
+	}
+	return "", 0, ""
 }
 
 // Hunk is one hunk of the range's diff.
@@ -130,6 +153,9 @@ type Summary struct {
 	Conversations   []Conversation `json:"conversations"`
 	Files           []File         `json:"files"`
 	Hunks           []Hunk         `json:"hunks"`
+	// WordsUnread counts the conversations whose transcripts were not read
+	// for the words before their edits: past MaxTranscripts.
+	WordsUnread int `json:"wordsUnread"`
 }
 
 // Summarize reads the range and returns its summary. A range with nothing
@@ -223,11 +249,16 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 	}
 	hunks, blamed := d.hunks, d.blamed
 	b := builder{in: in, s: s, linked: linked, writers: writers, covered: covered,
-		convs: map[string]*Conversation{}, prompts: map[store.LineWriter]prompt{}}
+		convs: map[string]*Conversation{}, prompts: map[store.LineWriter]prompt{},
+		words:    wordsOf{read: in.Transcript, edits: map[string][]edited{}, unread: map[string]bool{}},
+		commitAt: func(h string) time.Time { return byHash[h].CommitTime }}
 	for _, h := range hunks {
 		b.hunk(ctx, h, blamed[h.Path])
 	}
 	b.finish()
+	if s.WordsUnread = len(b.words.unread); s.WordsUnread > 0 {
+		in.Log("pr: the words before the edits of %d conversations not read (at most %d transcripts a summary)", s.WordsUnread, MaxTranscripts)
+	}
 	switch {
 	case len(commits) == 0:
 		s.NothingRecorded = true
@@ -259,17 +290,19 @@ type prompt struct {
 
 // builder adds up the hunks into the summary.
 type builder struct {
-	in      Input
-	s       *Summary
-	linked  map[string][]store.LinkedConversation
-	writers map[string]map[string]map[int]store.LineWriter
-	covered map[string]bool
-	convs   map[string]*Conversation
-	prompts map[store.LineWriter]prompt
-	files   []*File
-	fileIx  map[string]*File
-	agents  map[string]int
-	models  map[string]int
+	in       Input
+	s        *Summary
+	linked   map[string][]store.LinkedConversation
+	writers  map[string]map[string]map[int]store.LineWriter
+	covered  map[string]bool
+	convs    map[string]*Conversation
+	prompts  map[store.LineWriter]prompt
+	files    []*File
+	fileIx   map[string]*File
+	agents   map[string]int
+	models   map[string]int
+	words    wordsOf
+	commitAt func(hash string) time.Time
 }
 
 func (b *builder) conv(lc store.LinkedConversation) *Conversation {
@@ -309,6 +342,7 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 	type key struct{ conv, commit, gen string }
 	ws := map[key]*Writer{}
 	var order []key
+	written := map[key][]line{}
 	commitsSeen := map[string]bool{}
 	var commitOrder []string
 	for _, al := range h.Added {
@@ -337,6 +371,7 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 				order = append(order, k)
 			}
 			wr.Lines++
+			written[k] = append(written[k], line{text: al.Text, commit: bl.Commit, path: bl.Filename})
 			c := b.convs[w.ConversationID]
 			c.Lines++
 			b.agents[orUnknown(c.Agent)]++
@@ -346,6 +381,13 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 			out.NoEdit++
 		default:
 			out.NoRecord++
+		}
+	}
+	for _, k := range order {
+		if lc, ok := b.linkOf(k.commit, k.conv); ok {
+			if words := b.words.words(ctx, lc, written[k], b.commitAt); words != "" {
+				ws[k].Words, ws[k].WordsFolded = FirstLine(b.in.text(words))
+			}
 		}
 	}
 	// Conversations linked to the hunk's commits that wrote none of its
