@@ -1,0 +1,96 @@
+package prsummary
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+func TestLineWords(t *testing.T) {
+	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	ed := func(path, added, words string, sec int) edited {
+		e := edited{path: path, lines: map[string]bool{}, words: words}
+		if sec >= 0 {
+			e.at = t0.Add(time.Duration(sec) * time.Second)
+		}
+		for _, l := range []string{added} {
+			e.lines[l] = true
+		}
+		return e
+	}
+	commitAt := t0.Add(time.Minute)
+	for _, c := range []struct {
+		name  string
+		eds   []edited
+		l     line
+		words string
+		ok    bool
+	}{
+		{"one edit", []edited{ed("/r/a.go", "x := 1", "I add x.", 1)}, line{text: "\tx := 1", path: "a.go"}, "I add x.", true},
+		{"another file", []edited{ed("/r/b.go", "x := 1", "I add x.", 1)}, line{text: "x := 1", path: "a.go"}, "", false},
+		{"a suffix is no path", []edited{ed("/r/ba.go", "x := 1", "I add x.", 1)}, line{text: "x := 1", path: "a.go"}, "", false},
+		{"another text", []edited{ed("/r/a.go", "x := 2", "I add x.", 1)}, line{text: "x := 1", path: "a.go"}, "", false},
+		{"same words twice", []edited{ed("/r/a.go", "}", "w", 1), ed("/r/a.go", "}", "w", 2)}, line{text: "}", path: "a.go"}, "w", true},
+		{"the last before the commit", []edited{ed("/r/a.go", "}", "first", 1), ed("/r/a.go", "}", "second", 2)}, line{text: "}", path: "a.go"}, "second", true},
+		{"an edit after the commit wrote nothing of it", []edited{ed("/r/a.go", "}", "first", 1), ed("/r/a.go", "}", "later", 3600)},
+			line{text: "}", path: "a.go"}, "first", true},
+		{"no time to order by", []edited{ed("/r/a.go", "}", "first", -1), ed("/r/a.go", "}", "second", 2)}, line{text: "}", path: "a.go"}, "", false},
+		{"the same time, other words", []edited{ed("/r/a.go", "}", "first", 2), ed("/r/a.go", "}", "second", 2)}, line{text: "}", path: "a.go"}, "", false},
+		{"matched, nothing said", []edited{ed("/r/a.go", "x := 1", "", 1)}, line{text: "x := 1", path: "a.go"}, "", true},
+	} {
+		words, ok := lineWords(c.eds, c.l, commitAt)
+		if words != c.words || ok != c.ok {
+			t.Errorf("%s: %q, %v; want %q, %v", c.name, words, ok, c.words, c.ok)
+		}
+	}
+}
+
+// TestWordsReadOnceBounded: a conversation's transcript is read once, only
+// when it is local, and at most MaxTranscripts of them; a failed read says
+// nothing.
+func TestWordsReadOnceBounded(t *testing.T) {
+	reads := map[string]int{}
+	w := wordsOf{edits: map[string][]edited{}, unread: map[string]bool{}, read: func(_ context.Context, conv store.Conversation) (*source.Conversation, error) {
+		reads[conv.ID]++
+		if conv.ID == "broken" {
+			return nil, errors.New("unreadable")
+		}
+		return &source.Conversation{Cwd: "/repo", Edits: []source.Edit{
+			{Path: "a.go", Added: "x := 1\n\ny := 2", Words: "I add x and y."},
+			{Path: "a.go", Added: "x := 1", Words: "other", LinesOnly: true}, // evidence of lines, no edit
+		}}, nil
+	}}
+	lc := func(id, src string) store.LinkedConversation {
+		return store.LinkedConversation{Link: store.Link{ConversationID: id, Source: src}, Conv: store.Conversation{ID: id, Agent: "claude"}}
+	}
+	at := func(string) time.Time { return time.Time{} }
+	lines := []line{{text: "x := 1", path: "a.go"}, {text: "y := 2", path: "a.go"}, {text: "z", path: "a.go"}}
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		if got := w.words(ctx, lc("c1", "hook"), lines, at); got != "I add x and y." {
+			t.Fatalf("words %q", got)
+		}
+	}
+	if got := w.words(ctx, lc("broken", "hook"), lines, at); got != "" {
+		t.Errorf("an unreadable transcript: %q", got)
+	}
+	w.words(ctx, lc("broken", "hook"), lines, at)
+	if got := w.words(ctx, lc("n1", notes.SourceNotes), lines, at); got != "" || reads["n1"] != 0 {
+		t.Errorf("a teammate's conversation, from the notes: %q, %d reads", got, reads["n1"])
+	}
+	if reads["c1"] != 1 || reads["broken"] != 1 {
+		t.Errorf("reads %v: want one per conversation", reads)
+	}
+	for i := 0; i < MaxTranscripts+5; i++ {
+		w.words(ctx, lc(fmt.Sprintf("m%d", i), "hook"), lines, at)
+	}
+	if len(reads) != MaxTranscripts || len(w.unread) != 7 {
+		t.Errorf("%d transcripts read, %d unread; want %d read", len(reads), len(w.unread), MaxTranscripts)
+	}
+}
