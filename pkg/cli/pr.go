@@ -26,8 +26,10 @@ by an agent's edits (by agent, model and conversation); in commits recorded whil
 active but from no recorded edit; in commits with no record at all (made before install, on a
 machine without git-convo, or with notes not fetched: nothing says who wrote them). Then the
 commits covered by a record and those not, the conversations of each file, and for each hunk
-the conversation, the prompt behind the edit (its first meaningful line) and the agent's
-recorded answer to it, the link's confidence and its evidence (position, text match, agent commit, overlap only, manual).
+the conversation, the prompt behind the edit (its first meaningful line), what the agent said
+just before the edit that wrote the lines (from the conversation's transcript on this machine,
+when it can be matched to the edit; else the agent's recorded answer to the prompt), the link's
+confidence and its evidence (position, text match, agent commit, overlap only, manual).
 
 With no range: the current branch against its upstream's merge base, else against
 origin/HEAD. It reads the local database and the shared notes: notes alone are enough (CI).
