@@ -154,7 +154,8 @@ type Summary struct {
 	Files           []File         `json:"files"`
 	Hunks           []Hunk         `json:"hunks"`
 	// WordsUnread counts the conversations whose transcripts were not read
-	// for the words before their edits: past MaxTranscripts.
+	// for the words before their edits: past MaxTranscripts, or
+	// MaxTranscriptBytes.
 	WordsUnread int `json:"wordsUnread"`
 }
 
@@ -257,7 +258,8 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 	}
 	b.finish()
 	if s.WordsUnread = len(b.words.unread); s.WordsUnread > 0 {
-		in.Log("pr: the words before the edits of %d conversations not read (at most %d transcripts a summary)", s.WordsUnread, MaxTranscripts)
+		in.Log("pr: the words before the edits of %d conversations not read (at most %d transcripts, %d MiB, a summary)",
+			s.WordsUnread, MaxTranscripts, MaxTranscriptBytes>>20)
 	}
 	switch {
 	case len(commits) == 0:

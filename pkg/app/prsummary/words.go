@@ -2,6 +2,7 @@ package prsummary
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -16,10 +17,15 @@ import (
 // Conversation, through the front end that holds the environment.
 type Transcript func(ctx context.Context, conv store.Conversation) (*source.Conversation, error)
 
-// MaxTranscripts bounds the conversations whose transcripts one summary
-// reads for the words before the edits: each is read once, when a hunk
-// first needs it. The rest are counted (Summary.WordsUnread), not read.
-const MaxTranscripts = 24
+// MaxTranscripts and MaxTranscriptBytes bound the conversations whose
+// transcripts one summary reads for the words before the edits, and the
+// bytes of those whose file the database names: each is read once, when a
+// hunk first needs it. The rest are counted (Summary.WordsUnread), not
+// read: a range of many long sessions stays as fast as its git work.
+const (
+	MaxTranscripts     = 24
+	MaxTranscriptBytes = 64 << 20
+)
 
 // edited is one edit of a transcript, as the words lookup matches it: its
 // path (as the agent named it, made absolute against the conversation's
@@ -36,7 +42,8 @@ type edited struct {
 type wordsOf struct {
 	read   Transcript
 	edits  map[string][]edited // per conversation id; nil entry: no transcript
-	unread map[string]bool     // conversations past MaxTranscripts
+	unread map[string]bool     // conversations past the bounds
+	bytes  int64               // of the transcripts read
 }
 
 // line is an added line a conversation wrote: its text, the commit that
@@ -58,10 +65,20 @@ func (w *wordsOf) words(ctx context.Context, lc store.LinkedConversation, lines 
 	id := lc.ConversationID
 	eds, seen := w.edits[id]
 	if !seen {
-		if len(w.edits) >= MaxTranscripts {
+		if w.unread[id] {
+			return ""
+		}
+		var size int64
+		if p := lc.Conv.TranscriptPath; p != "" {
+			if fi, err := os.Stat(p); err == nil {
+				size = fi.Size()
+			}
+		}
+		if len(w.edits) >= MaxTranscripts || w.bytes+size > MaxTranscriptBytes {
 			w.unread[id] = true
 			return ""
 		}
+		w.bytes += size
 		eds = readEdits(ctx, w.read, lc.Conv)
 		w.edits[id] = eds
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -92,5 +94,25 @@ func TestWordsReadOnceBounded(t *testing.T) {
 	}
 	if len(reads) != MaxTranscripts || len(w.unread) != 7 {
 		t.Errorf("%d transcripts read, %d unread; want %d read", len(reads), len(w.unread), MaxTranscripts)
+	}
+	// A transcript file past the bytes left is not read either.
+	big := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxTranscriptBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	w = wordsOf{edits: map[string][]edited{}, unread: map[string]bool{}, read: w.read}
+	huge := lc("huge", "hook")
+	huge.Conv.TranscriptPath = big
+	if got := w.words(ctx, huge, lines, at); got != "" || reads["huge"] != 0 || !w.unread["huge"] {
+		t.Errorf("a transcript over %d bytes: %q, %d reads", MaxTranscriptBytes, got, reads["huge"])
+	}
+	small := lc("small", "hook")
+	small.Conv.TranscriptPath = filepath.Join(t.TempDir(), "small.jsonl")
+	os.WriteFile(small.Conv.TranscriptPath, []byte("{}\n"), 0o600)
+	if got := w.words(ctx, small, lines, at); got != "I add x and y." || w.bytes != 3 {
+		t.Errorf("a small transcript: %q, %d bytes counted", got, w.bytes)
 	}
 }
