@@ -165,6 +165,9 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 			}
 		}
 	}
+	if note := s.WordsNote(); note != "" {
+		fmt.Fprintf(&b, "\n%s\n", p.Dim(note))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

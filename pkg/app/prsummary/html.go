@@ -110,6 +110,9 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.k-agent{color:#0969da}.
 		}
 		b.WriteString("</table></section>\n")
 	}
+	if note := s.WordsNote(); note != "" {
+		fmt.Fprintf(&b, "<p class=\"muted\">%s</p>\n", e(note))
+	}
 	b.WriteString("</body></html>\n")
 	return b.String()
 }

@@ -155,6 +155,9 @@ func Markdown(s *Summary, o MarkdownOptions) string {
 		}
 		b.WriteString(note)
 	}
+	if note := s.WordsNote(); note != "" {
+		b.WriteString("\n" + note + "\n")
+	}
 	out := b.String()
 	if len(out) > limit { // the head alone past the limit: cut at a line (the data block is bounded)
 		cut := max(strings.LastIndex(out[:limit-200], "\n"), strings.IndexByte(out, '\n'))

@@ -130,3 +130,23 @@ func TestNothingRecordedEveryFormat(t *testing.T) {
 		t.Errorf("html:\n%s", page)
 	}
 }
+
+// TestWordsNoteEveryFormat: the conversations whose words were not looked
+// up are counted where the reader looks.
+func TestWordsNoteEveryFormat(t *testing.T) {
+	s := hostileSummary()
+	if Markdown(s, MarkdownOptions{}) != Markdown(s, MarkdownOptions{}) || strings.Contains(Markdown(s, MarkdownOptions{}), "not looked up") {
+		t.Errorf("a note with nothing unread")
+	}
+	s.WordsUnread = 3
+	want := "The agent's words before the edits were not looked up for 3 conversations: one report reads at most 24 transcripts, 64 MiB."
+	if s.WordsNote() != want {
+		t.Errorf("note %q", s.WordsNote())
+	}
+	if md := Markdown(s, MarkdownOptions{}); !strings.Contains(md, "not looked up for 3 conversations") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	if page := HTML(s); !strings.Contains(page, "not looked up for 3 conversations") {
+		t.Errorf("html:\n%s", page)
+	}
+}

@@ -251,7 +251,7 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 	hunks, blamed := d.hunks, d.blamed
 	b := builder{in: in, s: s, linked: linked, writers: writers, covered: covered,
 		convs: map[string]*Conversation{}, prompts: map[store.LineWriter]prompt{},
-		words:    wordsOf{read: in.Transcript, edits: map[string][]edited{}, unread: map[string]bool{}},
+		words:    wordsOf{read: in.Transcript, edits: map[string]byText{}, unread: map[string]bool{}},
 		commitAt: func(h string) time.Time { return byHash[h].CommitTime }}
 	for _, h := range hunks {
 		b.hunk(ctx, h, blamed[h.Path])

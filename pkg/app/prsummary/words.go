@@ -2,6 +2,7 @@ package prsummary
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,23 +28,38 @@ const (
 	MaxTranscriptBytes = 64 << 20
 )
 
+// WordsNote says, when some transcripts were not read, for how many
+// conversations the reports show no words because of the bounds ("" when
+// none).
+func (s *Summary) WordsNote() string {
+	if s.WordsUnread == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The agent's words before the edits were not looked up for %d conversation%s: one report reads at most %d transcripts, %d MiB.",
+		s.WordsUnread, plural(s.WordsUnread), MaxTranscripts, MaxTranscriptBytes>>20)
+}
+
 // edited is one edit of a transcript, as the words lookup matches it: its
 // path (as the agent named it, made absolute against the conversation's
-// working directory when it can be), its added lines, its time and words.
+// working directory when it can be), its time and words.
 type edited struct {
 	path  string
-	lines map[string]bool // trimmed, non-blank
 	at    time.Time
 	words string
 }
+
+// byText is a transcript's edits by the lines they added (trimmed,
+// non-blank): a line's candidates are one lookup, however many edits the
+// conversation made.
+type byText map[string][]edited
 
 // wordsOf finds the transcripts' words for the lines one conversation wrote
 // in one hunk.
 type wordsOf struct {
 	read   Transcript
-	edits  map[string][]edited // per conversation id; nil entry: no transcript
-	unread map[string]bool     // conversations past the bounds
-	bytes  int64               // of the transcripts read
+	edits  map[string]byText // per conversation id; nil entry: no transcript
+	unread map[string]bool   // conversations past the bounds
+	bytes  int64             // of the transcripts read
 }
 
 // line is an added line a conversation wrote: its text, the commit that
@@ -108,11 +124,10 @@ func (w *wordsOf) words(ctx context.Context, lc store.LinkedConversation, lines 
 
 // lineWords are the words before the edit that wrote l (ok false: no edit
 // matched, or the matches disagree and their times cannot order them).
-func lineWords(eds []edited, l line, commitAt time.Time) (string, bool) {
-	text := strings.TrimSpace(l.text)
+func lineWords(eds byText, l line, commitAt time.Time) (string, bool) {
 	var cands []edited
-	for _, e := range eds {
-		if e.lines[text] && samePath(e.path, l.path) && (e.at.IsZero() || commitAt.IsZero() || !e.at.After(commitAt.Add(time.Second))) {
+	for _, e := range eds[strings.TrimSpace(l.text)] {
+		if samePath(e.path, l.path) && (e.at.IsZero() || commitAt.IsZero() || !e.at.After(commitAt.Add(time.Second))) {
 			cands = append(cands, e)
 		}
 	}
@@ -156,12 +171,12 @@ func samePath(p, rel string) bool {
 
 // readEdits reads a conversation's edits (nil when its transcript cannot be
 // read: no words, rather than a guess).
-func readEdits(ctx context.Context, read Transcript, conv store.Conversation) []edited {
+func readEdits(ctx context.Context, read Transcript, conv store.Conversation) byText {
 	c, err := read(ctx, conv)
 	if err != nil || c == nil {
 		return nil
 	}
-	var out []edited
+	out := byText{}
 	for _, e := range c.Edits {
 		if e.Added == "" || e.LinesOnly {
 			continue
@@ -170,13 +185,14 @@ func readEdits(ctx context.Context, read Transcript, conv store.Conversation) []
 		if !filepath.IsAbs(p) && c.Cwd != "" {
 			p = filepath.Join(c.Cwd, p)
 		}
-		ed := edited{path: filepath.ToSlash(filepath.Clean(p)), lines: map[string]bool{}, at: e.At, words: e.Words}
+		ed := edited{path: filepath.ToSlash(filepath.Clean(p)), at: e.At, words: e.Words}
+		seen := map[string]bool{}
 		for _, l := range strings.Split(e.Added, "\n") {
-			if t := strings.TrimSpace(l); t != "" {
-				ed.lines[t] = true
+			if t := strings.TrimSpace(l); t != "" && !seen[t] {
+				seen[t] = true
+				out[t] = append(out[t], ed)
 			}
 		}
-		out = append(out, ed)
 	}
 	return out
 }

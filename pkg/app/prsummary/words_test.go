@@ -16,37 +16,39 @@ import (
 
 func TestLineWords(t *testing.T) {
 	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
-	ed := func(path, added, words string, sec int) edited {
-		e := edited{path: path, lines: map[string]bool{}, words: words}
-		if sec >= 0 {
-			e.at = t0.Add(time.Duration(sec) * time.Second)
-		}
-		for _, l := range []string{added} {
-			e.lines[l] = true
-		}
-		return e
+	type ed struct {
+		path, added, words string
+		sec                int // -1: no time
 	}
 	commitAt := t0.Add(time.Minute)
 	for _, c := range []struct {
 		name  string
-		eds   []edited
+		eds   []ed
 		l     line
 		words string
 		ok    bool
 	}{
-		{"one edit", []edited{ed("/r/a.go", "x := 1", "I add x.", 1)}, line{text: "\tx := 1", path: "a.go"}, "I add x.", true},
-		{"another file", []edited{ed("/r/b.go", "x := 1", "I add x.", 1)}, line{text: "x := 1", path: "a.go"}, "", false},
-		{"a suffix is no path", []edited{ed("/r/ba.go", "x := 1", "I add x.", 1)}, line{text: "x := 1", path: "a.go"}, "", false},
-		{"another text", []edited{ed("/r/a.go", "x := 2", "I add x.", 1)}, line{text: "x := 1", path: "a.go"}, "", false},
-		{"same words twice", []edited{ed("/r/a.go", "}", "w", 1), ed("/r/a.go", "}", "w", 2)}, line{text: "}", path: "a.go"}, "w", true},
-		{"the last before the commit", []edited{ed("/r/a.go", "}", "first", 1), ed("/r/a.go", "}", "second", 2)}, line{text: "}", path: "a.go"}, "second", true},
-		{"an edit after the commit wrote nothing of it", []edited{ed("/r/a.go", "}", "first", 1), ed("/r/a.go", "}", "later", 3600)},
+		{"one edit", []ed{{"/r/a.go", "x := 1", "I add x.", 1}}, line{text: "\tx := 1", path: "a.go"}, "I add x.", true},
+		{"another file", []ed{{"/r/b.go", "x := 1", "I add x.", 1}}, line{text: "x := 1", path: "a.go"}, "", false},
+		{"a suffix is no path", []ed{{"/r/ba.go", "x := 1", "I add x.", 1}}, line{text: "x := 1", path: "a.go"}, "", false},
+		{"another text", []ed{{"/r/a.go", "x := 2", "I add x.", 1}}, line{text: "x := 1", path: "a.go"}, "", false},
+		{"same words twice", []ed{{"/r/a.go", "}", "w", 1}, {"/r/a.go", "}", "w", 2}}, line{text: "}", path: "a.go"}, "w", true},
+		{"the last before the commit", []ed{{"/r/a.go", "}", "first", 1}, {"/r/a.go", "}", "second", 2}}, line{text: "}", path: "a.go"}, "second", true},
+		{"an edit after the commit wrote nothing of it", []ed{{"/r/a.go", "}", "first", 1}, {"/r/a.go", "}", "later", 3600}},
 			line{text: "}", path: "a.go"}, "first", true},
-		{"no time to order by", []edited{ed("/r/a.go", "}", "first", -1), ed("/r/a.go", "}", "second", 2)}, line{text: "}", path: "a.go"}, "", false},
-		{"the same time, other words", []edited{ed("/r/a.go", "}", "first", 2), ed("/r/a.go", "}", "second", 2)}, line{text: "}", path: "a.go"}, "", false},
-		{"matched, nothing said", []edited{ed("/r/a.go", "x := 1", "", 1)}, line{text: "x := 1", path: "a.go"}, "", true},
+		{"no time to order by", []ed{{"/r/a.go", "}", "first", -1}, {"/r/a.go", "}", "second", 2}}, line{text: "}", path: "a.go"}, "", false},
+		{"the same time, other words", []ed{{"/r/a.go", "}", "first", 2}, {"/r/a.go", "}", "second", 2}}, line{text: "}", path: "a.go"}, "", false},
+		{"matched, nothing said", []ed{{"/r/a.go", "x := 1", "", 1}}, line{text: "x := 1", path: "a.go"}, "", true},
 	} {
-		words, ok := lineWords(c.eds, c.l, commitAt)
+		eds := byText{}
+		for _, e := range c.eds {
+			at := time.Time{}
+			if e.sec >= 0 {
+				at = t0.Add(time.Duration(e.sec) * time.Second)
+			}
+			eds[e.added] = append(eds[e.added], edited{path: e.path, at: at, words: e.words})
+		}
+		words, ok := lineWords(eds, c.l, commitAt)
 		if words != c.words || ok != c.ok {
 			t.Errorf("%s: %q, %v; want %q, %v", c.name, words, ok, c.words, c.ok)
 		}
@@ -58,7 +60,7 @@ func TestLineWords(t *testing.T) {
 // nothing.
 func TestWordsReadOnceBounded(t *testing.T) {
 	reads := map[string]int{}
-	w := wordsOf{edits: map[string][]edited{}, unread: map[string]bool{}, read: func(_ context.Context, conv store.Conversation) (*source.Conversation, error) {
+	w := wordsOf{edits: map[string]byText{}, unread: map[string]bool{}, read: func(_ context.Context, conv store.Conversation) (*source.Conversation, error) {
 		reads[conv.ID]++
 		if conv.ID == "broken" {
 			return nil, errors.New("unreadable")
@@ -103,7 +105,7 @@ func TestWordsReadOnceBounded(t *testing.T) {
 	if err := os.Truncate(big, MaxTranscriptBytes+1); err != nil {
 		t.Fatal(err)
 	}
-	w = wordsOf{edits: map[string][]edited{}, unread: map[string]bool{}, read: w.read}
+	w = wordsOf{edits: map[string]byText{}, unread: map[string]bool{}, read: w.read}
 	huge := lc("huge", "hook")
 	huge.Conv.TranscriptPath = big
 	if got := w.words(ctx, huge, lines, at); got != "" || reads["huge"] != 0 || !w.unread["huge"] {
