@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
 )
@@ -131,6 +134,28 @@ func TestPRWordsClaude(t *testing.T) {
 				t.Errorf("html:\n%s", out)
 			}
 		}
+	}
+	// pr_summary, the MCP twin, reads the same words.
+	ctx := context.Background()
+	res, err := sb.mcpSession(ctx, repo).CallTool(ctx, &mcp.CallToolParams{Name: "pr_summary", Arguments: map[string]any{"range": "main"}})
+	if err != nil || res.IsError {
+		t.Fatalf("pr_summary: %v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var got prsummary.Summary
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, h := range got.Hunks {
+		for _, w := range h.Writers {
+			if w.Words != "" && w.Words == ws[h.Path].Words {
+				n++
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("pr_summary gives %d of the 2 hunks' words: %+v", n, got.Hunks)
 	}
 	// The transcript gone: no words, rather than a guess.
 	if err := os.Remove(transcript); err != nil {
