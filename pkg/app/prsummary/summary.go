@@ -97,20 +97,16 @@ type File struct {
 // it is linked to the hunk's commit without writing these lines), the
 // prompt behind them and the link's evidence.
 type Writer struct {
-	Conversation string `json:"conversation"` // its id
-	Commit       string `json:"commit"`
-	Lines        int    `json:"lines"`
-	Prompt       string `json:"prompt"`       // its first meaningful line, redacted; "" when unknown
-	PromptFolded int    `json:"promptFolded"` // further non-blank lines of the prompt, not shown
-	PromptSource string `json:"promptSource"` // "edit" (the prompt of the edit), "first prompt" (the conversation's), or ""
-	Answer       string `json:"answer"`       // the first meaningful line of the agent's recorded answer to that prompt, redacted; ""
-	AnswerFolded int    `json:"answerFolded"` // further non-blank lines of the answer, not shown
-	// Words are the first meaningful line of what the agent said just
-	// before the edit that wrote most of these lines, from its transcript,
-	// redacted: "" when the transcript is not on this machine or no edit
-	// of it matches the lines (words.go).
-	Words        string  `json:"words"`
-	WordsFolded  int     `json:"wordsFolded"` // further non-blank lines of the words, not shown
+	Conversation string  `json:"conversation"` // its id
+	Commit       string  `json:"commit"`
+	Lines        int     `json:"lines"`
+	Prompt       string  `json:"prompt"`       // its first meaningful line, redacted; "" when unknown
+	PromptFolded int     `json:"promptFolded"` // further non-blank lines of the prompt, not shown
+	PromptSource string  `json:"promptSource"` // "edit" (the prompt of the edit), "first prompt" (the conversation's), or ""
+	Answer       string  `json:"answer"`       // the first meaningful line of the agent's recorded answer to that prompt, redacted; ""
+	AnswerFolded int     `json:"answerFolded"` // further non-blank lines of the answer, not shown
+	Words        string  `json:"words"`        // the first meaningful line of the agent's words just before the edit that wrote most of these lines, from its transcript (words.go), redacted; ""
+	WordsFolded  int     `json:"wordsFolded"`  // further non-blank lines of the words, not shown
 	Confidence   float64 `json:"confidence"`
 	Evidence     string  `json:"evidence"`               // the link's: position, text match, agent commit, overlap only, manual
 	LineEvidence string  `json:"lineEvidence,omitempty"` // how its lines are known: position or text match
@@ -251,8 +247,8 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 	hunks, blamed := d.hunks, d.blamed
 	b := builder{in: in, s: s, linked: linked, writers: writers, covered: covered,
 		convs: map[string]*Conversation{}, prompts: map[store.LineWriter]prompt{},
-		words:    wordsOf{read: in.Transcript, edits: map[string]byText{}, unread: map[string]bool{}},
-		commitAt: func(h string) time.Time { return byHash[h].CommitTime }}
+		words: wordsOf{read: in.Transcript, edits: map[string]byText{}, unread: map[string]bool{}},
+		when:  func(h string) time.Time { return byHash[h].CommitTime }}
 	for _, h := range hunks {
 		b.hunk(ctx, h, blamed[h.Path])
 	}
@@ -292,19 +288,19 @@ type prompt struct {
 
 // builder adds up the hunks into the summary.
 type builder struct {
-	in       Input
-	s        *Summary
-	linked   map[string][]store.LinkedConversation
-	writers  map[string]map[string]map[int]store.LineWriter
-	covered  map[string]bool
-	convs    map[string]*Conversation
-	prompts  map[store.LineWriter]prompt
-	files    []*File
-	fileIx   map[string]*File
-	agents   map[string]int
-	models   map[string]int
-	words    wordsOf
-	commitAt func(hash string) time.Time
+	in      Input
+	s       *Summary
+	linked  map[string][]store.LinkedConversation
+	writers map[string]map[string]map[int]store.LineWriter
+	covered map[string]bool
+	convs   map[string]*Conversation
+	prompts map[store.LineWriter]prompt
+	files   []*File
+	fileIx  map[string]*File
+	agents  map[string]int
+	models  map[string]int
+	words   wordsOf
+	when    func(commit string) time.Time // its commit time
 }
 
 func (b *builder) conv(lc store.LinkedConversation) *Conversation {
@@ -387,7 +383,7 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 	}
 	for _, k := range order {
 		if lc, ok := b.linkOf(k.commit, k.conv); ok {
-			if words := b.words.words(ctx, lc, written[k], b.commitAt); words != "" {
+			if words := b.words.words(ctx, lc, written[k], b.when); words != "" {
 				ws[k].Words, ws[k].WordsFolded = FirstLine(b.in.text(words))
 			}
 		}
