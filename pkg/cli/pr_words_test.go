@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 )
 
 // prWordsHostile is what an agent said before an edit that tries to act in
@@ -165,5 +166,43 @@ func TestPRWordsClaude(t *testing.T) {
 		if w.Words != "" {
 			t.Errorf("%s without its transcript: words %q", path, w.Words)
 		}
+	}
+}
+
+// TestPRWordsRealTranscript: a real Claude Code transcript of the fixtures
+// (claude_simple.jsonl: a Write of hello.py) behind a session replayed
+// through the hooks: pr shows the words the agent wrote before that Write.
+func TestPRWordsRealTranscript(t *testing.T) {
+	src := cursortest.Shared(t, "claude-code", "claude_simple.jsonl")
+	sb, repo := installedSandbox(t)
+	sb.run(repo, "git", "checkout", "-q", "-b", "feature")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	transcript := filepath.Join(sb.home, ".claude", "projects", "p", "simple.jsonl")
+	if err := os.MkdirAll(filepath.Dir(transcript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(transcript, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const content = "def hello():\n    print('Hello, World!')\n"
+	base := func(kv map[string]any) map[string]any {
+		m := map[string]any{"session_id": "simple", "transcript_path": transcript, "permission_mode": "default"}
+		for k, v := range kv {
+			m[k] = v
+		}
+		return m
+	}
+	sb.claudeCapture(repo, base(map[string]any{"hook_event_name": "UserPromptSubmit", "prompt": "Write a hello world function"}))
+	file := sb.write(repo, "hello.py", content)
+	sb.claudeCapture(repo, base(map[string]any{"hook_event_name": "PostToolUse", "tool_name": "Write", "tool_use_id": "toolu_abc123",
+		"tool_input":    map[string]any{"file_path": file, "content": content},
+		"tool_response": map[string]any{"type": "create", "filePath": file, "content": content, "structuredPatch": []any{}, "originalFile": nil}}))
+	sb.claudeCapture(repo, base(map[string]any{"hook_event_name": "Stop", "stop_hook_active": false}))
+	sb.commit(repo, "hello", "hello.py")
+	if w := prWords(t, sb, repo)["hello.py"]; w.Words != "I'll create a hello world function for you." || w.Lines != 2 {
+		t.Errorf("hello.py: %+v", w)
 	}
 }
