@@ -104,3 +104,16 @@ func hookMessages(ctx context.Context, s *store.Store, id string) []source.Messa
 	}
 	return msgs
 }
+
+// Conversation reads a conversation the store knows from its own agent
+// only (the transcript its hooks named, else the agent's own store): its
+// edits, each with the agent's words before it, for pr's hunks. No other
+// agent is asked, and the hooks' records do not stand in: they hold no
+// edit.
+func (r *Registry) Conversation(ctx context.Context, getenv func(string) string, conv store.Conversation) (*source.Conversation, error) {
+	src, err := r.For(conv.Agent, getenv)
+	if err != nil {
+		return nil, err
+	}
+	return src.ReadConversation(ctx, conv.ID, source.Hint{TranscriptPath: conv.TranscriptPath})
+}

@@ -214,8 +214,14 @@ func (a *App) Summary(ctx context.Context, s *Store, req SummaryRequest) (*prsum
 		rd = a.Notes(ctx, req.Repo.TopLevel, nil)
 		defer rd.Close()
 	}
-	return prsummary.Summarize(ctx, prsummary.Input{Repo: req.Repo, Store: s, Notes: rd, Args: req.Args, Home: req.Home,
-		Log: func(f string, args ...any) { a.Log().Printf("share", f, args...) }})
+	in := prsummary.Input{Repo: req.Repo, Store: s, Notes: rd, Args: req.Args, Home: req.Home,
+		Log: func(f string, args ...any) { a.Log().Printf("share", f, args...) }}
+	if a.cfg.Agents != nil { // the agent's words before each edit, from its transcript
+		in.Transcript = func(ctx context.Context, conv store.Conversation) (*source.Conversation, error) {
+			return a.cfg.Agents.Conversation(ctx, a.cfg.Getenv, conv)
+		}
+	}
+	return prsummary.Summarize(ctx, in)
 }
 
 // ConversationRead is one conversation read whole: from its agent (or

@@ -128,6 +128,7 @@ type parsed struct {
 	// agentsAfter lists, per message index, the subagents its tool calls started.
 	agentsAfter map[int][]string
 	editOf      map[string]int // tool_use id → index in conv.Edits
+	said        source.Said    // the agent's words of the turn, for Edit.Words
 }
 
 // agentIDRE finds the subagent id in a Task result's text.
@@ -234,8 +235,11 @@ func (p *parsed) add(l line, at time.Time, subagent, lastMsgID string, toolAt ma
 		if strings.TrimSpace(text) == "" || l.IsMeta {
 			return ""
 		}
-		if subagent == "" && !strings.HasPrefix(strings.TrimSpace(text), "<") {
-			c.Prompts = append(c.Prompts, text)
+		if !strings.HasPrefix(strings.TrimSpace(text), "<") {
+			p.said.Prompt() // a subagent's task too: words before it are its caller's
+			if subagent == "" {
+				c.Prompts = append(c.Prompts, text)
+			}
 		}
 		c.Messages = append(c.Messages, source.Message{BubbleID: l.UUID, Role: "user", CreatedAt: at, Text: text, Subagent: subagent})
 		return ""
@@ -249,11 +253,13 @@ func (p *parsed) add(l line, at time.Time, subagent, lastMsgID string, toolAt ma
 	}
 	if text != "" {
 		msg.Text = joinNonEmpty(msg.Text, text)
+		p.said.Say(text)
 	}
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
 			msg.Text = joinNonEmpty(msg.Text, b.Text)
+			p.said.Say(b.Text)
 		case "thinking":
 			msg.Thinking = joinNonEmpty(msg.Thinking, b.Thinking)
 		case "tool_use":
@@ -268,7 +274,7 @@ func (p *parsed) add(l line, at time.Time, subagent, lastMsgID string, toolAt ma
 				file, added := toolEdit(b.Name, input, nil)
 				if file != "" {
 					p.editOf[b.ID] = len(c.Edits)
-					c.Edits = append(c.Edits, source.Edit{Path: file, Added: added, At: at})
+					c.Edits = append(c.Edits, source.Edit{Path: file, Added: added, At: at, Words: p.said.Last()})
 				}
 			}
 		}

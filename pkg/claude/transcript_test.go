@@ -198,3 +198,57 @@ func FuzzReadTranscript(f *testing.F) {
 		}
 	})
 }
+
+// TestEditWordsFixtures: each edit of a real transcript carries the agent's
+// last words before its tool call, in that turn; a prompt ends the words
+// before it.
+func TestEditWordsFixtures(t *testing.T) {
+	dir := fixtures(t)
+	for file, want := range map[string][]string{
+		"claude_simple.jsonl":              {"I'll create a hello world function for you."},
+		"claude-code-with-subagents.jsonl": {"Based on the analysis, I'll now refactor the auth module."},
+		"claude-code-with-plan.jsonl": {"I'll create a plan for implementing user authentication.",
+			"Now let me update the plan with more detail on the database schema.",
+			"Now let me update the plan with more detail on the database schema."},
+		"example-claude-code.jsonl": {"This appears to be a board game project", "Now let me update the striped patterns",
+			"Now I need to update the player color mapping."},
+	} {
+		c, err := ReadTranscript(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Edits) != len(want) {
+			t.Fatalf("%s: %d edits, want %d", file, len(c.Edits), len(want))
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(c.Edits[i].Words, w) {
+				t.Errorf("%s: edit %d words %q, want %q...", file, i, c.Edits[i].Words, w)
+			}
+		}
+	}
+}
+
+// TestEditWordsTurn: the words are the last text before the tool call, not
+// thinking, and not the words of an earlier turn.
+func TestEditWordsTurn(t *testing.T) {
+	lines := []string{
+		`{"type":"user","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"first"}}`,
+		`{"type":"assistant","timestamp":"2026-11-20T10:00:01Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"I will add a.\n\nIt goes first."},{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"a.go","content":"package a\n"}}]}}`,
+		`{"type":"user","timestamp":"2026-11-20T10:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}`,
+		`{"type":"assistant","timestamp":"2026-11-20T10:00:03Z","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Write","input":{"file_path":"b.go","content":"package b\n"}}]}}`,
+		`{"type":"user","timestamp":"2026-11-20T10:01:00Z","message":{"role":"user","content":"second"}}`,
+		`{"type":"assistant","timestamp":"2026-11-20T10:01:01Z","message":{"id":"m3","role":"assistant","content":[{"type":"thinking","thinking":"secret plan"},{"type":"tool_use","id":"t3","name":"Write","input":{"file_path":"c.go","content":"package c\n"}}]}}`,
+	}
+	p, err := parse(strings.NewReader(strings.Join(lines, "\n")+"\n"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range p.conv.Edits {
+		got = append(got, e.Path+": "+e.Words)
+	}
+	want := []string{"a.go: I will add a.\n\nIt goes first.", "b.go: I will add a.\n\nIt goes first.", "c.go: "}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("edits' words %q, want %q", got, want)
+	}
+}

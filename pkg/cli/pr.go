@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/term"
@@ -23,8 +24,10 @@ by an agent's edits (by agent, model and conversation); in commits recorded whil
 active but from no recorded edit; in commits with no record at all (made before install, on a
 machine without git-convo, or with notes not fetched: nothing says who wrote them). Then the
 commits covered by a record and those not, the conversations of each file, and for each hunk
-the conversation, the prompt behind the edit (its first meaningful line) and the agent's
-recorded answer to it, the link's confidence and its evidence (position, text match, agent commit, overlap only, manual).
+the conversation, the prompt behind the edit (its first meaningful line), what the agent said
+just before the edit that wrote the lines (from the conversation's transcript on this machine,
+when it can be matched to the edit; else the agent's recorded answer to the prompt), the link's
+confidence and its evidence (position, text match, agent commit, overlap only, manual).
 
 With no range: the current branch against its upstream's merge base, else against
 origin/HEAD. It reads the local database and the shared notes: notes alone are enough (CI).
@@ -73,8 +76,8 @@ database failed), 2 (bad usage).`,
 			if err := rc.ready(); err != nil {
 				return err
 			}
-			s, err := prsummary.Summarize(ctx, prsummary.Input{Repo: repo, Store: rc.store, Notes: rc.shared, Args: c.Args().Slice(),
-				Home: env.Getenv("HOME"), Log: func(f string, a ...any) { env.log().Printf("share", f, a...) }})
+			s, err := env.app().Summary(ctx, rc.store, app.SummaryRequest{Repo: repo, Args: c.Args().Slice(),
+				Home: env.Getenv("HOME"), Notes: rc.shared})
 			if err != nil {
 				if err == prsummary.ErrNoBase {
 					return usagef("%v", err)
@@ -151,11 +154,14 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 					}
 					fmt.Fprintf(&b, "        prompt: %s%s\n", term.Line(oneLine(wr.Prompt, 100)), more)
 				}
-				if wr.Answer != "" {
-					fmt.Fprintf(&b, "        answer: %s\n", p.Dim(term.Line(oneLine(wr.Answer, 100))))
+				if said, _, what := wr.Said(); said != "" {
+					fmt.Fprintf(&b, "        %s: %s\n", what, p.Dim(term.Line(oneLine(said, 100))))
 				}
 			}
 		}
+	}
+	if note := s.WordsNote(); note != "" {
+		fmt.Fprintf(&b, "\n%s\n", p.Dim(note))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -172,3 +172,27 @@ func shot(t *testing.T, bin, page, out string) {
 		t.Fatalf("screenshot: %v\n%s", err, b)
 	}
 }
+
+// TestPRBrowserWords: the agent's hostile words before an edit are text in
+// the page the browser builds, and ask for nothing.
+func TestPRBrowserWords(t *testing.T) {
+	skipOnWindows(t)
+	bin := chromium(t)
+	sb, repo, _ := prWordsRepo(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(page, []byte(sb.convo(repo, "pr", "main", "--format", "html")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blank := filepath.Join(dir, "blank.html")
+	os.WriteFile(blank, []byte(`<!DOCTYPE html><html><body>blank</body></html>`), 0o644)
+	_, _, own := browse(t, bin, blank)
+	dom, console, seen := browse(t, bin, page)
+	if asked := pageHosts(own, seen); len(asked) != 0 || len(console) != 0 {
+		t.Errorf("the report asked for %v; console %v", asked, console)
+	}
+	if strings.Contains(dom, "<script") || strings.Contains(dom, "</textarea") || strings.Contains(dom, "<!-- [x]") ||
+		!strings.Contains(dom, `\033[31mNow\033[0m &lt;script&gt;alert(1)&lt;/script&gt;&lt;/textarea&gt; --&gt; &lt;!-- [x](javascript:alert(1)) [redacted: github token]`) {
+		t.Errorf("the hostile words are not plain text in the DOM:\n%s", dom)
+	}
+}

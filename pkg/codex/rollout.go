@@ -41,13 +41,14 @@ type meta struct {
 // of order keep their own times.
 func ReadRollout(path string) (*source.Conversation, error) {
 	c := &source.Conversation{Agent: Name, TranscriptPath: path}
-	if err := source.ReadLines(path, maxRollout, maxLine, func(l []byte) { addLine(c, l) }); err != nil {
+	var said source.Said
+	if err := source.ReadLines(path, maxRollout, maxLine, func(l []byte) { addLine(c, &said, l) }); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-func addLine(c *source.Conversation, b []byte) {
+func addLine(c *source.Conversation, said *source.Said, b []byte) {
 	var l line
 	if json.Unmarshal(b, &l) != nil {
 		return
@@ -87,8 +88,10 @@ func addLine(c *source.Conversation, b []byte) {
 		case "user_message":
 			c.Prompts = append(c.Prompts, p.Message)
 			c.Messages = append(c.Messages, source.Message{Role: "user", CreatedAt: at, Text: p.Message})
+			said.Prompt()
 		case "agent_message":
 			c.Messages = append(c.Messages, source.Message{Role: "assistant", CreatedAt: at, Text: p.Message})
+			said.Say(p.Message)
 		}
 	case "response_item":
 		switch p.Type {
@@ -114,7 +117,7 @@ func addLine(c *source.Conversation, b []byte) {
 				}
 				for _, f := range applypatch.Parse(patch) {
 					if f.Op != applypatch.Delete {
-						c.Edits = append(c.Edits, source.Edit{Path: f.Target(), Added: strings.Join(f.Added(), "\n"), At: at})
+						c.Edits = append(c.Edits, source.Edit{Path: f.Target(), Added: strings.Join(f.Added(), "\n"), At: at, Words: said.Last()})
 					}
 				}
 			}

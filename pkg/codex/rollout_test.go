@@ -37,6 +37,14 @@ func TestReadRealRollouts(t *testing.T) {
 	if !strings.Contains(cli.Edits[0].Added, "describe('Compaction Config'") {
 		t.Errorf("first edit's text: %.80q", cli.Edits[0].Added)
 	}
+	// The agent's words before each apply_patch, from the turn's last
+	// agent_message.
+	for i, w := range []string{"I’m going to codify the expected behavior first", "The RED check failed exactly because `compaction` was absent.",
+		"The RED check failed exactly because `compaction` was absent."} {
+		if !strings.HasPrefix(cli.Edits[i].Words, w) {
+			t.Errorf("edit %d words %.80q, want %q...", i, cli.Edits[i].Words, w)
+		}
+	}
 	assistant := 0
 	for _, m := range cli.Messages {
 		if m.Role == "assistant" && m.Text != "" {

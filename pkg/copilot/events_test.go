@@ -35,7 +35,8 @@ func TestReadRealEvents(t *testing.T) {
 	if c.Model != "gpt-4.1" || len(c.Prompts) != 1 || c.Prompts[0] != "create a hello world file" || c.Cwd != "/Users/test/project" {
 		t.Errorf("%q %q %q", c.Model, c.Prompts, c.Cwd)
 	}
-	if len(c.Edits) != 1 || c.Edits[0].Path != "/Users/test/project/hello.py" || c.Edits[0].Added != "print('hello world')\n" {
+	if len(c.Edits) != 1 || c.Edits[0].Path != "/Users/test/project/hello.py" || c.Edits[0].Added != "print('hello world')\n" ||
+		c.Edits[0].Words != "I'll create a hello world file for you." {
 		t.Errorf("edits %+v", c.Edits)
 	}
 }

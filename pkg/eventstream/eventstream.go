@@ -28,7 +28,8 @@ type Edits func(tool string, args map[string]any) []source.Edit
 // lines out of order keep their own times.
 func Read(path, agent string, edits Edits) (*source.Conversation, error) {
 	c := &source.Conversation{Agent: agent, TranscriptPath: path}
-	err := source.ReadLines(path, maxStream, maxLine, func(l []byte) { add(c, l, edits) })
+	var said source.Said
+	err := source.ReadLines(path, maxStream, maxLine, func(l []byte) { add(c, &said, l, edits) })
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +42,7 @@ type event struct {
 	Data      json.RawMessage `json:"data"`
 }
 
-func add(c *source.Conversation, line []byte, edits Edits) {
+func add(c *source.Conversation, said *source.Said, line []byte, edits Edits) {
 	var e event
 	if json.Unmarshal(line, &e) != nil {
 		return
@@ -82,15 +83,17 @@ func add(c *source.Conversation, line []byte, edits Edits) {
 	case "user.message":
 		c.Prompts = append(c.Prompts, d.Content)
 		c.Messages = append(c.Messages, source.Message{Role: "user", CreatedAt: at, Text: d.Content})
+		said.Prompt()
 	case "assistant.message":
 		m := source.Message{Role: "assistant", CreatedAt: at, Text: d.Content}
+		said.Say(d.Content)
 		for _, r := range d.ToolRequests {
 			m.Tools = append(m.Tools, source.ToolCall{Name: r.Name, Params: params(r.Arguments)})
 		}
 		c.Messages = append(c.Messages, m)
 	case "tool.execution_start":
 		for _, ed := range edits(d.ToolName, Arguments(d.Arguments)) {
-			ed.At = at
+			ed.At, ed.Words = at, said.Last()
 			c.Edits = append(c.Edits, ed)
 		}
 	}

@@ -100,6 +100,7 @@ func ReadSession(path string) (*source.Conversation, error) {
 	c := &source.Conversation{ID: h.SessionID, Agent: Name, TranscriptPath: path}
 	c.Created, _ = time.Parse(time.RFC3339Nano, h.StartTime)
 	c.Updated, _ = time.Parse(time.RFC3339Nano, h.LastUpdated)
+	var said source.Said
 	for _, m := range msgs {
 		at, _ := time.Parse(time.RFC3339Nano, m.Timestamp)
 		text := content(m.Content)
@@ -107,7 +108,9 @@ func ReadSession(path string) (*source.Conversation, error) {
 		case "user":
 			c.Prompts = append(c.Prompts, text)
 			c.Messages = append(c.Messages, source.Message{Role: "user", CreatedAt: at, Text: text})
+			said.Prompt()
 		case "gemini":
+			said.Say(text) // a message's text comes before its tool calls
 			msg := source.Message{Role: "assistant", CreatedAt: at, Text: text}
 			var th []string
 			for _, t := range m.Thoughts {
@@ -120,7 +123,7 @@ func ReadSession(path string) (*source.Conversation, error) {
 				path, _ := tc.Args["file_path"].(string)
 				if isEdit(tc.Name) && path != "" && tc.Status != "error" && tc.Status != "cancelled" {
 					_, added := edit(tc.Name, tc.Args)
-					c.Edits = append(c.Edits, source.Edit{Path: path, Added: added, At: at})
+					c.Edits = append(c.Edits, source.Edit{Path: path, Added: added, At: at, Words: said.Last()})
 				}
 			}
 			if m.Model != "" {

@@ -23,10 +23,11 @@ func TestReadRealSessions(t *testing.T) {
 		id              string
 		prompts, writes int
 		model           string
+		words           string // the start of the first edit's words: the text of the message of its tool call
 	}{
-		{"gemini-session-simple.json", "18f475c0-690f-4bc9-b84e-88a0a1e9518f", 1, 1, ""}, // one replace failed: not an edit
-		{"session-2025-12-01T21-45-5b959dae.json", "5b959dae-8655-4cd1-b10f-720b8c336ea2", 3, 2, "gemini-3-pro-image-preview"},
-		{"session-2026-01-16T11-01-file-ops-37b7abef.json", "37b7abef-713d-4522-85f0-8ff15a4e6d17", 5, 3, "gemini-3-pro"},
+		{"gemini-session-simple.json", "18f475c0-690f-4bc9-b84e-88a0a1e9518f", 1, 1, "", "Okay, `index.ts` content shows:"}, // one replace failed: not an edit
+		{"session-2025-12-01T21-45-5b959dae.json", "5b959dae-8655-4cd1-b10f-720b8c336ea2", 3, 2, "gemini-3-pro-image-preview", ""},
+		{"session-2026-01-16T11-01-file-ops-37b7abef.json", "37b7abef-713d-4522-85f0-8ff15a4e6d17", 5, 3, "gemini-3-pro", ""},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			c, err := ReadSession(filepath.Join(dir, tc.file))
@@ -38,6 +39,9 @@ func TestReadRealSessions(t *testing.T) {
 			}
 			if tc.model != "" && !strings.HasPrefix(c.Model, tc.model) {
 				t.Errorf("model %q", c.Model)
+			}
+			if len(c.Edits) > 0 && (!strings.HasPrefix(c.Edits[0].Words, tc.words) || tc.words == "" && c.Edits[0].Words != "") {
+				t.Errorf("first edit's words %.80q, want %q", c.Edits[0].Words, tc.words)
 			}
 			for _, e := range c.Edits {
 				if e.Path == "" || e.At.IsZero() {

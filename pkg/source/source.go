@@ -9,6 +9,7 @@ package source
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/position"
@@ -162,7 +163,30 @@ type Edit struct {
 	// LinesOnly: Added is evidence of lines the agent wrote (Cursor's own
 	// diffs, checkpoints included), not a record that it edited the file.
 	LinesOnly bool
+	// Words are the agent's last words before the tool call that made the
+	// edit, in the same turn (since the user's prompt): what it said it was
+	// about to do. "" when the transcript has none there (Said).
+	Words string
 }
+
+// Said keeps the agent's last words of the turn, for Edit.Words: a reader
+// calls Prompt at each prompt of the user, Say with each text of the agent,
+// in the transcript's order, and gives each edit Last. Thinking is not
+// words: it is not what the agent said.
+type Said struct{ last string }
+
+// Prompt starts a turn: the words before it belong to another prompt.
+func (s *Said) Prompt() { s.last = "" }
+
+// Say records text the agent said (blank text changes nothing).
+func (s *Said) Say(text string) {
+	if strings.TrimSpace(text) != "" {
+		s.last = strings.TrimSpace(text)
+	}
+}
+
+// Last is the agent's last words of the turn so far ("" when none).
+func (s *Said) Last() string { return s.last }
 
 // Ref names a past conversation for import.
 type Ref struct {

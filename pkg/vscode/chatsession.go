@@ -144,10 +144,19 @@ func chatConversation(st map[string]any, path string) *source.Conversation {
 		}
 		answer := source.Message{Role: "assistant", CreatedAt: at}
 		var text strings.Builder
+		// The text parts are fragments of one stream: the words before an
+		// edit are those since the last tool call, else the turn's last.
+		var said source.Said
+		since := 0
 		parts, _ := req["response"].([]any)
 		for _, p := range parts {
 			part, _ := p.(map[string]any)
-			switch str(part, "kind") {
+			kind := str(part, "kind")
+			if kind != "" {
+				said.Say(text.String()[since:])
+				since = text.Len()
+			}
+			switch kind {
 			case "":
 				text.WriteString(str(part, "value"))
 			case "toolInvocationSerialized":
@@ -167,7 +176,7 @@ func chatConversation(st map[string]any, path string) *source.Conversation {
 					}
 				}
 				if file != "" {
-					c.Edits = append(c.Edits, source.Edit{Path: file, Added: strings.Join(added, "\n"), At: at})
+					c.Edits = append(c.Edits, source.Edit{Path: file, Added: strings.Join(added, "\n"), At: at, Words: said.Last()})
 				}
 			}
 		}

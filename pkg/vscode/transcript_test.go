@@ -23,7 +23,8 @@ func TestReadRealTranscript(t *testing.T) {
 	if len(c.Prompts) != 1 || c.Prompts[0] != "Add a comment to the file" {
 		t.Errorf("prompts %q", c.Prompts)
 	}
-	if len(c.Edits) != 1 || c.Edits[0].Path != "/Users/test/project/src/main.ts" || c.Edits[0].Added != "// Entry point" {
+	if len(c.Edits) != 1 || c.Edits[0].Path != "/Users/test/project/src/main.ts" || c.Edits[0].Added != "// Entry point" ||
+		c.Edits[0].Words != "Now I'll apply the patch." { // the last words before it, not "I'll read the file first."
 		t.Errorf("edits %+v", c.Edits)
 	}
 	if c.Created.IsZero() || !c.Updated.After(c.Created) {

@@ -94,10 +94,10 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.k-agent{color:#0969da}.
 				if w.PromptFolded > 0 {
 					prompt += fmt.Sprintf(" <span class=\"muted\">(+%d lines)</span>", w.PromptFolded)
 				}
-				if w.Answer != "" {
-					prompt += "<br><span class=\"muted\">the agent's answer:</span> " + e(w.Answer)
-					if w.AnswerFolded > 0 {
-						prompt += fmt.Sprintf(" <span class=\"muted\">(+%d lines)</span>", w.AnswerFolded)
+				if said, folded, what := w.Said(); said != "" {
+					prompt += "<br><span class=\"muted\">" + what + ":</span> " + e(said)
+					if folded > 0 {
+						prompt += fmt.Sprintf(" <span class=\"muted\">(+%d lines)</span>", folded)
 					}
 				}
 				ev := e(w.Evidence)
@@ -109,6 +109,9 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.k-agent{color:#0969da}.
 			}
 		}
 		b.WriteString("</table></section>\n")
+	}
+	if note := s.WordsNote(); note != "" {
+		fmt.Fprintf(&b, "<p class=\"muted\">%s</p>\n", e(note))
 	}
 	b.WriteString("</body></html>\n")
 	return b.String()

@@ -155,6 +155,9 @@ func Markdown(s *Summary, o MarkdownOptions) string {
 		}
 		b.WriteString(note)
 	}
+	if note := s.WordsNote(); note != "" {
+		b.WriteString("\n" + note + "\n")
+	}
 	out := b.String()
 	if len(out) > limit { // the head alone past the limit: cut at a line (the data block is bounded)
 		cut := max(strings.LastIndex(out[:limit-200], "\n"), strings.IndexByte(out, '\n'))
@@ -229,10 +232,10 @@ func (s *Summary) hunkMarkdown(h Hunk) string {
 				fmt.Fprintf(&b, " (+%d lines)", w.PromptFolded)
 			}
 		}
-		if w.Answer != "" {
-			fmt.Fprintf(&b, "<br>the agent's answer: “%s”", mdEscape(w.Answer))
-			if w.AnswerFolded > 0 {
-				fmt.Fprintf(&b, " (+%d lines)", w.AnswerFolded)
+		if said, folded, what := w.Said(); said != "" {
+			fmt.Fprintf(&b, "<br>%s: “%s”", what, mdEscape(said))
+			if folded > 0 {
+				fmt.Fprintf(&b, " (+%d lines)", folded)
 			}
 		}
 		b.WriteString("\n")

@@ -18,7 +18,9 @@ func hostileSummary() *Summary {
 		Conversations: []Conversation{conv},
 		Files:         []File{{Path: "a/" + hostile + ".go", Lines: Lines{Added: 5, Agent: 3}, Conversations: []Count{{"c1", 3}}}},
 		Hunks: []Hunk{{Path: "a/" + hostile + ".go", NewStart: 1, NewLines: 5, Lines: Lines{Added: 5, Agent: 3},
-			Writers: []Writer{{Conversation: "c1", Commit: "0123", Lines: 3, Prompt: "prompt " + hostile, Confidence: 0.9, Evidence: "position"}}}},
+			Writers: []Writer{{Conversation: "c1", Commit: "0123", Lines: 2, Prompt: "prompt " + hostile, Words: "words " + hostile, WordsFolded: 2,
+				Answer: "answer " + hostile, Confidence: 0.9, Evidence: "position"},
+				{Conversation: "c1", Commit: "0456", Lines: 1, Prompt: "prompt " + hostile, Answer: "answer " + hostile, Confidence: 0.9, Evidence: "position"}}}},
 	}
 }
 
@@ -36,6 +38,12 @@ func TestMarkdownHostileTextInert(t *testing.T) {
 	}
 	if !strings.Contains(md, `\[click\]\(javascript\:alert\(1\)\)`) || !strings.Contains(md, "&lt;script&gt;") || !strings.Contains(md, `\| cell`) {
 		t.Errorf("hostile text should show escaped:\n%s", md)
+	}
+	// The words before the edit show in place of the answer; the answer
+	// where there are none.
+	if !strings.Contains(md, "said before the edit: “words ") || !strings.Contains(md, "(+2 lines)") ||
+		strings.Count(md, "the agent's answer: “answer ") != 1 {
+		t.Errorf("words and answer:\n%s", md)
 	}
 	line := strings.SplitN(md, "\n", 2)[0]
 	if !strings.HasPrefix(line, DataMarker) || !strings.HasSuffix(line, " -->") {
@@ -66,6 +74,10 @@ func TestHTMLHostileTextInert(t *testing.T) {
 	}
 	if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;&lt;/textarea&gt;") {
 		t.Errorf("prompt should show as text")
+	}
+	if !strings.Contains(page, "said before the edit:</span> words \\033[31mred") || strings.Count(page, "the agent&#39;s answer:</span> answer") != 1 &&
+		strings.Count(page, "the agent's answer:</span> answer") != 1 {
+		t.Errorf("the words, then the answer where there are none, as text:\n%s", page)
 	}
 	if !strings.Contains(page, "default-src 'none'") {
 		t.Errorf("no Content-Security-Policy")
@@ -115,6 +127,26 @@ func TestNothingRecordedEveryFormat(t *testing.T) {
 		t.Errorf("markdown:\n%s", md)
 	}
 	if page := HTML(s); !strings.Contains(page, "Nothing recorded for a..b") {
+		t.Errorf("html:\n%s", page)
+	}
+}
+
+// TestWordsNoteEveryFormat: the conversations whose words were not looked
+// up are counted where the reader looks.
+func TestWordsNoteEveryFormat(t *testing.T) {
+	s := hostileSummary()
+	if s.WordsNote() != "" || strings.Contains(Markdown(s, MarkdownOptions{}), "not looked up") || strings.Contains(HTML(s), "not looked up") {
+		t.Errorf("a note with nothing unread")
+	}
+	s.WordsUnread = 3
+	want := "The agent's words before the edits were not looked up for 3 conversations: one report reads at most 24 transcripts, 64 MiB."
+	if s.WordsNote() != want {
+		t.Errorf("note %q", s.WordsNote())
+	}
+	if md := Markdown(s, MarkdownOptions{}); !strings.Contains(md, "not looked up for 3 conversations") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	if page := HTML(s); !strings.Contains(page, "not looked up for 3 conversations") {
 		t.Errorf("html:\n%s", page)
 	}
 }

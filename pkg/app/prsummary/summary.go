@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
@@ -27,6 +28,9 @@ type Input struct {
 	Notes *notes.Reader // teammates' shared notes; nil: none
 	Args  []string      // none, [<base>] or [<base>..<head>]
 	Home  string        // the user's home directory, redacted as share redacts it
+	// Transcript reads a local conversation's edits for the words before
+	// them (nil: no words).
+	Transcript Transcript
 	// Log receives problems that do not stop the summary (unreadable notes).
 	Log func(format string, args ...any)
 }
@@ -101,9 +105,24 @@ type Writer struct {
 	PromptSource string  `json:"promptSource"` // "edit" (the prompt of the edit), "first prompt" (the conversation's), or ""
 	Answer       string  `json:"answer"`       // the first meaningful line of the agent's recorded answer to that prompt, redacted; ""
 	AnswerFolded int     `json:"answerFolded"` // further non-blank lines of the answer, not shown
+	Words        string  `json:"words"`        // the first meaningful line of the agent's words just before the edit that wrote most of these lines, from its transcript (words.go), redacted; ""
+	WordsFolded  int     `json:"wordsFolded"`  // further non-blank lines of the words, not shown
 	Confidence   float64 `json:"confidence"`
 	Evidence     string  `json:"evidence"`               // the link's: position, text match, agent commit, overlap only, manual
 	LineEvidence string  `json:"lineEvidence,omitempty"` // how its lines are known: position or text match
+}
+
+// Said is what the reports show of the agent's words beside the prompt:
+// its words just before the edit, else its recorded answer to the prompt,
+// with how many lines are folded and what the text is.
+func (w Writer) Said() (text string, folded int, what string) {
+	if w.Words != "" {
+		return w.Words, w.WordsFolded, "said before the edit"
+	}
+	if w.Answer != "" {
+		return w.Answer, w.AnswerFolded, "the agent's answer"
+	}
+	return "", 0, ""
 }
 
 // Hunk is one hunk of the range's diff.
@@ -130,6 +149,10 @@ type Summary struct {
 	Conversations   []Conversation `json:"conversations"`
 	Files           []File         `json:"files"`
 	Hunks           []Hunk         `json:"hunks"`
+	// WordsUnread counts the conversations whose transcripts were not read
+	// for the words before their edits: past MaxTranscripts, or
+	// MaxTranscriptBytes.
+	WordsUnread int `json:"wordsUnread"`
 }
 
 // Summarize reads the range and returns its summary. A range with nothing
@@ -223,11 +246,17 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 	}
 	hunks, blamed := d.hunks, d.blamed
 	b := builder{in: in, s: s, linked: linked, writers: writers, covered: covered,
-		convs: map[string]*Conversation{}, prompts: map[store.LineWriter]prompt{}}
+		convs: map[string]*Conversation{}, prompts: map[store.LineWriter]prompt{},
+		words: wordsOf{read: in.Transcript, edits: map[string]byText{}, unread: map[string]bool{}},
+		when:  func(h string) time.Time { return byHash[h].CommitTime }}
 	for _, h := range hunks {
 		b.hunk(ctx, h, blamed[h.Path])
 	}
 	b.finish()
+	if s.WordsUnread = len(b.words.unread); s.WordsUnread > 0 {
+		in.Log("pr: the words before the edits of %d conversations not read (at most %d transcripts, %d MiB, a summary)",
+			s.WordsUnread, MaxTranscripts, MaxTranscriptBytes>>20)
+	}
 	switch {
 	case len(commits) == 0:
 		s.NothingRecorded = true
@@ -270,6 +299,8 @@ type builder struct {
 	fileIx  map[string]*File
 	agents  map[string]int
 	models  map[string]int
+	words   wordsOf
+	when    func(commit string) time.Time // its commit time
 }
 
 func (b *builder) conv(lc store.LinkedConversation) *Conversation {
@@ -309,6 +340,7 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 	type key struct{ conv, commit, gen string }
 	ws := map[key]*Writer{}
 	var order []key
+	written := map[key][]line{}
 	commitsSeen := map[string]bool{}
 	var commitOrder []string
 	for _, al := range h.Added {
@@ -337,6 +369,7 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 				order = append(order, k)
 			}
 			wr.Lines++
+			written[k] = append(written[k], line{text: al.Text, commit: bl.Commit, path: bl.Filename})
 			c := b.convs[w.ConversationID]
 			c.Lines++
 			b.agents[orUnknown(c.Agent)]++
@@ -346,6 +379,13 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 			out.NoEdit++
 		default:
 			out.NoRecord++
+		}
+	}
+	for _, k := range order {
+		if lc, ok := b.linkOf(k.commit, k.conv); ok {
+			if words := b.words.words(ctx, lc, written[k], b.when); words != "" {
+				ws[k].Words, ws[k].WordsFolded = FirstLine(b.in.text(words))
+			}
 		}
 	}
 	// Conversations linked to the hunk's commits that wrote none of its
