@@ -370,8 +370,12 @@ func (rc *readContext) printLogOthers(tools []otherTool) {
 		if t.Model != "" {
 			who += " (" + t.Model + ")"
 		}
+		lines := fmt.Sprintf("%d line(s)", t.Lines)
+		if t.Commit { // a trailer: the commit names the agent, not its lines
+			lines = "which lines is not known; " + t.Evidence
+		}
 		rc.io.Out.WriteString("        " + p.Key(t.Source+t.Tool+t.Session+t.Person, "○") + " " + term.Line(who) + " " +
-			p.Dim(fmt.Sprintf("(%d line(s), from %s)", t.Lines, term.Line(t.From))) + "\n")
+			p.Dim("("+lines+", from "+term.Line(t.From)+")") + "\n")
 	}
 }
 

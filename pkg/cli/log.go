@@ -149,7 +149,9 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// A user's own notes option would change what git's %N prints: then
 	// the notes reader asks for shared notes itself.
 	inlineNotes := !gitx.HasNotesOption(gitArgs)
-	lo := gitx.LogOptions{Abbrev: !rc.json, Mark: opts.oneline && opts.marks, Source: opts.oneline && opts.source}
+	// Bodies for the trailers other tools write (logTrailers): git has
+	// each message in hand already, so no process more.
+	lo := gitx.LogOptions{Abbrev: !rc.json, Body: true, Mark: opts.oneline && opts.marks, Source: opts.oneline && opts.source}
 	if opts.oneline && decorates(gitArgs, rc.terminal, rc.logDecorate) {
 		// git colors the decorations (color.decorate.* slots) when ours is on.
 		lo.Decorate, lo.ColorDecorate = !rc.gitColor, rc.gitColor
@@ -248,6 +250,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			}
 		}
 		oc := rc.readOtherNotes(ctx, others, hashes, nil)
+		logTrailers(batch, &oc)
 		if oc.any() {
 			rc.knownConversations(ctx, &oc)
 		}
@@ -469,4 +472,19 @@ func evidenceNote(l store.Link) string {
 		return "; lines matched by text only"
 	}
 	return ""
+}
+
+// logTrailers adds to oc the agents the batch's commit trailers name
+// (evidence "commit trailer", as show reads them): from the bodies git log
+// printed, no process more; a body with no colon has no trailer.
+func logTrailers(batch []gitx.Commit, oc *otherClaims) {
+	for i := range batch {
+		c := &batch[i]
+		if strings.IndexByte(c.Body, ':') >= 0 {
+			if cs := interop.TrailerClaims(c.Subject + "\n\n" + c.Body); len(cs) > 0 {
+				oc.commit[c.Hash] = cs
+			}
+		}
+		c.Body = "" // printed nowhere: not held past the batch
+	}
 }
