@@ -143,3 +143,31 @@ func TestLogTrailers(t *testing.T) {
 		t.Errorf("log --json: %d commits with trailers, want %d", n, len(want))
 	}
 }
+
+// TestLogGitAINotesInline: with no shared notes, log takes git-ai's notes
+// from its git log (%N); what it shows is what reading them in process
+// shows (a notes option of the user's keeps %N for git: the reader then
+// reads them), past a batch, with a note skipped.
+func TestLogGitAINotesInline(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("inline")
+	var last string
+	for i := range 40 {
+		f := fmt.Sprintf("f%d.go", i)
+		sb.write(repo, f, "l1\nl2\nl3\nl4\nl5\n")
+		h := sb.commit(repo, fmt.Sprintf("change %d", i), f)
+		note := gitAINoteFor(h, f, fmt.Sprintf("model-%d", i%3))
+		if i == 7 {
+			note = gitAINoteFor(last, f, "m") // about another commit: skipped
+		}
+		sb.addRawNote(repo, "refs/notes/ai", h, note)
+		last = h
+	}
+	inline, read := sb.convo(repo, "log"), sb.convo(repo, "log", "--no-notes")
+	if inline != read {
+		t.Errorf("log with %%N:\n%s\nlog reading the notes:\n%s", inline, read)
+	}
+	if n := strings.Count(inline, "(3 line(s), from git-ai's notes)"); n != 39 {
+		t.Errorf("%d commits with git-ai's lines, want 39:\n%s", n, inline)
+	}
+}
