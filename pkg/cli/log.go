@@ -39,7 +39,9 @@ func logCommand(env *Env) *cli.Command {
 		Usage:     "git log, with each commit's conversations under it",
 		UsageText: "git convo log [--only-linked] [--json] [<git log options>] [<revision range>] [[--] <path>...]",
 		Description: `Shows the commits "git log" would show, one line each (git's abbreviated hash), with
-the conversations linked to each commit beneath it. Every argument git-convo does not know
+the conversations linked to each commit beneath it, then a line per writer other tools
+name: git-ai's or Agent Trace notes (their lines), commit trailers (the agent, not which
+lines: evidence "commit trailer"). Every argument git-convo does not know
 reaches git log as typed: -n5, --since=2.weeks, -S<text>, --author=..., --grep, ranges
 (main..topic) and paths, with or without "--".
 
@@ -150,7 +152,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// A user's own notes option would change what git's %N prints: then
 	// the notes reader asks for shared notes itself.
 	inlineNotes := !gitx.HasNotesOption(gitArgs)
-	// Bodies for the trailers other tools write (logTrailers): git has
+	// Bodies for the trailers other tools write (logOthers): git has
 	// each message in hand already, so no process more.
 	lo := gitx.LogOptions{Abbrev: !rc.json, Body: true, Mark: opts.oneline && opts.marks, Source: opts.oneline && opts.source}
 	if opts.oneline && decorates(gitArgs, rc.terminal, rc.logDecorate) {
