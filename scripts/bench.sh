@@ -9,6 +9,9 @@
 #                                   with the history (issue 29): log's links,
 #                                   blame's evidence, the spool's replay, the drain,
 #                                   share on's notes, the notes-ref scan
+#   BENCH=log scripts/bench.sh      the read rows once (no hook rows), then the log
+#                                   rows BENCH_COUNT times (default 5), each against
+#                                   git in the same run, with peak RSS
 #   BENCH=accuracy scripts/bench.sh only the attribution-accuracy table (issue 22)
 #                                   on a 20,000-commit history (ACCURACY_COMMITS,
 #                                   ACCURACY_FILES, ACCURACY_DEPTH change the size)
@@ -93,6 +96,7 @@ row "-------" "---------" "-----" "-----" "----"
 # A hook that runs one shell builtin: the floor for any hook.
 builtin_hook='#!/bin/sh\n: builtin only\n'
 commit_cmd='echo "$$" >> f.txt && git commit -qam change'
+if [ "${BENCH:-}" != log ]; then
 rm -rf "$work/small" && mkdir -p "$work/small" && cd "$work/small"
 git init -q && echo x > f.txt && git add -A && git commit -qm init
 export GIT_CONVO_DB="$work/small.sqlite"
@@ -135,6 +139,7 @@ version=$("$bg" median -n 40 -dir "$work" -- git-convo --version)
 gitversion=$("$bg" median -n 40 -dir "$work" -- git --version)
 row "git convo --version / hello world linking go-sqlite3 (ms)" "$version" "$hello" "$(ratio "$version" "$hello")" "<= 1.3"
 row "  git --version (ms)" "$gitversion" "" "" ""
+fi
 
 if [ ! -f "$work/project/.git/bench-done" ]; then
   rm -rf "$work/project"
@@ -177,6 +182,49 @@ read -r cn fn gn < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 20 -dir "$wo
 row "log -n 1000, every commit noted / git log --notes=convo --oneline (ms)" "$cn" "$gn" "$(ratio "$cn" "$gn")" "<= 1.3"
 row "  floor: Go + go-sqlite3 + git-convo's git with notes / git" "$fn" "$gn" "$(ratio "$fn" "$gn")" ""
 row "  git convo log / that floor" "$cn" "$fn" "$(ratio "$cn" "$fn")" ""
+# log where the history is big in conversations, not commits (issue 29):
+# 100,000 conversations, each of the 1,000 commits shown linked to one.
+[ -f "$work/conv100k.sqlite" ] || "$bg" links -db "$work/conv100k.sqlite" -conversations 100000 -repo "$work/project" \
+  -repo-key "$(cd "$work/project/.git" && pwd -P)" -links 4000 2>/dev/null
+# log where another tool wrote notes (issue 26): a git-ai authorship log on
+# each of the last 1,000 commits (refs/notes/ai, no notes of git-convo's),
+# packed as git gc packs them.
+if [ ! -f "$work/gitai/.git/bench-done" ]; then
+  rm -rf "$work/gitai"
+  cp -r "$work/project" "$work/gitai"
+  "$bg" gitai -dir "$work/gitai" -n 1000 2>/dev/null
+  git -C "$work/gitai" repack -adq
+  touch "$work/gitai/.git/bench-done"
+fi
+# Peak resident size of one run (KB), git-convo's own process and git's
+# largest child alike: /usr/bin/time reports the largest of the tree.
+rss() { (cd "$1" && shift && /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); }
+logrows() {
+  local cl gl ck gk ca ga go
+  read -r cl gl < <("$bg" pair -n 20 -dir "$work/project" -a "git-convo log -n 1000 >/dev/null" -b "git log -n 1000 --oneline >/dev/null")
+  row "log -n 1000 / git log -n 1000 --oneline (ms)" "$cl" "$gl" "$(ratio "$cl" "$gl")" "<= 1.3"
+  row "  peak RSS (KB)" "$(rss "$work/project" git-convo log -n 1000)" "$(rss "$work/project" git log -n 1000 --oneline)" "" ""
+  read -r ck gk < <(GIT_CONVO_DB="$work/conv100k.sqlite" "$bg" pair -n 20 -dir "$work/project" \
+    -a "git-convo log -n 1000 >/dev/null" -b "git log -n 1000 --oneline >/dev/null")
+  row "log -n 1000, 100,000 conversations, every commit linked / git log --oneline (ms)" "$ck" "$gk" "$(ratio "$ck" "$gk")" "<= 1.5"
+  row "  peak RSS (KB)" "$(GIT_CONVO_DB="$work/conv100k.sqlite" rss "$work/project" git-convo log -n 1000)" \
+    "$(rss "$work/project" git log -n 1000 --oneline)" "" ""
+  read -r ca ga go < <("$bg" pair -n 20 -dir "$work/gitai" -a "git-convo log -n 1000 >/dev/null" \
+    -b "git log -n 1000 --notes=ai --oneline >/dev/null" -c "git log -n 1000 --oneline >/dev/null")
+  row "log -n 1000, git-ai notes on every commit / git log --notes=ai --oneline (ms)" "$ca" "$ga" "$(ratio "$ca" "$ga")" "<= 1.3"
+  row "  the same / git log --oneline, no notes (ms)" "$ca" "$go" "$(ratio "$ca" "$go")" ""
+  row "  peak RSS (KB)" "$(rss "$work/gitai" git-convo log -n 1000)" "$(rss "$work/gitai" git log -n 1000 --notes=ai --oneline)" "" ""
+}
+if [ "${BENCH:-}" = log ]; then
+  for _ in $(seq "${BENCH_COUNT:-5}"); do
+    echo
+    logrows
+  done
+  echo
+  echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), $(git --version)"
+  exit 0
+fi
+logrows
 # pr on 1,000 commits, every one noted, for a reviewer with no local data (CI):
 # the range's diff, a blame of its added lines and the notes, against git log --stat.
 read -r cp gp < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 10 -dir "$work/noted" \

@@ -61,14 +61,20 @@ func (rc *readContext) readOtherNotes(ctx context.Context, r *interop.Reader, ha
 		return oc
 	}
 	lines, skips, err := r.Read(ctx, hashes, want)
+	rc.logSkips(skips, err)
+	oc.lines = lines
+	return oc
+}
+
+// logSkips sends to the log (doctor counts them) the notes a read of
+// other tools' notes skipped, and its error.
+func (rc *readContext) logSkips(skips []interop.Skip, err error) {
 	if err != nil {
 		rc.env.log().Printf("interop", "reading other tools' notes: %v", err)
 	}
 	for _, s := range skips {
 		rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
 	}
-	oc.lines = lines
-	return oc
 }
 
 // discovered is repo with its git dirs, which the in-process readers need
@@ -87,23 +93,9 @@ func discovered(repo *gitx.Repo) (*gitx.Repo, notes.Git) {
 // and session are one git-convo knows (git-ai's agent_id: same tool, same
 // id): it is that conversation, not a second one.
 func (rc *readContext) knownConversations(ctx context.Context, oc *otherClaims) {
-	if rc.ready() != nil || rc.store == nil {
+	resolve := rc.conversationResolver(ctx)
+	if resolve == nil {
 		return
-	}
-	known := map[string]string{} // tool \x00 session -> conversation id ("" none)
-	resolve := func(c *interop.Claim) {
-		if c.Session == "" || c.Tool == "" || c.Conversation != "" {
-			return
-		}
-		k := c.Tool + "\x00" + c.Session
-		id, seen := known[k]
-		if !seen {
-			if conv, err := rc.store.GetConversation(ctx, c.Session); err == nil && conv != nil && rc.env.agentOrDefault(conv.Agent) == c.Tool {
-				id = conv.ID
-			}
-			known[k] = id
-		}
-		c.Conversation = id
 	}
 	for _, byPath := range oc.lines {
 		for _, byLine := range byPath {
@@ -118,6 +110,29 @@ func (rc *readContext) knownConversations(ctx context.Context, oc *otherClaims) 
 		for i := range cs {
 			resolve(&cs[i])
 		}
+	}
+}
+
+// conversationResolver names, on a claim, git-convo's conversation with
+// the claim's agent and session (nil when the store cannot tell).
+func (rc *readContext) conversationResolver(ctx context.Context) func(c *interop.Claim) {
+	if rc.ready() != nil || rc.store == nil {
+		return nil
+	}
+	known := map[string]string{} // tool \x00 session -> conversation id ("" none)
+	return func(c *interop.Claim) {
+		if c.Session == "" || c.Tool == "" || c.Conversation != "" {
+			return
+		}
+		k := c.Tool + "\x00" + c.Session
+		id, seen := known[k]
+		if !seen {
+			if conv, err := rc.store.GetConversation(ctx, c.Session); err == nil && conv != nil && rc.env.agentOrDefault(conv.Agent) == c.Tool {
+				id = conv.ID
+			}
+			known[k] = id
+		}
+		c.Conversation = id
 	}
 }
 
@@ -369,8 +384,12 @@ func (rc *readContext) printLogOthers(tools []otherTool) {
 		if t.Model != "" {
 			who += " (" + t.Model + ")"
 		}
+		lines := fmt.Sprintf("%d line(s)", t.Lines)
+		if t.Commit { // a trailer: the commit names the agent, not its lines
+			lines = "which lines is not known; " + t.Evidence
+		}
 		rc.io.Out.WriteString("        " + p.Key(t.Source+t.Tool+t.Session+t.Person, "○") + " " + term.Line(who) + " " +
-			p.Dim(fmt.Sprintf("(%d line(s), from %s)", t.Lines, term.Line(t.From))) + "\n")
+			p.Dim("("+lines+", from "+term.Line(t.From)+")") + "\n")
 	}
 }
 

@@ -183,10 +183,11 @@ func TestShowOtherTools(t *testing.T) {
 	if len(obj.OtherTools) != 3 || obj.OtherTools[0].Lines != 3 || obj.OtherTools[0].Source != "git-ai" || !obj.OtherTools[2].Commit {
 		t.Errorf("%+v", obj.OtherTools)
 	}
-	// log: the notes' writers (trailers are not read by log: its git log
-	// reads no message bodies).
+	// log: the notes' writers, then the trailer's, from the bodies its
+	// git log prints.
 	lg := sb.convo(repo, "log", "-n", "1")
-	for _, s := range []string{"claude (claude-sonnet-4-6) (3 line(s), from git-ai's notes)", "Ann Lee <ann@example.com> (1 line(s), from git-ai's notes)"} {
+	for _, s := range []string{"claude (claude-sonnet-4-6) (3 line(s), from git-ai's notes)", "Ann Lee <ann@example.com> (1 line(s), from git-ai's notes)",
+		"aider (gpt-4o) (which lines is not known; commit trailer, from a Co-authored-by trailer)"} {
 		if !strings.Contains(lg, s) {
 			t.Errorf("log lacks %q:\n%s", s, lg)
 		}
@@ -195,7 +196,7 @@ func TestShowOtherTools(t *testing.T) {
 		OtherTools []otherTool `json:"otherTools"`
 	}
 	first, _, _ := strings.Cut(sb.convo(repo, "log", "--json", "-n", "1"), "\n")
-	if err := json.Unmarshal([]byte(first), &lj); err != nil || len(lj.OtherTools) != 2 {
+	if err := json.Unmarshal([]byte(first), &lj); err != nil || len(lj.OtherTools) != 3 || !lj.OtherTools[2].Commit || lj.OtherTools[2].Evidence != "commit trailer" {
 		t.Errorf("log --json: %v %+v", err, lj.OtherTools)
 	}
 }

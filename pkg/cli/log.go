@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -38,7 +39,9 @@ func logCommand(env *Env) *cli.Command {
 		Usage:     "git log, with each commit's conversations under it",
 		UsageText: "git convo log [--only-linked] [--json] [<git log options>] [<revision range>] [[--] <path>...]",
 		Description: `Shows the commits "git log" would show, one line each (git's abbreviated hash), with
-the conversations linked to each commit beneath it. Every argument git-convo does not know
+the conversations linked to each commit beneath it, then a line per writer other tools
+name: git-ai's or Agent Trace notes (their lines), commit trailers (the agent, not which
+lines: evidence "commit trailer"). Every argument git-convo does not know
 reaches git log as typed: -n5, --since=2.weeks, -S<text>, --author=..., --grep, ranges
 (main..topic) and paths, with or without "--".
 
@@ -149,7 +152,9 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// A user's own notes option would change what git's %N prints: then
 	// the notes reader asks for shared notes itself.
 	inlineNotes := !gitx.HasNotesOption(gitArgs)
-	lo := gitx.LogOptions{Abbrev: !rc.json, Mark: opts.oneline && opts.marks, Source: opts.oneline && opts.source}
+	// Bodies for the trailers other tools write (logOthers): git has
+	// each message in hand already, so no process more.
+	lo := gitx.LogOptions{Abbrev: !rc.json, Body: true, Mark: opts.oneline && opts.marks, Source: opts.oneline && opts.source}
 	if opts.oneline && decorates(gitArgs, rc.terminal, rc.logDecorate) {
 		// git colors the decorations (color.decorate.* slots) when ours is on.
 		lo.Decorate, lo.ColorDecorate = !rc.gitColor, rc.gitColor
@@ -176,11 +181,30 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// Other tools' notes (docs/interop.md): a ref lookup from files; read
 	// per batch, in process, only where the refs exist.
 	otherRepo, og := discovered(rc.repo)
-	others := rc.otherReader(otherRepo, og, interop.Refs(ctx, og))
+	otherRefs := interop.Refs(ctx, og)
+	others := rc.otherReader(otherRepo, og, otherRefs)
 	if n, limited := maxCount(gitArgs); !limited || n > logFirstBatch {
 		others.ExpectMany()
 	}
+	// Shared notes come with the commits, from git log itself (%N): no
+	// process per batch, nor one to list the notes. Where there are none,
+	// another tool's notes come so instead (git's zlib, not a listing of
+	// the notes and Go's inflate of each): %N joins the notes of every
+	// ref it is given, so only one ref's notes can come that way.
+	var sharedRefs []string
+	otherInline := ""
+	if inlineNotes {
+		if sharedRefs = rc.shared.Refs(); len(sharedRefs) == 0 && len(otherRefs) > 0 {
+			otherInline = otherRefs[0]
+		}
+		lo.Notes, lo.MaxNotes = sharedRefs, notes.MaxNoteBytes
+		if otherInline != "" {
+			lo.Notes = []string{otherInline}
+		}
+	}
 	var linkedKnown, linkedAny bool
+	// Other tools' sessions git-convo knows, looked up once per log.
+	resolve := sync.OnceValue(func() func(*interop.Claim) { return rc.conversationResolver(ctx) })
 	var batch []gitx.Commit
 	var writeErr error
 	flush := func() bool {
@@ -224,7 +248,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		}
 		if !inlineNotes {
 			rc.mergeShared(ctx, hashes, linked)
-		} else {
+		} else if len(sharedRefs) > 0 {
 			text := make(map[string]string, len(batch))
 			var over []string // notes too long to take inline: read note by note
 			for _, c := range batch {
@@ -247,10 +271,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 				return false
 			}
 		}
-		oc := rc.readOtherNotes(ctx, others, hashes, nil)
-		if oc.any() {
-			rc.knownConversations(ctx, &oc)
-		}
+		oc := rc.logOthers(ctx, others, otherInline, batch, hashes, resolve)
 		startPager()
 		for _, gc := range batch {
 			lcs := linked[gc.Hash]
@@ -259,10 +280,10 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			}
 			if rc.json {
 				obj := showObject(gc, recorded[gc.Hash], lcs)
-				obj.OtherTools = oc.ofCommit(gc.Hash)
+				obj.OtherTools = oc[gc.Hash]
 				writeErr = rc.io.WriteJSON(obj)
-			} else if writeErr = printLogEntry(rc, opts, gc, lcs); writeErr == nil && oc.any() {
-				rc.printLogOthers(oc.ofCommit(gc.Hash))
+			} else if writeErr = printLogEntry(rc, opts, gc, lcs); writeErr == nil {
+				rc.printLogOthers(oc[gc.Hash])
 			}
 			if writeErr != nil {
 				return false
@@ -273,11 +294,6 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		return writeErr == nil
 	}
 	limit := logFirstBatch
-	// Shared notes come with the commits, from git log itself (%N): no
-	// process per batch, nor one to list the notes.
-	if inlineNotes {
-		lo.Notes, lo.MaxNotes = rc.shared.Refs(), notes.MaxNoteBytes
-	}
 	if opts.nameOnly {
 		gitArgs = append([]string{"--name-only"}, gitArgs...)
 	}
@@ -469,4 +485,53 @@ func evidenceNote(l store.Link) string {
 		return "; lines matched by text only"
 	}
 	return ""
+}
+
+// logOthers is, per commit of batch, the writers other tools name: their
+// notes' (counted per range, read only where the refs exist), then the
+// agents its trailers name (evidence "commit trailer", as show reads
+// them) from the bodies git log printed, no process more. Each writer
+// whose agent and session git-convo knows is that conversation.
+//
+// The notes of the ref inline, if any, are those git log printed (%N).
+func (rc *readContext) logOthers(ctx context.Context, r *interop.Reader, inline string, batch []gitx.Commit, hashes []string,
+	resolver func() func(*interop.Claim)) map[string][]otherTool {
+	out := map[string][]otherTool{}
+	if !r.Empty() {
+		var given map[string]interop.Given
+		if inline != "" {
+			g := interop.Given{Notes: map[string][]byte{}, Over: map[string]bool{}}
+			for _, c := range batch {
+				if c.NotesOver {
+					g.Over[c.Hash] = true
+				} else if c.Notes != "" {
+					g.Notes[c.Hash] = []byte(c.Notes)
+				}
+			}
+			given = map[string]interop.Given{inline: g}
+		}
+		ws, skips, err := r.ReadWriters(ctx, hashes, given)
+		rc.logSkips(skips, err)
+		out = ws
+	}
+	for i := range batch {
+		c := &batch[i]
+		if strings.IndexByte(c.Body, ':') >= 0 { // no colon, no trailer
+			if cs := interop.TrailerClaims(c.Subject + "\n\n" + c.Body); len(cs) > 0 {
+				out[c.Hash] = append(out[c.Hash], interop.Writers(nil, cs)...)
+			}
+		}
+		c.Body = "" // printed nowhere: not held past the batch
+	}
+	if len(out) == 0 {
+		return out
+	}
+	if resolve := resolver(); resolve != nil {
+		for _, ws := range out {
+			for i := range ws {
+				resolve(&ws[i].Claim)
+			}
+		}
+	}
+	return out
 }

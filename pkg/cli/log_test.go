@@ -1,6 +1,11 @@
 package cli
 
-import "testing"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestAbbrevOption(t *testing.T) {
 	for _, tc := range []struct {
@@ -77,5 +82,92 @@ func TestDecorates(t *testing.T) {
 		if got := decorates(tt.args, tt.terminal, config); got != tt.decorates {
 			t.Errorf("decorates(%q, terminal %v, log.decorate %q set %v) = %v", tt.args, tt.terminal, tt.cfg, tt.cfgSet, got)
 		}
+	}
+}
+
+// TestLogTrailers: log names the agents other tools' trailers name, as
+// show does, from the bodies its one git log prints: across batches, with
+// --name-only, and never a person's co-author or a trailer-like line
+// that is not in the message's last paragraph.
+func TestLogTrailers(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("trailers")
+	var want []string // hashes with a claude trailer, newest first
+	for i := range 40 {
+		f := fmt.Sprintf("f%d.go", i)
+		sb.write(repo, f, "x\n")
+		msg := fmt.Sprintf("change %d", i)
+		switch i % 4 {
+		case 0:
+			msg += "\n\nWhy it changed.\n\nCo-Authored-By: Claude <noreply@anthropic.com>"
+		case 1:
+			msg += "\n\nCo-authored-by: Ann Lee <ann@example.com>"
+		case 2:
+			msg += "\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n\nthe last paragraph is prose"
+		}
+		h := sb.commit(repo, msg, f)
+		if i%4 == 0 {
+			want = append([]string{h}, want...)
+		}
+	}
+	const line = "claude (which lines is not known; commit trailer, from a Co-Authored-By trailer)"
+	for _, args := range [][]string{{"log"}, {"log", "--name-only"}, {"log", "--oneline", "-n", "40"}} {
+		out := sb.convo(repo, args...)
+		if n := strings.Count(out, line); n != len(want) {
+			t.Errorf("%q: %d trailer lines, want %d:\n%s", args, n, len(want), out)
+		}
+		if strings.Contains(out, "Ann Lee") {
+			t.Errorf("%q: a person's co-author shown as an agent:\n%s", args, out)
+		}
+	}
+	var n int
+	for _, l := range strings.Split(strings.TrimSpace(sb.convo(repo, "log", "--json")), "\n") {
+		var obj struct {
+			Commit struct {
+				Hash string `json:"hash"`
+			} `json:"commit"`
+			OtherTools []otherTool `json:"otherTools"`
+		}
+		if err := json.Unmarshal([]byte(l), &obj); err != nil {
+			t.Fatal(err)
+		}
+		if len(obj.OtherTools) == 0 {
+			continue
+		}
+		if ot := obj.OtherTools[0]; len(obj.OtherTools) != 1 || !ot.Commit || ot.Tool != "claude" || ot.Evidence != "commit trailer" || obj.Commit.Hash != want[n] {
+			t.Errorf("%s: %+v", obj.Commit.Hash, obj.OtherTools)
+		}
+		n++
+	}
+	if n != len(want) {
+		t.Errorf("log --json: %d commits with trailers, want %d", n, len(want))
+	}
+}
+
+// TestLogGitAINotesInline: with no shared notes, log takes git-ai's notes
+// from its git log (%N); what it shows is what reading them in process
+// shows (a notes option of the user's keeps %N for git: the reader then
+// reads them), past a batch, with a note skipped.
+func TestLogGitAINotesInline(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("inline")
+	var last string
+	for i := range 40 {
+		f := fmt.Sprintf("f%d.go", i)
+		sb.write(repo, f, "l1\nl2\nl3\nl4\nl5\n")
+		h := sb.commit(repo, fmt.Sprintf("change %d", i), f)
+		note := gitAINoteFor(h, f, fmt.Sprintf("model-%d", i%3))
+		if i == 7 {
+			note = gitAINoteFor(last, f, "m") // about another commit: skipped
+		}
+		sb.addRawNote(repo, "refs/notes/ai", h, note)
+		last = h
+	}
+	inline, read := sb.convo(repo, "log"), sb.convo(repo, "log", "--no-notes")
+	if inline != read {
+		t.Errorf("log with %%N:\n%s\nlog reading the notes:\n%s", inline, read)
+	}
+	if n := strings.Count(inline, "(3 line(s), from git-ai's notes)"); n != 39 {
+		t.Errorf("%d commits with git-ai's lines, want 39:\n%s", n, inline)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -185,5 +186,84 @@ func TestTrailerClaims(t *testing.T) {
 	cs := TrailerClaims("x\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>\n")
 	if len(cs) != 1 || cs[0].Tool != "aider" || cs[0].Model != "gpt-4o" || cs[0].Rank != RankTrailer || !cs[0].Commit || cs[0].Evidence != "commit trailer" {
 		t.Errorf("%+v", cs)
+	}
+}
+
+// TestReadWritersAsRead: ReadWriters gives each commit what Writers gives
+// from Read's lines, with overlapping ranges, a file listed twice, two
+// tools' refs, and a skipped note.
+func TestReadWritersAsRead(t *testing.T) {
+	dir, commit := repo(t)
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	second := git(t, dir, "rev-parse", "HEAD")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "three")
+	third := git(t, dir, "rev-parse", "HEAD")
+	overlap := "a.go\n  s_00112233445566::t_66554433221100 1-3,2-6\n  h_aabbccddeeff00 5\nb.go\n  s_00112233445566::t_66554433221100 7\n" +
+		"a.go\n  s_00112233445566::t_66554433221100 9-10\n---\n" +
+		`{"schema_version":"authorship/3.0.0","base_commit_sha":"` + second + `","prompts":{},` +
+		`"sessions":{"s_00112233445566":{"agent_id":{"tool":"claude","id":"sess-1","model":"m"}}},` +
+		`"humans":{"h_aabbccddeeff00":{"author":"Ann <ann@example.com>"}}}`
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, "claude-sonnet-4-6"))
+	addNote(t, dir, "refs/notes/ai", second, overlap)
+	addNote(t, dir, "refs/notes/ai", third, gitAINote(commit, "m")) // about another commit: skipped
+	rec := `{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-23T14:30:00Z",` +
+		`"vcs":{"type":"git","revision":"` + commit + `"},"tool":{"name":"compass"},"files":[{"path":"a.go","conversations":[` +
+		`{"url":"https://x.example/c/1","contributor":{"type":"ai","model_id":"openai/gpt-5"},"ranges":[{"start_line":3,"end_line":4},{"start_line":4,"end_line":8}]}]}]}`
+	addNote(t, dir, "refs/notes/agent-trace", commit, rec+"\n")
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	commits := []string{commit, second, third}
+	lines, skips, err := NewReader(r, g, Refs(context.Background(), g)).Read(context.Background(), commits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, wskips, err := NewReader(r, g, Refs(context.Background(), g)).ReadWriters(context.Background(), commits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skips) != 1 || len(wskips) != 1 || wskips[0].Commit != third {
+		t.Errorf("skips %v and %v, want the third commit's", skips, wskips)
+	}
+	if len(ws) != 2 {
+		t.Errorf("writers of %d commits, want 2", len(ws))
+	}
+	for _, c := range commits {
+		want := Writers(lines[c], nil)
+		if !reflect.DeepEqual(ws[c], want) && (len(want) > 0 || len(ws[c]) > 0) {
+			t.Errorf("%.7s: %+v, want %+v", c, ws[c], want)
+		}
+	}
+	if w := ws[second]; len(w) != 2 || w[0].Lines != 11 || strings.Join(w[0].Files, " ") != "a.go b.go" {
+		t.Errorf("overlapping ranges: %+v", w)
+	}
+}
+
+// TestReadWritersGiven: the notes of a ref as git log's %N prints them,
+// given to ReadWriters, give what reading them gives.
+func TestReadWritersGiven(t *testing.T) {
+	dir, commit := repo(t)
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	second := git(t, dir, "rev-parse", "HEAD")
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, "claude-sonnet-4-6"))
+	addNote(t, dir, "refs/notes/ai", second, gitAINote(commit, "m")) // about another commit: skipped
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	commits := []string{commit, second}
+	read, rskips, err := NewReader(r, g, Refs(context.Background(), g)).ReadWriters(context.Background(), commits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	given := Given{Notes: map[string][]byte{}}
+	for _, rec := range strings.Split(git(t, dir, "log", "-z", "--notes=refs/notes/ai", "--format=%H%x01%N"), "\x00") {
+		if h, n, ok := strings.Cut(rec, "\x01"); ok && n != "" {
+			given.Notes[h] = []byte(n)
+		}
+	}
+	got, gskips, err := NewReader(r, g, Refs(context.Background(), g)).ReadWriters(context.Background(), commits, map[string]Given{"refs/notes/ai": given})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, read) || len(got[commit]) != 2 || len(rskips) != 1 || len(gskips) != 1 || gskips[0].Commit != second {
+		t.Errorf("given %+v %v, read %+v %v", got, gskips, read, rskips)
 	}
 }

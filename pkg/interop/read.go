@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
@@ -101,30 +102,93 @@ func (s Skip) Error() string { return fmt.Sprintf("%s on %.12s: %v", s.Ref, s.Co
 // are kept (nil: all).
 func (r *Reader) Read(ctx context.Context, commits []string, want func(path string) bool) (Lines, []Skip, error) {
 	out := Lines{}
+	skips, err := r.each(ctx, commits, want, nil, out.add)
+	return out, skips, err
+}
+
+// ReadWriters is Read then Writers for each commit, for a caller that
+// shows writers, not lines (log): each range is counted as a whole, not
+// set apart line by line, so a note costs its size, not its lines.
+// given holds, per ref, notes the caller has already (git log's %N): for
+// those refs nothing is read, and a commit given none has no note; over
+// names the commits whose given notes were too large to keep.
+func (r *Reader) ReadWriters(ctx context.Context, commits []string, given map[string]Given) (map[string][]Writer, []Skip, error) {
+	type tally struct {
+		lines int
+		files map[string]bool
+	}
+	byCommit := map[string]map[Claim]*tally{}
+	skips, err := r.each(ctx, commits, nil, given, func(commit, path string, start, end int, c Claim) {
+		if end < start {
+			return // Read adds no line for it
+		}
+		if byCommit[commit] == nil {
+			byCommit[commit] = map[Claim]*tally{}
+		}
+		t := byCommit[commit][c]
+		if t == nil {
+			t = &tally{files: map[string]bool{}}
+			byCommit[commit][c] = t
+		}
+		t.lines += end - start + 1
+		t.files[path] = true
+	})
+	out := make(map[string][]Writer, len(byCommit))
+	for commit, tallies := range byCommit {
+		ws := make([]Writer, 0, len(tallies))
+		for c, t := range tallies {
+			w := Writer{Claim: c, Lines: t.lines}
+			for f := range t.files {
+				w.Files = append(w.Files, f)
+			}
+			sort.Strings(w.Files)
+			ws = append(ws, w)
+		}
+		sortWriters(ws)
+		out[commit] = ws
+	}
+	return out, skips, err
+}
+
+// Given is the notes of one ref a caller has already (git log's %N of
+// the commits it asks about): Notes by commit, and the commits whose note
+// was too large to keep (skipped as the reader skips them).
+type Given struct {
+	Notes map[string][]byte
+	Over  map[string]bool
+}
+
+// each calls add with every range other tools' notes claim on commits
+// (want: of those files only; nil all), and returns the notes (or
+// records) it skipped.
+func (r *Reader) each(ctx context.Context, commits []string, want func(path string) bool, given map[string]Given,
+	add func(commit, path string, start, end int, c Claim)) ([]Skip, error) {
 	if r.Empty() || len(commits) == 0 {
-		return out, nil, nil
+		return nil, nil
 	}
 	var skips []Skip
 	for _, ref := range r.refs {
 		over := map[string]bool{}
-		blobs, err := r.notesOn(ctx, ref, commits, over)
-		if err != nil {
-			return out, skips, err
+		blobs, err := map[string][]byte(nil), error(nil)
+		if g, ok := given[ref]; ok {
+			blobs, over = g.Notes, g.Over
+		} else if blobs, err = r.notesOn(ctx, ref, commits, over); err != nil {
+			return skips, err
 		}
 		for c := range over {
 			skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
 		}
 		for c, b := range blobs {
 			if ref == agenttrace.Ref {
-				skips = append(skips, addAgentTrace(out, ref, c, b, want)...)
+				skips = append(skips, addAgentTrace(add, ref, c, b, want)...)
 				continue
 			}
-			if err := addGitAI(out, c, b, want); err != nil {
+			if err := addGitAI(add, c, b, want); err != nil {
 				skips = append(skips, Skip{Ref: ref, Commit: c, Err: err})
 			}
 		}
 	}
-	return out, skips, nil
+	return skips, nil
 }
 
 // maxNoteBytes bounds the note read in process: a larger one is never
@@ -177,7 +241,7 @@ func (r *Reader) notesOn(ctx context.Context, ref string, commits []string, over
 }
 
 // addGitAI adds a git-ai note's claims on commit.
-func addGitAI(out Lines, commit string, b []byte, want func(string) bool) error {
+func addGitAI(add func(commit, path string, start, end int, c Claim), commit string, b []byte, want func(string) bool) error {
 	l, err := gitai.Parse(b)
 	if err != nil {
 		return err
@@ -193,7 +257,7 @@ func addGitAI(out Lines, commit string, b []byte, want func(string) bool) error 
 			a, _ := l.Resolve(e.Key)
 			c := GitAIClaim(a)
 			for _, rg := range e.Ranges {
-				out.add(commit, f.Path, rg.Start, rg.End, c)
+				add(commit, f.Path, rg.Start, rg.End, c)
 			}
 		}
 	}
@@ -213,7 +277,7 @@ func GitAIClaim(a gitai.Author) Claim {
 }
 
 // addAgentTrace adds the claims of another tool's Agent Trace records.
-func addAgentTrace(out Lines, ref, commit string, b []byte, want func(string) bool) []Skip {
+func addAgentTrace(add func(commit, path string, start, end int, c Claim), ref, commit string, b []byte, want func(string) bool) []Skip {
 	n := agenttrace.Parse(commit, b)
 	var skips []Skip
 	for _, err := range n.Skipped {
@@ -239,7 +303,7 @@ func addAgentTrace(out Lines, ref, commit string, b []byte, want func(string) bo
 			default:
 				c.Attribution = Unknown
 			}
-			out.add(commit, l.Path, l.Start, l.End, c)
+			add(commit, l.Path, l.Start, l.End, c)
 		}
 	}
 	return skips

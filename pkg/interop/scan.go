@@ -63,7 +63,7 @@ func Scan(ctx context.Context, repo *gitx.Repo, g notes.Git, refs []string) (Rep
 
 // checkGitAI is addGitAI's refusal, and ranges past a file's end.
 func checkGitAI(ctx context.Context, repo *gitx.Repo, commit string, b []byte) error {
-	if err := addGitAI(Lines{}, commit, b, nil); err != nil {
+	if err := addGitAI(Lines{}.add, commit, b, nil); err != nil {
 		return err
 	}
 	l, _ := gitai.Parse(b)

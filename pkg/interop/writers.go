@@ -44,16 +44,22 @@ func Writers(byPath map[string]map[int][]Claim, commit []Claim) []Writer {
 		}
 		sort.Strings(out[i].Files)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Lines != out[j].Lines {
-			return out[i].Lines > out[j].Lines
-		}
-		return out[i].From+out[i].Tool+out[i].Person < out[j].From+out[j].Tool+out[j].Person
-	})
+	sortWriters(out)
 	for _, c := range commit {
 		out = append(out, Writer{Claim: c})
 	}
 	return out
+}
+
+// sortWriters orders line writers: most lines first, then by source,
+// tool and person.
+func sortWriters(ws []Writer) {
+	sort.SliceStable(ws, func(i, j int) bool {
+		if ws[i].Lines != ws[j].Lines {
+			return ws[i].Lines > ws[j].Lines
+		}
+		return ws[i].From+ws[i].Tool+ws[i].Person < ws[j].From+ws[j].Tool+ws[j].Person
+	})
 }
 
 // ForCommit reads what other tools say of one commit (its notes on the

@@ -3,6 +3,7 @@
 //
 //	benchgen repo -dir D [-commits 20000] [-lines 3000] [-touches 500]
 //	benchgen links -db F [-conversations 10000] [-repo D -links 5000]
+//	benchgen gitai -dir D [-n 1000]
 //	benchgen vscdb -path F [-conversations 500] [-bubbles 50000] [-mb 1100]
 //	benchgen enrich -path F -id ID [-n 20]
 //	benchgen median [-n 20] [-dir D] [-stdin F] -- command args...
@@ -44,6 +45,8 @@ func main() {
 		err = genProject(os.Args[2:])
 	case "links":
 		err = genLinks(os.Args[2:])
+	case "gitai":
+		err = genGitAI(os.Args[2:])
 	case "vscdb":
 		err = genVscdb(os.Args[2:])
 	case "editlines":
@@ -247,6 +250,49 @@ func genLinks(args []string) error {
 		made++
 	}
 	fmt.Fprintf(os.Stderr, "%d conversations, %d links\n", *convs, made)
+	return nil
+}
+
+// genGitAI writes a git-ai authorship log (refs/notes/ai, the shape of
+// ../shared/fixtures/git-ai) on each of the repository's last -n commits,
+// naming the commit's first changed file, with one git fast-import.
+func genGitAI(args []string) error {
+	fs := flag.NewFlagSet("gitai", flag.ExitOnError)
+	dir := fs.String("dir", "", "repository")
+	n := fs.Int("n", 1000, "commits to note")
+	fs.Parse(args)
+	out, err := exec.Command("git", "-C", *dir, "log", "-n", fmt.Sprint(*n), "--format=%x01%H", "--name-only", "--no-renames").Output()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("git", "-C", *dir, "fast-import", "--quiet")
+	in, _ := cmd.StdinPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(in, 1<<20)
+	fmt.Fprintf(w, "commit refs/notes/ai\ncommitter Bench <bench@example.com> %d +0000\ndata 13\ngit-ai notes\n", time.Now().Unix())
+	i := 0
+	for _, rec := range strings.Split(string(out), "\x01")[1:] {
+		f := strings.Fields(rec)
+		if len(f) < 2 {
+			continue
+		}
+		h, path := f[0], f[1]
+		note := fmt.Sprintf("%s\n  s_%014x::t_%014x 1-%d,%d-%d\n  h_aabbccddeeff00 %d\n---\n", path, i%97, i, 3+i%20, 30+i%7, 40+i%9, 60+i%5) +
+			`{"schema_version":"authorship/3.0.0","git_ai_version":"1.1.8","base_commit_sha":"` + h + `","prompts":{},` +
+			fmt.Sprintf(`"sessions":{"s_%014x":{"agent_id":{"tool":"claude","id":"bench-session-%d","model":"claude-opus-4-6"},"human_author":"Dev <dev@example.com>"}},`, i%97, i%97) +
+			`"humans":{"h_aabbccddeeff00":{"author":"Ann Lee <ann@example.com>"}}}` + "\n"
+		fmt.Fprintf(w, "N inline %s\ndata %d\n%s\n", h, len(note), note)
+		i++
+	}
+	w.Flush()
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "%d git-ai notes\n", i)
 	return nil
 }
 
