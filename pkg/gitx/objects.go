@@ -36,7 +36,10 @@ type objectStore struct {
 	odd bool
 	// limit: an object over it is errOverLimit, read no further than its
 	// header (0: none). A caller reading what others wrote (notes) sets it.
-	limit int64
+	limit     int64
+	graph     *commitGraph // opened on first need (commitGraph)
+	graphRead bool
+	graphOdd  bool // a graph git may read otherwise: walks are git's
 }
 
 func openObjects(commonDir string) *objectStore {
@@ -72,11 +75,25 @@ func openObjects(commonDir string) *objectStore {
 	return s
 }
 
-// Close releases the pack files.
+// Close releases the pack files and the commit-graph.
 func (s *objectStore) Close() {
 	for _, p := range s.packs {
 		p.close()
 	}
+	if s.graph != nil {
+		s.graph.close()
+	}
+}
+
+// commitGraph is the repository's commit-graph, opened on first need; nil
+// where there is none (its methods then answer nothing). odd: there is one
+// this reader does not take, and no walk should be taken here.
+func (s *objectStore) commitGraph() (g *commitGraph, odd bool) {
+	if !s.graphRead {
+		s.graphRead = true
+		s.graph, s.graphOdd = openCommitGraph(s.dirs[0])
+	}
+	return s.graph, s.graphOdd || s.odd
 }
 
 // object returns an object's type and content.

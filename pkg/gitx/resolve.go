@@ -72,19 +72,28 @@ func topLevelOf(dir, gitDir string) string {
 // ResolveInProcess resolves the revision forms a reader needs most (HEAD,
 // @, a full hash, a branch, tag or remote name, with ~N, ^N and ^{commit}
 // suffixes) to a commit hash from files, with no process. ok is false for
-// every other form, for a name two refs answer (git warns), and for anything
-// it cannot find: ask git (RevParse) then, which also words the error.
+// every other form, for a name two refs answer (git warns), for anything
+// it cannot find, and for a walk longer than git's (see maxInflatedWalk):
+// ask git (RevParse) then, which also words the error. The commit-graph is
+// used as git uses it by default (core.commitGraph unset).
 func (r *Repo) ResolveInProcess(rev string) (string, bool) {
 	st := openObjects(r.CommonDir)
 	defer st.Close()
-	h, _, ok := r.resolveIn(st, rev)
+	h, _, ok := r.resolveIn(st, rev, true)
 	return h, ok
 }
 
-// resolveIn is ResolveInProcess reading objects from st. tag is true when
-// rev is a bare name of an annotated tag, which git show shows as a tag
-// before its commit.
-func (r *Repo) resolveIn(st *objectStore, rev string) (hash string, tag bool, ok bool) {
+// maxInflatedWalk bounds the commits resolveIn inflates to walk ~N and ^N
+// where the commit-graph does not answer: past it git, which inflates
+// commits several times faster, walks sooner than this reader would
+// (BenchmarkShowDeep, docs/performance.md).
+const maxInflatedWalk = 256
+
+// resolveIn is ResolveInProcess reading objects from st, parents from the
+// commit-graph when graph is set (core.commitGraph). tag is true when rev
+// is a bare name of an annotated tag, which git show shows as a tag before
+// its commit.
+func (r *Repo) resolveIn(st *objectStore, rev string, graph bool) (hash string, tag bool, ok bool) {
 	bare := !strings.ContainsAny(rev, "~^")
 	rev = strings.TrimSuffix(rev, "^{commit}")
 	if r.GitDir == "" || r.CommonDir == "" || r.ObjectFormat != "sha1" || rev == "" ||
@@ -104,40 +113,80 @@ func (r *Repo) resolveIn(st *objectStore, rev string) (hash string, tag bool, ok
 		return "", false, false
 	}
 	tag = bare && h != named
+	w := walker{st: st, graph: graph}
 	for _, op := range ops {
-		data, err := st.typed(h, plumbing.CommitObject)
-		if err != nil {
-			return "", false, false
-		}
-		c, _, err := parseCommitObject(h.String(), data)
-		if err != nil {
-			return "", false, false
-		}
 		switch op.kind {
 		case '~':
-			for range op.n {
-				if len(c.Parents) == 0 {
+			for left := op.n; left > 0; {
+				var steps int
+				if h, steps = w.firstParents(h, left); steps > 0 {
+					left -= steps
+					continue
+				}
+				ps, ok := w.parents(h)
+				if !ok || len(ps) == 0 {
 					return "", false, false
 				}
-				h = plumbing.NewHash(c.Parents[0])
-				if data, err = st.typed(h, plumbing.CommitObject); err != nil {
-					return "", false, false
-				}
-				if c, _, err = parseCommitObject(h.String(), data); err != nil {
-					return "", false, false
-				}
+				h = ps[0]
+				left--
 			}
 		case '^':
 			if op.n == 0 {
 				continue
 			}
-			if op.n > len(c.Parents) {
+			ps, ok := w.parents(h)
+			if !ok || op.n > len(ps) {
 				return "", false, false
 			}
-			h = plumbing.NewHash(c.Parents[op.n-1])
+			h = ps[op.n-1]
 		}
 	}
 	return h.String(), tag, true
+}
+
+// walker finds commits' parents for resolveIn: from the commit-graph where
+// it has the commit, else from the commit object, at most maxInflatedWalk
+// of them.
+type walker struct {
+	st       *objectStore
+	graph    bool
+	inflated int
+}
+
+func (w *walker) firstParents(h plumbing.Hash, n int) (plumbing.Hash, int) {
+	if !w.graph {
+		return h, 0
+	}
+	g, _ := w.st.commitGraph()
+	return g.firstParents(h, n)
+}
+
+func (w *walker) parents(h plumbing.Hash) ([]plumbing.Hash, bool) {
+	if w.graph {
+		g, odd := w.st.commitGraph()
+		if odd {
+			return nil, false
+		}
+		if ps, ok := g.parents(h); ok {
+			return ps, true
+		}
+	}
+	if w.inflated++; w.inflated > maxInflatedWalk {
+		return nil, false
+	}
+	data, err := w.st.typed(h, plumbing.CommitObject)
+	if err != nil {
+		return nil, false
+	}
+	c, _, err := parseCommitObject(h.String(), data)
+	if err != nil {
+		return nil, false
+	}
+	ps := make([]plumbing.Hash, len(c.Parents))
+	for i, p := range c.Parents {
+		ps[i] = plumbing.NewHash(p)
+	}
+	return ps, true
 }
 
 // isPlainAt is "@" (HEAD) with suffixes only.

@@ -60,7 +60,17 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 	}
 	st := openObjects(r.CommonDir)
 	defer st.Close()
-	hash, tag, ok := r.resolveIn(st, rev)
+	// core.commitGraph (on by default): whether git reads parents from
+	// the commit-graph. Parents are the same either way: a walk too long
+	// to take without the graph is git's.
+	graph, valid := s.Bool("core.commitgraph")
+	if !isSet(s, "core.commitgraph") {
+		graph, valid = true, true
+	}
+	if !valid {
+		return ShowRecord{}, nil, false
+	}
+	hash, tag, ok := r.resolveIn(st, rev, graph)
 	if !ok || tag {
 		return ShowRecord{}, nil, false
 	}
