@@ -153,6 +153,17 @@ read -r cs fs gs < <("$bg" pair -n 30 -dir "$work/project" -a "git-convo show HE
 row "show HEAD~5 / git show --no-patch, 4,000 commits (ms)" "$cs" "$gs" "$(ratio "$cs" "$gs")" "<= 2"
 row "  floor: Go + go-sqlite3 + open DB + git-convo's git / git" "$fs" "$gs" "$(ratio "$fs" "$gs")" ""
 row "  git convo show / that floor" "$cs" "$fs" "$(ratio "$cs" "$fs")" ""
+# The same where git answers: a .mailmap (which git show applies) sends
+# every show to git, as on git.git; and with no links database (a teammate
+# reading notes), where git-convo answers from an empty store in memory.
+if [ ! -f "$work/mailmap/.git/bench-done" ]; then
+  rm -rf "$work/mailmap" && cp -r "$work/project" "$work/mailmap"
+  echo 'Dev Zero <dev0@example.com>' > "$work/mailmap/.mailmap"
+fi
+read -r cs fs < <("$bg" pair -n 30 -dir "$work/mailmap" -a "git-convo show HEAD >/dev/null" -b "benchfloor show HEAD >/dev/null")
+row "show HEAD with a .mailmap (git answers) / that floor (ms)" "$cs" "$fs" "$(ratio "$cs" "$fs")" "<= 1.3"
+read -r cs fs < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 30 -dir "$work/mailmap" -a "git-convo show HEAD >/dev/null" -b "benchfloor show HEAD >/dev/null")
+row "  the same with no links database / the floor (no database)" "$cs" "$fs" "$(ratio "$cs" "$fs")" ""
 # show of a deep revision (issue 29) on a 20,000-commit history: walked
 # through the commit-graph where there is one (git gc writes it), handed to
 # git past 256 inflated commits where there is none. Peak RSS of one run.
