@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/gitx/odb"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -16,7 +17,7 @@ import (
 const errGoGitRev = constError("the in-process reader reads HEAD or a full hash only")
 
 // readCommitGoGit reads a commit in process, with go-git's object and pack
-// formats (see objectStore): no git process, and none of go-git's storage,
+// formats (see odb.Store): no git process, and none of go-git's storage,
 // config or signature packages to initialise.
 func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 	if r.GitDir == "" || r.CommonDir == "" {
@@ -34,9 +35,9 @@ func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 		}
 		h = plumbing.NewHash(head)
 	}
-	st := openObjects(r.CommonDir)
+	st := odb.Open(r.CommonDir)
 	defer st.Close()
-	data, err := st.typed(h, plumbing.CommitObject)
+	data, err := st.Typed(h, plumbing.CommitObject)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +47,7 @@ func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 	}
 	var parentTree plumbing.Hash
 	if len(c.Parents) > 0 {
-		pdata, err := st.typed(plumbing.NewHash(c.Parents[0]), plumbing.CommitObject)
+		pdata, err := st.Typed(plumbing.NewHash(c.Parents[0]), plumbing.CommitObject)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +157,7 @@ func (r *Repo) resolveRef(ref string, depth int) (string, error) {
 // be zero: empty) as git diff-tree -r names them. Both trees are in git's
 // order, so one merge pass pairs their entries, and a subtree whose hash did
 // not change is never read.
-func diffTrees(st *objectStore, a, b plumbing.Hash, prefix string, out *[]string) error {
+func diffTrees(st *odb.Store, a, b plumbing.Hash, prefix string, out *[]string) error {
 	ea, err := readTree(st, a)
 	if err != nil {
 		return err
@@ -206,20 +207,20 @@ func diffTrees(st *objectStore, a, b plumbing.Hash, prefix string, out *[]string
 	return nil
 }
 
-func readTree(st *objectStore, h plumbing.Hash) ([]treeEntry, error) {
+func readTree(st *odb.Store, h plumbing.Hash) ([]odb.TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	data, err := st.typed(h, plumbing.TreeObject)
+	data, err := st.Typed(h, plumbing.TreeObject)
 	if err != nil {
 		return nil, err
 	}
-	return parseTree(data)
+	return odb.ParseTree(data)
 }
 
 // addEntry appends an entry on one side only: its path, or for a directory
 // every path under it.
-func addEntry(st *objectStore, e *treeEntry, prefix string, out *[]string) error {
+func addEntry(st *odb.Store, e *odb.TreeEntry, prefix string, out *[]string) error {
 	if !e.Dir {
 		*out = append(*out, prefix+e.Name)
 		return nil
@@ -230,7 +231,7 @@ func addEntry(st *objectStore, e *treeEntry, prefix string, out *[]string) error
 // compareEntries orders tree entries as git stores them: by name, a
 // directory's name read with a trailing "/". A file and a directory of one
 // name are thus two entries (a type change lists both paths, as git does).
-func compareEntries(x, y *treeEntry) int {
+func compareEntries(x, y *odb.TreeEntry) int {
 	kx, ky := x.Name, y.Name
 	n := min(len(kx), len(ky))
 	if c := strings.Compare(kx[:n], ky[:n]); c != 0 {
@@ -241,7 +242,7 @@ func compareEntries(x, y *treeEntry) int {
 
 // entryByte is the byte at i of an entry's sort key (name, plus "/" for a
 // directory), 0 past its end.
-func entryByte(e *treeEntry, i int) int {
+func entryByte(e *odb.TreeEntry, i int) int {
 	switch {
 	case i < len(e.Name):
 		return int(e.Name[i])

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-convo/git-convo/pkg/gitx/odb"
 	"github.com/go-git/go-git/v5/plumbing"
 	commitgraph "github.com/go-git/go-git/v5/plumbing/format/commitgraph/v2"
 )
@@ -85,7 +86,7 @@ func TestResolveThroughCommitGraph(t *testing.T) {
 		git := r.open()
 		for _, rev := range revs(depth) {
 			want, gitErr := git.RevParse(ctx, rev+"^{commit}")
-			st := openObjects(repo.CommonDir)
+			st := odb.Open(repo.CommonDir)
 			got, _, ok := repo.resolveIn(st, rev, true)
 			st.Close()
 			switch {
@@ -125,7 +126,7 @@ func TestResolveThroughCommitGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("a broken chain", func(t *testing.T) {
-		if g, odd := openCommitGraph(objects); g != nil || !odd {
+		if g, odd := odb.OpenCommitGraph(objects); g != nil || !odd {
 			t.Error("a chain whose base is missing was taken")
 		}
 		check(t, 465, false)
@@ -168,8 +169,8 @@ func readFile(t *testing.T, p string) string {
 }
 
 // A walk of 5,000 first parents through the commit-graph: this reader,
-// and go-git's commitgraph/v2 over the same mapped file (kept out of the
-// code for its cost: see commitgraph.go). And the same depth's cost per
+// and go-git's commitgraph/v2 over the file in memory (kept out of the
+// code for its cost: see odb/commitgraph.go). And the same depth's cost per
 // commit without a graph, which sets maxInflatedWalk against git's start.
 func BenchmarkCommitGraphWalk(b *testing.B) {
 	r := newTestRepo(b)
@@ -181,7 +182,7 @@ func BenchmarkCommitGraphWalk(b *testing.B) {
 	b.Run("inflated/256", func(b *testing.B) {
 		repo, _ := Discover(r.dir, os.Getenv)
 		for b.Loop() {
-			st := openObjects(repo.CommonDir)
+			st := odb.Open(repo.CommonDir)
 			if _, _, ok := repo.resolveIn(st, fmt.Sprintf("HEAD~%d", maxInflatedWalk), false); !ok {
 				b.Fatal("declined")
 			}
@@ -191,16 +192,16 @@ func BenchmarkCommitGraphWalk(b *testing.B) {
 	r.git("commit-graph", "write", "--reachable")
 	b.Run("own", func(b *testing.B) {
 		for b.Loop() {
-			g, _ := openCommitGraph(objects)
-			if h, n := g.firstParents(tip, 5000); n != 5000 || h.String() != want {
+			g, _ := odb.OpenCommitGraph(objects)
+			if h, n := g.FirstParents(tip, 5000); n != 5000 || h.String() != want {
 				b.Fatal(h, n)
 			}
-			g.close()
+			g.Close()
 		}
 	})
 	b.Run("go-git", func(b *testing.B) {
 		for b.Loop() {
-			data, unmap, err := mapFile(filepath.Join(objects, "info", "commit-graph"))
+			data, err := os.ReadFile(filepath.Join(objects, "info", "commit-graph"))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -219,12 +220,11 @@ func BenchmarkCommitGraphWalk(b *testing.B) {
 			if h, _ := idx.GetHashByIndex(i); err != nil || h.String() != want {
 				b.Fatal(h, err)
 			}
-			unmap()
 		}
 	})
 }
 
-// mapped is a mapped file as go-git's reader takes it.
+// mapped is a file in memory as go-git's reader takes it.
 type mapped struct{ *bytes.Reader }
 
 func (mapped) Close() error { return nil }

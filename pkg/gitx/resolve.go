@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-convo/git-convo/pkg/gitx/odb"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -77,7 +78,7 @@ func topLevelOf(dir, gitDir string) string {
 // ask git (RevParse) then, which also words the error. The commit-graph is
 // used as git uses it by default (core.commitGraph unset).
 func (r *Repo) ResolveInProcess(rev string) (string, bool) {
-	st := openObjects(r.CommonDir)
+	st := odb.Open(r.CommonDir)
 	defer st.Close()
 	h, _, ok := r.resolveIn(st, rev, true)
 	return h, ok
@@ -93,7 +94,7 @@ const maxInflatedWalk = 256
 // commit-graph when graph is set (core.commitGraph). tag is true when rev
 // is a bare name of an annotated tag, which git show shows as a tag before
 // its commit.
-func (r *Repo) resolveIn(st *objectStore, rev string, graph bool) (hash string, tag bool, ok bool) {
+func (r *Repo) resolveIn(st *odb.Store, rev string, graph bool) (hash string, tag bool, ok bool) {
 	bare := !strings.ContainsAny(rev, "~^")
 	rev = strings.TrimSuffix(rev, "^{commit}")
 	if r.GitDir == "" || r.CommonDir == "" || r.ObjectFormat != "sha1" || rev == "" ||
@@ -148,7 +149,7 @@ func (r *Repo) resolveIn(st *objectStore, rev string, graph bool) (hash string, 
 // it has the commit, else from the commit object, at most maxInflatedWalk
 // of them.
 type walker struct {
-	st       *objectStore
+	st       *odb.Store
 	graph    bool
 	inflated int
 }
@@ -157,24 +158,24 @@ func (w *walker) firstParents(h plumbing.Hash, n int) (plumbing.Hash, int) {
 	if !w.graph {
 		return h, 0
 	}
-	g, _ := w.st.commitGraph()
-	return g.firstParents(h, n)
+	g, _ := w.st.CommitGraph()
+	return g.FirstParents(h, n)
 }
 
 func (w *walker) parents(h plumbing.Hash) ([]plumbing.Hash, bool) {
 	if w.graph {
-		g, odd := w.st.commitGraph()
+		g, odd := w.st.CommitGraph()
 		if odd {
 			return nil, false
 		}
-		if ps, ok := g.parents(h); ok {
+		if ps, ok := g.Parents(h); ok {
 			return ps, true
 		}
 	}
 	if w.inflated++; w.inflated > maxInflatedWalk {
 		return nil, false
 	}
-	data, err := w.st.typed(h, plumbing.CommitObject)
+	data, err := w.st.Typed(h, plumbing.CommitObject)
 	if err != nil {
 		return nil, false
 	}
@@ -395,7 +396,7 @@ func IsHexPrefix(s string) bool {
 }
 
 // peelToCommit follows annotated tags to the commit they name.
-func peelToCommit(st *objectStore, h plumbing.Hash) (plumbing.Hash, bool) {
+func peelToCommit(st *odb.Store, h plumbing.Hash) (plumbing.Hash, bool) {
 	p, ok := peelTag(st, h.String())
 	if !ok {
 		return h, false
@@ -403,7 +404,7 @@ func peelToCommit(st *objectStore, h plumbing.Hash) (plumbing.Hash, bool) {
 	if p != "" {
 		h = plumbing.NewHash(p)
 	}
-	t, err := st.objectType(h)
+	t, err := st.Type(h)
 	return h, err == nil && t == plumbing.CommitObject
 }
 
@@ -414,10 +415,10 @@ func (r *Repo) ReadHeaderInProcess(hash string) (*Commit, error) {
 	if r.CommonDir == "" || r.ObjectFormat != "sha1" || len(hash) != 40 || !IsFullHash(hash) {
 		return nil, errGoGitRev
 	}
-	st := openObjects(r.CommonDir)
+	st := odb.Open(r.CommonDir)
 	defer st.Close()
 	h := plumbing.NewHash(hash)
-	data, err := st.typed(h, plumbing.CommitObject)
+	data, err := st.Typed(h, plumbing.CommitObject)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package gitx
+package odb
 
 import "os"
 
@@ -8,7 +8,7 @@ import "os"
 func mapFile(path string) (data []byte, unmap func(), err error) {
 	data, err = os.ReadFile(path)
 	if err == nil && len(data) == 0 {
-		err = errBadPack
+		err = ErrBadPack
 	}
 	return data, func() {}, err
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package gitx
+package odb
 
 import (
 	"os"
@@ -20,7 +20,7 @@ func mapFile(path string) (data []byte, unmap func(), err error) {
 		return nil, nil, err
 	}
 	if fi.Size() <= 0 || fi.Size() != int64(int(fi.Size())) {
-		return nil, nil, errBadPack
+		return nil, nil, ErrBadPack
 	}
 	data, err = syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
