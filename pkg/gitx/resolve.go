@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-convo/git-convo/pkg/gitx/gitconfig"
 	"github.com/git-convo/git-convo/pkg/gitx/odb"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -23,8 +24,8 @@ func Discover(dir string, getenv func(string) string) (*Repo, bool) {
 	if err != nil || gitDir == "" || filepath.Base(gitDir) == ".git" && !isAncestorGitDir(dir, gitDir) {
 		return nil, false
 	}
-	s := &Settings{values: map[string][]string{}}
-	if s.readFile(filepath.Join(commonDir, "config")) != nil {
+	s := gitconfig.New()
+	if s.ReadFile(filepath.Join(commonDir, "config")) != nil {
 		return nil, false
 	}
 	if _, ok := s.Get("core.worktree"); ok {
