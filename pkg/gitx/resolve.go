@@ -116,6 +116,9 @@ func (r *Repo) resolveIn(st *odb.Store, rev string, graph bool) (hash string, ta
 	}
 	tag = bare && h != named
 	w := walker{st: st, graph: graph}
+	if !w.hasGraph() && steps(ops) > maxInflatedWalk {
+		return "", false, false // git's to walk: decided before any is inflated
+	}
 	for _, op := range ops {
 		switch op.kind {
 		case '~':
@@ -153,6 +156,28 @@ type walker struct {
 	st       *odb.Store
 	graph    bool
 	inflated int
+}
+
+// steps is how many parents ops follow at most.
+func steps(ops []revOp) int {
+	n := 0
+	for _, op := range ops {
+		if op.kind == '~' {
+			n += op.n
+		} else if op.n > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// hasGraph: parents come from a commit-graph this reader takes.
+func (w *walker) hasGraph() bool {
+	if !w.graph {
+		return false
+	}
+	g, odd := w.st.CommitGraph()
+	return g != nil && !odd
 }
 
 func (w *walker) firstParents(h plumbing.Hash, n int) (plumbing.Hash, int) {
