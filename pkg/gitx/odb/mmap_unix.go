@@ -2,27 +2,17 @@
 
 package odb
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
 // mapFile maps a file read-only: only the pages a lookup touches are read,
 // with no system call per read. unmap releases it.
 func mapFile(path string) (data []byte, unmap func(), err error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if fi.Size() <= 0 || fi.Size() != int64(int(fi.Size())) {
-		return nil, nil, ErrBadPack
-	}
-	data, err = syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	data, err = syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		return nil, nil, err
 	}
