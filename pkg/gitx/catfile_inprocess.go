@@ -48,7 +48,7 @@ func (r *Repo) BlobsInProcess(names []string, limit int64, getenv func(string) s
 				trees[ref] = tree
 			}
 			var ok, present bool
-			if h, present, ok = treePath(st, tree, path); !ok {
+			if h, present, ok = st.TreePath(tree, path); !ok {
 				return nil, nil, false
 			}
 			if !present {
@@ -84,38 +84,4 @@ func rootTree(st *odb.Store, h plumbing.Hash) (plumbing.Hash, bool) {
 	}
 	_, tree, err := parseCommitObject(h.String(), data)
 	return tree, err == nil
-}
-
-// treePath finds path ("a/b/c") under tree: present is false where it is
-// not there (cat-file's "missing"), ok false where a tree cannot be read.
-func treePath(st *odb.Store, tree plumbing.Hash, path string) (h plumbing.Hash, present, ok bool) {
-	h = tree
-	dir := true
-	for comp := range strings.SplitSeq(path, "/") {
-		if !dir {
-			return h, false, true // a path under a file
-		}
-		data, err := st.Typed(h, plumbing.TreeObject)
-		if err != nil {
-			return h, false, false
-		}
-		entries, err := odb.ParseTree(data)
-		if err != nil {
-			return h, false, false
-		}
-		found := false
-		for _, e := range entries {
-			if e.Name == comp {
-				h, found, dir = e.Hash, true, e.Dir
-				if e.Mode == "160000" {
-					return h, false, true // a submodule's commit: not in this repository
-				}
-				break
-			}
-		}
-		if !found {
-			return h, false, true
-		}
-	}
-	return h, true, true
 }

@@ -6,8 +6,6 @@
 package odb
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -246,30 +244,4 @@ func (s *Store) Typed(h plumbing.Hash, want plumbing.ObjectType) ([]byte, error)
 		return nil, fmt.Errorf("object %s is a %s, not a %s", h, t, want)
 	}
 	return data, nil
-}
-
-// TreeEntry is one entry of a tree object.
-type TreeEntry struct {
-	Name string
-	Dir  bool
-	Mode string
-	Hash plumbing.Hash
-}
-
-// ParseTree reads a tree object: "<mode> <name>\0<20-byte hash>" entries.
-func ParseTree(data []byte) ([]TreeEntry, error) {
-	var out []TreeEntry
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		nul := bytes.IndexByte(data, 0)
-		if sp < 0 || nul < sp || len(data) < nul+21 {
-			return nil, errors.New("malformed tree object")
-		}
-		mode := string(data[:sp])
-		var h plumbing.Hash
-		copy(h[:], data[nul+1:nul+21])
-		out = append(out, TreeEntry{Name: string(data[sp+1 : nul]), Mode: mode, Dir: mode == "40000", Hash: h})
-		data = data[nul+21:]
-	}
-	return out, nil
 }
