@@ -3,6 +3,7 @@ package gitx
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -131,6 +132,51 @@ func TestResolveThroughCommitGraph(t *testing.T) {
 		}
 		check(t, 465, false)
 	})
+	// A graph whose entry for HEAD~10 names a parent past its end: git
+	// dies on every walk through it ("invalid parent position"), and so
+	// every one is declined here.
+	os.RemoveAll(filepath.Join(objects, "info", "commit-graphs"))
+	r.git("commit-graph", "write", "--reachable")
+	corruptFirstParent(t, filepath.Join(objects, "info", "commit-graph"), r.git("rev-parse", "HEAD~10"))
+	t.Run("an entry out of bounds", func(t *testing.T) {
+		check(t, 465, false)
+		repo, _ := Discover(r.dir, os.Getenv)
+		for _, rev := range []string{"HEAD~10", "HEAD~11", "HEAD~300"} {
+			if h, ok := repo.ResolveInProcess(rev); ok {
+				t.Errorf("%s resolved to %s through a corrupt entry", rev, h)
+			}
+		}
+		if _, ok := repo.ResolveInProcess("HEAD~9"); !ok {
+			t.Error("HEAD~9, short of the corrupt entry, was declined")
+		}
+	})
+}
+
+// corruptFirstParent sets the first parent of commit hash in a commit-graph
+// file to a position past its end.
+func corruptFirstParent(t *testing.T, path, hash string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := map[string]int{}
+	for i := 0; i < int(data[6]); i++ {
+		chunks[string(data[8+12*i:12+12*i])] = int(binary.BigEndian.Uint64(data[12+12*i:]))
+	}
+	n := int(binary.BigEndian.Uint32(data[chunks["OIDF"]+255*4:]))
+	want := plumbing.NewHash(hash)
+	for i := range n {
+		if bytes.Equal(data[chunks["OIDL"]+20*i:chunks["OIDL"]+20*i+20], want[:]) {
+			binary.BigEndian.PutUint32(data[chunks["CDAT"]+36*i+20:], uint32(n+5))
+			os.Chmod(path, 0o644)
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatalf("%s not in the graph", hash)
 }
 
 // ShowInProcess walks through the graph as git does, and leaves a long
@@ -193,7 +239,7 @@ func BenchmarkCommitGraphWalk(b *testing.B) {
 	b.Run("own", func(b *testing.B) {
 		for b.Loop() {
 			g, _ := odb.OpenCommitGraph(objects)
-			if h, n := g.FirstParents(tip, 5000); n != 5000 || h.String() != want {
+			if h, n, err := g.FirstParents(tip, 5000); err != nil || n != 5000 || h.String() != want {
 				b.Fatal(h, n)
 			}
 			g.Close()

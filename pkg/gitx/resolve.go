@@ -124,7 +124,10 @@ func (r *Repo) resolveIn(st *odb.Store, rev string, graph bool) (hash string, ta
 		case '~':
 			for left := op.n; left > 0; {
 				var steps int
-				if h, steps = w.firstParents(h, left); steps > 0 {
+				var ok bool
+				if h, steps, ok = w.firstParents(h, left); !ok {
+					return "", false, false
+				} else if steps > 0 {
 					left -= steps
 					continue
 				}
@@ -145,6 +148,9 @@ func (r *Repo) resolveIn(st *odb.Store, rev string, graph bool) (hash string, ta
 			}
 			h = ps[op.n-1]
 		}
+	}
+	if !w.checked(h) {
+		return "", false, false
 	}
 	return h.String(), tag, true
 }
@@ -180,12 +186,26 @@ func (w *walker) hasGraph() bool {
 	return g != nil && !odd
 }
 
-func (w *walker) firstParents(h plumbing.Hash, n int) (plumbing.Hash, int) {
+// checked: git, reaching h, reads its entry in the graph too, and dies
+// where a parent it names is out of bounds.
+func (w *walker) checked(h plumbing.Hash) bool {
 	if !w.graph {
-		return h, 0
+		return true
 	}
 	g, _ := w.st.CommitGraph()
-	return g.FirstParents(h, n)
+	_, _, err := g.Parents(h)
+	return err == nil
+}
+
+// firstParents walks up to n first parents through the graph; ok is false
+// where the graph is in doubt (git's to answer).
+func (w *walker) firstParents(h plumbing.Hash, n int) (plumbing.Hash, int, bool) {
+	if !w.graph {
+		return h, 0, true
+	}
+	g, _ := w.st.CommitGraph()
+	h, steps, err := g.FirstParents(h, n)
+	return h, steps, err == nil
 }
 
 func (w *walker) parents(h plumbing.Hash) ([]plumbing.Hash, bool) {
@@ -194,8 +214,8 @@ func (w *walker) parents(h plumbing.Hash) ([]plumbing.Hash, bool) {
 		if odd {
 			return nil, false
 		}
-		if ps, ok := g.Parents(h); ok {
-			return ps, true
+		if ps, found, err := g.Parents(h); err != nil || found {
+			return ps, err == nil
 		}
 	}
 	if w.inflated++; w.inflated > maxInflatedWalk {

@@ -208,40 +208,45 @@ func (g *CommitGraph) parentsAt(pos uint32) ([]uint32, bool) {
 	}
 }
 
-// parents returns h's parents from the graph; ok is false where the graph
-// lacks h.
-func (g *CommitGraph) Parents(h plumbing.Hash) ([]plumbing.Hash, bool) {
+// ErrGraph: a commit's entry in the graph names a parent that is not in it
+// (git: "invalid parent position"): git's to answer.
+const ErrGraph = constError("commit-graph entry out of bounds")
+
+// Parents returns h's parents from the graph; found is false where the
+// graph lacks h, err ErrGraph where its entry is out of bounds.
+func (g *CommitGraph) Parents(h plumbing.Hash) (ps []plumbing.Hash, found bool, err error) {
 	pos, ok := g.find(h)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
-	ps, ok := g.parentsAt(pos)
+	at, ok := g.parentsAt(pos)
 	if !ok {
-		return nil, false
+		return nil, true, ErrGraph
 	}
-	out := make([]plumbing.Hash, len(ps))
-	for i, p := range ps {
-		if out[i], ok = g.hash(p); !ok {
-			return nil, false
+	ps = make([]plumbing.Hash, len(at))
+	for i, p := range at {
+		if ps[i], ok = g.hash(p); !ok {
+			return nil, true, ErrGraph
 		}
 	}
-	return out, true
+	return ps, true, nil
 }
 
-// firstParents follows first parents from h, at most n steps, by the
+// FirstParents follows first parents from h, at most n steps, by the
 // graph's positions: no hash looked up past the first. It returns where it
 // stopped and the steps taken: fewer than n where the graph lacks h or a
-// commit has no parent (git then fails: the caller reads the object).
-func (g *CommitGraph) FirstParents(h plumbing.Hash, n int) (plumbing.Hash, int) {
+// commit has no parent (git then fails: the caller reads the object), and
+// ErrGraph where a position is out of bounds.
+func (g *CommitGraph) FirstParents(h plumbing.Hash, n int) (plumbing.Hash, int, error) {
 	pos, ok := g.find(h)
 	if !ok {
-		return h, 0
+		return h, 0, nil
 	}
 	steps := 0
 	for ; steps < n; steps++ {
 		l, i, ok := g.layer(pos)
 		if !ok {
-			break
+			return h, 0, ErrGraph
 		}
 		p1 := binary.BigEndian.Uint32(l.cdata[i*graphDataLen+20:])
 		if p1 == graphNone {
@@ -250,8 +255,11 @@ func (g *CommitGraph) FirstParents(h plumbing.Hash, n int) (plumbing.Hash, int) 
 		pos = p1
 	}
 	p, ok := g.hash(pos)
-	if !ok || steps == 0 {
-		return h, 0
+	if !ok {
+		return h, 0, ErrGraph
 	}
-	return p, steps
+	if steps == 0 {
+		return h, 0, nil
+	}
+	return p, steps, nil
 }
