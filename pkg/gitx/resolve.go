@@ -88,7 +88,7 @@ func (r *Repo) ResolveInProcess(rev string) (string, bool) {
 // maxInflatedWalk bounds the commits resolveIn inflates to walk ~N and ^N
 // where the commit-graph does not answer: past it git, which inflates
 // commits several times faster, walks sooner than this reader would
-// (BenchmarkShowDeep, docs/performance.md).
+// (BenchmarkCommitGraphWalk/inflated: 256 cost about a git start).
 const maxInflatedWalk = 256
 
 // resolveIn is ResolveInProcess reading objects from st, parents from the
@@ -123,12 +123,12 @@ func (r *Repo) resolveIn(st *odb.Store, rev string, graph bool) (hash string, ta
 		switch op.kind {
 		case '~':
 			for left := op.n; left > 0; {
-				var steps int
+				var n int
 				var ok bool
-				if h, steps, ok = w.firstParents(h, left); !ok {
+				if h, n, ok = w.firstParents(h, left); !ok {
 					return "", false, false
-				} else if steps > 0 {
-					left -= steps
+				} else if n > 0 {
+					left -= n
 					continue
 				}
 				ps, ok := w.parents(h)
@@ -187,14 +187,15 @@ func (w *walker) hasGraph() bool {
 }
 
 // checked: git, reaching h, reads its entry in the graph too, and dies
-// where a parent it names is out of bounds.
+// where a parent it names is out of bounds; a graph this reader does not
+// take is git's to read, even for no walk.
 func (w *walker) checked(h plumbing.Hash) bool {
 	if !w.graph {
 		return true
 	}
-	g, _ := w.st.CommitGraph()
+	g, odd := w.st.CommitGraph()
 	_, _, err := g.Parents(h)
-	return err == nil
+	return err == nil && !odd
 }
 
 // firstParents walks up to n first parents through the graph; ok is false
