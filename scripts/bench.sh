@@ -158,6 +158,36 @@ read -r cs fs gs < <("$bg" pair -n 30 -dir "$work/project" -a "git-convo show HE
 row "show HEAD~5 / git show --no-patch, 4,000 commits (ms)" "$cs" "$gs" "$(ratio "$cs" "$gs")" "<= 2"
 row "  floor: Go + go-sqlite3 + open DB + git-convo's git / git" "$fs" "$gs" "$(ratio "$fs" "$gs")" ""
 row "  git convo show / that floor" "$cs" "$fs" "$(ratio "$cs" "$fs")" ""
+# The same where git answers: a .mailmap (which git show applies) sends
+# every show to git, as on git.git; and with no links database (a teammate
+# reading notes), where git-convo answers from an empty store in memory.
+if [ ! -f "$work/mailmap/.git/bench-done" ]; then
+  rm -rf "$work/mailmap" && cp -r "$work/project" "$work/mailmap"
+  echo 'Dev Zero <dev0@example.com>' > "$work/mailmap/.mailmap"
+fi
+read -r cs fs < <("$bg" pair -n 30 -dir "$work/mailmap" -a "git-convo show HEAD >/dev/null" -b "benchfloor show HEAD >/dev/null")
+row "show HEAD with a .mailmap (git answers) / that floor (ms)" "$cs" "$fs" "$(ratio "$cs" "$fs")" "<= 1.3"
+read -r cs fs < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 30 -dir "$work/mailmap" -a "git-convo show HEAD >/dev/null" -b "benchfloor show HEAD >/dev/null")
+row "  the same with no links database / the floor (no database)" "$cs" "$fs" "$(ratio "$cs" "$fs")" ""
+# show of a deep revision (issue 29) on a 20,000-commit history: walked
+# through the commit-graph where there is one (git gc writes it), handed to
+# git past 256 inflated commits where there is none. Peak RSS of one run.
+if [ ! -f "$work/deep/.git/bench-done" ]; then
+  rm -rf "$work/deep" "$work/deep-graph"
+  "$bg" repo -dir "$work/deep" -commits 20000 -lines 200 -touches 100
+  git -C "$work/deep" repack -adq
+  cp -r "$work/deep" "$work/deep-graph"
+  git -C "$work/deep-graph" commit-graph write --reachable
+  touch "$work/deep/.git/bench-done"
+fi
+rss() { (cd "$1" && /usr/bin/time -f %M sh -c "$2 >/dev/null") 2>&1 | tail -1; }
+for d in deep-graph deep; do
+  read -r cs gs < <("$bg" pair -n 20 -dir "$work/$d" -a "git-convo show HEAD~5000 >/dev/null" -b "git show --no-patch HEAD~5000 >/dev/null")
+  what="with a commit-graph"
+  [ "$d" = deep ] && what="no commit-graph"
+  row "show HEAD~5000, 20,000 commits, $what / git show --no-patch (ms)" "$cs" "$gs" "$(ratio "$cs" "$gs")" "<= 1.2"
+  row "  peak RSS (KB)" "$(rss "$work/$d" "git-convo show HEAD~5000")" "$(rss "$work/$d" "git show --no-patch HEAD~5000")" "" ""
+done
 read -r cl fl gl < <("$bg" pair -n 20 -dir "$work/project" -a "git-convo log -n 1000 >/dev/null" \
   -b "benchfloor log -n 1000 >/dev/null" -c "git log -n 1000 --oneline >/dev/null")
 row "log -n 1000 / git log -n 1000 --oneline (ms)" "$cl" "$gl" "$(ratio "$cl" "$gl")" "<= 1.3"

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/gitx/odb"
 )
 
 // Hash abbreviation in process: what git's %h prints, from the pack indexes
@@ -75,7 +77,7 @@ func openAbbrevObjects(dir string) (*abbrevObjects, bool) {
 func readAbbrevObjects(dir string, idxs []string) (*abbrevObjects, bool) {
 	o := &abbrevObjects{dir: dir, loose: map[string][]string{}}
 	for _, p := range idxs {
-		names, fan, ok := readIndexNames(p)
+		names, fan, ok := odb.ReadIndexNames(p)
 		if !ok {
 			return nil, false
 		}
@@ -83,23 +85,6 @@ func readAbbrevObjects(dir string, idxs []string) (*abbrevObjects, bool) {
 		o.count += uint64(fan[255])
 	}
 	return o, true
-}
-
-// readIndexNames reads the sorted object names of a version 2 pack index,
-// and its fan-out table.
-func readIndexNames(p string) (names []byte, fan [256]uint32, ok bool) {
-	x, err := openV2Index(p)
-	if err != nil {
-		return nil, fan, false
-	}
-	defer x.f.Close()
-	if fi, err := x.f.Stat(); err != nil || fi.Size() < idxNames+int64(x.n)*20 {
-		return nil, fan, false // a corrupt count: allocate nothing for it
-	}
-	if names, err = x.names(0, x.n); err != nil {
-		return nil, fan, false
-	}
-	return names, x.fanout, true
 }
 
 // minLen is git's automatic abbreviation length: enough hex digits for the

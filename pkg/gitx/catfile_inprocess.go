@@ -3,6 +3,7 @@ package gitx
 import (
 	"strings"
 
+	"github.com/git-convo/git-convo/pkg/gitx/odb"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -20,9 +21,9 @@ func (r *Repo) BlobsInProcess(names []string, limit int64, getenv func(string) s
 	if r.ObjectFormat != "sha1" || !r.PlainObjects(getenv) {
 		return nil, nil, false
 	}
-	st := openObjects(r.CommonDir)
+	st := odb.Open(r.CommonDir)
 	defer st.Close()
-	st.limit = limit
+	st.SetLimit(limit)
 	refs := refFiles{r: r}
 	trees := map[string]plumbing.Hash{} // ref -> its root tree
 	out, over := make([][]byte, len(names)), make([]bool, len(names))
@@ -47,17 +48,17 @@ func (r *Repo) BlobsInProcess(names []string, limit int64, getenv func(string) s
 				trees[ref] = tree
 			}
 			var ok, present bool
-			if h, present, ok = treePath(st, tree, path); !ok {
+			if h, present, ok = st.TreePath(tree, path); !ok {
 				return nil, nil, false
 			}
 			if !present {
 				continue // cat-file: missing
 			}
 		}
-		t, data, err := st.object(h)
-		if err == errOverLimit {
+		t, data, err := st.Object(h)
+		if err == odb.ErrOverLimit {
 			// Its type from the headers alone (a delta's is its base's).
-			t, err = st.objectType(h)
+			t, err = st.Type(h)
 			over[i] = t == plumbing.BlobObject
 		}
 		if err != nil {
@@ -71,50 +72,16 @@ func (r *Repo) BlobsInProcess(names []string, limit int64, getenv func(string) s
 }
 
 // rootTree peels a commit (or tags to one, or a tree) to its tree.
-func rootTree(st *objectStore, h plumbing.Hash) (plumbing.Hash, bool) {
+func rootTree(st *odb.Store, h plumbing.Hash) (plumbing.Hash, bool) {
 	h, ok := peelToCommit(st, h)
 	if !ok {
-		t, _, err := st.object(h)
+		t, _, err := st.Object(h)
 		return h, err == nil && t == plumbing.TreeObject
 	}
-	data, err := st.typed(h, plumbing.CommitObject)
+	data, err := st.Typed(h, plumbing.CommitObject)
 	if err != nil {
 		return h, false
 	}
 	_, tree, err := parseCommitObject(h.String(), data)
 	return tree, err == nil
-}
-
-// treePath finds path ("a/b/c") under tree: present is false where it is
-// not there (cat-file's "missing"), ok false where a tree cannot be read.
-func treePath(st *objectStore, tree plumbing.Hash, path string) (h plumbing.Hash, present, ok bool) {
-	h = tree
-	dir := true
-	for comp := range strings.SplitSeq(path, "/") {
-		if !dir {
-			return h, false, true // a path under a file
-		}
-		data, err := st.typed(h, plumbing.TreeObject)
-		if err != nil {
-			return h, false, false
-		}
-		entries, err := parseTree(data)
-		if err != nil {
-			return h, false, false
-		}
-		found := false
-		for _, e := range entries {
-			if e.Name == comp {
-				h, found, dir = e.Hash, true, e.Dir
-				if e.Mode == "160000" {
-					return h, false, true // a submodule's commit: not in this repository
-				}
-				break
-			}
-		}
-		if !found {
-			return h, false, true
-		}
-	}
-	return h, true, true
 }

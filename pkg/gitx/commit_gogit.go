@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/gitx/odb"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -16,7 +17,7 @@ import (
 const errGoGitRev = constError("the in-process reader reads HEAD or a full hash only")
 
 // readCommitGoGit reads a commit in process, with go-git's object and pack
-// formats (see objectStore): no git process, and none of go-git's storage,
+// formats (see odb.Store): no git process, and none of go-git's storage,
 // config or signature packages to initialise.
 func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 	if r.GitDir == "" || r.CommonDir == "" {
@@ -34,9 +35,9 @@ func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 		}
 		h = plumbing.NewHash(head)
 	}
-	st := openObjects(r.CommonDir)
+	st := odb.Open(r.CommonDir)
 	defer st.Close()
-	data, err := st.typed(h, plumbing.CommitObject)
+	data, err := st.Typed(h, plumbing.CommitObject)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +47,7 @@ func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 	}
 	var parentTree plumbing.Hash
 	if len(c.Parents) > 0 {
-		pdata, err := st.typed(plumbing.NewHash(c.Parents[0]), plumbing.CommitObject)
+		pdata, err := st.Typed(plumbing.NewHash(c.Parents[0]), plumbing.CommitObject)
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +55,7 @@ func (r *Repo) readCommitGoGit(rev string) (*Commit, error) {
 			return nil, err
 		}
 	}
-	if err := diffTrees(st, parentTree, tree, "", &c.Files); err != nil {
+	if err := st.DiffTrees(parentTree, tree, "", &c.Files); err != nil {
 		return nil, err
 	}
 	sort.Strings(c.Files)
@@ -150,113 +151,4 @@ func (r *Repo) resolveRef(ref string, depth int) (string, error) {
 		return h, nil
 	}
 	return "", errors.New("ref not found: " + ref)
-}
-
-// diffTrees appends the paths that differ between trees a and b (either may
-// be zero: empty) as git diff-tree -r names them. Both trees are in git's
-// order, so one merge pass pairs their entries, and a subtree whose hash did
-// not change is never read.
-func diffTrees(st *objectStore, a, b plumbing.Hash, prefix string, out *[]string) error {
-	ea, err := readTree(st, a)
-	if err != nil {
-		return err
-	}
-	eb, err := readTree(st, b)
-	if err != nil {
-		return err
-	}
-	i, j := 0, 0
-	for i < len(ea) || j < len(eb) {
-		var c int
-		switch {
-		case i == len(ea):
-			c = 1
-		case j == len(eb):
-			c = -1
-		default:
-			c = compareEntries(&ea[i], &eb[j])
-		}
-		switch {
-		case c < 0: // only in a
-			if err := addEntry(st, &ea[i], prefix, out); err != nil {
-				return err
-			}
-			i++
-		case c > 0: // only in b
-			if err := addEntry(st, &eb[j], prefix, out); err != nil {
-				return err
-			}
-			j++
-		default:
-			x, y := &ea[i], &eb[j]
-			i++
-			j++
-			if x.Hash == y.Hash && x.Mode == y.Mode {
-				continue
-			}
-			if !x.Dir { // both files (compareEntries tells dirs apart)
-				*out = append(*out, prefix+x.Name)
-				continue
-			}
-			if err := diffTrees(st, x.Hash, y.Hash, prefix+x.Name+"/", out); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func readTree(st *objectStore, h plumbing.Hash) ([]treeEntry, error) {
-	if h.IsZero() {
-		return nil, nil
-	}
-	data, err := st.typed(h, plumbing.TreeObject)
-	if err != nil {
-		return nil, err
-	}
-	return parseTree(data)
-}
-
-// addEntry appends an entry on one side only: its path, or for a directory
-// every path under it.
-func addEntry(st *objectStore, e *treeEntry, prefix string, out *[]string) error {
-	if !e.Dir {
-		*out = append(*out, prefix+e.Name)
-		return nil
-	}
-	return diffTrees(st, plumbing.ZeroHash, e.Hash, prefix+e.Name+"/", out)
-}
-
-// compareEntries orders tree entries as git stores them: by name, a
-// directory's name read with a trailing "/". A file and a directory of one
-// name are thus two entries (a type change lists both paths, as git does).
-func compareEntries(x, y *treeEntry) int {
-	kx, ky := x.Name, y.Name
-	n := min(len(kx), len(ky))
-	if c := strings.Compare(kx[:n], ky[:n]); c != 0 {
-		return c
-	}
-	return cmpByte(entryByte(x, n), entryByte(y, n))
-}
-
-// entryByte is the byte at i of an entry's sort key (name, plus "/" for a
-// directory), 0 past its end.
-func entryByte(e *treeEntry, i int) int {
-	switch {
-	case i < len(e.Name):
-		return int(e.Name[i])
-	case i == len(e.Name) && e.Dir:
-		return '/'
-	}
-	return 0
-}
-
-func cmpByte(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/gitx/gitconfig"
 )
 
 // Location is where FindRepoForPath found a path's repository.
@@ -179,8 +181,8 @@ func within(abs, dir string) (string, bool) {
 // setting git itself reads there to find a work tree; like git, it ignores it
 // in a repository set core.bare.
 func coreWorktree(gitDir string) string {
-	s := &Settings{values: map[string][]string{}}
-	if s.readFile(filepath.Join(gitDir, "config")) != nil {
+	s := gitconfig.New()
+	if s.ReadFile(filepath.Join(gitDir, "config")) != nil {
 		return ""
 	}
 	if bare, _ := s.Bool("core.bare"); bare {

@@ -1,6 +1,10 @@
 package gitx
 
-import "github.com/go-git/go-git/v5/plumbing"
+import (
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-convo/git-convo/pkg/gitx/odb"
+)
 
 // MessagesInProcess returns commits' messages (the subject paragraph, a
 // blank line, the body), read from the object files with the store opened
@@ -10,14 +14,14 @@ func (r *Repo) MessagesInProcess(hashes []string) (map[string]string, bool) {
 	if r.CommonDir == "" || r.ObjectFormat != "sha1" {
 		return nil, false
 	}
-	st := openObjects(r.CommonDir)
+	st := odb.Open(r.CommonDir)
 	defer st.Close()
 	out := make(map[string]string, len(hashes))
 	for _, h := range hashes {
 		if len(h) != 40 || !IsFullHash(h) {
 			continue
 		}
-		data, err := st.typed(plumbing.NewHash(h), plumbing.CommitObject)
+		data, err := st.Typed(plumbing.NewHash(h), plumbing.CommitObject)
 		if err != nil {
 			continue
 		}

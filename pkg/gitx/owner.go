@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+
+	"github.com/git-convo/git-convo/pkg/gitx/gitconfig"
 )
 
 // OwnedAsGitWants reports whether git would take the repository of dir
@@ -18,7 +20,7 @@ func OwnedAsGitWants(dir string, getenv func(string) string) bool {
 	if getenv("GIT_DIR") != "" {
 		return true
 	}
-	if on, _ := parseGitBool(getenv("GIT_TEST_ASSUME_DIFFERENT_OWNER")); on {
+	if on, _ := gitconfig.ParseBool(getenv("GIT_TEST_ASSUME_DIFFERENT_OWNER")); on {
 		return false
 	}
 	if getenv("GIT_CEILING_DIRECTORIES") != "" || getenv("GIT_DISCOVERY_ACROSS_FILESYSTEM") != "" {

@@ -3,6 +3,8 @@ package gitx
 import (
 	"context"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/gitx/gitconfig"
 )
 
 // renameOption is diff-tree's option for the rename detection that the
@@ -32,7 +34,7 @@ func renameOptionFor(value string) string {
 	if strings.EqualFold(value, "copies") || strings.EqualFold(value, "copy") {
 		return "-C"
 	}
-	if on, ok := parseGitBool(value); ok && !on {
+	if on, ok := gitconfig.ParseBool(value); ok && !on {
 		return "--no-renames"
 	}
 	return "-M"

@@ -47,7 +47,8 @@ func TestResolveInProcess(t *testing.T) {
 			t.Errorf("%s: %s %v, git says %s", rev, got, ok, want[0])
 		}
 	}
-	for _, rev := range []string{"HEAD~9", "HEAD^3", "nope", ":/c", "HEAD@{1}", "main..side", r.git("rev-parse", "--short", "HEAD"), "ORIG_HEAD", "HEAD^{tree}"} {
+	for _, rev := range []string{"HEAD~9", "HEAD^3", "nope", ":/c", "HEAD@{1}", "main..side", r.git("rev-parse", "--short", "HEAD"), "ORIG_HEAD", "HEAD^{tree}",
+		"@{upstream}", "main@{u}~1", ":/c~1", "HEAD^{/c}", "HEAD^!", "HEAD^@", "HEAD^-"} {
 		if got, ok := repo.ResolveInProcess(rev); ok {
 			t.Errorf("%s resolved to %s in process; git should answer it", rev, got)
 		}

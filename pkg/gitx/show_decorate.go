@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-convo/git-convo/pkg/gitx/odb"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -60,7 +61,7 @@ func JoinDecorations(ds []Decoration) string {
 // decorations returns git's decorations of commit (none: empty); ok is
 // false where git might decorate otherwise (a decoration filter set, refs
 // the files cannot tell).
-func (r *Repo) decorations(st *objectStore, s *Settings, commit string) ([]Decoration, bool) {
+func (r *Repo) decorations(st *odb.Store, s *Settings, commit string) ([]Decoration, bool) {
 	for _, k := range []string{"log.excludedecoration", "log.initialdecorationset"} {
 		if isSet(s, k) {
 			return nil, false
@@ -265,8 +266,8 @@ func (r *Repo) allRefs() (map[string]refValue, bool) {
 
 // peelTag follows annotated tags from h: the object they name at last, ""
 // for an object that is no tag. ok is false for an object it cannot read.
-func peelTag(st *objectStore, h string) (string, bool) {
-	t, err := st.objectType(plumbing.NewHash(h))
+func peelTag(st *odb.Store, h string) (string, bool) {
+	t, err := st.Type(plumbing.NewHash(h))
 	if err != nil {
 		return "", false
 	}
@@ -274,7 +275,7 @@ func peelTag(st *objectStore, h string) (string, bool) {
 		return "", true
 	}
 	for range 10 {
-		_, data, err := st.object(plumbing.NewHash(h))
+		_, data, err := st.Object(plumbing.NewHash(h))
 		if err != nil {
 			return "", false
 		}
@@ -284,7 +285,7 @@ func peelTag(st *objectStore, h string) (string, bool) {
 			return "", false
 		}
 		h = string(obj)
-		if t, err = st.objectType(plumbing.NewHash(h)); err != nil {
+		if t, err = st.Type(plumbing.NewHash(h)); err != nil {
 			return "", false
 		}
 		if t != plumbing.TagObject {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/gitx/odb"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -58,13 +59,23 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 	if r.notesShown(s, getenv) {
 		return ShowRecord{}, nil, false
 	}
-	st := openObjects(r.CommonDir)
+	st := odb.Open(r.CommonDir)
 	defer st.Close()
-	hash, tag, ok := r.resolveIn(st, rev)
+	// core.commitGraph (on by default): whether git reads parents from
+	// the commit-graph. Parents are the same either way: a walk too long
+	// to take without the graph is git's.
+	graph, valid := s.Bool("core.commitgraph")
+	if !isSet(s, "core.commitgraph") {
+		graph, valid = true, true
+	}
+	if !valid {
+		return ShowRecord{}, nil, false
+	}
+	hash, tag, ok := r.resolveIn(st, rev, graph)
 	if !ok || tag {
 		return ShowRecord{}, nil, false
 	}
-	data, err := st.typed(plumbing.NewHash(hash), plumbing.CommitObject)
+	data, err := st.Typed(plumbing.NewHash(hash), plumbing.CommitObject)
 	if err != nil {
 		return ShowRecord{}, nil, false
 	}
@@ -109,7 +120,7 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 // git show (which diffs them even with --no-patch) needs them: a missing
 // one (a corrupt repository, a partial clone whose promisor is gone) is
 // git's to report. Headers only: no object is inflated for this.
-func treesReadable(st *objectStore, hash string, data []byte, parents []string) bool {
+func treesReadable(st *odb.Store, hash string, data []byte, parents []string) bool {
 	if _, tree, err := parseCommitObject(hash, data); err != nil || !hasType(st, tree, plumbing.TreeObject) {
 		return false
 	}
@@ -121,8 +132,8 @@ func treesReadable(st *objectStore, hash string, data []byte, parents []string) 
 	return true
 }
 
-func hasType(st *objectStore, h plumbing.Hash, want plumbing.ObjectType) bool {
-	t, err := st.objectType(h)
+func hasType(st *odb.Store, h plumbing.Hash, want plumbing.ObjectType) bool {
+	t, err := st.Type(h)
 	return err == nil && t == want
 }
 
@@ -187,7 +198,7 @@ func isUTF8(enc string) bool {
 }
 
 // PlainObjects reports a repository whose objects git reads as they are
-// stored, where openObjects finds them: no replace refs, grafts or shallow
+// stored, where odb.Open finds them: no replace refs, grafts or shallow
 // boundary, refs in files, no object directory from the environment.
 func (r *Repo) PlainObjects(getenv func(string) string) bool {
 	if r.CommonDir == "" {

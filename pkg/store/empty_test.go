@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"database/sql"
 	"flag"
@@ -14,7 +13,7 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
-var updateImage = flag.Bool("update", false, "rebuild empty.sqlite.gz from the migrations")
+var updateImage = flag.Bool("update", false, "rebuild empty.sqlite from the migrations")
 
 // schemaOf lists a database's schema objects and its version.
 func schemaOf(t *testing.T, db *sql.DB) []string {
@@ -76,14 +75,10 @@ func TestEmptyImageIsCurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		zw.Write(img)
-		zw.Close()
-		if err := os.WriteFile("empty.sqlite.gz", buf.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile("empty.sqlite", img, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("wrote empty.sqlite.gz: %d bytes (%d serialized)", buf.Len(), len(img))
+		t.Logf("wrote empty.sqlite: %d bytes", len(img))
 		return
 	}
 	db, err := sql.Open("sqlite3", "file::memory:")
@@ -97,7 +92,7 @@ func TestEmptyImageIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got, w := schemaOf(t, db), schemaOf(t, want.db); !reflect.DeepEqual(got, w) {
-		t.Fatalf("empty.sqlite.gz is not the migrations' schema; rebuild it with\n"+
+		t.Fatalf("empty.sqlite is not the migrations' schema; rebuild it with\n"+
 			"  go test ./pkg/store -run TestEmptyImageIsCurrent -update\nimage: %q\nmigrations: %q", got, w)
 	}
 }
@@ -110,7 +105,7 @@ func TestOpenEmptyWorks(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		image []byte
-	}{{"image", emptyImage}, {"broken image", []byte("not gzip")}} {
+	}{{"image", emptyImage}, {"broken image", []byte("not a database")}} {
 		t.Run(tc.name, func(t *testing.T) {
 			db, err := sql.Open("sqlite3", "file::memory:")
 			if err != nil {

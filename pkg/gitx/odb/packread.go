@@ -1,4 +1,4 @@
-package gitx
+package odb
 
 import (
 	"bufio"
@@ -20,15 +20,18 @@ import (
 // packfile reader maps every offset of the index to its hash on first use,
 // which costs more than the whole of git show on a 4,000-commit history.
 
-// errBadPack: a pack or index this reader does not take (another version,
+// ErrBadPack: a pack or index this reader does not take (another version,
 // a corrupt entry): the caller asks git.
-const errBadPack = constError("unreadable pack")
+const ErrBadPack = constError("unreadable pack")
 
-// v2Index is a version 2 pack index (.idx) file, read as needed: a few
-// reads for one lookup (packIndex.find), or its whole table of names (the
-// abbreviations, readIndexNames). It is the one reader of the format.
+// v2Index is a version 2 pack index (.idx) file, mapped into memory: a
+// lookup (packIndex.find) touches a few of its pages and makes no system
+// call, where reading a bucket of names cost a pread of up to 24 KB on
+// git.git; or its whole table of names (the abbreviations,
+// ReadIndexNames). It is the one reader of the format.
 type v2Index struct {
-	f      *os.File
+	data   []byte
+	unmap  func()
 	fanout [256]uint32
 	n      uint32 // the number of objects
 }
@@ -37,37 +40,56 @@ type v2Index struct {
 // version and fan-out table.
 const idxNames = 8 + 1024
 
-// openV2Index opens an index and reads its header and fan-out; another
-// version, or a fan-out that is not sorted, is errBadPack.
+// openV2Index maps an index and reads its header and fan-out; another
+// version, or a fan-out that is not sorted, is ErrBadPack.
 func openV2Index(path string) (*v2Index, error) {
-	f, err := os.Open(path)
+	data, unmap, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var head [idxNames]byte
-	if _, err := f.ReadAt(head[:], 0); err != nil || !bytes.Equal(head[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
-		f.Close()
-		return nil, errBadPack
+	if len(data) < idxNames || !bytes.Equal(data[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
+		unmap()
+		return nil, ErrBadPack
 	}
-	x := &v2Index{f: f}
+	x := &v2Index{data: data, unmap: unmap}
 	for i := range x.fanout {
-		x.fanout[i] = binary.BigEndian.Uint32(head[8+4*i:])
+		x.fanout[i] = binary.BigEndian.Uint32(data[8+4*i:])
 		if i > 0 && x.fanout[i] < x.fanout[i-1] {
-			f.Close()
-			return nil, errBadPack
+			unmap()
+			return nil, ErrBadPack
 		}
 	}
 	x.n = x.fanout[255]
 	return x, nil
 }
 
-// names reads the sorted names of the objects lo to hi-1, 20 bytes each.
-func (x *v2Index) names(lo, hi uint32) ([]byte, error) {
-	b := make([]byte, int64(hi-lo)*20)
-	if _, err := x.f.ReadAt(b, idxNames+int64(lo)*20); err != nil {
-		return nil, errBadPack
+// at is n bytes of the index at off, in place; ErrBadPack past its end.
+func (x *v2Index) at(off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 || off+n > int64(len(x.data)) {
+		return nil, ErrBadPack
 	}
-	return b, nil
+	return x.data[off : off+n], nil
+}
+
+// names is the sorted names of the objects lo to hi-1, 20 bytes each, in
+// place (valid until the index is closed).
+func (x *v2Index) names(lo, hi uint32) ([]byte, error) {
+	return x.at(idxNames+int64(lo)*20, int64(hi-lo)*20)
+}
+
+// ReadIndexNames reads the sorted object names of a version 2 pack index,
+// and its fan-out table, for abbreviations (which need them all).
+func ReadIndexNames(p string) (names []byte, fan [256]uint32, ok bool) {
+	x, err := openV2Index(p)
+	if err != nil {
+		return nil, fan, false
+	}
+	defer x.unmap()
+	in, err := x.names(0, x.n)
+	if err != nil {
+		return nil, fan, false // a corrupt count: allocate nothing for it
+	}
+	return bytes.Clone(in), x.fanout, true
 }
 
 // packIndex is one pack: its index, read as needed, and the pack file.
@@ -84,14 +106,14 @@ func openPackIndex(idxPath, packPath string) (*packIndex, error) {
 	}
 	p := &packIndex{v2Index: x}
 	if p.pack, err = os.Open(packPath); err != nil {
-		x.f.Close()
+		x.unmap()
 		return nil, err
 	}
 	return p, nil
 }
 
 func (p *packIndex) close() {
-	p.f.Close()
+	p.unmap()
 	p.pack.Close()
 }
 
@@ -122,20 +144,20 @@ func (p *packIndex) find(h plumbing.Hash) (off int64, ok bool, err error) {
 		return 0, false, nil
 	}
 	pos := int64(lo) + int64(i)
-	var b [8]byte
-	if _, err := p.f.ReadAt(b[:4], idxNames+int64(p.n)*24+pos*4); err != nil {
-		return 0, false, errBadPack
+	b, err := p.at(idxNames+int64(p.n)*24+pos*4, 4)
+	if err != nil {
+		return 0, false, err
 	}
-	o := binary.BigEndian.Uint32(b[:4])
+	o := binary.BigEndian.Uint32(b)
 	if o&0x80000000 == 0 {
 		return int64(o), true, nil
 	}
-	if _, err := p.f.ReadAt(b[:], idxNames+int64(p.n)*28+int64(o&0x7fffffff)*8); err != nil {
-		return 0, false, errBadPack
+	if b, err = p.at(idxNames+int64(p.n)*28+int64(o&0x7fffffff)*8, 8); err != nil {
+		return 0, false, err
 	}
-	big := binary.BigEndian.Uint64(b[:])
+	big := binary.BigEndian.Uint64(b)
 	if big > 1<<62 {
-		return 0, false, errBadPack
+		return 0, false, ErrBadPack
 	}
 	return int64(big), true, nil
 }
@@ -162,13 +184,13 @@ const maxBaseBytes = 32 << 20
 
 // read returns the object at off in p. base resolves a REF_DELTA's base by
 // hash (any pack, or loose). An object over limit (when not 0) is
-// errOverLimit, known from its header (a delta: from its two sizes, before
+// ErrOverLimit, known from its header (a delta: from its two sizes, before
 // its base is read), and a delta whose base is over limit is git's to read
-// (errBadPack).
+// (ErrBadPack).
 func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 	base func(plumbing.Hash, int) (plumbing.ObjectType, []byte, error)) (plumbing.ObjectType, []byte, error) {
 	if depth > 64 {
-		return 0, nil, errBadPack
+		return 0, nil, ErrBadPack
 	}
 	if o, ok := pr.bases[baseKey{p, off}]; ok {
 		return o.t, o.data, nil
@@ -176,7 +198,7 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 	var head [32]byte
 	n, err := p.pack.ReadAt(head[:], off)
 	if n == 0 {
-		return 0, nil, errBadPack
+		return 0, nil, ErrBadPack
 	}
 	_ = err // a short read at the end of the pack: the header is shorter
 	c := head[0]
@@ -185,7 +207,7 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 	pos, shift := 1, uint(4)
 	for c&0x80 != 0 {
 		if pos >= n || shift > 56 {
-			return 0, nil, errBadPack
+			return 0, nil, ErrBadPack
 		}
 		c = head[pos]
 		pos++
@@ -193,14 +215,14 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 		shift += 7
 	}
 	if size > 1<<31 {
-		return 0, nil, errBadPack
+		return 0, nil, ErrBadPack
 	}
 	var t plumbing.ObjectType
 	var data []byte
 	switch typ {
 	case plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject:
 		if limit > 0 && int64(size) > limit {
-			return typ, nil, errOverLimit
+			return typ, nil, ErrOverLimit
 		}
 		t = typ
 		data, err = pr.inflate(p, off+int64(pos), int(size))
@@ -210,14 +232,14 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 	case plumbing.OFSDeltaObject:
 		rel, ok := ofsDeltaOffset(head[pos:n])
 		if !ok {
-			return 0, nil, errBadPack
+			return 0, nil, ErrBadPack
 		}
 		for head[pos]&0x80 != 0 {
 			pos++
 		}
 		pos++
 		if rel <= 0 || rel > off {
-			return 0, nil, errBadPack
+			return 0, nil, ErrBadPack
 		}
 		readBase := func() (plumbing.ObjectType, []byte, error) { return pr.read(p, off-rel, depth+1, limit, base) }
 		if t, data, err = pr.undelta(p, off+int64(pos), int(size), limit, readBase); err != nil {
@@ -225,7 +247,7 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 		}
 	case plumbing.REFDeltaObject:
 		if pos+20 > n {
-			return 0, nil, errBadPack
+			return 0, nil, ErrBadPack
 		}
 		var h plumbing.Hash
 		copy(h[:], head[pos:pos+20])
@@ -234,7 +256,7 @@ func (pr *packReader) read(p *packIndex, off int64, depth int, limit int64,
 			return 0, nil, err
 		}
 	default:
-		return 0, nil, errBadPack
+		return 0, nil, ErrBadPack
 	}
 	if depth > 0 && pr.size+len(data) <= maxBaseBytes {
 		if pr.bases == nil {
@@ -274,7 +296,7 @@ func (pr *packReader) undelta(p *packIndex, off int64, size int, limit int64,
 
 // delta inflates the delta of size bytes at off and checks its two sizes,
 // the base's and the result's, against limit: a result over it is
-// errOverLimit, a base over it errBadPack (git reads it). A delta longer
+// ErrOverLimit, a base over it ErrBadPack (git reads it). A delta longer
 // than the limit is checked from its first bytes before it is inflated;
 // the usual small one is inflated once, then checked.
 func (pr *packReader) delta(p *packIndex, off int64, size int, limit int64) ([]byte, error) {
@@ -284,7 +306,7 @@ func (pr *packReader) delta(p *packIndex, off int64, size int, limit int64) ([]b
 			return nil, err
 		}
 		if _, err := io.ReadFull(pr.zr, head[:]); err != nil {
-			return nil, errBadPack
+			return nil, ErrBadPack
 		}
 		if err := deltaWithin(head[:], size, limit); err != nil {
 			return nil, err
@@ -317,7 +339,7 @@ func (pr *packReader) at(p *packIndex, off int64) error {
 		err = pr.zr.(zlib.Resetter).Reset(src, nil)
 	}
 	if err != nil {
-		return errBadPack
+		return ErrBadPack
 	}
 	return nil
 }
@@ -326,8 +348,8 @@ func (pr *packReader) at(p *packIndex, off int64) error {
 // though the delta gave its size within it, is a corrupt pack, not an
 // object over the limit.
 func baseErr(err error) error {
-	if err == errOverLimit {
-		return errBadPack
+	if err == ErrOverLimit {
+		return ErrBadPack
 	}
 	return err
 }
@@ -338,16 +360,16 @@ func baseErr(err error) error {
 func deltaWithin(head []byte, size int, limit int64) error {
 	src, k := binary.Uvarint(head)
 	if k <= 0 {
-		return errBadPack
+		return ErrBadPack
 	}
 	dst, j := binary.Uvarint(head[k:])
 	switch {
 	case j <= 0 || uint64(size) > uint64(k+j)+8*dst:
-		return errBadPack
+		return ErrBadPack
 	case dst > uint64(limit):
-		return errOverLimit
+		return ErrOverLimit
 	case src > uint64(limit):
-		return errBadPack
+		return ErrBadPack
 	}
 	return nil
 }
@@ -360,12 +382,12 @@ func deltaWithin(head []byte, size int, limit int64) error {
 func applyDelta(base, delta []byte) ([]byte, error) {
 	src, n := binary.Uvarint(delta)
 	if n <= 0 || src != uint64(len(base)) {
-		return nil, errBadPack
+		return nil, ErrBadPack
 	}
 	delta = delta[n:]
 	dst, n := binary.Uvarint(delta)
 	if n <= 0 || dst > 1<<31 {
-		return nil, errBadPack
+		return nil, ErrBadPack
 	}
 	delta = delta[n:]
 	// The size is only the delta's word until the ops bear it out: a
@@ -382,7 +404,7 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 			for i := range 4 {
 				if op&(1<<i) != 0 {
 					if len(delta) == 0 {
-						return nil, errBadPack
+						return nil, ErrBadPack
 					}
 					off |= uint64(delta[0]) << (8 * i)
 					delta = delta[1:]
@@ -391,7 +413,7 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 			for i := range 3 {
 				if op&(0x10<<i) != 0 {
 					if len(delta) == 0 {
-						return nil, errBadPack
+						return nil, ErrBadPack
 					}
 					size |= uint64(delta[0]) << (8 * i)
 					delta = delta[1:]
@@ -401,15 +423,15 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 				size = 0x10000
 			}
 			if off+size > uint64(len(base)) {
-				return nil, errBadPack
+				return nil, ErrBadPack
 			}
 			if uint64(len(out))+size > dst {
-				return nil, errBadPack
+				return nil, ErrBadPack
 			}
 			out = append(out, base[off:off+size]...)
 		case op != 0:
 			if int(op) > len(delta) || uint64(len(out))+uint64(op) > dst {
-				return nil, errBadPack
+				return nil, ErrBadPack
 			}
 			out = append(out, delta[:op]...)
 			delta = delta[op:]
@@ -418,23 +440,23 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 		}
 	}
 	if uint64(len(out)) != dst {
-		return nil, errBadPack
+		return nil, ErrBadPack
 	}
 	return out, nil
 }
 
 // objectType is an object's type from its header alone: a loose object's
 // first bytes, a packed entry's type (a delta's from its base's header).
-func (s *objectStore) objectType(h plumbing.Hash) (plumbing.ObjectType, error) {
-	return s.objectTypeAt(h, 0)
+func (s *Store) Type(h plumbing.Hash) (plumbing.ObjectType, error) {
+	return s.typeAt(h, 0)
 }
 
-func (s *objectStore) objectTypeAt(h plumbing.Hash, depth int) (plumbing.ObjectType, error) {
+func (s *Store) typeAt(h plumbing.Hash, depth int) (plumbing.ObjectType, error) {
 	if depth > 64 {
-		return 0, errBadPack
+		return 0, ErrBadPack
 	}
 	if s.odd {
-		return 0, errBadPack
+		return 0, ErrBadPack
 	}
 	if err := s.loadPacks(); err != nil {
 		return 0, err
@@ -451,13 +473,13 @@ func (s *objectStore) objectTypeAt(h plumbing.Hash, depth int) (plumbing.ObjectT
 			var head [32]byte
 			n, _ := p.pack.ReadAt(head[:], off)
 			if n == 0 {
-				return 0, errBadPack
+				return 0, ErrBadPack
 			}
 			t := plumbing.ObjectType((head[0] >> 4) & 7)
 			pos := 1
 			for c := head[0]; c&0x80 != 0; pos++ {
 				if pos >= n {
-					return 0, errBadPack
+					return 0, ErrBadPack
 				}
 				c = head[pos]
 			}
@@ -467,21 +489,21 @@ func (s *objectStore) objectTypeAt(h plumbing.Hash, depth int) (plumbing.ObjectT
 			case plumbing.OFSDeltaObject:
 				rel, ok := ofsDeltaOffset(head[pos:n])
 				if !ok || rel <= 0 || rel > off {
-					return 0, errBadPack
+					return 0, ErrBadPack
 				}
 				off -= rel
 			case plumbing.REFDeltaObject:
 				if pos+20 > n {
-					return 0, errBadPack
+					return 0, ErrBadPack
 				}
 				var base plumbing.Hash
 				copy(base[:], head[pos:pos+20])
-				return s.objectTypeAt(base, depth+1)
+				return s.typeAt(base, depth+1)
 			default:
-				return 0, errBadPack
+				return 0, ErrBadPack
 			}
 		}
-		return 0, errBadPack
+		return 0, ErrBadPack
 	}
 	f, err := s.openLoose(h)
 	if err != nil {

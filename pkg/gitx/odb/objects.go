@@ -1,8 +1,11 @@
-package gitx
+// Package odb reads a repository's objects in process, as git reads them:
+// loose objects, packs (through alternates) and the commit-graph. It uses
+// go-git's object formats, not its storage or object model, and imports
+// nothing of git-convo. It answers only where it is sure to agree with
+// git: an error means the caller asks git.
+package odb
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,20 +16,25 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/objfile"
 )
 
-// errNoObject: the object is in none of the stores read here (a promisor
+// constError is an error that can be a constant.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
+// ErrNoObject: the object is in none of the stores read here (a promisor
 // remote of a partial clone, a shallow boundary): the caller asks git.
-const errNoObject = constError("object not found")
+const ErrNoObject = constError("object not found")
 
-// errOverLimit: the object is larger than the store's limit; it was not
+// ErrOverLimit: the object is larger than the store's limit; it was not
 // inflated past its header.
-const errOverLimit = constError("object over the size limit")
+const ErrOverLimit = constError("object over the size limit")
 
-// objectStore reads a repository's objects in process: loose objects and
+// Store reads a repository's objects in process: loose objects and
 // packs, through alternates. It uses go-git's object formats only (and its
 // own pack reader, packread.go), not go-git's storage or object model,
 // whose imports (config parsing, OpenPGP signature verification) would be
 // initialised in every git-convo process.
-type objectStore struct {
+type Store struct {
 	dirs  []string     // objects directories, the repository's first
 	packs []*packIndex // indexes opened on first need
 	read  bool
@@ -34,13 +42,16 @@ type objectStore struct {
 	// odd: an alternates line git may read otherwise (white space at
 	// either end, a CR, quoting): every read is git's then.
 	odd bool
-	// limit: an object over it is errOverLimit, read no further than its
+	// limit: an object over it is ErrOverLimit, read no further than its
 	// header (0: none). A caller reading what others wrote (notes) sets it.
-	limit int64
+	limit     int64
+	graph     *CommitGraph // opened on first need (CommitGraph)
+	graphRead bool
+	graphOdd  bool // a graph git may read otherwise: walks are git's
 }
 
-func openObjects(commonDir string) *objectStore {
-	s := &objectStore{}
+func Open(commonDir string) *Store {
+	s := &Store{}
 	seen := map[string]bool{}
 	var add func(dir string, depth int)
 	add = func(dir string, depth int) {
@@ -72,15 +83,34 @@ func openObjects(commonDir string) *objectStore {
 	return s
 }
 
-// Close releases the pack files.
-func (s *objectStore) Close() {
+// SetLimit makes every object over limit bytes ErrOverLimit, read no
+// further than its header (0: no limit). A caller reading what others
+// wrote (notes) sets one.
+func (s *Store) SetLimit(limit int64) { s.limit = limit }
+
+// Close releases the pack files and the commit-graph.
+func (s *Store) Close() {
 	for _, p := range s.packs {
 		p.close()
 	}
+	if s.graph != nil {
+		s.graph.Close()
+	}
+}
+
+// CommitGraph is the repository's commit-graph, opened on first need; nil
+// where there is none (its methods then answer nothing). odd: there is one
+// this reader does not take, and no walk should be taken here.
+func (s *Store) CommitGraph() (g *CommitGraph, odd bool) {
+	if !s.graphRead {
+		s.graphRead = true
+		s.graph, s.graphOdd = OpenCommitGraph(s.dirs[0])
+	}
+	return s.graph, s.graphOdd || s.odd
 }
 
 // object returns an object's type and content.
-func (s *objectStore) object(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+func (s *Store) Object(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	return s.objectAt(h, 0)
 }
 
@@ -88,9 +118,9 @@ func (s *objectStore) object(h plumbing.Hash) (plumbing.ObjectType, []byte, erro
 // (odb_read_object), packs come first, then the first loose file found:
 // where the two copies differ, git's is the one read. A copy that cannot
 // be read is an error (git's to answer), never a cue to try another.
-func (s *objectStore) objectAt(h plumbing.Hash, depth int) (plumbing.ObjectType, []byte, error) {
+func (s *Store) objectAt(h plumbing.Hash, depth int) (plumbing.ObjectType, []byte, error) {
 	if s.odd {
-		return 0, nil, errBadPack
+		return 0, nil, ErrBadPack
 	}
 	if err := s.loadPacks(); err != nil {
 		return 0, nil, err
@@ -112,9 +142,9 @@ func (s *objectStore) objectAt(h plumbing.Hash, depth int) (plumbing.ObjectType,
 	return readLoose(f, s.limit)
 }
 
-// openLoose opens the first loose file of h, the one git reads; errNoObject
+// openLoose opens the first loose file of h, the one git reads; ErrNoObject
 // where there is none.
-func (s *objectStore) openLoose(h plumbing.Hash) (*os.File, error) {
+func (s *Store) openLoose(h plumbing.Hash) (*os.File, error) {
 	hex := h.String()
 	for _, dir := range s.dirs {
 		f, err := os.Open(filepath.Join(dir, hex[:2], hex[2:]))
@@ -123,14 +153,14 @@ func (s *objectStore) openLoose(h plumbing.Hash) (*os.File, error) {
 		}
 		return f, err
 	}
-	return nil, fmt.Errorf("%w: %s", errNoObject, hex)
+	return nil, fmt.Errorf("%w: %s", ErrNoObject, hex)
 }
 
 // readLoose reads a loose object: at most the size its header gives and one
 // byte more, so a stream that inflates past it (a zlib bomb) is refused
 // after that many bytes, as git refuses it ("garbage at end of loose
 // object"); the stream must end there, its checksum right. An object over
-// limit (when not 0) is errOverLimit, its header the only part inflated.
+// limit (when not 0) is ErrOverLimit, its header the only part inflated.
 func readLoose(f io.Reader, limit int64) (plumbing.ObjectType, []byte, error) {
 	r, err := objfile.NewReader(f)
 	if err != nil {
@@ -142,10 +172,10 @@ func readLoose(f io.Reader, limit int64) (plumbing.ObjectType, []byte, error) {
 		return 0, nil, err
 	}
 	if size < 0 || size > maxLooseBytes {
-		return 0, nil, errBadPack
+		return 0, nil, ErrBadPack
 	}
 	if limit > 0 && size > limit {
-		return t, nil, errOverLimit
+		return t, nil, ErrOverLimit
 	}
 	data, err := readSized(r, size)
 	return t, data, err
@@ -153,7 +183,7 @@ func readLoose(f io.Reader, limit int64) (plumbing.ObjectType, []byte, error) {
 
 // readSized reads exactly size bytes of an object from an inflating r:
 // a stream that ends early, or goes on past size (a zlib bomb: at most one
-// byte more is read), or whose checksum is wrong, is errBadPack. Memory
+// byte more is read), or whose checksum is wrong, is ErrBadPack. Memory
 // grows with what the stream yields, not with what a header claims.
 func readSized(r io.Reader, size int64) ([]byte, error) {
 	buf := make([]byte, 0, min(size, 1<<20)+1) // one allocation up to 1 MB
@@ -168,11 +198,11 @@ func readSized(r io.Reader, size int64) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, errBadPack
+			return nil, ErrBadPack
 		}
 	}
 	if int64(len(buf)) != size {
-		return nil, errBadPack
+		return nil, ErrBadPack
 	}
 	return buf, nil
 }
@@ -182,7 +212,7 @@ func readSized(r io.Reader, size int64) ([]byte, error) {
 const maxLooseBytes = 256 << 20
 
 // loadPacks opens every pack index once (header and fan-out only).
-func (s *objectStore) loadPacks() error {
+func (s *Store) loadPacks() error {
 	if s.read {
 		return nil
 	}
@@ -205,8 +235,8 @@ func (s *objectStore) loadPacks() error {
 }
 
 // typed returns an object's content, checking its type.
-func (s *objectStore) typed(h plumbing.Hash, want plumbing.ObjectType) ([]byte, error) {
-	t, data, err := s.object(h)
+func (s *Store) Typed(h plumbing.Hash, want plumbing.ObjectType) ([]byte, error) {
+	t, data, err := s.Object(h)
 	if err != nil {
 		return nil, err
 	}
@@ -214,30 +244,4 @@ func (s *objectStore) typed(h plumbing.Hash, want plumbing.ObjectType) ([]byte, 
 		return nil, fmt.Errorf("object %s is a %s, not a %s", h, t, want)
 	}
 	return data, nil
-}
-
-// treeEntry is one entry of a tree object.
-type treeEntry struct {
-	Name string
-	Dir  bool
-	Mode string
-	Hash plumbing.Hash
-}
-
-// parseTree reads a tree object: "<mode> <name>\0<20-byte hash>" entries.
-func parseTree(data []byte) ([]treeEntry, error) {
-	var out []treeEntry
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		nul := bytes.IndexByte(data, 0)
-		if sp < 0 || nul < sp || len(data) < nul+21 {
-			return nil, errors.New("malformed tree object")
-		}
-		mode := string(data[:sp])
-		var h plumbing.Hash
-		copy(h[:], data[nul+1:nul+21])
-		out = append(out, treeEntry{Name: string(data[sp+1 : nul]), Mode: mode, Dir: mode == "40000", Hash: h})
-		data = data[nul+21:]
-	}
-	return out, nil
 }

@@ -1,61 +1,56 @@
-package gitx
+// Package gitconfig reads git's configuration files in process, as git
+// parses them, and answers the questions git-convo asks of them (booleans,
+// colors, the pager). It imports nothing of git-convo.
+package gitconfig
 
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
 
-// Settings is git's configuration as a git command run in one directory
-// would see it, read without a git process where that is exact: the
-// system, global, repository and worktree files and GIT_CONFIG_COUNT
-// variables. Files with include or includeIf, and `git -c`
-// (GIT_CONFIG_PARAMETERS), are left to one `git config --list -z`.
+// Settings is git's configuration: the files a git command reads, parsed
+// as git parses them, or `git config --list -z` (ParseZ). Which files, in
+// which order, is the caller's (gitx.LoadSettings); anything the parser
+// does not take exactly (include, includeIf, a malformed line) is
+// ErrNeedsGit.
 type Settings struct {
 	values map[string][]string // keys as git prints them: section and name lower-cased
 }
 
-// errConfigCLI: the in-process reader hands over to git.
-const errConfigCLI = constError("config needs git")
-
-// LoadSettings reads the configuration for dir. getenv is the environment
-// git would see.
-func LoadSettings(ctx context.Context, dir string, getenv func(string) string) (*Settings, error) {
-	return loadSettings(ctx, runner{dir: dir}, getenv)
-}
-
-// LoadSettingsEnv is LoadSettings for git run with the environment environ
-// (nil: the process's), which both the in-process reader and the git it
-// falls back to see.
-func LoadSettingsEnv(ctx context.Context, dir string, environ []string) (*Settings, error) {
-	return loadSettings(ctx, runner{dir: dir, env: environ}, Getenv(environ))
-}
-
-func loadSettings(ctx context.Context, r runner, getenv func(string) string) (*Settings, error) {
-	if s, err := loadSettingsInProcess(r.dir, getenv); err == nil {
-		return s, nil
+// NormalizeKey lower-cases a key's section and name, not its subsection.
+func NormalizeKey(k string) string {
+	first := strings.IndexByte(k, '.')
+	last := strings.LastIndexByte(k, '.')
+	if first < 0 {
+		return strings.ToLower(k)
 	}
-	return settingsFromGit(ctx, r)
+	return strings.ToLower(k[:first]) + k[first:last] + strings.ToLower(k[last:])
 }
 
-// settingsFromGit reads the configuration with one `git config --list -z`.
-func settingsFromGit(ctx context.Context, r runner) (*Settings, error) {
-	out, err := r.output(ctx, "config", "--list", "-z")
-	if err != nil && !missingKey(err) {
-		return nil, err
-	}
-	return parseConfigZ(out), nil
-}
+// ErrNeedsGit: the file holds what only git reads exactly (an include, a
+// line this parser does not take): the caller asks git.
+const ErrNeedsGit = constError("config needs git")
 
-// parseConfigZ reads `git config -z` records: "key\nvalue\x00", or "key\x00"
-// for a key without a value.
-func parseConfigZ(out []byte) *Settings {
-	s := &Settings{values: map[string][]string{}}
+// constError is an error that can be a constant.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
+// New returns an empty configuration, to add files to (ReadFile).
+func New() *Settings { return &Settings{values: map[string][]string{}} }
+
+// Raw is every key's values as read, in order ("\x00" for a key without a
+// value), keys as git prints them: for tests that hold it to git's.
+func (s *Settings) Raw() map[string][]string { return s.values }
+
+// ParseZ reads `git config --list -z` records: "key\nvalue\x00", or
+// "key\x00" for a key without a value.
+func ParseZ(out []byte) *Settings {
+	s := New()
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
 			continue
@@ -70,152 +65,11 @@ func parseConfigZ(out []byte) *Settings {
 	return s
 }
 
-func loadSettingsInProcess(dir string, getenv func(string) string) (*Settings, error) {
-	if getenv("GIT_CONFIG_PARAMETERS") != "" || getenv("GIT_CONFIG") != "" {
-		return nil, errConfigCLI
-	}
-	s := &Settings{values: map[string][]string{}}
-	var files []string
-	// git reads GIT_CONFIG_NOSYSTEM as a boolean ("0": read the file); a
-	// variable set empty (no file read) is told from an unset one only in
-	// this process's environment: git's to read then.
-	noSystem, valid := parseGitBool(getenv("GIT_CONFIG_NOSYSTEM"))
-	if !valid || setEmpty(getenv, "GIT_CONFIG_GLOBAL") || setEmpty(getenv, "GIT_CONFIG_SYSTEM") {
-		return nil, errConfigCLI
-	}
-	if !noSystem {
-		if p := getenv("GIT_CONFIG_SYSTEM"); p != "" {
-			files = append(files, p)
-		} else {
-			files = append(files, "/etc/gitconfig")
-		}
-	}
-	if p, ok := lookupEnv(getenv, "GIT_CONFIG_GLOBAL"); ok {
-		files = append(files, p)
-	} else {
-		xdg := getenv("XDG_CONFIG_HOME")
-		home := getenv("HOME")
-		if xdg == "" && home != "" {
-			xdg = filepath.Join(home, ".config")
-		}
-		if xdg != "" {
-			files = append(files, filepath.Join(xdg, "git", "config"))
-		}
-		if home != "" {
-			files = append(files, filepath.Join(home, ".gitconfig"))
-		}
-	}
-	for _, f := range files {
-		if err := s.readFile(f); err != nil {
-			return nil, err
-		}
-	}
-	gitDir, commonDir, err := findGitDir(dir, getenv)
-	if err != nil {
-		return nil, err
-	}
-	if commonDir != "" {
-		if err := s.readFile(filepath.Join(commonDir, "config")); err != nil {
-			return nil, err
-		}
-		if on, _ := s.Bool("extensions.worktreeconfig"); on {
-			if err := s.readFile(filepath.Join(gitDir, "config.worktree")); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if n := getenv("GIT_CONFIG_COUNT"); n != "" {
-		count, err := strconv.Atoi(n)
-		if err != nil {
-			return nil, errConfigCLI
-		}
-		for i := range count {
-			k := getenv("GIT_CONFIG_KEY_" + strconv.Itoa(i))
-			if k == "" {
-				return nil, errConfigCLI
-			}
-			s.add(normalizeKey(k), getenv("GIT_CONFIG_VALUE_"+strconv.Itoa(i)))
-		}
-	}
-	return s, nil
-}
+// Add appends a value to key k (normalized: NormalizeKey).
+func (s *Settings) Add(k, v string) { s.values[k] = append(s.values[k], v) }
 
-// lookupEnv tells a variable set to "" from one not set, through getenv:
-// os.LookupEnv where getenv is the process's.
-func lookupEnv(getenv func(string) string, k string) (string, bool) {
-	if v := getenv(k); v != "" {
-		return v, true
-	}
-	return "", false
-}
-
-// setEmpty: k is set to "" in this process's environment, and getenv
-// (which cannot tell "" from unset) agrees.
-func setEmpty(getenv func(string) string, k string) bool {
-	v, set := os.LookupEnv(k)
-	return set && v == "" && getenv(k) == ""
-}
-
-// normalizeKey lower-cases a key's section and name, not its subsection.
-func normalizeKey(k string) string {
-	first := strings.IndexByte(k, '.')
-	last := strings.LastIndexByte(k, '.')
-	if first < 0 {
-		return strings.ToLower(k)
-	}
-	return strings.ToLower(k[:first]) + k[first:last] + strings.ToLower(k[last:])
-}
-
-// findGitDir finds the repository of dir as git does, from files: GIT_DIR,
-// else a .git directory or "gitdir:" file in dir or a parent. "" when none.
-func findGitDir(dir string, getenv func(string) string) (gitDir, commonDir string, err error) {
-	if g := getenv("GIT_DIR"); g != "" {
-		if !filepath.IsAbs(g) {
-			g = filepath.Join(dir, g)
-		}
-		gitDir = g
-	} else {
-		if getenv("GIT_CEILING_DIRECTORIES") != "" || getenv("GIT_DISCOVERY_ACROSS_FILESYSTEM") != "" {
-			return "", "", errConfigCLI
-		}
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return "", "", err
-		}
-		for d := abs; ; d = filepath.Dir(d) {
-			if g, ok := dotGit(d); ok {
-				gitDir = g
-				break
-			}
-			if _, err := os.Stat(filepath.Join(d, "HEAD")); err == nil && filepath.Base(d) == ".git" {
-				gitDir = d // inside .git itself
-				break
-			}
-			if filepath.Dir(d) == d {
-				return "", "", nil
-			}
-		}
-	}
-	return gitDir, commonDirOf(gitDir), nil
-}
-
-// dotGit is d/.git as a directory or a "gitdir: <path>" file.
-func dotGit(d string) (string, bool) {
-	p := filepath.Join(d, ".git")
-	fi, err := os.Stat(p)
-	if err != nil {
-		return "", false
-	}
-	if fi.IsDir() {
-		return p, true
-	}
-	return readGitFile(p)
-}
-
-func (s *Settings) add(k, v string) { s.values[k] = append(s.values[k], v) }
-
-// readFile parses one config file (a missing file is no error).
-func (s *Settings) readFile(path string) error {
+// ReadFile parses one config file (a missing file is no error).
+func (s *Settings) ReadFile(path string) error {
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) || errors.Is(err, os.ErrPermission) {
 		return nil
@@ -223,18 +77,18 @@ func (s *Settings) readFile(path string) error {
 	if err != nil {
 		return err
 	}
-	return s.parse(data)
+	return s.Parse(data)
 }
 
-// parse reads git's config syntax. Anything it does not handle exactly (an
+// Parse reads git's config syntax. Anything it does not handle exactly (an
 // include, a malformed line) hands over to git.
-func (s *Settings) parse(data []byte) error {
+func (s *Settings) Parse(data []byte) error {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	r := bufio.NewReader(bytes.NewReader(data))
 	section := ""
 	for {
 		line, err := readLogicalLine(r)
-		if err == errConfigCLI {
+		if err == ErrNeedsGit {
 			return err
 		}
 		if line == "" && err != nil {
@@ -256,7 +110,7 @@ func (s *Settings) parse(data []byte) error {
 			}
 		}
 		if section == "" {
-			return errConfigCLI
+			return ErrNeedsGit
 		}
 		name, value, hasValue, err := parseVariable(t)
 		if err != nil {
@@ -264,26 +118,26 @@ func (s *Settings) parse(data []byte) error {
 		}
 		key := section + "." + strings.ToLower(name)
 		if strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif.") {
-			return errConfigCLI
+			return ErrNeedsGit
 		}
 		if !hasValue {
 			value = "\x00"
 		}
-		s.add(key, value)
+		s.Add(key, value)
 	}
 }
 
 // readLogicalLine joins lines ending in a backslash outside quotes (git
 // drops the backslash and newline). In a comment a backslash ends nothing
 // (git's comment runs to the newline): a line ending in one that holds a
-// comment character is errConfigCLI, git's to read.
+// comment character is ErrNeedsGit, git's to read.
 func readLogicalLine(r *bufio.Reader) (string, error) {
 	var b strings.Builder
 	for {
 		line, err := r.ReadString('\n')
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 		if strings.HasSuffix(line, "\\") && strings.ContainsAny(line, "#;") {
-			return "", errConfigCLI
+			return "", ErrNeedsGit
 		}
 		if strings.HasSuffix(line, "\\") && !strings.HasSuffix(line, "\\\\") {
 			b.WriteString(line[:len(line)-1])
@@ -311,12 +165,12 @@ func parseSectionHeader(t string) (key, rest string, err error) {
 			sub.WriteByte(t[i])
 		}
 		if i+1 >= len(t) || t[i+1] != ']' {
-			return "", "", errConfigCLI
+			return "", "", ErrNeedsGit
 		}
 		return strings.ToLower(name) + "." + sub.String(), t[i+2:], nil
 	}
 	if end < 0 {
-		return "", "", errConfigCLI
+		return "", "", ErrNeedsGit
 	}
 	name := strings.TrimSpace(t[1:end])
 	if first := strings.IndexByte(name, '.'); first >= 0 {
@@ -335,14 +189,14 @@ func parseVariable(t string) (name, value string, hasValue bool, err error) {
 	}
 	name = t[:i]
 	if name == "" || !isAlpha(name[0]) {
-		return "", "", false, errConfigCLI
+		return "", "", false, ErrNeedsGit
 	}
 	rest := strings.TrimLeft(t[i:], " \t")
 	if rest == "" || rest[0] == '#' || rest[0] == ';' {
 		return name, "", false, nil
 	}
 	if rest[0] != '=' {
-		return "", "", false, errConfigCLI
+		return "", "", false, ErrNeedsGit
 	}
 	rest = strings.TrimLeft(rest[1:], " \t")
 	var b strings.Builder
@@ -361,7 +215,7 @@ func parseVariable(t string) (name, value string, hasValue bool, err error) {
 		case c == '\\':
 			j++
 			if j >= len(rest) {
-				return "", "", false, errConfigCLI
+				return "", "", false, ErrNeedsGit
 			}
 			b.WriteString(pending)
 			pending = ""
@@ -375,7 +229,7 @@ func parseVariable(t string) (name, value string, hasValue bool, err error) {
 			case '"', '\\':
 				b.WriteByte(rest[j])
 			default:
-				return "", "", false, errConfigCLI
+				return "", "", false, ErrNeedsGit
 			}
 			continue
 		default:
@@ -388,7 +242,7 @@ func parseVariable(t string) (name, value string, hasValue bool, err error) {
 		pending = ""
 	}
 	if quoted {
-		return "", "", false, errConfigCLI
+		return "", "", false, ErrNeedsGit
 	}
 	return name, b.String(), true, nil
 }
@@ -399,7 +253,7 @@ func isAlnum(c byte) bool { return isAlpha(c) || (c >= '0' && c <= '9') }
 // Get is a key's last value, as `git config --get` prints it; ok is false
 // when unset.
 func (s *Settings) Get(key string) (string, bool) {
-	v := s.values[normalizeKey(key)]
+	v := s.values[NormalizeKey(key)]
 	if len(v) == 0 {
 		return "", false
 	}
@@ -408,20 +262,20 @@ func (s *Settings) Get(key string) (string, bool) {
 
 // Bool reads a boolean as git does; ok is false when unset or not a boolean.
 func (s *Settings) Bool(key string) (on, ok bool) {
-	v := s.values[normalizeKey(key)]
+	v := s.values[NormalizeKey(key)]
 	if len(v) == 0 {
 		return false, false
 	}
 	if v[len(v)-1] == "\x00" { // a bare key
 		return true, true
 	}
-	return parseGitBool(v[len(v)-1])
+	return ParseBool(v[len(v)-1])
 }
 
-// parseGitBool reads a boolean as git does: true, yes, on; false, no, off
+// ParseBool reads a boolean as git does: true, yes, on; false, no, off
 // and the empty string; any integer, with a k, m or g unit or none
 // (non-zero is true). ok is false for anything else.
-func parseGitBool(s string) (value, ok bool) {
+func ParseBool(s string) (value, ok bool) {
 	switch strings.ToLower(s) {
 	case "true", "yes", "on":
 		return true, true
@@ -460,7 +314,7 @@ func (s *Settings) ColorBool(name string, stdoutIsTTY bool, getenv func(string) 
 	if !set {
 		v, set = s.Get("color.ui")
 	}
-	raw := s.values[normalizeKey(name)]
+	raw := s.values[NormalizeKey(name)]
 	if len(raw) == 0 {
 		raw = s.values["color.ui"]
 	}
@@ -477,7 +331,7 @@ func (s *Settings) ColorBool(name string, stdoutIsTTY bool, getenv func(string) 
 		return false, true
 	case "auto":
 	default:
-		b, ok := parseGitBool(v)
+		b, ok := ParseBool(v)
 		if !ok {
 			return false, false
 		}

@@ -1,0 +1,178 @@
+package odb
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// TreeEntry is one entry of a tree object.
+type TreeEntry struct {
+	Name string
+	Dir  bool
+	Mode string
+	Hash plumbing.Hash
+}
+
+// ParseTree reads a tree object: "<mode> <name>\0<20-byte hash>" entries.
+func ParseTree(data []byte) ([]TreeEntry, error) {
+	var out []TreeEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || len(data) < nul+21 {
+			return nil, errors.New("malformed tree object")
+		}
+		mode := string(data[:sp])
+		var h plumbing.Hash
+		copy(h[:], data[nul+1:nul+21])
+		out = append(out, TreeEntry{Name: string(data[sp+1 : nul]), Mode: mode, Dir: mode == "40000", Hash: h})
+		data = data[nul+21:]
+	}
+	return out, nil
+}
+
+// TreePath finds path ("a/b/c") under tree: present is false where it is
+// not there (cat-file's "missing"), ok false where a tree cannot be read.
+func (s *Store) TreePath(tree plumbing.Hash, path string) (h plumbing.Hash, present, ok bool) {
+	h = tree
+	dir := true
+	for comp := range strings.SplitSeq(path, "/") {
+		if !dir {
+			return h, false, true // a path under a file
+		}
+		data, err := s.Typed(h, plumbing.TreeObject)
+		if err != nil {
+			return h, false, false
+		}
+		entries, err := ParseTree(data)
+		if err != nil {
+			return h, false, false
+		}
+		found := false
+		for _, e := range entries {
+			if e.Name == comp {
+				h, found, dir = e.Hash, true, e.Dir
+				if e.Mode == "160000" {
+					return h, false, true // a submodule's commit: not in this repository
+				}
+				break
+			}
+		}
+		if !found {
+			return h, false, true
+		}
+	}
+	return h, true, true
+}
+
+// DiffTrees appends the paths that differ between trees a and b (either may
+// be zero: empty) as git diff-tree -r names them. Both trees are in git's
+// order, so one merge pass pairs their entries, and a subtree whose hash did
+// not change is never read.
+func (s *Store) DiffTrees(a, b plumbing.Hash, prefix string, out *[]string) error {
+	ea, err := s.readTree(a)
+	if err != nil {
+		return err
+	}
+	eb, err := s.readTree(b)
+	if err != nil {
+		return err
+	}
+	i, j := 0, 0
+	for i < len(ea) || j < len(eb) {
+		var c int
+		switch {
+		case i == len(ea):
+			c = 1
+		case j == len(eb):
+			c = -1
+		default:
+			c = compareEntries(&ea[i], &eb[j])
+		}
+		switch {
+		case c < 0: // only in a
+			if err := s.addEntry(&ea[i], prefix, out); err != nil {
+				return err
+			}
+			i++
+		case c > 0: // only in b
+			if err := s.addEntry(&eb[j], prefix, out); err != nil {
+				return err
+			}
+			j++
+		default:
+			x, y := &ea[i], &eb[j]
+			i++
+			j++
+			if x.Hash == y.Hash && x.Mode == y.Mode {
+				continue
+			}
+			if !x.Dir { // both files (compareEntries tells dirs apart)
+				*out = append(*out, prefix+x.Name)
+				continue
+			}
+			if err := s.DiffTrees(x.Hash, y.Hash, prefix+x.Name+"/", out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Store) readTree(h plumbing.Hash) ([]TreeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	data, err := s.Typed(h, plumbing.TreeObject)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTree(data)
+}
+
+// addEntry appends an entry on one side only: its path, or for a directory
+// every path under it.
+func (s *Store) addEntry(e *TreeEntry, prefix string, out *[]string) error {
+	if !e.Dir {
+		*out = append(*out, prefix+e.Name)
+		return nil
+	}
+	return s.DiffTrees(plumbing.ZeroHash, e.Hash, prefix+e.Name+"/", out)
+}
+
+// compareEntries orders tree entries as git stores them: by name, a
+// directory's name read with a trailing "/". A file and a directory of one
+// name are thus two entries (a type change lists both paths, as git does).
+func compareEntries(x, y *TreeEntry) int {
+	kx, ky := x.Name, y.Name
+	n := min(len(kx), len(ky))
+	if c := strings.Compare(kx[:n], ky[:n]); c != 0 {
+		return c
+	}
+	return cmpByte(entryByte(x, n), entryByte(y, n))
+}
+
+// entryByte is the byte at i of an entry's sort key (name, plus "/" for a
+// directory), 0 past its end.
+func entryByte(e *TreeEntry, i int) int {
+	switch {
+	case i < len(e.Name):
+		return int(e.Name[i])
+	case i == len(e.Name) && e.Dir:
+		return '/'
+	}
+	return 0
+}
+
+func cmpByte(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
