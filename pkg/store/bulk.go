@@ -8,20 +8,21 @@ import (
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
-// BulkBatch is how many writes a Bulk puts in one transaction: enough that
-// the commit's cost disappears, few enough (tens of milliseconds) that a
+// BulkRows is about how many rows a Bulk writes in one transaction: enough
+// that a commit's cost disappears, few enough (tens of milliseconds) that a
 // hook waiting on the database lock is not held past its busy timeout.
-const BulkBatch = 1000
+const BulkRows = 4000
 
 // Bulk writes many conversations, events, commits and links (an import, a
 // generated benchmark) in few transactions, each write as the Store method
-// of the same name would make it. Writes are kept until BulkBatch of them
+// of the same name would make it. Writes are kept until about BulkRows rows
 // wait, then written in one transaction (again whole if SQLite stays
 // busy); Flush writes what waits. A write's error is returned by the call
 // that writes its batch, and nothing of that batch is stored.
 type Bulk struct {
-	s   *Store
-	ops []bulkOp
+	s    *Store
+	ops  []bulkOp
+	rows int // the waiting writes' rows, about
 }
 
 type bulkOp struct {
@@ -34,13 +35,16 @@ type bulkOp struct {
 	record bool
 }
 
-// Bulk starts a bulk write. Nothing is written before BulkBatch writes or
+// Bulk starts a bulk write. Nothing is written before BulkRows rows or
 // Flush.
 func (s *Store) Bulk() *Bulk { return &Bulk{s: s} }
 
-func (b *Bulk) add(ctx context.Context, op bulkOp) error {
+// add keeps op, which writes about rows rows, and writes the batch when it
+// is full.
+func (b *Bulk) add(ctx context.Context, op bulkOp, rows int) error {
 	b.ops = append(b.ops, op)
-	if len(b.ops) < BulkBatch {
+	b.rows += rows
+	if b.rows < BulkRows {
 		return nil
 	}
 	return b.Flush(ctx)
@@ -52,7 +56,7 @@ func (b *Bulk) Flush(ctx context.Context) error {
 		return nil
 	}
 	ops := b.ops
-	b.ops = nil
+	b.ops, b.rows = nil, 0
 	now := isoTime(b.s.now())
 	return b.s.write(ctx, func(tx *sql.Tx) error {
 		var refresh []string
@@ -100,7 +104,7 @@ func (b *Bulk) RecordActivity(ctx context.Context, a Activity) error {
 	if len(a.Files) > 0 {
 		op.conv = a.ConversationID
 	}
-	return b.add(ctx, op)
+	return b.add(ctx, op, 1+len(a.WorkspaceRoots)+len(a.Files)+len(a.Lines)+len(a.Spans))
 }
 
 // ApplyEnrichment is Store.ApplyEnrichment in the bulk write.
@@ -111,7 +115,8 @@ func (b *Bulk) ApplyEnrichment(ctx context.Context, e Enrichment) error {
 	if e.EnrichedMs == 0 {
 		e.EnrichedMs = b.s.now().UnixMilli()
 	}
-	return b.add(ctx, bulkOp{write: func(ctx context.Context, tx *sql.Tx) error { return applyEnrichment(ctx, tx, e) }})
+	return b.add(ctx, bulkOp{write: func(ctx context.Context, tx *sql.Tx) error { return applyEnrichment(ctx, tx, e) }},
+		2+len(e.Files)+len(e.Lines)+2*len(e.Roots))
 }
 
 // UpsertCommit is Store.UpsertCommit in the bulk write.
@@ -120,7 +125,8 @@ func (b *Bulk) UpsertCommit(ctx context.Context, c Commit) error {
 		return errors.New("commit has no hash")
 	}
 	now := isoTime(b.s.now())
-	return b.add(ctx, bulkOp{write: func(ctx context.Context, tx *sql.Tx) error { return upsertCommit(ctx, tx, c, now) }, record: true})
+	return b.add(ctx, bulkOp{write: func(ctx context.Context, tx *sql.Tx) error { return upsertCommit(ctx, tx, c, now) }, record: true},
+		2+len(c.Files))
 }
 
 // AddAutoLinks is Store.AddAutoLinks in the bulk write.
@@ -128,10 +134,24 @@ func (b *Bulk) AddAutoLinks(ctx context.Context, commitHash string, links []Link
 	now := isoTime(b.s.now())
 	return b.add(ctx, bulkOp{write: func(ctx context.Context, tx *sql.Tx) error {
 		return upsertAutoLinks(ctx, tx, commitHash, links, now, true)
-	}})
+	}}, len(links))
 }
 
 // SetCommitLines is Store.SetCommitLines in the bulk write.
 func (b *Bulk) SetCommitLines(ctx context.Context, hash string, files []FileLines, lines []CommitLine) error {
-	return b.add(ctx, bulkOp{write: func(ctx context.Context, tx *sql.Tx) error { return setCommitLines(ctx, tx, hash, files, lines) }})
+	return b.add(ctx, bulkOp{write: func(ctx context.Context, tx *sql.Tx) error { return setCommitLines(ctx, tx, hash, files, lines) }},
+		2+len(files)+len(lines))
+}
+
+// ApplyEnrichments applies es, in order, as ApplyEnrichment each would, in
+// few transactions (an import). On an error some may be written, none
+// half: applying them again (or one by one) gives the same database.
+func (s *Store) ApplyEnrichments(ctx context.Context, es []Enrichment) error {
+	b := s.Bulk()
+	for _, e := range es {
+		if err := b.ApplyEnrichment(ctx, e); err != nil {
+			return err
+		}
+	}
+	return b.Flush(ctx)
 }
