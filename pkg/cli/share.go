@@ -188,20 +188,16 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 	if err != nil {
 		return err
 	}
-	// A progress line on a terminal: a long history's notes are written a
-	// batch at a time, and take a while.
-	var progress func(done, total int)
-	if env.StderrTTY {
-		progress = func(done, total int) {
-			if total > notesProgressMin {
-				fmt.Fprintf(env.Stderr, "\rgit-convo: writing notes: %d of %d commits", done, total)
-				if done == total {
-					fmt.Fprintln(env.Stderr)
-				}
-			}
+	// A progress bar on a terminal (import's): a long history's notes are
+	// written a batch at a time, and take a while.
+	bar := newProgress(env)
+	progress := func(done, total int) {
+		if total > notesProgressMin {
+			bar.step("writing notes", done, total)
 		}
 	}
 	n, err := g.UpdateProgress(ctx, s, hashes, settings, Version, progress)
+	bar.done()
 	if err != nil {
 		return fmt.Errorf("writing notes: %w", err)
 	}
