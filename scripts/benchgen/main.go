@@ -29,7 +29,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3"
@@ -543,15 +542,6 @@ func median(args []string) error {
 	return noteRSS(*dir, input, cmdArgs...)
 }
 
-// maxRSS is the peak resident size in KB of a command that has run and
-// of the children it waited for, as wait4 gives it.
-func maxRSS(cmd *exec.Cmd) int64 {
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		return int64(ru.Maxrss)
-	}
-	return 0
-}
-
 // noteRSS runs a command once more under /usr/bin/time and appends its
 // peak resident size to $BENCH_RSS.
 func noteRSS(dir string, input []byte, args ...string) error {
@@ -686,27 +676,37 @@ func peak(args []string) error {
 			}
 			return nil
 		case <-tick.C:
-			own = max(own, vmHWM(cmd.Process.Pid))
+			hwm, name := procStatus(cmd.Process.Pid)
+			own = max(own, hwm)
 			for _, c := range descendants(cmd.Process.Pid) {
-				kids = max(kids, vmHWM(c))
+				// A child Go has started but not yet exec'd shares the
+				// parent's memory, under the parent's name: not git's.
+				if hwm, n := procStatus(c); n != name {
+					kids = max(kids, hwm)
+				}
 			}
 		}
 	}
 }
 
-// vmHWM is a process's peak resident size in KB (0 when it is gone).
-func vmHWM(pid int) int64 {
+// procStatus is a process's peak resident size in KB (VmHWM) and its
+// name (0 and "" when it is gone).
+func procStatus(pid int) (int64, string) {
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	_, rest, ok := bytes.Cut(b, []byte("VmHWM:"))
-	if !ok {
-		return 0
+	var hwm int64
+	var name string
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, _ := strings.Cut(line, ":")
+		switch k {
+		case "Name":
+			name = strings.TrimSpace(v)
+		case "VmHWM":
+			if f := strings.Fields(v); len(f) > 0 {
+				hwm, _ = strconv.ParseInt(f[0], 10, 64)
+			}
+		}
 	}
-	f := strings.Fields(string(rest))
-	if len(f) == 0 {
-		return 0
-	}
-	kb, _ := strconv.ParseInt(f[0], 10, 64)
-	return kb
+	return hwm, name
 }
 
 // descendants are the processes below pid, from its threads' children.
