@@ -154,7 +154,7 @@ if [ "${BENCH:-}" = big ]; then
   walls=() owns=0 kidss=0
   for _ in $(seq "${BENCH_COUNT:-3}"); do
     git -C "$big/noted" update-ref -d refs/notes/convo 2>/dev/null || true
-    read -r wall own kids tree cpu < <(GIT_CONVO_DB="$big/noted.sqlite" "$bg" peak -dir "$big/noted" -- git-convo share on)
+    read -r wall own kids tree cpu < <(GIT_CONVO_DB="$big/noted.sqlite" "$bg" peak -dir "$big/noted" -- git-convo share on 2>>"$big/share.log")
     walls+=("$wall") owns=$((own > owns ? own : owns)) kidss=$((kids > kidss ? kids : kidss))
   done
   printf '%s\tgit-convo share on\n%s\tgit\n' "$owns" "$kidss" > "$BENCH_RSS"
