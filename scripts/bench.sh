@@ -12,6 +12,11 @@
 #   BENCH=log scripts/bench.sh      the read rows once (no hook rows), then the log
 #                                   rows BENCH_COUNT times (default 5), each against
 #                                   git in the same run, with peak RSS
+#   BENCH=big scripts/bench.sh      only the rows on a generated history of
+#                                   git.git's size (issue 29): bulk writes,
+#                                   share on over 20,000 commits, show, log
+#                                   and blame; generated once (a few minutes)
+#                                   into .bench/big-<benchgen version>/
 #   BENCH=accuracy scripts/bench.sh only the attribution-accuracy table (issue 22)
 #                                   on a 20,000-commit history (ACCURACY_COMMITS,
 #                                   ACCURACY_FILES, ACCURACY_DEPTH change the size)
@@ -85,7 +90,94 @@ printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBr
 export CURSOR_DB_PATH="$work/none.vscdb"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-row() { printf '%-58s %10s %10s %8s   %s\n' "$@"; }
+# Each row's peak resident size, in MB: that of the commands run for it
+# that name git-convo, and that of the others (git, or the floor). benchgen
+# median and pair note each command's in $BENCH_RSS from one more run under
+# /usr/bin/time (children it waited for included); row takes and clears them.
+export BENCH_RSS="$work/rss.tsv"
+: > "$BENCH_RSS"
+rss_cols() {
+  case "$1" in
+  measure) echo "convo-MB other-MB" ;;
+  -------) echo "-------- --------" ;;
+  *) awk -F'\t' '{ if ($2 ~ /(^|[ ;&|(])git-convo( |$)/) { if ($1 + 0 > c) c = $1 + 0 } else if ($1 + 0 > o) o = $1 + 0 }
+       END { printf "%s %s\n", c ? sprintf("%.0f", c / 1024) : "-", o ? sprintf("%.0f", o / 1024) : "-" }' "$BENCH_RSS" ;;
+  esac
+  : > "$BENCH_RSS"
+}
+row() {
+  local cols rc ro
+  cols=$(rss_cols "$1") # not < <(...): the file is cleared before the next row's commands write it
+  read -r rc ro <<<"$cols"
+  printf '%-58s %10s %10s %8s %8s %8s   %s\n' "$1" "$2" "$3" "$4" "$rc" "$ro" "$5"
+}
+
+# A generated history of git.git's size (issue 29), kept under
+# .bench/big-<benchgen version>/ so that a rerun reuses it: 80,000 commits
+# over 4,000 files (each writes 80 new lines in one), big.txt (3,000 lines)
+# edited by 3,077 of them, links databases with 10,000 and 100,000
+# conversations (10 events each), and a copy with 20,000 linked commits and
+# their 1.6 M line writers for share on. BENCH=big only: CI never makes it.
+bighistory() {
+  big="$work/big-$("$bg" version)"
+  mkdir -p "$big"
+  if [ ! -f "$big/repo/.git/bench-done" ]; then
+    rm -rf "$big/repo" "$big/noted" "$big"/*.sqlite*
+    echo "generating an 80,000-commit history (once; about a minute)..." >&2
+    "$bg" repo -dir "$big/repo" -commits 80000 -lines 3000 -touches 3000 -files 4000 -body 80
+    touch "$big/repo/.git/bench-done"
+  fi
+  if [ ! -f "$big/noted/.git/bench-done" ]; then
+    rm -rf "$big/noted" "$big/noted.sqlite"*
+    cp -r "$big/repo" "$big/noted"
+    "$bg" links -db "$big/noted.sqlite" -conversations 10000 -repo "$big/noted" -repo-key "$(cd "$big/noted/.git" && pwd -P)" -links 20000 -lines
+    touch "$big/noted/.git/bench-done"
+  fi
+  local key
+  key=$(cd "$big/repo/.git" && pwd -P)
+  [ -f "$big/links10k.sqlite" ] ||
+    "$bg" links -db "$big/links10k.sqlite" -conversations 10000 -events 10 -repo "$big/repo" -repo-key "$key" -links 5000
+}
+if [ "${BENCH:-}" = big ]; then
+  bighistory
+  key=$(cd "$big/repo/.git" && pwd -P)
+  echo
+  row "measure" "git-convo" "git" "ratio" "goal"
+  row "-------" "---------" "---" "-----" "----"
+  # Bulk writes through the store API (store.Bulk): a fresh database each
+  # run, which the read rows below then use.
+  rm -f "$big/links100k.new.sqlite"*
+  read -r wall own kids tree cpu < <("$bg" peak -- benchgen links -db "$big/links100k.new.sqlite" -conversations 100000 -events 10 \
+    -repo "$big/repo" -repo-key "$key" -links 50000)
+  for f in "$big/links100k.new.sqlite"*; do mv "$f" "${f/.new/}"; done
+  printf '%s\tgit-convo store (benchgen links)\n' "$own" > "$BENCH_RSS"
+  row "bulk write: 100,000 conversations, 1 M events, 50,000 links (s)" "$(ratio "$wall" 1000)" "" "" "<= 120"
+  # share on over 20,000 linked commits, BENCH_COUNT runs: git-convo's own
+  # peak resident size, and git's (its largest child).
+  walls=() owns=0 kidss=0
+  for _ in $(seq "${BENCH_COUNT:-3}"); do
+    git -C "$big/noted" update-ref -d refs/notes/convo 2>/dev/null || true
+    read -r wall own kids tree cpu < <(GIT_CONVO_DB="$big/noted.sqlite" "$bg" peak -dir "$big/noted" -- git-convo share on 2>>"$big/share.log")
+    walls+=("$wall") owns=$((own > owns ? own : owns)) kidss=$((kids > kidss ? kids : kidss))
+  done
+  printf '%s\tgit-convo share on\n%s\tgit\n' "$owns" "$kidss" > "$BENCH_RSS"
+  row "share on, 20,000 commits, 1.6 M line writers (s; median, max RSS)" \
+    "$(printf '%s\n' "${walls[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1000 }')" "" "" "<= 20 s, 200 MB"
+  echo "  runs (ms): ${walls[*]}"
+  # Reads on the 80,000-commit history, against git.
+  read -r cs gs < <(GIT_CONVO_DB="$big/links100k.sqlite" "$bg" pair -n 10 -dir "$big/repo" \
+    -a "git-convo show HEAD~5000 >/dev/null" -b "git show --no-patch HEAD~5000 >/dev/null")
+  row "show HEAD~5000, 80,000 commits (ms)" "$cs" "$gs" "$(ratio "$cs" "$gs")" "<= 1.2"
+  read -r cl gl < <(GIT_CONVO_DB="$big/links100k.sqlite" "$bg" pair -n 10 -dir "$big/repo" \
+    -a "git-convo log -n 1000 >/dev/null" -b "git log -n 1000 --oneline >/dev/null")
+  row "log -n 1000, 100,000 conversations, 50,000 linked (ms)" "$cl" "$gl" "$(ratio "$cl" "$gl")" "<= 1.5"
+  read -r cb gb < <(GIT_CONVO_DB="$big/links10k.sqlite" "$bg" pair -n 3 -dir "$big/repo" \
+    -a "git-convo blame big.txt >/dev/null" -b "git blame --porcelain big.txt >/dev/null")
+  row "blame big.txt, 3,000 lines, 3,077 commits, 10,000 conversations (ms)" "$cb" "$gb" "$(ratio "$cb" "$gb")" "<= 1.15"
+  echo
+  echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), $(git --version), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 
 echo
 row "measure" "git-convo" "floor" "ratio" "goal"

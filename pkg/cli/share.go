@@ -144,21 +144,17 @@ func shareSettings(ctx context.Context) (notes.Git, notes.Settings, error) {
 const notesProgressMin = 1000
 
 func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
-	// A progress line on a terminal: a long history's notes are written a
-	// batch at a time, and take a while.
-	var progress func(done, total int)
-	if env.StderrTTY {
-		progress = func(done, total int) {
-			if total > notesProgressMin {
-				fmt.Fprintf(env.Stderr, "\rgit-convo: writing notes: %d of %d commits", done, total)
-				if done == total {
-					fmt.Fprintln(env.Stderr)
-				}
-			}
+	// A progress bar on a terminal (import's): a long history's notes are
+	// written a batch at a time, and take a while.
+	bar := newProgress(env)
+	progress := func(done, total int) {
+		if total > notesProgressMin {
+			bar.step("writing notes", done, total)
 		}
 	}
 	on, err := env.app().ShareOn(ctx, ".", app.ShareOnRequest{Prompts: prompts, Remote: remote, Progress: progress,
 		Hook: func(ctx context.Context, repo *gitx.Repo) error { return installHook(ctx, env, repo, "pre-push") }})
+	bar.done()
 	if on.HookErr != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%s): run `git convo push` after pushing\n", term.Line(on.HookErr.Error()))
 	}

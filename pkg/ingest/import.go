@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // ImportRefs records the past conversations refs of src (from its
@@ -28,8 +29,30 @@ func (w Writer) ImportRefs(ctx context.Context, src source.Source, refs []source
 	if step != nil {
 		step(0, len(refs))
 	}
+	// The conversations read are written importBatch at a time, in one
+	// transaction (store.Bulk); a batch that fails is written one by one,
+	// as Enrich would, so a conversation that cannot be written is logged
+	// and skipped alone.
+	var pending []store.Enrichment
+	write := func(ctx context.Context) {
+		if err := w.Store.ApplyEnrichments(ctx, pending); err != nil {
+			for _, e := range pending {
+				if err := w.Store.ApplyEnrichment(ctx, e); err != nil {
+					w.Log.Printf("import", "%s %s: %v", src.Name(), e.ConversationID, err)
+					continue
+				}
+				ids = append(ids, e.ConversationID)
+			}
+		} else {
+			for _, e := range pending {
+				ids = append(ids, e.ConversationID)
+			}
+		}
+		pending = pending[:0]
+	}
 	for i, r := range refs {
 		if ctx.Err() != nil {
+			write(context.WithoutCancel(ctx)) // what was read is kept
 			return ids, i, ctx.Err()
 		}
 		if step != nil {
@@ -39,14 +62,21 @@ func (w Writer) ImportRefs(ctx context.Context, src source.Source, refs []source
 		if loc, ok := gitx.FindRepoForPath(root); ok {
 			root = loc.TopLevel
 		}
-		if err := w.Enrich(ctx, src, r.ID, source.Hint{TranscriptPath: r.TranscriptPath}, []string{root}); err != nil {
+		e, err := w.read(ctx, src, r.ID, source.Hint{TranscriptPath: r.TranscriptPath}, []string{root})
+		if err != nil {
 			w.Log.Printf("import", "%s %s: %v", src.Name(), r.ID, err)
 			continue
 		}
-		ids = append(ids, r.ID)
+		if pending = append(pending, e); len(pending) >= importBatch {
+			write(ctx)
+		}
 	}
+	write(ctx)
 	return ids, len(refs), nil
 }
+
+// importBatch is how many conversations an import writes in one go.
+const importBatch = 256
 
 // Found is what ImportAll found and imported, for import's summary.
 type Found struct {

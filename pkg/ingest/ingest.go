@@ -253,21 +253,29 @@ func editLines(t store.FileTouch, text string) []store.EditLine {
 // files) into the store. roots, when given, are the work trees it was found
 // to belong to (import). It asks for no messages: it runs in the stop hook.
 func (w Writer) Enrich(ctx context.Context, src source.Source, id string, hint source.Hint, roots []string) error {
-	s := w.Store
+	e, err := w.read(ctx, src, id, hint, roots)
+	if err != nil {
+		return err
+	}
+	return w.Store.ApplyEnrichment(ctx, e)
+}
+
+// read is what Enrich writes of a conversation.
+func (w Writer) read(ctx context.Context, src source.Source, id string, hint source.Hint, roots []string) (store.Enrichment, error) {
 	if hint.TranscriptPath == "" {
-		if conv, _ := s.GetConversation(ctx, id); conv != nil {
+		if conv, _ := w.Store.GetConversation(ctx, id); conv != nil {
 			hint.TranscriptPath = conv.TranscriptPath
 		}
 	}
 	hint.NoMessages = true
 	c, err := src.ReadConversation(ctx, id, hint)
 	if err == source.ErrNotFound { // a source's own error says where it looked
-		return fmt.Errorf("conversation %s: %s has no transcript for it (yet)", id, src.Name())
+		return store.Enrichment{}, fmt.Errorf("conversation %s: %s has no transcript for it (yet)", id, src.Name())
 	}
 	if err != nil {
-		return err
+		return store.Enrichment{}, err
 	}
-	return s.ApplyEnrichment(ctx, w.enrichment(id, src.Name(), c, roots))
+	return w.enrichment(id, src.Name(), c, roots), nil
 }
 
 // EnrichAndRelink reads a conversation through src into the store (Enrich)

@@ -49,14 +49,26 @@ func (g Git) build(ctx context.Context, st *store.Store, have []string, o BuildO
 	if len(todo) == 0 {
 		return out, nil
 	}
+	// git diffs the commits while the store reads their line writers: on
+	// 20,000 commits, each of the two takes a third of share on's time.
+	type diffsOf struct {
+		diffs map[string]commitDiff
+		err   error
+	}
+	done := make(chan diffsOf, 1)
+	go func() {
+		d, err := g.diffs(ctx, todo)
+		done <- diffsOf{d, err}
+	}()
 	writers, _, err := st.CommitLineWriters(ctx, todo)
+	d := <-done
 	if err != nil {
 		return nil, err
 	}
-	diffs, err := g.diffs(ctx, todo)
-	if err != nil {
-		return nil, err
+	if d.err != nil {
+		return nil, d.err
 	}
+	diffs := d.diffs
 	for _, h := range todo {
 		in := trace.Input{
 			Commit: h, Time: diffs[h].time, Added: diffs[h].added, Writers: map[string]map[int]string{},

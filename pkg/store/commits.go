@@ -36,7 +36,16 @@ func (s *Store) UpsertCommit(ctx context.Context, c Commit) error {
 	}
 	now := isoTime(s.now())
 	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `
+		if err := upsertCommit(ctx, tx, c, now); err != nil {
+			return err
+		}
+		return setMeta(ctx, tx, "lastRecord", now)
+	})
+}
+
+// upsertCommit is UpsertCommit's work in tx but for the meta row.
+func upsertCommit(ctx context.Context, tx *sql.Tx, c Commit, now string) error {
+	_, err := tx.ExecContext(ctx, `
 INSERT INTO commits (commitHash, repoPath, branch, author, message, committedAt, changedFiles, createdAt,
     repoKey, committedMs, parentCount, madeMs)
 VALUES (?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -45,30 +54,29 @@ ON CONFLICT (commitHash) DO UPDATE SET
     message = excluded.message, committedAt = excluded.committedAt, changedFiles = excluded.changedFiles,
     repoKey = excluded.repoKey, committedMs = excluded.committedMs, parentCount = excluded.parentCount,
     madeMs = CASE WHEN madeMs = 0 THEN excluded.madeMs ELSE madeMs END`,
-			c.Hash, c.RepoPath, c.Branch, c.Author, c.Message, isoTime(c.CommittedAt), jsonList(c.Files), now,
-			c.RepoKey, c.CommittedAt.UnixMilli(), c.ParentCount, c.MadeMs)
-		if err != nil {
+		c.Hash, c.RepoPath, c.Branch, c.Author, c.Message, isoTime(c.CommittedAt), jsonList(c.Files), now,
+		c.RepoKey, c.CommittedAt.UnixMilli(), c.ParentCount, c.MadeMs)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM commit_files WHERE commitHash = ?`, c.Hash); err != nil {
+		return err
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO commit_files (commitHash, path, pathKey) VALUES (?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i, f := range c.Files {
+		key := f
+		if i < len(c.FileKeys) && c.FileKeys[i] != "" {
+			key = c.FileKeys[i]
+		}
+		if _, err := stmt.ExecContext(ctx, c.Hash, f, key); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM commit_files WHERE commitHash = ?`, c.Hash); err != nil {
-			return err
-		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO commit_files (commitHash, path, pathKey) VALUES (?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for i, f := range c.Files {
-			key := f
-			if i < len(c.FileKeys) && c.FileKeys[i] != "" {
-				key = c.FileKeys[i]
-			}
-			if _, err := stmt.ExecContext(ctx, c.Hash, f, key); err != nil {
-				return err
-			}
-		}
-		return setMeta(ctx, tx, "lastRecord", now)
-	})
+	}
+	return nil
 }
 
 // GetCommit returns a recorded commit, or (nil, nil) when it is not recorded.

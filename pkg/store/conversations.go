@@ -264,8 +264,12 @@ func (s *Store) ApplyEnrichment(ctx context.Context, e Enrichment) error {
 	if e.EnrichedMs == 0 {
 		e.EnrichedMs = s.now().UnixMilli()
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `
+	return s.write(ctx, func(tx *sql.Tx) error { return applyEnrichment(ctx, tx, e) })
+}
+
+// applyEnrichment is ApplyEnrichment's work in tx.
+func applyEnrichment(ctx context.Context, tx *sql.Tx, e Enrichment) error {
+	_, err := tx.ExecContext(ctx, `
 INSERT INTO conversations (conversationId, title, aiSummary, status, mode, model, createdAt, updatedAt,
     firstSeenMs, cursorUpdatedMs, activityMs, enrichedMs, enrichError, attachedFolders, agent)
 VALUES (?1, NULLIF(?2, ''), NULLIF(?3, ''), NULLIF(?4, ''), NULLIF(?5, ''), NULLIF(?6, ''), NULLIF(?7, ''), NULLIF(?8, ''),
@@ -285,42 +289,41 @@ ON CONFLICT (conversationId) DO UPDATE SET
     enrichedMs      = excluded.enrichedMs,
     enrichError     = NULL,
     attachedFolders = CASE WHEN excluded.attachedFolders != '[]' THEN excluded.attachedFolders ELSE attachedFolders END`,
-			e.ConversationID, e.Title, e.Summary, e.Status, e.Mode, e.Model, mstime.ISO(e.CreatedMs), mstime.ISO(e.UpdatedMs),
-			e.CreatedMs, e.UpdatedMs, e.EnrichedMs, jsonList(e.AttachedFolders), e.Agent, e.PromptTitle)
-		if err != nil {
+		e.ConversationID, e.Title, e.Summary, e.Status, e.Mode, e.Model, mstime.ISO(e.CreatedMs), mstime.ISO(e.UpdatedMs),
+		e.CreatedMs, e.UpdatedMs, e.EnrichedMs, jsonList(e.AttachedFolders), e.Agent, e.PromptTitle)
+	if err != nil {
+		return err
+	}
+	if e.FirstMessage != "" {
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET firstPrompt = COALESCE(firstPrompt, ?) WHERE conversationId = ?`, Bounded(e.FirstMessage, MaxCopied), e.ConversationID); err != nil {
 			return err
 		}
-		if e.FirstMessage != "" {
-			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET firstPrompt = COALESCE(firstPrompt, ?) WHERE conversationId = ?`, Bounded(e.FirstMessage, MaxCopied), e.ConversationID); err != nil {
-				return err
-			}
-		}
-		// A file with no edit time of its own is dated from the conversation's
-		// start: dating it at its last update could place it after the commit
-		// it belongs to.
-		def := e.CreatedMs
-		if def == 0 {
-			def = e.UpdatedMs
-		}
-		if err := upsertFiles(ctx, tx, e.ConversationID, e.Files, def); err != nil {
+	}
+	// A file with no edit time of its own is dated from the conversation's
+	// start: dating it at its last update could place it after the commit
+	// it belongs to.
+	def := e.CreatedMs
+	if def == 0 {
+		def = e.UpdatedMs
+	}
+	if err := upsertFiles(ctx, tx, e.ConversationID, e.Files, def); err != nil {
+		return err
+	}
+	if err := insertEditLines(ctx, tx, e.ConversationID, "", e.Lines, def); err != nil {
+		return err
+	}
+	for _, r := range e.Roots {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO conversation_roots (conversationId, root) VALUES (?, ?)`, e.ConversationID, r); err != nil {
 			return err
 		}
-		if err := insertEditLines(ctx, tx, e.ConversationID, "", e.Lines, def); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET workspaceRoot = COALESCE(workspaceRoot, ?) WHERE conversationId = ?`, r, e.ConversationID); err != nil {
 			return err
 		}
-		for _, r := range e.Roots {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO conversation_roots (conversationId, root) VALUES (?, ?)`, e.ConversationID, r); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET workspaceRoot = COALESCE(workspaceRoot, ?) WHERE conversationId = ?`, r, e.ConversationID); err != nil {
-				return err
-			}
-		}
-		if err := refreshCapturedFiles(ctx, tx, e.ConversationID); err != nil {
-			return err
-		}
-		return refreshSearchText(ctx, tx, e.ConversationID, e.FirstMessage, e.UserMessages)
-	})
+	}
+	if err := refreshCapturedFiles(ctx, tx, e.ConversationID); err != nil {
+		return err
+	}
+	return refreshSearchText(ctx, tx, e.ConversationID, e.FirstMessage, e.UserMessages)
 }
 
 // refreshSearchText rebuilds searchableText: title + summary + first message +

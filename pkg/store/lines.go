@@ -138,41 +138,44 @@ type FileLines struct {
 // SetCommitLines stores which of a commit's added lines conversations wrote,
 // and the per-file counts, replacing what was there.
 func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLines, lines []CommitLine) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM commit_lines WHERE commitHash = ?`, hash); err != nil {
-			return err
-		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO commit_lines (commitHash, path, line, conversationId, generationId, evidence, counted) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for _, l := range lines {
-			ev := l.Evidence
-			if ev == "" {
-				ev = EvidenceText
-			}
-			if _, err := stmt.ExecContext(ctx, hash, l.Path, l.Line, l.ConversationID, l.GenerationID, ev, !l.Blank); err != nil {
-				return err
-			}
-		}
-		upd, err := tx.PrepareContext(ctx, `UPDATE commit_files SET addedLines = ?, agentLines = ? WHERE commitHash = ? AND pathKey = ?`)
-		if err != nil {
-			return err
-		}
-		defer upd.Close()
-		for _, f := range files {
-			key := f.PathKey
-			if key == "" {
-				key = f.Path
-			}
-			if _, err := upd.ExecContext(ctx, f.Added, f.Agent, hash, key); err != nil {
-				return err
-			}
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = 1 WHERE commitHash = ?`, hash)
+	return s.write(ctx, func(tx *sql.Tx) error { return setCommitLines(ctx, tx, hash, files, lines) })
+}
+
+// setCommitLines is SetCommitLines's work in tx.
+func setCommitLines(ctx context.Context, tx *sql.Tx, hash string, files []FileLines, lines []CommitLine) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM commit_lines WHERE commitHash = ?`, hash); err != nil {
 		return err
-	})
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO commit_lines (commitHash, path, line, conversationId, generationId, evidence, counted) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, l := range lines {
+		ev := l.Evidence
+		if ev == "" {
+			ev = EvidenceText
+		}
+		if _, err := stmt.ExecContext(ctx, hash, l.Path, l.Line, l.ConversationID, l.GenerationID, ev, !l.Blank); err != nil {
+			return err
+		}
+	}
+	upd, err := tx.PrepareContext(ctx, `UPDATE commit_files SET addedLines = ?, agentLines = ? WHERE commitHash = ? AND pathKey = ?`)
+	if err != nil {
+		return err
+	}
+	defer upd.Close()
+	for _, f := range files {
+		key := f.PathKey
+		if key == "" {
+			key = f.Path
+		}
+		if _, err := upd.ExecContext(ctx, f.Added, f.Agent, hash, key); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = 1 WHERE commitHash = ?`, hash)
+	return err
 }
 
 // LineWriter is who wrote one line of a commit, and how that is known

@@ -125,3 +125,80 @@ func BenchmarkBlameWriters(b *testing.B) {
 		})
 	}
 }
+
+// benchEvents is what benchmarks and benchgen write for a conversation:
+// events edit events of one file each, the first with its prompt, and the
+// enrichment an import makes.
+func benchEvents(conv, events int, at int64) ([]Activity, Enrichment) {
+	id := fmt.Sprintf("bulk-conv-%06d", conv)
+	as := make([]Activity, events)
+	for k := range as {
+		as[k] = Activity{ConversationID: id, Event: "afterFileEdit", AtMs: at + int64(k)*1000, WorkspaceRoots: []string{"/bench"},
+			Files: []FileTouch{{RepoKey: "/bench/.git", Path: fmt.Sprintf("src/pkg%d/file%d.go", (conv+k)%50, (conv*3+k)%400), Source: SourceHook}}}
+	}
+	as[0].Prompt = fmt.Sprint("bench prompt ", conv)
+	return as, Enrichment{ConversationID: id, Title: fmt.Sprint("Bench conversation ", conv), Summary: "generated", UpdatedMs: at + int64(events)*1000}
+}
+
+// BenchmarkBulkWrites: 1,000 conversations of 10 events each and their
+// enrichments, each through its own transaction (Store.RecordActivity,
+// Store.ApplyEnrichment) against Bulk. events/s is the rate of events.
+func BenchmarkBulkWrites(b *testing.B) {
+	ctx := context.Background()
+	const convs, events = 1000, 10
+	for _, bc := range []struct {
+		name  string
+		write func(s *Store) error
+	}{
+		{"one-by-one", func(s *Store) error {
+			for c := range convs {
+				as, e := benchEvents(c, events, 1_700_000_000_000)
+				for _, a := range as {
+					if err := s.RecordActivity(ctx, a); err != nil {
+						return err
+					}
+				}
+				if err := s.ApplyEnrichment(ctx, e); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"bulk", func(s *Store) error {
+			bulk := s.Bulk()
+			for c := range convs {
+				as, e := benchEvents(c, events, 1_700_000_000_000)
+				for _, a := range as {
+					if err := bulk.RecordActivity(ctx, a); err != nil {
+						return err
+					}
+				}
+				if err := bulk.ApplyEnrichment(ctx, e); err != nil {
+					return err
+				}
+			}
+			return bulk.Flush(ctx)
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var took time.Duration
+			cpu := time.Duration(0)
+			for range b.N {
+				b.StopTimer()
+				s := openTemp(b)
+				b.StartTimer()
+				start, c0 := time.Now(), cpuTime()
+				if err := bc.write(s); err != nil {
+					b.Fatal(err)
+				}
+				took += time.Since(start)
+				cpu += cpuTime() - c0
+				b.StopTimer()
+				s.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(convs*events*b.N)/took.Seconds(), "events/s")
+		})
+	}
+}

@@ -7,6 +7,14 @@
 //	benchgen vscdb -path F [-conversations 500] [-bubbles 50000] [-mb 1100]
 //	benchgen enrich -path F -id ID [-n 20]
 //	benchgen median [-n 20] [-dir D] [-stdin F] -- command args...
+//	benchgen peak [-dir D] -- command args...
+//	benchgen version
+//
+// median and pair append each command's peak resident size (that of the
+// process and of the children it waited for) to the file named by
+// BENCH_RSS, when set: "<KB>\t<command>" a line, measured by one more run
+// under /usr/bin/time (GNU time forks: a child Go starts inherits the Go
+// parent's peak as its own at exec).
 package main
 
 import (
@@ -20,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +36,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/cursor"
 	"github.com/git-convo/git-convo/pkg/cursor/cursordb"
+	"github.com/git-convo/git-convo/pkg/gitx"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/source"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -59,6 +69,10 @@ func main() {
 		err = median(os.Args[2:])
 	case "pair":
 		err = pair(os.Args[2:])
+	case "peak":
+		err = peak(os.Args[2:])
+	case "version":
+		fmt.Println(genVersion)
 	default:
 		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
 	}
@@ -67,6 +81,11 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// genVersion names what the generators make: scripts/bench.sh keeps
+// generated inputs under a directory with it in its name, so a change to a
+// generator that changes its output must change it.
+const genVersion = "1"
 
 // fastImport creates a repository in dir and feeds what write writes to
 // git fast-import, then checks the result out.
@@ -116,6 +135,8 @@ func genRepo(args []string) error {
 	commits := fs.Int("commits", 20000, "number of commits")
 	lines := fs.Int("lines", 3000, "lines in big.txt")
 	touches := fs.Int("touches", 500, "commits that edit big.txt")
+	files := fs.Int("files", 400, "small files the other commits edit, in 50 directories")
+	bodyLines := fs.Int("body", 0, "lines each commit writes in its small file, every one new (0: two, one of them new)")
 	fs.Parse(args)
 	return fastImport(*dir, func(w *bufio.Writer) {
 		big := make([]string, *lines)
@@ -127,7 +148,14 @@ func genRepo(args []string) error {
 		for c := 0; c < *commits; c++ {
 			writeCommit(w, c, start+int64(c)*60, c%7, fmt.Sprintf("change %d", c))
 			body := fmt.Sprintf("package p%d\n// revision %d\n", c%50, c)
-			fmt.Fprintf(w, "M 644 inline src/pkg%d/file%d.go\ndata %d\n%s\n", c%50, c%400, len(body), body)
+			if *bodyLines > 0 {
+				var b strings.Builder
+				for i := 0; i < *bodyLines; i++ {
+					fmt.Fprintf(&b, "\tv%d := compute(%d, %d) // revision %d\n", i, c%50, i, c)
+				}
+				body = b.String()
+			}
+			fmt.Fprintf(w, "M 644 inline src/pkg%d/file%d.go\ndata %d\n%s\n", c%50, c%*files, len(body), body)
 			if c == 0 || c%every == 0 {
 				for k := 0; k < 6; k++ { // rewrite a few lines spread over the file
 					i := (c*7 + k*(*lines/6)) % *lines
@@ -195,15 +223,20 @@ func genProject(args []string) error {
 	})
 }
 
-// genLinks fills links.sqlite: conversations with files, and (with -repo)
-// the repository's commits linked to them.
+// genLinks fills links.sqlite through the store's bulk path (store.Bulk):
+// conversations of -events events each with their enrichment, and (with
+// -repo) the repository's commits linked to them, with (-lines) the lines
+// each linked commit adds written by its conversation, as a commit's
+// recording keeps them. It prints what it wrote and how long it took.
 func genLinks(args []string) error {
 	fs := flag.NewFlagSet("links", flag.ExitOnError)
 	db := fs.String("db", "", "links.sqlite to fill")
 	convs := fs.Int("conversations", 10000, "conversations")
+	events := fs.Int("events", 1, "events a conversation (1: one event of five files)")
 	repo := fs.String("repo", "", "repository whose commits get links")
 	repoKey := fs.String("repo-key", "/bench/.git", "repository key for generated conversation files")
 	nLinks := fs.Int("links", 5000, "links to make to the repository's commits")
+	lines := fs.Bool("lines", false, "record the lines each linked commit adds as its conversation's")
 	fs.Parse(args)
 	ctx := context.Background()
 	s, err := store.Open(ctx, *db, store.Options{})
@@ -211,46 +244,119 @@ func genLinks(args []string) error {
 		return err
 	}
 	defer s.Close()
+	start := time.Now()
+	b := s.Bulk()
 	now := time.Now().UnixMilli()
 	for i := 0; i < *convs; i++ {
+		id := fmt.Sprintf("bench-conv-%05d", i)
+		at := now - int64(i)*60_000
 		var files []store.FileTouch
 		for k := 0; k < 5; k++ {
 			files = append(files, store.FileTouch{RepoKey: *repoKey, Path: fmt.Sprintf("src/pkg%d/file%d.go", (i+k)%50, (i*3+k)%400), Source: store.SourceHook})
 		}
-		a := store.Activity{ConversationID: fmt.Sprintf("bench-conv-%05d", i), Event: "afterFileEdit",
-			AtMs: now - int64(i)*60_000, Files: files, WorkspaceRoots: []string{"/bench"}, Prompt: fmt.Sprintf("bench prompt %d", i)}
-		if err := s.RecordActivity(ctx, a); err != nil {
-			return err
+		for k := 0; k < *events; k++ {
+			a := store.Activity{ConversationID: id, Event: "afterFileEdit", AtMs: at - int64(*events-k)*1000, Files: files, WorkspaceRoots: []string{"/bench"}}
+			if *events > 1 {
+				a.Files = files[k%5 : k%5+1]
+			}
+			if k == 0 {
+				a.Prompt = fmt.Sprintf("bench prompt %d", i)
+			}
+			if err := b.RecordActivity(ctx, a); err != nil {
+				return err
+			}
 		}
-		if err := s.ApplyEnrichment(ctx, store.Enrichment{ConversationID: a.ConversationID, Title: fmt.Sprintf("Bench conversation %d", i),
-			Summary: "a generated conversation", UpdatedMs: a.AtMs}); err != nil {
+		if err := b.ApplyEnrichment(ctx, store.Enrichment{ConversationID: id, Title: fmt.Sprintf("Bench conversation %d", i),
+			Summary: "a generated conversation", UpdatedMs: at}); err != nil {
 			return err
 		}
 	}
-	if *repo == "" {
-		return nil
-	}
-	out, err := exec.Command("git", "-C", *repo, "rev-list", "--all").Output()
-	if err != nil {
+	if err := b.Flush(ctx); err != nil {
 		return err
 	}
-	hashes := strings.Fields(string(out))
-	step := max(1, len(hashes) / *nLinks)
+	wrote := time.Since(start)
 	made := 0
-	for i := 0; i < len(hashes) && made < *nLinks; i += step {
-		h := hashes[i]
-		if err := s.UpsertCommit(ctx, store.Commit{Hash: h, RepoPath: *repo, RepoKey: *repoKey, CommittedAt: time.Now(), ParentCount: 1,
-			Files: []string{"big.txt"}}); err != nil {
+	if *repo != "" {
+		if made, err = genCommitLinks(ctx, s, *repo, *repoKey, *convs, *nLinks, *lines); err != nil {
 			return err
 		}
-		if err := s.AddAutoLinks(ctx, h, []store.Link{{ConversationID: fmt.Sprintf("bench-conv-%05d", made%*convs), Confidence: 0.8,
-			MatchedFiles: []string{"big.txt"}, Reason: "generated", Source: store.LinkSourceImport}}); err != nil {
-			return err
+	}
+	fmt.Fprintf(os.Stderr, "%d conversations, %d events, %d links; conversations and events in %.1f s (%.0f events/s)\n",
+		*convs, *convs**events, made, wrote.Seconds(), float64(*convs**events)/wrote.Seconds())
+	return nil
+}
+
+// genCommitLinks links n of repo's commits, evenly spread, to the
+// conversations in turn, recording each commit with the files it changes
+// and (lines) its added lines as written by that conversation.
+func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey string, convs, n int, lines bool) (int, error) {
+	out, err := exec.Command("git", "-C", repo, "rev-list", "--all").Output()
+	if err != nil {
+		return 0, err
+	}
+	all := strings.Fields(string(out))
+	step := max(1, len(all)/n)
+	var hashes []string
+	for i := 0; i < len(all) && len(hashes) < n; i += step {
+		hashes = append(hashes, all[i])
+	}
+	b := s.Bulk()
+	made := 0
+	if !lines { // every commit said to change big.txt, as the read rows' databases always were
+		for _, h := range hashes {
+			if err := b.UpsertCommit(ctx, store.Commit{Hash: h, RepoPath: repo, RepoKey: repoKey, CommittedAt: time.Now(), ParentCount: 1,
+				Files: []string{"big.txt"}}); err != nil {
+				return made, err
+			}
+			if err := b.AddAutoLinks(ctx, h, []store.Link{{ConversationID: fmt.Sprintf("bench-conv-%05d", made%convs), Confidence: 0.8,
+				MatchedFiles: []string{"big.txt"}, Reason: "generated", Source: store.LinkSourceImport}}); err != nil {
+				return made, err
+			}
+			made++
+		}
+		return made, b.Flush(ctx)
+	}
+	log := exec.Command("git", "-C", repo, "log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "--no-renames", "--format=%x01%H %ct")
+	log.Stdin = strings.NewReader(strings.Join(hashes, "\n") + "\n")
+	if out, err = log.Output(); err != nil {
+		return 0, err
+	}
+	for _, chunk := range bytes.Split(out, []byte{1}) {
+		head, body, _ := bytes.Cut(chunk, []byte{'\n'})
+		f := strings.Fields(string(head))
+		if len(f) != 2 {
+			continue
+		}
+		secs, _ := strconv.ParseInt(f[1], 10, 64)
+		added, err := gitx.ParseAddedLines(bytes.NewReader(body))
+		if err != nil {
+			return made, err
+		}
+		conv := fmt.Sprintf("bench-conv-%05d", made%convs)
+		c := store.Commit{Hash: f[0], RepoPath: repo, RepoKey: repoKey, CommittedAt: time.Unix(secs, 0), ParentCount: 1}
+		var fl []store.FileLines
+		var cl []store.CommitLine
+		for p, ls := range added {
+			c.Files = append(c.Files, p)
+			fl = append(fl, store.FileLines{Path: p, Added: len(ls), Agent: len(ls)})
+			for _, l := range ls {
+				cl = append(cl, store.CommitLine{Path: p, Line: l.Line, ConversationID: conv})
+			}
+		}
+		sort.Strings(c.Files)
+		if err := b.UpsertCommit(ctx, c); err != nil {
+			return made, err
+		}
+		if err := b.AddAutoLinks(ctx, c.Hash, []store.Link{{ConversationID: conv, Confidence: 0.8,
+			MatchedFiles: c.Files, Reason: "generated", Source: store.LinkSourceImport}}); err != nil {
+			return made, err
+		}
+		if err := b.SetCommitLines(ctx, c.Hash, fl, cl); err != nil {
+			return made, err
 		}
 		made++
 	}
-	fmt.Fprintf(os.Stderr, "%d conversations, %d links\n", *convs, made)
-	return nil
+	return made, b.Flush(ctx)
 }
 
 // genGitAI writes a git-ai authorship log (refs/notes/ai, the shape of
@@ -479,7 +585,45 @@ func median(args []string) error {
 		ds = append(ds, time.Since(start))
 	}
 	fmt.Printf("%.1f\n", ms(medianOf(ds)))
-	return nil
+	return noteRSS(*dir, input, cmdArgs...)
+}
+
+// noteRSS runs a command once more under /usr/bin/time and appends its
+// peak resident size to $BENCH_RSS.
+func noteRSS(dir string, input []byte, args ...string) error {
+	path := os.Getenv("BENCH_RSS")
+	if path == "" {
+		return nil
+	}
+	out, err := os.CreateTemp("", "benchgen-rss")
+	if err != nil {
+		return err
+	}
+	out.Close()
+	defer os.Remove(out.Name())
+	cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M", "-o", out.Name(), "--"}, args...)...)
+	cmd.Dir = dir
+	if input != nil {
+		cmd.Stdin = bytes.NewReader(input)
+	}
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%v: %v\n%s", args, err, b)
+	}
+	b, err := os.ReadFile(out.Name())
+	if err != nil {
+		return err
+	}
+	return appendRSS(path, strings.TrimSpace(string(b)), strings.Join(args, " "))
+}
+
+// appendRSS appends one command's peak resident size to the file at path.
+func appendRSS(path, kb, command string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f, "%s\t%s\n", kb, strings.ReplaceAll(command, "\n", " "))
+	return f.Close()
 }
 
 // pair runs two shell commands (three with -c) in turn, n times each, each
@@ -517,6 +661,11 @@ func pair(args []string) error {
 			ds[k] = append(ds[k], time.Since(start))
 		}
 	}
+	for _, c := range cmds {
+		if err := noteRSS(*dir, nil, "sh", "-c", c); err != nil {
+			return err
+		}
+	}
 	for k := range ds {
 		if k > 0 {
 			fmt.Print(" ")
@@ -533,3 +682,91 @@ func medianOf(ds []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// peak runs a command once and prints its wall time in ms, its own peak
+// resident size and that of the largest of its descendants, in KB, read
+// from /proc (VmHWM) every 2 ms while it runs, the peak wait4 gives (the
+// largest of the process and the children it waited for), and the CPU
+// time of all of them in ms: the two first sizes tell git-convo's memory
+// from git's. The command's output goes to stderr. Linux only.
+func peak(args []string) error {
+	fs := flag.NewFlagSet("peak", flag.ExitOnError)
+	dir := fs.String("dir", "", "working directory")
+	fs.Parse(args)
+	cmdArgs := fs.Args()
+	if len(cmdArgs) == 0 {
+		return fmt.Errorf("no command")
+	}
+	cmd := exec.Command(cmdArgs[0], cmdArgs[1:]...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = *dir, os.Stderr, os.Stderr // stdout is ours
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var own, kids int64
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			took := time.Since(start)
+			if err != nil {
+				return err
+			}
+			cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			fmt.Printf("%.0f %d %d %d %.0f\n", ms(took), own, kids, maxRSS(cmd), ms(cpu))
+			if path := os.Getenv("BENCH_RSS"); path != "" {
+				return appendRSS(path, strconv.FormatInt(own, 10), strings.Join(cmdArgs, " "))
+			}
+			return nil
+		case <-tick.C:
+			hwm, name := procStatus(cmd.Process.Pid)
+			own = max(own, hwm)
+			for _, c := range descendants(cmd.Process.Pid) {
+				// A child Go has started but not yet exec'd shares the
+				// parent's memory, under the parent's name: not git's.
+				if hwm, n := procStatus(c); n != name {
+					kids = max(kids, hwm)
+				}
+			}
+		}
+	}
+}
+
+// procStatus is a process's peak resident size in KB (VmHWM) and its
+// name (0 and "" when it is gone).
+func procStatus(pid int) (int64, string) {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	var hwm int64
+	var name string
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, _ := strings.Cut(line, ":")
+		switch k {
+		case "Name":
+			name = strings.TrimSpace(v)
+		case "VmHWM":
+			if f := strings.Fields(v); len(f) > 0 {
+				hwm, _ = strconv.ParseInt(f[0], 10, 64)
+			}
+		}
+	}
+	return hwm, name
+}
+
+// descendants are the processes below pid, from its threads' children.
+func descendants(pid int) []int {
+	var out []int
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, t := range tasks {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+				out = append(out, descendants(c)...)
+			}
+		}
+	}
+	return out
+}
