@@ -389,3 +389,60 @@ func TestShareAlsoGitAI(t *testing.T) {
 		t.Errorf("--also jj: exit %d", r.code)
 	}
 }
+
+// TestUninstallGitAIRefspec: uninstall takes out the fetch of refs/notes/ai
+// install added from a remote that has it, and only that: the same
+// refspec written by the user before an install stays, exactly once.
+func TestUninstallGitAIRefspec(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.write(a.dir, "a.go", "l1\nl2\nl3\nl4\nl5\n")
+	c := a.commit(a.dir, "a", "a.go")
+	a.addRawNote(a.dir, "refs/notes/ai", c, gitAINoteFor(c, "a.go", "claude-sonnet-4-6"))
+	a.run(a.dir, "git", "push", "-q", "origin", "main", "refs/notes/ai")
+
+	const spec = "+refs/notes/ai:refs/notes/remotes/origin/ai"
+	b := cloneAs(t, bare, "b")
+	fetch := func() []string {
+		r := b.runEnv(b.dir, b.env, "", "git", "config", "--get-all", "remote.origin.fetch")
+		return strings.Split(strings.TrimSpace(r.stdout), "\n")
+	}
+	count := func(specs []string) int {
+		n := 0
+		for _, s := range specs {
+			if s == spec {
+				n++
+			}
+		}
+		return n
+	}
+	if got := fetch(); count(got) != 1 {
+		t.Fatalf("after install: %q", got)
+	}
+	out := b.convo(b.dir, "uninstall")
+	if got := fetch(); count(got) != 0 || !strings.Contains(strings.Join(got, "\n"), "+refs/heads/*:refs/remotes/origin/*") {
+		t.Errorf("after uninstall: %q\n%s", got, out)
+	}
+	if !strings.Contains(out, "removed git config remote.origin.fetch "+spec) {
+		t.Errorf("uninstall does not say so:\n%s", out)
+	}
+	// The fetched notes stay (the team's), read-only.
+	if refs := b.run(b.dir, "git", "for-each-ref", "refs/notes/remotes/origin/ai"); refs == "" {
+		t.Errorf("the fetched notes went")
+	}
+
+	// The user's own refspec, written before install: install finds it,
+	// uninstall leaves it.
+	b.run(b.dir, "git", "config", "--add", "remote.origin.fetch", spec)
+	b.convo(b.dir, "install", "--cursor=none")
+	if got := fetch(); count(got) != 1 {
+		t.Fatalf("after the second install: %q", got)
+	}
+	b.convo(b.dir, "uninstall")
+	if got := fetch(); count(got) != 1 {
+		t.Errorf("uninstall took the user's refspec: %q", got)
+	}
+	if r := b.runEnv(b.dir, b.env, "", "git", "config", "--get-all", "convo.gitAIFetch"); r.code == 0 {
+		t.Errorf("convo.gitAIFetch left: %q", r.stdout)
+	}
+}
