@@ -106,13 +106,8 @@ func (d *Deps) commitConversations(ctx context.Context, _ *mcp.CallToolRequest, 
 		out.Conversations = append(out.Conversations, convRef(lc))
 	}
 	out.Hint = hint(out.Conversations)
-	out.OtherTools, _ = interop.ForCommit(ctx, repo, notes.Git{Dir: repo.TopLevel}, h, func(tool, session string) string {
-		// Skipped notes are counted by doctor.
-		if c, err := d.Store.GetConversation(ctx, session); err == nil && c != nil && (c.Agent == tool || c.Agent == "" && tool == "cursor") {
-			return c.ID
-		}
-		return ""
-	})
+	// Skipped notes are counted by doctor.
+	out.OtherTools, _ = interop.ForCommit(ctx, repo, notes.Git{Dir: repo.TopLevel}, h, interop.KnownIn(ctx, d.Store, "cursor"))
 	return nil, out, nil
 }
 
