@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/app/prsummary"
 	"github.com/git-convo/git-convo/pkg/interop/gitai"
 )
 
@@ -444,5 +445,119 @@ func TestUninstallGitAIRefspec(t *testing.T) {
 	}
 	if r := b.runEnv(b.dir, b.env, "", "git", "config", "--get-all", "convo.gitAIFetch"); r.code == 0 {
 		t.Errorf("convo.gitAIFetch left: %q", r.stdout)
+	}
+}
+
+// TestPRMixedTeam: pr reads other tools' records: git-ai's lines (an
+// agent's and a person's), another tool's Agent Trace range, a trailer;
+// each counted by the precedence with its source named, every claim in
+// the JSON; a commit only they cover is covered; hostile notes skipped,
+// no raw escape in any format.
+func TestPRMixedTeam(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("prmixed")
+	sb.run(repo, "git", "checkout", "-q", "-b", "feature")
+	sb.write(repo, "a.go", "l1\nl2\nl3\nl4\nl5\nl6\n")
+	c1 := sb.commit(repo, "a", "a.go")
+	sb.addRawNote(repo, "refs/notes/ai", c1, gitAINoteFor(c1, "a.go", "claude-sonnet-4-6"))
+	sb.addRawNote(repo, "refs/notes/agent-trace", c1, agentTraceFor(c1, "a.go"))
+	sb.write(repo, "b.go", "b1\nb2\n")
+	c2 := sb.commit(repo, "b\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>", "b.go")
+	sb.write(repo, "c.go", "c1\n")
+	c3 := sb.commit(repo, "c", "c.go")
+	sb.addRawNote(repo, "refs/notes/ai", c3, gitAINoteFor(c3, "c.go", `\u001b]0;pwned\u0007`))
+	sb.write(repo, "d.go", "../../etc/passwd\n")
+	c4 := sb.commit(repo, "d", "d.go")
+	sb.addRawNote(repo, "refs/notes/ai", c4, strings.Replace(gitAINoteFor(c4, "d.go", "m"), "d.go\n", "../../etc/passwd\n", 1))
+
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(sb.convo(repo, "pr", "main", "--format", "json")), &s); err != nil {
+		t.Fatal(err)
+	}
+	h := s.Headline
+	// a.go: 1-3 claude (git-ai; line 3 compass disagrees), 4 compass, 5
+	// Ann (git-ai's h_), 6 untracked; b.go: the trailer says which lines
+	// is not known; c.go, d.go: skipped notes.
+	if h.Added != 10 || h.Agent != 4 || h.Person != 1 || h.NoEdit != 1 || h.NoRecord != 4 {
+		t.Errorf("headline %+v", h.Lines)
+	}
+	if s.Commits.Covered != 1 || len(s.Commits.Uncovered) != 3 || s.NothingRecorded {
+		t.Errorf("commits %+v", s.Commits)
+	}
+	for _, u := range s.Commits.Uncovered {
+		if u.Hash == c2 && !strings.Contains(u.Reason, "Co-authored-by trailer (aider)") {
+			t.Errorf("the trailer's commit: %q", u.Reason)
+		}
+	}
+	src := map[string]int{}
+	for _, c := range h.BySource {
+		src[c.Name] = c.Lines
+	}
+	if src["git-ai's notes"] != 4 || src["compass's Agent Trace record"] != 1 || src["git-convo"] != 0 {
+		t.Errorf("by source %+v", h.BySource)
+	}
+	agents := map[string]int{}
+	for _, c := range h.ByAgent {
+		agents[c.Name] = c.Lines
+	}
+	if agents["claude"] != 3 || agents["compass"] != 1 {
+		t.Errorf("by agent %+v", h.ByAgent)
+	}
+	var ann, claude bool
+	for _, w := range h.OtherTools {
+		ann = ann || w.Person == "Ann Lee <ann@example.com>" && w.Lines == 1 && w.Attribution == "human" && w.From == "git-ai's notes"
+		claude = claude || w.Tool == "claude" && w.Model == "claude-sonnet-4-6" && w.Session == "sess-1" && w.Lines == 3
+	}
+	if !ann || !claude {
+		t.Errorf("other tools %+v", h.OtherTools)
+	}
+	for _, hk := range s.Hunks {
+		switch hk.Path {
+		case "a.go":
+			if hk.SourcesDisagree != 1 || len(hk.Claims) != 3 || len(hk.OtherTools) != 3 {
+				t.Errorf("a.go's hunk: %+v", hk)
+			}
+			for _, c := range hk.Claims {
+				if c.Source == "agent-trace" && (c.Lines != 2 || c.Answer != 1 || c.Evidence != "agent trace range") {
+					t.Errorf("compass's claim %+v", c)
+				}
+			}
+		case "b.go":
+			if len(hk.OtherTools) != 1 || hk.OtherTools[0].Tool != "aider" || hk.OtherTools[0].Lines != 0 || hk.OtherTools[0].Commit != c2 ||
+				len(hk.Claims) != 1 || hk.Claims[0].Lines != 2 || hk.Agent != 0 || hk.NoRecord != 2 {
+				t.Errorf("b.go's hunk: %+v", hk)
+			}
+		case "c.go", "d.go":
+			if len(hk.OtherTools) != 0 || hk.Claims != nil {
+				t.Errorf("%s: a skipped note claims: %+v", hk.Path, hk)
+			}
+		}
+	}
+	for _, format := range []string{"terminal", "markdown", "html", "json"} {
+		out := sb.convo(repo, "pr", "main", "--format", format, "--color", "never")
+		if strings.Contains(out, "\x1b") || strings.Contains(out, "\x07") || strings.Contains(out, "pwned") {
+			t.Errorf("%s: a hostile note reached the output:\n%q", format, out)
+		}
+		if format == "json" {
+			continue
+		}
+		for _, want := range []string{"s notes", "Ann Lee", "compass", "aider", "seen typed by git"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q:\n%s", format, want, out)
+			}
+		}
+		if format == "terminal" {
+			for _, want := range []string{"3 lines: claude (claude-sonnet-4-6), session sess-1 (from git-ai's notes; git-ai checkpoint)",
+				"1 line: Ann Lee <ann@example.com>, a person (from git-ai's notes; seen typed by git-ai)",
+				"which lines is not known: aider (gpt-4o)", "sources disagree on 1 line", "a person's, as another tool's record attests"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("terminal lacks %q:\n%s", want, out)
+				}
+			}
+		}
+	}
+	if d := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor"); !strings.Contains(d.stdout, "2 skipped by every read") {
+		t.Errorf("doctor:\n%s", d.stdout)
 	}
 }

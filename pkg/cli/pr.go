@@ -74,7 +74,7 @@ database failed), 2 (bad usage).`,
 				return err
 			}
 			s, err := prsummary.Summarize(ctx, prsummary.Input{Repo: repo, Store: rc.store, Notes: rc.shared, Args: c.Args().Slice(),
-				Home: env.Getenv("HOME"), Log: func(f string, a ...any) { env.log().Printf("share", f, a...) }})
+				Home: env.Getenv("HOME"), Log: func(f string, a ...any) { env.log().Printf("share", f, a...) }, DefaultAgent: env.Agents.Default()})
 			if err != nil {
 				if err == prsummary.ErrNoBase {
 					return usagef("%v", err)
@@ -112,6 +112,10 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 	fmt.Fprintf(&b, "  %6d  written by agents' edits\n", h.Agent)
 	fmt.Fprintf(&b, "  %6d  in recorded commits, from no recorded edit\n", h.NoEdit)
 	fmt.Fprintf(&b, "  %6d  in commits with no record %s\n", h.NoRecord, p.Dim("(nothing says who wrote them)"))
+	if h.Person > 0 {
+		fmt.Fprintf(&b, "  %6d  a person's, as another tool's record attests\n", h.Person)
+	}
+	printPROthers(&b, p, s, h.OtherTools, "  other tools' records:", "    ")
 	fmt.Fprintf(&b, "%d of %d commits covered by a record\n", s.Commits.Covered, s.Commits.Total)
 	for _, u := range s.Commits.Uncovered {
 		fmt.Fprintf(&b, "  %s %s %s\n", p.Hash(u.Short), term.Line(u.Subject), p.Dim("("+u.Reason+")"))
@@ -130,8 +134,12 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 		}
 	}
 	for _, f := range s.Files {
+		person := ""
+		if f.Person > 0 {
+			person = fmt.Sprintf(", %d a person's (another tool's record)", f.Person)
+		}
 		fmt.Fprintf(&b, "\n%s  %s\n", p.Bold(term.Line(f.Path)),
-			p.Dim(fmt.Sprintf("%d added: %d by agents, %d from no recorded edit, %d with no record", f.Added, f.Agent, f.NoEdit, f.NoRecord)))
+			p.Dim(fmt.Sprintf("%d added: %d by agents, %d from no recorded edit, %d with no record%s", f.Added, f.Agent, f.NoEdit, f.NoRecord, person)))
 		for _, hk := range s.Hunks {
 			if hk.Path != f.Path || hk.Added == 0 {
 				continue
@@ -155,10 +163,26 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 					fmt.Fprintf(&b, "        answer: %s\n", p.Dim(term.Line(oneLine(wr.Answer, 100))))
 				}
 			}
+			printPROthers(&b, p, s, hk.OtherTools, "", "      ")
+			if said := prsummary.SourcesSaid(hk); said != "" {
+				fmt.Fprintf(&b, "      %s\n", p.Dim(said+" (--format json lists every claim)"))
+			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// printPROthers prints the writers other tools' records name (under
+// head, when any), each with its lines and its source.
+func printPROthers(b *strings.Builder, p *term.Palette, s *prsummary.Summary, ws []prsummary.OtherWriter, head, indent string) {
+	if len(ws) > 0 && head != "" {
+		fmt.Fprintln(b, head)
+	}
+	for _, w := range ws {
+		fmt.Fprintf(b, "%s%s: %s %s\n", indent, prsummary.OtherWhat(w), term.Line(oneLine(s.OtherName(w), 80)),
+			p.Dim("("+term.Line(prsummary.OtherSource(w))+")"))
+	}
 }
 
 // markdownLimit is --max-length for prsummary: 0 is no limit.
