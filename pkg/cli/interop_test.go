@@ -561,3 +561,58 @@ func TestPRMixedTeam(t *testing.T) {
 		t.Errorf("doctor:\n%s", d.stdout)
 	}
 }
+
+// TestPRGitAISessionIsTheConversation: a git-ai session naming a
+// conversation git-convo knows is that conversation: where git-convo's own
+// edit evidence also wrote the lines, the two sources agree and the lines
+// count once; on a commit where no recorded edit matched, git-ai's
+// checkpoint gives the lines to the conversation, and says the sources
+// disagree.
+func TestPRGitAISessionIsTheConversation(t *testing.T) {
+	skipOnWindows(t)
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
+	conv := "3f1c9a52-7d0e-4b8e-9a61-2c5d8e4f7a10"
+	a.conversation(t, conv, "Add a limiter", "Added it.", "add a limiter", "limit.go", "package limit\n\nfunc Allow() bool {\n\treturn true\n}\n")
+	c1 := a.commit(a.dir, "limiter", "limit.go")
+	a.addRawNote(a.dir, "refs/notes/ai", c1, a.convo(a.dir, "trace", "--format", "git-ai", c1))
+	a.write(a.dir, "wait.go", "package limit\n\nfunc Wait() {}\n")
+	c2 := a.commit(a.dir, "wait", "wait.go")
+	key := gitai.SessionKey("cursor", conv)
+	a.addRawNote(a.dir, "refs/notes/ai", c2, "wait.go\n  "+key+"::t_66554433221100 1-3\n---\n"+
+		`{"schema_version":"authorship/3.0.0","base_commit_sha":"`+c2+`","prompts":{},`+
+		`"sessions":{"`+key+`":{"agent_id":{"tool":"cursor","id":"`+conv+`","model":"gpt-5"}}}}`)
+
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(a.convo(a.dir, "pr", "main", "--format", "json")), &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Conversations) != 1 || s.Conversations[0].ID != conv || s.Conversations[0].Title != "Add a limiter" {
+		t.Fatalf("conversations %+v", s.Conversations)
+	}
+	for _, hk := range s.Hunks {
+		switch hk.Path {
+		case "limit.go":
+			if hk.Agent != 4 || hk.SourcesAgree != 4 || hk.SourcesDisagree != 0 || len(hk.Writers) != 1 || len(hk.OtherTools) != 0 {
+				t.Errorf("limit.go: %+v", hk)
+			}
+		case "wait.go":
+			if hk.Agent != 2 || hk.SourcesDisagree != 2 || len(hk.OtherTools) != 1 || hk.OtherTools[0].Conversation != conv ||
+				hk.OtherTools[0].From != "git-ai's notes" {
+				t.Errorf("wait.go: %+v", hk)
+			}
+			for _, w := range hk.Writers {
+				if w.Conversation == conv && w.Lines == 0 {
+					t.Errorf("wait.go: the conversation shown as linked, wrote none: %+v", w)
+				}
+			}
+		}
+	}
+	if s.Conversations[0].Lines != 6 || s.Headline.Agent != 6 {
+		t.Errorf("the conversation's lines %d, agent's %d; want 6 (4 + 2)", s.Conversations[0].Lines, s.Headline.Agent)
+	}
+	if text := a.convo(a.dir, "pr", "main"); !strings.Contains(text, "2 lines: Add a limiter (from git-ai's notes; git-ai checkpoint)") {
+		t.Errorf("terminal:\n%s", text)
+	}
+}
