@@ -43,7 +43,8 @@ were opened on it), most recently active first. --all lists every repository's.`
 				return err
 			}
 			list = rc.sharedConversations(ctx, list, f)
-			if len(list) > 0 { // nothing to page: no empty pager after the hint
+			list = rc.withSessionCommits(ctx, list) // docs/interop.md
+			if len(list) > 0 {                      // nothing to page: no empty pager after the hint
 				rc.startPager()
 				defer rc.stopPager()
 			}

@@ -500,3 +500,39 @@ func writeGitAI(ctx context.Context, env *Env, g notes.Git, st *store.Store, has
 	}
 	return interop.WriteGitAI(ctx, g, logs)
 }
+
+// withSessionCommits adds to each conversation's commit count the commits
+// git-ai's notes give to its session (same agent, same id) that git-convo
+// does not link, as list_conversation_commits lists them. Without
+// git-ai's refs it reads nothing.
+func (rc *readContext) withSessionCommits(ctx context.Context, list []store.ConversationSummary) []store.ConversationSummary {
+	if rc.repo == nil || len(list) == 0 {
+		return list
+	}
+	repo, g := discovered(rc.repo)
+	sessions, skips := interop.ReadSessions(ctx, repo, g)
+	for _, s := range skips {
+		rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
+	}
+	if len(sessions) == 0 {
+		return list
+	}
+	var shared map[string][]store.LinkedConversation
+	if recs, err := rc.shared.All(ctx); err == nil {
+		shared = notes.ByConversation(recs)
+	}
+	for i := range list {
+		cs := &list[i]
+		var have []string
+		if lcs, err := rc.store.CommitsForConversation(ctx, cs.ID); err == nil {
+			for _, lc := range lcs {
+				have = append(have, lc.CommitHash)
+			}
+		}
+		for _, lc := range shared[cs.ID] {
+			have = append(have, lc.CommitHash)
+		}
+		cs.Commits += len(sessions.Commits(rc.env.agentOrDefault(cs.Agent), cs.ID, have))
+	}
+	return list
+}

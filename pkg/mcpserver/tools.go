@@ -153,6 +153,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 	}
 	var convs []store.Conversation
 	var shared map[string][]store.LinkedConversation // teammates' notes
+	dir := d.Dir                                     // the repository whose git-ai notes give commits
 	switch {
 	case in.ConversationID != "":
 		ids, err := d.Store.ResolveConversationID(ctx, in.ConversationID)
@@ -217,12 +218,14 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			return nil, out, err
 		}
 		// The same merge, filters and limit as git convo conversations.
-		recs := sharedRecords(ctx, firstNonEmpty(f.Root, d.Dir))
+		dir = firstNonEmpty(f.Root, d.Dir)
+		recs := sharedRecords(ctx, dir)
 		shared = notes.ByConversation(recs)
 		for _, cs := range notes.AddConversations(recs, list, f) {
 			convs = append(convs, cs.Conversation)
 		}
 	}
+	repo, sessions := d.sessionsIn(ctx, dir)
 	for _, c := range convs {
 		commits, err := d.Store.CommitsForConversation(ctx, c.ID)
 		if err != nil {
@@ -239,6 +242,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			cc.Origin = "notes"
 		}
 		addSharedCommits(&cc, shared[c.ID])
+		addSessionCommits(repo, sessions, &cc)
 		out.Conversations = append(out.Conversations, cc)
 	}
 	return nil, out, nil
@@ -280,6 +284,9 @@ type FileConversation struct {
 type FileCommit struct {
 	CommitRef
 	Conversations []ConversationRef `json:"conversations"`
+	// OtherTools: the writers other tools' records name in the file's
+	// lines of the commit, and its trailers' agents (docs/interop.md).
+	OtherTools []interop.Writer `json:"otherTools,omitempty"`
 }
 
 // FileOutput is get_file_context's result.
@@ -288,6 +295,9 @@ type FileOutput struct {
 	Conversations []FileConversation `json:"conversations"`
 	Commits       []FileCommit       `json:"commits"`
 	Hints         []string           `json:"hints"`
+	// OtherTools: every writer other tools' records name in the file's
+	// lines, over its commits, that is no conversation git-convo knows.
+	OtherTools []interop.Writer `json:"otherTools,omitempty"`
 }
 
 func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileInput) (*mcp.CallToolResult, FileOutput, error) {
@@ -366,6 +376,7 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 		out.Conversations = append(out.Conversations, fc)
 	}
 	addSharedFileContext(ctx, repo, rel, limit, in.Keywords, &out)
+	d.addOtherFileContext(ctx, repo, rel, limit, &out)
 	sort.SliceStable(out.Conversations, func(i, j int) bool { return out.Conversations[i].Score > out.Conversations[j].Score })
 	if len(out.Conversations) > limit {
 		out.Conversations = out.Conversations[:limit]
