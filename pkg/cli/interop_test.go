@@ -616,3 +616,94 @@ func TestPRGitAISessionIsTheConversation(t *testing.T) {
 		t.Errorf("terminal:\n%s", text)
 	}
 }
+
+// TestHostileOtherNotesInPRAndMCP: the readers pr, conversations and the
+// MCP tools get_file_context and list_conversation_commits use meet
+// malformed git-ai logs, 100,000 entries, ranges claiming 10^8 lines,
+// ranges past a file's end, paths outside the tree and escapes in model
+// names: each answers at once, claims nothing from the refused notes,
+// prints no raw escape, and doctor counts them.
+func TestHostileOtherNotesInPRAndMCP(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("hostile2")
+	sb.run(repo, "git", "checkout", "-q", "-b", "feature")
+	_, meta, _ := strings.Cut(gitAINoteFor("X", "a.go", "m"), "---\n")
+	var many, huge strings.Builder
+	for i := range 100_000 {
+		many.WriteString("  s_00112233445566::t_66554433221100 " + strconv.Itoa(i%2+1) + "\n")
+	}
+	for range 100 {
+		huge.WriteString("  s_00112233445566::t_66554433221100 1-1000000\n")
+	}
+	notes := map[string]func(c string) string{
+		"many.go": func(c string) string {
+			return "many.go\n" + many.String() + "---\n" + strings.Replace(meta, `"X"`, `"`+c+`"`, 1)
+		},
+		"huge.go": func(c string) string {
+			return "huge.go\n" + huge.String() + "---\n" + strings.Replace(meta, `"X"`, `"`+c+`"`, 1)
+		},
+		"broken.go":  func(c string) string { return "broken.go\n  s_00112233445566::t_66554433221100 1\n" + meta },
+		"escape.go":  func(c string) string { return gitAINoteFor(c, "escape.go", `\u001b]0;pwned\u0007`) },
+		"outside.go": func(c string) string { return gitAINoteFor(c, "../../outside.go", "m") },
+		"past.go":    func(c string) string { return strings.Replace(gitAINoteFor(c, "past.go", "m"), " 1-3\n", " 1-50\n", 1) },
+	}
+	paths := []string{"many.go", "huge.go", "broken.go", "escape.go", "outside.go", "past.go"}
+	for _, p := range paths {
+		sb.write(repo, p, "x1\nx2\n")
+		c := sb.commit(repo, p, p)
+		sb.addRawNote(repo, "refs/notes/ai", c, notes[p](c))
+	}
+	sb.addRawNote(repo, "refs/notes/agent-trace", "HEAD", strings.Replace(agentTraceFor(strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD")), "past.go"),
+		`"past.go"`, `"../escape/\u001b[31m"`, 1))
+
+	clean := func(what, out string) {
+		t.Helper()
+		if strings.ContainsAny(out, "\x1b\x07") || strings.Contains(out, "pwned") {
+			t.Errorf("%s: a hostile note reached the output:\n%q", what, out)
+		}
+	}
+	for _, format := range []string{"terminal", "json", "markdown", "html"} {
+		r := sb.runWithin(20*time.Second, repo, "pr", "main", "--format", format, "--color", "never")
+		if r.code != 0 {
+			t.Fatalf("pr --format %s: exit %d\n%s", format, r.code, r.stderr)
+		}
+		clean("pr "+format, r.stdout)
+		if format != "json" {
+			continue
+		}
+		var s prsummary.Summary
+		if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+			t.Fatal(err)
+		}
+		// Only past.go's note is read (its lines 1-2 exist; the rest claim
+		// nothing there).
+		if s.Headline.Agent != 2 || s.Commits.Covered != 1 || len(s.Headline.OtherTools) != 1 {
+			t.Errorf("pr: headline %+v, commits %+v, other tools %+v", s.Headline.Lines, s.Commits, s.Headline.OtherTools)
+		}
+	}
+	r := sb.runWithin(20*time.Second, repo, "conversations", "--json")
+	if r.code != 0 {
+		t.Errorf("conversations: exit %d\n%s", r.code, r.stderr)
+	}
+	clean("conversations", r.stdout)
+	tool := mcpClient(t, sb, repo)
+	for _, p := range paths {
+		out, isErr := tool("get_file_context", map[string]any{"filePath": p})
+		clean("get_file_context "+p, out)
+		if isErr || p != "past.go" && strings.Contains(out, "otherTools") {
+			t.Errorf("get_file_context %s: %s", p, out)
+		}
+	}
+	out, isErr := tool("list_conversation_commits", map[string]any{})
+	clean("list_conversation_commits", out)
+	if isErr {
+		t.Errorf("list_conversation_commits: %s", out)
+	}
+	d := sb.runWithin(20*time.Second, repo, "doctor")
+	clean("doctor", d.stdout)
+	if !strings.Contains(d.stdout, "7 skipped by every read") { // past.go's too: only doctor reads the files
+
+		t.Errorf("doctor:\n%s", d.stdout)
+	}
+}
