@@ -391,7 +391,7 @@ func setupGitAI(ctx context.Context, env *Env, g notes.Git, bound time.Duration)
 		env.log().Printf("interop", "git-ai's notes of %s at install: %v", s.Remote, err)
 	}
 	if added {
-		fmt.Fprintf(env.Stdout, "%s has git-ai's notes (refs/notes/ai): git fetch brings them, read-only, for blame, show and log\n", term.Line(s.Remote))
+		fmt.Fprintf(env.Stdout, "%s has git-ai's notes (refs/notes/ai): git fetch brings them, read-only, for blame, show, log, stats and pr\n", term.Line(s.Remote))
 	}
 }
 

@@ -26,6 +26,14 @@ commits covered by a record and those not, the conversations of each file, and f
 the conversation, the prompt behind the edit (its first meaningful line) and the agent's
 recorded answer to it, the link's confidence and its evidence (position, text match, agent commit, overlap only, manual).
 
+Other tools' records count too (docs/interop.md): git-ai's notes (refs/notes/ai), other
+tools' Agent Trace records (refs/notes/agent-trace) and commit trailers. Where git-convo's own
+edit evidence names a line's writer, that answer stands; elsewhere the strongest claim answers
+(an agent's own edit, then an Agent Trace range, then a trailer), named with its source ("from
+git-ai's notes"). A person git-ai saw typing is counted as that person's line, not as "no
+record"; a commit only another tool's record covers is covered; a trailer names an agent,
+never which lines. --format json carries every claim with its source.
+
 With no range: the current branch against its upstream's merge base, else against
 origin/HEAD. It reads the local database and the shared notes: notes alone are enough (CI).
 Secret-looking strings are redacted as share redacts them ("[redacted: github token]").
