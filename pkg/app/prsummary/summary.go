@@ -366,9 +366,6 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 		w, wrote := b.writers[bl.Commit][link.NormPath(bl.Filename)][bl.OrigLine]
 		switch {
 		case wrote:
-			if v, spoke := b.claimsOn(bl, w, true); spoke {
-				hc.note(bl.Commit, v) // git-convo's answer stands; the others agree or not
-			}
 			b.bySource[SourceGitConvo]++
 			out.Agent++
 			k := key{w.ConversationID, bl.Commit, w.GenerationID}
@@ -379,6 +376,9 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 				order = append(order, k)
 			}
 			wr.Lines++
+			if v, spoke := b.claimsOn(bl, w, true); spoke {
+				hc.note(bl.Commit, v) // git-convo's answer stands; the others agree or not
+			}
 			c := b.convs[w.ConversationID]
 			c.Lines++
 			b.agents[orUnknown(c.Agent)]++
