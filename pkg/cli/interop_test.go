@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 	"github.com/git-convo/git-convo/pkg/interop/gitai"
 )
 
@@ -705,5 +706,53 @@ func TestHostileOtherNotesInPRAndMCP(t *testing.T) {
 	if !strings.Contains(d.stdout, "7 skipped by every read") { // past.go's too: only doctor reads the files
 
 		t.Errorf("doctor:\n%s", d.stdout)
+	}
+}
+
+// TestPRRealGitAINote: a note git-ai wrote (../shared/fixtures/git-ai),
+// on a commit of a file with its lines: pr counts the session's lines as
+// claude's, the h_ line as its person's, the rest as no recorded edit.
+func TestPRRealGitAINote(t *testing.T) {
+	skipOnWindows(t)
+	note, err := os.ReadFile(filepath.Join(cursortest.Shared(t, "git-ai", "notes"), "claude-session-plus-human__080f09d0468af23001c0ece1c436fdf983c825df.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := newSandbox(t)
+	repo := sb.repo("real")
+	sb.run(repo, "git", "checkout", "-q", "-b", "feature")
+	var body strings.Builder
+	for n := 1; n <= 600; n++ {
+		body.WriteString("line " + strconv.Itoa(n) + "\n")
+	}
+	sb.write(repo, "src/commands/usage.rs", body.String())
+	c := sb.commit(repo, "usage", "src/commands/usage.rs")
+	text := strings.Replace(string(note), "080f09d0468af23001c0ece1c436fdf983c825df", c, 1) // the log as if on this commit
+	sb.addRawNote(repo, "refs/notes/ai", c, text)
+	l, err := gitai.Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, person := 0, 0
+	for n, who := range l.Lines("src/commands/usage.rs") {
+		switch {
+		case n > 600:
+		case who.IsAI():
+			agent++
+		default:
+			person++
+		}
+	}
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(sb.convo(repo, "pr", "main", "--json")), &s); err != nil {
+		t.Fatal(err)
+	}
+	h := s.Headline
+	if agent < 500 || person != 1 || h.Agent != agent || h.Person != person || h.NoEdit != 600-agent-person || s.Commits.Covered != 1 {
+		t.Errorf("headline %+v, want agent %d, person %d", h.Lines, agent, person)
+	}
+	if len(h.OtherTools) != 2 || h.OtherTools[0].Tool != "claude" || h.OtherTools[0].Session != "7df70395-9a7f-4c32-bf67-e29d2b57634a" ||
+		h.OtherTools[1].Person != "Lincoln de Sousa <lincoln@clarete.li>" {
+		t.Errorf("other tools %+v", h.OtherTools)
 	}
 }
