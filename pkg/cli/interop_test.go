@@ -558,6 +558,13 @@ func TestPRMixedTeam(t *testing.T) {
 			}
 		}
 	}
+	// A range of the trailer's commit alone: nothing recorded, and it says
+	// a trailer names an agent.
+	var only prsummary.Summary
+	if err := json.Unmarshal([]byte(sb.convo(repo, "pr", c1+".."+c2, "--json")), &only); err != nil || !only.NothingRecorded ||
+		!strings.Contains(only.Message, "A commit trailer names an agent in 1 of them") {
+		t.Errorf("the trailer's commit alone: %v %+v", err, only.Message)
+	}
 	if d := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor"); !strings.Contains(d.stdout, "2 skipped by every read") {
 		t.Errorf("doctor:\n%s", d.stdout)
 	}

@@ -267,6 +267,9 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 		s.NothingRecorded = true
 		s.Message = fmt.Sprintf("Nothing recorded for %s: none of its %d commits has a git-convo record (local, or in fetched notes).",
 			s.Range, len(commits))
+		if n := len(trailerOnly); n > 0 {
+			s.Message += fmt.Sprintf(" A commit trailer names an agent in %d of them (which lines is not known).", n)
+		}
 	default:
 		s.Message = fmt.Sprintf("%d of %d non-blank added lines written by agents; %d of %d commits covered by a record.",
 			s.Headline.Agent, s.Headline.Added, s.Commits.Covered, s.Commits.Total) + b.othersSaid()
