@@ -36,13 +36,11 @@ func (rc *readContext) readOtherClaims(ctx context.Context, hashes []string, pat
 	if paths != nil {
 		want = func(p string) bool { return paths[link.NormPath(p)] }
 	}
-	oc := rc.readOtherNotes(ctx, rc.otherReader(repo, g, interop.Refs(ctx, g)), hashes, want)
-	msgs, _ := repo.MessagesInProcess(hashes) // a commit not readable in process: no trailers
-	for h, m := range msgs {
-		if cs := interop.TrailerClaims(m); len(cs) > 0 {
-			oc.commit[h] = cs
-		}
+	said, skips := interop.ReadCommits(ctx, repo, g, hashes, want, nil)
+	for _, s := range skips {
+		rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
 	}
+	oc := otherClaims{lines: said.Lines, commit: said.Commit}
 	rc.knownConversations(ctx, &oc)
 	return oc
 }
@@ -91,35 +89,7 @@ func (rc *readContext) knownConversations(ctx context.Context, oc *otherClaims) 
 	if rc.ready() != nil || rc.store == nil {
 		return
 	}
-	known := map[string]string{} // tool \x00 session -> conversation id ("" none)
-	resolve := func(c *interop.Claim) {
-		if c.Session == "" || c.Tool == "" || c.Conversation != "" {
-			return
-		}
-		k := c.Tool + "\x00" + c.Session
-		id, seen := known[k]
-		if !seen {
-			if conv, err := rc.store.GetConversation(ctx, c.Session); err == nil && conv != nil && rc.env.agentOrDefault(conv.Agent) == c.Tool {
-				id = conv.ID
-			}
-			known[k] = id
-		}
-		c.Conversation = id
-	}
-	for _, byPath := range oc.lines {
-		for _, byLine := range byPath {
-			for _, cs := range byLine {
-				for i := range cs {
-					resolve(&cs[i])
-				}
-			}
-		}
-	}
-	for _, cs := range oc.commit {
-		for i := range cs {
-			resolve(&cs[i])
-		}
-	}
+	interop.Said{Lines: oc.lines, Commit: oc.commit}.Name(interop.KnownIn(ctx, rc.store, rc.env.Agents.Default()))
 }
 
 // any reports whether other tools said anything of these commits.
