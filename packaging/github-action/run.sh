@@ -53,6 +53,14 @@ main() {
   # The notes, where teammates' clones shared them; and both ends of the range.
   git fetch --quiet --no-tags "$remote" "+refs/notes/convo*:refs/notes/remotes/$remote/convo*" ||
     say "no notes fetched from $remote (refs/notes/convo): nothing shared yet?"
+  # Other tools' notes (git-ai's, Agent Trace records; docs/interop.md), where the
+  # remote has them: pr reads them beside git-convo's. git-ai's go where install
+  # puts them, never into refs/notes/ai.
+  for ref in $(git ls-remote --refs "$remote" refs/notes/ai refs/notes/agent-trace 2>/dev/null | cut -f2); do
+    dst=$ref
+    [ "$ref" = refs/notes/ai ] && dst="refs/notes/remotes/$remote/ai"
+    git fetch --quiet --no-tags "$remote" "+$ref:$dst" || say "cannot fetch $ref"
+  done
   for c in "$CONVO_BASE" "$CONVO_HEAD"; do
     git cat-file -e "$c^{commit}" 2>/dev/null || git fetch --quiet --no-tags "$remote" "$c" || say "cannot fetch $c"
   done

@@ -181,20 +181,6 @@ func (a *App) SharedFileCommits(ctx context.Context, repo *gitx.Repo, rel string
 	return out
 }
 
-// OtherTools is what git-ai's notes, other tools' Agent Trace records and
-// trailers say of commit h of repo, each writer with its source; a session
-// s knows is named by its conversation id.
-func (a *App) OtherTools(ctx context.Context, s *Store, repo *gitx.Repo, h string) []OtherWriter {
-	out, _ := interop.ForCommit(ctx, repo, notes.Git{Dir: repo.TopLevel}, h, func(tool, session string) string {
-		// Skipped notes are counted by doctor.
-		if c, err := s.GetConversation(ctx, session); err == nil && c != nil && (c.Agent == tool || c.Agent == "" && tool == "cursor") {
-			return c.ID
-		}
-		return ""
-	})
-	return out
-}
-
 // SummaryRequest names a range of a repository's commits to summarise.
 type SummaryRequest struct {
 	Repo *gitx.Repo
@@ -217,6 +203,7 @@ func (a *App) Summary(ctx context.Context, s *Store, req SummaryRequest) (*prsum
 	in := prsummary.Input{Repo: req.Repo, Store: s, Notes: rd, Args: req.Args, Home: req.Home,
 		Log: func(f string, args ...any) { a.Log().Printf("share", f, args...) }}
 	if a.cfg.Agents != nil { // the agent's words before each edit, from its transcript
+		in.DefaultAgent = a.cfg.Agents.Default()
 		in.Transcript = func(ctx context.Context, conv store.Conversation) (*source.Conversation, error) {
 			return a.cfg.Agents.Conversation(ctx, a.cfg.Getenv, conv)
 		}

@@ -43,6 +43,8 @@ were opened on it), most recently active first. --all lists every repository's.`
 				return err
 			}
 			list = rc.sharedConversations(ctx, list, f)
+			// git-ai's commits of each conversation's session (docs/interop.md).
+			list = rc.withSessionCommits(ctx, list)
 			if len(list) > 0 { // nothing to page: no empty pager after the hint
 				rc.startPager()
 				defer rc.stopPager()

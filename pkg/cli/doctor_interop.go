@@ -29,7 +29,7 @@ func doctorInterop(ctx context.Context, repo *gitx.Repo) []check {
 		counts = append(counts, fmt.Sprintf("%d note(s) on %s", rep.Notes[r], r))
 	}
 	sort.Strings(counts)
-	c := check{Name: "other tools' notes", OK: true, Detail: "read by blame, show and log: " + strings.Join(counts, ", ")}
+	c := check{Name: "other tools' notes", OK: true, Detail: "read by blame, show, log, stats, pr and the MCP tools: " + strings.Join(counts, ", ")}
 	if n := len(rep.Skipped); n > 0 {
 		c.Warn = true
 		var why []string

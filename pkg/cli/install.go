@@ -169,7 +169,8 @@ from that agent's user-level configuration, which serves every repository.
 ` + agentParagraphs(env, func(w source.Words) string { return w.Uninstall }) + `
 It also takes out the sharing settings (convo.share, convo.sharePrompts,
 convo.shareRemote, convo.shareWriter: a later install never shares unasked), the notes
-fetch refspecs and notes.rewriteRef, and the files git-convo keeps in .git
+fetch refspecs (the fetch of git-ai's refs/notes/ai too, where install added it; never one
+you wrote) and notes.rewriteRef, and the files git-convo keeps in .git
 (git-convo-share.json, git-convo-fetched.json, git-convo-derived.jsonl); it records the
 commits the hooks queued first. It ends by naming what stays and how to remove it: the
 user-level agent hooks and MCP server (without --<agent>), the links recorded in

@@ -35,13 +35,11 @@ func (rc *readContext) readOtherClaims(ctx context.Context, hashes []string, pat
 	if paths != nil {
 		want = func(p string) bool { return paths[link.NormPath(p)] }
 	}
-	oc := rc.readOtherNotes(ctx, rc.otherReader(repo, g, interop.Refs(ctx, g)), hashes, want)
-	msgs, _ := repo.MessagesInProcess(hashes) // a commit not readable in process: no trailers
-	for h, m := range msgs {
-		if cs := interop.TrailerClaims(m); len(cs) > 0 {
-			oc.commit[h] = cs
-		}
+	said, skips := interop.ReadCommits(ctx, repo, g, hashes, want, nil)
+	for _, s := range skips {
+		rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
 	}
+	oc := otherClaims{lines: said.Lines, commit: said.Commit}
 	rc.knownConversations(ctx, &oc)
 	return oc
 }
@@ -93,24 +91,10 @@ func discovered(repo *gitx.Repo) (*gitx.Repo, notes.Git) {
 // and session are one git-convo knows (git-ai's agent_id: same tool, same
 // id): it is that conversation, not a second one.
 func (rc *readContext) knownConversations(ctx context.Context, oc *otherClaims) {
-	resolve := rc.conversationResolver(ctx)
-	if resolve == nil {
+	if rc.ready() != nil || rc.store == nil {
 		return
 	}
-	for _, byPath := range oc.lines {
-		for _, byLine := range byPath {
-			for _, cs := range byLine {
-				for i := range cs {
-					resolve(&cs[i])
-				}
-			}
-		}
-	}
-	for _, cs := range oc.commit {
-		for i := range cs {
-			resolve(&cs[i])
-		}
-	}
+	interop.Said{Lines: oc.lines, Commit: oc.commit}.Name(interop.KnownIn(ctx, rc.store, rc.env.Agents.Default()))
 }
 
 // conversationResolver names, on a claim, git-convo's conversation with
@@ -119,20 +103,11 @@ func (rc *readContext) conversationResolver(ctx context.Context) func(c *interop
 	if rc.ready() != nil || rc.store == nil {
 		return nil
 	}
-	known := map[string]string{} // tool \x00 session -> conversation id ("" none)
+	known := interop.KnownIn(ctx, rc.store, rc.env.Agents.Default())
 	return func(c *interop.Claim) {
-		if c.Session == "" || c.Tool == "" || c.Conversation != "" {
-			return
+		if c.Session != "" && c.Tool != "" && c.Conversation == "" {
+			c.Conversation = known(c.Tool, c.Session)
 		}
-		k := c.Tool + "\x00" + c.Session
-		id, seen := known[k]
-		if !seen {
-			if conv, err := rc.store.GetConversation(ctx, c.Session); err == nil && conv != nil && rc.env.agentOrDefault(conv.Agent) == c.Tool {
-				id = conv.ID
-			}
-			known[k] = id
-		}
-		c.Conversation = id
 	}
 }
 
@@ -409,7 +384,7 @@ func setupGitAI(ctx context.Context, env *Env, g notes.Git, bound time.Duration)
 		env.log().Printf("interop", "git-ai's notes of %s at install: %v", s.Remote, err)
 	}
 	if added {
-		fmt.Fprintf(env.Stdout, "%s has git-ai's notes (refs/notes/ai): git fetch brings them, read-only, for blame, show and log\n", term.Line(s.Remote))
+		fmt.Fprintf(env.Stdout, "%s has git-ai's notes (refs/notes/ai): git fetch brings them, read-only, for blame, show, log, stats and pr\n", term.Line(s.Remote))
 	}
 }
 
@@ -481,4 +456,40 @@ func (rc *readContext) otherFileStats(ctx context.Context, hashes []string, loca
 		}
 	}
 	return local, sources
+}
+
+// withSessionCommits adds to each conversation's commit count the commits
+// git-ai's notes give to its session (same agent, same id) that git-convo
+// does not link, as list_conversation_commits lists them. Without
+// git-ai's refs it reads nothing.
+func (rc *readContext) withSessionCommits(ctx context.Context, list []store.ConversationSummary) []store.ConversationSummary {
+	if rc.repo == nil || len(list) == 0 {
+		return list
+	}
+	repo, g := discovered(rc.repo)
+	sessions, skips := interop.ReadSessions(ctx, repo, g)
+	for _, s := range skips {
+		rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
+	}
+	if len(sessions) == 0 {
+		return list
+	}
+	var shared map[string][]store.LinkedConversation
+	if recs, err := rc.shared.All(ctx); err == nil {
+		shared = notes.ByConversation(recs)
+	}
+	for i := range list {
+		cs := &list[i]
+		var have []string
+		if lcs, err := rc.store.CommitsForConversation(ctx, cs.ID); err == nil {
+			for _, lc := range lcs {
+				have = append(have, lc.CommitHash)
+			}
+		}
+		for _, lc := range shared[cs.ID] {
+			have = append(have, lc.CommitHash)
+		}
+		cs.Commits += len(sessions.Commits(rc.env.agentOrDefault(cs.Agent), cs.ID, have))
+	}
+	return list
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/app/prsummary"
+	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 	"github.com/git-convo/git-convo/pkg/interop/gitai"
 )
 
@@ -388,5 +390,377 @@ func TestShareAlsoGitAI(t *testing.T) {
 	}
 	if r := a.runEnv(a.dir, a.env, "", "git", "convo", "share", "on", "--also", "jj"); r.code != 2 {
 		t.Errorf("--also jj: exit %d", r.code)
+	}
+}
+
+// TestUninstallGitAIRefspec: uninstall takes out the fetch of refs/notes/ai
+// install added from a remote that has it, and only that: the same
+// refspec written by the user before an install stays, exactly once.
+func TestUninstallGitAIRefspec(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.write(a.dir, "a.go", "l1\nl2\nl3\nl4\nl5\n")
+	c := a.commit(a.dir, "a", "a.go")
+	a.addRawNote(a.dir, "refs/notes/ai", c, gitAINoteFor(c, "a.go", "claude-sonnet-4-6"))
+	a.run(a.dir, "git", "push", "-q", "origin", "main", "refs/notes/ai")
+
+	const spec = "+refs/notes/ai:refs/notes/remotes/origin/ai"
+	b := cloneAs(t, bare, "b")
+	fetch := func() []string {
+		r := b.runEnv(b.dir, b.env, "", "git", "config", "--get-all", "remote.origin.fetch")
+		return strings.Split(strings.TrimSpace(r.stdout), "\n")
+	}
+	count := func(specs []string) int {
+		n := 0
+		for _, s := range specs {
+			if s == spec {
+				n++
+			}
+		}
+		return n
+	}
+	if got := fetch(); count(got) != 1 {
+		t.Fatalf("after install: %q", got)
+	}
+	out := b.convo(b.dir, "uninstall")
+	if got := fetch(); count(got) != 0 || !strings.Contains(strings.Join(got, "\n"), "+refs/heads/*:refs/remotes/origin/*") {
+		t.Errorf("after uninstall: %q\n%s", got, out)
+	}
+	if !strings.Contains(out, "removed git config remote.origin.fetch "+spec) {
+		t.Errorf("uninstall does not say so:\n%s", out)
+	}
+	// The fetched notes stay (the team's), read-only.
+	if refs := b.run(b.dir, "git", "for-each-ref", "refs/notes/remotes/origin/ai"); refs == "" {
+		t.Errorf("the fetched notes went")
+	}
+
+	// The user's own refspec, written before install: install finds it,
+	// uninstall leaves it.
+	b.run(b.dir, "git", "config", "--add", "remote.origin.fetch", spec)
+	b.convo(b.dir, "install", "--cursor=none")
+	if got := fetch(); count(got) != 1 {
+		t.Fatalf("after the second install: %q", got)
+	}
+	b.convo(b.dir, "uninstall")
+	if got := fetch(); count(got) != 1 {
+		t.Errorf("uninstall took the user's refspec: %q", got)
+	}
+	if r := b.runEnv(b.dir, b.env, "", "git", "config", "--get-all", "convo.gitAIFetch"); r.code == 0 {
+		t.Errorf("convo.gitAIFetch left: %q", r.stdout)
+	}
+}
+
+// TestPRMixedTeam: pr reads other tools' records: git-ai's lines (an
+// agent's and a person's), another tool's Agent Trace range, a trailer;
+// each counted by the precedence with its source named, every claim in
+// the JSON; a commit only they cover is covered; hostile notes skipped,
+// no raw escape in any format.
+func TestPRMixedTeam(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("prmixed")
+	sb.run(repo, "git", "checkout", "-q", "-b", "feature")
+	sb.write(repo, "a.go", "l1\nl2\nl3\nl4\nl5\nl6\n")
+	c1 := sb.commit(repo, "a", "a.go")
+	sb.addRawNote(repo, "refs/notes/ai", c1, gitAINoteFor(c1, "a.go", "claude-sonnet-4-6"))
+	sb.addRawNote(repo, "refs/notes/agent-trace", c1, agentTraceFor(c1, "a.go"))
+	sb.write(repo, "b.go", "b1\nb2\n")
+	c2 := sb.commit(repo, "b\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>", "b.go")
+	sb.write(repo, "c.go", "c1\n")
+	c3 := sb.commit(repo, "c", "c.go")
+	sb.addRawNote(repo, "refs/notes/ai", c3, gitAINoteFor(c3, "c.go", `\u001b]0;pwned\u0007`))
+	sb.write(repo, "d.go", "../../etc/passwd\n")
+	c4 := sb.commit(repo, "d", "d.go")
+	sb.addRawNote(repo, "refs/notes/ai", c4, strings.Replace(gitAINoteFor(c4, "d.go", "m"), "d.go\n", "../../etc/passwd\n", 1))
+
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(sb.convo(repo, "pr", "main", "--format", "json")), &s); err != nil {
+		t.Fatal(err)
+	}
+	h := s.Headline
+	// a.go: 1-3 claude (git-ai; line 3 compass disagrees), 4 compass, 5
+	// Ann (git-ai's h_), 6 untracked; b.go: the trailer says which lines
+	// is not known; c.go, d.go: skipped notes.
+	if h.Added != 10 || h.Agent != 4 || h.Person != 1 || h.NoEdit != 1 || h.NoRecord != 4 {
+		t.Errorf("headline %+v", h.Lines)
+	}
+	if s.Commits.Covered != 1 || len(s.Commits.Uncovered) != 3 || s.NothingRecorded {
+		t.Errorf("commits %+v", s.Commits)
+	}
+	for _, u := range s.Commits.Uncovered {
+		if u.Hash == c2 && !strings.Contains(u.Reason, "Co-authored-by trailer (aider)") {
+			t.Errorf("the trailer's commit: %q", u.Reason)
+		}
+	}
+	src := map[string]int{}
+	for _, c := range h.BySource {
+		src[c.Name] = c.Lines
+	}
+	if src["git-ai's notes"] != 4 || src["compass's Agent Trace record"] != 1 || src["git-convo"] != 0 {
+		t.Errorf("by source %+v", h.BySource)
+	}
+	agents := map[string]int{}
+	for _, c := range h.ByAgent {
+		agents[c.Name] = c.Lines
+	}
+	if agents["claude"] != 3 || agents["compass"] != 1 {
+		t.Errorf("by agent %+v", h.ByAgent)
+	}
+	var ann, claude bool
+	for _, w := range h.OtherTools {
+		ann = ann || w.Person == "Ann Lee <ann@example.com>" && w.Lines == 1 && w.Attribution == "human" && w.From == "git-ai's notes"
+		claude = claude || w.Tool == "claude" && w.Model == "claude-sonnet-4-6" && w.Session == "sess-1" && w.Lines == 3
+	}
+	if !ann || !claude {
+		t.Errorf("other tools %+v", h.OtherTools)
+	}
+	for _, hk := range s.Hunks {
+		switch hk.Path {
+		case "a.go":
+			if hk.SourcesDisagree != 1 || len(hk.Claims) != 3 || len(hk.OtherTools) != 3 {
+				t.Errorf("a.go's hunk: %+v", hk)
+			}
+			for _, c := range hk.Claims {
+				if c.Source == "agent-trace" && (c.Lines != 2 || c.Answer != 1 || c.Evidence != "agent trace range") {
+					t.Errorf("compass's claim %+v", c)
+				}
+			}
+		case "b.go":
+			if len(hk.OtherTools) != 1 || hk.OtherTools[0].Tool != "aider" || hk.OtherTools[0].Lines != 0 || hk.OtherTools[0].Commit != c2 ||
+				len(hk.Claims) != 1 || hk.Claims[0].Lines != 2 || hk.Agent != 0 || hk.NoRecord != 2 {
+				t.Errorf("b.go's hunk: %+v", hk)
+			}
+		case "c.go", "d.go":
+			if len(hk.OtherTools) != 0 || hk.Claims != nil {
+				t.Errorf("%s: a skipped note claims: %+v", hk.Path, hk)
+			}
+		}
+	}
+	for _, format := range []string{"terminal", "markdown", "html", "json"} {
+		out := sb.convo(repo, "pr", "main", "--format", format, "--color", "never")
+		if strings.Contains(out, "\x1b") || strings.Contains(out, "\x07") || strings.Contains(out, "pwned") {
+			t.Errorf("%s: a hostile note reached the output:\n%q", format, out)
+		}
+		if format == "json" {
+			continue
+		}
+		for _, want := range []string{"s notes", "Ann Lee", "compass", "aider", "seen typed by git"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q:\n%s", format, want, out)
+			}
+		}
+		if format == "terminal" {
+			for _, want := range []string{"3 lines: claude (claude-sonnet-4-6), session sess-1 (from git-ai's notes; git-ai checkpoint)",
+				"1 line: Ann Lee <ann@example.com>, a person (from git-ai's notes; seen typed by git-ai)",
+				"which lines is not known: aider (gpt-4o)", "sources disagree on 1 line", "a person's, as another tool's record attests"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("terminal lacks %q:\n%s", want, out)
+				}
+			}
+		}
+	}
+	// A range of the trailer's commit alone: nothing recorded, and it says
+	// a trailer names an agent.
+	var only prsummary.Summary
+	if err := json.Unmarshal([]byte(sb.convo(repo, "pr", c1+".."+c2, "--json")), &only); err != nil || !only.NothingRecorded ||
+		!strings.Contains(only.Message, "A commit trailer names an agent in 1 of them") {
+		t.Errorf("the trailer's commit alone: %v %+v", err, only.Message)
+	}
+	if d := sb.runEnv(repo, sb.env, "", "git", "convo", "doctor"); !strings.Contains(d.stdout, "2 skipped by every read") {
+		t.Errorf("doctor:\n%s", d.stdout)
+	}
+}
+
+// TestPRGitAISessionIsTheConversation: a git-ai session naming a
+// conversation git-convo knows is that conversation: where git-convo's own
+// edit evidence also wrote the lines, the two sources agree and the lines
+// count once; on a commit where no recorded edit matched, git-ai's
+// checkpoint gives the lines to the conversation, and says the sources
+// disagree.
+func TestPRGitAISessionIsTheConversation(t *testing.T) {
+	skipOnWindows(t)
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
+	conv := "3f1c9a52-7d0e-4b8e-9a61-2c5d8e4f7a10"
+	a.conversation(t, conv, "Add a limiter", "Added it.", "add a limiter", "limit.go", "package limit\n\nfunc Allow() bool {\n\treturn true\n}\n")
+	c1 := a.commit(a.dir, "limiter", "limit.go")
+	a.addRawNote(a.dir, "refs/notes/ai", c1, a.convo(a.dir, "trace", "--format", "git-ai", c1))
+	a.write(a.dir, "wait.go", "package limit\n\nfunc Wait() {}\n")
+	c2 := a.commit(a.dir, "wait", "wait.go")
+	key := gitai.SessionKey("cursor", conv)
+	a.addRawNote(a.dir, "refs/notes/ai", c2, "wait.go\n  "+key+"::t_66554433221100 1-3\n---\n"+
+		`{"schema_version":"authorship/3.0.0","base_commit_sha":"`+c2+`","prompts":{},`+
+		`"sessions":{"`+key+`":{"agent_id":{"tool":"cursor","id":"`+conv+`","model":"gpt-5"}}}}`)
+
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(a.convo(a.dir, "pr", "main", "--format", "json")), &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Conversations) != 1 || s.Conversations[0].ID != conv || s.Conversations[0].Title != "Add a limiter" {
+		t.Fatalf("conversations %+v", s.Conversations)
+	}
+	for _, hk := range s.Hunks {
+		switch hk.Path {
+		case "limit.go":
+			if hk.Agent != 4 || hk.SourcesAgree != 4 || hk.SourcesDisagree != 0 || len(hk.Writers) != 1 || len(hk.OtherTools) != 0 {
+				t.Errorf("limit.go: %+v", hk)
+			}
+		case "wait.go":
+			if hk.Agent != 2 || hk.SourcesDisagree != 2 || len(hk.OtherTools) != 1 || hk.OtherTools[0].Conversation != conv ||
+				hk.OtherTools[0].From != "git-ai's notes" {
+				t.Errorf("wait.go: %+v", hk)
+			}
+			for _, w := range hk.Writers {
+				if w.Conversation == conv && w.Lines == 0 {
+					t.Errorf("wait.go: the conversation shown as linked, wrote none: %+v", w)
+				}
+			}
+		}
+	}
+	if s.Conversations[0].Lines != 6 || s.Headline.Agent != 6 {
+		t.Errorf("the conversation's lines %d, agent's %d; want 6 (4 + 2)", s.Conversations[0].Lines, s.Headline.Agent)
+	}
+	if text := a.convo(a.dir, "pr", "main"); !strings.Contains(text, "2 lines: Add a limiter (from git-ai's notes; git-ai checkpoint)") {
+		t.Errorf("terminal:\n%s", text)
+	}
+}
+
+// TestHostileOtherNotesInPRAndMCP: the readers pr, conversations and the
+// MCP tools get_file_context and list_conversation_commits use meet
+// malformed git-ai logs, 100,000 entries, ranges claiming 10^8 lines,
+// ranges past a file's end, paths outside the tree and escapes in model
+// names: each answers at once, claims nothing from the refused notes,
+// prints no raw escape, and doctor counts them.
+func TestHostileOtherNotesInPRAndMCP(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("hostile2")
+	sb.run(repo, "git", "checkout", "-q", "-b", "feature")
+	_, meta, _ := strings.Cut(gitAINoteFor("X", "a.go", "m"), "---\n")
+	var many, huge strings.Builder
+	for i := range 100_000 {
+		many.WriteString("  s_00112233445566::t_66554433221100 " + strconv.Itoa(i%2+1) + "\n")
+	}
+	for range 100 {
+		huge.WriteString("  s_00112233445566::t_66554433221100 1-1000000\n")
+	}
+	notes := map[string]func(c string) string{
+		"many.go": func(c string) string {
+			return "many.go\n" + many.String() + "---\n" + strings.Replace(meta, `"X"`, `"`+c+`"`, 1)
+		},
+		"huge.go": func(c string) string {
+			return "huge.go\n" + huge.String() + "---\n" + strings.Replace(meta, `"X"`, `"`+c+`"`, 1)
+		},
+		"broken.go":  func(c string) string { return "broken.go\n  s_00112233445566::t_66554433221100 1\n" + meta },
+		"escape.go":  func(c string) string { return gitAINoteFor(c, "escape.go", `\u001b]0;pwned\u0007`) },
+		"outside.go": func(c string) string { return gitAINoteFor(c, "../../outside.go", "m") },
+		"past.go":    func(c string) string { return strings.Replace(gitAINoteFor(c, "past.go", "m"), " 1-3\n", " 1-50\n", 1) },
+	}
+	paths := []string{"many.go", "huge.go", "broken.go", "escape.go", "outside.go", "past.go"}
+	for _, p := range paths {
+		sb.write(repo, p, "x1\nx2\n")
+		c := sb.commit(repo, p, p)
+		sb.addRawNote(repo, "refs/notes/ai", c, notes[p](c))
+	}
+	sb.addRawNote(repo, "refs/notes/agent-trace", "HEAD", strings.Replace(agentTraceFor(strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD")), "past.go"),
+		`"past.go"`, `"../escape/\u001b[31m"`, 1))
+
+	clean := func(what, out string) {
+		t.Helper()
+		if strings.ContainsAny(out, "\x1b\x07") || strings.Contains(out, "pwned") {
+			t.Errorf("%s: a hostile note reached the output:\n%q", what, out)
+		}
+	}
+	for _, format := range []string{"terminal", "json", "markdown", "html"} {
+		r := sb.runWithin(20*time.Second, repo, "pr", "main", "--format", format, "--color", "never")
+		if r.code != 0 {
+			t.Fatalf("pr --format %s: exit %d\n%s", format, r.code, r.stderr)
+		}
+		clean("pr "+format, r.stdout)
+		if format != "json" {
+			continue
+		}
+		var s prsummary.Summary
+		if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+			t.Fatal(err)
+		}
+		// Only past.go's note is read (its lines 1-2 exist; the rest claim
+		// nothing there).
+		if s.Headline.Agent != 2 || s.Commits.Covered != 1 || len(s.Headline.OtherTools) != 1 {
+			t.Errorf("pr: headline %+v, commits %+v, other tools %+v", s.Headline.Lines, s.Commits, s.Headline.OtherTools)
+		}
+	}
+	r := sb.runWithin(20*time.Second, repo, "conversations", "--json")
+	if r.code != 0 {
+		t.Errorf("conversations: exit %d\n%s", r.code, r.stderr)
+	}
+	clean("conversations", r.stdout)
+	tool := mcpClient(t, sb, repo)
+	for _, p := range paths {
+		out, isErr := tool("get_file_context", map[string]any{"filePath": p})
+		clean("get_file_context "+p, out)
+		if isErr || p != "past.go" && strings.Contains(out, "otherTools") {
+			t.Errorf("get_file_context %s: %s", p, out)
+		}
+	}
+	out, isErr := tool("list_conversation_commits", map[string]any{})
+	clean("list_conversation_commits", out)
+	if isErr {
+		t.Errorf("list_conversation_commits: %s", out)
+	}
+	d := sb.runWithin(20*time.Second, repo, "doctor")
+	clean("doctor", d.stdout)
+	if !strings.Contains(d.stdout, "7 skipped by every read") { // past.go's too: only doctor reads the files
+
+		t.Errorf("doctor:\n%s", d.stdout)
+	}
+}
+
+// TestPRRealGitAINote: a note git-ai wrote (../shared/fixtures/git-ai),
+// on a commit of a file with its lines: pr counts the session's lines as
+// claude's, the h_ line as its person's, the rest as no recorded edit.
+func TestPRRealGitAINote(t *testing.T) {
+	skipOnWindows(t)
+	note, err := os.ReadFile(filepath.Join(cursortest.Shared(t, "git-ai", "notes"), "claude-session-plus-human__080f09d0468af23001c0ece1c436fdf983c825df.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := newSandbox(t)
+	repo := sb.repo("real")
+	sb.run(repo, "git", "checkout", "-q", "-b", "feature")
+	var body strings.Builder
+	for n := 1; n <= 600; n++ {
+		body.WriteString("line " + strconv.Itoa(n) + "\n")
+	}
+	sb.write(repo, "src/commands/usage.rs", body.String())
+	c := sb.commit(repo, "usage", "src/commands/usage.rs")
+	text := strings.Replace(string(note), "080f09d0468af23001c0ece1c436fdf983c825df", c, 1) // the log as if on this commit
+	sb.addRawNote(repo, "refs/notes/ai", c, text)
+	l, err := gitai.Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, person := 0, 0
+	for n, who := range l.Lines("src/commands/usage.rs") {
+		switch {
+		case n > 600:
+		case who.IsAI():
+			agent++
+		default:
+			person++
+		}
+	}
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(sb.convo(repo, "pr", "main", "--json")), &s); err != nil {
+		t.Fatal(err)
+	}
+	h := s.Headline
+	if agent < 500 || person != 1 || h.Agent != agent || h.Person != person || h.NoEdit != 600-agent-person || s.Commits.Covered != 1 {
+		t.Errorf("headline %+v, want agent %d, person %d", h.Lines, agent, person)
+	}
+	if len(h.OtherTools) != 2 || h.OtherTools[0].Tool != "claude" || h.OtherTools[0].Session != "7df70395-9a7f-4c32-bf67-e29d2b57634a" ||
+		h.OtherTools[1].Person != "Lincoln de Sousa <lincoln@clarete.li>" {
+		t.Errorf("other tools %+v", h.OtherTools)
 	}
 }

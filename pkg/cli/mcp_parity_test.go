@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-convo/git-convo/pkg/interop/gitai"
 	"github.com/git-convo/git-convo/pkg/notes"
 )
 
@@ -40,6 +41,16 @@ func fields(m map[string]any, keys ...string) string {
 		fmt.Fprintf(&b, "%s=%v ", k, v)
 	}
 	return b.String()
+}
+
+// writersOf names other tools' writers (otherTools), sorted.
+func writersOf(ws []map[string]any) string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, fields(w, "source", "tool", "session", "person", "conversation", "lines"))
+	}
+	sort.Strings(out)
+	return strings.Join(out, "; ")
 }
 
 // each is the objects of a JSON array field.
@@ -86,6 +97,17 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 	b.conversation(t, own, "Cache the hits", "An LRU cache of hits.", "cache hits", "cache.go",
 		"package search\n\nvar hits = newLRU(128)\n")
 	ownCommit := b.commit(b.dir, "search: cache hits", "cache.go")
+	// Other tools' records (docs/interop.md): a commit git-ai's note gives
+	// a line of to own's session, one to a session git-convo does not know,
+	// and one to a person.
+	b.write(b.dir, "hand.go", "package search\n\nfunc Hand() {}\n\nvar x = 1\n")
+	handCommit := b.commit(b.dir, "search: by hand", "hand.go")
+	key := gitai.SessionKey("cursor", own)
+	b.addRawNote(b.dir, "refs/notes/ai", handCommit, "hand.go\n  "+key+"::t_66554433221100 1\n  s_00112233445566::t_66554433221100 3\n  h_aabbccddeeff00 5\n---\n"+
+		`{"schema_version":"authorship/3.0.0","base_commit_sha":"`+handCommit+`","prompts":{},"sessions":{`+
+		`"`+key+`":{"agent_id":{"tool":"cursor","id":"`+own+`","model":"gpt-5"}},`+
+		`"s_00112233445566":{"agent_id":{"tool":"claude","id":"sess-1","model":"claude-sonnet-4-6"}}},`+
+		`"humans":{"h_aabbccddeeff00":{"author":"Ann Lee <ann@example.com>"}}}`)
 
 	tool := mcpClient(t, b.sandbox, b.dir)
 	// Every tool the server lists has its twin below (a subtest named
@@ -157,14 +179,17 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 	})
 
 	run("get_file_context = log --json -- path, blame --json", func(t *testing.T) {
-		for _, path := range []string{"search.go", "cache.go"} {
+		for _, path := range []string{"search.go", "cache.go", "hand.go"} {
 			mcp := call("get_file_context", map[string]any{"filePath": path})
 			logged := jsonLines(t, b.convo(b.dir, "log", "--json", "--", path))
 			want := map[string]string{}
+			others := map[string]string{} // other tools' writers of the commit
 			var hashes []string
 			for _, l := range logged {
 				h := l["commit"].(map[string]any)["hash"].(string)
-				if convs := ids(each(l, "conversations"), "id", true); convs != "" {
+				convs := ids(each(l, "conversations"), "id", true)
+				others[h] = writersOf(each(l, "otherTools"))
+				if convs != "" || others[h] != "" {
 					want[h] = convs
 					hashes = append(hashes, h)
 				}
@@ -175,6 +200,9 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 				got = append(got, h)
 				if convs := ids(each(fc, "conversations"), "id", true); convs != want[h] {
 					t.Errorf("get_file_context %s, commit %s: conversations %q, log --json: %q", path, h[:7], convs, want[h])
+				}
+				if w := writersOf(each(fc, "otherTools")); w != others[h] {
+					t.Errorf("get_file_context %s, commit %s: other tools %q, log --json: %q", path, h[:7], w, others[h])
 				}
 			}
 			sort.Strings(got)
@@ -189,6 +217,31 @@ func TestMCPAnswersAsCLI(t *testing.T) {
 					t.Errorf("get_file_context %s: %s (blame's writer of line %d) is not among %s", path, *l.WrittenBy, l.Line, convs)
 				}
 			}
+		}
+	})
+
+	t.Run("other tools' records, in both", func(t *testing.T) {
+		var listed bool
+		for _, cc := range each(call("list_conversation_commits", map[string]any{"conversationId": own}), "conversations") {
+			for _, c := range each(cc, "commits") {
+				listed = listed || c["hash"] == handCommit && c["evidence"] == "git-ai checkpoint" && c["subject"] == "search: by hand"
+			}
+		}
+		cli := jsonLines(t, b.convo(b.dir, "conversations", "--json", "-n", "20"))
+		for _, c := range cli {
+			if c["id"] == own && c["commits"] != float64(2) {
+				t.Errorf("conversations --json: %v commits for own, want 2 (git-ai's commit too)", c["commits"])
+			}
+		}
+		if !listed {
+			t.Errorf("list_conversation_commits: no commit from git-ai's notes")
+		}
+		fc := call("get_file_context", map[string]any{"filePath": "hand.go"})
+		if convs := ids(each(fc, "conversations"), "id", true); convs != own {
+			t.Errorf("get_file_context hand.go: conversations %q, want own (git-ai's session)", convs)
+		}
+		if w := writersOf(each(fc, "otherTools")); !strings.Contains(w, "tool=claude session=sess-1") || !strings.Contains(w, "person=Ann Lee") {
+			t.Errorf("get_file_context hand.go: other tools %q", w)
 		}
 	})
 

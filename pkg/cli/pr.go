@@ -29,6 +29,14 @@ just before the edit that wrote the lines (from the conversation's transcript on
 when it can be matched to the edit; else the agent's recorded answer to the prompt), the link's
 confidence and its evidence (position, text match, agent commit, overlap only, manual).
 
+Other tools' records count too (docs/interop.md): git-ai's notes (refs/notes/ai), other
+tools' Agent Trace records (refs/notes/agent-trace) and commit trailers. Where git-convo's own
+edit evidence names a line's writer, that answer stands; elsewhere the strongest claim answers
+(an agent's own edit, then an Agent Trace range, then a trailer), named with its source ("from
+git-ai's notes"). A person git-ai saw typing is counted as that person's line, not as "no
+record"; a commit only another tool's record covers is covered; a trailer names an agent,
+never which lines. --format json carries every claim with its source.
+
 With no range: the current branch against its upstream's merge base, else against
 origin/HEAD. It reads the local database and the shared notes: notes alone are enough (CI).
 Secret-looking strings are redacted as share redacts them ("[redacted: github token]").
@@ -115,6 +123,10 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 	fmt.Fprintf(&b, "  %6d  written by agents' edits\n", h.Agent)
 	fmt.Fprintf(&b, "  %6d  in recorded commits, from no recorded edit\n", h.NoEdit)
 	fmt.Fprintf(&b, "  %6d  in commits with no record %s\n", h.NoRecord, p.Dim("(nothing says who wrote them)"))
+	if h.Person > 0 {
+		fmt.Fprintf(&b, "  %6d  a person's, as another tool's record attests\n", h.Person)
+	}
+	printPROthers(&b, p, s, h.OtherTools, "  other tools' records:", "    ")
 	fmt.Fprintf(&b, "%d of %d commits covered by a record\n", s.Commits.Covered, s.Commits.Total)
 	for _, u := range s.Commits.Uncovered {
 		fmt.Fprintf(&b, "  %s %s %s\n", p.Hash(u.Short), term.Line(u.Subject), p.Dim("("+u.Reason+")"))
@@ -133,8 +145,12 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 		}
 	}
 	for _, f := range s.Files {
+		person := ""
+		if f.Person > 0 {
+			person = fmt.Sprintf(", %d a person's (another tool's record)", f.Person)
+		}
 		fmt.Fprintf(&b, "\n%s  %s\n", p.Bold(term.Line(f.Path)),
-			p.Dim(fmt.Sprintf("%d added: %d by agents, %d from no recorded edit, %d with no record", f.Added, f.Agent, f.NoEdit, f.NoRecord)))
+			p.Dim(fmt.Sprintf("%d added: %d by agents, %d from no recorded edit, %d with no record%s", f.Added, f.Agent, f.NoEdit, f.NoRecord, person)))
 		for _, hk := range s.Hunks {
 			if hk.Path != f.Path || hk.Added == 0 {
 				continue
@@ -158,6 +174,10 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 					fmt.Fprintf(&b, "        %s: %s\n", what, p.Dim(term.Line(oneLine(said, 100))))
 				}
 			}
+			printPROthers(&b, p, s, hk.OtherTools, "", "      ")
+			if said := prsummary.SourcesSaid(hk); said != "" {
+				fmt.Fprintf(&b, "      %s\n", p.Dim(said+" (--format json lists every claim)"))
+			}
 		}
 	}
 	if note := s.WordsNote(); note != "" {
@@ -165,6 +185,18 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// printPROthers prints the writers other tools' records name (under
+// head, when any), each with its lines and its source.
+func printPROthers(b *strings.Builder, p *term.Palette, s *prsummary.Summary, ws []prsummary.OtherWriter, head, indent string) {
+	if len(ws) > 0 && head != "" {
+		fmt.Fprintln(b, head)
+	}
+	for _, w := range ws {
+		fmt.Fprintf(b, "%s%s: %s %s\n", indent, prsummary.OtherWhat(w), term.Line(oneLine(s.OtherName(w), 80)),
+			p.Dim("("+term.Line(prsummary.OtherSource(w))+")"))
+	}
 }
 
 // markdownLimit is --max-length for prsummary: 0 is no limit.

@@ -120,6 +120,18 @@ func TestPRActionScript(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(tmp, "git-convo-bin", "git-convo")); err != nil {
 		t.Errorf("not installed from the archive: %v", err)
 	}
+	// git-ai's notes on the remote: fetched, read beside git-convo's. The
+	// unrecorded commit's two lines, by a claude session.
+	blind := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "feature"))
+	sb.addRawNote(repo, "refs/notes/ai", blind, strings.Replace(gitAINoteFor(blind, "y.go", "claude-sonnet-4-6"), " 1-3\n", " 1,3\n", 1))
+	sb.run(repo, "git", "push", "-q", "origin", "refs/notes/ai")
+	log, summary = run("o/r")
+	if !strings.Contains(summary, "**6** written by agents") || !strings.Contains(summary, "git\\-ai\\'s notes") || patches != 2 {
+		t.Errorf("with git-ai's notes (%d patches):\n%s\n%s", patches, summary, log)
+	}
+	mu.Lock()
+	patches = 1 // the fork's run below writes nothing more
+	mu.Unlock()
 	// A fork's pull request: the job summary says why, nothing is written.
 	log, summary = run("someone/fork")
 	if patches != 1 || !strings.Contains(summary, "read-only token") || !strings.Contains(log, "fork") {

@@ -529,6 +529,11 @@ func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %s\n", term.Line(err.Error()))
 	}
+	gitAI, err := interop.UnsetupGitAI(ctx, notesGit(repo)) // only the refspec install added
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the fetch of git-ai's notes was not removed: %s\n", term.Line(err.Error()))
+	}
+	removed = append(removed, gitAI...)
 	for _, r := range removed {
 		fmt.Fprintf(env.Stdout, "removed git config %s\n", term.Line(r))
 	}

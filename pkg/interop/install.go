@@ -2,7 +2,9 @@ package interop
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os/exec"
 	"slices"
 	"strings"
 
@@ -44,8 +46,64 @@ func SetupGitAI(ctx context.Context, g notes.Git, remote string) (added bool, er
 	if _, err := run("config", "--local", "--add", "remote."+remote+".fetch", spec); err != nil {
 		return false, err
 	}
+	// Remembered, so that uninstall takes out this refspec and never one the
+	// user wrote.
+	if _, err := run("config", "--local", "--add", KeyGitAIFetch, remote); err != nil {
+		return true, err
+	}
 	_, err = run("fetch", "--quiet", "--no-write-fetch-head", remote, spec)
 	return true, err
+}
+
+// KeyGitAIFetch lists the remotes whose GitAIFetchRefspec install added
+// (one value each): uninstall removes those and only those.
+const KeyGitAIFetch = "convo.gitAIFetch"
+
+// UnsetupGitAI takes out the fetch refspecs SetupGitAI added (KeyGitAIFetch
+// names their remotes), never a refspec the user wrote: the same refspec
+// written by hand before install was never recorded. It returns what it
+// removed, as "<key> <value>". The fetched notes stay, as git-convo's own.
+func UnsetupGitAI(ctx context.Context, g notes.Git) ([]string, error) {
+	out, err := gitx.Command(ctx, g.Dir, g.Env, "config", "--local", "--get-all", KeyGitAIFetch).Output()
+	if err != nil {
+		return nil, nil // none added (exit 1), or no config to read
+	}
+	var removed []string
+	var firstErr error
+	for _, remote := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		key, spec := "remote."+remote+".fetch", GitAIFetchRefspec(remote)
+		if remote == "" || slices.Contains(removed, key+" "+spec) {
+			continue
+		}
+		// --unset, not --unset-all: the one value install added (should the
+		// user have added the same line again since, theirs stays).
+		cmd := gitx.Command(ctx, g.Dir, g.Env, "config", "--local", "--fixed-value", "--unset", key, spec)
+		if b, err := cmd.CombinedOutput(); err == nil {
+			removed = append(removed, key+" "+spec)
+		} else if code := exitCodeOf(err); code == 5 {
+			// The user wrote the same value again since: the equal values
+			// become one, which stays as theirs.
+			if b, err := gitx.Command(ctx, g.Dir, g.Env, "config", "--local", "--fixed-value", "--replace-all", key, spec, spec).CombinedOutput(); err == nil {
+				removed = append(removed, key+" "+spec)
+			} else if firstErr == nil {
+				firstErr = fmt.Errorf("git config --replace-all %s: %v: %s", key, err, strings.TrimSpace(string(b)))
+			}
+		} else if code != 1 && firstErr == nil { // 1: already gone (removed by hand, or with the remote)
+			firstErr = fmt.Errorf("git config --unset %s: %v: %s", key, err, strings.TrimSpace(string(b)))
+		}
+	}
+	if _, err := gitx.Command(ctx, g.Dir, g.Env, "config", "--local", "--unset-all", KeyGitAIFetch).Output(); err == nil {
+		removed = append(removed, KeyGitAIFetch)
+	}
+	return removed, firstErr
+}
+
+func exitCodeOf(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
 }
 
 // KeyShareAlso is the git config key `git convo share on --also git-ai`

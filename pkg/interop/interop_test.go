@@ -267,3 +267,63 @@ func TestReadWritersGiven(t *testing.T) {
 		t.Errorf("given %+v %v, read %+v %v", got, gskips, read, rskips)
 	}
 }
+
+// TestReadCommits: the notes' line claims, the trailers' commit claims,
+// and git-convo's conversation named where a session is one it knows.
+func TestReadCommits(t *testing.T) {
+	dir, commit := repo(t)
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, "claude-sonnet-4-6"))
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	known := func(tool, session string) string {
+		if tool == "claude" && session == "sess-1" {
+			return "conv-1"
+		}
+		return ""
+	}
+	said, skips := ReadCommits(context.Background(), r, g, []string{commit}, nil, known)
+	if len(skips) != 0 || !said.Any() {
+		t.Fatalf("%+v %v", said, skips)
+	}
+	if c := said.Lines[commit]["a.go"][2]; len(c) != 1 || c[0].Conversation != "conv-1" {
+		t.Errorf("line 2: %+v", c)
+	}
+	if c := said.Lines[commit]["a.go"][5]; len(c) != 1 || c[0].Conversation != "" || c[0].Person == "" {
+		t.Errorf("line 5: %+v", c)
+	}
+	if c := said.Commit[commit]; len(c) != 1 || c[0].Tool != "aider" || !c[0].Commit {
+		t.Errorf("trailers: %+v", c)
+	}
+	// Only the wanted files' lines.
+	said, _ = ReadCommits(context.Background(), r, g, []string{commit}, func(p string) bool { return p == "b.go" }, nil)
+	if len(said.Lines[commit]) != 0 {
+		t.Errorf("a.go kept: %+v", said.Lines)
+	}
+}
+
+// TestClaimedLinesBounded: notes whose ranges, within the parsers' bounds,
+// claim more lines than MaxClaimedLines are skipped unread, at once.
+func TestClaimedLinesBounded(t *testing.T) {
+	dir, commit := repo(t)
+	var b strings.Builder
+	b.WriteString("a.go\n")
+	for range 300 {
+		b.WriteString("  s_00112233445566::t_66554433221100 1-1000000\n  h_aabbccddeeff00 1-1000000\n")
+	}
+	_, meta, _ := strings.Cut(gitAINote(commit, "m"), "---\n")
+	addNote(t, dir, "refs/notes/ai", commit, b.String()+"---\n"+meta)
+	rec := `{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-23T14:30:00Z",` +
+		`"vcs":{"type":"git","revision":"` + commit + `"},"tool":{"name":"compass"},"files":[{"path":"a.go","conversations":[` +
+		`{"contributor":{"type":"ai"},"ranges":[{"start_line":1,"end_line":1000000}]}]}]}`
+	addNote(t, dir, "refs/notes/agent-trace", commit, rec)
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	lines, skips, err := NewReader(r, g, Refs(context.Background(), g)).Read(context.Background(), []string{commit}, nil)
+	if err != nil || len(lines) != 0 || len(skips) != 2 {
+		t.Fatalf("lines %d skips %v err %v", len(lines), skips, err)
+	}
+	rep, err := Scan(context.Background(), r, g, Refs(context.Background(), g))
+	if err != nil || len(rep.Skipped) != 2 {
+		t.Errorf("doctor's scan: %v %v", rep.Skipped, err)
+	}
+}

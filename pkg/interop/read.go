@@ -191,6 +191,11 @@ func (r *Reader) each(ctx context.Context, commits []string, want func(path stri
 	return skips, nil
 }
 
+// MaxClaimedLines bounds the lines one note's ranges may claim, summed:
+// each is held as a line of its own, and ranges within the parsers' bounds
+// (100,000 of them, to line 1,000,000) could claim 10^11.
+const MaxClaimedLines = 200_000
+
 // maxNoteBytes bounds the note read in process: a larger one is never
 // inflated nor held (docs/reliability.md), and counted as skipped.
 const maxNoteBytes = 8 << 20
@@ -249,6 +254,17 @@ func addGitAI(add func(commit, path string, start, end int, c Claim), commit str
 	if l.Meta.BaseCommitSHA != "" && !strings.EqualFold(l.Meta.BaseCommitSHA, commit) {
 		return fmt.Errorf("the log is about %.12s, not this commit (copied onto it?)", l.Meta.BaseCommitSHA)
 	}
+	claimed := 0
+	for _, f := range l.Files {
+		for _, e := range f.Entries {
+			for _, rg := range e.Ranges {
+				claimed += rg.End - rg.Start + 1
+			}
+		}
+	}
+	if claimed > MaxClaimedLines {
+		return fmt.Errorf("the log claims %d lines, more than %d: skipped unread", claimed, MaxClaimedLines)
+	}
 	for _, f := range l.Files {
 		if want != nil && !want(f.Path) {
 			continue
@@ -282,6 +298,16 @@ func addAgentTrace(add func(commit, path string, start, end int, c Claim), ref, 
 	var skips []Skip
 	for _, err := range n.Skipped {
 		skips = append(skips, Skip{Ref: ref, Commit: commit, Err: err})
+	}
+	claimed := 0
+	for _, r := range n.Records {
+		for _, l := range r.Lines {
+			claimed += l.End - l.Start + 1
+		}
+	}
+	if claimed > MaxClaimedLines {
+		return append(skips, Skip{Ref: ref, Commit: commit,
+			Err: fmt.Errorf("the records claim %d lines, more than %d: skipped unread", claimed, MaxClaimedLines)})
 	}
 	for _, r := range n.Records {
 		tool := agenttrace.ToolName(r.Record)

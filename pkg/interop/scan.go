@@ -48,9 +48,7 @@ func Scan(ctx context.Context, repo *gitx.Repo, g notes.Git, refs []string) (Rep
 		for p, b := range blobs {
 			commit := of[p]
 			if ref == agenttrace.Ref {
-				for _, err := range agenttrace.Parse(commit, b).Skipped {
-					rep.Skipped = append(rep.Skipped, Skip{Ref: ref, Commit: commit, Err: err})
-				}
+				rep.Skipped = append(rep.Skipped, addAgentTrace(Lines{}.add, ref, commit, b, none)...)
 				continue
 			}
 			if err := checkGitAI(ctx, repo, commit, b); err != nil {
@@ -61,9 +59,12 @@ func Scan(ctx context.Context, repo *gitx.Repo, g notes.Git, refs []string) (Rep
 	return rep, nil
 }
 
+// none keeps no file's lines: a check that holds no claim.
+func none(string) bool { return false }
+
 // checkGitAI is addGitAI's refusal, and ranges past a file's end.
 func checkGitAI(ctx context.Context, repo *gitx.Repo, commit string, b []byte) error {
-	if err := addGitAI(Lines{}.add, commit, b, nil); err != nil {
+	if err := addGitAI(Lines{}.add, commit, b, none); err != nil {
 		return err
 	}
 	l, _ := gitai.Parse(b)

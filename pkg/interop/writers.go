@@ -64,28 +64,9 @@ func sortWriters(ws []Writer) {
 
 // ForCommit reads what other tools say of one commit (its notes on the
 // refs the repository has, and its trailers), for a caller that shows one
-// commit (the MCP server). known names git-convo's conversation for an
-// agent's session ("" none).
-func ForCommit(ctx context.Context, repo *gitx.Repo, g notes.Git, h string, known func(tool, session string) string) ([]Writer, []Skip) {
-	if repo.CommonDir == "" {
-		if r, ok := gitx.Discover(g.Dir, gitx.Getenv(g.Env)); ok {
-			repo = r
-		}
-	}
-	var lines Lines
-	var skips []Skip
-	if refs := Refs(ctx, g); len(refs) > 0 {
-		lines, skips, _ = NewReader(repo, g, refs).Read(ctx, []string{h}, nil)
-	}
-	var commit []Claim
-	if c, err := repo.ReadHeaderInProcess(h); err == nil {
-		commit = TrailerClaims(c.Subject + "\n\n" + c.Body)
-	}
-	ws := Writers(lines[h], commit)
-	for i := range ws {
-		if ws[i].Tool != "" && ws[i].Session != "" && known != nil {
-			ws[i].Conversation = known(ws[i].Tool, ws[i].Session)
-		}
-	}
-	return ws, skips
+// commit (the MCP server). known names git-convo's conversations (nil:
+// none).
+func ForCommit(ctx context.Context, repo *gitx.Repo, g notes.Git, h string, known Known) ([]Writer, []Skip) {
+	said, skips := ReadCommits(ctx, repo, g, []string{h}, nil, known)
+	return Writers(said.Lines[h], said.Commit[h]), skips
 }

@@ -148,6 +148,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 	}
 	var convs []app.Conversation
 	var shared map[string][]app.LinkedConversation // teammates' notes
+	dir := d.Dir                                   // the repository whose git-ai notes give commits
 	switch {
 	case in.ConversationID != "":
 		ids, err := d.Store.ResolveConversationID(ctx, in.ConversationID)
@@ -212,12 +213,14 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			return nil, out, err
 		}
 		// The same merge, filters and limit as git convo conversations.
-		sh := d.App.SharedNotes(ctx, firstNonEmpty(f.Root, d.Dir))
+		dir = firstNonEmpty(f.Root, d.Dir)
+		sh := d.App.SharedNotes(ctx, dir)
 		shared = sh.ByConversation()
 		for _, cs := range sh.AddConversations(list, f) {
 			convs = append(convs, cs.Conversation)
 		}
 	}
+	repo, sessions := d.App.Sessions(ctx, dir)
 	for _, c := range convs {
 		commits, err := d.Store.CommitsForConversation(ctx, c.ID)
 		if err != nil {
@@ -234,6 +237,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			cc.Origin = "notes"
 		}
 		addSharedCommits(&cc, shared[c.ID])
+		d.addSessionCommits(repo, sessions, &cc)
 		out.Conversations = append(out.Conversations, cc)
 	}
 	return nil, out, nil
@@ -275,6 +279,9 @@ type FileConversation struct {
 type FileCommit struct {
 	CommitRef
 	Conversations []ConversationRef `json:"conversations"`
+	// OtherTools: the writers other tools' records name in the file's
+	// lines of the commit, and its trailers' agents (docs/interop.md).
+	OtherTools []app.OtherWriter `json:"otherTools,omitempty"`
 }
 
 // FileOutput is get_file_context's result.
@@ -283,6 +290,9 @@ type FileOutput struct {
 	Conversations []FileConversation `json:"conversations"`
 	Commits       []FileCommit       `json:"commits"`
 	Hints         []string           `json:"hints"`
+	// OtherTools: every writer other tools' records name in the file's
+	// lines, over its commits, that is no conversation git-convo knows.
+	OtherTools []app.OtherWriter `json:"otherTools,omitempty"`
 }
 
 func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileInput) (*mcp.CallToolResult, FileOutput, error) {
@@ -361,6 +371,7 @@ func (d *Deps) fileContext(ctx context.Context, _ *mcp.CallToolRequest, in FileI
 		out.Conversations = append(out.Conversations, fc)
 	}
 	d.addSharedFileContext(ctx, repo, rel, limit, in.Keywords, &out)
+	d.addOtherFileContext(ctx, repo, rel, limit, &out)
 	sort.SliceStable(out.Conversations, func(i, j int) bool { return out.Conversations[i].Score > out.Conversations[j].Score })
 	if len(out.Conversations) > limit {
 		out.Conversations = out.Conversations[:limit]

@@ -46,6 +46,16 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.k-agent{color:#0969da}.
 <span class="k-noedit"><i class="sw" style="background:#afb8c1"></i>recorded commits, no recorded edit: <b id="n-noedit">%d</b></span>
 <span class="k-norecord"><i class="sw" style="background:#d4a72c"></i>no record (nothing says who wrote them): <b id="n-norecord">%d</b></span></p>
 `, h.Added, h.Agent, h.NoEdit, h.NoRecord, h.Added, h.Agent, h.NoEdit, h.NoRecord)
+	if h.Person > 0 {
+		fmt.Fprintf(&b, "<p><b id=\"n-person\">%d</b> a person's, as another tool's record attests.</p>\n", h.Person)
+	}
+	if len(h.OtherTools) > 0 {
+		b.WriteString("<p>From other tools' records:</p><ul id=\"other-tools\">\n")
+		for _, w := range h.OtherTools {
+			fmt.Fprintf(&b, "<li>%s: %s <span class=\"muted\">(%s)</span></li>\n", e(OtherWhat(w)), e(s.OtherName(w)), e(OtherSource(w)))
+		}
+		b.WriteString("</ul>\n")
+	}
 	fmt.Fprintf(&b, "<p><b id=\"n-covered\">%d</b> of <b id=\"n-commits\">%d</b> commits covered by a record.</p>\n", s.Commits.Covered, s.Commits.Total)
 	if len(s.Commits.Uncovered) > 0 {
 		b.WriteString("<p>Not covered:</p><ul>\n")
@@ -66,18 +76,21 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.k-agent{color:#0969da}.
 	for _, f := range s.Files {
 		fmt.Fprintf(&b, "<section><h3>%s</h3>\n<p>%d added: <span class=\"k-agent\">%d by agents</span>, <span class=\"k-noedit\">%d from no recorded edit</span>, <span class=\"k-norecord\">%d with no record</span>",
 			e(f.Path), f.Added, f.Agent, f.NoEdit, f.NoRecord)
-		if len(f.Conversations) > 0 {
-			fmt.Fprintf(&b, "; %s", e(s.counts(f.Conversations)))
+		if f.Person > 0 {
+			fmt.Fprintf(&b, ", %d a person's (another tool's record)", f.Person)
+		}
+		if w := s.fileWriters(f); w != "" {
+			fmt.Fprintf(&b, "; %s", e(w))
 		}
 		b.WriteString("</p>\n<table><tr><th>Hunk</th><th>Lines</th><th>Conversation</th><th>Prompt</th><th>Confidence</th><th>Evidence</th></tr>\n")
 		for _, hk := range s.Hunks {
 			if hk.Path != f.Path || hk.Added == 0 {
 				continue
 			}
-			rows := max(1, len(hk.Writers))
+			rows := max(1, len(hk.Writers)+len(hk.OtherTools))
 			fmt.Fprintf(&b, "<tr><td rowspan=\"%d\"><code>+%d,%d</code><br><span class=\"muted\">%d added, %d no edit, %d no record</span></td>",
 				rows, hk.NewStart, hk.NewLines, hk.Added, hk.NoEdit, hk.NoRecord)
-			if len(hk.Writers) == 0 {
+			if len(hk.Writers)+len(hk.OtherTools) == 0 {
 				b.WriteString("<td colspan=\"5\" class=\"muted\">no conversation</td></tr>\n")
 				continue
 			}
@@ -107,6 +120,13 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.k-agent{color:#0969da}.
 				fmt.Fprintf(&b, "<td>%s</td><td>%s <span class=\"muted\">%s · %s</span></td><td class=\"prompt\">%s</td><td class=\"n\">%.2f</td><td class=\"ev\">%s</td></tr>\n",
 					lines, e(convName(c)), e(c.Agent), e(short(w.Commit)), prompt, w.Confidence, ev)
 			}
+			for i, w := range hk.OtherTools {
+				if i > 0 || len(hk.Writers) > 0 {
+					b.WriteString("<tr>")
+				}
+				fmt.Fprintf(&b, "<td>%s</td><td>%s <span class=\"muted\">%s</span></td><td class=\"muted\">%s</td><td></td><td class=\"ev\">%s</td></tr>\n",
+					e(OtherWhat(w)), e(s.OtherName(w)), e(short(w.Commit)), e("from "+w.From), e(w.Evidence))
+			}
 		}
 		b.WriteString("</table></section>\n")
 	}
@@ -120,7 +140,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.k-agent{color:#0969da}.
 // chart is the headline's three kinds as one stacked bar (inline SVG).
 func chart(l Lines) string {
 	const width = 600
-	total := l.Agent + l.NoEdit + l.NoRecord
+	total := l.Agent + l.NoEdit + l.NoRecord + l.Person
 	var b strings.Builder
 	fmt.Fprintf(&b, "<svg id=\"chart\" role=\"img\" aria-label=\"added lines by kind\" width=\"%d\" height=\"28\" viewBox=\"0 0 %d 28\" xmlns=\"http://www.w3.org/2000/svg\">", width, width)
 	x := 0.0
@@ -128,7 +148,7 @@ func chart(l Lines) string {
 		n     int
 		color string
 		name  string
-	}{{l.Agent, "#0969da", "agent"}, {l.NoEdit, "#afb8c1", "noEdit"}, {l.NoRecord, "#d4a72c", "noRecord"}} {
+	}{{l.Agent, "#0969da", "agent"}, {l.Person, "#8250df", "person"}, {l.NoEdit, "#afb8c1", "noEdit"}, {l.NoRecord, "#d4a72c", "noRecord"}} {
 		if total == 0 || part.n == 0 {
 			continue
 		}

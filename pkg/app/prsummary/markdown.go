@@ -85,7 +85,7 @@ func Markdown(s *Summary, o MarkdownOptions) string {
 	}
 	total := len(head)
 	for i, f := range s.Files {
-		rows[i] = fmt.Sprintf("| %s | %d | %d | %d | %s |\n", mdEscape(f.Path), f.Agent, f.NoEdit, f.NoRecord, mdEscape(s.counts(f.Conversations)))
+		rows[i] = fmt.Sprintf("| %s | %d | %d | %d | %s |\n", mdEscape(f.Path), f.Agent, f.NoEdit, f.NoRecord, mdEscape(s.fileWriters(f)))
 		if hs := byPath[f.Path]; len(hs) > 0 {
 			// The <summary> line is an HTML block, where Markdown's escapes
 			// would show: HTML's own escaping there.
@@ -182,6 +182,20 @@ func markdownHead(s *Summary) string {
 	h := s.Headline
 	fmt.Fprintf(&b, "Of **%d** added lines (non-blank): **%d** written by agents' edits · **%d** in recorded commits, from no recorded edit · **%d** in commits with no record (nothing says who wrote them).\n\n",
 		h.Added, h.Agent, h.NoEdit, h.NoRecord)
+	if h.Person > 0 {
+		fmt.Fprintf(&b, "**%d** a person's, as another tool's record attests.\n\n", h.Person)
+	}
+	if len(h.OtherTools) > 0 {
+		b.WriteString("From other tools' records:")
+		for i, w := range h.OtherTools {
+			if i == 20 {
+				fmt.Fprintf(&b, " and %d more", len(h.OtherTools)-20)
+				break
+			}
+			fmt.Fprintf(&b, " %s, %s (%s);", mdEscape(s.OtherName(w)), OtherWhat(w), mdEscape(OtherSource(w)))
+		}
+		b.WriteString("\n\n")
+	}
 	fmt.Fprintf(&b, "**%d of %d** commits covered by a record.", s.Commits.Covered, s.Commits.Total)
 	if len(s.Commits.Uncovered) > 0 {
 		b.WriteString(" Not covered:")
@@ -240,6 +254,12 @@ func (s *Summary) hunkMarkdown(h Hunk) string {
 		}
 		b.WriteString("\n")
 	}
+	for _, w := range h.OtherTools {
+		fmt.Fprintf(&b, "  - %s: %s · %s\n", OtherWhat(w), mdEscape(s.OtherName(w)), mdEscape(OtherSource(w)))
+	}
+	if said := SourcesSaid(h); said != "" {
+		fmt.Fprintf(&b, "  - %s (the JSON lists every claim)\n", said)
+	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
@@ -260,6 +280,22 @@ func (s *Summary) counts(cs []Count) string {
 		parts = append(parts, fmt.Sprintf("%s (%d)", convName(s.conv(c.Name)), c.Lines))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// fileWriters names a file's conversations and other tools' writers, with
+// their line counts; a person's lines another tool attests too.
+func (s *Summary) fileWriters(f File) string {
+	out := s.counts(f.Conversations)
+	for _, w := range f.OtherTools {
+		if w.Conversation != "" {
+			continue // counted among the conversations
+		}
+		if out != "" {
+			out += ", "
+		}
+		out += fmt.Sprintf("%s (%d, from %s)", s.OtherName(w), w.Lines, w.From)
+	}
+	return out
 }
 
 // convName is a conversation's title, else its short id.

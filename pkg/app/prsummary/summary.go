@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/interop"
 	"github.com/git-convo/git-convo/pkg/link"
 	"github.com/git-convo/git-convo/pkg/notes"
 	"github.com/git-convo/git-convo/pkg/redact"
@@ -33,6 +34,9 @@ type Input struct {
 	Transcript Transcript
 	// Log receives problems that do not stop the summary (unreadable notes).
 	Log func(format string, args ...any)
+	// DefaultAgent is the agent of a conversation recorded with none
+	// ("": cursor), to know a git-ai session as git-convo's conversation.
+	DefaultAgent string
 }
 
 // Lines counts non-blank added lines by the three kinds the summary keeps
@@ -42,6 +46,7 @@ type Lines struct {
 	Agent    int `json:"agent"`    // written by an agent's recorded edits
 	NoEdit   int `json:"noEdit"`   // in recorded commits, from no recorded edit
 	NoRecord int `json:"noRecord"` // in commits with no record at all
+	Person   int `json:"person"`   // a person's, as another tool's record attests (git-ai's h_ lines)
 }
 
 // Count is lines attributed to one name (an agent, a model, a conversation).
@@ -57,6 +62,12 @@ type Headline struct {
 	ByAgent        []Count `json:"byAgent"`
 	ByModel        []Count `json:"byModel"`
 	ByConversation []Count `json:"byConversation"` // Name is the conversation's id
+	// BySource: the lines (an agent's or a person's) each source answers
+	// for: "git-convo", "git-ai's notes", "compass's Agent Trace record".
+	BySource []Count `json:"bySource"`
+	// OtherTools: the writers other tools' records name, with the lines
+	// their claim answers for (docs/interop.md).
+	OtherTools []OtherWriter `json:"otherTools"`
 }
 
 // Commit is a commit of the range that no record covers.
@@ -72,6 +83,9 @@ type Commits struct {
 	Total     int      `json:"total"`
 	Covered   int      `json:"covered"`
 	Uncovered []Commit `json:"uncovered"`
+	// ByOtherTools: the commits only another tool's record covers, by
+	// source.
+	ByOtherTools []Count `json:"byOtherTools"`
 }
 
 // Conversation is one conversation the range's lines or links name.
@@ -90,7 +104,8 @@ type Conversation struct {
 type File struct {
 	Path string `json:"path"`
 	Lines
-	Conversations []Count `json:"conversations"` // Name is the conversation's id
+	Conversations []Count       `json:"conversations"` // Name is the conversation's id
+	OtherTools    []OtherWriter `json:"otherTools"`    // writers other tools' records name
 }
 
 // Writer is one conversation in one hunk: the lines it wrote there (0 when
@@ -134,6 +149,13 @@ type Hunk struct {
 	NewLines int    `json:"newLines"`
 	Lines
 	Writers []Writer `json:"writers"`
+	// Other tools' records: the writers they name (a trailer's with no
+	// lines) and, where any spoke, every claim on the hunk's lines with its
+	// source, and on how many lines sources agree or disagree.
+	OtherTools      []OtherWriter `json:"otherTools"`
+	Claims          []ClaimCount  `json:"claims,omitempty"`
+	SourcesAgree    int           `json:"sourcesAgree,omitempty"`
+	SourcesDisagree int           `json:"sourcesDisagree,omitempty"`
 }
 
 // Summary is the reviewer's view of a range.
@@ -166,8 +188,8 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 		return nil, err
 	}
 	s := &Summary{Range: rg.label, Base: rg.base, Head: rg.head, MergeBase: rg.mergeBase,
-		Commits: Commits{Uncovered: []Commit{}}, Conversations: []Conversation{}, Files: []File{}, Hunks: []Hunk{},
-		Headline: Headline{ByAgent: []Count{}, ByModel: []Count{}, ByConversation: []Count{}}}
+		Commits: Commits{Uncovered: []Commit{}, ByOtherTools: []Count{}}, Conversations: []Conversation{}, Files: []File{}, Hunks: []Hunk{},
+		Headline: Headline{ByAgent: []Count{}, ByModel: []Count{}, ByConversation: []Count{}, BySource: []Count{}, OtherTools: []OtherWriter{}}}
 	// The range's diff and where its lines come from, while the commits,
 	// the database and the notes are read: both are a pass of git over the
 	// range's patches.
@@ -219,6 +241,13 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 			in.Log("reading shared notes: %v", err)
 		}
 	}
+	// Other tools' records: a commit only they cover is covered.
+	oth := others{said: in.readOthers(ctx, hashes), own: map[string]bool{}}
+	for h, ok := range covered {
+		oth.own[h] = ok
+	}
+	var trailerOnly map[string]string
+	s.Commits.ByOtherTools, trailerOnly = oth.cover(commits, covered)
 	byHash := map[string]gitx.Commit{}
 	links := 0
 	for _, c := range commits {
@@ -235,6 +264,8 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 		reason := "no record"
 		if anyRecord[c.Hash] {
 			reason = "recorded before line evidence"
+		} else if r := trailerOnly[c.Hash]; r != "" {
+			reason = r
 		}
 		s.Commits.Uncovered = append(s.Commits.Uncovered, Commit{Hash: c.Hash, Short: gitx.ShortHash(c.Hash),
 			Subject: in.text(c.Subject), Reason: reason})
@@ -245,7 +276,7 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 		return nil, d.err
 	}
 	hunks, blamed := d.hunks, d.blamed
-	b := builder{in: in, s: s, linked: linked, writers: writers, covered: covered,
+	b := builder{in: in, s: s, linked: linked, writers: writers, covered: covered, others: oth,
 		convs: map[string]*Conversation{}, prompts: map[store.LineWriter]prompt{},
 		words: wordsOf{read: in.Transcript, edits: map[string]byText{}, unread: map[string]bool{}},
 		when:  func(h string) time.Time { return byHash[h].CommitTime }}
@@ -265,9 +296,12 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 		s.NothingRecorded = true
 		s.Message = fmt.Sprintf("Nothing recorded for %s: none of its %d commits has a git-convo record (local, or in fetched notes).",
 			s.Range, len(commits))
+		if n := len(trailerOnly); n > 0 {
+			s.Message += fmt.Sprintf(" A commit trailer names an agent in %d of them (which lines is not known).", n)
+		}
 	default:
 		s.Message = fmt.Sprintf("%d of %d non-blank added lines written by agents; %d of %d commits covered by a record.",
-			s.Headline.Agent, s.Headline.Added, s.Commits.Covered, s.Commits.Total)
+			s.Headline.Agent, s.Headline.Added, s.Commits.Covered, s.Commits.Total) + b.othersSaid()
 	}
 	return s, nil
 }
@@ -301,6 +335,11 @@ type builder struct {
 	models  map[string]int
 	words   wordsOf
 	when    func(commit string) time.Time // its commit time
+	// Other tools' records (others.go).
+	others     others
+	bySource   map[string]int
+	otherWs    tally[interop.Claim, OtherWriter]
+	fileOthers map[*File]*tally[interop.Claim, OtherWriter]
 }
 
 func (b *builder) conv(lc store.LinkedConversation) *Conversation {
@@ -328,15 +367,17 @@ func (b *builder) linkOf(commit, conv string) (store.LinkedConversation, bool) {
 
 func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.BlameLine) {
 	if b.fileIx == nil {
-		b.fileIx, b.agents, b.models = map[string]*File{}, map[string]int{}, map[string]int{}
+		b.fileIx, b.agents, b.models, b.bySource = map[string]*File{}, map[string]int{}, map[string]int{}, map[string]int{}
 	}
 	f := b.fileIx[h.Path]
 	if f == nil {
-		f = &File{Path: h.Path}
+		f = &File{Path: h.Path, OtherTools: []OtherWriter{}}
 		b.fileIx[h.Path] = f
 		b.files = append(b.files, f)
 	}
-	out := Hunk{Path: h.Path, OldStart: h.OldStart, OldLines: h.OldLines, NewStart: h.NewStart, NewLines: h.NewLines, Writers: []Writer{}}
+	out := Hunk{Path: h.Path, OldStart: h.OldStart, OldLines: h.OldLines, NewStart: h.NewStart, NewLines: h.NewLines, Writers: []Writer{},
+		OtherTools: []OtherWriter{}}
+	var hc hunkClaims
 	type key struct{ conv, commit, gen string }
 	ws := map[key]*Writer{}
 	var order []key
@@ -360,6 +401,7 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 		w, wrote := b.writers[bl.Commit][link.NormPath(bl.Filename)][bl.OrigLine]
 		switch {
 		case wrote:
+			b.bySource[SourceGitConvo]++
 			out.Agent++
 			k := key{w.ConversationID, bl.Commit, w.GenerationID}
 			wr := ws[k]
@@ -370,11 +412,15 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 			}
 			wr.Lines++
 			written[k] = append(written[k], line{text: al.Text, commit: bl.Commit, path: bl.Filename})
+			if v, spoke := b.claimsOn(bl, w, true); spoke {
+				hc.note(bl.Commit, v) // git-convo's answer stands; the others agree or not
+			}
 			c := b.convs[w.ConversationID]
 			c.Lines++
 			b.agents[orUnknown(c.Agent)]++
 			b.models[orUnknown(c.Model)]++
 			f.conversation(w.ConversationID)
+		case b.other(ctx, &hc, f, bl, &out):
 		case b.covered[bl.Commit]:
 			out.NoEdit++
 		default:
@@ -393,7 +439,7 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 	// their evidence, never counted as writers.
 	for _, commit := range commitOrder {
 		for _, lc := range b.linked[commit] {
-			found := false
+			found := hc.wrote(commit, lc.ConversationID) // by another tool's record
 			for _, k := range order {
 				if k.conv == lc.ConversationID && k.commit == commit {
 					found = true
@@ -410,10 +456,13 @@ func (b *builder) hunk(ctx context.Context, h gitx.Hunk, blamed map[int]gitx.Bla
 	for _, k := range order {
 		out.Writers = append(out.Writers, *ws[k])
 	}
+	hc.finish(&out, commitOrder, b.others.said)
 	f.Added += out.Added
 	f.Agent += out.Agent
 	f.NoEdit += out.NoEdit
 	f.NoRecord += out.NoRecord
+	f.Person += out.Person
+	b.s.Headline.Person += out.Person
 	b.s.Headline.Added += out.Added
 	b.s.Headline.Agent += out.Agent
 	b.s.Headline.NoEdit += out.NoEdit
@@ -476,6 +525,7 @@ func (f *File) conversation(id string) {
 }
 
 func (b *builder) finish() {
+	b.finishOthers()
 	for _, f := range b.files {
 		if f.Conversations == nil {
 			f.Conversations = []Count{}

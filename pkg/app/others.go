@@ -1,0 +1,61 @@
+package app
+
+import (
+	"context"
+
+	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/interop"
+	"github.com/git-convo/git-convo/pkg/notes"
+)
+
+// Other tools' records (docs/interop.md: git-ai's notes, other tools'
+// Agent Trace records, trailers), read through pkg/interop for every front
+// end. Notes they skip are counted by doctor's scan, not here.
+type (
+	// OtherFile is what other tools' records say of one file's commits.
+	OtherFile = interop.File
+	// Sessions are the commits git-ai's notes give each agent's session.
+	Sessions = interop.Sessions
+)
+
+// AgentOf is a conversation's agent: one recorded with none is the
+// registry's first (the agent git-convo began with).
+func (a *App) AgentOf(agent string) string {
+	if agent == "" && a.cfg.Agents != nil {
+		return a.cfg.Agents.Default()
+	}
+	return agent
+}
+
+// Known names git-convo's conversation for another tool's session: the
+// conversation of s whose id is the session's and whose agent is the tool.
+func (a *App) Known(ctx context.Context, s *Store) interop.Known {
+	return interop.KnownIn(ctx, s, a.AgentOf(""))
+}
+
+// OtherTools is what other tools' records say of commit h: each writer
+// they name, with its source and evidence.
+func (a *App) OtherTools(ctx context.Context, s *Store, repo *gitx.Repo, h string) []OtherWriter {
+	out, _ := interop.ForCommit(ctx, repo, notes.Git{Dir: repo.TopLevel}, h, a.Known(ctx, s))
+	return out
+}
+
+// FileOthers is what other tools' records say of the file at rel (from the
+// top of repo) in hashes, and up to limit more recent commits of the file
+// only they name.
+func (a *App) FileOthers(ctx context.Context, s *Store, repo *gitx.Repo, rel string, hashes []string, limit int) OtherFile {
+	f, _ := interop.ForFile(ctx, repo, notes.Git{Dir: repo.TopLevel}, rel, hashes, limit, a.Known(ctx, s))
+	return f
+}
+
+// Sessions reads the sessions git-ai's notes name in the repository at dir
+// (found in process: without the refs, nothing else is read); nil repo when
+// dir is not in one.
+func (a *App) Sessions(ctx context.Context, dir string) (*gitx.Repo, Sessions) {
+	repo, ok := gitx.Discover(dir, a.cfg.Getenv)
+	if !ok {
+		return nil, nil
+	}
+	s, _ := interop.ReadSessions(ctx, repo, notes.Git{Dir: dir})
+	return repo, s
+}
