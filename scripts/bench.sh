@@ -30,13 +30,13 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd)
 export CGO_ENABLED=1
 
-# Attribution accuracy (pkg/accuracy, docs/linking.md "Accuracy"): the test
+# Attribution accuracy (pkg/attribution/accuracy, docs/linking.md "Accuracy"): the test
 # at a bigger size, its table only; the goals are the test's to enforce.
 # The go tool keeps the caller's HOME and caches (the measures below replace HOME).
 go_env=(HOME="$HOME" GOCACHE="$(go env GOCACHE)" GOMODCACHE="$(go env GOMODCACHE)" GOPATH="$(go env GOPATH)")
 accuracy() {
   echo
-  env "${go_env[@]}" GIT_CONVO_ACCURACY_REPORT_ONLY=1 go test -C "$root" -count=1 -timeout 60m -run 'TestAccuracy$' -v ./pkg/accuracy \
+  env "${go_env[@]}" GIT_CONVO_ACCURACY_REPORT_ONLY=1 go test -C "$root" -count=1 -timeout 60m -run 'TestAccuracy$' -v ./pkg/attribution/accuracy \
     -args -accuracy.commits="${ACCURACY_COMMITS:-20000}" -accuracy.files="${ACCURACY_FILES:-200}" \
     -accuracy.depth="${ACCURACY_DEPTH:-200}" | grep -E '^(Attribution accuracy|\|)'
 }
@@ -61,10 +61,10 @@ scale() {
   (cd "$root/pkg/store" && /usr/bin/time -f 'peak RSS %M KB' "$bin/store.test" -test.run '^$' \
     -test.bench 'LogLinks1000|BlameWriters' -test.benchtime 30x -test.count "$n" -test.benchmem 2>&1 | grep -E '^(Benchmark|peak)')
   echo "end-of-turn replay of 200 spooled edits | drain of 50 queued commits:"
-  (cd "$root/pkg/hookrun" && /usr/bin/time -f 'peak RSS %M KB' "$bin/hookrun.test" -test.run '^$' \
+  (cd "$root/pkg/write/hookrun" && /usr/bin/time -f 'peak RSS %M KB' "$bin/hookrun.test" -test.run '^$' \
     -test.bench 'Replay200|Drain50' -test.benchtime 3x -test.count "$n" 2>&1 | grep -E '^(Benchmark|peak)')
   echo "share on's notes for 5,000 commits (Go heap: GODEBUG=gctrace=1) | the notes-ref scan of 4,400 packed refs:"
-  (cd "$root/pkg/notes" && /usr/bin/time -f 'peak RSS %M KB' "$bin/notes.test" -test.run '^$' \
+  (cd "$root/pkg/share/notes" && /usr/bin/time -f 'peak RSS %M KB' "$bin/notes.test" -test.run '^$' \
     -test.bench 'ShareOn5000' -test.benchtime 2x -test.count "$n" -test.benchmem 2>&1 | grep -E '^(Benchmark|peak)' &&
     "$bin/notes.test" -test.run '^$' -test.bench 'PackedNotesRefs' -test.count "$n" -test.benchmem | grep -E '^Benchmark')
 }
@@ -354,21 +354,21 @@ read -r cp gp < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 10 -dir "$work/
 row "pr HEAD~1000..HEAD, every commit noted / git log --stat (ms)" "$cp" "$gp" "$(ratio "$cp" "$gp")" "<= 2"
 printf '{"conversation_id":"bench-conv-00001","generation_id":"g","hook_event_name":"afterFileEdit","workspace_roots":["%s"],"file_path":"%s/%s","edits":[{"old_string":"x","new_string":"y"}]}' \
   "$work/project" "$work/project" "$hot" > "$work/payload-project.json"
-# A Claude Code PostToolUse of an Edit (pkg/claude), as its hook sends it.
+# A Claude Code PostToolUse of an Edit (pkg/agents/claude), as its hook sends it.
 printf '{"session_id":"bench-claude-00001","transcript_path":"%s/none.jsonl","cwd":"%s","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"%s/%s","old_string":"x","new_string":"y"},"tool_response":{"filePath":"%s/%s","oldString":"x","newString":"y","originalFile":"x\\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-x","+y"]}]}}' \
   "$work" "$work/project" "$work/project" "$hot" "$work/project" "$hot" > "$work/payload-claude.json"
-# A Gemini CLI AfterTool of a replace (pkg/gemini): Gemini waits for its
+# A Gemini CLI AfterTool of a replace (pkg/agents/gemini): Gemini waits for its
 # hooks (synchronous, ms timeouts), so this one has a row of its own.
 printf '{"session_id":"bench-gemini-00001","transcript_path":"%s/none.json","cwd":"%s","hook_event_name":"AfterTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"replace","tool_input":{"file_path":"%s/%s","old_string":"x","new_string":"y"},"tool_response":{"llmContent":"ok","returnDisplay":"ok"}}' \
   "$work" "$work/project" "$work/project" "$hot" > "$work/payload-gemini.json"
-# A Codex PostToolUse of an apply_patch (pkg/codex).
+# A Codex PostToolUse of an apply_patch (pkg/agents/codex).
 printf '{"session_id":"bench-codex-00001","turn_id":"t","transcript_path":null,"cwd":"%s","hook_event_name":"PostToolUse","model":"gpt-5","permission_mode":"default","tool_name":"apply_patch","tool_use_id":"c","tool_input":{"command":"*** Begin Patch\\n*** Update File: %s\\n@@\\n-x\\n+y\\n*** End Patch"},"tool_response":"Success."}' \
   "$work/project" "$hot" > "$work/payload-codex.json"
-# A Copilot CLI postToolUse of an edit (pkg/copilot): toolArgs is a JSON
+# A Copilot CLI postToolUse of an edit (pkg/agents/copilot): toolArgs is a JSON
 # string, and the event is named by the hook command (--event).
 printf '{"sessionId":"bench-copilot-00001","timestamp":1767225600000,"cwd":"%s","toolName":"edit","toolArgs":"{\\"path\\":\\"%s/%s\\",\\"old_str\\":\\"x\\",\\"new_str\\":\\"y\\"}","toolResult":{"resultType":"success","textResultForLlm":"ok"}}' \
   "$work/project" "$work/project" "$hot" > "$work/payload-copilot.json"
-# A VS Code agent-mode PostToolUse of replace_string_in_file (pkg/vscode),
+# A VS Code agent-mode PostToolUse of replace_string_in_file (pkg/agents/vscode),
 # as it reaches git-convo: through Claude Code's hook.
 printf '{"timestamp":"2026-01-01T00:00:00.000Z","cwd":"%s","sessionId":"bench-vscode-00001","hookEventName":"PostToolUse","transcript_path":"%s/none.jsonl","tool_name":"replace_string_in_file","tool_input":{"filePath":"%s/%s","oldString":"x","newString":"y"},"tool_use_id":"c","tool_response":"ok"}' \
   "$work/project" "$work" "$work/project" "$hot" > "$work/payload-vscode.json"

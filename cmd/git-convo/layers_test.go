@@ -16,13 +16,13 @@ func TestLayers(t *testing.T) {
 		t.Skipf("go list: %v %s", err, out)
 	}
 	const mod = "github.com/git-convo/git-convo/"
-	agentPkgs := []string{"pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini", "pkg/copilot"}
+	agentPkgs := []string{"pkg/agents/cursor", "pkg/agents/claude", "pkg/agents/vscode", "pkg/agents/codex", "pkg/agents/gemini", "pkg/agents/copilot"}
 	// front: the front ends and the application layer they call, which no
 	// layer below imports.
 	front := []string{"pkg/cli", "pkg/mcpserver", "pkg/app"}
-	write := []string{"pkg/ingest", "pkg/hookrun", "pkg/autolink"}
+	write := []string{"pkg/write/ingest", "pkg/write/hookrun", "pkg/write/autolink"}
 	// data: what a front end other than the CLI reaches through pkg/app.
-	data := []string{"pkg/store", "pkg/notes", "pkg/queue", "pkg/spool", "pkg/trace", "pkg/repokey"}
+	data := []string{"pkg/store", "pkg/share/notes", "pkg/write/queue", "pkg/write/spool", "pkg/share/trace", "pkg/store/repokey"}
 	all := func(lists ...[]string) []string {
 		var out []string
 		for _, l := range lists {
@@ -33,35 +33,35 @@ func TestLayers(t *testing.T) {
 	// never: what each package must never import (a prefix ending in "/"
 	// bans what lies below it).
 	never := map[string][]string{
-		"pkg/source":   {"pkg/"}, // the seam imports nothing of git-convo but the algorithms below
-		"pkg/position": {"pkg/"},
-		"pkg/cursor":   all([]string{"pkg/agents", "pkg/store", "pkg/claude"}, write, front),
-		"pkg/claude":   all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/vscode"}, write, front),
-		"pkg/vscode":   all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude"}, write, front),
-		"pkg/codex":    all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/gemini"}, write, front),
-		"pkg/gemini":   all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex"}, write, front),
-		"pkg/copilot":  all([]string{"pkg/agents", "pkg/store", "pkg/cursor", "pkg/claude", "pkg/vscode", "pkg/codex", "pkg/gemini"}, write, front),
-		"pkg/agents":   all(agentPkgs, write, front),
-		"pkg/store":    all([]string{"pkg/agents", "pkg/source", "pkg/gitx"}, agentPkgs, write, front),
-		"pkg/ingest":   all([]string{"pkg/hookrun"}, agentPkgs, front),
-		"pkg/hookrun":  all(agentPkgs, front),
-		"pkg/cli":      all([]string{"pkg/mcpserver", "pkg/agents/builtin"}, agentPkgs),
+		"pkg/agents/source":        {"pkg/"}, // the seam imports nothing of git-convo but the algorithms below
+		"pkg/attribution/position": {"pkg/"},
+		"pkg/agents/cursor":        all([]string{"pkg/agents", "pkg/store", "pkg/agents/claude"}, write, front),
+		"pkg/agents/claude":        all([]string{"pkg/agents", "pkg/store", "pkg/agents/cursor", "pkg/agents/vscode"}, write, front),
+		"pkg/agents/vscode":        all([]string{"pkg/agents", "pkg/store", "pkg/agents/cursor", "pkg/agents/claude"}, write, front),
+		"pkg/agents/codex":         all([]string{"pkg/agents", "pkg/store", "pkg/agents/cursor", "pkg/agents/claude", "pkg/agents/vscode", "pkg/agents/gemini"}, write, front),
+		"pkg/agents/gemini":        all([]string{"pkg/agents", "pkg/store", "pkg/agents/cursor", "pkg/agents/claude", "pkg/agents/vscode", "pkg/agents/codex"}, write, front),
+		"pkg/agents/copilot":       all([]string{"pkg/agents", "pkg/store", "pkg/agents/cursor", "pkg/agents/claude", "pkg/agents/vscode", "pkg/agents/codex", "pkg/agents/gemini"}, write, front),
+		"pkg/agents":               all(agentPkgs, write, front),
+		"pkg/store":                all([]string{"pkg/agents", "pkg/agents/source", "pkg/git/gitx"}, agentPkgs, write, front),
+		"pkg/write/ingest":         all([]string{"pkg/write/hookrun"}, agentPkgs, front),
+		"pkg/write/hookrun":        all(agentPkgs, front),
+		"pkg/cli":                  all([]string{"pkg/mcpserver", "pkg/agents/builtin"}, agentPkgs),
 		// The MCP server reaches the store, the notes, the queue and the
 		// spool through the application layer (pkg/app) only.
-		"pkg/mcpserver":      all([]string{"pkg/cli", "pkg/hookrun", "pkg/ingest", "pkg/agents/builtin"}, data, agentPkgs),
-		"pkg/app":            all([]string{"pkg/cli", "pkg/mcpserver", "pkg/agents/builtin"}, agentPkgs),
-		"pkg/app/prsummary":  all(agentPkgs, write, front),
-		"pkg/gitx":           {"pkg/"}, // but its own in-process readers (allowed)
-		"pkg/gitx/odb":       {"pkg/"},
-		"pkg/gitx/gitconfig": {"pkg/"},
-		"pkg/link":           {"pkg/"},
+		"pkg/mcpserver":        all([]string{"pkg/cli", "pkg/write/hookrun", "pkg/write/ingest", "pkg/agents/builtin"}, data, agentPkgs),
+		"pkg/app":              all([]string{"pkg/cli", "pkg/mcpserver", "pkg/agents/builtin"}, agentPkgs),
+		"pkg/app/prsummary":    all(agentPkgs, write, front),
+		"pkg/git/gitx":         {"pkg/"}, // but its own in-process readers (allowed)
+		"pkg/git/odb":          {"pkg/"},
+		"pkg/git/gitconfig":    {"pkg/"},
+		"pkg/attribution/link": {"pkg/"},
 	}
 	// allowed: exceptions to never, pure algorithms a package may use
 	// (locating and carrying lines, hashing them).
 	allowed := map[string][]string{
-		"pkg/source":   {"pkg/position", "pkg/link"},
-		"pkg/position": {"pkg/link"},
-		"pkg/gitx":     {"pkg/gitx/odb", "pkg/gitx/gitconfig"},
+		"pkg/agents/source":        {"pkg/attribution/position", "pkg/attribution/link"},
+		"pkg/attribution/position": {"pkg/attribution/link"},
+		"pkg/git/gitx":             {"pkg/git/odb", "pkg/git/gitconfig"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		pkg, imports, _ := strings.Cut(line, ":")

@@ -1,5 +1,5 @@
 // Package agents is the registry of the coding agents git-convo reads: the
-// front ends (pkg/cli, pkg/mcpserver) and the write path (pkg/ingest) loop
+// front ends (pkg/cli, pkg/mcpserver) and the write path (pkg/write/ingest) loop
 // over it and name no agent. The registry is a value, built once by the
 // composition root (cmd/, through pkg/agents/builtin) and passed down: no
 // package-level list, so a test can plug in an agent of its own.
@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/agents/source"
 )
 
 // Registry is the agents of one git-convo, in registration order: the order

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-convo/git-convo/pkg/claude"
-	"github.com/git-convo/git-convo/pkg/cursor"
+	"github.com/git-convo/git-convo/pkg/agents/claude"
+	"github.com/git-convo/git-convo/pkg/agents/cursor"
 )
 
 // shipped is the registry of the shipped agents (pkg/agents/builtin's,

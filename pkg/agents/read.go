@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/agents/source"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 )

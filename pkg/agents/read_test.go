@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
-	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/agents/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/agents/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 

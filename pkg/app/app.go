@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/agents"
-	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/store/repokey"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 )
 
 // testRepo is a real git repository with one commit, and an application

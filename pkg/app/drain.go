@@ -8,14 +8,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/fetchwatch"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/hookrun"
-	"github.com/git-convo/git-convo/pkg/ingest"
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/queue"
-	"github.com/git-convo/git-convo/pkg/repokey"
-	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/fetchwatch"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/store/repokey"
+	"github.com/git-convo/git-convo/pkg/write/hookrun"
+	"github.com/git-convo/git-convo/pkg/write/ingest"
+	"github.com/git-convo/git-convo/pkg/write/queue"
+	"github.com/git-convo/git-convo/pkg/write/spool"
 )
 
 // The drains: the work to do before a read answers, in whatever front end.

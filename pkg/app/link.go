@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 

@@ -3,13 +3,13 @@ package app
 import (
 	"context"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 )
 
 // Other tools' records (docs/interop.md: git-ai's notes, other tools'
-// Agent Trace records, trailers), read through pkg/interop for every front
+// Agent Trace records, trailers), read through pkg/share/interop for every front
 // end. Notes they skip are counted by doctor's scan, not here.
 type (
 	// OtherFile is what other tools' records say of one file's commits.

@@ -3,18 +3,18 @@ package app
 import (
 	"context"
 
+	"github.com/git-convo/git-convo/pkg/agents/source"
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/repokey"
-	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/share/trace"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/trace"
+	"github.com/git-convo/git-convo/pkg/store/repokey"
 )
 
 // Conversation reading: the local database merged with teammates' shared
-// notes (pkg/notes' merges: one set of filters and limits), for every
+// notes (pkg/share/notes' merges: one set of filters and limits), for every
 // front end.
 
 // The model a front end reads, as the store and the notes give it.

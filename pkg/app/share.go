@@ -4,11 +4,11 @@ import (
 	"context"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/interop/gitai"
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/trace"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/share/interop/gitai"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/share/trace"
 )
 
 // Sharing: the notes written after links change, the squash merges

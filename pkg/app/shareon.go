@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/repokey"
-	"github.com/git-convo/git-convo/pkg/trace"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/share/trace"
+	"github.com/git-convo/git-convo/pkg/store/repokey"
 )
 
 // Sharing on and off, and the note it would write.

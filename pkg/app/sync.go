@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 )
 
 // Push and fetch: this clone's shared notes to a remote, and teammates'

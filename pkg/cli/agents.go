@@ -1,14 +1,14 @@
 package cli
 
 // Agents on the source seam: their sources, the write path into the store
-// (pkg/ingest), and the agent of a conversation as the read commands show it.
+// (pkg/write/ingest), and the agent of a conversation as the read commands show it.
 
 import (
 	"context"
 
-	"github.com/git-convo/git-convo/pkg/ingest"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/term"
+	"github.com/git-convo/git-convo/pkg/write/ingest"
 )
 
 // writer is the write path into s for this environment.

@@ -16,11 +16,11 @@ import (
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/app"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
 	"github.com/git-convo/git-convo/pkg/util/platform"
+	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 // Exit codes.

@@ -8,12 +8,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/attribution/link"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
+	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 // blameTitleWidth is the width of the conversation column.

@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/attribution/link"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 

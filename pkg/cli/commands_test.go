@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/agents/cursor/cursortest"
 )
 
 func TestConversationCommand(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 )
 
 // parseSince reads a --since date: a calendar date (2026-11-01, midnight

@@ -14,7 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/cursor/cursordb"
+	"github.com/git-convo/git-convo/pkg/agents/cursor/cursordb"
 )
 
 func demoCommand(env *Env) *cli.Command {

@@ -11,12 +11,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
-	"github.com/git-convo/git-convo/pkg/githooks"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/attribution/link"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
+	"github.com/git-convo/git-convo/pkg/util/term"
+	"github.com/git-convo/git-convo/pkg/write/githooks"
 )
 
 // check is one line of doctor's report.

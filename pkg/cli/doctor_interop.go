@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 // doctorInterop reports other tools' notes (docs/interop.md): how many

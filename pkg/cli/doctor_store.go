@@ -10,13 +10,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/hookrun"
-	"github.com/git-convo/git-convo/pkg/ingest"
-	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
 	"github.com/git-convo/git-convo/pkg/util/regfile"
+	"github.com/git-convo/git-convo/pkg/util/term"
+	"github.com/git-convo/git-convo/pkg/write/hookrun"
+	"github.com/git-convo/git-convo/pkg/write/ingest"
+	"github.com/git-convo/git-convo/pkg/write/spool"
 )
 
 // openFailure is doctor's check for a links database that does not open:

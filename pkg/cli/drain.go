@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/hookrun"
+	"github.com/git-convo/git-convo/pkg/write/hookrun"
 )
 
 // hooks is what git-convo's hooks run in, for this environment (app.Hooks).

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/agents/cursor/cursortest"
 )
 
 // binPath is the git-convo binary TestMain builds once for the package's

@@ -12,9 +12,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-convo/git-convo/pkg/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/mcpserver"
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/share/fetchwatch"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 // firstFetchBound bounds install's fetch of the notes: install must not

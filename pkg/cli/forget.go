@@ -10,13 +10,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/hookrun"
-	"github.com/git-convo/git-convo/pkg/ingest"
-	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
+	"github.com/git-convo/git-convo/pkg/util/term"
+	"github.com/git-convo/git-convo/pkg/write/hookrun"
+	"github.com/git-convo/git-convo/pkg/write/ingest"
+	"github.com/git-convo/git-convo/pkg/write/spool"
 )
 
 func forgetCommand(env *Env) *cli.Command {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/git-convo/git-convo/pkg/write/spool"
 )
 
 // TestForgetLeavesNoTrace: a conversation whose prompts hold a secret (one

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 )
 
 // formsRepo is a history for holding every argument form against git: two

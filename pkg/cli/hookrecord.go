@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 
-	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/agents/source"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 )
 
 // TestHostileHugeNoteIsSkipped (issue 28, item 9): a 100 MB note no longer
@@ -17,7 +17,7 @@ import (
 // log's %N brought it inline (where it also hid the ordinary note of the
 // same commit). Each command now answers about the commit from the
 // teammate's ordinary note, the huge one skipped (git-convo itself peaks at
-// some 12 MB: docs/reliability.md; its bound is held in pkg/gitx).
+// some 12 MB: docs/reliability.md; its bound is held in pkg/git/gitx).
 func TestHostileHugeNoteIsSkipped(t *testing.T) {
 	_, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
@@ -74,7 +74,7 @@ func TestHostileHugeNoteIsSkipped(t *testing.T) {
 		// the git processes it waited for, which hold the note in git's
 		// own memory at times (git grep after a pull, git log --notes), and
 		// under the whole suite it read 473 MB where git-convo alone holds
-		// 12. git-convo's own bound is held by runtime.MemStats in pkg/gitx
+		// 12. git-convo's own bound is held by runtime.MemStats in pkg/git/gitx
 		// (TestHostileBlobsOverLimit, TestHostileLogNotesBounded); the
 		// figures are in docs/reliability.md.
 	}

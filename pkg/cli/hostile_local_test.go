@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/queue"
-	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/git-convo/git-convo/pkg/write/queue"
+	"github.com/git-convo/git-convo/pkg/write/spool"
 )
 
 // TestHostileLostQueueRecordsAreCaughtUp (issue 28, item 10): the

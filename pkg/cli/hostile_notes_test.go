@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 )
 
 // The hostile-notes set (issue 28): notes a teammate can push are claims,

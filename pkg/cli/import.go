@@ -14,12 +14,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/hookrun"
-	"github.com/git-convo/git-convo/pkg/ingest"
-	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/agents/source"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/term"
+	"github.com/git-convo/git-convo/pkg/write/hookrun"
+	"github.com/git-convo/git-convo/pkg/write/ingest"
 )
 
 func importCommand(env *Env) *cli.Command {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/agents/cursor/cursortest"
 	"github.com/git-convo/git-convo/pkg/store/prototypetest"
 )
 

@@ -10,10 +10,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
-	"github.com/git-convo/git-convo/pkg/githooks"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/queue"
-	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/agents/source"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/write/githooks"
+	"github.com/git-convo/git-convo/pkg/write/queue"
 )
 
 // gitHooks are the git hooks git-convo installs.

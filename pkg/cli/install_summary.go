@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/agents/source"
 )
 
 // printInstallSummary ends install: what to do next, naming the agents whose

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/link"
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/attribution/link"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 // otherClaims is what other tools say of the commits a read command

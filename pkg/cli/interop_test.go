@@ -13,9 +13,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/agents/cursor/cursortest"
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
-	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
-	"github.com/git-convo/git-convo/pkg/interop/gitai"
+	"github.com/git-convo/git-convo/pkg/share/interop/gitai"
 )
 
 // addRawNote puts text as the note of rev on ref, as another tool would.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/util/testshared"
 )
 
@@ -50,7 +50,7 @@ func TestSharedAgentNameIsEscaped(t *testing.T) {
 func hidden(s string) bool { return strings.ContainsAny(s, "\u202e\u200b\u2028") }
 
 // plantedSecret is one line of the redaction corpus
-// (pkg/redact/testdata/secrets.jsonl).
+// (pkg/share/redact/testdata/secrets.jsonl).
 type plantedSecret struct {
 	Kind, Text string
 	Gone       []string
@@ -62,7 +62,7 @@ func readSecretCorpus(t *testing.T) []plantedSecret {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(root, "pkg/redact/testdata/secrets.jsonl"))
+	b, err := os.ReadFile(filepath.Join(root, "pkg/share/redact/testdata/secrets.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/app"
-	"github.com/git-convo/git-convo/pkg/autolink"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/hookrun"
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/term"
+	"github.com/git-convo/git-convo/pkg/write/autolink"
+	"github.com/git-convo/git-convo/pkg/write/hookrun"
 )
 
 func linkCommand(env *Env) *cli.Command {

@@ -8,11 +8,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 // Log collects commits in batches, one links query each: the first batch is

@@ -11,8 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-convo/git-convo/pkg/queue"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/write/queue"
 )
 
 // TestMCPRunsNoGitConvo: the MCP server records the queued commits in its

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-convo/git-convo/pkg/interop/gitai"
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/share/interop/gitai"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 )
 
 // jsonLines decodes one JSON object per line (a read command's --json).

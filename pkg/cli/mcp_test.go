@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/agents/cursor/cursortest"
 )
 
 // TestMCPServer starts the real server (`git convo mcp`) as a subprocess and

@@ -19,8 +19,8 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/agents/builtin"
+	"github.com/git-convo/git-convo/pkg/agents/source"
 	"github.com/git-convo/git-convo/pkg/cli"
-	"github.com/git-convo/git-convo/pkg/source"
 )
 
 // standIn is an agent whose hooks file is .standin/hooks.json (in the

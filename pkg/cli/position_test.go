@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/mcpserver"
-	"github.com/git-convo/git-convo/pkg/spool"
+	"github.com/git-convo/git-convo/pkg/write/spool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 func prCommand(env *Env) *cli.Command {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/agents/cursor/cursortest"
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
-	"github.com/git-convo/git-convo/pkg/cursor/cursortest"
 )
 
 // prWordsHostile is what an agent said before an edit that tries to act in

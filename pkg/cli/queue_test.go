@@ -16,8 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/hooks/templates"
-	"github.com/git-convo/git-convo/pkg/queue"
 	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/write/queue"
 )
 
 // queued is the sandbox's environment for commits made as a user makes

@@ -7,11 +7,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/app"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/hookrun"
-	"github.com/git-convo/git-convo/pkg/ingest"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/term"
+	"github.com/git-convo/git-convo/pkg/write/hookrun"
+	"github.com/git-convo/git-convo/pkg/write/ingest"
 )
 
 func recordCommand(env *Env) *cli.Command {

@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"github.com/git-convo/git-convo/pkg/repokey"
 	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/store/repokey"
 )
 
 // pathKey is how a repo-relative path is compared, the same in capture and record.

@@ -14,14 +14,14 @@ import (
 
 	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/app"
-	"github.com/git-convo/git-convo/pkg/fetchwatch"
-	"github.com/git-convo/git-convo/pkg/githooks"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/notes"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/fetchwatch"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/term"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
+	"github.com/git-convo/git-convo/pkg/util/term"
+	"github.com/git-convo/git-convo/pkg/write/githooks"
 )
 
 func shareCommand(env *Env) *cli.Command {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/git-convo/git-convo/pkg/spool"
 	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
+	"github.com/git-convo/git-convo/pkg/write/spool"
 )
 
 // TestParallelCapturesSpool: 100 edit events captured at once without

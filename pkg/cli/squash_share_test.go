@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/trace"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/share/trace"
 )
 
 // A server-side squash travels: the clone that pulls it derives the record,

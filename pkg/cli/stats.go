@@ -12,8 +12,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 func statsCommand(env *Env) *cli.Command {

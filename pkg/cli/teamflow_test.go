@@ -14,8 +14,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/mcpserver"
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/queue"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/write/queue"
 )
 
 // After install, with sharing off (so refs/notes/convo does not exist), a

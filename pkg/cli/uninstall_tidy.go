@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/fetchwatch"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/hookrun"
-	"github.com/git-convo/git-convo/pkg/queue"
-	"github.com/git-convo/git-convo/pkg/source"
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/agents/source"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/fetchwatch"
+	"github.com/git-convo/git-convo/pkg/util/term"
+	"github.com/git-convo/git-convo/pkg/write/hookrun"
+	"github.com/git-convo/git-convo/pkg/write/queue"
 )
 
 // tidyAfterUninstall ends uninstall, once the hooks are out: it records

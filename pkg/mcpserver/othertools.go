@@ -4,11 +4,11 @@ import (
 	"context"
 
 	"github.com/git-convo/git-convo/pkg/app"
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 )
 
-// Other tools' records (docs/interop.md), read by pkg/interop: these only
+// Other tools' records (docs/interop.md), read by pkg/share/interop: these only
 // put its answers into the tools' results.
 
 // addOtherFileContext adds to get_file_context's result what other tools'

@@ -8,7 +8,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 )
 
 // PRInput is pr_summary's input.

@@ -15,8 +15,8 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/agents"
 	"github.com/git-convo/git-convo/pkg/app"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/link"
+	"github.com/git-convo/git-convo/pkg/attribution/link"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 )
 
 // Deps is what the tools work with.

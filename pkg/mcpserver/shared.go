@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/git-convo/git-convo/pkg/app"
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 )
 
 // addSharedCommits adds to cc the commits shared notes link its

@@ -22,11 +22,11 @@ import (
 	"github.com/git-convo/git-convo/pkg/util/sqliteuri"
 )
 
-// gitArgs are the arguments git-convo gives git for cmd (pkg/gitx: LogArgs
+// gitArgs are the arguments git-convo gives git for cmd (pkg/git/gitx: LogArgs
 // for log's text output, ShowHeaders for show), the user's last. For log,
 // leading --notes=<ref> arguments are git-convo's notes refs: its format
 // then asks for the notes too (%N). TestFloorIsGitConvos checks these
-// against pkg/gitx.
+// against pkg/git/gitx.
 func gitArgs(cmd string, user []string) ([]string, error) {
 	switch cmd {
 	case "log":

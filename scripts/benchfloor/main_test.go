@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 )
 
 // TestFloorIsGitConvos: the floor runs git log exactly as git convo log's

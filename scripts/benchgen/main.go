@@ -34,11 +34,11 @@ import (
 
 	_ "github.com/mattn/go-sqlite3"
 
-	"github.com/git-convo/git-convo/pkg/cursor"
-	"github.com/git-convo/git-convo/pkg/cursor/cursordb"
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/link"
-	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/agents/cursor"
+	"github.com/git-convo/git-convo/pkg/agents/cursor/cursordb"
+	"github.com/git-convo/git-convo/pkg/agents/source"
+	"github.com/git-convo/git-convo/pkg/attribution/link"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 

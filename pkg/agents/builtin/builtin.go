@@ -6,13 +6,13 @@ package builtin
 
 import (
 	"github.com/git-convo/git-convo/pkg/agents"
-	"github.com/git-convo/git-convo/pkg/claude"
-	"github.com/git-convo/git-convo/pkg/codex"
-	"github.com/git-convo/git-convo/pkg/copilot"
-	"github.com/git-convo/git-convo/pkg/cursor"
-	"github.com/git-convo/git-convo/pkg/gemini"
-	"github.com/git-convo/git-convo/pkg/source"
-	"github.com/git-convo/git-convo/pkg/vscode"
+	"github.com/git-convo/git-convo/pkg/agents/claude"
+	"github.com/git-convo/git-convo/pkg/agents/codex"
+	"github.com/git-convo/git-convo/pkg/agents/copilot"
+	"github.com/git-convo/git-convo/pkg/agents/cursor"
+	"github.com/git-convo/git-convo/pkg/agents/gemini"
+	"github.com/git-convo/git-convo/pkg/agents/source"
+	"github.com/git-convo/git-convo/pkg/agents/vscode"
 )
 
 // Agents are the shipped agents, in the registry's order: the first is the

@@ -5,7 +5,7 @@ import (
 	"html"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 // HTML is the report as one self-contained page: inline CSS, an inline SVG

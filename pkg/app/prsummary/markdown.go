@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/term"
+	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 // MarkdownLimit is the most characters GitHub keeps in a pull request's

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/interop/gitai"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/share/interop/gitai"
 )
 
 // gitAILog is a git-ai authorship log of commit: lines of app.go by one

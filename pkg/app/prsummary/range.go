@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 )
 
 // ErrNoBase is returned when no range is given and none can be chosen: the

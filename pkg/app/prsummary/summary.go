@@ -14,11 +14,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/gitx"
-	"github.com/git-convo/git-convo/pkg/interop"
-	"github.com/git-convo/git-convo/pkg/link"
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/redact"
+	"github.com/git-convo/git-convo/pkg/attribution/link"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/share/redact"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 

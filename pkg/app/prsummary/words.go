@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-convo/git-convo/pkg/notes"
-	"github.com/git-convo/git-convo/pkg/source"
+	"github.com/git-convo/git-convo/pkg/agents/source"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 

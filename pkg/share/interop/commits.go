@@ -1,0 +1,110 @@
+package interop
+
+import (
+	"context"
+
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// Said is what other tools say of some commits: their notes' claims on
+// lines, and their trailers' claims on each commit as a whole.
+type Said struct {
+	Lines  Lines
+	Commit map[string][]Claim // commit -> trailers' claims (Commit set)
+}
+
+// Any reports whether other tools said anything of these commits.
+func (s Said) Any() bool { return len(s.Lines) > 0 || len(s.Commit) > 0 }
+
+// Known names git-convo's conversation for an agent's session ("" none).
+type Known func(tool, session string) string
+
+// KnownIn is Known over the local database: the conversation whose id is
+// the session's and whose agent is the tool (a conversation recorded with
+// no agent is defaultAgent's). A git-ai session naming it is that
+// conversation, not a second one. Answers are kept: one query per session.
+func KnownIn(ctx context.Context, st *store.Store, defaultAgent string) Known {
+	if st == nil {
+		return nil
+	}
+	seen := map[[2]string]string{}
+	return func(tool, session string) string {
+		k := [2]string{tool, session}
+		if id, ok := seen[k]; ok {
+			return id
+		}
+		id := ""
+		if c, err := st.GetConversation(ctx, session); err == nil && c != nil {
+			agent := c.Agent
+			if agent == "" {
+				agent = defaultAgent
+			}
+			if agent == tool {
+				id = c.ID
+			}
+		}
+		seen[k] = id
+		return id
+	}
+}
+
+// ReadCommits reads what other tools say of hashes: their notes on the refs
+// the repository has (want: which files' lines are kept, nil all) and the
+// trailers of their messages, read in process. known (nil: none) names
+// git-convo's conversations among the sessions. With none of the refs it
+// costs the ref lookup and the messages' read. The notes it skipped are
+// returned for the caller's log (doctor counts them).
+func ReadCommits(ctx context.Context, repo *gitx.Repo, g notes.Git, hashes []string, want func(string) bool, known Known) (Said, []Skip) {
+	said := Said{Lines: Lines{}, Commit: map[string][]Claim{}}
+	if len(hashes) == 0 {
+		return said, nil
+	}
+	if repo.CommonDir == "" {
+		if r, ok := gitx.Discover(g.Dir, gitx.Getenv(g.Env)); ok {
+			repo = r
+		}
+	}
+	var skips []Skip
+	if refs := Refs(ctx, g); len(refs) > 0 {
+		var err error
+		said.Lines, skips, err = NewReader(repo, g, refs).Read(ctx, hashes, want)
+		if err != nil {
+			skips = append(skips, Skip{Ref: "other tools' notes", Err: err})
+		}
+	}
+	msgs, _ := repo.MessagesInProcess(hashes) // not readable in process: no trailers
+	for h, m := range msgs {
+		if cs := TrailerClaims(m); len(cs) > 0 {
+			said.Commit[h] = cs
+		}
+	}
+	said.Name(known)
+	return said, skips
+}
+
+// Name sets Conversation on each claim whose tool and session are a
+// conversation known names.
+func (s Said) Name(known Known) {
+	if known == nil {
+		return
+	}
+	name := func(cs []Claim) {
+		for i := range cs {
+			if c := &cs[i]; c.Tool != "" && c.Session != "" && c.Conversation == "" {
+				c.Conversation = known(c.Tool, c.Session)
+			}
+		}
+	}
+	for _, byPath := range s.Lines {
+		for _, byLine := range byPath {
+			for _, cs := range byLine {
+				name(cs)
+			}
+		}
+	}
+	for _, cs := range s.Commit {
+		name(cs)
+	}
+}

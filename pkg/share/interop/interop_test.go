@@ -1,0 +1,329 @@
+package interop
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+)
+
+func TestDecide(t *testing.T) {
+	convo := Claim{Source: SourceGitConvo, From: "git-convo", Rank: RankEdit, Attribution: Agent, Tool: "claude", Conversation: "c1", Session: "c1"}
+	gitaiSame := Claim{Source: SourceGitAI, From: "git-ai's notes", Rank: RankEdit, Attribution: Agent, Tool: "claude", Session: "c1", Conversation: "c1"}
+	gitaiOther := Claim{Source: SourceGitAI, From: "git-ai's notes", Rank: RankEdit, Attribution: Agent, Tool: "codex", Session: "x"}
+	traceAI := Claim{Source: SourceAgentTrace, From: "compass's Agent Trace record", Rank: RankRange, Attribution: Agent, Tool: "compass"}
+	trailer := Claim{Source: SourceTrailer, From: "a Co-authored-by trailer", Rank: RankTrailer, Attribution: Agent, Tool: "aider", Commit: true}
+	person := Claim{Source: SourceGitAI, From: "git-ai's notes", Rank: RankEdit, Attribution: Human, Person: "A <a@b>"}
+	byHand := Claim{Source: SourceGitConvo, From: "git-convo", Rank: RankOverlap, Attribution: Human}
+	mixed := Claim{Source: SourceAgentTrace, From: "x", Rank: RankRange, Attribution: Unknown}
+	cases := []struct {
+		name   string
+		claims []Claim
+		best   Claim
+		phrase string
+	}{
+		{"one source", []Claim{gitaiOther}, gitaiOther, ""},
+		{"two agree", []Claim{gitaiSame, convo}, convo, "2 sources agree"},
+		{"edit beats range", []Claim{traceAI, gitaiOther}, gitaiOther, "sources disagree"},
+		{"range beats trailer", []Claim{trailer, traceAI}, traceAI, "sources disagree"},
+		{"trailer never above an edit", []Claim{trailer, convo}, convo, "sources disagree"},
+		{"a trailer alone", []Claim{trailer}, trailer, ""},
+		{"a trailer never above (by hand)", []Claim{trailer, byHand}, byHand, "sources disagree"},
+		{"git-ai's person beats git-convo's inference", []Claim{byHand, person}, person, "2 sources agree"},
+		{"git-ai's agent beats (by hand)", []Claim{byHand, gitaiOther}, gitaiOther, "sources disagree"},
+		{"unknown never chosen", []Claim{mixed, trailer}, trailer, ""},
+		{"unknown alone", []Claim{mixed}, mixed, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v, ok := Decide(c.claims)
+			if !ok {
+				t.Fatal("no verdict")
+			}
+			if v.Best != c.best {
+				t.Errorf("best %+v, want %+v", v.Best, c.best)
+			}
+			if v.Phrase() != c.phrase {
+				t.Errorf("phrase %q, want %q", v.Phrase(), c.phrase)
+			}
+			if len(v.Claims) != len(c.claims) {
+				t.Errorf("%d claims kept of %d", len(v.Claims), len(c.claims))
+			}
+		})
+	}
+	if _, ok := Decide(nil); ok {
+		t.Error("a verdict from nothing")
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@b",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// repo makes a repository with one commit of a.go (10 lines).
+func repo(t *testing.T) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte(strings.Repeat("x\n", 10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "one\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>")
+	return dir, git(t, dir, "rev-parse", "HEAD")
+}
+
+func addNote(t *testing.T, dir, ref, commit, text string) {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "note")
+	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "notes", "--ref="+ref, "add", "-f", "-F", f, commit)
+}
+
+func gitAINote(commit, model string) string {
+	return "a.go\n  s_" + "00112233445566::t_66554433221100 1-3\n  h_aabbccddeeff00 5\n---\n" +
+		`{"schema_version":"authorship/3.0.0","base_commit_sha":"` + commit + `","prompts":{},` +
+		`"sessions":{"s_00112233445566":{"agent_id":{"tool":"claude","id":"sess-1","model":"` + model + `"}}},` +
+		`"humans":{"h_aabbccddeeff00":{"author":"Ann <ann@example.com>"}}}`
+}
+
+func TestReaderNoRefs(t *testing.T) {
+	dir, commit := repo(t)
+	g := notes.Git{Dir: dir}
+	if refs := Refs(context.Background(), g); len(refs) != 0 {
+		t.Fatalf("refs %v in a repository with none", refs)
+	}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	lines, skips, err := NewReader(r, g, nil).Read(context.Background(), []string{commit}, nil)
+	if err != nil || len(lines) != 0 || len(skips) != 0 {
+		t.Errorf("%v %v %v", lines, skips, err)
+	}
+}
+
+func TestReaderGitAIAndAgentTrace(t *testing.T) {
+	dir, commit := repo(t)
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, "claude-sonnet-4-6"))
+	rec := `{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-23T14:30:00Z",` +
+		`"vcs":{"type":"git","revision":"` + commit + `"},"tool":{"name":"compass"},"files":[{"path":"a.go","conversations":[` +
+		`{"url":"https://x.example/c/1","contributor":{"type":"ai","model_id":"openai/gpt-5"},"ranges":[{"start_line":3,"end_line":4}]}]}]}`
+	bad := strings.Replace(rec, `"ai"`, `"robot"`, 1)
+	addNote(t, dir, "refs/notes/agent-trace", commit, rec+"\n"+bad+"\n")
+	g := notes.Git{Dir: dir}
+	refs := Refs(context.Background(), g)
+	if strings.Join(refs, " ") != "refs/notes/agent-trace refs/notes/ai" {
+		t.Fatalf("refs %v", refs)
+	}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	lines, skips, err := NewReader(r, g, refs).Read(context.Background(), []string{commit}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skips) != 1 || skips[0].Ref != "refs/notes/agent-trace" {
+		t.Errorf("skips %v, want the robot record", skips)
+	}
+	at := lines[commit]["a.go"]
+	if c := at[1]; len(c) != 1 || c[0].Source != SourceGitAI || c[0].Tool != "claude" || c[0].Session != "sess-1" || c[0].Model != "claude-sonnet-4-6" {
+		t.Errorf("line 1: %+v", c)
+	}
+	if c := at[3]; len(c) != 2 {
+		t.Errorf("line 3: %+v, want git-ai's and compass's", c)
+	} else if v, _ := Decide(c); v.Best.Source != SourceGitAI || v.Phrase() != "sources disagree" {
+		t.Errorf("line 3: %+v %q", v.Best, v.Phrase())
+	}
+	if c := at[4]; len(c) != 1 || c[0].From != "compass's Agent Trace record" || c[0].Model != "openai/gpt-5" {
+		t.Errorf("line 4: %+v", c)
+	}
+	if c := at[5]; len(c) != 1 || c[0].Attribution != Human || c[0].Person != "Ann <ann@example.com>" {
+		t.Errorf("line 5: %+v", c)
+	}
+	if _, ok := at[6]; ok {
+		t.Errorf("line 6 claimed: %+v", at[6])
+	}
+}
+
+// TestReaderSkipsHostileNotes: a hostile git-ai note is skipped whole and
+// named; a log copied onto another commit is refused.
+func TestReaderSkipsHostileNotes(t *testing.T) {
+	dir, commit := repo(t)
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	second := git(t, dir, "rev-parse", "HEAD")
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, `\u001b]52;c;aGk=\u0007`))
+	addNote(t, dir, "refs/notes/ai", second, gitAINote(commit, "m")) // about the first commit
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	lines, skips, err := NewReader(r, g, Refs(context.Background(), g)).Read(context.Background(), []string{commit, second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 0 || len(skips) != 2 {
+		t.Fatalf("lines %v skips %v", lines, skips)
+	}
+	for _, s := range skips {
+		if strings.ContainsAny(s.Error(), "\x1b\x07") {
+			t.Errorf("raw escape in %q", s.Error())
+		}
+	}
+}
+
+func TestTrailerClaims(t *testing.T) {
+	cs := TrailerClaims("x\n\nCo-authored-by: aider (gpt-4o) <noreply@aider.chat>\n")
+	if len(cs) != 1 || cs[0].Tool != "aider" || cs[0].Model != "gpt-4o" || cs[0].Rank != RankTrailer || !cs[0].Commit || cs[0].Evidence != "commit trailer" {
+		t.Errorf("%+v", cs)
+	}
+}
+
+// TestReadWritersAsRead: ReadWriters gives each commit what Writers gives
+// from Read's lines, with overlapping ranges, a file listed twice, two
+// tools' refs, and a skipped note.
+func TestReadWritersAsRead(t *testing.T) {
+	dir, commit := repo(t)
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	second := git(t, dir, "rev-parse", "HEAD")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "three")
+	third := git(t, dir, "rev-parse", "HEAD")
+	overlap := "a.go\n  s_00112233445566::t_66554433221100 1-3,2-6\n  h_aabbccddeeff00 5\nb.go\n  s_00112233445566::t_66554433221100 7\n" +
+		"a.go\n  s_00112233445566::t_66554433221100 9-10\n---\n" +
+		`{"schema_version":"authorship/3.0.0","base_commit_sha":"` + second + `","prompts":{},` +
+		`"sessions":{"s_00112233445566":{"agent_id":{"tool":"claude","id":"sess-1","model":"m"}}},` +
+		`"humans":{"h_aabbccddeeff00":{"author":"Ann <ann@example.com>"}}}`
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, "claude-sonnet-4-6"))
+	addNote(t, dir, "refs/notes/ai", second, overlap)
+	addNote(t, dir, "refs/notes/ai", third, gitAINote(commit, "m")) // about another commit: skipped
+	rec := `{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-23T14:30:00Z",` +
+		`"vcs":{"type":"git","revision":"` + commit + `"},"tool":{"name":"compass"},"files":[{"path":"a.go","conversations":[` +
+		`{"url":"https://x.example/c/1","contributor":{"type":"ai","model_id":"openai/gpt-5"},"ranges":[{"start_line":3,"end_line":4},{"start_line":4,"end_line":8}]}]}]}`
+	addNote(t, dir, "refs/notes/agent-trace", commit, rec+"\n")
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	commits := []string{commit, second, third}
+	lines, skips, err := NewReader(r, g, Refs(context.Background(), g)).Read(context.Background(), commits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, wskips, err := NewReader(r, g, Refs(context.Background(), g)).ReadWriters(context.Background(), commits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skips) != 1 || len(wskips) != 1 || wskips[0].Commit != third {
+		t.Errorf("skips %v and %v, want the third commit's", skips, wskips)
+	}
+	if len(ws) != 2 {
+		t.Errorf("writers of %d commits, want 2", len(ws))
+	}
+	for _, c := range commits {
+		want := Writers(lines[c], nil)
+		if !reflect.DeepEqual(ws[c], want) && (len(want) > 0 || len(ws[c]) > 0) {
+			t.Errorf("%.7s: %+v, want %+v", c, ws[c], want)
+		}
+	}
+	if w := ws[second]; len(w) != 2 || w[0].Lines != 11 || strings.Join(w[0].Files, " ") != "a.go b.go" {
+		t.Errorf("overlapping ranges: %+v", w)
+	}
+}
+
+// TestReadWritersGiven: the notes of a ref as git log's %N prints them,
+// given to ReadWriters, give what reading them gives.
+func TestReadWritersGiven(t *testing.T) {
+	dir, commit := repo(t)
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	second := git(t, dir, "rev-parse", "HEAD")
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, "claude-sonnet-4-6"))
+	addNote(t, dir, "refs/notes/ai", second, gitAINote(commit, "m")) // about another commit: skipped
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	commits := []string{commit, second}
+	read, rskips, err := NewReader(r, g, Refs(context.Background(), g)).ReadWriters(context.Background(), commits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	given := Given{Notes: map[string][]byte{}}
+	for _, rec := range strings.Split(git(t, dir, "log", "-z", "--notes=refs/notes/ai", "--format=%H%x01%N"), "\x00") {
+		if h, n, ok := strings.Cut(rec, "\x01"); ok && n != "" {
+			given.Notes[h] = []byte(n)
+		}
+	}
+	got, gskips, err := NewReader(r, g, Refs(context.Background(), g)).ReadWriters(context.Background(), commits, map[string]Given{"refs/notes/ai": given})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, read) || len(got[commit]) != 2 || len(rskips) != 1 || len(gskips) != 1 || gskips[0].Commit != second {
+		t.Errorf("given %+v %v, read %+v %v", got, gskips, read, rskips)
+	}
+}
+
+// TestReadCommits: the notes' line claims, the trailers' commit claims,
+// and git-convo's conversation named where a session is one it knows.
+func TestReadCommits(t *testing.T) {
+	dir, commit := repo(t)
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, "claude-sonnet-4-6"))
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	known := func(tool, session string) string {
+		if tool == "claude" && session == "sess-1" {
+			return "conv-1"
+		}
+		return ""
+	}
+	said, skips := ReadCommits(context.Background(), r, g, []string{commit}, nil, known)
+	if len(skips) != 0 || !said.Any() {
+		t.Fatalf("%+v %v", said, skips)
+	}
+	if c := said.Lines[commit]["a.go"][2]; len(c) != 1 || c[0].Conversation != "conv-1" {
+		t.Errorf("line 2: %+v", c)
+	}
+	if c := said.Lines[commit]["a.go"][5]; len(c) != 1 || c[0].Conversation != "" || c[0].Person == "" {
+		t.Errorf("line 5: %+v", c)
+	}
+	if c := said.Commit[commit]; len(c) != 1 || c[0].Tool != "aider" || !c[0].Commit {
+		t.Errorf("trailers: %+v", c)
+	}
+	// Only the wanted files' lines.
+	said, _ = ReadCommits(context.Background(), r, g, []string{commit}, func(p string) bool { return p == "b.go" }, nil)
+	if len(said.Lines[commit]) != 0 {
+		t.Errorf("a.go kept: %+v", said.Lines)
+	}
+}
+
+// TestClaimedLinesBounded: notes whose ranges, within the parsers' bounds,
+// claim more lines than MaxClaimedLines are skipped unread, at once.
+func TestClaimedLinesBounded(t *testing.T) {
+	dir, commit := repo(t)
+	var b strings.Builder
+	b.WriteString("a.go\n")
+	for range 300 {
+		b.WriteString("  s_00112233445566::t_66554433221100 1-1000000\n  h_aabbccddeeff00 1-1000000\n")
+	}
+	_, meta, _ := strings.Cut(gitAINote(commit, "m"), "---\n")
+	addNote(t, dir, "refs/notes/ai", commit, b.String()+"---\n"+meta)
+	rec := `{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-23T14:30:00Z",` +
+		`"vcs":{"type":"git","revision":"` + commit + `"},"tool":{"name":"compass"},"files":[{"path":"a.go","conversations":[` +
+		`{"contributor":{"type":"ai"},"ranges":[{"start_line":1,"end_line":1000000}]}]}]}`
+	addNote(t, dir, "refs/notes/agent-trace", commit, rec)
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	lines, skips, err := NewReader(r, g, Refs(context.Background(), g)).Read(context.Background(), []string{commit}, nil)
+	if err != nil || len(lines) != 0 || len(skips) != 2 {
+		t.Fatalf("lines %d skips %v err %v", len(lines), skips, err)
+	}
+	rep, err := Scan(context.Background(), r, g, Refs(context.Background(), g))
+	if err != nil || len(rep.Skipped) != 2 {
+		t.Errorf("doctor's scan: %v %v", rep.Skipped, err)
+	}
+}

@@ -1,0 +1,397 @@
+package interop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop/agenttrace"
+	"github.com/git-convo/git-convo/pkg/share/interop/gitai"
+	"github.com/git-convo/git-convo/pkg/share/interop/trailers"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+)
+
+// GitAITrackingRef is where install fetches a remote's git-ai notes: never
+// into refs/notes/ai itself, which belongs to git-ai.
+func GitAITrackingRef(remote string) string { return "refs/notes/remotes/" + remote + "/ai" }
+
+// Refs lists the other tools' notes refs the repository at dir has:
+// refs/notes/ai, every remote's refs/notes/remotes/<remote>/ai, and
+// refs/notes/agent-trace. From the ref files, as the convo refs are found
+// (no process); where only git can tell, one git for-each-ref.
+func Refs(ctx context.Context, g notes.Git) []string {
+	keep := func(ref string) bool {
+		return ref == gitai.Ref || ref == agenttrace.Ref ||
+			strings.HasPrefix(ref, notes.TrackingPrefix) && strings.HasSuffix(ref, "/ai") && strings.Count(ref, "/") == 4
+	}
+	if refs, ok := g.RefsFromFiles(keep, gitai.Ref, agenttrace.Ref, notes.TrackingPrefix+"*/ai"); ok {
+		return refs
+	}
+	b, err := gitx.Command(ctx, g.Dir, g.Env, "for-each-ref", "--format=%(refname)", "refs/notes/").Output()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, r := range strings.Fields(string(b)) {
+		if keep(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Reader reads other tools' notes for the read commands.
+type Reader struct {
+	repo   *gitx.Repo
+	g      notes.Git
+	getenv func(string) string
+	refs   []string
+	index  map[string]map[string][2]string // ref -> commit -> note's path and blob, listed once for many commits
+	many   bool                            // the caller reads many commits, batch by batch: list at once
+}
+
+// ExpectMany says the caller will read many commits in batches (log): the
+// notes are listed at the first batch, however small.
+func (r *Reader) ExpectMany() {
+	if r != nil {
+		r.many = true
+	}
+}
+
+// NewReader is a reader over refs (Refs); with none, it reads nothing.
+func NewReader(repo *gitx.Repo, g notes.Git, refs []string) *Reader {
+	return &Reader{repo: repo, g: g, getenv: gitx.Getenv(g.Env), refs: refs, index: map[string]map[string][2]string{}}
+}
+
+// byPathMax is how many commits' notes are looked up by path; for more,
+// the ref's notes are listed once (one git ls-tree) and read by blob, as
+// notes.Reader does for git-convo's own refs.
+const byPathMax = 64
+
+// Empty reports a repository with none of the refs: nothing to read.
+func (r *Reader) Empty() bool { return r == nil || len(r.refs) == 0 }
+
+// Lines is the claims on lines: commit -> path -> line -> claims.
+type Lines map[string]map[string]map[int][]Claim
+
+func (l Lines) add(commit, path string, start, end int, c Claim) {
+	if l[commit] == nil {
+		l[commit] = map[string]map[int][]Claim{}
+	}
+	if l[commit][path] == nil {
+		l[commit][path] = map[int][]Claim{}
+	}
+	for n := start; n <= end; n++ {
+		l[commit][path][n] = append(l[commit][path][n], c)
+	}
+}
+
+// Skip is a note that was not read, and why (doctor counts them).
+type Skip struct {
+	Ref, Commit string
+	Err         error
+}
+
+func (s Skip) Error() string { return fmt.Sprintf("%s on %.12s: %v", s.Ref, s.Commit, s.Err) }
+
+// Read returns the claims other tools' notes make on commits' lines,
+// and the notes (or records) it skipped. want limits which files' lines
+// are kept (nil: all).
+func (r *Reader) Read(ctx context.Context, commits []string, want func(path string) bool) (Lines, []Skip, error) {
+	out := Lines{}
+	skips, err := r.each(ctx, commits, want, nil, out.add)
+	return out, skips, err
+}
+
+// ReadWriters is Read then Writers for each commit, for a caller that
+// shows writers, not lines (log): each range is counted as a whole, not
+// set apart line by line, so a note costs its size, not its lines.
+// given holds, per ref, notes the caller has already (git log's %N): for
+// those refs nothing is read, and a commit given none has no note; over
+// names the commits whose given notes were too large to keep.
+func (r *Reader) ReadWriters(ctx context.Context, commits []string, given map[string]Given) (map[string][]Writer, []Skip, error) {
+	type tally struct {
+		lines int
+		files map[string]bool
+	}
+	byCommit := map[string]map[Claim]*tally{}
+	skips, err := r.each(ctx, commits, nil, given, func(commit, path string, start, end int, c Claim) {
+		if end < start {
+			return // Read adds no line for it
+		}
+		if byCommit[commit] == nil {
+			byCommit[commit] = map[Claim]*tally{}
+		}
+		t := byCommit[commit][c]
+		if t == nil {
+			t = &tally{files: map[string]bool{}}
+			byCommit[commit][c] = t
+		}
+		t.lines += end - start + 1
+		t.files[path] = true
+	})
+	out := make(map[string][]Writer, len(byCommit))
+	for commit, tallies := range byCommit {
+		ws := make([]Writer, 0, len(tallies))
+		for c, t := range tallies {
+			w := Writer{Claim: c, Lines: t.lines}
+			for f := range t.files {
+				w.Files = append(w.Files, f)
+			}
+			sort.Strings(w.Files)
+			ws = append(ws, w)
+		}
+		sortWriters(ws)
+		out[commit] = ws
+	}
+	return out, skips, err
+}
+
+// Given is the notes of one ref a caller has already (git log's %N of
+// the commits it asks about): Notes by commit, and the commits whose note
+// was too large to keep (skipped as the reader skips them).
+type Given struct {
+	Notes map[string][]byte
+	Over  map[string]bool
+}
+
+// each calls add with every range other tools' notes claim on commits
+// (want: of those files only; nil all), and returns the notes (or
+// records) it skipped.
+func (r *Reader) each(ctx context.Context, commits []string, want func(path string) bool, given map[string]Given,
+	add func(commit, path string, start, end int, c Claim)) ([]Skip, error) {
+	if r.Empty() || len(commits) == 0 {
+		return nil, nil
+	}
+	var skips []Skip
+	for _, ref := range r.refs {
+		over := map[string]bool{}
+		blobs, err := map[string][]byte(nil), error(nil)
+		if g, ok := given[ref]; ok {
+			blobs, over = g.Notes, g.Over
+		} else if blobs, err = r.notesOn(ctx, ref, commits, over); err != nil {
+			return skips, err
+		}
+		for c := range over {
+			skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
+		}
+		for c, b := range blobs {
+			if ref == agenttrace.Ref {
+				skips = append(skips, addAgentTrace(add, ref, c, b, want)...)
+				continue
+			}
+			if err := addGitAI(add, c, b, want); err != nil {
+				skips = append(skips, Skip{Ref: ref, Commit: c, Err: err})
+			}
+		}
+	}
+	return skips, nil
+}
+
+// MaxClaimedLines bounds the lines one note's ranges may claim, summed:
+// each is held as a line of its own, and ranges within the parsers' bounds
+// (100,000 of them, to line 1,000,000) could claim 10^11.
+const MaxClaimedLines = 200_000
+
+// maxNoteBytes bounds the note read in process: a larger one is never
+// inflated nor held (docs/reliability.md), and counted as skipped.
+const maxNoteBytes = 8 << 20
+
+var errTooLarge = errors.New("note over 8 MiB: skipped unread")
+
+// notesOn reads commits' notes on ref (those over maxNoteBytes are named
+// in over, unread): a note sits at the commit's hash,
+// flat or fanned out (ab/cdef…, ab/cd/ef…) as git makes it when notes grow.
+func (r *Reader) notesOn(ctx context.Context, ref string, commits []string, over map[string]bool) (map[string][]byte, error) {
+	if len(commits) > byPathMax || r.many || r.index[ref] != nil {
+		return r.notesByBlob(ctx, ref, commits, over)
+	}
+	var paths []string
+	of := map[string]string{}
+	for _, c := range commits {
+		for _, p := range []string{c, c[:2] + "/" + c[2:], c[:2] + "/" + c[2:4] + "/" + c[4:]} {
+			if len(c) < 5 {
+				break
+			}
+			paths = append(paths, p)
+			of[p] = c
+		}
+	}
+	out := map[string][]byte{}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = ref + ":" + p
+	}
+	if blobs, large, ok := r.repo.BlobsInProcess(names, maxNoteBytes, r.getenv); ok {
+		for i, b := range blobs {
+			if large[i] {
+				over[of[paths[i]]] = true
+			} else if b != nil {
+				out[of[paths[i]]] = b
+			}
+		}
+		return out, nil
+	}
+	files, err := r.repo.FilesAt(ctx, ref, paths)
+	if err != nil {
+		return nil, err
+	}
+	for p, b := range files {
+		out[of[p]] = b
+	}
+	return out, nil
+}
+
+// addGitAI adds a git-ai note's claims on commit.
+func addGitAI(add func(commit, path string, start, end int, c Claim), commit string, b []byte, want func(string) bool) error {
+	l, err := gitai.Parse(b)
+	if err != nil {
+		return err
+	}
+	if l.Meta.BaseCommitSHA != "" && !strings.EqualFold(l.Meta.BaseCommitSHA, commit) {
+		return fmt.Errorf("the log is about %.12s, not this commit (copied onto it?)", l.Meta.BaseCommitSHA)
+	}
+	claimed := 0
+	for _, f := range l.Files {
+		for _, e := range f.Entries {
+			for _, rg := range e.Ranges {
+				claimed += rg.End - rg.Start + 1
+			}
+		}
+	}
+	if claimed > MaxClaimedLines {
+		return fmt.Errorf("the log claims %d lines, more than %d: skipped unread", claimed, MaxClaimedLines)
+	}
+	for _, f := range l.Files {
+		if want != nil && !want(f.Path) {
+			continue
+		}
+		for _, e := range f.Entries {
+			a, _ := l.Resolve(e.Key)
+			c := GitAIClaim(a)
+			for _, rg := range e.Ranges {
+				add(commit, f.Path, rg.Start, rg.End, c)
+			}
+		}
+	}
+	return nil
+}
+
+// GitAIClaim is the claim a git-ai attestation makes.
+func GitAIClaim(a gitai.Author) Claim {
+	c := Claim{Source: SourceGitAI, From: "git-ai's notes", Rank: RankEdit}
+	if a.IsAI() {
+		c.Attribution, c.Evidence = Agent, "git-ai checkpoint"
+		c.Tool, c.Model, c.Session = a.Agent.Tool, a.Agent.Model, a.Agent.ID
+		return c
+	}
+	c.Attribution, c.Evidence, c.Person = Human, "seen typed by git-ai", a.Human
+	return c
+}
+
+// addAgentTrace adds the claims of another tool's Agent Trace records.
+func addAgentTrace(add func(commit, path string, start, end int, c Claim), ref, commit string, b []byte, want func(string) bool) []Skip {
+	n := agenttrace.Parse(commit, b)
+	var skips []Skip
+	for _, err := range n.Skipped {
+		skips = append(skips, Skip{Ref: ref, Commit: commit, Err: err})
+	}
+	claimed := 0
+	for _, r := range n.Records {
+		for _, l := range r.Lines {
+			claimed += l.End - l.Start + 1
+		}
+	}
+	if claimed > MaxClaimedLines {
+		return append(skips, Skip{Ref: ref, Commit: commit,
+			Err: fmt.Errorf("the records claim %d lines, more than %d: skipped unread", claimed, MaxClaimedLines)})
+	}
+	for _, r := range n.Records {
+		tool := agenttrace.ToolName(r.Record)
+		from := "an Agent Trace record"
+		if tool != "" {
+			from = tool + "'s Agent Trace record"
+		}
+		for _, l := range r.Lines {
+			if want != nil && !want(l.Path) {
+				continue
+			}
+			c := Claim{Source: SourceAgentTrace, From: from, Evidence: "agent trace range", Rank: RankRange,
+				Model: l.Contributor.ModelID, Session: l.URL}
+			switch l.Contributor.Type {
+			case "ai":
+				c.Attribution, c.Tool = Agent, tool
+			case "human":
+				c.Attribution = Human
+			default:
+				c.Attribution = Unknown
+			}
+			add(commit, l.Path, l.Start, l.End, c)
+		}
+	}
+	return skips
+}
+
+// TrailerClaims are the claims a commit message's trailers make on every
+// line the commit added: which lines is not known (Commit is set).
+func TrailerClaims(message string) []Claim {
+	var out []Claim
+	for _, a := range trailers.Parse(message) {
+		out = append(out, Claim{Source: SourceTrailer, From: "a " + a.Trailer + " trailer", Evidence: "commit trailer",
+			Rank: RankTrailer, Attribution: Agent, Tool: a.Tool, Model: a.Model, Session: a.Session, Commit: true})
+	}
+	return out
+}
+
+// notesByBlob reads commits' notes on ref through the listing of its
+// notes (listed on first use), by blob hash.
+func (r *Reader) notesByBlob(ctx context.Context, ref string, commits []string, over map[string]bool) (map[string][]byte, error) {
+	idx := r.index[ref]
+	if idx == nil {
+		idx = map[string][2]string{}
+		b, err := gitx.Command(ctx, r.g.Dir, r.g.Env, "ls-tree", "-r", "-z", "--full-tree", ref).Output()
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %v", ref, err)
+		}
+		for entry := range strings.SplitSeq(string(b), "\x00") {
+			meta, path, ok := strings.Cut(entry, "\t")
+			if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" {
+				idx[strings.ReplaceAll(path, "/", "")] = [2]string{path, f[2]}
+			}
+		}
+		r.index[ref] = idx
+	}
+	var names, paths, of []string
+	for _, c := range commits {
+		if e, ok := idx[c]; ok {
+			paths, names, of = append(paths, e[0]), append(names, e[1]), append(of, c)
+		}
+	}
+	out := map[string][]byte{}
+	if len(names) == 0 {
+		return out, nil
+	}
+	if blobs, large, ok := r.repo.BlobsInProcess(names, maxNoteBytes, r.getenv); ok {
+		for i, b := range blobs {
+			if large[i] {
+				over[of[i]] = true
+			} else if b != nil {
+				out[of[i]] = b
+			}
+		}
+		return out, nil
+	}
+	files, err := r.repo.FilesAt(ctx, ref, paths)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range paths {
+		if b, ok := files[p]; ok {
+			out[of[i]] = b
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,94 @@
+package notes
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/share/trace"
+)
+
+// A teammate's note is a claim, not a fact: whoever can push can write
+// one. claims keeps only what a reader may believe of a note's records.
+
+// claims keeps the records of commit's note that are about commit (a record
+// whose vcs.revision names another commit was copied or forged onto it) and
+// takes out the derived links that a record on the commit withdrew
+// (git convo unlink, share clean).
+func claims(commit string, recs []trace.Record) []trace.Record {
+	out := recs[:0:0]
+	withdrawn := map[string]bool{}
+	for _, r := range recs {
+		if r.VCS == nil || !strings.EqualFold(r.VCS.Revision, commit) {
+			continue
+		}
+		m, _ := r.Meta()
+		for _, w := range m.Withdrawn {
+			withdrawn[w.Conversation] = true
+		}
+		out = append(out, r)
+	}
+	if len(withdrawn) == 0 {
+		return out
+	}
+	for i := range out {
+		out[i] = withdraw(out[i], withdrawn, true)
+	}
+	return out
+}
+
+// withdraw takes the links of the conversations in ids out of r (only the
+// derived ones: onlyDerived): their entry, their files' lines and their
+// evidence.
+func withdraw(r trace.Record, ids map[string]bool, onlyDerived bool) trace.Record {
+	m, ok := r.Meta()
+	if !ok {
+		return r
+	}
+	gone := map[string]bool{}
+	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
+	for id, c := range m.Conversations {
+		if ids[id] && (c.IsDerived() || !onlyDerived) {
+			gone[id] = true
+			continue
+		}
+		convs[id] = c
+	}
+	if len(gone) == 0 {
+		return r
+	}
+	m.Conversations = convs
+	var ev []trace.Evidence
+	for _, e := range m.Evidence {
+		if !gone[e.Conversation] {
+			ev = append(ev, e)
+		}
+	}
+	m.Evidence = ev
+	files := make([]trace.File, 0, len(r.Files))
+	for _, f := range r.Files {
+		nf := trace.File{Path: f.Path, Conversations: []trace.Conversation{}}
+		var unknown []trace.Range // the withdrawn lines: still added, by whom unknown
+		for _, c := range f.Conversations {
+			if gone[trace.ConversationID(c.URL)] {
+				unknown = append(unknown, c.Ranges...)
+				continue
+			}
+			nf.Conversations = append(nf.Conversations, c)
+		}
+		if len(unknown) > 0 {
+			sort.Slice(unknown, func(i, j int) bool { return unknown[i].StartLine < unknown[j].StartLine })
+			nf.Conversations = append(nf.Conversations, trace.Conversation{Contributor: &trace.Contributor{Type: "unknown"}, Ranges: unknown})
+		}
+		if len(nf.Conversations) > 0 {
+			files = append(files, nf)
+		}
+	}
+	r.Files = files
+	r.SetMeta(m)
+	return r
+}
+
+// decodeClaims is Decode of commit's note text, less what claims refuses.
+func decodeClaims(commit string, text []byte) []trace.Record {
+	return claims(commit, Decode(text))
+}

@@ -1,0 +1,116 @@
+package notes
+
+import (
+	"context"
+	"sort"
+
+	"github.com/git-convo/git-convo/pkg/attribution/link"
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/trace"
+)
+
+// A note's line ranges are a claim by whoever pushed it: lines
+// 1..2,000,000,000 would have blame walk two billion lines, ±9e18 would
+// overflow stats' sums, and a path like ../../etc/passwd names nothing the
+// commit touched. The commands that use ranges (blame, stats, trace) take
+// them clipped to the lines the commit itself added.
+
+// ClippedRecords is Records with each record clipped to what its commit
+// changed (see clip). It costs one git log -p of the commits that have a
+// record, so the commands reading only a note's metadata (show, log) use
+// Records.
+func (r *Reader) ClippedRecords(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
+	recs, err := r.Records(ctx, hashes)
+	if err != nil || len(recs) == 0 {
+		return recs, err
+	}
+	return recs, r.g.clipAll(ctx, recs)
+}
+
+// clipAll clips every record of recs (by commit) to its commit's diff; a
+// record of a commit this repository lacks keeps no file.
+func (g Git) clipAll(ctx context.Context, recs map[string]trace.Record) error {
+	hashes := make([]string, 0, len(recs))
+	for h := range recs {
+		hashes = append(hashes, h)
+	}
+	sort.Strings(hashes)
+	have, err := g.existing(ctx, hashes)
+	if err != nil {
+		return err
+	}
+	diffs := map[string]commitDiff{}
+	if len(have) > 0 {
+		if diffs, err = g.diffs(ctx, have); err != nil {
+			return err
+		}
+	}
+	for h, rec := range recs {
+		recs[h] = clip(rec, diffs[h].added)
+	}
+	return nil
+}
+
+// clip keeps of rec the files the commit changed (added, by normalised
+// path) and of each range the lines the commit added, as runs of
+// consecutive lines; a run that is not the whole range loses its content
+// hash, which was the range's. Its work is bounded by the commit's added
+// lines, whatever the ranges claim.
+func clip(rec trace.Record, added map[string][]gitx.AddedLine) trace.Record {
+	files := make([]trace.File, 0, len(rec.Files))
+	for _, f := range rec.Files {
+		key := link.NormPath(f.Path)
+		lines := addedNumbers(added[key])
+		if len(lines) == 0 {
+			continue // a path the commit added no line to
+		}
+		out := trace.File{Path: key, Conversations: make([]trace.Conversation, 0, len(f.Conversations))}
+		for _, c := range f.Conversations {
+			var ranges []trace.Range
+			for _, rg := range c.Ranges {
+				ranges = append(ranges, clipRange(rg, lines)...)
+			}
+			if len(ranges) == 0 {
+				continue
+			}
+			c.Ranges = ranges
+			out.Conversations = append(out.Conversations, c)
+		}
+		if len(out.Conversations) > 0 {
+			files = append(files, out)
+		}
+	}
+	rec.Files = files
+	return rec
+}
+
+// addedNumbers is the sorted line numbers of added.
+func addedNumbers(added []gitx.AddedLine) []int {
+	n := make([]int, len(added))
+	for i, a := range added {
+		n[i] = a.Line
+	}
+	sort.Ints(n)
+	return n
+}
+
+// clipRange is rg cut to lines (sorted, the commit's added lines), as runs
+// of consecutive added lines.
+func clipRange(rg trace.Range, lines []int) []trace.Range {
+	if rg.StartLine > rg.EndLine {
+		return nil
+	}
+	var out []trace.Range
+	for i := sort.SearchInts(lines, rg.StartLine); i < len(lines) && lines[i] <= rg.EndLine; {
+		j := i
+		for j+1 < len(lines) && lines[j+1] == lines[j]+1 && lines[j+1] <= rg.EndLine {
+			j++
+		}
+		out = append(out, trace.Range{StartLine: lines[i], EndLine: lines[j]})
+		i = j + 1
+	}
+	if len(out) == 1 && out[0].StartLine == rg.StartLine && out[0].EndLine == rg.EndLine {
+		out[0].ContentHash = rg.ContentHash
+	}
+	return out
+}

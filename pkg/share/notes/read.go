@@ -1,0 +1,211 @@
+package notes
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/share/trace"
+	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/store/repokey"
+	"github.com/git-convo/git-convo/pkg/util/mstime"
+)
+
+// SourceNotes is the link source of a conversation known from shared notes.
+const SourceNotes = "notes"
+
+// Origin is "notes" for a link read from shared notes, "local" otherwise:
+// the JSON of the read commands carries it.
+func Origin(source string) string {
+	if source == SourceNotes {
+		return "notes"
+	}
+	return "local"
+}
+
+// OldRuleLabel is added to the reason of a derived link written before
+// links were marked derived: two matching lines were enough then.
+const OldRuleLabel = " (recognised by the old line-hash rule: weaker evidence; git convo share clean checks it)"
+
+// Linked turns a record into the links read commands print, strongest
+// first, with Source SourceNotes.
+func Linked(commit string, r trace.Record) []store.LinkedConversation {
+	m, _ := r.Meta()
+	return linkedMeta(commit, m)
+}
+
+// linkedMeta is Linked from the record's git-convo metadata.
+func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
+	if len(m.Conversations) == 0 {
+		return nil
+	}
+	out := make([]store.LinkedConversation, 0, len(m.Conversations))
+	for id, c := range m.Conversations {
+		lc := store.LinkedConversation{
+			Link: store.Link{ConversationID: id, CommitHash: commit, MatchedFiles: c.MatchedFiles, Confidence: c.Confidence,
+				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines,
+				SharedBy: m.Writer, PositionLines: min(c.PositionLines, c.WrittenLines)},
+			Conv: store.Conversation{ID: id, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
+				Agent: c.Agent, FirstSeenMs: mstime.ParseISO(c.StartedAt), ActivityMs: mstime.ParseISO(c.LastActiveAt)},
+		}
+		if lc.Status == "" {
+			lc.Status = "auto"
+		}
+		if c.Derived == "" && c.IsDerived() {
+			lc.Reason += OldRuleLabel
+		}
+		out = append(out, lc)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if (a.Status == "manual") != (b.Status == "manual") {
+			return a.Status == "manual"
+		}
+		if a.Confidence != b.Confidence {
+			return a.Confidence > b.Confidence
+		}
+		return a.ConversationID < b.ConversationID
+	})
+	return out
+}
+
+// linkedFromNote is Linked for a commit's note text (and a derived record),
+// as Records would combine them. The usual note, one record, is decoded
+// for its metadata only: the files' line ranges and hashes, most of a
+// note's bytes, are skipped without being built.
+func linkedFromNote(commit string, derived []byte, text string) []store.LinkedConversation {
+	if len(text) > MaxNoteBytes {
+		text = "" // skipped, as Decode skips it
+	}
+	if derived == nil {
+		// The fast path only for a record plainly about commit (claims).
+		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") &&
+			strings.Contains(line, `"revision":"`+commit+`"`) && !strings.Contains(line, `"withdrawn"`) {
+			m, ok := decodeMeta(line)
+			if !ok {
+				return nil
+			}
+			return linkedMeta(commit, m)
+		}
+	}
+	rec, ok := Combine(decodeClaims(commit, joinLines(derived, []byte(text))))
+	if !ok {
+		return nil
+	}
+	return Linked(commit, rec)
+}
+
+// decodeMeta is Decode of a one-record note, keeping only git-convo's
+// metadata (the part Linked reads): a record is accepted as Decode accepts it (an object with a
+// files array, of a format it knows), the rest is skipped unread.
+func decodeMeta(line string) (trace.Meta, bool) {
+	var top [2]string
+	if !rawFields(line, top[:], "files", "metadata") || top[0] == "" || top[0][0] != '[' {
+		return trace.Meta{}, false
+	}
+	var m trace.Meta
+	if md := top[1]; md != "" && md != "null" {
+		var mf [1]string
+		if !rawFields(md, mf[:], trace.MetaKey) {
+			return trace.Meta{}, false
+		}
+		if raw := mf[0]; raw != "" {
+			m = linksMeta(raw)
+		}
+	}
+	if m.Format > trace.Format {
+		return trace.Meta{}, false
+	}
+	return m, true
+}
+
+// linksMeta is metaOf(metaForLinks(raw)) without building that object:
+// scanMeta would read {"format":F,"conversations":C} as F then C, so the
+// scanner takes the values where they lie (format, conversations and the
+// writer, whose "shared by" read commands print; what it takes is valid
+// JSON, as metaOf checks first). What it cannot take goes the long way.
+func linksMeta(raw string) trace.Meta {
+	var f [3]string
+	if rawFields(raw, f[:], "format", "conversations", "writer") {
+		var m trace.Meta
+		if (f[0] == "" || scanMetaField(&m, "format", f[0])) && (f[1] == "" || scanMetaField(&m, "conversations", f[1])) &&
+			(f[2] == "" || plainString(f[2], &m.Writer)) {
+			return m
+		}
+	}
+	return metaOf(metaForLinks(raw))
+}
+
+// metaForLinks is git-convo's metadata raw with only what Linked reads
+// (format, conversations and writer): the evidence, per-line hashes and most of
+// its bytes, is skipped unread instead of decoded. A value that is not an
+// object is left for Meta to refuse.
+func metaForLinks(raw string) string {
+	keys := [3]string{"format", "conversations", "writer"}
+	var f [3]string
+	if !rawFields(raw, f[:], keys[:]...) {
+		return raw
+	}
+	var out strings.Builder
+	out.WriteByte('{')
+	for i, k := range keys {
+		if v := f[i]; v != "" {
+			if out.Len() > 1 {
+				out.WriteByte(',')
+			}
+			out.WriteString(`"` + k + `":`)
+			out.WriteString(v)
+		}
+	}
+	out.WriteByte('}')
+	return out.String()
+}
+
+func mergeLinks(local, shared []store.LinkedConversation) []store.LinkedConversation {
+	at := map[string]int{}
+	for i, lc := range local {
+		at[lc.ConversationID] = i
+	}
+	for _, s := range shared {
+		i, ok := at[s.ConversationID]
+		if !ok {
+			local = append(local, s)
+			continue
+		}
+		FillConversation(&local[i].Conv, s.Conv)
+	}
+	return local
+}
+
+// FillConversation fills what dst lacks (title, summary, model, agent) from
+// src, another source's view of the same conversation.
+func FillConversation(dst *store.Conversation, src store.Conversation) {
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{{&dst.Title, src.Title}, {&dst.Summary, src.Summary}, {&dst.Model, src.Model}, {&dst.Agent, src.Agent}} {
+		if *f.dst == "" {
+			*f.dst = f.src
+		}
+	}
+}
+
+// Touches reports whether record r says conversation lc touched the file
+// whose path key (repokey.PathKey) is key: its lines, or its matched files.
+func Touches(r trace.Record, lc store.LinkedConversation, key string) bool {
+	for _, p := range lc.MatchedFiles {
+		if repokey.PathKey(p) == key {
+			return true
+		}
+	}
+	for _, f := range r.Files {
+		if repokey.PathKey(f.Path) != key {
+			continue
+		}
+		for _, c := range f.Conversations {
+			if trace.ConversationID(c.URL) == lc.ConversationID {
+				return true
+			}
+		}
+	}
+	return false
+}

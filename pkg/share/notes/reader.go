@@ -1,0 +1,421 @@
+package notes
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/trace"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// Reader reads shared notes for a read command: it finds the notes refs in
+// process and reads each commit's note by its path on each ref (no listing
+// of the notes trees) from the object files, with no process; where the
+// files cannot tell, one git cat-file, kept open, answers instead. log has git log print them (NewInlineReaderAfter).
+type Reader struct {
+	g       Git
+	ready   chan struct{}
+	refs    []string            // the notes refs that exist
+	index   map[string][]string // commit -> note blobs on every ref
+	derived map[string][]byte   // records this clone derived (squash merges), on no ref
+	err     error
+
+	indexOnce sync.Once // index is listed only for All
+
+	// local reads notes from the object files, no process (nil: only
+	// cat-file can, see gitx.BlobsInProcess).
+	local *gitx.Repo
+
+	mu  sync.Mutex
+	cat *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+// NewReader starts finding the notes of the repository at dir.
+func NewReader(ctx context.Context, dir string) *Reader {
+	return NewReaderAfter(ctx, dir, nil)
+}
+
+// NewReaderAfter is NewReader that finds the notes once after is closed
+// (nil: at once): a read command's drain of the commit queue may first
+// derive records (squash merges a pull brought).
+func NewReaderAfter(ctx context.Context, dir string, after <-chan struct{}) *Reader {
+	return newReader(ctx, dir, after, true)
+}
+
+// NewInlineReaderAfter is NewReaderAfter for a caller that reads the notes'
+// text itself, with the commits (git log --notes=<ref> and %N, see Refs and
+// MergeLinkedText): it starts no git process unless Records is asked.
+func NewInlineReaderAfter(ctx context.Context, dir string, after <-chan struct{}) *Reader {
+	return newReader(ctx, dir, after, false)
+}
+
+// newReader finds the refs in process and reads the derived records; with
+// cat, it starts git cat-file for Records while the command's own git works.
+func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool) *Reader {
+	r := &Reader{g: Git{Dir: dir}, ready: make(chan struct{})}
+	go func() {
+		defer close(r.ready)
+		if after != nil {
+			<-after
+		}
+		if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
+			r.derived, r.err = r.g.LoadDerived(ctx)
+		}
+		if len(r.refs) > 0 {
+			if repo, ok := gitx.Discover(dir, r.g.getenv); ok && repo.PlainObjects(r.g.getenv) {
+				r.local = repo // cat-file only if the files cannot answer
+			}
+		}
+		if cat && r.err == nil && len(r.refs) > 0 && r.local == nil {
+			r.mu.Lock()
+			_ = r.startCat(ctx)
+			r.mu.Unlock()
+		}
+	}()
+	return r
+}
+
+// listed returns when the index of every note is listed (All, and
+// Records of many commits).
+func (r *Reader) listed(ctx context.Context) {
+	<-r.ready
+	r.indexOnce.Do(func() {
+		if r.err == nil && len(r.refs) > 0 {
+			r.index, r.err = r.g.listNotes(ctx, r.refs)
+		}
+	})
+}
+
+// Refs returns the notes refs that exist: an inline reader's caller reads
+// these refs' notes.
+func (r *Reader) Refs() []string {
+	<-r.ready
+	return r.refs
+}
+
+// listNotes maps each commit with a note on refs to the note blobs.
+func (g Git) listNotes(ctx context.Context, refs []string) (map[string][]string, error) {
+	index := map[string][]string{}
+	for _, ref := range refs {
+		// A vanished or unreadable ref is skipped: the other refs still answer.
+		_ = g.eachNote(ctx, ref, func(commit, blob string) { index[commit] = append(index[commit], blob) })
+	}
+	return index, nil
+}
+
+// eachNote calls fn with each commit that has a note on ref and the note's
+// blob (the notes tree may fan the commit's hash out into directories).
+func (g Git) eachNote(ctx context.Context, ref string, fn func(commit, blob string)) error {
+	out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", ref)
+	if err != nil {
+		return err
+	}
+	for _, entry := range bytes.Split(out, []byte{0}) {
+		meta, path, ok := bytes.Cut(entry, []byte{'\t'})
+		f := strings.Fields(string(meta))
+		if ok && len(f) == 3 && f[1] == "blob" {
+			fn(strings.ReplaceAll(string(path), "/", ""), f[2])
+		}
+	}
+	return nil
+}
+
+// Records returns the merged shared record of each of hashes that has one.
+func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
+	<-r.ready
+	out := map[string]trace.Record{}
+	if r.err != nil || len(r.refs) == 0 && len(r.derived) == 0 {
+		return out, r.err
+	}
+	queries, per := r.noteQueries(ctx, hashes)
+	var contents [][]byte
+	if len(queries) > 0 {
+		ok := false
+		if r.local != nil {
+			// A note over the bound is nil, never held: skipped, as
+			// readInOrder skips it (doctor counts it, Bounds).
+			contents, _, ok = r.local.BlobsInProcess(queries, MaxNoteBytes, r.g.getenv)
+		}
+		if !ok {
+			var err error
+			if contents, err = r.readInOrder(ctx, queries); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i, h := range hashes {
+		parts := [][]byte{r.derived[h]}
+		found := r.derived[h] != nil
+		for _, c := range contents[per[i]:per[i+1]] {
+			if c != nil {
+				parts, found = append(parts, c), true
+			}
+		}
+		if !found {
+			continue
+		}
+		if rec, ok := Combine(decodeClaims(h, joinLines(parts...))); ok {
+			rec.VCS = &trace.VCS{Type: "git", Revision: h}
+			out[h] = rec
+		}
+	}
+	return out, nil
+}
+
+// byPathMax is how many commits are looked up by path: cat-file resolves
+// each path from the ref's tree, which beats listing every note (ls-tree)
+// for a few commits (show) and loses to it for hundreds (300 ms against
+// 130 ms for 1,000 commits, BenchmarkReadNotes1000).
+const byPathMax = 64
+
+// noteQueries are the cat-file queries for hashes' notes, and where each
+// hash's answers start (per[i]:per[i+1]).
+func (r *Reader) noteQueries(ctx context.Context, hashes []string) (queries []string, per []int) {
+	if len(hashes) > byPathMax {
+		r.listed(ctx)
+	}
+	per = append(per, 0)
+	for _, h := range hashes {
+		if r.index != nil {
+			queries = append(queries, r.index[h]...)
+		} else {
+			// A note sits at the commit's hash on each ref, flat or under
+			// the fan-out directories git makes as notes grow: ask for
+			// every form; cat-file says "missing" for the others.
+			for _, ref := range r.refs {
+				queries = append(queries, ref+":"+h)
+				if len(h) > 4 {
+					queries = append(queries, ref+":"+h[:2]+"/"+h[2:], ref+":"+h[:2]+"/"+h[2:4]+"/"+h[4:])
+				}
+			}
+		}
+		per = append(per, len(queries))
+	}
+	return queries, per
+}
+
+// All returns every shared record, by commit.
+func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
+	r.listed(ctx)
+	var hashes []string
+	for h := range r.index {
+		hashes = append(hashes, h)
+	}
+	for h := range r.derived {
+		if r.index[h] == nil {
+			hashes = append(hashes, h)
+		}
+	}
+	return r.Records(ctx, hashes)
+}
+
+func (r *Reader) startCat(ctx context.Context) error {
+	if r.cat != nil {
+		return nil
+	}
+	cmd := r.g.cmd(ctx, "cat-file", "--batch")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	r.cat, r.in, r.out = cmd, in, bufio.NewReader(out)
+	return nil
+}
+
+// readInOrder asks the long-lived git cat-file for objects (any name
+// cat-file takes: "<ref>:<path>"), and returns their contents in order,
+// nil for a missing one.
+func (r *Reader) readInOrder(ctx context.Context, queries []string) ([][]byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.startCat(ctx); err != nil {
+		return nil, err
+	}
+	werr := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(r.in, strings.Join(queries, "\n")+"\n")
+		werr <- err
+	}()
+	res := make([][]byte, len(queries))
+	for i := range queries {
+		_, typ, content, err := readObject(r.out)
+		if errors.Is(err, errTooLarge) {
+			continue // read past, left out (res[i] stays nil)
+		}
+		if err == io.EOF {
+			return nil, fmt.Errorf("git cat-file: %w", io.ErrUnexpectedEOF)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if typ == "blob" {
+			res[i] = content
+		}
+	}
+	return res, <-werr
+}
+
+// Close ends the cat-file process.
+func (r *Reader) Close() {
+	<-r.ready // the background start of cat-file is over
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cat != nil {
+		_ = r.in.Close()
+		_ = r.cat.Wait()
+		r.cat = nil
+	}
+}
+
+// MergeLinked adds to linked (the local database's links of hashes) the
+// conversations shared notes name: one the local database already links
+// stays as it is, with what it lacks (title, summary) filled in from the
+// note; others are added with Source SourceNotes. This is the one call the
+// read commands make.
+func (r *Reader) MergeLinked(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation) error {
+	recs, err := r.Records(ctx, hashes)
+	if err != nil {
+		return err
+	}
+	for c, rec := range recs {
+		linked[c] = mergeLinks(linked[c], Linked(c, rec))
+	}
+	return nil
+}
+
+// MergeLinkedText is MergeLinked for an inline reader's caller: text holds
+// each commit's notes as git log's %N printed them (every ref's note, one
+// after the other); commits without a note need no entry.
+func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked map[string][]store.LinkedConversation) {
+	<-r.ready
+	for _, h := range hashes {
+		t := text[h]
+		if t == "" && r.derived[h] == nil {
+			continue
+		}
+		if lcs := linkedFromNote(h, r.derived[h], t); lcs != nil {
+			linked[h] = mergeLinks(linked[h], lcs)
+		}
+	}
+}
+
+// MergeLineWriters adds to writers (per commit, path and line, who wrote
+// it: blame's data) the AI lines of shared notes, for commits the local
+// database has no line evidence of: only lines the commit added (clip).
+func (r *Reader) MergeLineWriters(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
+	return r.mergeLines(ctx, hashes, writers, recorded, r.ClippedRecords)
+}
+
+// mergeLines adds the AI lines of the records read (clipped or not) for
+// the commits recorded lacks.
+func (r *Reader) mergeLines(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool,
+	read func(context.Context, []string) (map[string]trace.Record, error)) error {
+	var need []string
+	for _, h := range hashes {
+		if !recorded[h] {
+			need = append(need, h)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	recs, err := read(ctx, need)
+	if err != nil {
+		return err
+	}
+	for c, rec := range recs {
+		addLineWriters(writers, c, rec)
+		recorded[c] = true
+	}
+	return nil
+}
+
+func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c string, rec trace.Record) {
+	meta, _ := rec.Meta()
+	for _, f := range rec.Files {
+		for _, conv := range f.Conversations {
+			id := trace.ConversationID(conv.URL)
+			if id == "" || conv.Contributor == nil || conv.Contributor.Type != "ai" {
+				continue
+			}
+			if writers[c] == nil {
+				writers[c] = map[string]map[int]store.LineWriter{}
+			}
+			if writers[c][f.Path] == nil {
+				writers[c][f.Path] = map[int]store.LineWriter{}
+			}
+			// The note's lines are its writer's claim: by position only
+			// when all of that conversation's lines were so found there.
+			w := store.LineWriter{ConversationID: id, Evidence: store.EvidenceText}
+			if cm := meta.Conversations[id]; cm.WrittenLines > 0 && cm.PositionLines == cm.WrittenLines {
+				w.Evidence = store.EvidencePosition
+			}
+			for _, rg := range conv.Ranges {
+				for n := rg.StartLine; n <= rg.EndLine; n++ {
+					writers[c][f.Path][n] = w
+				}
+			}
+		}
+	}
+}
+
+// Conversations returns every conversation shared notes name, with the
+// commits they link it to, strongest first, each with the conversation's
+// metadata as that note has it.
+func (r *Reader) Conversations(ctx context.Context) (map[string][]store.LinkedConversation, error) {
+	recs, err := r.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ByConversation(recs), nil
+}
+
+// Conversation returns the links of the one conversation shared notes name
+// whose id is prefix or starts with it (none: nil). Two conversations
+// matching a prefix are an error.
+func (r *Reader) Conversation(ctx context.Context, prefix string) ([]store.LinkedConversation, error) {
+	all, err := r.Conversations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return Find(all, prefix)
+}
+
+// Find picks from Conversations' answer the conversation whose id is
+// prefix or starts with it (none: nil); two matching are an error.
+func Find(all map[string][]store.LinkedConversation, prefix string) ([]store.LinkedConversation, error) {
+	if prefix == "" {
+		return nil, nil
+	}
+	if links, ok := all[prefix]; ok {
+		return links, nil
+	}
+	var found []store.LinkedConversation
+	for id, links := range all {
+		if !strings.HasPrefix(id, prefix) {
+			continue
+		}
+		if found != nil {
+			return nil, fmt.Errorf("conversation %q is ambiguous in shared notes: %s, %s", prefix, found[0].ConversationID, id)
+		}
+		found = links
+	}
+	return found, nil
+}

@@ -1,0 +1,362 @@
+package notes
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/trace"
+)
+
+// evidenced is a note for commit saying conversation conv wrote lines of path.
+func evidenced(commit, conv, path string, lines ...string) *trace.Record {
+	in := trace.Input{Commit: commit, Time: time.Unix(1700000000, 0), Writer: "a@example.com",
+		Added: map[string][]gitx.AddedLine{}, Writers: map[string]map[int]string{path: {}},
+		Links: []trace.Link{{ID: conv, Title: "title of " + conv, Confidence: 0.9, Status: "auto"}}}
+	for i, l := range lines {
+		in.Added[path] = append(in.Added[path], gitx.AddedLine{Line: i + 1, Text: l})
+		in.Writers[path][i+1] = conv
+	}
+	r := trace.Build(in)
+	return &r
+}
+
+// history is a repository whose commits are made one by one, a minute
+// apart (committer dates increase as on a real server).
+type history struct {
+	t   *testing.T
+	g   Git
+	now int64
+}
+
+func newHistory(t *testing.T) *history {
+	g := Git{Dir: t.TempDir(), Env: gitEnv(t)}
+	git(t, g, "", "init", "-q")
+	return &history{t: t, g: g, now: 1700000000}
+}
+
+// commit writes files (path -> content) and commits them on the current
+// branch; it returns the commit.
+func (h *history) commit(msg string, files map[string]string) string {
+	h.t.Helper()
+	for p, body := range files {
+		full := filepath.Join(h.g.Dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(body), 0o644)
+		git(h.t, h.g, "", "add", p)
+	}
+	h.now += 60
+	date := fmt.Sprintf("GIT_COMMITTER_DATE=%d +0000", h.now)
+	g := Git{Dir: h.g.Dir, Env: append(append([]string{}, h.g.Env...), date, "GIT_AUTHOR_"+date[4:])}
+	git(h.t, g, "", "commit", "-q", "-m", msg)
+	return git(h.t, h.g, "", "rev-parse", "HEAD")
+}
+
+// squashOnto makes, as a server does, one commit on main with the tree of
+// branch (git commit-tree), and returns it.
+func (h *history) squashOnto(branch, msg string) string {
+	h.t.Helper()
+	h.now += 60
+	date := fmt.Sprintf("GIT_COMMITTER_DATE=%d +0000", h.now)
+	g := Git{Dir: h.g.Dir, Env: append(append([]string{}, h.g.Env...), date, "GIT_AUTHOR_"+date[4:])}
+	c := git(h.t, g, "", "commit-tree", branch+"^{tree}", "-p", "main", "-m", msg)
+	git(h.t, h.g, "", "update-ref", "refs/heads/main", c)
+	if git(h.t, h.g, "", "branch", "--show-current") == "main" {
+		git(h.t, h.g, "", "reset", "-q", "--hard", "main") // the work tree follows, as after a pull
+	}
+	return c
+}
+
+// note writes a note for commit: conv wrote lines (texts) of path, as the
+// agent's clone records it (the lines' numbers are looked up in the file).
+func (h *history) note(commit, conv, path string, lines ...string) {
+	h.t.Helper()
+	body := git(h.t, h.g, "", "show", commit+":"+path)
+	in := trace.Input{Commit: commit, Time: time.Unix(h.now, 0), Writer: "clone-aaaa",
+		Added: map[string][]gitx.AddedLine{}, Writers: map[string]map[int]string{path: {}},
+		Links: []trace.Link{{ID: conv, Title: "title of " + conv, Confidence: 1, Status: "auto"}}}
+	for i, l := range strings.Split(body, "\n") {
+		in.Added[path] = append(in.Added[path], gitx.AddedLine{Line: i + 1, Text: l})
+		for _, w := range lines {
+			if l == w {
+				in.Writers[path][i+1] = conv
+			}
+		}
+	}
+	r := trace.Build(in)
+	if _, err := h.g.Write(context.Background(), map[string]*trace.Record{commit: &r}, "clone-aaaa", "m"); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+const (
+	apiBase = "package api\n\nimport \"errors\"\n\nfunc Old() error {\n\tif x {\n\t\treturn nil\n\t}\n\treturn errors.New(\"old\")\n}\n"
+	limit   = "\nfunc Limit(n int) error {\n\tif n > maxBurst {\n\t\treturn errTooMany\n\t}\n\tbucket.Take(n)\n\treturn nil\n}\n"
+)
+
+// limitLines are the lines the agent wrote in Limit.
+var limitLines = strings.Split(strings.Trim(limit, "\n"), "\n")
+
+// Squash detection on real histories: a server-side squash of an agent's
+// branch is recognised; people's commits that add braces and "return nil"
+// to the same file, before or after, never are.
+func TestSquashesRecognisedByStructureAndSubstance(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t)
+	h.commit("base", map[string]string{"api/api.go": apiBase, "api/other.go": "package api\n"})
+	// A person's commit from before any conversation: braces and return nil.
+	before := h.commit("human before", map[string]string{"api/api.go": apiBase + "\nfunc A() error {\n\treturn nil\n}\n"})
+	git(t, h.g, "", "checkout", "-q", "-b", "feature")
+	agent := h.commit("agent", map[string]string{"api/api.go": apiBase + "\nfunc A() error {\n\treturn nil\n}\n" + limit})
+	h.note(agent, "conv-sq", "api/api.go", limitLines...)
+	git(t, h.g, "", "checkout", "-q", "main")
+	// A person's commit after the agent's, on main: the same braces and
+	// return nil, and one line of Limit's (a coincidence).
+	after := h.commit("human after", map[string]string{"api/api.go": apiBase + "\nfunc A() error {\n\treturn nil\n}\n\nfunc B() error {\n\tbucket.Take(n)\n\treturn nil\n}\n"})
+	squash := h.squashOnto("feature", "Limits (#7)")
+	// A rename on a second branch, squashed too: the file moved, the lines stayed.
+	git(t, h.g, "", "checkout", "-q", "-b", "moved", agent)
+	git(t, h.g, "", "mv", "api/api.go", "api/limits.go")
+	renamed := h.commit("rename", map[string]string{})
+	git(t, h.g, "", "checkout", "-q", "main")
+	git(t, h.g, "", "reset", "-q", "--hard", after) // main without the first squash
+	movedSquash := h.squashOnto("moved", "Limits, moved (#8)")
+	if r := git(t, h.g, "", "diff", "--name-status", "-M", renamed+"^", renamed); !strings.HasPrefix(r, "R100") {
+		t.Fatalf("not a rename: %s", r)
+	}
+
+	got, err := h.g.SquashesIn(ctx, []string{"--no-walk", squash, movedSquash, before, after}, BuildOptions{Writer: "clone-bbbb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, commit string
+		want         bool
+	}{
+		{"the squash", squash, true},
+		{"the squash of a renamed file", movedSquash, true},
+		{"a person's commit before the conversation", before, false},
+		{"a person's commit after, with braces, return nil and one line of the agent's", after, false},
+	} {
+		rec, ok := got[c.commit]
+		if ok != c.want {
+			t.Errorf("%s: derived %v, want %v (%+v)", c.name, ok, c.want, rec)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		m, _ := rec.Meta()
+		cm := m.Conversations["conv-sq"]
+		if !strings.HasPrefix(cm.Reason, "squash of "+agent[:7]+": ") || cm.Derived != DerivedSquash || cm.Confidence != 1 || m.Writer != "clone-bbbb" {
+			t.Errorf("%s: %+v (writer %q)", c.name, cm, m.Writer)
+		}
+		// The squash's diff keeps the lines B shares with Limit as context;
+		// the moved file's diff adds them all, and A's brace and return
+		// nil just before Limit stay A's.
+		if cm.WrittenLines < 4 || cm.WrittenLines > len(limitLines) || c.commit == movedSquash && cm.WrittenLines != len(limitLines) {
+			t.Errorf("%s: %d lines given to the conversation, want 4 to %d", c.name, cm.WrittenLines, len(limitLines))
+		}
+	}
+}
+
+// A candidate must reproduce a real share of the conversation's
+// distinctive lines, in runs; its confidence follows the share.
+func TestSquashShareAndRuns(t *testing.T) {
+	fn := func(name string, n int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "\nfunc %s() {\n", name)
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "\tstep%s%d(ctx, %d)\n", name, i, i*7)
+		}
+		b.WriteString("}\n")
+		return b.String()
+	}
+	wrote := fn("Wrote", 10)
+	for _, tc := range []struct {
+		name     string
+		squashed string // what the squash adds instead of wrote
+		want     float64
+	}{
+		{"all of it", wrote, 1},
+		{"six of ten lines, in a run", fn("Wrote", 6), 0.64}, // 7 of 11 with the signature
+		{"four of ten lines", fn("Wrote", 4), 0},
+		{"ten lines, each alone between a person's", interleave(wrote), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHistory(t)
+			h.commit("base", map[string]string{"w.go": "package w\n"})
+			git(t, h.g, "", "checkout", "-q", "-b", "feature")
+			agent := h.commit("agent", map[string]string{"w.go": "package w\n" + wrote})
+			h.note(agent, "conv", "w.go", strings.Split(wrote, "\n")...)
+			git(t, h.g, "", "checkout", "-q", "-b", "shaped", "main")
+			h.commit("as merged", map[string]string{"w.go": "package w\n" + tc.squashed})
+			git(t, h.g, "", "checkout", "-q", "main")
+			squash := h.squashOnto("shaped", "merged")
+			got, err := h.g.SquashesIn(context.Background(), []string{"--no-walk", squash}, BuildOptions{Writer: "w"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, ok := got[squash]
+			if !ok {
+				if tc.want != 0 {
+					t.Fatalf("not recognised, want confidence %v", tc.want)
+				}
+				return
+			}
+			m, _ := rec.Meta()
+			if c := m.Conversations["conv"].Confidence; c != tc.want {
+				t.Errorf("confidence %v, want %v (%s)", c, tc.want, m.Conversations["conv"].Reason)
+			}
+		})
+	}
+}
+
+// interleave puts a person's line between each line of a function.
+func interleave(fn string) string {
+	var b strings.Builder
+	for i, l := range strings.Split(fn, "\n") {
+		fmt.Fprintf(&b, "%s\n\tperson(%d)\n", l, i)
+	}
+	return b.String()
+}
+
+// A teammate's note is a claim. A hostile note attached to an old commit,
+// naming the victim's conversation with the hashes of lines a person typed
+// later, never makes that person's commit a squash; a record about another
+// commit than the one it is attached to is not read at all.
+func TestSquashHostileNotes(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t)
+	old := h.commit("old", map[string]string{"x/x.go": "package x\n\nfunc Old() {}\n"})
+	typed := "\nfunc Typed(a, b int) int {\n\tsum := a*31 + b\n\treturn sum ^ magic\n}\n"
+	person := h.commit("a person types", map[string]string{"x/x.go": "package x\n\nfunc Old() {}\n" + typed})
+	lines := strings.Split(strings.Trim(typed, "\n"), "\n")
+	// The forged note: on the old commit, evidence of the person's lines.
+	forged := evidenced(old, "conv-victim", "x/x.go", lines...)
+	// A copy of a record about the person's commit, attached to the old one.
+	copied := evidenced(person, "conv-victim", "x/x.go", lines...)
+	unrelated := h.commit("unrelated", map[string]string{"y.go": "package y\n"})
+	if _, err := h.g.Write(ctx, map[string]*trace.Record{old: forged, unrelated: copied}, "clone-evil", "m"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := h.g.SquashesIn(ctx, []string{"--no-walk", person}, BuildOptions{Writer: "w"})
+	if err != nil || len(got) != 0 {
+		t.Fatalf("the person's commit was derived from a forged note: %v %v", got, err)
+	}
+	rd := NewReader(ctx, h.g.Dir)
+	defer rd.Close()
+	recs, err := rd.Records(ctx, []string{unrelated, old})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := recs[unrelated]; ok && len(Linked(unrelated, r)) > 0 {
+		t.Errorf("a record about %s read on %s: %+v", person[:7], unrelated[:7], Linked(unrelated, r))
+	}
+}
+
+// The refresh (Update, from the store) never deletes what it did not write:
+// a derived record, a withdrawal. Withdrawn links are ignored by readers and
+// by later derivations, whoever wrote them.
+func TestRefreshKeepsDerivedAndWithdrawals(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t)
+	h.commit("base", map[string]string{"w.go": "package w\n"})
+	git(t, h.g, "", "checkout", "-q", "-b", "feature")
+	wrote := "\nfunc Wrote() {\n\tstepOne(ctx, 1)\n\tstepTwo(ctx, 2)\n\tstepThree(ctx, 3)\n}\n"
+	agent := h.commit("agent", map[string]string{"w.go": "package w\n" + wrote})
+	h.note(agent, "conv", "w.go", strings.Split(wrote, "\n")...)
+	git(t, h.g, "", "checkout", "-q", "main")
+	squash := h.squashOnto("feature", "merged")
+	got, err := h.g.SquashesIn(ctx, []string{"--no-walk", squash}, BuildOptions{Writer: "clone-bbbb"})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%v %v", got, err)
+	}
+	r := got[squash]
+	if _, err := h.g.Write(ctx, map[string]*trace.Record{squash: &r}, "clone-bbbb", "m"); err != nil {
+		t.Fatal(err)
+	}
+	linked := func() []string {
+		rd := NewReader(ctx, h.g.Dir)
+		defer rd.Close()
+		recs, err := rd.Records(ctx, []string{squash})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, lc := range Linked(squash, recs[squash]) {
+			ids = append(ids, lc.ConversationID)
+		}
+		return ids
+	}
+	// The store has no link for the squash: the refresh writes nil.
+	refresh := func() {
+		if _, err := h.g.write(ctx, map[string]*trace.Record{squash: nil}, "clone-bbbb", "refresh", refreshed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refresh()
+	if ids := linked(); len(ids) != 1 || ids[0] != "conv" {
+		t.Fatalf("after a refresh, the squash's links: %v", ids)
+	}
+	// Another clone withdraws it (unlink): every reader drops it.
+	git(t, h.g, "", "config", KeyWriter, "clone-cccc")
+	if err := h.g.Withdraw(ctx, squash, "conv", "false", Settings{On: true}); err != nil {
+		t.Fatal(err)
+	}
+	if ids := linked(); len(ids) != 0 {
+		t.Fatalf("withdrawn, still linked: %v", ids)
+	}
+	refresh()
+	if ids := linked(); len(ids) != 0 {
+		t.Fatalf("withdrawn, linked again after a refresh: %v", ids)
+	}
+	links, err := h.g.DerivedLinks(ctx, BuildOptions{})
+	if err != nil || len(links) != 0 {
+		t.Errorf("derived links after the withdrawal: %+v %v", links, err)
+	}
+	// The commit has a note now: no clone derives it again.
+	if again, err := h.g.SquashesIn(ctx, []string{"--no-walk", squash}, BuildOptions{}); err != nil || len(again) != 0 {
+		t.Errorf("derived again: %v %v", again, err)
+	}
+}
+
+// Old records (before links were marked derived) still read, labelled as
+// the old rule's; share clean finds those today's rules would not make.
+func TestDerivedLinksOldRule(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t)
+	base := h.commit("base", map[string]string{"w.go": "package w\n"})
+	person := h.commit("a person", map[string]string{"w.go": "package w\n\nfunc P() error {\n\treturn nil\n}\n"})
+	old := evidenced(person, "conv", "w.go", "}", "\treturn nil")
+	m, _ := old.Meta()
+	c := m.Conversations["conv"]
+	c.Reason = "squash of " + base[:7]
+	m.Conversations["conv"] = c
+	old.SetMeta(m)
+	if _, err := h.g.Write(ctx, map[string]*trace.Record{person: old}, "a@example.com", "m"); err != nil {
+		t.Fatal(err)
+	}
+	links, err := h.g.DerivedLinks(ctx, BuildOptions{})
+	if err != nil || len(links) != 1 {
+		t.Fatalf("%+v %v", links, err)
+	}
+	if l := links[0]; !l.OldRule || !l.Stale || l.Unchecked || !l.Shared || l.Commit != person || l.Writer != "a@example.com" {
+		t.Errorf("%+v", l)
+	}
+	// Naming a commit this clone lacks, it cannot be judged here.
+	c.Reason = "squash of 1234567"
+	m.Conversations["conv"] = c
+	old.SetMeta(m)
+	if _, err := h.g.Write(ctx, map[string]*trace.Record{person: old}, "a@example.com", "m"); err != nil {
+		t.Fatal(err)
+	}
+	if links, err := h.g.DerivedLinks(ctx, BuildOptions{}); err != nil || len(links) != 1 || links[0].Stale || !links[0].Unchecked {
+		t.Errorf("a link naming a missing commit: %+v %v", links, err)
+	}
+}
