@@ -53,8 +53,8 @@ fi
 scale() {
   local bin="$work/bin" n="${BENCH_COUNT:-5}"
   mkdir -p "$bin"
-  for pkg in store hookrun notes; do
-    env "${go_env[@]}" go test -C "$root" -c -o "$bin/$pkg.test" "./pkg/$pkg"
+  for pkg in store write/hookrun share/notes; do
+    env "${go_env[@]}" go test -C "$root" -c -o "$bin/${pkg##*/}.test" "./pkg/$pkg"
   done
   echo
   echo "log's links, 100,000 conversations, 1,000 commits | blame's evidence, 1,000 commits (all paths / the blamed path):"
