@@ -129,7 +129,7 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 	printPROthers(&b, p, s, h.OtherTools, "  other tools' records:", "    ")
 	fmt.Fprintf(&b, "%d of %d commits covered by a record\n", s.Commits.Covered, s.Commits.Total)
 	for _, u := range s.Commits.Uncovered {
-		fmt.Fprintf(&b, "  %s %s %s\n", p.Hash(u.Short), term.Line(u.Subject), p.Dim("("+u.Reason+")"))
+		fmt.Fprintf(&b, "  %s %s %s\n", p.Hash(u.Short), term.Line(u.Subject), p.Dim("("+term.Line(u.Reason)+")"))
 	}
 	names := map[string]string{}
 	if len(s.Conversations) > 0 {

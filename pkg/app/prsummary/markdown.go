@@ -204,7 +204,7 @@ func markdownHead(s *Summary) string {
 				fmt.Fprintf(&b, " and %d more", len(s.Commits.Uncovered)-20)
 				break
 			}
-			fmt.Fprintf(&b, " `%s` %s (%s);", u.Short, mdEscape(u.Subject), u.Reason)
+			fmt.Fprintf(&b, " `%s` %s (%s);", u.Short, mdEscape(u.Subject), mdEscape(u.Reason))
 		}
 	}
 	b.WriteString("\n\n")
