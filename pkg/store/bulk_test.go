@@ -130,3 +130,17 @@ func firstDiff(want, got string) string {
 	}
 	return fmt.Sprintf("lengths %d and %d", len(w), len(g))
 }
+
+// benchEvents is what benchmarks and benchgen write for a conversation:
+// events edit events of one file each, the first with its prompt, and the
+// enrichment an import makes.
+func benchEvents(conv, events int, at int64) ([]Activity, Enrichment) {
+	id := fmt.Sprintf("bulk-conv-%06d", conv)
+	as := make([]Activity, events)
+	for k := range as {
+		as[k] = Activity{ConversationID: id, Event: "afterFileEdit", AtMs: at + int64(k)*1000, WorkspaceRoots: []string{"/bench"},
+			Files: []FileTouch{{RepoKey: "/bench/.git", Path: fmt.Sprintf("src/pkg%d/file%d.go", (conv+k)%50, (conv*3+k)%400), Source: SourceHook}}}
+	}
+	as[0].Prompt = fmt.Sprint("bench prompt ", conv)
+	return as, Enrichment{ConversationID: id, Title: fmt.Sprint("Bench conversation ", conv), Summary: "generated", UpdatedMs: at + int64(events)*1000}
+}
