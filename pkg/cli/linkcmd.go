@@ -8,7 +8,6 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
 	"github.com/git-convo/git-convo/pkg/write/autolink"
@@ -76,7 +75,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 			return err
 		}
 		if u.Derived {
-			fmt.Fprintf(env.Stdout, "withdrew the derived link of %s from %s %s\n", term.Line(u.Conversation), gitx.ShortHash(hash), withdrawnWhere(notes.Settings{On: u.Shared}))
+			fmt.Fprintf(env.Stdout, "withdrew the derived link of %s from %s %s\n", term.Line(u.Conversation), gitx.ShortHash(hash), withdrawnWhere(u.Shared))
 			return nil
 		}
 		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(u.Conversation), gitx.ShortHash(hash))
