@@ -15,7 +15,6 @@ import (
 	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/share/interop"
 	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -129,16 +128,6 @@ func shareRepo(ctx context.Context) (notes.Git, *gitx.Repo, error) {
 // notesGit runs git for notes in repo's work tree (app.NotesGit).
 func notesGit(repo *gitx.Repo) notes.Git { return app.NotesGit(repo) }
 
-// shareSettings opens the repository for notes and reads its sharing settings.
-func shareSettings(ctx context.Context) (notes.Git, notes.Settings, error) {
-	g, _, err := shareRepo(ctx)
-	if err != nil {
-		return g, notes.Settings{}, err
-	}
-	s, err := g.Settings(ctx)
-	return g, s, err
-}
-
 // notesProgressMin is the fewest commits share on shows its progress for:
 // one batch is written at once.
 const notesProgressMin = 1000
@@ -223,73 +212,10 @@ func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
 	return nil
 }
 
-type shareStatusJSON struct {
-	On        bool           `json:"on"`
-	Prompts   bool           `json:"prompts"`
-	Remote    string         `json:"remote"`
-	Notes     int            `json:"notes"`
-	Fetched   map[string]int `json:"fetched"`
-	Fields    []string       `json:"fields"`
-	LastPush  string         `json:"lastPush,omitempty"`
-	PushError string         `json:"lastPushError,omitempty"`
-	LastFetch string         `json:"lastFetch,omitempty"`
-	// FetchedAt is when each remote's notes were last fetched, by git
-	// convo fetch or a plain git fetch.
-	FetchedAt  map[string]string `json:"fetchedAt"`
-	FetchSetUp bool              `json:"fetchSetUp"`
-	// FetchDeleted is, per remote, how many notes its last notes fetch
-	// deleted (only remotes where it deleted some).
-	FetchDeleted map[string]int `json:"fetchDeleted,omitempty"`
-}
-
 func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
-	g, s, err := shareSettings(ctx)
+	st, err := env.app().ShareStatus(ctx, ".")
 	if err != nil {
 		return err
-	}
-	squashesAfterFetch(ctx, env) // as a read does: and it notes when a plain fetch brought notes
-	st := shareStatusJSON{On: s.On, Prompts: s.Prompts, Remote: s.Remote, Fetched: map[string]int{}, FetchedAt: map[string]string{}}
-	if st.Notes, err = g.Count(ctx, notes.Ref); err != nil {
-		return err
-	}
-	refs, err := g.SharedRefs(ctx)
-	if err != nil {
-		return err
-	}
-	state, _ := g.LoadState(ctx)
-	last := state.LastFetch // git convo fetch's, whatever the remote
-	fetchedAt := notesFetched(env, refs)
-	for _, r := range refs {
-		if r != notes.Ref {
-			n, err := g.Count(ctx, r)
-			if err != nil {
-				return err
-			}
-			remote := strings.TrimSuffix(strings.TrimPrefix(r, notes.TrackingPrefix), notes.TrackingSuffix)
-			st.Fetched[remote] = n
-			st.FetchedAt[remote] = mstime.ISOTime(fetchedAt[r])
-			if prev, _ := g.Tip(ctx, r+"@{1}"); prev != "" { // the reflog: any fetch, git convo's or git's
-				if d, err := g.Deleted(ctx, prev, r); err == nil && d > 0 {
-					if st.FetchDeleted == nil {
-						st.FetchDeleted = map[string]int{}
-					}
-					st.FetchDeleted[remote] = d
-				}
-			}
-			if fetchedAt[r].After(last) {
-				last = fetchedAt[r]
-			}
-		}
-	}
-	st.Fields = []string{"conversation id", "agent", "model", "title", "summary", "confidence", "status", "reason",
-		"matched files", "line ranges", "line hashes"}
-	if s.Prompts {
-		st.Fields = append(st.Fields, "first prompt")
-	}
-	st.LastPush, st.LastFetch, st.PushError = mstime.ISOTime(state.LastPush), mstime.ISOTime(last), state.LastPushError
-	if v, _ := g.Config(ctx, "remote."+s.Remote+".fetch"); v != "" {
-		out, _ := (notes.Git{Dir: g.Dir}).Config(ctx, "notes.rewriteRef")
-		st.FetchSetUp = out != ""
 	}
 	if asJSON {
 		return jsonEncoder(env.Stdout).Encode(st)
@@ -329,39 +255,6 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 		fmt.Fprintf(w, "%-9s%s from %s\n", label, orNever(st.FetchedAt[r]), term.Line(r))
 	}
 	return nil
-}
-
-// lastFetched is when teammates' notes were last fetched from any remote:
-// by git convo fetch (its state) or a plain git fetch (notesFetched).
-func lastFetched(ctx context.Context, env *Env, g notes.Git, state notes.State) time.Time {
-	last := state.LastFetch
-	refs, _ := g.SharedRefs(ctx)
-	for r, t := range notesFetched(env, refs) {
-		if r != notes.Ref && t.After(last) { // this clone's own notes move notes.Ref
-			last = t
-		}
-	}
-	return last
-}
-
-// notesFetched says when each of refs was last fetched, by git convo fetch
-// or a plain git fetch alike: its reflog's newest entry, or, where reflogs
-// are off, when the fetch watch saw a fetch move it (the fetch's time); the
-// later of the two.
-func notesFetched(env *Env, refs []string) map[string]time.Time {
-	out := map[string]time.Time{}
-	common, ok := fetchwatch.Locate(".", env.Getenv)
-	if !ok {
-		return out
-	}
-	seen := fetchwatch.NotesFetched(common)
-	for _, r := range refs {
-		out[r] = gitx.LastMoved(common, r)
-		if seen[r].After(out[r]) {
-			out[r] = seen[r]
-		}
-	}
-	return out
 }
 
 func orNever(s string) string {
