@@ -8,14 +8,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/interop"
 	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
@@ -48,16 +46,7 @@ first; transcripts are never shared. See docs/sharing.md.`,
 					if a := c.String("also"); a != "" && a != "git-ai" {
 						return usagef("--also %s: the one other format is git-ai", term.Line(a))
 					}
-					if c.String("also") == "git-ai" {
-						g, _, err := shareRepo(c.Context)
-						if err != nil {
-							return err
-						}
-						if err := interop.SetShareAlso(c.Context, g, "git-ai"); err != nil {
-							return err
-						}
-					}
-					return shareOn(c.Context, env, c.Bool("prompts"), c.String("remote"))
+					return shareOn(c.Context, env, app.ShareOnRequest{Prompts: c.Bool("prompts"), Remote: c.String("remote"), AlsoGitAI: c.String("also") == "git-ai"})
 				},
 			},
 			{
@@ -116,15 +105,6 @@ first; transcripts are never shared. See docs/sharing.md.`,
 	}
 }
 
-// shareRepo opens the repository of the current directory for notes.
-func shareRepo(ctx context.Context) (notes.Git, *gitx.Repo, error) {
-	repo, err := gitx.Open(ctx, ".", false)
-	if err != nil {
-		return notes.Git{}, nil, err
-	}
-	return notesGit(repo), repo, nil
-}
-
 // notesGit runs git for notes in repo's work tree (app.NotesGit).
 func notesGit(repo *gitx.Repo) notes.Git { return app.NotesGit(repo) }
 
@@ -132,7 +112,7 @@ func notesGit(repo *gitx.Repo) notes.Git { return app.NotesGit(repo) }
 // one batch is written at once.
 const notesProgressMin = 1000
 
-func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
+func shareOn(ctx context.Context, env *Env, req app.ShareOnRequest) error {
 	// A progress bar on a terminal (import's): a long history's notes are
 	// written a batch at a time, and take a while.
 	bar := newProgress(env)
@@ -141,8 +121,9 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 			bar.step("writing notes", done, total)
 		}
 	}
-	on, err := env.app().ShareOn(ctx, ".", app.ShareOnRequest{Prompts: prompts, Remote: remote, Progress: progress,
-		Hook: func(ctx context.Context, repo *gitx.Repo) error { return installHook(ctx, env, repo, "pre-push") }})
+	req.Progress = progress
+	req.Hook = func(ctx context.Context, repo *gitx.Repo) error { return installHook(ctx, env, repo, "pre-push") }
+	on, err := env.app().ShareOn(ctx, ".", req)
 	bar.done()
 	if on.HookErr != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%s): run `git convo push` after pushing\n", term.Line(on.HookErr.Error()))
@@ -151,7 +132,7 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 		return err
 	}
 	what := "titles, summaries, reasons, confidence, agent, model and line ranges"
-	if prompts {
+	if req.Prompts {
 		what += ", and first prompts"
 	}
 	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", on.Notes, plural(on.Notes), notes.Ref, what)
@@ -198,17 +179,21 @@ func uninstallHook(ctx context.Context, repo *gitx.Repo, hook string) error {
 
 // setupSharing makes a plain git fetch bring teammates' notes and amend and
 // rebase carry notes, and brings the notes a fresh clone lacks (install
-// calls it).
+// calls it). It never fails install on a fetch: what went wrong is logged.
 func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
-	g := notesGit(repo)
-	if _, err := g.Setup(ctx); err != nil {
-		return fmt.Errorf("setting up notes: %w", err)
+	set, err := env.app().SetupSharing(ctx, repo)
+	if err != nil {
+		return err
 	}
-	start := time.Now()
-	firstFetch(ctx, env, g)
-	// git-ai's notes share firstFetch's bound: an unreachable remote costs
-	// install one wait, not two.
-	setupGitAI(ctx, env, g, firstFetchBound-time.Since(start))
+	switch {
+	case set.Unfetched:
+		fmt.Fprintf(env.Stdout, "%s has shared notes that could not be fetched now: git fetch brings them\n", term.Line(set.Remote))
+	case set.Notes > 0:
+		fmt.Fprintf(env.Stdout, "fetched %d shared note%s from %s (teammates' conversations)\n", set.Notes, plural(set.Notes), term.Line(set.Remote))
+	}
+	// git-ai's notes share the first fetch's bound: an unreachable remote
+	// costs install one wait, not two.
+	setupGitAI(ctx, env, notesGit(repo), set.Left)
 	return nil
 }
 
@@ -346,12 +331,6 @@ notes, looks again at the remote's last 100 commits (a squash may come before it
 	}
 }
 
-// shareAfter rewrites the notes of hashes after their links changed, when
-// sharing is on (app.ShareAfter).
-func shareAfter(ctx context.Context, env *Env, dir string, s *store.Store, hashes ...string) {
-	env.app().ShareAfter(ctx, dir, s, hashes...)
-}
-
 // mergeShared adds what shared notes say about hashes to the local links
 // (app.MergeShared, as the MCP tools do).
 func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation) {
@@ -418,16 +397,14 @@ func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, loc
 // teardownSharing takes out what setupSharing added to the repository's
 // git config (the notes fetch refspecs, notes.rewriteRef). Notes stay.
 func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
-	removed, err := notesGit(repo).Unsetup(ctx)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %s\n", term.Line(err.Error()))
+	t := env.app().TeardownSharing(ctx, repo)
+	if t.NotesErr != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %s\n", term.Line(t.NotesErr.Error()))
 	}
-	gitAI, err := interop.UnsetupGitAI(ctx, notesGit(repo)) // only the refspec install added
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "git-convo: the fetch of git-ai's notes was not removed: %s\n", term.Line(err.Error()))
+	if t.GitAIErr != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the fetch of git-ai's notes was not removed: %s\n", term.Line(t.GitAIErr.Error()))
 	}
-	removed = append(removed, gitAI...)
-	for _, r := range removed {
+	for _, r := range t.Removed {
 		fmt.Fprintf(env.Stdout, "removed git config %s\n", term.Line(r))
 	}
 }
