@@ -45,7 +45,11 @@ func TestLayers(t *testing.T) {
 		"pkg/store":                all([]string{"pkg/agents", "pkg/agents/source", "pkg/git/gitx"}, agentPkgs, write, front),
 		"pkg/write/ingest":         all([]string{"pkg/write/hookrun"}, agentPkgs, front),
 		"pkg/write/hookrun":        all(agentPkgs, front),
-		"pkg/cli":                  all([]string{"pkg/mcpserver", "pkg/agents/builtin"}, agentPkgs),
+		// pkg/cli reaches through pkg/app what it does with them: the
+		// Agent Trace records, the fetch watch, the repository keys, the
+		// spool and the scorer (the read commands still read notes, the
+		// store and other tools' records themselves: docs/architecture.md).
+		"pkg/cli": all([]string{"pkg/mcpserver", "pkg/agents/builtin", "pkg/share/trace", "pkg/share/fetchwatch", "pkg/store/repokey", "pkg/write/spool", "pkg/write/autolink"}, agentPkgs),
 		// The MCP server reaches the store, the notes, the queue and the
 		// spool through the application layer (pkg/app) only.
 		"pkg/mcpserver":        all([]string{"pkg/cli", "pkg/write/hookrun", "pkg/write/ingest", "pkg/agents/builtin"}, data, agentPkgs),

@@ -45,6 +45,14 @@ func RepoKey(commonDir string) string { return repokey.Of(commonDir) }
 // PathKey is how a repository-relative path is compared.
 func PathKey(rel string) string { return repokey.PathKey(rel) }
 
+// Locate finds the repository holding an absolute path without running
+// git: its key, and the path relative to its top.
+func Locate(abs string) (key, rel string, ok bool) { return repokey.Locate(abs) }
+
+// Resolver names a repository's key from the paths a database of the
+// prototype stored (claims and imports resolve through it).
+func Resolver() *store.Resolver { return repokey.Resolver() }
+
 // Origin names where a link is known from (local, notes), from its source.
 func Origin(source string) string { return notes.Origin(source) }
 

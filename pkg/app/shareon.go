@@ -19,6 +19,9 @@ import (
 type ShareOnRequest struct {
 	Prompts bool   // also share each conversation's first prompt (redacted)
 	Remote  string // where notes go ("": origin)
+	// AlsoGitAI also writes the attribution into refs/notes/ai as git-ai
+	// authorship logs, from now on (never over git-ai's own; never pushed).
+	AlsoGitAI bool
 	// Hook installs sharing's pre-push hook (the front end's installer);
 	// its failure is reported in SharedOn, not fatal.
 	Hook func(ctx context.Context, repo *gitx.Repo) error
@@ -49,6 +52,11 @@ func (a *App) ShareOn(ctx context.Context, dir string, req ShareOnRequest) (Shar
 		return out, err
 	}
 	g := NotesGit(repo)
+	if req.AlsoGitAI {
+		if err := interop.SetShareAlso(ctx, g, "git-ai"); err != nil {
+			return out, err
+		}
+	}
 	if req.Remote != "" {
 		remotes, err := g.Remotes(ctx)
 		if err != nil {

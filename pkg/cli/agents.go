@@ -8,13 +8,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/ingest"
 )
-
-// writer is the write path into s for this environment.
-func (env *Env) writer(ctx context.Context, s *store.Store) ingest.Writer {
-	return env.app().Writer(ctx, s)
-}
 
 // agentOrDefault is a conversation's agent: the stored name, else the
 // default agent's (a conversation stored before there were two).

@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
@@ -19,37 +19,24 @@ import (
 // the local database: unlink withdraws one, doctor --derived lists them and
 // share clean withdraws those today's rules would not make.
 
-// withdrawnWhere says where a withdrawal went.
-func withdrawnWhere(s notes.Settings) string {
-	if s.On {
+// withdrawnWhere says where a withdrawal went (shared: sharing is on).
+func withdrawnWhere(shared bool) string {
+	if shared {
 		return "(in this clone's note: shared on the next push, or now with git convo push)"
 	}
 	return "(in this clone only: sharing is off)"
 }
 
-// derivedLinks opens the repository for notes and lists its derived links.
-func derivedLinks(ctx context.Context) (notes.Git, notes.Settings, []notes.DerivedLink, error) {
-	g, s, err := shareSettings(ctx)
-	if err != nil {
-		return g, s, nil, err
-	}
-	o, err := g.Options(ctx, s, Version)
-	if err != nil {
-		return g, s, nil, err
-	}
-	links, err := g.DerivedLinks(ctx, o)
-	return g, s, links, err
-}
-
 func doctorDerived(ctx context.Context, env *Env, asJSON bool) error {
 	squashesAfterFetch(ctx, env)
-	_, _, links, err := derivedLinks(ctx)
+	d, err := env.app().DerivedLinks(ctx, ".")
 	if err != nil {
 		return err
 	}
+	links := d.Links
 	if asJSON {
 		if links == nil {
-			links = []notes.DerivedLink{}
+			links = []app.DerivedLink{}
 		}
 		return jsonEncoder(env.Stdout).Encode(map[string]any{"derived": links})
 	}
@@ -65,7 +52,7 @@ func doctorDerived(ctx context.Context, env *Env, asJSON bool) error {
 
 // printDerived lists derived links, one a line, with where each lives and
 // whether today's rules would make it.
-func printDerived(w io.Writer, links []notes.DerivedLink) {
+func printDerived(w io.Writer, links []app.DerivedLink) {
 	for _, l := range links {
 		title := l.Title
 		if title == "" {
@@ -117,18 +104,18 @@ ignores those links. Nothing is withdrawn without your word. See docs/sharing.md
 }
 
 func shareClean(ctx context.Context, env *Env, yes, dryRun bool) error {
-	g, s, links, err := derivedLinks(ctx)
+	d, err := env.app().DerivedLinks(ctx, ".")
 	if err != nil {
 		return err
 	}
-	var stale []notes.DerivedLink
-	for _, l := range links {
+	var stale []app.DerivedLink
+	for _, l := range d.Links {
 		if l.Stale {
 			stale = append(stale, l)
 		}
 	}
 	if len(stale) == 0 {
-		fmt.Fprintf(env.Stdout, "nothing to clean: today's rules would make each of the %d derived link%s again\n", len(links), plural(len(links)))
+		fmt.Fprintf(env.Stdout, "nothing to clean: today's rules would make each of the %d derived link%s again\n", len(d.Links), plural(len(d.Links)))
 		return nil
 	}
 	fmt.Fprintf(env.Stdout, "%d derived link%s today's rules would not make:\n", len(stale), plural(len(stale)))
@@ -149,11 +136,9 @@ func shareClean(ctx context.Context, env *Env, yes, dryRun bool) error {
 			return nil
 		}
 	}
-	for _, l := range stale {
-		if err := g.Withdraw(ctx, l.Commit, l.Conversation, "withdrawn by git convo share clean: today's rules would not make it", s); err != nil {
-			return err
-		}
+	if err := d.Withdraw(ctx, stale, "withdrawn by git convo share clean: today's rules would not make it"); err != nil {
+		return err
 	}
-	fmt.Fprintf(env.Stdout, "withdrew %d derived link%s %s\n", len(stale), plural(len(stale)), withdrawnWhere(s))
+	fmt.Fprintf(env.Stdout, "withdrew %d derived link%s %s\n", len(stale), plural(len(stale)), withdrawnWhere(d.Shared))
 	return nil
 }

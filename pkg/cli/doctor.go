@@ -175,8 +175,8 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	}
 
 	checks = append(checks, prototypeChecks(ctx, env)...)
-	if dbPath, err := env.dbPath(); err == nil {
-		checks = append(checks, spoolChecks(dbPath, dbWritable, env.Now())...)
+	if sp, err := env.app().Spool(); err == nil {
+		checks = append(checks, spoolChecks(sp, dbWritable, env.Now())...)
 		checks = append(checks, lostCheck(env.log().Path)...)
 	}
 	checks = append(checks, agentMore...)

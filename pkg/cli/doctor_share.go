@@ -3,9 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/util/term"
@@ -15,58 +15,49 @@ import (
 // it is on, the remote, and when notes were last pushed and fetched (from the
 // state file share keeps in the git common dir), with the last push error.
 func doctorShare(ctx context.Context, env *Env, repo *gitx.Repo) []check {
-	g := notesGit(repo)
-	s, err := g.Settings(ctx)
+	h, err := env.app().SharingHealth(ctx, ".", repo)
 	if err != nil {
 		return []check{{Name: "sharing", OK: true, Warn: true, Detail: "cannot read the sharing settings: " + err.Error()}}
 	}
-	state, _ := g.LoadState(ctx)
-	state.LastFetch = lastFetched(ctx, env, g, state) // a plain git fetch counts
-	bounds := doctorNoteBounds(ctx, g)
-	if !s.On {
+	bounds := doctorNoteBounds(h.Bounds)
+	if !h.On {
 		c := check{Name: "sharing", OK: true, Detail: "off for this repository (git convo share on shares linked conversations as git notes)"}
-		if !state.LastFetch.IsZero() {
-			c.Detail += "; teammates' notes last fetched " + doctorAgo(env, state.LastFetch)
+		if !h.LastFetch.IsZero() {
+			c.Detail += "; teammates' notes last fetched " + doctorAgo(env, h.LastFetch)
 		}
 		return append([]check{c}, bounds...)
 	}
-	n, _ := g.Count(ctx, notes.Ref)
-	on := check{Name: "sharing", OK: true, Detail: fmt.Sprintf("on, to %s; %d note(s) on %s", s.Remote, n, notes.Ref)}
-	if s.Prompts {
+	on := check{Name: "sharing", OK: true, Detail: fmt.Sprintf("on, to %s; %d note(s) on %s", h.Remote, h.Notes, notes.Ref)}
+	if h.Prompts {
 		on.Detail += "; with first prompts"
 	}
-	if remotes, err := g.Remotes(ctx); err == nil && !slices.Contains(remotes, s.Remote) {
+	if h.NoRemote {
 		on.Warn = true
-		on.Detail += fmt.Sprintf(": there is no remote %q, so notes are never pushed", s.Remote)
-		on.Fix = "git convo share on --remote <name> (one of git remote), or git remote add " + s.Remote + " <url>"
+		on.Detail += fmt.Sprintf(": there is no remote %q, so notes are never pushed", h.Remote)
+		on.Fix = "git convo share on --remote <name> (one of git remote), or git remote add " + h.Remote + " <url>"
 	}
 	push := check{Name: "last push", OK: true, Detail: "never"}
-	if !state.LastPush.IsZero() {
-		push.Detail = doctorAgo(env, state.LastPush)
+	if !h.LastPush.IsZero() {
+		push.Detail = doctorAgo(env, h.LastPush)
 	}
-	if state.LastPushError != "" {
+	if h.LastPushError != "" {
 		push.Warn = true
-		push.Detail += "; the last push failed: " + state.LastPushError
+		push.Detail += "; the last push failed: " + h.LastPushError
 		push.Fix = "fix the cause, then git convo push (teammates do not see your notes until it succeeds)"
-	} else if state.LastPush.IsZero() {
+	} else if h.LastPush.IsZero() {
 		push.Fix = "git push pushes the notes after your commits; git convo push pushes them now"
 	}
 	fetch := check{Name: "last fetch", OK: true, Detail: "never"}
-	if !state.LastFetch.IsZero() {
-		fetch.Detail = doctorAgo(env, state.LastFetch)
+	if !h.LastFetch.IsZero() {
+		fetch.Detail = doctorAgo(env, h.LastFetch)
 	}
 	return append([]check{on, push, fetch}, bounds...)
 }
 
 // doctorNoteBounds names the notes readers skip for their size or their
 // number of records (docs/reliability.md, "Bounds"): nothing when none.
-func doctorNoteBounds(ctx context.Context, g notes.Git) []check {
-	refs, err := g.SharedRefs(ctx)
-	if err != nil || len(refs) == 0 {
-		return nil
-	}
-	o, err := g.Bounds(ctx, refs)
-	if err != nil || o.TooLarge == 0 && o.TooMany == 0 {
+func doctorNoteBounds(o app.NoteBounds) []check {
+	if o.TooLarge == 0 && o.TooMany == 0 {
 		return nil
 	}
 	return []check{{Name: "shared notes", OK: true, Warn: true,

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,13 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
-	"github.com/git-convo/git-convo/pkg/util/regfile"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/hookrun"
-	"github.com/git-convo/git-convo/pkg/write/ingest"
-	"github.com/git-convo/git-convo/pkg/write/spool"
 )
 
 // openFailure is doctor's check for a links database that does not open:
@@ -57,62 +53,41 @@ const spoolStale = time.Hour
 // turn in progress (its edit events wait there), a problem when they wait
 // because links.sqlite cannot be written or for longer than spoolStale;
 // and events set aside because they can never be replayed.
-func spoolChecks(dbPath string, dbWritable bool, now time.Time) []check {
+func spoolChecks(sp app.Spooled, dbWritable bool, now time.Time) []check {
 	var out []check
-	dir := spool.Dir(dbPath)
-	if pending, _ := spool.Pending(dir); len(pending) > 0 {
-		oldest, since := spoolTime(pending[0])
+	dir := sp.Dir
+	if sp.Pending > 0 {
+		oldest, since := sp.Oldest, "an unknown time"
+		if !oldest.IsZero() {
+			since = oldest.Format(time.RFC3339)
+		}
 		c := check{Name: "spool", OK: true,
 			Detail: fmt.Sprintf("%d hook event(s) waiting in %s since %s: recorded at the end of the agent's turn, at the next commit or before the next read",
-				len(pending), dir, since)}
+				sp.Pending, dir, since)}
 		switch {
 		case !dbWritable:
 			c.OK, c.Warn = false, true
-			c.Detail = fmt.Sprintf("%d hook event(s) waiting in %s since %s: links.sqlite cannot be written", len(pending), dir, since)
+			c.Detail = fmt.Sprintf("%d hook event(s) waiting in %s since %s: links.sqlite cannot be written", sp.Pending, dir, since)
 			c.Fix = "fix the links db problem above; the next hook then records them"
 		case !oldest.IsZero() && now.Sub(oldest) > spoolStale:
 			c.Warn = true
 			c.Detail = fmt.Sprintf("%d hook event(s) waiting in %s since %s: no git-convo process has recorded them for %s (the log says if recording failed)",
-				len(pending), dir, since, term.Duration(now.Sub(oldest)))
+				sp.Pending, dir, since, term.Duration(now.Sub(oldest)))
 			c.Fix = "git convo doctor --replay-spool records them now"
 		}
 		out = append(out, c)
 	}
-	if aside, _ := spool.Pending(spool.SetAsideDir(dir)); len(aside) > 0 {
-		if n := unknownPayloads(aside); n > 0 {
+	if sp.Aside > 0 {
+		if n := sp.Unknown; n > 0 {
 			out = append(out, check{Name: "unknown hooks", OK: true, Warn: true,
-				Detail: fmt.Sprintf("%d hook payload(s) that no agent recognises reached git-convo's hooks (the log names the hooks configuration that sent each); kept in %s", n, spool.SetAsideDir(dir)),
+				Detail: fmt.Sprintf("%d hook payload(s) that no agent recognises reached git-convo's hooks (the log names the hooks configuration that sent each); kept in %s", n, sp.AsideDir),
 				Fix:    "see which program sends them in the log; a git-convo that knows it records them with git convo doctor --replay-spool"})
 		}
 		out = append(out, check{Name: "spool", OK: true, Warn: true,
-			Detail: fmt.Sprintf("%d hook event(s) set aside in %s: replaying them failed for a reason waiting will not cure (the log says which)", len(aside), spool.SetAsideDir(dir)),
+			Detail: fmt.Sprintf("%d hook event(s) set aside in %s: replaying them failed for a reason waiting will not cure (the log says which)", sp.Aside, sp.AsideDir),
 			Fix:    "git convo doctor --replay-spool tries them again once the cause is fixed; delete the files to drop them"})
 	}
 	return out
-}
-
-// unknownPayloads counts the set-aside entries whose payload no agent
-// recognised (ingest.Spooled.Unknown).
-func unknownPayloads(files []string) int {
-	n := 0
-	for _, f := range files {
-		b, err := regfile.Read(f, spool.MaxEntry)
-		var e ingest.Spooled
-		if err == nil && json.Unmarshal(b, &e) == nil && e.Unknown {
-			n++
-		}
-	}
-	return n
-}
-
-// spoolTime reads an entry's time from its name (nanoseconds), and says it.
-func spoolTime(path string) (time.Time, string) {
-	var ns int64
-	if _, err := fmt.Sscanf(filepath.Base(path), "%d-", &ns); err != nil || ns <= 0 {
-		return time.Time{}, "an unknown time"
-	}
-	t := time.Unix(0, ns).UTC()
-	return t, t.Format(time.RFC3339)
 }
 
 // lostCheck reports a line the error log could not take (a full disk): it
@@ -131,27 +106,13 @@ func lostCheck(logPath string) []check {
 // replaySpool puts the set-aside entries back and records everything
 // waiting now (doctor --replay-spool).
 func replaySpool(ctx context.Context, env *Env) error {
-	dbPath, err := env.dbPath()
+	r, err := env.app().ReplaySpool(ctx)
 	if err != nil {
 		return err
 	}
-	n, err := spool.Replay(spool.Dir(dbPath))
-	if err != nil {
-		return err
-	}
-	// Events spooled before anything was recorded make the database.
-	s, err := env.openStore(ctx, !spool.Waiting(spool.Dir(dbPath)))
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	before, _ := spool.Pending(spool.Dir(dbPath))
-	env.hooks().DrainSpool(ctx, s, hookrun.BackgroundDrainWait)
-	after, _ := spool.Pending(spool.Dir(dbPath))
-	aside, _ := spool.Pending(spool.SetAsideDir(spool.Dir(dbPath)))
 	fmt.Fprintf(env.Stdout, "put back %d set-aside event(s); replayed %d; %d still waiting, %d set aside\n",
-		n, len(before)-len(after)-len(aside), len(after), len(aside))
-	if len(aside) > 0 {
+		r.PutBack, r.Replayed, r.Waiting, r.Aside)
+	if r.Aside > 0 {
 		fmt.Fprintf(env.Stdout, "see why in %s\n", strings.TrimSpace(env.log().Path))
 	}
 	return nil

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/agents/source"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
@@ -30,43 +28,17 @@ agent may not have flushed the last rows yet.`,
 				detach()
 				time.Sleep(d)
 			}
-			s, err := env.openStore(ctx, false)
+			failures, err := env.app().Enrich(ctx, c.Args().Slice(), c.Duration("delay") > 0)
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			ids := c.Args().Slice()
-			if len(ids) == 0 {
-				if ids, err = s.StaleEnrichment(ctx, env.Agents.LateWriters(env.Getenv), env.Now().Add(-24*time.Hour).UnixMilli(), 50); err != nil {
-					return err
-				}
+			if len(failures) == 0 || c.Duration("delay") > 0 {
+				return nil // the background retry: failures went to the log
 			}
-			w := env.writer(ctx, s)
-			var failed int
-			for _, id := range ids {
-				agent := ""
-				if conv, _ := s.GetConversation(ctx, id); conv != nil {
-					agent = conv.Agent
-				}
-				src, err := env.Agents.For(agent, env.Getenv)
-				if err == nil {
-					err = w.EnrichAndRelink(ctx, src, id, source.Hint{})
-				}
-				if errors.Is(err, source.ErrNoStore) && c.Duration("delay") > 0 {
-					continue // the hooks' read again: no store is no fault (doctor says so)
-				}
-				if err != nil {
-					failed++
-					env.log().Printf("enrich", "%s: %v", id, err)
-					if c.Duration("delay") == 0 {
-						fmt.Fprintf(env.Stderr, "git-convo: %s: %s\n", term.Line(id), term.Line(err.Error()))
-					}
-				}
+			for _, f := range failures {
+				fmt.Fprintf(env.Stderr, "git-convo: %s: %s\n", term.Line(f.ID), term.Line(f.Err.Error()))
 			}
-			if failed > 0 && c.Duration("delay") == 0 {
-				return exitError{ExitError}
-			}
-			return nil
+			return exitError{ExitError}
 		},
 	}
 }

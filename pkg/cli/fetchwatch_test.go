@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/mcpserver"
 	"github.com/git-convo/git-convo/pkg/share/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/share/notes"
@@ -279,7 +280,7 @@ func TestShareStatusCountsPlainFetch(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			var st shareStatusJSON
+			var st app.ShareStatus
 			if err := json.Unmarshal([]byte(b.convo(b.dir, "share", "status", "--json")), &st); err != nil {
 				t.Fatal(err)
 			}

@@ -1,22 +1,12 @@
 package cli
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
-	"github.com/git-convo/git-convo/pkg/util/errlog"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/hookrun"
-	"github.com/git-convo/git-convo/pkg/write/ingest"
-	"github.com/git-convo/git-convo/pkg/write/spool"
 )
 
 func forgetCommand(env *Env) *cli.Command {
@@ -48,23 +38,20 @@ error log. Cursor's own database is never touched. See docs/privacy.md.`,
 				if err != nil {
 					return err
 				}
-				f, err := s.ForgetRepository(ctx, repoKey(repo.CommonDir), repo.TopLevel)
+				f, err := env.app().ForgetRepository(ctx, s, repo)
 				if err != nil {
 					return err
 				}
 				fmt.Fprintf(env.Stdout, "forgot %s: %d commits, %d links, %d conversations\n", term.Line(repo.TopLevel), f.Commits, f.Links, f.Conversations)
-				return wipeElsewhere(env, f.IDs)
+				return env.app().WipeElsewhere(f.IDs)
 			}
 			for _, arg := range c.Args().Slice() {
 				id, err := resolveConversation(ctx, s, arg, false)
 				if err != nil {
 					return err
 				}
-				f, err := s.ForgetConversation(ctx, id)
+				f, err := env.app().ForgetConversation(ctx, s, id)
 				if err != nil {
-					return err
-				}
-				if err := wipeElsewhere(env, f.IDs); err != nil {
 					return err
 				}
 				fmt.Fprintf(env.Stdout, "forgot conversation %s (%d links)\n", term.Line(id), f.Links)
@@ -72,50 +59,4 @@ error log. Cursor's own database is never touched. See docs/privacy.md.`,
 			return nil
 		},
 	}
-}
-
-// wipeElsewhere removes what git-convo keeps about the conversations outside
-// links.sqlite: the MCP context file, spooled events and error-log lines.
-func wipeElsewhere(env *Env, ids []string) error {
-	var errs []error
-	dbPath, err := env.dbPath()
-	if err != nil {
-		return err
-	}
-	ctxDir, ctxErr := store.ContextDir(env.Getenv)
-	for _, id := range ids {
-		// Context files are named by id (ids with a path separator never get one).
-		if ctxErr == nil && !strings.ContainsAny(id, `/\`) && !strings.Contains(id, "..") {
-			for _, p := range []string{filepath.Join(ctxDir, id+".md"), filepath.Join(ctxDir, id+".md.tmp")} {
-				if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
-					errs = append(errs, err)
-				}
-			}
-		}
-		if _, err := spool.Remove(spool.Dir(dbPath), hookrun.BackgroundDrainWait, func(b []byte) bool { return spooledConversation(env, b) == id }); err != nil {
-			errs = append(errs, err)
-		}
-		if err := errlog.Scrub(env.log().Path, id); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// spooledConversation is the conversation a spooled hook event belongs to,
-// read by the agent that sent it (Claude Code's name it session_id).
-func spooledConversation(env *Env, b []byte) string {
-	var e ingest.Spooled
-	if json.Unmarshal(b, &e) != nil || len(e.Payload) == 0 {
-		return ""
-	}
-	src, err := env.Agents.For(e.Agent, env.Getenv)
-	if err != nil {
-		return ""
-	}
-	a, err := ingest.Parse(src, e.Payload, e.Event)
-	if err != nil {
-		return ""
-	}
-	return a.ConversationID
 }

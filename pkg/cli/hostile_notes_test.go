@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/share/notes"
 )
 
@@ -184,7 +185,7 @@ func TestHostileDeletionsCannotRemoveEveryonesNotes(t *testing.T) {
 	if st := b.convo(b.dir, "share", "status"); !strings.Contains(st, "deleted 1 note") {
 		t.Errorf("B's share status does not warn of the deletion:\n%s", st)
 	}
-	var st shareStatusJSON
+	var st app.ShareStatus
 	if err := json.Unmarshal([]byte(b.convo(b.dir, "share", "status", "--json")), &st); err != nil || st.FetchDeleted["origin"] != 1 {
 		t.Errorf("B's share status --json: %+v %v", st.FetchDeleted, err)
 	}

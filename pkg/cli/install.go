@@ -76,7 +76,7 @@ config makes every repository use; without it install refuses and says so.`,
 				return err
 			}
 			printInstallSummary(env.Stdout, installed, env.Agents.Agents())
-			if p, ok := env.prototypePath(); ok && prototypeImportedAt(ctx, env, p) == "" {
+			if p, ok := env.app().PrototypePath(); ok && env.app().PrototypeImportedAt(ctx, p) == "" {
 				fmt.Fprintf(env.Stdout, "\nThe prototype's links database is at %s:\n  git convo import --from-prototype   # copy its conversations and links into git-convo\n", p)
 			}
 			return nil

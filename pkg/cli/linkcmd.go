@@ -8,10 +8,8 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/autolink"
 	"github.com/git-convo/git-convo/pkg/write/hookrun"
 )
 
@@ -76,7 +74,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 			return err
 		}
 		if u.Derived {
-			fmt.Fprintf(env.Stdout, "withdrew the derived link of %s from %s %s\n", term.Line(u.Conversation), gitx.ShortHash(hash), withdrawnWhere(notes.Settings{On: u.Shared}))
+			fmt.Fprintf(env.Stdout, "withdrew the derived link of %s from %s %s\n", term.Line(u.Conversation), gitx.ShortHash(hash), withdrawnWhere(u.Shared))
 			return nil
 		}
 		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(u.Conversation), gitx.ShortHash(hash))
@@ -110,43 +108,11 @@ are kept as they are. Commits not recorded yet are recorded first.`,
 			if len(args) == 0 {
 				args = []string{"-n", "200", "HEAD"}
 			}
-			r, err := newRecorder(ctx, env, ".", false)
+			r, err := env.app().Relink(ctx, ".", args)
 			if err != nil {
 				return err
 			}
-			defer r.Store.Close()
-			var hashes []string
-			err = r.Repo.StreamLog(ctx, args, gitx.LogOptions{}, func(gc gitx.Commit) bool {
-				hashes = append(hashes, gc.Hash)
-				return true
-			})
-			if err != nil {
-				return err
-			}
-			recorded, err := r.Store.RecordedCommits(ctx, hashes)
-			if err != nil {
-				return err
-			}
-			linker := &autolink.Linker{Store: r.Store, Config: newConfigCache(ctx).Get}
-			links := 0
-			for _, h := range hashes {
-				var decisions []autolink.Decision
-				if recorded[h] {
-					decisions, err = linker.LinkCommit(ctx, h, store.LinkSourceRelink)
-				} else {
-					_, decisions, err = r.Record(ctx, h, store.LinkSourceRelink)
-				}
-				if err != nil {
-					return err
-				}
-				for _, d := range decisions {
-					if d.Linked {
-						links++
-					}
-				}
-			}
-			shareAfter(ctx, env, r.Repo.TopLevel, r.Store, hashes...)
-			fmt.Fprintf(env.Stdout, "re-scored %d commit%s: %d auto-link%s\n", len(hashes), plural(len(hashes)), links, plural(links))
+			fmt.Fprintf(env.Stdout, "re-scored %d commit%s: %d auto-link%s\n", r.Commits, plural(r.Commits), r.Links, plural(r.Links))
 			return nil
 		},
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
@@ -108,6 +107,3 @@ func plural(n int) string {
 	}
 	return "s"
 }
-
-// newConfigCache reads each repository's convo.* settings once (app.NewConfigCache).
-func newConfigCache(ctx context.Context) ingest.ConfigCache { return app.NewConfigCache(ctx) }

@@ -8,15 +8,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/fetchwatch"
-	"github.com/git-convo/git-convo/pkg/share/interop"
 	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
@@ -49,16 +46,7 @@ first; transcripts are never shared. See docs/sharing.md.`,
 					if a := c.String("also"); a != "" && a != "git-ai" {
 						return usagef("--also %s: the one other format is git-ai", term.Line(a))
 					}
-					if c.String("also") == "git-ai" {
-						g, _, err := shareRepo(c.Context)
-						if err != nil {
-							return err
-						}
-						if err := interop.SetShareAlso(c.Context, g, "git-ai"); err != nil {
-							return err
-						}
-					}
-					return shareOn(c.Context, env, c.Bool("prompts"), c.String("remote"))
+					return shareOn(c.Context, env, app.ShareOnRequest{Prompts: c.Bool("prompts"), Remote: c.String("remote"), AlsoGitAI: c.String("also") == "git-ai"})
 				},
 			},
 			{
@@ -117,33 +105,14 @@ first; transcripts are never shared. See docs/sharing.md.`,
 	}
 }
 
-// shareRepo opens the repository of the current directory for notes.
-func shareRepo(ctx context.Context) (notes.Git, *gitx.Repo, error) {
-	repo, err := gitx.Open(ctx, ".", false)
-	if err != nil {
-		return notes.Git{}, nil, err
-	}
-	return notesGit(repo), repo, nil
-}
-
 // notesGit runs git for notes in repo's work tree (app.NotesGit).
 func notesGit(repo *gitx.Repo) notes.Git { return app.NotesGit(repo) }
-
-// shareSettings opens the repository for notes and reads its sharing settings.
-func shareSettings(ctx context.Context) (notes.Git, notes.Settings, error) {
-	g, _, err := shareRepo(ctx)
-	if err != nil {
-		return g, notes.Settings{}, err
-	}
-	s, err := g.Settings(ctx)
-	return g, s, err
-}
 
 // notesProgressMin is the fewest commits share on shows its progress for:
 // one batch is written at once.
 const notesProgressMin = 1000
 
-func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
+func shareOn(ctx context.Context, env *Env, req app.ShareOnRequest) error {
 	// A progress bar on a terminal (import's): a long history's notes are
 	// written a batch at a time, and take a while.
 	bar := newProgress(env)
@@ -152,8 +121,9 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 			bar.step("writing notes", done, total)
 		}
 	}
-	on, err := env.app().ShareOn(ctx, ".", app.ShareOnRequest{Prompts: prompts, Remote: remote, Progress: progress,
-		Hook: func(ctx context.Context, repo *gitx.Repo) error { return installHook(ctx, env, repo, "pre-push") }})
+	req.Progress = progress
+	req.Hook = func(ctx context.Context, repo *gitx.Repo) error { return installHook(ctx, env, repo, "pre-push") }
+	on, err := env.app().ShareOn(ctx, ".", req)
 	bar.done()
 	if on.HookErr != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%s): run `git convo push` after pushing\n", term.Line(on.HookErr.Error()))
@@ -162,7 +132,7 @@ func shareOn(ctx context.Context, env *Env, prompts bool, remote string) error {
 		return err
 	}
 	what := "titles, summaries, reasons, confidence, agent, model and line ranges"
-	if prompts {
+	if req.Prompts {
 		what += ", and first prompts"
 	}
 	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", on.Notes, plural(on.Notes), notes.Ref, what)
@@ -209,87 +179,28 @@ func uninstallHook(ctx context.Context, repo *gitx.Repo, hook string) error {
 
 // setupSharing makes a plain git fetch bring teammates' notes and amend and
 // rebase carry notes, and brings the notes a fresh clone lacks (install
-// calls it).
+// calls it). It never fails install on a fetch: what went wrong is logged.
 func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
-	g := notesGit(repo)
-	if _, err := g.Setup(ctx); err != nil {
-		return fmt.Errorf("setting up notes: %w", err)
+	set, err := env.app().SetupSharing(ctx, repo)
+	if err != nil {
+		return err
 	}
-	start := time.Now()
-	firstFetch(ctx, env, g)
-	// git-ai's notes share firstFetch's bound: an unreachable remote costs
-	// install one wait, not two.
-	setupGitAI(ctx, env, g, firstFetchBound-time.Since(start))
+	switch {
+	case set.Unfetched:
+		fmt.Fprintf(env.Stdout, "%s has shared notes that could not be fetched now: git fetch brings them\n", term.Line(set.Remote))
+	case set.Notes > 0:
+		fmt.Fprintf(env.Stdout, "fetched %d shared note%s from %s (teammates' conversations)\n", set.Notes, plural(set.Notes), term.Line(set.Remote))
+	}
+	// git-ai's notes share the first fetch's bound: an unreachable remote
+	// costs install one wait, not two.
+	setupGitAI(ctx, env, notesGit(repo), set.Left)
 	return nil
 }
 
-type shareStatusJSON struct {
-	On        bool           `json:"on"`
-	Prompts   bool           `json:"prompts"`
-	Remote    string         `json:"remote"`
-	Notes     int            `json:"notes"`
-	Fetched   map[string]int `json:"fetched"`
-	Fields    []string       `json:"fields"`
-	LastPush  string         `json:"lastPush,omitempty"`
-	PushError string         `json:"lastPushError,omitempty"`
-	LastFetch string         `json:"lastFetch,omitempty"`
-	// FetchedAt is when each remote's notes were last fetched, by git
-	// convo fetch or a plain git fetch.
-	FetchedAt  map[string]string `json:"fetchedAt"`
-	FetchSetUp bool              `json:"fetchSetUp"`
-	// FetchDeleted is, per remote, how many notes its last notes fetch
-	// deleted (only remotes where it deleted some).
-	FetchDeleted map[string]int `json:"fetchDeleted,omitempty"`
-}
-
 func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
-	g, s, err := shareSettings(ctx)
+	st, err := env.app().ShareStatus(ctx, ".")
 	if err != nil {
 		return err
-	}
-	squashesAfterFetch(ctx, env) // as a read does: and it notes when a plain fetch brought notes
-	st := shareStatusJSON{On: s.On, Prompts: s.Prompts, Remote: s.Remote, Fetched: map[string]int{}, FetchedAt: map[string]string{}}
-	if st.Notes, err = g.Count(ctx, notes.Ref); err != nil {
-		return err
-	}
-	refs, err := g.SharedRefs(ctx)
-	if err != nil {
-		return err
-	}
-	state, _ := g.LoadState(ctx)
-	last := state.LastFetch // git convo fetch's, whatever the remote
-	fetchedAt := notesFetched(env, refs)
-	for _, r := range refs {
-		if r != notes.Ref {
-			n, err := g.Count(ctx, r)
-			if err != nil {
-				return err
-			}
-			remote := strings.TrimSuffix(strings.TrimPrefix(r, notes.TrackingPrefix), notes.TrackingSuffix)
-			st.Fetched[remote] = n
-			st.FetchedAt[remote] = mstime.ISOTime(fetchedAt[r])
-			if prev, _ := g.Tip(ctx, r+"@{1}"); prev != "" { // the reflog: any fetch, git convo's or git's
-				if d, err := g.Deleted(ctx, prev, r); err == nil && d > 0 {
-					if st.FetchDeleted == nil {
-						st.FetchDeleted = map[string]int{}
-					}
-					st.FetchDeleted[remote] = d
-				}
-			}
-			if fetchedAt[r].After(last) {
-				last = fetchedAt[r]
-			}
-		}
-	}
-	st.Fields = []string{"conversation id", "agent", "model", "title", "summary", "confidence", "status", "reason",
-		"matched files", "line ranges", "line hashes"}
-	if s.Prompts {
-		st.Fields = append(st.Fields, "first prompt")
-	}
-	st.LastPush, st.LastFetch, st.PushError = mstime.ISOTime(state.LastPush), mstime.ISOTime(last), state.LastPushError
-	if v, _ := g.Config(ctx, "remote."+s.Remote+".fetch"); v != "" {
-		out, _ := (notes.Git{Dir: g.Dir}).Config(ctx, "notes.rewriteRef")
-		st.FetchSetUp = out != ""
 	}
 	if asJSON {
 		return jsonEncoder(env.Stdout).Encode(st)
@@ -329,39 +240,6 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 		fmt.Fprintf(w, "%-9s%s from %s\n", label, orNever(st.FetchedAt[r]), term.Line(r))
 	}
 	return nil
-}
-
-// lastFetched is when teammates' notes were last fetched from any remote:
-// by git convo fetch (its state) or a plain git fetch (notesFetched).
-func lastFetched(ctx context.Context, env *Env, g notes.Git, state notes.State) time.Time {
-	last := state.LastFetch
-	refs, _ := g.SharedRefs(ctx)
-	for r, t := range notesFetched(env, refs) {
-		if r != notes.Ref && t.After(last) { // this clone's own notes move notes.Ref
-			last = t
-		}
-	}
-	return last
-}
-
-// notesFetched says when each of refs was last fetched, by git convo fetch
-// or a plain git fetch alike: its reflog's newest entry, or, where reflogs
-// are off, when the fetch watch saw a fetch move it (the fetch's time); the
-// later of the two.
-func notesFetched(env *Env, refs []string) map[string]time.Time {
-	out := map[string]time.Time{}
-	common, ok := fetchwatch.Locate(".", env.Getenv)
-	if !ok {
-		return out
-	}
-	seen := fetchwatch.NotesFetched(common)
-	for _, r := range refs {
-		out[r] = gitx.LastMoved(common, r)
-		if seen[r].After(out[r]) {
-			out[r] = seen[r]
-		}
-	}
-	return out
 }
 
 func orNever(s string) string {
@@ -453,12 +331,6 @@ notes, looks again at the remote's last 100 commits (a squash may come before it
 	}
 }
 
-// shareAfter rewrites the notes of hashes after their links changed, when
-// sharing is on (app.ShareAfter).
-func shareAfter(ctx context.Context, env *Env, dir string, s *store.Store, hashes ...string) {
-	env.app().ShareAfter(ctx, dir, s, hashes...)
-}
-
 // mergeShared adds what shared notes say about hashes to the local links
 // (app.MergeShared, as the MCP tools do).
 func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation) {
@@ -525,16 +397,14 @@ func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, loc
 // teardownSharing takes out what setupSharing added to the repository's
 // git config (the notes fetch refspecs, notes.rewriteRef). Notes stay.
 func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
-	removed, err := notesGit(repo).Unsetup(ctx)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %s\n", term.Line(err.Error()))
+	t := env.app().TeardownSharing(ctx, repo)
+	if t.NotesErr != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the notes settings were not removed: %s\n", term.Line(t.NotesErr.Error()))
 	}
-	gitAI, err := interop.UnsetupGitAI(ctx, notesGit(repo)) // only the refspec install added
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "git-convo: the fetch of git-ai's notes was not removed: %s\n", term.Line(err.Error()))
+	if t.GitAIErr != nil {
+		fmt.Fprintf(env.Stderr, "git-convo: the fetch of git-ai's notes was not removed: %s\n", term.Line(t.GitAIErr.Error()))
 	}
-	removed = append(removed, gitAI...)
-	for _, r := range removed {
+	for _, r := range t.Removed {
 		fmt.Fprintf(env.Stdout, "removed git config %s\n", term.Line(r))
 	}
 }

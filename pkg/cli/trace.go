@@ -5,16 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/interop"
-	"github.com/git-convo/git-convo/pkg/share/notes"
-	"github.com/git-convo/git-convo/pkg/share/trace"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/hookrun"
 )
 
 func traceCommand(env *Env) *cli.Command {
@@ -43,51 +37,7 @@ refs/notes/ai.`,
 			if format != "agent-trace" && format != "git-ai" {
 				return usagef("--format %s: want agent-trace or git-ai", term.Line(format))
 			}
-			g, repo, err := shareRepo(ctx)
-			if err != nil {
-				return err
-			}
-			args := c.Args().Slice()
-			if len(args) == 0 {
-				args = []string{"HEAD"}
-			}
-			walk := false
-			for _, a := range args {
-				walk = walk || strings.Contains(a, "..") || strings.HasPrefix(a, "^")
-			}
-			if !walk {
-				if args, err = repo.RevParse(ctx, args...); err != nil {
-					return err
-				}
-				args = append([]string{"--no-walk=unsorted"}, args...)
-			}
-			var hashes []string
-			if err := repo.StreamLog(ctx, args, gitx.LogOptions{}, func(gc gitx.Commit) bool {
-				hashes = append(hashes, gc.Hash)
-				return true
-			}); err != nil {
-				return err
-			}
-			settings, err := g.Settings(ctx)
-			if err != nil {
-				return err
-			}
-			settings.Prompts = settings.Prompts || c.Bool("prompts")
-			recs := map[string]trace.Record{}
-			beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
-			if s, err := env.openStore(ctx, true); err == nil {
-				o, err := g.Options(ctx, settings, Version)
-				if err == nil {
-					recs, err = g.Build(ctx, s, hashes, o)
-				}
-				s.Close()
-				if err != nil {
-					return err
-				}
-			}
-			rd := notes.NewReader(ctx, g.Dir)
-			defer rd.Close()
-			shared, err := rd.ClippedRecords(ctx, hashes) // a note's ranges, cut to the lines each commit added
+			t, err := env.app().Trace(ctx, ".", c.Args().Slice(), c.Bool("prompts"))
 			if err != nil {
 				return err
 			}
@@ -97,22 +47,16 @@ refs/notes/ai.`,
 					return err
 				}
 			}
-			if format == "git-ai" && dir == "" && len(hashes) > 1 {
+			if format == "git-ai" && dir == "" && t.Commits > 1 {
 				return usagef("--format git-ai prints one commit's authorship log: give one revision, or --output <dir>")
 			}
 			enc := jsonEncoder(env.Stdout)
 			n := 0
-			for _, h := range hashes {
-				r, ok := recs[h]
-				if sr, has := shared[h]; has {
-					r, ok = mergeOr(r, ok, sr), true
-				}
-				if !ok {
-					continue
-				}
+			for _, tr := range t.Records {
+				h, r := tr.Hash, tr.Record
 				n++
 				if format == "git-ai" {
-					b, err := interop.ToGitAI(h, r)
+					b, err := tr.GitAI()
 					if err != nil {
 						return err
 					}
@@ -146,14 +90,4 @@ refs/notes/ai.`,
 			return nil
 		},
 	}
-}
-
-// mergeOr merges a shared record into the local one, if there is one.
-func mergeOr(local trace.Record, ok bool, shared trace.Record) trace.Record {
-	if !ok {
-		return shared
-	}
-	r := trace.Merge(local, shared)
-	r.VCS = local.VCS
-	return r
 }

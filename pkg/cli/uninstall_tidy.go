@@ -4,16 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/git-convo/git-convo/pkg/agents/source"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/hookrun"
-	"github.com/git-convo/git-convo/pkg/write/queue"
 )
 
 // tidyAfterUninstall ends uninstall, once the hooks are out: it records
@@ -22,22 +17,10 @@ import (
 // user's (the sharing settings, so a later install never shares unasked;
 // the sharing and fetch state), and says what it removed and what stays.
 func tidyAfterUninstall(ctx context.Context, env *Env, repo *gitx.Repo, userLevel func(agent string) bool) {
-	beforeRead(ctx, env, hookrun.ReadDrainWait)
-	if dir, err := env.queueDir(); err == nil {
-		if wait := queue.KeptFor(dir); wait > 0 {
-			// A claimed file kept for a hook's late append: its grace
-			// ends in at most two seconds, then a drain removes it.
-			time.Sleep(wait)
-			beforeRead(ctx, env, hookrun.ReadDrainWait)
-		}
-	}
-	removed, err := notesGit(repo).Teardown(ctx)
+	env.app().DrainForUninstall(ctx, ".")
+	removed, err := env.app().TidyRepository(ctx, repo)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the sharing settings were not all removed: %s\n", term.Line(err.Error()))
-	}
-	stamp := filepath.Join(repo.CommonDir, fetchwatch.StampName)
-	if err := os.Remove(stamp); err == nil {
-		removed = append(removed, stamp)
 	}
 	for _, r := range removed {
 		fmt.Fprintf(env.Stdout, "removed %s\n", term.Line(r))

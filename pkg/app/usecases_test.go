@@ -1,0 +1,65 @@
+package app
+
+import (
+	"context"
+	"testing"
+)
+
+// TestTraceStatusForget: on a real repository and links.sqlite, a manual
+// link gives HEAD a trace record; share status counts the notes share on
+// wrote; no squash was recognised, so there is no derived link; the spool
+// holds nothing to replay; forgetting the conversation deletes its local
+// link, and the trace then comes from the note alone (forget is local).
+func TestTraceStatusForget(t *testing.T) {
+	a, repo, head := testRepo(t)
+	ctx := context.Background()
+	dir := repo.TopLevel
+	s, err := a.OpenStore(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const conv = "0f0e0d0c-1111-4222-8333-444455556666"
+	if _, err := a.Link(ctx, s, LinkRequest{Repo: repo, Hash: head, Conversation: conv, Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := a.Trace(ctx, dir, nil, false)
+	if err != nil || tr.Commits != 1 || len(tr.Records) != 1 || tr.Records[0].Hash != head {
+		t.Fatalf("Trace of HEAD: %+v %v", tr, err)
+	}
+	if b, err := tr.Records[0].GitAI(); err != nil || len(b) == 0 {
+		t.Errorf("as a git-ai log: %q %v", b, err)
+	}
+	st, err := a.ShareStatus(ctx, dir)
+	if err != nil || st.On || st.Notes != 0 {
+		t.Fatalf("status with sharing off: %+v %v", st, err)
+	}
+	if _, err := a.ShareOn(ctx, dir, ShareOnRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = a.ShareStatus(ctx, dir); err != nil || !st.On || st.Notes != 1 || st.Remote != "origin" {
+		t.Errorf("status after share on: %+v %v", st, err)
+	}
+	if h, err := a.SharingHealth(ctx, dir, repo); err != nil || !h.On || h.Notes != 1 || !h.NoRemote {
+		t.Errorf("health with no origin: %+v %v", h, err)
+	}
+	if d, err := a.DerivedLinks(ctx, dir); err != nil || len(d.Links) != 0 || !d.Shared {
+		t.Errorf("derived links: %+v %v", d, err)
+	}
+	if sp, err := a.Spool(); err != nil || sp.Pending != 0 || sp.Aside != 0 {
+		t.Errorf("the spool: %+v %v", sp, err)
+	}
+	if r, err := a.ReplaySpool(ctx); err != nil || r != (Replayed{}) {
+		t.Errorf("replaying an empty spool: %+v %v", r, err)
+	}
+	f, err := a.ForgetConversation(ctx, s, conv)
+	if err != nil || f.Links != 1 {
+		t.Fatalf("ForgetConversation: %+v %v", f, err)
+	}
+	if linked, _ := s.ConversationsForCommits(ctx, []string{head}); len(linked[head]) != 0 {
+		t.Errorf("a link survived forget: %v", linked)
+	}
+	if tr, err := a.Trace(ctx, dir, []string{"HEAD"}, false); err != nil || tr.Commits != 1 || len(tr.Records) != 1 {
+		t.Errorf("Trace after forget, from the shared note: %+v %v", tr, err)
+	}
+}
