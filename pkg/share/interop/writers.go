@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/notes"
@@ -54,13 +55,18 @@ func Writers(byPath map[string]map[int][]Claim, commit []Claim) []Writer {
 }
 
 // sortWriters orders line writers: most lines first, then by source,
-// tool and person (their text joined, compared without joining it).
+// tool and person (their text joined, compared without joining it), then
+// by what else tells two writers apart (two sessions of one agent), so
+// that ties do not come in the order of a map.
 func sortWriters(ws []Writer) {
 	slices.SortStableFunc(ws, func(a, b Writer) int {
 		if a.Lines != b.Lines {
 			return cmp.Compare(b.Lines, a.Lines)
 		}
-		return compareJoined([3]string{a.From, a.Tool, a.Person}, [3]string{b.From, b.Tool, b.Person})
+		return cmp.Or(compareJoined([3]string{a.From, a.Tool, a.Person}, [3]string{b.From, b.Tool, b.Person}),
+			strings.Compare(a.Model, b.Model), strings.Compare(a.Session, b.Session),
+			strings.Compare(a.Conversation, b.Conversation), strings.Compare(a.Evidence, b.Evidence),
+			strings.Compare(a.Attribution, b.Attribution), strings.Compare(a.Source, b.Source), cmp.Compare(a.Rank, b.Rank))
 	})
 }
 

@@ -27,3 +27,22 @@ func TestCompareJoined(t *testing.T) {
 		}
 	}
 }
+
+// TestWritersTiesInOrder: two sessions of one agent with as many lines
+// come in one order, whatever order the maps give them in.
+func TestWritersTiesInOrder(t *testing.T) {
+	c := Claim{Source: SourceGitAI, From: "git-ai's notes", Evidence: "git-ai checkpoint", Rank: RankEdit, Attribution: Agent, Tool: "claude", Model: "m"}
+	one, two := c, c
+	one.Session, two.Session = "sess-1", "sess-2"
+	byPath := map[string]map[int][]Claim{
+		"a.go": {1: {two}, 2: {one}},
+		"b.go": {1: {one}, 2: {two}},
+		"c.go": {5: {two, one}},
+	}
+	for range 20 {
+		ws := Writers(byPath, nil)
+		if len(ws) != 2 || ws[0].Session != "sess-1" || ws[1].Session != "sess-2" || ws[0].Lines != 3 {
+			t.Fatalf("%+v", ws)
+		}
+	}
+}
