@@ -113,15 +113,20 @@ func (r *Reader) Read(ctx context.Context, commits []string, want func(path stri
 // those refs nothing is read, and a commit given none has no note; over
 // names the commits whose given notes were too large to keep.
 func (r *Reader) ReadWriters(ctx context.Context, commits []string, given map[string]Given) (map[string][]Writer, []Skip, error) {
-	byCommit := map[string]*tallies{}
-	last, cur := "", (*tallies)(nil) // a note's ranges come together: its commit's tallies at hand
+	byCommit := make(map[string]*tallies, len(commits))
+	arena := make([]tallies, 0, len(commits)) // one allocation for the commits' tallies
+	last, cur := "", (*tallies)(nil)          // a note's ranges come together: its commit's tallies at hand
 	skips, err := r.each(ctx, commits, nil, given, func(commit, path string, start, end int, c Claim) {
 		if end < start {
 			return // Read adds no line for it
 		}
 		if cur == nil || commit != last {
 			if cur = byCommit[commit]; cur == nil {
-				cur = &tallies{}
+				if len(arena) == cap(arena) {
+					arena = make([]tallies, 0, 16)
+				}
+				arena = append(arena, tallies{list: make([]tally, 0, 2)}) // a git-ai note: a session and a person
+				cur = &arena[len(arena)-1]
 				byCommit[commit] = cur
 			}
 			last = commit
