@@ -359,7 +359,7 @@ func (rc *readContext) printLogOthers(tools []otherTool) {
 		if t.Model != "" {
 			who += " (" + t.Model + ")"
 		}
-		lines := fmt.Sprintf("%d line(s)", t.Lines)
+		lines := strconv.Itoa(t.Lines) + " line(s)"
 		if t.Commit { // a trailer: the commit names the agent, not its lines
 			lines = "which lines is not known; " + t.Evidence
 		}

@@ -500,12 +500,12 @@ func (rc *readContext) logOthers(ctx context.Context, r *interop.Reader, inline 
 	if !r.Empty() {
 		var given map[string]interop.Given
 		if inline != "" {
-			g := interop.Given{Notes: map[string][]byte{}, Over: map[string]bool{}}
+			g := interop.Given{Notes: make(map[string]string, len(batch)), Over: map[string]bool{}}
 			for _, c := range batch {
 				if c.NotesOver {
 					g.Over[c.Hash] = true
 				} else if c.Notes != "" {
-					g.Notes[c.Hash] = []byte(c.Notes)
+					g.Notes[c.Hash] = c.Notes
 				}
 			}
 			given = map[string]interop.Given{inline: g}

@@ -2,6 +2,7 @@ package interop
 
 import (
 	"context"
+	"strings"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/notes"
@@ -45,7 +46,7 @@ func KnownIn(ctx context.Context, st *store.Store, defaultAgent string) Known {
 				id = c.ID
 			}
 		}
-		seen[k] = id
+		seen[[2]string{strings.Clone(tool), strings.Clone(session)}] = id // kept: not substrings holding whole notes
 		return id
 	}
 }

@@ -123,15 +123,19 @@ func ReadSessions(ctx context.Context, repo *gitx.Repo, g notes.Git) (Sessions, 
 			if !ok {
 				continue
 			}
-			if err := addGitAI(Lines{}.add, c, b, none); err != nil {
+			note := string(b)
+			if err := addGitAI(Lines{}.add, c, note, none); err != nil {
 				skips = append(skips, Skip{Ref: ref, Commit: c, Err: err})
 				continue
 			}
-			l, _ := gitai.Parse(b)
+			l, _ := gitai.ParseString(note)
 			for _, f := range l.Files {
 				for _, e := range f.Entries {
 					if a, _ := l.Resolve(e.Key); a.IsAI() && a.Agent.ID != "" {
 						k := [2]string{a.Agent.Tool, a.Agent.ID}
+						if _, ok := out[k]; !ok { // kept: not a substring holding the whole note
+							k = [2]string{strings.Clone(k[0]), strings.Clone(k[1])}
+						}
 						if !slices.Contains(out[k], c) {
 							out[k] = append(out[k], c)
 						}

@@ -253,10 +253,10 @@ func TestReadWritersGiven(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	given := Given{Notes: map[string][]byte{}}
+	given := Given{Notes: map[string]string{}}
 	for _, rec := range strings.Split(git(t, dir, "log", "-z", "--notes=refs/notes/ai", "--format=%H%x01%N"), "\x00") {
 		if h, n, ok := strings.Cut(rec, "\x01"); ok && n != "" {
-			given.Notes[h] = []byte(n)
+			given.Notes[h] = n
 		}
 	}
 	got, gskips, err := NewReader(r, g, Refs(context.Background(), g)).ReadWriters(context.Background(), commits, map[string]Given{"refs/notes/ai": given})

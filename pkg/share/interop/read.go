@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
@@ -113,36 +113,36 @@ func (r *Reader) Read(ctx context.Context, commits []string, want func(path stri
 // those refs nothing is read, and a commit given none has no note; over
 // names the commits whose given notes were too large to keep.
 func (r *Reader) ReadWriters(ctx context.Context, commits []string, given map[string]Given) (map[string][]Writer, []Skip, error) {
-	type tally struct {
-		lines int
-		files map[string]bool
-	}
-	byCommit := map[string]map[Claim]*tally{}
+	byCommit := make(map[string]*tallies, len(commits))
+	arena := make([]tallies, 0, len(commits)) // one allocation for the commits' tallies
+	last, cur := "", (*tallies)(nil)          // a note's ranges come together: its commit's tallies at hand
 	skips, err := r.each(ctx, commits, nil, given, func(commit, path string, start, end int, c Claim) {
 		if end < start {
 			return // Read adds no line for it
 		}
-		if byCommit[commit] == nil {
-			byCommit[commit] = map[Claim]*tally{}
+		if cur == nil || commit != last {
+			if cur = byCommit[commit]; cur == nil {
+				if len(arena) == cap(arena) {
+					arena = make([]tallies, 0, 16)
+				}
+				arena = append(arena, tallies{list: make([]tally, 0, 2)}) // a git-ai note: a session and a person
+				cur = &arena[len(arena)-1]
+				byCommit[commit] = cur
+			}
+			last = commit
 		}
-		t := byCommit[commit][c]
-		if t == nil {
-			t = &tally{files: map[string]bool{}}
-			byCommit[commit][c] = t
-		}
+		t := cur.of(c)
 		t.lines += end - start + 1
-		t.files[path] = true
+		if n := len(t.files); n == 0 || t.files[n-1] != path {
+			t.files = append(t.files, path)
+		}
 	})
 	out := make(map[string][]Writer, len(byCommit))
-	for commit, tallies := range byCommit {
-		ws := make([]Writer, 0, len(tallies))
-		for c, t := range tallies {
-			w := Writer{Claim: c, Lines: t.lines}
-			for f := range t.files {
-				w.Files = append(w.Files, f)
-			}
-			sort.Strings(w.Files)
-			ws = append(ws, w)
+	for commit, ts := range byCommit {
+		ws := make([]Writer, len(ts.list))
+		for i, t := range ts.list {
+			slices.Sort(t.files)
+			ws[i] = Writer{Claim: t.claim, Lines: t.lines, Files: slices.Compact(t.files)}
 		}
 		sortWriters(ws)
 		out[commit] = ws
@@ -150,11 +150,61 @@ func (r *Reader) ReadWriters(ctx context.Context, commits []string, given map[st
 	return out, skips, err
 }
 
+// tallies are one commit's writers as ReadWriters counts them, in the
+// order the notes name them.
+type tallies struct {
+	list []tally
+	last int           // the tally found last: a note names a writer range after range
+	at   map[Claim]int // index in list, once the list is long
+}
+
+type tally struct {
+	claim Claim
+	lines int
+	files []string // in the note's order, repeats of a file not in a row kept
+}
+
+// talliesByScan is how many writers a commit's tallies are searched
+// for by reading the list, not a map.
+const talliesByScan = 8
+
+// of is c's tally, new if c is not counted yet.
+func (ts *tallies) of(c Claim) *tally {
+	if ts.last < len(ts.list) && ts.list[ts.last].claim == c {
+		return &ts.list[ts.last]
+	}
+	i, ok := -1, false
+	if ts.at != nil {
+		i, ok = ts.at[c]
+	} else {
+		for j := range ts.list {
+			if ts.list[j].claim == c {
+				i, ok = j, true
+				break
+			}
+		}
+	}
+	if !ok {
+		i = len(ts.list)
+		ts.list = append(ts.list, tally{claim: c})
+		if ts.at == nil && len(ts.list) > talliesByScan {
+			ts.at = make(map[Claim]int, 2*len(ts.list))
+			for j := range ts.list {
+				ts.at[ts.list[j].claim] = j
+			}
+		} else if ts.at != nil {
+			ts.at[c] = i
+		}
+	}
+	ts.last = i
+	return &ts.list[i]
+}
+
 // Given is the notes of one ref a caller has already (git log's %N of
 // the commits it asks about): Notes by commit, and the commits whose note
 // was too large to keep (skipped as the reader skips them).
 type Given struct {
-	Notes map[string][]byte
+	Notes map[string]string
 	Over  map[string]bool
 }
 
@@ -168,27 +218,39 @@ func (r *Reader) each(ctx context.Context, commits []string, want func(path stri
 	}
 	var skips []Skip
 	for _, ref := range r.refs {
-		over := map[string]bool{}
-		blobs, err := map[string][]byte(nil), error(nil)
 		if g, ok := given[ref]; ok {
-			blobs, over = g.Notes, g.Over
-		} else if blobs, err = r.notesOn(ctx, ref, commits, over); err != nil {
+			for c := range g.Over {
+				skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
+			}
+			for c, note := range g.Notes {
+				skips = append(skips, addClaims(add, ref, c, note, want)...)
+			}
+			continue
+		}
+		over := map[string]bool{}
+		blobs, err := r.notesOn(ctx, ref, commits, over)
+		if err != nil {
 			return skips, err
 		}
 		for c := range over {
 			skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
 		}
 		for c, b := range blobs {
-			if ref == agenttrace.Ref {
-				skips = append(skips, addAgentTrace(add, ref, c, b, want)...)
-				continue
-			}
-			if err := addGitAI(add, c, b, want); err != nil {
-				skips = append(skips, Skip{Ref: ref, Commit: c, Err: err})
-			}
+			skips = append(skips, addClaims(add, ref, c, string(b), want)...)
 		}
 	}
 	return skips, nil
+}
+
+// addClaims adds the claims of commit's note on ref, and says what it skipped.
+func addClaims(add func(commit, path string, start, end int, c Claim), ref, commit, note string, want func(string) bool) []Skip {
+	if ref == agenttrace.Ref {
+		return addAgentTrace(add, ref, commit, []byte(note), want)
+	}
+	if err := addGitAI(add, commit, note, want); err != nil {
+		return []Skip{{Ref: ref, Commit: commit, Err: err}}
+	}
+	return nil
 }
 
 // MaxClaimedLines bounds the lines one note's ranges may claim, summed:
@@ -246,8 +308,8 @@ func (r *Reader) notesOn(ctx context.Context, ref string, commits []string, over
 }
 
 // addGitAI adds a git-ai note's claims on commit.
-func addGitAI(add func(commit, path string, start, end int, c Claim), commit string, b []byte, want func(string) bool) error {
-	l, err := gitai.Parse(b)
+func addGitAI(add func(commit, path string, start, end int, c Claim), commit, note string, want func(string) bool) error {
+	l, err := gitai.ParseString(note)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func none(string) bool { return false }
 
 // checkGitAI is addGitAI's refusal, and ranges past a file's end.
 func checkGitAI(ctx context.Context, repo *gitx.Repo, commit string, b []byte) error {
-	if err := addGitAI(Lines{}.add, commit, b, none); err != nil {
+	if err := addGitAI(Lines{}.add, commit, string(b), none); err != nil {
 		return err
 	}
 	l, _ := gitai.Parse(b)

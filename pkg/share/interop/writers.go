@@ -1,8 +1,11 @@
 package interop
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/notes"
@@ -52,14 +55,44 @@ func Writers(byPath map[string]map[int][]Claim, commit []Claim) []Writer {
 }
 
 // sortWriters orders line writers: most lines first, then by source,
-// tool and person.
+// tool and person (their text joined, compared without joining it), then
+// by what else tells two writers apart (two sessions of one agent), so
+// that ties do not come in the order of a map.
 func sortWriters(ws []Writer) {
-	sort.SliceStable(ws, func(i, j int) bool {
-		if ws[i].Lines != ws[j].Lines {
-			return ws[i].Lines > ws[j].Lines
+	slices.SortStableFunc(ws, func(a, b Writer) int {
+		if a.Lines != b.Lines {
+			return cmp.Compare(b.Lines, a.Lines)
 		}
-		return ws[i].From+ws[i].Tool+ws[i].Person < ws[j].From+ws[j].Tool+ws[j].Person
+		return cmp.Or(compareJoined([3]string{a.From, a.Tool, a.Person}, [3]string{b.From, b.Tool, b.Person}),
+			strings.Compare(a.Model, b.Model), strings.Compare(a.Session, b.Session),
+			strings.Compare(a.Conversation, b.Conversation), strings.Compare(a.Evidence, b.Evidence),
+			strings.Compare(a.Attribution, b.Attribution), strings.Compare(a.Source, b.Source), cmp.Compare(a.Rank, b.Rank))
 	})
+}
+
+// compareJoined is strings.Compare(a[0]+a[1]+a[2], b[0]+b[1]+b[2]).
+func compareJoined(a, b [3]string) int {
+	ai, aj, bi, bj := 0, 0, 0, 0 // part, and byte in it
+	for {
+		for ai < len(a) && aj == len(a[ai]) {
+			ai, aj = ai+1, 0
+		}
+		for bi < len(b) && bj == len(b[bi]) {
+			bi, bj = bi+1, 0
+		}
+		switch {
+		case ai == len(a) && bi == len(b):
+			return 0
+		case ai == len(a):
+			return -1
+		case bi == len(b):
+			return 1
+		}
+		if c := cmp.Compare(a[ai][aj], b[bi][bj]); c != 0 {
+			return c
+		}
+		aj, bj = aj+1, bj+1
+	}
 }
 
 // ForCommit reads what other tools say of one commit (its notes on the

@@ -182,19 +182,27 @@ func Parse(b []byte) (Log, error) {
 	if len(b) > MaxNoteBytes {
 		return Log{}, bad("%d bytes, over %d", len(b), MaxNoteBytes)
 	}
-	if !utf8.Valid(b) {
+	return ParseString(string(b))
+}
+
+// ParseString is Parse of a note held as a string (git log's %N): the
+// log's paths, keys and strings are substrings of it.
+func ParseString(src string) (Log, error) {
+	if len(src) > MaxNoteBytes {
+		return Log{}, bad("%d bytes, over %d", len(src), MaxNoteBytes)
+	}
+	if !utf8.ValidString(src) {
 		return Log{}, bad("not UTF-8")
 	}
 	var l Log
 	entries, ranges := 0, 0
-	at := map[string]int{} // path -> index in l.Files (a path listed twice is merged)
-	rest := b
+	var at map[string]int // path -> index in l.Files, once there are many (a path listed twice is merged)
+	rest := src
 	divider := false
 	for lineNo := 1; len(rest) > 0; lineNo++ {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte{'\n'})
-		line = bytes.TrimSuffix(line, []byte{'\r'})
-		s := string(line)
+		var s string
+		s, rest, _ = strings.Cut(rest, "\n")
+		s = strings.TrimSuffix(s, "\r")
 		switch {
 		case s == "---":
 			divider = true
@@ -223,16 +231,24 @@ func Parse(b []byte) (Log, error) {
 			if err != nil {
 				return Log{}, bad("line %d: %v", lineNo, err)
 			}
-			if i, ok := at[p]; ok {
+			if at == nil && len(l.Files) >= filesByScan {
+				at = make(map[string]int, 2*len(l.Files))
+				for j, f := range l.Files {
+					at[f.Path] = j
+				}
+			}
+			if i, ok := fileIndex(l.Files, at, p); ok {
 				// Move the earlier entries to the end: new entries go there.
 				f := l.Files[i]
 				l.Files = append(append(l.Files[:i:i], l.Files[i+1:]...), f)
-				for j := i; j < len(l.Files); j++ {
+				for j := i; at != nil && j < len(l.Files); j++ {
 					at[l.Files[j].Path] = j
 				}
 				continue
 			}
-			at[p] = len(l.Files)
+			if at != nil {
+				at[p] = len(l.Files)
+			}
 			l.Files = append(l.Files, File{Path: p})
 		}
 		if divider {
@@ -248,20 +264,51 @@ func Parse(b []byte) (Log, error) {
 	return l, l.check()
 }
 
-// decodeMeta reads exactly one JSON object.
-func decodeMeta(b []byte, m *Metadata) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(m); err != nil {
-		return bad("metadata: %v", err)
+// filesByScan is how many files a log lists before a path listed twice
+// is looked up in a map rather than by reading the list.
+const filesByScan = 16
+
+// fileIndex is where path is in files (at: the index, once built).
+func fileIndex(files []File, at map[string]int, path string) (int, bool) {
+	if at != nil {
+		i, ok := at[path]
+		return i, ok
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return bad("metadata: more than one JSON value")
+	for i := range files {
+		if files[i].Path == path {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// decodeMeta reads exactly one JSON object: by hand where it can
+// (scanMeta), else with encoding/json.
+func decodeMeta(src string, m *Metadata) error {
+	if !scanMeta(src, m) {
+		*m = Metadata{}
+		if err := decodeMetaJSON([]byte(src), m); err != nil {
+			return err
+		}
 	}
 	if m.SchemaVersion != SchemaVersion {
 		return bad("schema_version %q, not %s", clip(m.SchemaVersion), SchemaVersion)
 	}
 	if m.Prompts == nil {
 		return bad("metadata: prompts is missing")
+	}
+	return nil
+}
+
+// decodeMetaJSON is encoding/json's reading of the metadata: one JSON
+// value, into m, and nothing after it.
+func decodeMetaJSON(b []byte, m *Metadata) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(m); err != nil {
+		return bad("metadata: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return bad("metadata: more than one JSON value")
 	}
 	return nil
 }
@@ -286,17 +333,29 @@ func (l Log) check() error {
 			}
 		}
 	}
-	strs := []string{l.Meta.GitAIVersion, l.Meta.BaseCommitSHA}
+	if err := plainStrings(l.Meta.GitAIVersion, l.Meta.BaseCommitSHA); err != nil {
+		return err
+	}
 	for _, s := range l.Meta.Sessions {
-		strs = append(strs, s.AgentID.Tool, s.AgentID.ID, s.AgentID.Model, s.HumanAuthor)
+		if err := plainStrings(s.AgentID.Tool, s.AgentID.ID, s.AgentID.Model, s.HumanAuthor); err != nil {
+			return err
+		}
 	}
 	for _, p := range l.Meta.Prompts {
-		strs = append(strs, p.AgentID.Tool, p.AgentID.ID, p.AgentID.Model, p.HumanAuthor, p.MessagesURL)
+		if err := plainStrings(p.AgentID.Tool, p.AgentID.ID, p.AgentID.Model, p.HumanAuthor, p.MessagesURL); err != nil {
+			return err
+		}
 	}
 	for _, h := range l.Meta.Humans {
-		strs = append(strs, h.Author)
+		if err := plainString(h.Author); err != nil {
+			return err
+		}
 	}
-	for _, s := range strs {
+	return nil
+}
+
+func plainStrings(ss ...string) error {
+	for _, s := range ss {
 		if err := plainString(s); err != nil {
 			return err
 		}
@@ -310,7 +369,11 @@ func plainString(s string) error {
 	if len(s) > maxString {
 		return bad("a metadata string of %d bytes", len(s))
 	}
-	for _, r := range s {
+	i := 0
+	for i < len(s) && 0x20 <= s[i] && s[i] < 0x7f { // printable ASCII: neither control nor format
+		i++
+	}
+	for _, r := range s[i:] {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			return bad("a metadata string holds control character %U", r)
 		}

@@ -314,13 +314,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a.go\n  0123456789abcdef 1-4,9\n---\n" + meta))
 	f.Add([]byte("\"a b\"\n  h_aabbccddeeff00 2\n  s_00112233445566::t_66554433221100 1\n---\n" + meta))
 	f.Add([]byte("---\n{}"))
-	if dir, ok := cursortest.SharedPath("git-ai", "notes"); ok {
-		ents, _ := os.ReadDir(dir)
-		for _, e := range ents {
-			if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
-				f.Add(b)
-			}
-		}
+	for _, b := range fixtureNotesIfAny() {
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		l, err := Parse(b)
@@ -343,4 +338,20 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fixtureNotesIfAny is the real notes, where present (fuzz seeds).
+func fixtureNotesIfAny() [][]byte {
+	dir, ok := cursortest.SharedPath("git-ai", "notes")
+	if !ok {
+		return nil
+	}
+	var out [][]byte
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
 }
