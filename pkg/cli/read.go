@@ -48,6 +48,18 @@ type readContext struct {
 	hint    string        // one line for stderr at the end (a terminal only)
 
 	settings func() *gitx.Settings // git's configuration, loaded on first use (nil: unreadable)
+	// found: the repository with its git dirs, once show found it from
+	// its files (nil until then): the in-process readers do not look again.
+	found *gitx.Repo
+}
+
+// discovered is discovered(rc.repo), without looking for the repository
+// again where show found it.
+func (rc *readContext) discovered() (*gitx.Repo, notes.Git) {
+	if rc.found != nil {
+		return rc.found, notesGit(rc.repo)
+	}
+	return discovered(rc.repo)
 }
 
 // ready waits for the store, which opens in the background while git works.
