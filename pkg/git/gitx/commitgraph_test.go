@@ -185,13 +185,14 @@ func corruptFirstParent(t *testing.T, path, hash string) {
 func TestShowInProcessDeepWithGraph(t *testing.T) {
 	ctx := context.Background()
 	r := newTestRepo(t)
-	r.fastImport(600)
+	long := maxInflatedWalk + 1 // a walk git takes without the graph
+	r.fastImport(long + 100)
 	r.git("commit-graph", "write", "--reachable")
 	repo, _ := Discover(r.dir, os.Getenv)
 	git := r.open()
 	octopus := strings.Fields(r.git("rev-list", "--min-parents=3", "HEAD"))
 	merge := strings.Fields(r.git("rev-list", "--min-parents=2", "--max-parents=2", "HEAD"))
-	for _, rev := range []string{"HEAD~500", octopus[len(octopus)-1] + "^3", merge[len(merge)-1] + "^2", "HEAD~599"} {
+	for _, rev := range []string{fmt.Sprintf("HEAD~%d", long), octopus[len(octopus)-1] + "^3", merge[len(merge)-1] + "^2", fmt.Sprintf("HEAD~%d", long+99)} {
 		settings, _ := LoadSettingsInProcess(r.dir, os.Getenv)
 		rec, _, ok := repo.ShowInProcess(rev, settings, false, os.Getenv)
 		want, err := git.ShowHeaders(ctx, []string{rev}, false, false)
@@ -201,8 +202,8 @@ func TestShowInProcessDeepWithGraph(t *testing.T) {
 	}
 	r.git("config", "core.commitGraph", "false")
 	settings, _ := LoadSettingsInProcess(r.dir, os.Getenv)
-	if _, _, ok := repo.ShowInProcess("HEAD~500", settings, false, os.Getenv); ok {
-		t.Error("with core.commitGraph=false a walk of 500 was taken in process")
+	if _, _, ok := repo.ShowInProcess(fmt.Sprintf("HEAD~%d", long), settings, false, os.Getenv); ok {
+		t.Errorf("with core.commitGraph=false a walk of %d was taken in process", long)
 	}
 }
 
