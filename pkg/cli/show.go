@@ -166,7 +166,7 @@ func (rc *readContext) showInProcess(ra readArgs) (gitx.ShowRecord, *gitx.Commit
 		return gitx.ShowRecord{}, nil, false
 	}
 	rc.found = repo
-	s, ok := gitx.LoadSettingsInProcess(".", getenv)
+	s, ok := rc.settingsInProcess()
 	if !ok {
 		return gitx.ShowRecord{}, nil, false
 	}
