@@ -263,7 +263,7 @@ read -r cs fs < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 30 -dir "$work/
 row "  the same with no links database / the floor (no database)" "$cs" "$fs" "$(ratio "$cs" "$fs")" ""
 # show of a deep revision (issue 29) on a 20,000-commit history: walked
 # through the commit-graph where there is one (git gc writes it), handed to
-# git past 256 inflated commits where there is none. Peak RSS of one run.
+# git past 512 inflated commits where there is none. Peak RSS of one run.
 if [ ! -f "$work/deep/.git/bench-done" ]; then
   rm -rf "$work/deep" "$work/deep-graph"
   "$bg" repo -dir "$work/deep" -commits 20000 -lines 200 -touches 100

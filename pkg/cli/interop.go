@@ -30,12 +30,18 @@ type otherClaims struct {
 // the refs it costs the ref lookup and, per commit, the in-process read of
 // its message. Notes it skips go to the log (doctor counts them).
 func (rc *readContext) readOtherClaims(ctx context.Context, hashes []string, paths map[string]bool) otherClaims {
-	repo, g := discovered(rc.repo)
+	return rc.readOtherClaimsKnowing(ctx, hashes, paths, nil)
+}
+
+// readOtherClaimsKnowing is readOtherClaims for a caller that has read
+// some of the commits' messages (msgs: hash -> gitx.Commit.Message).
+func (rc *readContext) readOtherClaimsKnowing(ctx context.Context, hashes []string, paths map[string]bool, msgs map[string]string) otherClaims {
+	repo, g := rc.discovered()
 	var want func(string) bool
 	if paths != nil {
 		want = func(p string) bool { return paths[link.NormPath(p)] }
 	}
-	said, skips := interop.ReadCommits(ctx, repo, g, hashes, want, nil)
+	said, skips := interop.ReadCommitsKnowing(ctx, repo, g, hashes, msgs, want, nil)
 	for _, s := range skips {
 		rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
 	}

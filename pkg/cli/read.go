@@ -48,6 +48,21 @@ type readContext struct {
 	hint    string        // one line for stderr at the end (a terminal only)
 
 	settings func() *gitx.Settings // git's configuration, loaded on first use (nil: unreadable)
+	// settingsInProcess: git's configuration as read from its files, once
+	// (false where git must be asked: includes, git -c).
+	settingsInProcess func() (*gitx.Settings, bool)
+	// found: the repository with its git dirs, once show found it from
+	// its files (nil until then): the in-process readers do not look again.
+	found *gitx.Repo
+}
+
+// discovered is discovered(rc.repo), without looking for the repository
+// again where show found it.
+func (rc *readContext) discovered() (*gitx.Repo, notes.Git) {
+	if rc.found != nil {
+		return rc.found, notesGit(rc.repo)
+	}
+	return discovered(rc.repo)
 }
 
 // ready waits for the store, which opens in the background while git works.
@@ -92,8 +107,13 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 	drained := make(chan struct{})
 	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{}),
 		shared: newReader(ctx, ".", drained)}
-	// color.convo / color.ui and the pager, read in process (no git).
+	// color.convo / color.ui and the pager, read in process (no git):
+	// the same read show's own answer takes (settingsInProcess).
+	rc.settingsInProcess = sync.OnceValues(func() (*gitx.Settings, bool) { return gitx.LoadSettingsInProcess(".", env.Getenv) })
 	rc.settings = sync.OnceValue(func() *gitx.Settings {
+		if s, ok := rc.settingsInProcess(); ok {
+			return s
+		}
 		s, err := gitx.LoadSettings(ctx, ".", env.Getenv)
 		if err != nil {
 			return nil

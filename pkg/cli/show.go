@@ -68,10 +68,12 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 		commits []gitx.Commit
 		records []gitx.ShowRecord
 		hashes  []string
+		msgs    map[string]string // the messages read already, for their trailers
 	)
 	if rec, c, ok := rc.showInProcess(ra); ok {
 		// The common case, one revision: no git process at all.
 		hashes = []string{rec.Hash}
+		msgs = map[string]string{rec.Hash: c.Message()}
 		if rc.json {
 			commits = []gitx.Commit{*c}
 		} else {
@@ -100,16 +102,21 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 	if err := rc.ready(); err != nil {
 		return err
 	}
-	linked, err := rc.store.ConversationsForCommits(ctx, hashes)
-	if err != nil {
-		return err
+	linked := map[string][]store.LinkedConversation{}
+	if !rc.store.Blank() { // no links database: nothing is linked, and no SQLite is opened to say so
+		if linked, err = rc.store.ConversationsForCommits(ctx, hashes); err != nil {
+			return err
+		}
 	}
 	rc.mergeShared(ctx, hashes, linked)
-	oc := rc.readOtherClaims(ctx, hashes, nil)
+	oc := rc.readOtherClaimsKnowing(ctx, hashes, nil, msgs)
 	rc.startPager()
 	defer rc.stopPager()
 	for _, gc := range commits {
-		recorded, _ := rc.store.GetCommit(ctx, gc.Hash)
+		var recorded *store.Commit
+		if !rc.store.Blank() {
+			recorded, _ = rc.store.GetCommit(ctx, gc.Hash)
+		}
 		obj := showObject(gc, recorded, linked[gc.Hash])
 		obj.OtherTools = oc.ofCommit(gc.Hash)
 		if err := rc.io.WriteJSON(obj); err != nil {
@@ -158,7 +165,8 @@ func (rc *readContext) showInProcess(ra readArgs) (gitx.ShowRecord, *gitx.Commit
 	if !ok {
 		return gitx.ShowRecord{}, nil, false
 	}
-	s, ok := gitx.LoadSettingsInProcess(".", getenv)
+	rc.found = repo
+	s, ok := rc.settingsInProcess()
 	if !ok {
 		return gitx.ShowRecord{}, nil, false
 	}

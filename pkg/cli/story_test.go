@@ -212,6 +212,13 @@ func TestReadBeforeFirstRecord(t *testing.T) {
 		}
 	}
 	check("no database")
+	// show answers with no database as with one that links nothing here
+	// (below), though it opens no SQLite to say so.
+	shows := [][]string{{"show"}, {"show", "--json"}, {"show", "--json", "HEAD~1"}, {"show", "HEAD", "HEAD~1"}}
+	var before []string
+	for _, args := range shows {
+		before = append(before, sb.convo(repo, args...))
+	}
 	if _, err := os.Stat(sb.linksDB); !os.IsNotExist(err) {
 		t.Fatalf("a read command created the database: %v", err)
 	}
@@ -229,6 +236,11 @@ func TestReadBeforeFirstRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("another repository's database")
+	for i, args := range shows {
+		if out := sb.convo(repo, args...); out != before[i] {
+			t.Errorf("%v with no database:\n%s\nwith one that links nothing here:\n%s", args, before[i], out)
+		}
+	}
 	if out := sb.convo(repo, "show"); !strings.Contains(out, "No linked conversation") {
 		t.Errorf("show with another repository's database:\n%s", out)
 	}

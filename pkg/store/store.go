@@ -32,7 +32,8 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	now      func() time.Time
-	attempts int // write attempts when SQLite stays busy
+	attempts int             // write attempts when SQLite stays busy
+	empty    *emptyConnector // OpenEmpty's store: its connection, made on first use
 }
 
 // Options tune Open.

@@ -66,7 +66,8 @@ func (r *testRepo) fastImport(n int) {
 func TestResolveThroughCommitGraph(t *testing.T) {
 	ctx := context.Background()
 	r := newTestRepo(t)
-	r.fastImport(400)
+	depth := maxInflatedWalk + 100 // deeper than a walk taken without a graph
+	r.fastImport(depth)
 	r.git("repack", "-adq")
 	revs := func(depth int) []string {
 		var out []string
@@ -101,7 +102,7 @@ func TestResolveThroughCommitGraph(t *testing.T) {
 		}
 	}
 	t.Run("no graph", func(t *testing.T) {
-		check(t, 400, false)
+		check(t, depth, false)
 		repo, _ := Discover(r.dir, os.Getenv)
 		if h, ok := repo.ResolveInProcess(fmt.Sprintf("HEAD~%d", maxInflatedWalk+1)); ok {
 			t.Errorf("a walk past maxInflatedWalk without a graph resolved to %s; git should walk it", h)
@@ -109,7 +110,7 @@ func TestResolveThroughCommitGraph(t *testing.T) {
 	})
 	r.git("commit-graph", "write", "--reachable")
 	r.fastImport(30) // newer than the graph: read from their objects
-	t.Run("one file", func(t *testing.T) { check(t, 430, true) })
+	t.Run("one file", func(t *testing.T) { check(t, depth+30, true) })
 	os.Remove(filepath.Join(objects, "info", "commit-graph"))
 	r.git("commit-graph", "write", "--reachable", "--split=no-merge")
 	r.fastImport(30)
@@ -118,7 +119,7 @@ func TestResolveThroughCommitGraph(t *testing.T) {
 	if n := len(strings.Fields(readFile(t, filepath.Join(objects, "info", "commit-graphs", "commit-graph-chain")))); n != 2 {
 		t.Fatalf("want a chain of 2 graphs, got %d", n)
 	}
-	t.Run("a chain", func(t *testing.T) { check(t, 465, true) })
+	t.Run("a chain", func(t *testing.T) { check(t, depth+65, true) })
 	// A chain whose files do not match it (a base missing): no graph is
 	// read, and the long walks are git's.
 	chain := filepath.Join(objects, "info", "commit-graphs", "commit-graph-chain")
@@ -130,7 +131,7 @@ func TestResolveThroughCommitGraph(t *testing.T) {
 		if g, odd := odb.OpenCommitGraph(objects); g != nil || !odd {
 			t.Error("a chain whose base is missing was taken")
 		}
-		check(t, 465, false)
+		check(t, depth+65, false)
 	})
 	// A graph whose entry for HEAD~10 names a parent past its end: git
 	// dies on every walk through it ("invalid parent position"), and so
@@ -139,7 +140,7 @@ func TestResolveThroughCommitGraph(t *testing.T) {
 	r.git("commit-graph", "write", "--reachable")
 	corruptFirstParent(t, filepath.Join(objects, "info", "commit-graph"), r.git("rev-parse", "HEAD~10"))
 	t.Run("an entry out of bounds", func(t *testing.T) {
-		check(t, 465, false)
+		check(t, depth+65, false)
 		repo, _ := Discover(r.dir, os.Getenv)
 		for _, rev := range []string{"HEAD~10", "HEAD~11", "HEAD~300"} {
 			if h, ok := repo.ResolveInProcess(rev); ok {
@@ -184,13 +185,14 @@ func corruptFirstParent(t *testing.T, path, hash string) {
 func TestShowInProcessDeepWithGraph(t *testing.T) {
 	ctx := context.Background()
 	r := newTestRepo(t)
-	r.fastImport(600)
+	long := maxInflatedWalk + 1 // a walk git takes without the graph
+	r.fastImport(long + 100)
 	r.git("commit-graph", "write", "--reachable")
 	repo, _ := Discover(r.dir, os.Getenv)
 	git := r.open()
 	octopus := strings.Fields(r.git("rev-list", "--min-parents=3", "HEAD"))
 	merge := strings.Fields(r.git("rev-list", "--min-parents=2", "--max-parents=2", "HEAD"))
-	for _, rev := range []string{"HEAD~500", octopus[len(octopus)-1] + "^3", merge[len(merge)-1] + "^2", "HEAD~599"} {
+	for _, rev := range []string{fmt.Sprintf("HEAD~%d", long), octopus[len(octopus)-1] + "^3", merge[len(merge)-1] + "^2", fmt.Sprintf("HEAD~%d", long+99)} {
 		settings, _ := LoadSettingsInProcess(r.dir, os.Getenv)
 		rec, _, ok := repo.ShowInProcess(rev, settings, false, os.Getenv)
 		want, err := git.ShowHeaders(ctx, []string{rev}, false, false)
@@ -200,8 +202,8 @@ func TestShowInProcessDeepWithGraph(t *testing.T) {
 	}
 	r.git("config", "core.commitGraph", "false")
 	settings, _ := LoadSettingsInProcess(r.dir, os.Getenv)
-	if _, _, ok := repo.ShowInProcess("HEAD~500", settings, false, os.Getenv); ok {
-		t.Error("with core.commitGraph=false a walk of 500 was taken in process")
+	if _, _, ok := repo.ShowInProcess(fmt.Sprintf("HEAD~%d", long), settings, false, os.Getenv); ok {
+		t.Errorf("with core.commitGraph=false a walk of %d was taken in process", long)
 	}
 }
 
@@ -217,7 +219,7 @@ func readFile(t *testing.T, p string) string {
 // A walk of 5,000 first parents through the commit-graph: this reader,
 // and go-git's commitgraph/v2 over the file in memory (kept out of the
 // code for its cost: see odb/commitgraph.go). And the same depth's cost per
-// commit without a graph, which sets maxInflatedWalk against git's start.
+// commit without a graph, which sets maxInflatedWalk against git.
 func BenchmarkCommitGraphWalk(b *testing.B) {
 	r := newTestRepo(b)
 	r.fastImport(5100)
@@ -225,7 +227,7 @@ func BenchmarkCommitGraphWalk(b *testing.B) {
 	tip := plumbing.NewHash(r.git("rev-parse", "HEAD"))
 	want := r.git("rev-parse", "HEAD~5000")
 	objects := filepath.Join(r.dir, ".git", "objects")
-	b.Run("inflated/256", func(b *testing.B) {
+	b.Run("inflated/max", func(b *testing.B) {
 		repo, _ := Discover(r.dir, os.Getenv)
 		for b.Loop() {
 			st := odb.Open(repo.CommonDir)

@@ -26,8 +26,13 @@ func (r *Repo) MessagesInProcess(hashes []string) (map[string]string, bool) {
 			continue
 		}
 		if c, _, err := parseCommitObject(h, data); err == nil {
-			out[h] = c.Subject + "\n\n" + c.Body
+			out[h] = c.Message()
 		}
 	}
 	return out, true
 }
+
+// Message is the commit's message as MessagesInProcess reads it, from a
+// commit read in process (ShowInProcess): the subject paragraph, a blank
+// line, the body.
+func (c *Commit) Message() string { return c.Subject + "\n\n" + c.Body }

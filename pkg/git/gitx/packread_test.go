@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -72,6 +73,40 @@ func TestPackReaderMatchesGit(t *testing.T) {
 				t.Fatalf("no delta chains in the pack:\n%.500s", vout)
 			}
 		})
+	}
+}
+
+// A pack cut short (the pack is mapped, and read to its end): an object
+// past the cut is an error, never a read past the mapping.
+func TestPackReaderCutShort(t *testing.T) {
+	r := newTestRepo(t)
+	for i := range 30 {
+		r.write("f.txt", strings.Repeat(fmt.Sprintf("line %d\n", i), 50+i))
+		r.commit(fmt.Sprintf("commit %d", i))
+	}
+	r.git("repack", "-a", "-d", "-q")
+	hashes := strings.Fields(r.git("cat-file", "--batch-all-objects", "--batch-check=%(objectname)"))
+	pack := strings.TrimSuffix(packName(t, r), ".idx") + ".pack"
+	fi, err := os.Stat(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(pack, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(pack, fi.Size()*2/3); err != nil {
+		t.Fatal(err)
+	}
+	st := odb.Open(filepath.Join(r.dir, ".git"))
+	defer st.Close()
+	failed := 0
+	for _, h := range hashes {
+		if _, _, err := st.Object(plumbing.NewHash(h)); err != nil {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Fatal("every object read from a pack cut to two thirds")
 	}
 }
 

@@ -87,9 +87,10 @@ func (r *Repo) ResolveInProcess(rev string) (string, bool) {
 
 // maxInflatedWalk bounds the commits resolveIn inflates to walk ~N and ^N
 // where the commit-graph does not answer: past it git, which inflates
-// commits several times faster, walks sooner than this reader would
-// (BenchmarkCommitGraphWalk/inflated: 256 cost about a git start).
-const maxInflatedWalk = 256
+// commits faster, walks sooner than this reader would. With the pack
+// mapped, show HEAD~N in process and through git cost the same CPU at
+// N = 700–1,000 (docs/performance.md); 512 stays below that.
+const maxInflatedWalk = 512
 
 // resolveIn is ResolveInProcess reading objects from st, parents from the
 // commit-graph when graph is set (core.commitGraph). tag is true when rev

@@ -12,3 +12,7 @@ func mapFile(path string) (data []byte, unmap func(), err error) {
 	}
 	return data, func() {}, err
 }
+
+// mapPack declines where nothing maps files: a pack, unlike an index, can
+// be too large to read whole, so it is read where needed.
+func mapPack(string) ([]byte, func(), error) { return nil, nil, ErrBadPack }

@@ -18,3 +18,6 @@ func mapFile(path string) (data []byte, unmap func(), err error) {
 	}
 	return data, func() { _ = syscall.Munmap(data) }, nil
 }
+
+// mapPack maps a pack file (mapFile).
+func mapPack(path string) ([]byte, func(), error) { return mapFile(path) }

@@ -29,3 +29,6 @@ func mapFile(path string) (data []byte, unmap func(), err error) {
 	data = unsafe.Slice((*byte)(unsafe.Add(nil, addr)), size)
 	return data, func() { _ = syscall.UnmapViewOfFile(addr) }, nil
 }
+
+// mapPack maps a pack file (mapFile).
+func mapPack(path string) ([]byte, func(), error) { return mapFile(path) }

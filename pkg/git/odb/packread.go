@@ -92,10 +92,15 @@ func ReadIndexNames(p string) (names []byte, fan [256]uint32, ok bool) {
 	return bytes.Clone(in), x.fanout, true
 }
 
-// packIndex is one pack: its index, read as needed, and the pack file.
+// packIndex is one pack: its index, read as needed, and the pack file,
+// mapped where the platform maps files (data; pack reads from it), as git
+// maps it: a walk that inflates thousands of commits makes no system call
+// for each, and copies no 4 KB buffer for a 200-byte object.
 type packIndex struct {
 	*v2Index
-	pack *os.File
+	pack      io.ReaderAt
+	data      []byte // the mapped pack (nil: read through pack)
+	closePack func()
 }
 
 // openPackIndex reads an index's header and fan-out, and opens its pack.
@@ -105,16 +110,22 @@ func openPackIndex(idxPath, packPath string) (*packIndex, error) {
 		return nil, err
 	}
 	p := &packIndex{v2Index: x}
-	if p.pack, err = os.Open(packPath); err != nil {
+	if data, unmap, err := mapPack(packPath); err == nil {
+		p.data, p.pack, p.closePack = data, bytes.NewReader(data), unmap
+		return p, nil
+	}
+	f, err := os.Open(packPath)
+	if err != nil {
 		x.unmap()
 		return nil, err
 	}
+	p.pack, p.closePack = f, func() { f.Close() }
 	return p, nil
 }
 
 func (p *packIndex) close() {
 	p.unmap()
-	p.pack.Close()
+	p.closePack()
 }
 
 // find returns the pack offset of h; ok is false when the pack lacks it.
@@ -331,7 +342,15 @@ func (pr *packReader) inflate(p *packIndex, off int64, size int) ([]byte, error)
 
 // at points pr.zr at the zlib stream at off.
 func (pr *packReader) at(p *packIndex, off int64) error {
-	src := bufio.NewReaderSize(io.NewSectionReader(p.pack, off, 1<<62), 4096)
+	var src io.Reader
+	if p.data != nil {
+		if off < 0 || off >= int64(len(p.data)) {
+			return ErrBadPack
+		}
+		src = bytes.NewReader(p.data[off:]) // a ByteReader: flate reads it as it is
+	} else {
+		src = bufio.NewReaderSize(io.NewSectionReader(p.pack, off, 1<<62), 4096)
+	}
 	var err error
 	if pr.zr == nil {
 		pr.zr, err = zlib.NewReader(src)

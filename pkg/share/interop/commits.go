@@ -58,6 +58,13 @@ func KnownIn(ctx context.Context, st *store.Store, defaultAgent string) Known {
 // costs the ref lookup and the messages' read. The notes it skipped are
 // returned for the caller's log (doctor counts them).
 func ReadCommits(ctx context.Context, repo *gitx.Repo, g notes.Git, hashes []string, want func(string) bool, known Known) (Said, []Skip) {
+	return ReadCommitsKnowing(ctx, repo, g, hashes, nil, want, known)
+}
+
+// ReadCommitsKnowing is ReadCommits for a caller that has read some of the
+// commits' messages already (msgs: hash -> message, as
+// gitx.Commit.Message gives it): only the others are read.
+func ReadCommitsKnowing(ctx context.Context, repo *gitx.Repo, g notes.Git, hashes []string, msgs map[string]string, want func(string) bool, known Known) (Said, []Skip) {
 	said := Said{Lines: Lines{}, Commit: map[string][]Claim{}}
 	if len(hashes) == 0 {
 		return said, nil
@@ -75,9 +82,22 @@ func ReadCommits(ctx context.Context, repo *gitx.Repo, g notes.Git, hashes []str
 			skips = append(skips, Skip{Ref: "other tools' notes", Err: err})
 		}
 	}
-	msgs, _ := repo.MessagesInProcess(hashes) // not readable in process: no trailers
-	for h, m := range msgs {
-		if cs := TrailerClaims(m); len(cs) > 0 {
+	var unread []string
+	for _, h := range hashes {
+		if _, ok := msgs[h]; !ok {
+			unread = append(unread, h)
+		}
+	}
+	read := map[string]string{}
+	if len(unread) > 0 {
+		read, _ = repo.MessagesInProcess(unread) // not readable in process: no trailers
+	}
+	for _, h := range hashes {
+		m, ok := msgs[h]
+		if !ok {
+			m, ok = read[h]
+		}
+		if cs := TrailerClaims(m); ok && len(cs) > 0 {
 			said.Commit[h] = cs
 		}
 	}
