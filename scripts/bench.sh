@@ -188,6 +188,12 @@ if [ "${BENCH:-}" = big ]; then
   read -r cb gb < <(GIT_CONVO_DB="$big/none.sqlite" "$bg" pair -n 3 -dir "$big/blamed" \
     -a "git-convo blame big.txt >/dev/null" -b "git blame --porcelain big.txt >/dev/null")
   row "blame big.txt, every commit noted (23,077 notes), no links database (ms)" "$cb" "$gb" "$(ratio "$cb" "$gb")" "<= 1.2"
+  # The same notes as blame reads them, in one process: CPU, its own and
+  # with git's, as before (each note read twice, every file diffed) and now.
+  git -C "$big/blamed" blame --porcelain big.txt | awk '/^[0-9a-f]{40} / && !s[$1]++ { print $1 }' > "$big/blamed.hashes"
+  env "${go_env[@]}" go test -C "$root" -c -o "$work/bin/notes.test" ./pkg/share/notes
+  (cd "$big/blamed" && GIT_CONVO_BENCH_REPO="$big/blamed" GIT_CONVO_BENCH_HASHES="$big/blamed.hashes" GIT_CONVO_BENCH_PATH=big.txt \
+    "$work/bin/notes.test" -test.run '^$' -test.bench BlameNotes -test.benchtime 5x -test.count "${BENCH_COUNT:-3}" | grep -E '^Benchmark')
   echo
   echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), $(git --version), load $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
