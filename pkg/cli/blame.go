@@ -242,18 +242,23 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	if err != nil {
 		return err
 	}
-	seen, seenPath := map[string]bool{}, map[string]bool{}
-	var hashes, paths []string
+	seen, seenPath, seenName := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	var hashes, paths, names []string
 	for _, l := range lines {
 		if !seen[l.Commit] {
 			seen[l.Commit] = true
 			hashes = append(hashes, l.Commit)
 		}
 		// The blamed file's names in its history (renames, -C), as line
-		// evidence is recorded.
+		// evidence is recorded, and as git names them (shared notes' lines
+		// are clipped to those files' diffs).
 		if p := link.NormPath(l.Filename); !seenPath[p] {
 			seenPath[p] = true
 			paths = append(paths, p)
+		}
+		if !seenName[l.Filename] {
+			seenName[l.Filename] = true
+			names = append(names, l.Filename)
 		}
 	}
 	// Other tools' records (docs/interop.md) are read while the database
@@ -273,8 +278,9 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	if err != nil {
 		return err
 	}
+	rc.shared.Keep() // both merges read the same notes
 	rc.mergeShared(ctx, hashes, linked)
-	rc.mergeSharedLines(ctx, hashes, writers, recorded)
+	rc.mergeSharedLines(ctx, hashes, names, writers, recorded)
 	// A commit with line evidence in other files only is still one whose
 	// lines are known (lineAttribution): human, not unknown, here.
 	for h := range withLines {

@@ -346,10 +346,10 @@ func (rc *readContext) localConversation(ctx context.Context, id string) (*store
 	return rc.store.GetConversation(ctx, id)
 }
 
-// mergeSharedLines adds shared notes' line attribution for commits the
-// local database has none of (blame).
-func (rc *readContext) mergeSharedLines(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) {
-	if err := rc.shared.MergeLineWriters(ctx, hashes, writers, recorded); err != nil {
+// mergeSharedLines adds shared notes' line attribution in the files names
+// (git's names) for commits the local database has none of (blame).
+func (rc *readContext) mergeSharedLines(ctx context.Context, hashes, names []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) {
+	if err := rc.shared.MergeLineWritersIn(ctx, hashes, names, writers, recorded); err != nil {
 		rc.env.log().Printf("share", "reading shared notes: %v", err)
 	}
 }

@@ -237,6 +237,7 @@ func genLinks(args []string) error {
 	repoKey := fs.String("repo-key", "/bench/.git", "repository key for generated conversation files")
 	nLinks := fs.Int("links", 5000, "links to make to the repository's commits")
 	lines := fs.Bool("lines", false, "record the lines each linked commit adds as its conversation's")
+	path := fs.String("path", "", "link only commits that change this path (up to -links of them)")
 	fs.Parse(args)
 	ctx := context.Background()
 	s, err := store.Open(ctx, *db, store.Options{})
@@ -277,7 +278,7 @@ func genLinks(args []string) error {
 	wrote := time.Since(start)
 	made := 0
 	if *repo != "" {
-		if made, err = genCommitLinks(ctx, s, *repo, *repoKey, *convs, *nLinks, *lines); err != nil {
+		if made, err = genCommitLinks(ctx, s, *repo, *repoKey, *path, *convs, *nLinks, *lines); err != nil {
 			return err
 		}
 	}
@@ -288,9 +289,14 @@ func genLinks(args []string) error {
 
 // genCommitLinks links n of repo's commits, evenly spread, to the
 // conversations in turn, recording each commit with the files it changes
-// and (lines) its added lines as written by that conversation.
-func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey string, convs, n int, lines bool) (int, error) {
-	out, err := exec.Command("git", "-C", repo, "rev-list", "--all").Output()
+// and (lines) its added lines as written by that conversation. With path,
+// only the commits that change it are linked.
+func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey, path string, convs, n int, lines bool) (int, error) {
+	revs := []string{"-C", repo, "rev-list", "--all"}
+	if path != "" {
+		revs = append(revs, "--", path)
+	}
+	out, err := exec.Command("git", revs...).Output()
 	if err != nil {
 		return 0, err
 	}

@@ -125,9 +125,17 @@ var diffOptions = []string{"-c", "core.quotePath=false", "-c", "diff.noprefix=fa
 
 // diffs reads the added lines and committer time of commits with one git
 // log (a merge shows no diff of its own, a root commit adds every line).
-func (g Git) diffs(ctx context.Context, hashes []string) (map[string]commitDiff, error) {
+// With paths (from the top, taken literally), only their diffs are read: a commit
+// that changes none of them has no entry.
+func (g Git) diffs(ctx context.Context, hashes []string, paths ...string) (map[string]commitDiff, error) {
 	args := append(append([]string{}, diffOptions...), "log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "--no-color",
 		"--no-renames", "--no-ext-diff", "--no-textconv", "--format=%x01%H %ct")
+	if len(paths) > 0 {
+		args = append(args, "--")
+		for _, p := range paths {
+			args = append(args, ":(top,literal)"+p)
+		}
+	}
 	out, err := g.run(ctx, []byte(strings.Join(hashes, "\n")+"\n"), args...)
 	if err != nil {
 		return nil, err

@@ -20,16 +20,24 @@ import (
 // record, so the commands reading only a note's metadata (show, log) use
 // Records.
 func (r *Reader) ClippedRecords(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
+	return r.clippedRecordsIn(ctx, hashes, nil)
+}
+
+// clippedRecordsIn is ClippedRecords keeping only the files named paths
+// (git's names, as blame prints them; nil: every file): git diffs only
+// those, where a commit's other files can hold far more lines.
+func (r *Reader) clippedRecordsIn(ctx context.Context, hashes, paths []string) (map[string]trace.Record, error) {
 	recs, err := r.Records(ctx, hashes)
 	if err != nil || len(recs) == 0 {
 		return recs, err
 	}
-	return recs, r.g.clipAll(ctx, recs)
+	return recs, r.g.clipAll(ctx, recs, paths)
 }
 
-// clipAll clips every record of recs (by commit) to its commit's diff; a
-// record of a commit this repository lacks keeps no file.
-func (g Git) clipAll(ctx context.Context, recs map[string]trace.Record) error {
+// clipAll clips every record of recs (by commit) to its commit's diff in
+// paths (nil: all of it); a record of a commit this repository lacks keeps
+// no file.
+func (g Git) clipAll(ctx context.Context, recs map[string]trace.Record, paths []string) error {
 	hashes := make([]string, 0, len(recs))
 	for h := range recs {
 		hashes = append(hashes, h)
@@ -41,7 +49,7 @@ func (g Git) clipAll(ctx context.Context, recs map[string]trace.Record) error {
 	}
 	diffs := map[string]commitDiff{}
 	if len(have) > 0 {
-		if diffs, err = g.diffs(ctx, have); err != nil {
+		if diffs, err = g.diffs(ctx, have, paths...); err != nil {
 			return err
 		}
 	}

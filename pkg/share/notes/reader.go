@@ -34,6 +34,9 @@ type Reader struct {
 	// cat-file can, see gitx.BlobsInProcess).
 	local *gitx.Repo
 
+	keptMu sync.Mutex
+	kept   map[string]*trace.Record // Keep: each commit's record read (nil: none), nil unless kept
+
 	mu  sync.Mutex
 	cat *exec.Cmd
 	in  io.WriteCloser
@@ -130,8 +133,56 @@ func (g Git) eachNote(ctx context.Context, ref string, fn func(commit, blob stri
 	return nil
 }
 
+// Keep has Records remember what it read, so that a command asking for
+// the same commits twice (blame: their links, then their lines) reads and
+// decodes each note once. The records handed out then share their slices:
+// a caller must not change them in place (clip makes new ones).
+func (r *Reader) Keep() {
+	r.keptMu.Lock()
+	defer r.keptMu.Unlock()
+	if r.kept == nil {
+		r.kept = map[string]*trace.Record{}
+	}
+}
+
 // Records returns the merged shared record of each of hashes that has one.
 func (r *Reader) Records(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
+	r.keptMu.Lock()
+	defer r.keptMu.Unlock()
+	if r.kept == nil {
+		return r.records(ctx, hashes)
+	}
+	out := map[string]trace.Record{}
+	var todo []string
+	for _, h := range hashes {
+		rec, ok := r.kept[h]
+		switch {
+		case !ok:
+			todo = append(todo, h)
+		case rec != nil:
+			out[h] = *rec
+		}
+	}
+	if len(todo) == 0 {
+		return out, nil
+	}
+	read, err := r.records(ctx, todo)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range todo {
+		rec, ok := read[h]
+		if !ok {
+			r.kept[h] = nil
+			continue
+		}
+		r.kept[h], out[h] = &rec, rec
+	}
+	return out, nil
+}
+
+// records is Records, read.
+func (r *Reader) records(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
 	<-r.ready
 	out := map[string]trace.Record{}
 	if r.err != nil || len(r.refs) == 0 && len(r.derived) == 0 {
@@ -321,6 +372,15 @@ func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked
 // database has no line evidence of: only lines the commit added (clip).
 func (r *Reader) MergeLineWriters(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
 	return r.mergeLines(ctx, hashes, writers, recorded, r.ClippedRecords)
+}
+
+// MergeLineWritersIn is MergeLineWriters for the files named paths only
+// (blame: the blamed file's names in its history, as git blame prints
+// them): writers gets no other file's lines, and git diffs no other file.
+func (r *Reader) MergeLineWritersIn(ctx context.Context, hashes, paths []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
+	return r.mergeLines(ctx, hashes, writers, recorded, func(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
+		return r.clippedRecordsIn(ctx, hashes, paths)
+	})
 }
 
 // mergeLines adds the AI lines of the records read (clipped or not) for
