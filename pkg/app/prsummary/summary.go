@@ -229,12 +229,9 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 		return nil, err
 	}
 	if in.Notes != nil {
-		if err := in.Notes.MergeLinked(ctx, hashes, linked); err != nil {
-			in.Log("reading shared notes: %v", err)
-		}
 		// Only lines the replay (or blame) says a commit added are looked
 		// up: the notes need no clip to each commit's diff.
-		if err := in.Notes.MergeClaimedLines(ctx, hashes, writers, covered); err != nil {
+		if err := in.Notes.MergeLinkedClaimed(ctx, hashes, linked, writers, covered); err != nil {
 			in.Log("reading shared notes: %v", err)
 		}
 	}
