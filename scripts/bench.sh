@@ -368,7 +368,8 @@ if [ "${BENCH:-}" = log ]; then
 fi
 logrows
 # pr on 1,000 commits, every one noted, for a reviewer with no local data (CI):
-# the range's diff, a blame of its added lines and the notes, against git log --stat.
+# the range's diff and its added lines' commits (one git diff-tree --stdin that
+# replays the range's patches, then diffs it) and the notes, against git log --stat.
 read -r cp gp < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 10 -dir "$work/noted" \
   -a "git-convo pr HEAD~1000..HEAD --format json >/dev/null" -b "git log --stat HEAD~1000..HEAD >/dev/null")
 row "pr HEAD~1000..HEAD, every commit noted / git log --stat (ms)" "$cp" "$gp" "$(ratio "$cp" "$gp")" "<= 2"

@@ -190,9 +190,15 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 	s := &Summary{Range: rg.label, Base: rg.base, Head: rg.head, MergeBase: rg.mergeBase,
 		Commits: Commits{Uncovered: []Commit{}, ByOtherTools: []Count{}}, Conversations: []Conversation{}, Files: []File{}, Hunks: []Hunk{},
 		Headline: Headline{ByAgent: []Count{}, ByModel: []Count{}, ByConversation: []Count{}, BySource: []Count{}, OtherTools: []OtherWriter{}}}
-	// The range's diff and where its lines come from, while the commits,
-	// the database and the notes are read: both are a pass of git over the
-	// range's patches.
+	var commits []gitx.Commit
+	if err := in.Repo.StreamLog(ctx, []string{"^" + rg.base, rg.head}, gitx.LogOptions{}, func(c gitx.Commit) bool {
+		commits = append(commits, c)
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	// The range's diff and where its lines come from, while the database
+	// and the notes are read: one pass of git over the range's patches.
 	type diffResult struct {
 		hunks  []gitx.Hunk
 		blamed map[string]map[int]gitx.BlameLine
@@ -201,18 +207,9 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 	diffed := make(chan diffResult, 1)
 	go func() {
 		var d diffResult
-		if d.hunks, d.err = in.Repo.RangeHunks(ctx, rg.mergeBase, rg.head); d.err == nil {
-			d.blamed, d.err = originsOf(ctx, in.Repo, rg.mergeBase, rg.head, d.hunks)
-		}
+		d.hunks, d.blamed, d.err = originsOf(ctx, in.Repo, rg, commits)
 		diffed <- d
 	}()
-	var commits []gitx.Commit
-	if err := in.Repo.StreamLog(ctx, []string{"^" + rg.base, rg.head}, gitx.LogOptions{}, func(c gitx.Commit) bool {
-		commits = append(commits, c)
-		return true
-	}); err != nil {
-		return nil, err
-	}
 	hashes := make([]string, len(commits))
 	for i, c := range commits {
 		hashes[i] = c.Hash
@@ -232,12 +229,9 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 		return nil, err
 	}
 	if in.Notes != nil {
-		if err := in.Notes.MergeLinked(ctx, hashes, linked); err != nil {
-			in.Log("reading shared notes: %v", err)
-		}
 		// Only lines the replay (or blame) says a commit added are looked
 		// up: the notes need no clip to each commit's diff.
-		if err := in.Notes.MergeClaimedLines(ctx, hashes, writers, covered); err != nil {
+		if err := in.Notes.MergeLinkedClaimed(ctx, hashes, linked, writers, covered); err != nil {
 			in.Log("reading shared notes: %v", err)
 		}
 	}
@@ -630,14 +624,21 @@ func meaningful(t string) bool {
 	}) >= 0
 }
 
-// originsOf finds, for each added line of the range's diff, the commit
-// that added it and its number there: in one pass over the range's patches
-// when the range is linear (gitx.CarryLines: blame's answer, without a
-// blame per file), else by blame.
-func originsOf(ctx context.Context, repo *gitx.Repo, mergeBase, head string, hunks []gitx.Hunk) (map[string]map[int]gitx.BlameLine, error) {
-	carried, linear, err := repo.CarryLines(ctx, mergeBase, head)
-	if err != nil || !linear {
-		return blameAdded(ctx, repo, mergeBase, head, hunks)
+// originsOf reads the range's diff and finds, for each of its added lines,
+// the commit that added it and its number there: in the same pass of git
+// over the range's patches when the range is linear (gitx.RangeLines:
+// blame's answer, without a blame per file), else by blame.
+func originsOf(ctx context.Context, repo *gitx.Repo, rg resolved, commits []gitx.Commit) ([]gitx.Hunk, map[string]map[int]gitx.BlameLine, error) {
+	if rg.base != rg.mergeBase {
+		commits = nil // they are base..head: mergeBase..head is read by RangeLines
+	}
+	hunks, carried, linear, err := repo.RangeLines(ctx, rg.mergeBase, rg.head, commits)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !linear {
+		blamed, err := blameAdded(ctx, repo, rg.mergeBase, rg.head, hunks)
+		return hunks, blamed, err
 	}
 	out := map[string]map[int]gitx.BlameLine{}
 	for _, h := range hunks {
@@ -655,7 +656,7 @@ func originsOf(ctx context.Context, repo *gitx.Repo, mergeBase, head string, hun
 			}
 		}
 	}
-	return out, nil
+	return hunks, out, nil
 }
 
 // blameAdded blames the added lines of each file of the range (git blame

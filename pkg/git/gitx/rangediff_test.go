@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -26,14 +27,15 @@ func rdGit(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// TestCarryLinesMatchesBlame: replaying a linear range's patches gives git
-// blame's answer for every line of head: random insertions, deletions and
-// changes over several files, a rename, a deletion and a file made again.
-func TestCarryLinesMatchesBlame(t *testing.T) {
-	dir := t.TempDir()
+// carryHistory makes a linear history of random edits over several files
+// (a rename, a deletion, a file made again) from the commit base; files
+// are head's files.
+func carryHistory(t *testing.T) (dir, base string, files map[string][]string) {
+	t.Helper()
+	dir = t.TempDir()
 	rdGit(t, dir, "init", "-q", "-b", "main")
 	rng := rand.New(rand.NewSource(7))
-	files := map[string][]string{}
+	files = map[string][]string{}
 	write := func() {
 		for name, lines := range files {
 			os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
@@ -50,7 +52,7 @@ func TestCarryLinesMatchesBlame(t *testing.T) {
 	}
 	write()
 	rdGit(t, dir, "commit", "-q", "-m", "base")
-	base := rdGit(t, dir, "rev-parse", "HEAD")
+	base = rdGit(t, dir, "rev-parse", "HEAD")
 	for c := 0; c < 40; c++ {
 		switch c {
 		case 10: // a rename with a small change
@@ -87,6 +89,14 @@ func TestCarryLinesMatchesBlame(t *testing.T) {
 		write()
 		rdGit(t, dir, "commit", "-q", "--allow-empty", "-m", fmt.Sprint(c))
 	}
+	return dir, base, files
+}
+
+// TestCarryLinesMatchesBlame: replaying a linear range's patches gives git
+// blame's answer for every line of head: random insertions, deletions and
+// changes over several files, a rename, a deletion and a file made again.
+func TestCarryLinesMatchesBlame(t *testing.T) {
+	dir, base, files := carryHistory(t)
 	repo, err := Open(context.Background(), dir, false)
 	if err != nil {
 		t.Fatal(err)
@@ -150,4 +160,65 @@ func FuzzParseHunks(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestRangeLinesAsTwoCommands: RangeLines' one diff-tree --stdin gives
+// what git diff-tree (RangeHunks) and git log -p (CarryLines) give apart:
+// the same hunks and the same origins, with the range's commits given or
+// read; with a diff.* setting only log honours it runs those two; a merge
+// in the range is not linear.
+func TestRangeLinesAsTwoCommands(t *testing.T) {
+	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	ctx := context.Background()
+	dir, base, _ := carryHistory(t)
+	check := func(t *testing.T, wantPlain bool, merged bool) {
+		repo, err := Open(ctx, dir, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantHunks, err := repo.RangeHunks(ctx, base, "HEAD")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantFiles, wantLinear, err := repo.CarryLines(ctx, base, "HEAD")
+		if err != nil || wantLinear == merged {
+			t.Fatalf("CarryLines: linear %v, %v", wantLinear, err)
+		}
+		head := rdGit(t, dir, "rev-parse", "HEAD")
+		var commits []Commit
+		if err := repo.StreamLog(ctx, []string{"^" + base, head}, LogOptions{}, func(c Commit) bool {
+			commits = append(commits, c)
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if repo.diffPlain != wantPlain {
+			t.Errorf("one diff-tree %v, want %v", repo.diffPlain, wantPlain)
+		}
+		for _, given := range [][]Commit{commits, nil} {
+			hunks, files, linear, err := repo.RangeLines(ctx, base, head, given)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hunks) < 10 || !reflect.DeepEqual(hunks, wantHunks) {
+				t.Errorf("commits given %v: %d hunks, want the %d of git diff-tree", given != nil, len(hunks), len(wantHunks))
+			}
+			if linear != wantLinear || !reflect.DeepEqual(files, wantFiles) {
+				t.Errorf("commits given %v: linear %v, %d files carried; want linear %v, %d files as git log -p", given != nil,
+					linear, len(files), wantLinear, len(files))
+			}
+		}
+	}
+	t.Run("no diff setting: one diff-tree", func(t *testing.T) { check(t, true, false) })
+	rdGit(t, dir, "config", "diff.renames", "copies")
+	t.Run("diff.renames, read for both: one diff-tree", func(t *testing.T) { check(t, true, false) })
+	rdGit(t, dir, "config", "diff.algorithm", "histogram")
+	t.Run("diff.algorithm: the two commands", func(t *testing.T) { check(t, false, false) })
+	rdGit(t, dir, "config", "--unset", "diff.algorithm")
+	rdGit(t, dir, "checkout", "-q", "-b", "side", "HEAD~1")
+	rdGit(t, dir, "commit", "-q", "--allow-empty", "-m", "side")
+	rdGit(t, dir, "checkout", "-q", "main")
+	rdGit(t, dir, "merge", "-q", "--no-edit", "side")
+	t.Run("a merge in the range", func(t *testing.T) { check(t, true, true) })
 }

@@ -22,9 +22,13 @@ func (r *Repo) renameOption(ctx context.Context) string {
 			return // unreadable: git's default
 		}
 		// Prefixed, not Get: a bare key reads "true" there.
-		if v, ok := s.Prefixed("diff.")["diff.renames"]; ok {
+		diff := s.Prefixed("diff.")
+		if v, ok := diff["diff.renames"]; ok {
 			r.renames = renameOptionFor(v)
+			delete(diff, "diff.renames")
 		}
+		r.diffPlain = len(diff) == 0
+		_, r.deltaCacheSet = s.Prefixed("core.")["core.deltabasecachelimit"]
 	})
 	return r.renames
 }

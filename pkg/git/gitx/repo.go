@@ -31,6 +31,10 @@ type Repo struct {
 
 	renamesOnce sync.Once // diff.renames, read once (renameOption)
 	renames     string
+	// Read with diff.renames: whether git diff-tree answers as git log -p
+	// would (no other diff.* setting, which log honours and diff-tree does
+	// not), and whether the user sized git's delta base cache.
+	diffPlain, deltaCacheSet bool
 }
 
 // Open finds the repository containing dir with one `git rev-parse`. With

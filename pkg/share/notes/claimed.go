@@ -3,6 +3,7 @@ package notes
 import (
 	"context"
 
+	"github.com/git-convo/git-convo/pkg/share/trace"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -14,4 +15,26 @@ import (
 // then never asked for.
 func (r *Reader) MergeClaimedLines(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
 	return r.mergeLines(ctx, hashes, writers, recorded, r.Records)
+}
+
+// MergeLinkedClaimed is MergeLinked then MergeClaimedLines from one read
+// of the notes (pr): each note is read and decoded once, not twice.
+func (r *Reader) MergeLinkedClaimed(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation,
+	writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
+	recs, err := r.Records(ctx, hashes)
+	if err != nil {
+		return err
+	}
+	for c, rec := range recs {
+		linked[c] = mergeLinks(linked[c], Linked(c, rec))
+	}
+	return r.mergeLines(ctx, hashes, writers, recorded, func(_ context.Context, need []string) (map[string]trace.Record, error) {
+		out := make(map[string]trace.Record, len(need))
+		for _, h := range need {
+			if rec, ok := recs[h]; ok {
+				out[h] = rec
+			}
+		}
+		return out, nil
+	})
 }
