@@ -29,14 +29,14 @@ func toolEdit(tool string, input, resp map[string]any) (file, added string) {
 	switch tool {
 	case "Edit":
 		if n, ok := input["new_string"].(string); ok {
-			return file, addedLines(str(input, "old_string"), n)
+			return file, source.AddedLines(str(input, "old_string"), n)
 		}
 	case "MultiEdit":
 		if edits, ok := input["edits"].([]any); ok {
 			var b strings.Builder
 			for _, e := range edits {
 				m, _ := e.(map[string]any)
-				b.WriteString(addedLines(str(m, "old_string"), str(m, "new_string")))
+				b.WriteString(source.AddedLines(str(m, "old_string"), str(m, "new_string")))
 			}
 			return file, b.String()
 		}
@@ -46,34 +46,14 @@ func toolEdit(tool string, input, resp map[string]any) (file, added string) {
 			content, ok = resp["content"].(string)
 		}
 		if ok {
-			return file, addedLines(str(resp, "originalFile"), content)
+			return file, source.AddedLines(str(resp, "originalFile"), content)
 		}
 	case "NotebookEdit":
 		if n, ok := input["new_source"].(string); ok {
-			return file, addedLines(str(resp, "old_source"), n)
+			return file, source.AddedLines(str(resp, "old_source"), n)
 		}
 	}
 	return file, patchAdded(resp["structuredPatch"])
-}
-
-// addedLines returns the lines of after that before does not have (as a
-// multiset), joined with newlines: the lines an edit introduced.
-func addedLines(before, after string) string {
-	have := map[string]int{}
-	for _, l := range strings.Split(before, "\n") {
-		have[strings.TrimRight(l, "\r")]++
-	}
-	var b strings.Builder
-	for _, l := range strings.Split(after, "\n") {
-		l = strings.TrimRight(l, "\r")
-		if have[l] > 0 {
-			have[l]--
-			continue
-		}
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	return b.String()
 }
 
 // patchAdded returns the "+" lines of structuredPatch hunks.

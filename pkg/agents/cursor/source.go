@@ -124,22 +124,32 @@ func HookReply(event string) string {
 }
 
 // ReadConversation reads a conversation from Cursor's database, with the
-// transcript file the hooks named as the fallback for its messages. With
-// hint.NoMessages (enrichment, in the stop hook) it reads the database
-// alone, and its bubbles once.
+// transcript file the hooks named as the fallback for its messages, and the
+// source of the words before its edits (WordEdits: the database's edits
+// have no link to messages). With hint.NoMessages (enrichment, in the stop
+// hook) it reads the database alone, and its bubbles once: what ingest
+// reads of a conversation never holds the transcript's edits.
 func (s Source) ReadConversation(ctx context.Context, id string, hint source.Hint) (*source.Conversation, error) {
 	c := &source.Conversation{ID: id, Agent: Name, TranscriptPath: hint.TranscriptPath}
 	dbErr := s.readDB(ctx, c, !hint.NoMessages)
-	if dbErr == nil {
+	if hint.TranscriptPath == "" || hint.NoMessages {
+		if dbErr != nil {
+			return nil, dbErr
+		}
 		return c, nil
 	}
-	if hint.TranscriptPath != "" && !hint.NoMessages {
-		if msgs, err := ReadTranscript(hint.TranscriptPath); err == nil {
-			c.Messages = msgs
-			return c, nil
+	msgs, edits, err := readTranscript(hint.TranscriptPath)
+	if err != nil {
+		if dbErr != nil {
+			return nil, dbErr
 		}
+		return c, nil
 	}
-	return nil, dbErr
+	if dbErr != nil {
+		c.Messages = msgs
+	}
+	c.WordEdits = edits
+	return c, nil
 }
 
 // notFound is a conversation (or a database) Cursor does not have: it is

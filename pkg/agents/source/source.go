@@ -153,6 +153,10 @@ type Conversation struct {
 	// ContextFiles are files the conversation looked at without editing
 	// them (Cursor's file selections and relevant files).
 	ContextFiles []string
+	// WordEdits are edits read only for the words before them (Edit.Words),
+	// where Edits come from elsewhere: Cursor's transcript, beside its
+	// database's edits. Never evidence of lines: ingest does not read them.
+	WordEdits []Edit
 }
 
 // Edit is one change the agent made to a file, with the text it added.

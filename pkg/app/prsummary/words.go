@@ -169,15 +169,17 @@ func samePath(p, rel string) bool {
 	return p == rel || strings.HasSuffix(p, "/"+rel)
 }
 
-// readEdits reads a conversation's edits (nil when its transcript cannot be
-// read: no words, rather than a guess).
+// readEdits reads a conversation's edits, and those read for their words
+// alone (WordEdits: Cursor's), nil when its transcript cannot be read: no
+// words, rather than a guess.
 func readEdits(ctx context.Context, read Transcript, conv store.Conversation) byText {
 	c, err := read(ctx, conv)
 	if err != nil || c == nil {
 		return nil
 	}
 	out := byText{}
-	for _, e := range c.Edits {
+	eds := make([]source.Edit, 0, len(c.Edits)+len(c.WordEdits))
+	for _, e := range append(append(eds, c.Edits...), c.WordEdits...) {
 		if e.Added == "" || e.LinesOnly {
 			continue
 		}
