@@ -104,10 +104,11 @@ func TestGoldenOutput(t *testing.T) {
 	// On a terminal: colors by default, unless NO_COLOR.
 	var ttyEnv []string
 	for _, kv := range sb.env {
-		if !strings.HasPrefix(kv, "NO_COLOR=") {
+		if !strings.HasPrefix(kv, "NO_COLOR=") && !strings.HasPrefix(kv, "TERM=") {
 			ttyEnv = append(ttyEnv, kv)
 		}
 	}
+	ttyEnv = append(ttyEnv, "TERM=xterm") // not the runner's: TERM=dumb turns color off, as git does
 	for _, tt := range []struct{ name, cmd string }{{"show-tty.txt", "show"}, {"log-tty.txt", "log"}, {"blame-tty.txt", "blame"}} {
 		t.Run(tt.name, func(t *testing.T) {
 			args := []string{"git", "convo", tt.cmd}

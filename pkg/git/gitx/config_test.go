@@ -72,6 +72,7 @@ func TestConfigTyped(t *testing.T) {
 }
 
 func TestColorBoolAndPager(t *testing.T) {
+	t.Setenv("TERM", "xterm") // whatever terminal runs the tests: TERM=dumb turns color off, as git does
 	r := newTestRepo(t)
 	repo := r.open()
 	ctx := context.Background()
