@@ -12,12 +12,7 @@ import (
 
 // agentOrDefault is a conversation's agent: the stored name, else the
 // default agent's (a conversation stored before there were two).
-func (env *Env) agentOrDefault(agent string) string {
-	if agent == "" {
-		return env.Agents.Default()
-	}
-	return agent
-}
+func (env *Env) agentOrDefault(agent string) string { return env.app().AgentOf(agent) }
 
 // agentSuffix names a conversation's agent after its confidence in show,
 // log and conversations; the default agent is not named, so output for it

@@ -70,7 +70,7 @@ func (in Input) readOthers(ctx context.Context, hashes []string) interop.Said {
 }
 
 // defaultAgent is the agent of a conversation recorded with none.
-func (in Input) defaultAgent() string { return orElse(in.DefaultAgent, "cursor") }
+func (in Input) defaultAgent() string { return in.DefaultAgent }
 
 // clean redacts a claim's outside text as every other text of the summary.
 func (in Input) clean(c *interop.Claim) {

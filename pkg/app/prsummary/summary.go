@@ -35,7 +35,8 @@ type Input struct {
 	// Log receives problems that do not stop the summary (unreadable notes).
 	Log func(format string, args ...any)
 	// DefaultAgent is the agent of a conversation recorded with none
-	// ("": cursor), to know a git-ai session as git-convo's conversation.
+	// (the registry's first, from pkg/app; "": none is assumed), to know a
+	// git-ai session as git-convo's conversation.
 	DefaultAgent string
 }
 
