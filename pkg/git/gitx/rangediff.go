@@ -169,7 +169,8 @@ func (r *Repo) CarryLines(ctx context.Context, base, head string) (files map[str
 	if strings.TrimSpace(string(out)) != "0" {
 		return nil, false, nil
 	}
-	args := []string{"-c", "core.quotePath=false", "log", "--reverse", "-p", "-U0", r.renameOption(ctx), "--no-color",
+	// log.showSignature would put the verifier's output among the patches.
+	args := []string{"-c", "core.quotePath=false", "-c", "log.showSignature=false", "log", "--reverse", "-p", "-U0", r.renameOption(ctx), "--no-color",
 		"--no-ext-diff", "--no-textconv", "--format=commit %H", base + ".." + head}
 	err = r.run.stream(ctx, args, func(rd io.Reader) error {
 		var perr error
