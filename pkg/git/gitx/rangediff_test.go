@@ -195,9 +195,6 @@ func TestRangeLinesAsTwoCommands(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if repo.diffPlain != wantPlain {
-			t.Errorf("one diff-tree %v, want %v", repo.diffPlain, wantPlain)
-		}
 		for _, given := range [][]Commit{commits, nil} {
 			hunks, files, linear, err := repo.RangeLines(ctx, base, head, given)
 			if err != nil {
@@ -211,10 +208,13 @@ func TestRangeLinesAsTwoCommands(t *testing.T) {
 					linear, len(files), wantLinear, len(files))
 			}
 		}
+		if repo.diffPlain != wantPlain { // read by RangeLines
+			t.Errorf("one diff-tree %v, want %v", repo.diffPlain, wantPlain)
+		}
 	}
 	t.Run("no diff setting: one diff-tree", func(t *testing.T) { check(t, true, false) })
 	rdGit(t, dir, "config", "diff.renames", "copies")
-	t.Run("diff.renames, read for both: one diff-tree", func(t *testing.T) { check(t, true, false) })
+	t.Run("diff.renames, which the range does not follow: one diff-tree", func(t *testing.T) { check(t, true, false) })
 	rdGit(t, dir, "config", "diff.algorithm", "histogram")
 	t.Run("diff.algorithm: the two commands", func(t *testing.T) { check(t, false, false) })
 	rdGit(t, dir, "config", "--unset", "diff.algorithm")
