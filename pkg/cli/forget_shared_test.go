@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/git-convo/git-convo/pkg/app/prsummary"
+)
+
+// forgottenButShared: A shares a conversation's commit and pushes, then
+// forgets the conversation (forget is local) and fetches: the note still
+// names it.
+func forgottenButShared(t *testing.T) (a teammate, conv string) {
+	t.Helper()
+	_, bare := newTeam(t)
+	a = cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	conv = "11111111-2222-4333-8444-555555555555"
+	body := "package limiter\n\nfunc Allow(client string) bool {\n\treturn bucket(client).take()\n}\n"
+	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
+	a.conversation(t, conv, "Add rate limiting to the API", "Added a token bucket per client.", "add rate limiting", "limiter.go", body)
+	a.commit(a.dir, "api: rate-limit clients", "limiter.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "feature")
+	if out := a.convo(a.dir, "forget", conv); !strings.Contains(out, "forgot conversation") {
+		t.Fatalf("forget: %s", out)
+	}
+	a.run(a.dir, "git", "fetch", "-q", "origin")
+	return a, conv
+}
+
+// TestForgottenShownFromNote: after forget, pr and blame give the
+// conversation's lines as the shared note gives them (origin notes), not
+// as the local record left without them (a person's lines).
+func TestForgottenShownFromNote(t *testing.T) {
+	a, conv := forgottenButShared(t)
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(a.convo(a.dir, "pr", "main", "--json")), &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Conversations) != 1 || s.Conversations[0].ID != conv || s.Conversations[0].Origin != "notes" ||
+		s.Conversations[0].Lines != 4 || s.Headline.Agent != 4 || s.Headline.NoEdit != 0 {
+		t.Errorf("pr after forget: headline %+v, conversations %+v", s.Headline.Lines, s.Conversations)
+	}
+	text := a.convo(a.dir, "pr", "main", "--no-pager", "--color", "never")
+	if !strings.Contains(text, "4  written by agents' edits") || strings.Contains(text, "wrote none of these lines") {
+		t.Errorf("pr's text after forget:\n%s", text)
+	}
+	for _, l := range a.blameJSON(a.dir, "limiter.go") {
+		if l.Line != 2 && (l.Attribution != "agent" || l.WrittenBy == nil || *l.WrittenBy != conv) {
+			t.Errorf("blame line %d after forget: %s, written by %v", l.Line, l.Attribution, l.WrittenBy)
+		}
+	}
+}
