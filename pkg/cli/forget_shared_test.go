@@ -52,3 +52,28 @@ func TestForgottenShownFromNote(t *testing.T) {
 		}
 	}
 }
+
+// TestForgottenStillSharedDoctor: doctor says a note still names the
+// forgotten conversation and how to withdraw this clone's, and says no
+// more once it is withdrawn; a teammate who never had the conversation
+// here hears nothing of it. forget --help says forget is local.
+func TestForgottenStillSharedDoctor(t *testing.T) {
+	a, conv := forgottenButShared(t)
+	head := a.run(a.dir, "git", "rev-parse", "HEAD")
+	got := a.doctorChecks(a.dir)["forgotten, still shared"]
+	if len(got) != 1 || !got[0].Warn || !strings.Contains(got[0].Detail, "1 conversation(s)") ||
+		!strings.Contains(got[0].Detail, head[:12]) || !strings.Contains(got[0].Detail, "1 of those notes are this clone's") ||
+		!strings.Contains(got[0].Fix, "git notes --ref=refs/notes/convo remove") || strings.Contains(got[0].Detail, conv) {
+		t.Fatalf("doctor after forget: %+v", got)
+	}
+	a.run(a.dir, "git", "notes", "--ref=refs/notes/convo", "remove", "HEAD")
+	a.convo(a.dir, "push")
+	a.run(a.dir, "git", "fetch", "-q", "origin")
+	if got := a.doctorChecks(a.dir)["forgotten, still shared"]; len(got) != 0 {
+		t.Errorf("doctor after the note was withdrawn: %+v", got)
+	}
+	help := a.convo(a.dir, "forget", "--help")
+	if !strings.Contains(help, "local") || !strings.Contains(help, "git notes --ref=convo remove") {
+		t.Errorf("forget --help:\n%s", help)
+	}
+}
