@@ -46,6 +46,12 @@ func TestForgottenShownFromNote(t *testing.T) {
 	if !strings.Contains(text, "4  written by agents' edits") || strings.Contains(text, "wrote none of these lines") {
 		t.Errorf("pr's text after forget:\n%s", text)
 	}
+	// Every report says the conversation is a shared note's.
+	for _, format := range []string{"terminal", "markdown", "html"} {
+		if out := a.convo(a.dir, "pr", "main", "--format", format, "--color", "never"); !strings.Contains(out, "position, from a shared note") {
+			t.Errorf("pr --format %s does not say the conversation is a shared note's:\n%s", format, out)
+		}
+	}
 	for _, l := range a.blameJSON(a.dir, "limiter.go") {
 		if l.Line != 2 && (l.Attribution != "agent" || l.WrittenBy == nil || *l.WrittenBy != conv) {
 			t.Errorf("blame line %d after forget: %s, written by %v", l.Line, l.Attribution, l.WrittenBy)
