@@ -64,6 +64,9 @@ with where it lives, who wrote it, and whether today's rules would make it again
 				failed = failed || !ch.OK
 			}
 			if c.Bool("json") {
+				if errs == nil {
+					errs = []errlog.Entry{} // none is [], never null
+				}
 				out := map[string]any{"checks": checks, "recentErrors": errs, "ok": !failed, "version": buildInfo()}
 				enc := json.NewEncoder(term.JSONWriter(env.Stdout))
 				enc.SetIndent("", "  ")

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/app"
@@ -19,7 +20,7 @@ func doctorShare(ctx context.Context, env *Env, repo *gitx.Repo) []check {
 	if err != nil {
 		return []check{{Name: "sharing", OK: true, Warn: true, Detail: "cannot read the sharing settings: " + err.Error()}}
 	}
-	bounds := doctorNoteBounds(h.Bounds)
+	bounds := append(doctorNoteBounds(h.Bounds), doctorStillShared(ctx, env, repo)...)
 	if !h.On {
 		c := check{Name: "sharing", OK: true, Detail: "off for this repository (git convo share on shares linked conversations as git notes)"}
 		if !h.LastFetch.IsZero() {
@@ -52,6 +53,34 @@ func doctorShare(ctx context.Context, env *Env, repo *gitx.Repo) []check {
 		fetch.Detail = doctorAgo(env, h.LastFetch)
 	}
 	return append([]check{on, push, fetch}, bounds...)
+}
+
+// doctorStillShared names the conversations shared notes still name on
+// commits this database records though it no longer has them: forgotten
+// here (forget is local). Nothing when none, or when it cannot be read.
+func doctorStillShared(ctx context.Context, env *Env, repo *gitx.Repo) []check {
+	s, _, err := env.app().OpenReadStore(ctx)
+	if err != nil {
+		return nil
+	}
+	defer s.Close()
+	st, err := env.app().StillShared(ctx, s, repo)
+	if err != nil || len(st.Conversations) == 0 {
+		return nil
+	}
+	short := make([]string, 0, min(len(st.Commits), 5))
+	for _, h := range st.Commits[:cap(short)] {
+		short = append(short, gitx.ShortHash(h))
+	}
+	more := ""
+	if n := len(st.Commits) - len(short); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	c := check{Name: "forgotten, still shared", OK: true, Warn: true,
+		Detail: fmt.Sprintf("shared notes still name %d conversation(s) this database no longer has (forget is local), on %d commit(s) it recorded: %s%s; %d of those notes are this clone's",
+			len(st.Conversations), len(st.Commits), strings.Join(short, " "), more, len(st.Own)),
+		Fix: "to withdraw this clone's: git notes --ref=" + notes.Ref + " remove <commit>..., then git convo push; a teammate's note is theirs to withdraw (git convo unlink in their clone)"}
+	return []check{c}
 }
 
 // doctorNoteBounds names the notes readers skip for their size or their

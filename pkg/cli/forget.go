@@ -19,7 +19,13 @@ the lines its edits wrote and its links (manual ones too). With --repo, deletes 
 repository's commits and links, what conversations recorded in it, and the conversations
 that belong to it alone. The text goes from every file git-convo keeps: the database
 (overwritten, and its write-ahead log emptied), the MCP context file, the spool and the
-error log. Cursor's own database is never touched. See docs/privacy.md.`,
+error log. Cursor's own database is never touched. See docs/privacy.md.
+
+Forgetting is local: shared notes already written (git convo share) still name the
+conversation, and read commands show it as a note gives it; doctor lists them. To withdraw
+this clone's note on a commit: git convo unlink <conversation> <commit> before forgetting,
+or after it git notes --ref=convo remove <commit>, then git convo push. A teammate's note
+is theirs to withdraw (docs/sharing.md).`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "repo", Usage: "forget the current repository"},
 		},

@@ -425,7 +425,7 @@ func (rc *readContext) otherFileStats(ctx context.Context, hashes []string, loca
 			noted = append(noted, h)
 		}
 	}
-	args := append([]string{"log", "--no-walk=unsorted", "--no-renames", "--numstat", "-z", "--format=%x01%H"}, noted...)
+	args := append([]string{"-c", "log.showSignature=false", "log", "--no-walk=unsorted", "--no-renames", "--numstat", "-z", "--format=%x01%H"}, noted...)
 	out, err := gitx.Command(ctx, g.Dir, g.Env, args...).Output()
 	if err != nil {
 		rc.env.log().Printf("interop", "counting the lines of commits git-ai noted: %v", err)

@@ -141,7 +141,7 @@ func printPR(w io.Writer, p *term.Palette, s *prsummary.Summary) error {
 			}
 			names[c.ID] = p.Key(c.ID, term.Line(oneLine(title, 60)))
 			fmt.Fprintf(&b, "  %5d  %s %s\n", c.Lines, names[c.ID],
-				p.Dim(fmt.Sprintf("(%s, %s; confidence %.2f, %s)", orDash(term.Line(c.Agent)), orDash(term.Line(c.Model)), c.Confidence, c.Evidence)))
+				p.Dim(fmt.Sprintf("(%s, %s; confidence %.2f, %s)", orDash(term.Line(c.Agent)), orDash(term.Line(c.Model)), c.Confidence, c.EvidenceSaid())))
 		}
 	}
 	for _, f := range s.Files {

@@ -68,7 +68,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.k-agent{color:#0969da}.
 		b.WriteString("<h2>Conversations</h2>\n<table><tr><th>Conversation</th><th>Agent</th><th>Model</th><th>Lines</th><th>Confidence</th><th>Evidence</th></tr>\n")
 		for _, c := range s.Conversations {
 			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%.2f</td><td class=\"ev\">%s</td></tr>\n",
-				e(convName(c)), e(c.Agent), e(c.Model), c.Lines, c.Confidence, e(c.Evidence))
+				e(convName(c)), e(c.Agent), e(c.Model), c.Lines, c.Confidence, e(c.EvidenceSaid()))
 		}
 		b.WriteString("</table>\n")
 	}

@@ -216,7 +216,7 @@ func markdownHead(s *Summary) string {
 				break
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %.2f | %s |\n", mdEscape(convName(c)), mdEscape(c.Agent), mdEscape(c.Model),
-				c.Lines, c.Confidence, c.Evidence)
+				c.Lines, c.Confidence, c.EvidenceSaid())
 		}
 		b.WriteString("\n")
 	}

@@ -82,7 +82,7 @@ func (in Input) clean(c *interop.Claim) {
 // uncovered commits' reason when only a trailer names an agent.
 func (o others) cover(commits []gitx.Commit, covered map[string]bool) (bySource []Count, trailerOnly map[string]string) {
 	n := map[string]int{}
-	trailerOnly = map[string]string{}
+	bySource, trailerOnly = []Count{}, map[string]string{} // none is [] in JSON, never null
 	for _, c := range commits {
 		if covered[c.Hash] {
 			continue

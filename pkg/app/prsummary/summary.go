@@ -101,6 +101,15 @@ type Conversation struct {
 	Origin     string  `json:"origin"`     // local or notes
 }
 
+// EvidenceSaid is Evidence as the reports show it: a conversation read
+// from a shared note (a teammate's, or one forgotten here) says so.
+func (c Conversation) EvidenceSaid() string {
+	if c.Origin == "notes" {
+		return c.Evidence + ", from a shared note"
+	}
+	return c.Evidence
+}
+
 // File is one file of the range's diff.
 type File struct {
 	Path string `json:"path"`

@@ -1,7 +1,9 @@
 package prsummary
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -278,5 +280,20 @@ func TestSummarizeRangeWithMerge(t *testing.T) {
 	h := s.Headline
 	if h.Added != 9 || h.Agent != 3 || h.NoEdit != 2 || h.NoRecord != 4 || s.Commits.Total != 5 || s.Commits.Covered != 2 {
 		t.Errorf("headline %+v, commits %d covered of %d", h.Lines, s.Commits.Covered, s.Commits.Total)
+	}
+}
+
+// TestSummaryListsNeverNull: every list of the JSON is [] when empty, as
+// docs/json.md shows (a range no other tool spoke of: byOtherTools []).
+func TestSummaryListsNeverNull(t *testing.T) {
+	f := newFixture(t, "x")
+	for _, args := range [][]string{{"main..feature"}, {"feature..feature"}} {
+		b, err := json.Marshal(f.summarize(t, f.st, true, args...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(":null")) {
+			t.Errorf("%v: a null in\n%s", args, b)
+		}
 	}
 }

@@ -35,10 +35,18 @@ func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
+// rangeRenames is the rename detection of a range's diff and replay
+// (RangeHunks, CarryLines, RangeLines), whatever diff.renames says: renames
+// found, copies not, as a pull request shows a range and as git blame
+// follows lines (a renamed file, never a copy without -C). With the user's
+// copies, a copy's lines took the writer of the file copied from, which
+// blame does not say, and that file's own lines lost theirs.
+const rangeRenames = "-M"
+
 // RangeHunks returns the hunks of git's diff from base to head (the tree a
-// pull request shows), with renames found as the user's git finds them.
+// pull request shows), renames found (rangeRenames).
 func (r *Repo) RangeHunks(ctx context.Context, base, head string) ([]Hunk, error) {
-	args := []string{"-c", "core.quotePath=false", "diff-tree", "-p", "-U0", r.renameOption(ctx), "--no-color", "--no-ext-diff",
+	args := []string{"-c", "core.quotePath=false", "diff-tree", "-p", "-U0", rangeRenames, "--no-color", "--no-ext-diff",
 		"--no-textconv", "-r", base, head}
 	var out []Hunk
 	err := r.run.stream(ctx, args, func(rd io.Reader) error {
@@ -157,8 +165,8 @@ type Origin struct {
 }
 
 // CarryLines is blame for a linear range, in one pass: it replays the
-// patches of base..head (git log --reverse -p -U0, renames as the user's
-// git finds them) and keeps, for every line of every file it touches, the
+// patches of base..head (git log --reverse -p -U0, renames found:
+// rangeRenames) and keeps, for every line of every file it touches, the
 // commit that wrote it. linear is false, and nothing is returned, when a
 // commit of the range has several parents: blame it instead.
 func (r *Repo) CarryLines(ctx context.Context, base, head string) (files map[string][]Origin, linear bool, err error) {
@@ -169,7 +177,8 @@ func (r *Repo) CarryLines(ctx context.Context, base, head string) (files map[str
 	if strings.TrimSpace(string(out)) != "0" {
 		return nil, false, nil
 	}
-	args := []string{"-c", "core.quotePath=false", "log", "--reverse", "-p", "-U0", r.renameOption(ctx), "--no-color",
+	// log.showSignature would put the verifier's output among the patches.
+	args := []string{"-c", "core.quotePath=false", "-c", "log.showSignature=false", "log", "--reverse", "-p", "-U0", rangeRenames, "--no-color",
 		"--no-ext-diff", "--no-textconv", "--format=commit %H", base + ".." + head}
 	err = r.run.stream(ctx, args, func(rd io.Reader) error {
 		var perr error
@@ -279,7 +288,8 @@ func splice(s []Origin, at, old, n int) []Origin {
 // diff.* setting that git log honours and diff-tree does not (diff.algorithm,
 // diff.interHunkContext, prefixes...), the two commands run as before.
 func (r *Repo) RangeLines(ctx context.Context, base, head string, commits []Commit) (hunks []Hunk, files map[string][]Origin, linear bool, err error) {
-	rename := r.renameOption(ctx)
+	r.renameOption(ctx) // reads diffPlain
+	rename := rangeRenames
 	if !r.diffPlain {
 		return r.rangeLinesApart(ctx, base, head)
 	}

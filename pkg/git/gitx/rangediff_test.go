@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-convo/git-convo/pkg/util/testshared"
 )
 
 func rdGit(t *testing.T, dir string, args ...string) string {
@@ -193,9 +195,6 @@ func TestRangeLinesAsTwoCommands(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if repo.diffPlain != wantPlain {
-			t.Errorf("one diff-tree %v, want %v", repo.diffPlain, wantPlain)
-		}
 		for _, given := range [][]Commit{commits, nil} {
 			hunks, files, linear, err := repo.RangeLines(ctx, base, head, given)
 			if err != nil {
@@ -209,10 +208,13 @@ func TestRangeLinesAsTwoCommands(t *testing.T) {
 					linear, len(files), wantLinear, len(files))
 			}
 		}
+		if repo.diffPlain != wantPlain { // read by RangeLines
+			t.Errorf("one diff-tree %v, want %v", repo.diffPlain, wantPlain)
+		}
 	}
 	t.Run("no diff setting: one diff-tree", func(t *testing.T) { check(t, true, false) })
 	rdGit(t, dir, "config", "diff.renames", "copies")
-	t.Run("diff.renames, read for both: one diff-tree", func(t *testing.T) { check(t, true, false) })
+	t.Run("diff.renames, which the range does not follow: one diff-tree", func(t *testing.T) { check(t, true, false) })
 	rdGit(t, dir, "config", "diff.algorithm", "histogram")
 	t.Run("diff.algorithm: the two commands", func(t *testing.T) { check(t, false, false) })
 	rdGit(t, dir, "config", "--unset", "diff.algorithm")
@@ -221,4 +223,44 @@ func TestRangeLinesAsTwoCommands(t *testing.T) {
 	rdGit(t, dir, "checkout", "-q", "main")
 	rdGit(t, dir, "merge", "-q", "--no-edit", "side")
 	t.Run("a merge in the range", func(t *testing.T) { check(t, true, true) })
+}
+
+// TestCarryLinesIgnoresSignatures: with log.showSignature in the user's
+// config, git log prints the verifier's output before each signed
+// commit; the replay (pr's) reads git's patches alone.
+func TestCarryLinesIgnoresSignatures(t *testing.T) {
+	dir := t.TempDir()
+	rdGit(t, dir, "init", "-q", "-b", "main")
+	gpg, err := testshared.FakeGPG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdGit(t, dir, "config", "gpg.program", gpg)
+	rdGit(t, dir, "config", "commit.gpgsign", "true")
+	body := ""
+	for i := range 4 {
+		body += fmt.Sprintf("line %d\n", i)
+		if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rdGit(t, dir, "add", "a.go")
+		rdGit(t, dir, "commit", "-q", "-m", fmt.Sprint(i))
+	}
+	base := rdGit(t, dir, "rev-parse", "HEAD~3")
+	repo, err := Open(context.Background(), dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := repo.CarryLines(context.Background(), base, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdGit(t, dir, "config", "log.showSignature", "true")
+	if out := rdGit(t, dir, "log", "-1", "--format=%H"); !strings.Contains(out, "verifier") {
+		t.Fatalf("the verifier's output should show in git log: %q", out)
+	}
+	got, linear, err := repo.CarryLines(context.Background(), base, "HEAD")
+	if err != nil || !linear || !reflect.DeepEqual(got, want) || len(want["a.go"]) != 4 {
+		t.Errorf("with log.showSignature: %v %v\n%+v\nwant %+v", err, linear, got, want)
+	}
 }

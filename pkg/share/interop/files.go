@@ -33,7 +33,7 @@ func ForFile(ctx context.Context, repo *gitx.Repo, g notes.Git, path string, has
 	want := link.NormPath(path)
 	all := append([]string(nil), hashes...)
 	if len(Refs(ctx, g)) > 0 && limit > 0 {
-		b, err := gitx.Command(ctx, g.Dir, g.Env, "log", "-n", strconv.Itoa(limit), "--format=%H", "--", path).Output()
+		b, err := gitx.Command(ctx, g.Dir, g.Env, "-c", "log.showSignature=false", "log", "-n", strconv.Itoa(limit), "--format=%H", "--", path).Output()
 		if err == nil {
 			for _, h := range strings.Fields(string(b)) {
 				if !slices.Contains(all, h) {

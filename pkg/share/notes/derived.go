@@ -195,7 +195,7 @@ func (g Git) Withdraw(ctx context.Context, commit, conv, reason string, s Settin
 
 // commitTime is a commit's committer time (a withdrawal record's timestamp).
 func (g Git) commitTime(ctx context.Context, commit string) (time.Time, error) {
-	out, err := g.run(ctx, nil, "show", "-s", "--format=%ct", commit, "--")
+	out, err := g.run(ctx, nil, "-c", "log.showSignature=false", "show", "-s", "--format=%ct", commit, "--")
 	if err != nil {
 		return time.Time{}, err
 	}

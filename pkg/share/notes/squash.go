@@ -80,7 +80,7 @@ func (g Git) SquashesIn(ctx context.Context, revs []string, o BuildOptions) (map
 		return map[string]trace.Record{}, err
 	}
 	derived, _ := g.LoadDerived(ctx)
-	args := append([]string{"log", "--no-merges", "-n", fmt.Sprint(squashScan), "--format=%H"}, revs...)
+	args := append([]string{"-c", "log.showSignature=false", "log", "--no-merges", "-n", fmt.Sprint(squashScan), "--format=%H"}, revs...)
 	out, err := g.run(ctx, nil, append(args, "--")...)
 	if err != nil {
 		return nil, err

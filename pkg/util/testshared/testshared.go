@@ -1,7 +1,8 @@
 // Package testshared finds ../shared (the real fixtures and the Agent Trace
 // schema laid beside the repository for development and CI) for tests, from
 // any package directory however deep, so that a test which needs it skips
-// with a message on a clone with nothing beside it.
+// with a message on a clone with nothing beside it; and the stand-ins
+// tests in several packages share (FakeGPG).
 package testshared
 
 import (
@@ -71,4 +72,16 @@ func ModuleRoot() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// FakeGPG is the path of a stand-in for gpg, for a repository's
+// gpg.program: it signs anything (commit.gpgSign), and verifying prints
+// gpg's lines and a patch of its own, as log.showSignature then shows them
+// among git log's and git show's output.
+func FakeGPG() (string, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "pkg", "util", "testshared", "testdata", "fakegpg"), nil
 }

@@ -146,7 +146,11 @@ func Append(dir string, r Record) error {
 
 // Pending reports whether anything waits in dir: a stat and a directory
 // read on the path every command takes, so a command with nothing to drain
-// pays nearly nothing.
+// pays nearly nothing (about 10 µs, BenchmarkPendingEmpty; a read command
+// takes 10 ms). The directory read is needed: a killed drain's claimed file
+// and a late hook's append after a claim (an .applied-N file) are records
+// the queue file's stat cannot see, and the directory's own times cannot
+// tell them from drained files without a second look.
 func Pending(dir string) bool {
 	// Lstat: a FIFO or a link put where the queue goes is pending too, so
 	// a drain clears it (the hook blocks append to regular files only).
