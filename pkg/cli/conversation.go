@@ -76,8 +76,8 @@ transcripts are never shared.`,
 
 // printTranscript prints a conversation's messages under show --full.
 func (rc *readContext) printTranscript(ctx context.Context, w io.Writer, id string) {
-	conv, _ := rc.store.GetConversation(ctx, id)
-	msgs, meta, err := loadConversation(ctx, rc.env, rc.store, id, conv)
+	conv, _ := rc.Store().GetConversation(ctx, id)
+	msgs, meta, err := loadConversation(ctx, rc.env, rc.Store(), id, conv)
 	if err != nil {
 		fmt.Fprintf(w, "      %s\n\n", rc.io.Palette().Dim("(transcript unavailable: "+term.Line(err.Error())+")"))
 		return

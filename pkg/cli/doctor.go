@@ -124,7 +124,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		hooks, agentMore = doctorAgents(env, repo, values)
 		checks = append(checks, hooks...)
 		checks = append(checks, doctorShare(ctx, env, repo)...)
-		checks = append(checks, doctorInterop(ctx, repo)...)
+		checks = append(checks, doctorInterop(ctx, env, repo)...)
 	}
 
 	dbWritable := false

@@ -7,7 +7,6 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
@@ -27,7 +26,7 @@ func doctorShare(ctx context.Context, env *Env, repo *gitx.Repo) []check {
 		}
 		return append([]check{c}, bounds...)
 	}
-	on := check{Name: "sharing", OK: true, Detail: fmt.Sprintf("on, to %s; %d note(s) on %s", h.Remote, h.Notes, notes.Ref)}
+	on := check{Name: "sharing", OK: true, Detail: fmt.Sprintf("on, to %s; %d note(s) on %s", h.Remote, h.Notes, app.NotesRef)}
 	if h.Prompts {
 		on.Detail += "; with first prompts"
 	}
@@ -62,8 +61,8 @@ func doctorNoteBounds(o app.NoteBounds) []check {
 	}
 	return []check{{Name: "shared notes", OK: true, Warn: true,
 		Detail: fmt.Sprintf("skipped by every read: %d note(s) over %d MiB, never decoded; %d record(s) past the first %d of %d note(s)",
-			o.TooLarge, notes.MaxNoteBytes>>20, o.RecordsSkipped, notes.MaxNoteRecords, o.TooMany),
-		Fix: "a teammate's clone wrote them, or someone pushed them on purpose: git notes --ref=" + notes.Ref + " list shows the notes; git log " + notes.Ref + " who pushed them"}}
+			o.TooLarge, app.MaxNoteBytes>>20, o.RecordsSkipped, app.MaxNoteRecords, o.TooMany),
+		Fix: "a teammate's clone wrote them, or someone pushed them on purpose: git notes --ref=" + app.NotesRef + " list shows the notes; git log " + app.NotesRef + " who pushed them"}}
 }
 
 // doctorAgo is "3 minutes ago (2026-11-23T04:01:00Z)".

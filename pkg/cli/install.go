@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/agents/source"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/write/githooks"
 	"github.com/git-convo/git-convo/pkg/write/queue"
@@ -139,8 +140,7 @@ func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force, shar
 // sharingOn reports convo.share for this repository (a config read error is
 // "off": the pre-push block then waits for `share on`).
 func sharingOn(ctx context.Context, repo *gitx.Repo) bool {
-	s, err := notesGit(repo).Settings(ctx)
-	return err == nil && s.On
+	return app.SharingOn(ctx, repo)
 }
 
 // sharedHooksCheck refuses to touch hooks every repository shares (a

@@ -8,7 +8,6 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
 	"github.com/git-convo/git-convo/pkg/write/hookrun"
 )
@@ -90,7 +89,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 
 // resolveConversation expands a unique prefix of a known conversation id
 // (store.ResolveConversation).
-func resolveConversation(ctx context.Context, s *store.Store, arg string, allowUnknown bool) (string, error) {
+func resolveConversation(ctx context.Context, s *app.Store, arg string, allowUnknown bool) (string, error) {
 	return s.ResolveConversation(ctx, arg, allowUnknown)
 }
 

@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
 	"github.com/git-convo/git-convo/pkg/write/hookrun"
 	"github.com/git-convo/git-convo/pkg/write/ingest"
@@ -75,7 +75,7 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 			}
 			h = resolved[0]
 		}
-		c, decisions, err := r.Record(ctx, h, store.LinkSourceRelink)
+		c, decisions, err := r.Record(ctx, h, app.LinkSourceRelink)
 		if err != nil {
 			return err
 		}
