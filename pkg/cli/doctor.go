@@ -3,30 +3,22 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/hooks/templates"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/attribution/link"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
 	"github.com/git-convo/git-convo/pkg/util/term"
 	"github.com/git-convo/git-convo/pkg/write/githooks"
 )
 
 // check is one line of doctor's report.
-type check struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
-	Warn   bool   `json:"warning,omitempty"`
-	Detail string `json:"detail"`
-	Fix    string `json:"fix,omitempty"`
-}
+type check = app.Finding
 
 func doctorCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -127,52 +119,14 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		checks = append(checks, doctorInterop(ctx, env, repo)...)
 	}
 
-	dbWritable := false
-	dbPath, err := env.dbPath()
-	if err != nil {
-		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: "set GIT_CONVO_DB"})
-	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()}); errors.Is(err, store.ErrNotFound) {
-		// Normal before the first capture or recorded commit: not a failure,
-		// unless the file cannot be created.
-		if c, ok := dbDirCheck(dbPath); !ok {
-			add(c)
-		} else {
-			dbWritable = true // created by the first write
-			add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created when the first agent turn ends or the first commit is recorded)"})
+	db := env.app().StoreHealth(ctx)
+	for _, c := range db.Findings {
+		if !c.At.IsZero() {
+			c.Detail = doctorAgo(env, c.At)
 		}
-	} else if err != nil {
-		if c, ok := dbDirCheck(dbPath); !ok {
-			add(c) // the cause: its directory cannot be made or written
-		} else {
-			add(openFailure(dbPath, err))
-		}
-	} else {
-		v, _ := s.Version(ctx)
-		counts, _ := s.Counts(ctx)
-		if werr := s.CheckWritable(ctx); werr != nil {
-			add(notWritable(dbPath, werr))
-		} else {
-			dbWritable = true
-			add(check{Name: "links db", OK: true, Detail: fmt.Sprintf("%s (schema %d; %d conversations, %d commits, %d links)",
-				dbPath, v, counts.Conversations, counts.Commits, counts.Links)})
-		}
-		for _, m := range []struct{ key, name, fix string }{
-			{"lastCapture", "last capture", "no agent's hook has run yet: check the agents' hooks above, and restart the agent"},
-			{"lastRecord", "last record", "no commit recorded yet: commit, or run git convo record"},
-		} {
-			at, _ := s.Meta(ctx, m.key)
-			if at == "" {
-				add(check{Name: m.name, OK: true, Warn: true, Detail: "never", Fix: m.fix})
-				continue
-			}
-			detail := at
-			if t, err := time.Parse(time.RFC3339, at); err == nil {
-				detail = doctorAgo(env, t)
-			}
-			add(check{Name: m.name, OK: true, Detail: detail})
-		}
-		s.Close()
+		add(c)
 	}
+	dbWritable := db.Writable
 
 	checks = append(checks, prototypeChecks(ctx, env)...)
 	if sp, err := env.app().Spool(); err == nil {
