@@ -4,17 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/attribution/link"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/githooks"
 )
 
 // check is one line of doctor's report.
@@ -105,7 +102,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		add(check{Name: "repository", OK: true, Warn: true, Detail: "not in a git repository: repository checks skipped"})
 		_, agentMore = doctorAgents(env, nil, nil)
 	} else {
-		checks = append(checks, doctorGitHooks(ctx, repo, exe)...)
+		checks = append(checks, env.app().GitHooksHealth(ctx, repo, exe)...)
 		values, _ := gitx.ConfigRegexp(ctx, repo.TopLevel, `^convo\.`)
 		if _, err := link.ParseConfig(values); err != nil {
 			add(check{Name: "settings", OK: true, Warn: true, Detail: err.Error() + " (the default is used)", Fix: "correct it with git config"})
@@ -136,57 +133,4 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	checks = append(checks, agentMore...)
 	errs, _ := errlog.Tail(env.log().Path, 10)
 	return checks, errs
-}
-
-func doctorGitHooks(ctx context.Context, repo *gitx.Repo, exe string) []check {
-	loc, err := githooks.Locate(ctx, repo.TopLevel)
-	if err != nil {
-		return []check{{Name: "git hooks", OK: false, Detail: err.Error()}}
-	}
-	var out []check
-	sharing := sharingOn(ctx, repo)
-	for _, name := range gitHooks() {
-		if name == "pre-push" && !sharing {
-			continue // installed by `share on` only
-		}
-		path := filepath.Join(loc.Dir, name)
-		if f := loc.ManagerFile(name); f != "" {
-			path = f
-		}
-		st := githooks.Inspect(path)
-		c := check{Name: name, OK: st.Installed && st.Executable && st.BinaryExists, Detail: path}
-		switch {
-		case !st.Installed:
-			c.Fix = "git convo install"
-			c.Detail += ": no git-convo block"
-		case !st.Executable:
-			c.Fix = "chmod +x " + path
-			c.Detail += ": not executable, git will not run it"
-		case !st.BinaryExists:
-			c.Fix = "reinstall git-convo, then git convo install (the hook names " + st.Binary + ")"
-			c.Detail += ": the binary it names is gone"
-		case st.Block == mustRender(name, st.Named, st.Queue) && !samePath(st.Named, exe):
-			c.Warn = true
-			c.Fix = "git convo install (to run " + exe + "), or leave it if " + st.Named + " is the git-convo you want"
-			c.Detail += ": it names " + st.Named + ", not this git-convo (" + exe + ")"
-			if st.Binary != st.Named {
-				c.Detail += "; " + st.Named + " is gone, so " + st.Binary + " (on PATH) runs"
-			}
-		case st.Block != mustRender(name, st.Named, st.Queue):
-			c.Warn = true
-			c.Fix = "git convo install (upgrades the block)"
-			c.Detail += ": an older block version"
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// mustRender is the current block for hook naming bin and queue ("" on error).
-func mustRender(hook, bin, queue string) string {
-	b, err := templates.Render(hook, bin, queue)
-	if err != nil {
-		return ""
-	}
-	return b
 }

@@ -85,13 +85,3 @@ func replaySpool(ctx context.Context, env *Env) error {
 	}
 	return nil
 }
-
-// samePath reports whether a and b name the same file (symlinks resolved).
-func samePath(a, b string) bool {
-	if a == b {
-		return true
-	}
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
-}

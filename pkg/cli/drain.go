@@ -16,6 +16,3 @@ func (env *Env) hooks() hookrun.Options { return env.app().Hooks() }
 func beforeRead(ctx context.Context, env *Env, wait time.Duration) {
 	env.app().BeforeRead(ctx, ".", wait)
 }
-
-// queueDir is the queue beside this environment's links database.
-func (env *Env) queueDir() (string, error) { return env.app().QueueDir() }

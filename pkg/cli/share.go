@@ -2,21 +2,17 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/githooks"
 )
 
 func shareCommand(env *Env) *cli.Command {
@@ -52,7 +48,7 @@ first; transcripts are never shared. See docs/sharing.md.`,
 				Usage: "stop writing and pushing notes (what was pushed stays: docs/sharing.md says how to remove it)",
 				Action: func(c *cli.Context) error {
 					hookErr, err := env.app().ShareOff(c.Context, ".", func(ctx context.Context, repo *gitx.Repo) error {
-						return uninstallHook(ctx, repo, "pre-push")
+						return env.app().UninstallHook(ctx, repo, "pre-push")
 					})
 					if err != nil {
 						return err
@@ -117,7 +113,9 @@ func shareOn(ctx context.Context, env *Env, req app.ShareOnRequest) error {
 		}
 	}
 	req.Progress = progress
-	req.Hook = func(ctx context.Context, repo *gitx.Repo) error { return installHook(ctx, env, repo, "pre-push") }
+	req.Hook = func(ctx context.Context, repo *gitx.Repo) error {
+		return env.app().InstallHook(ctx, repo, env.Executable, "pre-push")
+	}
 	on, err := env.app().ShareOn(ctx, ".", req)
 	bar.done()
 	if on.HookErr != nil {
@@ -138,38 +136,6 @@ func shareOn(ctx context.Context, env *Env, req app.ShareOnRequest) error {
 	}
 	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", term.Line(on.Settings.Remote))
 	return nil
-}
-
-// installHook installs one git-convo hook block (sharing's pre-push).
-func installHook(ctx context.Context, env *Env, repo *gitx.Repo, hook string) error {
-	loc, err := githooks.Locate(ctx, repo.TopLevel)
-	if err != nil {
-		return err
-	}
-	if loc.Manager != "" {
-		return errors.New(loc.Advice())
-	}
-	block, err := templates.Render(hook, env.Executable, "") // pre-push: no queue
-	if err != nil {
-		return err
-	}
-	_, err = githooks.InstallFile(filepath.Join(loc.Dir, hook), block)
-	return err
-}
-
-// uninstallHook removes one git-convo hook block (sharing's pre-push, at
-// share off: a push then starts no process).
-func uninstallHook(ctx context.Context, repo *gitx.Repo, hook string) error {
-	loc, err := githooks.Locate(ctx, repo.TopLevel)
-	if err != nil {
-		return err
-	}
-	path := filepath.Join(loc.Dir, hook)
-	if f := loc.ManagerFile(hook); f != "" {
-		path = f
-	}
-	_, err = githooks.UninstallFile(path)
-	return err
 }
 
 // setupSharing makes a plain git fetch bring teammates' notes and amend and
