@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,38 @@ func TestTraceStatusForget(t *testing.T) {
 	}
 	if tr, err := a.Trace(ctx, dir, []string{"HEAD"}, false); err != nil || tr.Commits != 1 || len(tr.Records) != 1 {
 		t.Errorf("Trace after forget, from the shared note: %+v %v", tr, err)
+	}
+}
+
+// TestSessionCommits: git-ai's commits of a conversation's session, less
+// those the local database links and those shared notes link: what
+// conversations counts and list_conversation_commits lists.
+func TestSessionCommits(t *testing.T) {
+	a, repo, head := testRepo(t)
+	ctx := context.Background()
+	s, err := a.OpenStore(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const conv = "0f0e0d0c-1111-4222-8333-444455556666"
+	if _, err := a.Link(ctx, s, LinkRequest{Repo: repo, Hash: head, Conversation: conv, Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	sessions := Sessions{{"claude", conv}: {head, "b2", "c3"}}
+	shared := []LinkedConversation{{Link: Link{CommitHash: "b2"}}}
+	for _, tc := range []struct {
+		name, agent string
+		sessions    Sessions
+		want        string
+	}{
+		{"local and shared left out", "claude", sessions, "c3"},
+		{"another agent's session", "codex", sessions, ""},
+		{"no sessions", "claude", nil, ""},
+	} {
+		got := strings.Join(a.SessionCommits(ctx, s, tc.sessions, shared, tc.agent, conv), " ")
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
