@@ -9,7 +9,6 @@ import (
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/hookrun"
 )
 
 func linkCommand(env *Env) *cli.Command {
@@ -61,7 +60,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 		return err
 	}
 	hash := hashes[0]
-	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
+	beforeRead(ctx, env, app.ReadDrainWait) // the spooled events and queued commits first
 	s, err := env.openStore(ctx, false)
 	if err != nil {
 		return err
