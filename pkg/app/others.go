@@ -82,10 +82,10 @@ func (a *App) SessionCommits(ctx context.Context, s *Store, sessions Sessions, s
 	return sessions.Commits(a.AgentOf(agent), id, have)
 }
 
-// WithSessionCommits adds to each conversation's commit count the commits
+// withSessionCommits adds to each conversation's commit count the commits
 // git-ai's notes give to its session that git-convo does not link
 // (App.SessionCommits). Without git-ai's refs it reads nothing.
-func (r *Reader) WithSessionCommits(ctx context.Context, list []ConversationSummary) []ConversationSummary {
+func (r *Reader) withSessionCommits(ctx context.Context, list []ConversationSummary) []ConversationSummary {
 	if r.repo == nil || len(list) == 0 {
 		return list
 	}

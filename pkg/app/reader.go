@@ -144,27 +144,27 @@ func (r *Reader) localConversation(ctx context.Context, id string) (*Conversatio
 	return r.store.GetConversation(ctx, id)
 }
 
-// KeepShared keeps the shared notes read for a second merge of the same
+// keepShared keeps the shared notes read for a second merge of the same
 // commits (blame merges links, then lines).
-func (r *Reader) KeepShared() { r.shared.Keep() }
+func (r *Reader) keepShared() { r.shared.Keep() }
 
-// MergeShared adds what shared notes say about hashes to the local links
+// mergeShared adds what shared notes say about hashes to the local links
 // (App.MergeShared, as the MCP tools do), with the local titles.
-func (r *Reader) MergeShared(ctx context.Context, hashes []string, linked map[string][]LinkedConversation) {
+func (r *Reader) mergeShared(ctx context.Context, hashes []string, linked map[string][]LinkedConversation) {
 	r.a.MergeShared(ctx, r.shared, hashes, linked, r.localConversation)
 }
 
-// MergeSharedLines adds shared notes' line attribution in the files names
+// mergeSharedLines adds shared notes' line attribution in the files names
 // (git's names) for commits the local database has none of (blame).
-func (r *Reader) MergeSharedLines(ctx context.Context, hashes, names []string, writers map[string]map[string]map[int]LineWriter, recorded map[string]bool) {
+func (r *Reader) mergeSharedLines(ctx context.Context, hashes, names []string, writers map[string]map[string]map[int]LineWriter, recorded map[string]bool) {
 	if err := r.shared.MergeLineWritersIn(ctx, hashes, names, writers, recorded); err != nil {
 		r.a.Log().Printf("share", "reading shared notes: %v", err)
 	}
 }
 
-// SharedFileStats adds line counts from shared notes for the commits the
+// sharedFileStats adds line counts from shared notes for the commits the
 // local database has none of (stats), so a teammate's share shows.
-func (r *Reader) SharedFileStats(ctx context.Context, hashes []string, local []FileStat) []FileStat {
+func (r *Reader) sharedFileStats(ctx context.Context, hashes []string, local []FileStat) []FileStat {
 	need := without(hashes, local)
 	recs, err := r.shared.ClippedRecords(ctx, need) // only lines the commits added
 	if err != nil {
@@ -208,15 +208,15 @@ func without(hashes []string, local []FileStat) []string {
 	return need
 }
 
-// SharedConversations adds to conversations' list the conversations only
+// sharedConversations adds to conversations' list the conversations only
 // shared notes know (App.SharedConversations).
-func (r *Reader) SharedConversations(ctx context.Context, list []ConversationSummary, f ConversationFilter) []ConversationSummary {
+func (r *Reader) sharedConversations(ctx context.Context, list []ConversationSummary, f ConversationFilter) []ConversationSummary {
 	return r.a.SharedConversations(ctx, r.shared, list, f)
 }
 
-// SharedSearchDocs adds to search's candidates the conversations only
+// sharedSearchDocs adds to search's candidates the conversations only
 // shared notes know (App.SharedSearchDocs); shared says which those are.
-func (r *Reader) SharedSearchDocs(ctx context.Context, docs []SearchDoc, words []string, f ConversationFilter) ([]SearchDoc, map[string]bool) {
+func (r *Reader) sharedSearchDocs(ctx context.Context, docs []SearchDoc, words []string, f ConversationFilter) ([]SearchDoc, map[string]bool) {
 	return r.a.SharedSearchDocs(ctx, r.shared, docs, words, f)
 }
 
@@ -239,4 +239,103 @@ func (r *Reader) Hint() string {
 		return ""
 	}
 	return r.hint
+}
+
+// CommitLinks is the conversations linked to hashes, local and shared
+// (show): with no links database, no SQLite is asked.
+func (r *Reader) CommitLinks(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
+	if err := r.Ready(); err != nil {
+		return nil, err
+	}
+	linked := map[string][]LinkedConversation{}
+	if !r.store.Blank() { // no links database: nothing is linked, and no SQLite is opened to say so
+		var err error
+		if linked, err = r.store.ConversationsForCommits(ctx, hashes); err != nil {
+			return nil, err
+		}
+	}
+	r.mergeShared(ctx, hashes, linked)
+	return linked, nil
+}
+
+// BlameEvidence is what blame knows of its lines' commits, local and shared.
+type BlameEvidence struct {
+	Linked map[string][]LinkedConversation
+	// Writers: commit -> path -> line -> the conversation that wrote it.
+	Writers map[string]map[string]map[int]LineWriter
+	// Recorded: the commits whose lines are known (line evidence in some
+	// file): a line no agent wrote there is a person's, not unknown.
+	Recorded map[string]bool
+}
+
+// BlameEvidence reads the links of hashes, and their line evidence in the
+// blamed file only (paths: its names by link.NormPath; names: as git names
+// them): a commit's other files can hold far more lines than the one
+// blamed. Shared notes add both for the commits the local data lacks.
+func (r *Reader) BlameEvidence(ctx context.Context, hashes, paths, names []string) (BlameEvidence, error) {
+	var ev BlameEvidence
+	if err := r.Ready(); err != nil {
+		return ev, err
+	}
+	linked, err := r.store.ConversationsForCommits(ctx, hashes)
+	if err != nil {
+		return ev, err
+	}
+	writers, recorded, withLines, err := r.store.CommitLineWritersIn(ctx, hashes, paths)
+	if err != nil {
+		return ev, err
+	}
+	r.keepShared() // both merges read the same notes
+	r.mergeShared(ctx, hashes, linked)
+	r.mergeSharedLines(ctx, hashes, names, writers, recorded)
+	// A commit with line evidence in other files only is still one whose
+	// lines are known: human, not unknown, here.
+	for h := range withLines {
+		recorded[h] = true
+	}
+	return BlameEvidence{Linked: linked, Writers: writers, Recorded: recorded}, nil
+}
+
+// FileStats is stats' per-file counts of hashes: the local database's,
+// then shared notes' and other tools' for the commits it lacks; sources
+// counts the commits each other tool gave.
+func (r *Reader) FileStats(ctx context.Context, hashes []string) (stats []FileStat, sources map[string]int, err error) {
+	if err := r.Ready(); err != nil {
+		return nil, nil, err
+	}
+	if stats, err = r.store.CommitFileStats(ctx, hashes); err != nil {
+		return nil, nil, err
+	}
+	stats = r.sharedFileStats(ctx, hashes, stats)
+	stats, sources = r.otherFileStats(ctx, hashes, stats)
+	return stats, sources, nil
+}
+
+// Conversations is conversations' list under f: the local database's,
+// those only shared notes know, and each one's commits with those git-ai's
+// notes give its session (docs/interop.md).
+func (r *Reader) Conversations(ctx context.Context, f ConversationFilter) ([]ConversationSummary, error) {
+	if err := r.Ready(); err != nil {
+		return nil, err
+	}
+	list, err := r.store.ListConversations(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	list = r.sharedConversations(ctx, list, f)
+	return r.withSessionCommits(ctx, list), nil
+}
+
+// SearchDocs is search's candidates for words under f, local and shared;
+// shared says which only shared notes know.
+func (r *Reader) SearchDocs(ctx context.Context, words []string, f ConversationFilter) ([]SearchDoc, map[string]bool, error) {
+	if err := r.Ready(); err != nil {
+		return nil, nil, err
+	}
+	docs, err := r.store.SearchCandidates(ctx, words, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	docs, shared := r.sharedSearchDocs(ctx, docs, words, f)
+	return docs, shared, nil
 }

@@ -109,7 +109,7 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 		return nil, err
 	}
 	if !l.inline {
-		r.MergeShared(ctx, hashes, linked)
+		r.mergeShared(ctx, hashes, linked)
 	} else if len(l.sharedRefs) > 0 {
 		text := make(map[string]string, len(batch))
 		var over []string // notes too long to take inline: read note by note
@@ -123,7 +123,7 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 		r.shared.MergeLinkedText(hashes, text, linked)
 		notes.LocalTitles(ctx, linked, r.localConversation)
 		if over != nil {
-			r.MergeShared(ctx, over, linked) // each note within its own bound
+			r.mergeShared(ctx, over, linked) // each note within its own bound
 		}
 	}
 	return linked, nil

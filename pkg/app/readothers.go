@@ -133,12 +133,12 @@ func otherReader(repo *gitx.Repo, g notes.Git, refs []string) *interop.Reader {
 	return interop.NewReader(repo, g, refs)
 }
 
-// OtherFileStats adds to stats' per-file counts, for commits git-convo
+// otherFileStats adds to stats' per-file counts, for commits git-convo
 // has no line evidence of (local or shared), the lines other tools' notes
 // give an agent: a commit's added lines from one git log --numstat, the
 // agent's of them by the precedence (a trailer counts none: which lines
 // is not known). It returns how many commits each source gave.
-func (r *Reader) OtherFileStats(ctx context.Context, hashes []string, local []FileStat) ([]FileStat, map[string]int) {
+func (r *Reader) otherFileStats(ctx context.Context, hashes []string, local []FileStat) ([]FileStat, map[string]int) {
 	repo, g := r.discovered()
 	or := otherReader(repo, g, interop.Refs(ctx, g))
 	if or.Empty() {

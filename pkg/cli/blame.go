@@ -254,27 +254,12 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	// answers: the commits' messages (trailers), and notes where the refs exist.
 	others := make(chan app.OtherClaims, 1)
 	go func() { others <- rc.OtherClaims(ctx, hashes, seenPath, nil) }()
-	if err := rc.Ready(); err != nil {
-		return err
-	}
-	linked, err := rc.Store().ConversationsForCommits(ctx, hashes)
+	// Evidence for the blamed file only, local and shared.
+	ev, err := rc.BlameEvidence(ctx, hashes, paths, names)
 	if err != nil {
 		return err
 	}
-	// Evidence for the blamed file only: a commit's other files can hold
-	// far more lines than the one blamed.
-	writers, recorded, withLines, err := rc.Store().CommitLineWritersIn(ctx, hashes, paths)
-	if err != nil {
-		return err
-	}
-	rc.KeepShared() // both merges read the same notes
-	rc.MergeShared(ctx, hashes, linked)
-	rc.MergeSharedLines(ctx, hashes, names, writers, recorded)
-	// A commit with line evidence in other files only is still one whose
-	// lines are known (lineAttribution): human, not unknown, here.
-	for h := range withLines {
-		recorded[h] = true
-	}
+	linked, writers, recorded := ev.Linked, ev.Writers, ev.Recorded
 	blankWriters(lines, writers)
 	oc := <-others
 	rc.startPager()

@@ -38,13 +38,10 @@ were opened on it), most recently active first. --all lists every repository's.`
 			}
 			defer rc.Close()
 			f.Limit = c.Int("max-count")
-			list, err := rc.Store().ListConversations(ctx, f)
+			list, err := rc.Conversations(ctx, f) // local, shared, and git-ai's commits of each session
 			if err != nil {
 				return err
 			}
-			list = rc.SharedConversations(ctx, list, f)
-			// git-ai's commits of each conversation's session (docs/interop.md).
-			list = rc.WithSessionCommits(ctx, list)
 			if len(list) > 0 { // nothing to page: no empty pager after the hint
 				rc.startPager()
 				defer rc.stopPager()
@@ -177,11 +174,10 @@ shared in git notes are found by their title, summary and shared first prompt.`,
 				return err
 			}
 			defer rc.Close()
-			docs, err := rc.Store().SearchCandidates(ctx, words, f)
+			docs, shared, err := rc.SearchDocs(ctx, words, f)
 			if err != nil {
 				return err
 			}
-			docs, shared := rc.SharedSearchDocs(ctx, docs, words, f)
 			results := rankSearch(docs, words)
 			if n := c.Int("max-count"); n > 0 && len(results) > n {
 				results = results[:n]

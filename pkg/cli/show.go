@@ -98,16 +98,10 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 			}
 		}
 	}
-	if err := rc.Ready(); err != nil {
+	linked, err := rc.CommitLinks(ctx, hashes)
+	if err != nil {
 		return err
 	}
-	linked := map[string][]app.LinkedConversation{}
-	if !rc.Store().Blank() { // no links database: nothing is linked, and no SQLite is opened to say so
-		if linked, err = rc.Store().ConversationsForCommits(ctx, hashes); err != nil {
-			return err
-		}
-	}
-	rc.MergeShared(ctx, hashes, linked)
 	oc := rc.OtherClaims(ctx, hashes, nil, msgs)
 	rc.startPager()
 	defer rc.stopPager()

@@ -95,12 +95,10 @@ func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) 
 			hashes = append(hashes, c.Hash)
 		}
 	}
-	fileStats, err := rc.Store().CommitFileStats(ctx, hashes)
+	fileStats, sources, err := rc.FileStats(ctx, hashes) // local, shared, other tools'
 	if err != nil {
 		return err
 	}
-	fileStats = rc.SharedFileStats(ctx, hashes, fileStats)
-	fileStats, sources := rc.OtherFileStats(ctx, hashes, fileStats)
 	prefixes := pathPrefixes(repo, paths)
 	out := statsJSON{Commits: len(commits), Pathspecs: paths, Sources: sources}
 	files, authors := map[string]*lineCount{}, map[string]*lineCount{}
