@@ -11,6 +11,9 @@ import (
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
+// What other tools say of commits (docs/interop.md), as blame, show and
+// log print it; app.Reader reads it.
+
 // agentIn is the agent of conversation id among linked ("" unknown).
 func (rc *readContext) agentIn(id string, linked []app.LinkedConversation) string {
 	for _, lc := range linked {

@@ -21,8 +21,9 @@ func readFlags() []cli.Flag {
 	}
 }
 
-// readContext is what a read command works with: the repository, the store,
-// and the terminal (color, pager, JSON).
+// readContext is what a read command works with: the repository, the
+// terminal (color, pager, JSON), and the read's data, which pkg/app's
+// Reader answers.
 type readContext struct {
 	env   *Env
 	repo  *gitx.Repo
