@@ -3,11 +3,13 @@ package app
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/agents/source"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/fetchwatch"
 	"github.com/git-convo/git-convo/pkg/share/notes"
@@ -28,6 +30,28 @@ func (a *App) Hooks() hookrun.Options {
 		DBPath: p, PathErr: err, Now: a.cfg.Now, Getenv: a.cfg.Getenv, Stderr: a.cfg.Stderr, Log: a.Log(), Resolver: repokey.Resolver(),
 		Writer: a.Writer, Agents: a.cfg.Agents, Recorder: a.Recorder, Pulled: a.SquashesAfterPull, Spawn: a.spawn,
 	}
+}
+
+// How long a drain waits for another process's drain: a read waits so
+// that it answers with the queued commits recorded (BeforeRead); a
+// background drain has time.
+const (
+	ReadDrainWait       = hookrun.ReadDrainWait
+	BackgroundDrainWait = hookrun.BackgroundDrainWait
+)
+
+// Capture records one agent hook's payload on stdin, for src (an agent's
+// hook: capture), and replies on stdout as its hooks expect. It never
+// fails the agent (hookrun.Options.Capture).
+func (a *App) Capture(ctx context.Context, src source.Source, event string, stdin io.Reader, stdout io.Writer) {
+	a.Hooks().Capture(ctx, src, event, stdin, stdout)
+}
+
+// RecordHook records what git's hook (post-commit, post-merge,
+// post-rewrite) says of the work tree at dir. It never fails the commit
+// (hookrun.Options.RecordHook).
+func (a *App) RecordHook(ctx context.Context, hook, dir string, stdin io.Reader) {
+	a.Hooks().RecordHook(ctx, hook, dir, stdin)
 }
 
 // spawn starts git-convo in the background (Config.Spawn).

@@ -59,3 +59,65 @@ func (a *App) Sessions(ctx context.Context, dir string) (*gitx.Repo, Sessions) {
 	s, _ := interop.ReadSessions(ctx, repo, notes.Git{Dir: dir})
 	return repo, s
 }
+
+// SessionCommits is the commits git-ai's notes give to the session of
+// conversation id (its agent's, agent, same id) that git-convo does not
+// link already: neither in the local database s nor in shared (the shared
+// notes' links of the conversation). `git convo conversations` counts them,
+// MCP's list_conversation_commits lists them. Without sessions it reads
+// nothing.
+func (a *App) SessionCommits(ctx context.Context, s *Store, sessions Sessions, shared []LinkedConversation, agent, id string) []string {
+	if len(sessions) == 0 {
+		return nil
+	}
+	var have []string
+	if lcs, err := s.CommitsForConversation(ctx, id); err == nil {
+		for _, lc := range lcs {
+			have = append(have, lc.CommitHash)
+		}
+	}
+	for _, lc := range shared {
+		have = append(have, lc.CommitHash)
+	}
+	return sessions.Commits(a.AgentOf(agent), id, have)
+}
+
+// withSessionCommits adds to each conversation's commit count the commits
+// git-ai's notes give to its session that git-convo does not link
+// (App.SessionCommits). Without git-ai's refs it reads nothing.
+func (r *Reader) withSessionCommits(ctx context.Context, list []ConversationSummary) []ConversationSummary {
+	if r.repo == nil || len(list) == 0 {
+		return list
+	}
+	repo, g := r.discovered()
+	sessions, skips := interop.ReadSessions(ctx, repo, g)
+	r.logSkips(skips, nil)
+	if len(sessions) == 0 {
+		return list
+	}
+	var shared map[string][]LinkedConversation
+	if recs, err := r.shared.All(ctx); err == nil {
+		shared = notes.ByConversation(recs)
+	}
+	for i := range list {
+		cs := &list[i]
+		cs.Commits += len(r.a.SessionCommits(ctx, r.Store(), sessions, shared[cs.ID], cs.Agent, cs.ID))
+	}
+	return list
+}
+
+// OtherNotesReport is what doctor reads of other tools' notes: the refs
+// the repository has, and Scan's report of them.
+type OtherNotesReport = interop.Report
+
+// OtherNotesHealth scans other tools' notes in repo as every read would
+// (doctor): the refs, and what the reads skip. No refs: nothing is read.
+func (a *App) OtherNotesHealth(ctx context.Context, repo *gitx.Repo) (refs []string, rep OtherNotesReport, err error) {
+	r := &Reader{a: a, repo: repo}
+	full, g := r.discovered()
+	if refs = interop.Refs(ctx, g); len(refs) == 0 {
+		return nil, rep, nil
+	}
+	rep, err = interop.Scan(ctx, full, g, refs)
+	return refs, rep, err
+}

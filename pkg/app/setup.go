@@ -85,3 +85,23 @@ func (a *App) TeardownSharing(ctx context.Context, repo *gitx.Repo) SharingTornD
 	out.Removed = append(out.Removed, gitAI...)
 	return out
 }
+
+// SetupGitAI adds the fetch of the sharing remote's refs/notes/ai to repo
+// when the remote has it (install), within bound, with no credential
+// prompt; it never fails install (what went wrong is logged). added says
+// the fetch was added, for remote.
+func (a *App) SetupGitAI(ctx context.Context, repo *gitx.Repo, bound time.Duration) (remote string, added bool) {
+	g := NotesGit(repo)
+	s, err := g.Settings(ctx)
+	if err != nil || bound <= 0 {
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	g.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	added, err = interop.SetupGitAI(ctx, g, s.Remote)
+	if err != nil {
+		a.Log().Printf("interop", "git-ai's notes of %s at install: %v", s.Remote, err)
+	}
+	return s.Remote, added
+}

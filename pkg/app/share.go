@@ -162,3 +162,15 @@ func (a *App) WriteGitAI(ctx context.Context, g notes.Git, st *Store, hashes []s
 	}
 	return interop.WriteGitAI(ctx, g, logs)
 }
+
+// SharingOn reports convo.share for repo (a config read error is "off").
+func SharingOn(ctx context.Context, repo *gitx.Repo) bool {
+	s, err := NotesGit(repo).Settings(ctx)
+	return err == nil && s.On
+}
+
+// SharedRefs is the shared notes refs repo holds: this clone's and every
+// remote's fetched ones.
+func SharedRefs(ctx context.Context, repo *gitx.Repo) ([]string, error) {
+	return NotesGit(repo).SharedRefs(ctx)
+}

@@ -6,7 +6,7 @@ package cli
 import (
 	"context"
 
-	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
@@ -27,14 +27,14 @@ func (env *Env) agentSuffix(agent string) string {
 
 // agentOf is the agent of the conversation that wrote a line: from the
 // commit's linked conversations, else from the store.
-func (rc *readContext) agentOf(ctx context.Context, id string, linked []store.LinkedConversation) *string {
+func (rc *readContext) agentOf(ctx context.Context, id string, linked []app.LinkedConversation) *string {
 	for _, lc := range linked {
 		if lc.ConversationID == id {
 			a := rc.env.agentOrDefault(lc.Conv.Agent)
 			return &a
 		}
 	}
-	if c, err := rc.store.GetConversation(ctx, id); err == nil && c != nil {
+	if c, err := rc.Store().GetConversation(ctx, id); err == nil && c != nil {
 		a := rc.env.agentOrDefault(c.Agent)
 		return &a
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/git-convo/git-convo/pkg/app"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
 	"github.com/git-convo/git-convo/pkg/util/platform"
 	"github.com/git-convo/git-convo/pkg/util/term"
@@ -219,6 +218,6 @@ func (env *Env) dbPath() (string, error) { return env.app().DBPath() }
 func (env *Env) log() errlog.Log { return env.app().Log() }
 
 // openStore opens links.sqlite (app.OpenStore).
-func (env *Env) openStore(ctx context.Context, mustExist bool) (*store.Store, error) {
+func (env *Env) openStore(ctx context.Context, mustExist bool) (*app.Store, error) {
 	return env.app().OpenStore(ctx, mustExist)
 }

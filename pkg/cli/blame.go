@@ -8,10 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/attribution/link"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/interop"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
@@ -146,7 +145,7 @@ type blameConvJSON struct {
 	Confidence float64 `json:"confidence"`
 	Status     string  `json:"status"`
 	Agent      string  `json:"agent,omitempty"`
-	Evidence   string  `json:"evidence"` // what the link rests on (store.Link.Evidence)
+	Evidence   string  `json:"evidence"` // what the link rests on (app.Link.Evidence)
 }
 
 type blameLineJSON struct {
@@ -165,16 +164,16 @@ type blameLineJSON struct {
 	Evidence      *string         `json:"evidence"`    // how writtenBy is known: "position" or "text match"; null
 	// Other tools' claims on the line (docs/interop.md), git-convo's among
 	// them, strongest first; absent when git-convo alone speaks.
-	Claims  []interop.Claim `json:"claims,omitempty"`
-	Sources string          `json:"sources,omitempty"` // "2 sources agree", "sources disagree"
-	From    string          `json:"from,omitempty"`    // the answer's source when another tool's: "git-ai's notes"
+	Claims  []app.Claim `json:"claims,omitempty"`
+	Sources string      `json:"sources,omitempty"` // "2 sources agree", "sources disagree"
+	From    string      `json:"from,omitempty"`    // the answer's source when another tool's: "git-ai's notes"
 }
 
 // Attributions of a line.
 const (
-	attrAgent   = "agent"   // an agent's edit wrote this exact line
-	attrHuman   = "human"   // a person wrote it, in a commit an agent contributed to
-	attrUnknown = "unknown" // no evidence either way
+	attrAgent   = app.ClaimAgent   // an agent's edit wrote this exact line
+	attrHuman   = app.ClaimHuman   // a person wrote it, in a commit an agent contributed to
+	attrUnknown = app.ClaimUnknown // no evidence either way
 )
 
 // lineAttribution says who wrote one blamed line: the conversation whose edit
@@ -182,33 +181,23 @@ const (
 // conversation and its lines were examined, but not this line), or nobody
 // we know of (no conversation, or a commit recorded before line evidence:
 // linked by its files only). Text and JSON blame both print this answer.
-func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]store.LineWriter, linked []store.LinkedConversation, recorded map[string]bool) (store.LineWriter, string) {
+func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]app.LineWriter, linked []app.LinkedConversation, recorded map[string]bool) (app.LineWriter, string) {
 	// Line evidence is stored under the normalised path record wrote.
 	if w, ok := writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine]; ok {
 		return w, attrAgent
 	}
 	if len(linked) > 0 && (recorded[l.Commit] || len(writers[l.Commit]) > 0) {
-		return store.LineWriter{}, attrHuman
+		return app.LineWriter{}, attrHuman
 	}
-	return store.LineWriter{}, attrUnknown
-}
-
-// lineEvidence names how a line's writer is known: by position, or by text
-// match (the weaker evidence, as are lines recorded before positions and
-// lines a teammate's note gives).
-func lineEvidence(w store.LineWriter) string {
-	if w.Evidence == store.EvidencePosition {
-		return store.LinkEvidencePosition
-	}
-	return store.LinkEvidenceText
+	return app.LineWriter{}, attrUnknown
 }
 
 // writerFirst orders a commit's conversations with the line's writer first.
-func writerFirst(lcs []store.LinkedConversation, writer string) []store.LinkedConversation {
+func writerFirst(lcs []app.LinkedConversation, writer string) []app.LinkedConversation {
 	if writer == "" || len(lcs) < 2 || lcs[0].ConversationID == writer {
 		return lcs
 	}
-	out := make([]store.LinkedConversation, 0, len(lcs))
+	out := make([]app.LinkedConversation, 0, len(lcs))
 	for _, lc := range lcs {
 		if lc.ConversationID == writer {
 			out = append(out, lc)
@@ -263,35 +252,20 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 	}
 	// Other tools' records (docs/interop.md) are read while the database
 	// answers: the commits' messages (trailers), and notes where the refs exist.
-	others := make(chan otherClaims, 1)
-	go func() { others <- rc.readOtherClaims(ctx, hashes, seenPath) }()
-	if err := rc.ready(); err != nil {
-		return err
-	}
-	linked, err := rc.store.ConversationsForCommits(ctx, hashes)
+	others := make(chan app.OtherClaims, 1)
+	go func() { others <- rc.OtherClaims(ctx, hashes, seenPath, nil) }()
+	// Evidence for the blamed file only, local and shared.
+	ev, err := rc.BlameEvidence(ctx, hashes, paths, names)
 	if err != nil {
 		return err
 	}
-	// Evidence for the blamed file only: a commit's other files can hold
-	// far more lines than the one blamed.
-	writers, recorded, withLines, err := rc.store.CommitLineWritersIn(ctx, hashes, paths)
-	if err != nil {
-		return err
-	}
-	rc.shared.Keep() // both merges read the same notes
-	rc.mergeShared(ctx, hashes, linked)
-	rc.mergeSharedLines(ctx, hashes, names, writers, recorded)
-	// A commit with line evidence in other files only is still one whose
-	// lines are known (lineAttribution): human, not unknown, here.
-	for h := range withLines {
-		recorded[h] = true
-	}
+	linked, writers, recorded := ev.Linked, ev.Writers, ev.Recorded
 	blankWriters(lines, writers)
 	oc := <-others
 	rc.startPager()
 	defer rc.stopPager()
 	if rc.json {
-		prompts := map[store.LineWriter]*string{}
+		prompts := map[app.LineWriter]*string{}
 		for _, l := range lines {
 			w, attr := lineAttribution(l, writers, linked[l.Commit], recorded)
 			obj := blameLineJSON{Line: l.Line, Commit: l.Commit, Conversations: []blameConvJSON{}, Text: l.Text,
@@ -302,17 +276,17 @@ func runBlame(ctx context.Context, env *Env, ra readArgs) error {
 				obj.Agent = rc.agentOf(ctx, id, linked[l.Commit])
 				p, ok := prompts[w]
 				if !ok {
-					if text, _ := rc.store.PromptText(ctx, w.ConversationID, w.GenerationID); text != "" {
+					if text, _ := rc.Store().PromptText(ctx, w.ConversationID, w.GenerationID); text != "" {
 						p = &text
 					}
 					prompts[w] = p
 				}
 				obj.Prompt = p
-				ev := lineEvidence(w)
+				ev := app.LineEvidence(w)
 				obj.Evidence = &ev
 			}
-			if oc.any() {
-				if v, ok := oc.lineVerdict(l, w, attr, linked[l.Commit], rc.agentIn(w.ConversationID, linked[l.Commit])); ok {
+			if oc.Any() {
+				if v, ok := oc.LineVerdict(l, w, attr, linked[l.Commit], rc.agentIn(w.ConversationID, linked[l.Commit])); ok {
 					obj.applyVerdict(v)
 				}
 			}
@@ -387,7 +361,7 @@ func blameHashWidth(ctx context.Context, repo *gitx.Repo, cols blameColumns, has
 	return min(width+1, full), nil
 }
 
-func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.BlameLine, linked map[string][]store.LinkedConversation, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool, oc otherClaims) error {
+func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.BlameLine, linked map[string][]app.LinkedConversation, writers map[string]map[string]map[int]app.LineWriter, recorded map[string]bool, oc app.OtherClaims) error {
 	var summary claimsSummary
 	p := rc.io.Palette()
 	who := func(l gitx.BlameLine) string {
@@ -440,7 +414,7 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 			title := padRight(oneLine(displayTitle(lcs[0].Conv, lcs[0].ConversationID), blameTitleWidth), blameTitleWidth)
 			col = p.Key(lcs[0].ConversationID, title)
 		}
-		if oc.any() {
+		if oc.Any() {
 			col = rc.otherColumn(oc, l, w, attr, lcs, col, &summary)
 		}
 		b.WriteString(col)

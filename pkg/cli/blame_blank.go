@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/attribution/link"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // blankWriters gives blank lines the writer that their position shows, for
@@ -18,12 +18,12 @@ import (
 // one a later edit also wrote, such as a closing brace). A blank line at the
 // edge of an edit, or between an agent's line and a person's or another
 // conversation's, stays the person's. writers is completed in place.
-func blankWriters(lines []gitx.BlameLine, writers map[string]map[string]map[int]store.LineWriter) {
+func blankWriters(lines []gitx.BlameLine, writers map[string]map[string]map[int]app.LineWriter) {
 	// adjacent: b follows a in the same commit's version of the same file.
 	adjacent := func(a, b gitx.BlameLine) bool {
 		return a.Commit == b.Commit && a.Filename == b.Filename && b.OrigLine == a.OrigLine+1 && b.Line == a.Line+1
 	}
-	writer := func(l gitx.BlameLine) (store.LineWriter, bool) {
+	writer := func(l gitx.BlameLine) (app.LineWriter, bool) {
 		w, ok := writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine]
 		return w, ok
 	}
@@ -41,7 +41,7 @@ func blankWriters(lines []gitx.BlameLine, writers map[string]map[string]map[int]
 			// Position evidence records the blank lines an agent wrote where
 			// it wrote them: this guess is for text evidence only.
 			if okA && okB && above.ConversationID == below.ConversationID &&
-				above.Evidence != store.EvidencePosition && below.Evidence != store.EvidencePosition {
+				above.Evidence != app.EvidencePosition && below.Evidence != app.EvidencePosition {
 				for _, l := range lines[i : end+1] {
 					writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine] = above
 				}

@@ -41,7 +41,7 @@ log alone. An --agent no agent answers to is such a problem: the payload is not 
 				fmt.Fprintf(env.Stderr, "git-convo: %s\n", term.Line(err.Error()))
 				return nil
 			}
-			env.hooks().Capture(c.Context, src, c.String("event"), env.Stdin, env.Stdout)
+			env.app().Capture(c.Context, src, c.String("event"), env.Stdin, env.Stdout)
 			return nil
 		},
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-convo/git-convo/pkg/agents/source"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/hookrun"
 )
 
 func conversationCommand(env *Env) *cli.Command {
@@ -31,7 +31,7 @@ transcripts are never shared.`,
 			if c.NArg() != 1 {
 				return usagef("usage: git convo conversation [--json] <id>")
 			}
-			beforeRead(ctx, env, hookrun.ReadDrainWait)
+			beforeRead(ctx, env, app.ReadDrainWait)
 			s, err := env.openStore(ctx, false)
 			if err != nil {
 				return err
@@ -76,8 +76,8 @@ transcripts are never shared.`,
 
 // printTranscript prints a conversation's messages under show --full.
 func (rc *readContext) printTranscript(ctx context.Context, w io.Writer, id string) {
-	conv, _ := rc.store.GetConversation(ctx, id)
-	msgs, meta, err := loadConversation(ctx, rc.env, rc.store, id, conv)
+	conv, _ := rc.Store().GetConversation(ctx, id)
+	msgs, meta, err := loadConversation(ctx, rc.env, rc.Store(), id, conv)
 	if err != nil {
 		fmt.Fprintf(w, "      %s\n\n", rc.io.Palette().Dim("(transcript unavailable: "+term.Line(err.Error())+")"))
 		return

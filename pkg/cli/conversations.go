@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 	"github.com/git-convo/git-convo/pkg/util/term"
 	"github.com/git-convo/git-convo/pkg/util/textmatch"
@@ -38,13 +38,10 @@ were opened on it), most recently active first. --all lists every repository's.`
 			}
 			defer rc.Close()
 			f.Limit = c.Int("max-count")
-			list, err := rc.store.ListConversations(ctx, f)
+			list, err := rc.Conversations(ctx, f) // local, shared, and git-ai's commits of each session
 			if err != nil {
 				return err
 			}
-			list = rc.sharedConversations(ctx, list, f)
-			// git-ai's commits of each conversation's session (docs/interop.md).
-			list = rc.withSessionCommits(ctx, list)
 			if len(list) > 0 { // nothing to page: no empty pager after the hint
 				rc.startPager()
 				defer rc.stopPager()
@@ -68,7 +65,7 @@ were opened on it), most recently active first. --all lists every repository's.`
 			}
 			// A hint for a person only; the read context's own hint (no
 			// database yet) says it already.
-			if len(list) == 0 && !rc.json && env.StderrTTY && rc.hint == "" {
+			if len(list) == 0 && !rc.json && env.StderrTTY && rc.Hint() == "" {
 				fmt.Fprintln(env.Stderr, "No conversations recorded for this repository yet.")
 			}
 			return nil
@@ -78,14 +75,14 @@ were opened on it), most recently active first. --all lists every repository's.`
 
 // openFiltered opens the read context and builds the conversation filter
 // that conversations and search share. The caller closes rc.
-func openFiltered(c *cli.Context, env *Env) (*readContext, store.ConversationFilter, error) {
+func openFiltered(c *cli.Context, env *Env) (*readContext, app.ConversationFilter, error) {
 	rc, err := newReadContext(c.Context, env, c)
 	if err != nil {
-		return nil, store.ConversationFilter{}, err
+		return nil, app.ConversationFilter{}, err
 	}
-	if err := rc.ready(); err != nil {
+	if err := rc.Ready(); err != nil {
 		rc.Close()
-		return nil, store.ConversationFilter{}, err
+		return nil, app.ConversationFilter{}, err
 	}
 	f, err := rc.filter(c)
 	if err != nil {
@@ -96,8 +93,8 @@ func openFiltered(c *cli.Context, env *Env) (*readContext, store.ConversationFil
 }
 
 // filter builds the repository/--since/--file filter shared by conversations and search.
-func (rc *readContext) filter(c *cli.Context) (store.ConversationFilter, error) {
-	var f store.ConversationFilter
+func (rc *readContext) filter(c *cli.Context) (app.ConversationFilter, error) {
+	var f app.ConversationFilter
 	if !c.Bool("all") {
 		repo, err := gitx.Open(c.Context, ".", false)
 		if err != nil {
@@ -142,7 +139,7 @@ type conversationRowJSON struct {
 	Agent       string   `json:"agent,omitempty"`
 }
 
-func conversationRow(c store.Conversation, commits int) conversationRowJSON {
+func conversationRow(c app.Conversation, commits int) conversationRowJSON {
 	files := c.CapturedFiles
 	if files == nil {
 		files = []string{}
@@ -177,11 +174,10 @@ shared in git notes are found by their title, summary and shared first prompt.`,
 				return err
 			}
 			defer rc.Close()
-			docs, err := rc.store.SearchCandidates(ctx, words, f)
+			docs, shared, err := rc.SearchDocs(ctx, words, f)
 			if err != nil {
 				return err
 			}
-			docs, shared := rc.sharedSearchDocs(ctx, docs, words, f)
 			results := rankSearch(docs, words)
 			if n := c.Int("max-count"); n > 0 && len(results) > n {
 				results = results[:n]
@@ -192,14 +188,14 @@ shared in git notes are found by their title, summary and shared first prompt.`,
 }
 
 type searchResult struct {
-	doc     store.SearchDoc
+	doc     app.SearchDoc
 	score   float64
 	excerpt string
 }
 
 // rankSearch orders matches: words in the title weigh most, then the number of
 // occurrences, then recency.
-func rankSearch(docs []store.SearchDoc, words []string) []searchResult {
+func rankSearch(docs []app.SearchDoc, words []string) []searchResult {
 	out := make([]searchResult, 0, len(docs))
 	for _, d := range docs {
 		title := textmatch.Fold(d.Title)
@@ -268,7 +264,7 @@ func printSearch(_ context.Context, rc *readContext, results []searchResult, sha
 			return rc.ioErr(err)
 		}
 	}
-	if len(results) == 0 && !rc.json && rc.env.StderrTTY && rc.hint == "" { // a hint for a person only
+	if len(results) == 0 && !rc.json && rc.env.StderrTTY && rc.Hint() == "" { // a hint for a person only
 		fmt.Fprintln(rc.io.ErrOut, "No conversation matches.")
 	}
 	return nil

@@ -3,30 +3,19 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"path/filepath"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/hooks/templates"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/attribution/link"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/githooks"
 )
 
 // check is one line of doctor's report.
-type check struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
-	Warn   bool   `json:"warning,omitempty"`
-	Detail string `json:"detail"`
-	Fix    string `json:"fix,omitempty"`
-}
+type check = app.Finding
 
 func doctorCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -116,7 +105,7 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		add(check{Name: "repository", OK: true, Warn: true, Detail: "not in a git repository: repository checks skipped"})
 		_, agentMore = doctorAgents(env, nil, nil)
 	} else {
-		checks = append(checks, doctorGitHooks(ctx, repo, exe)...)
+		checks = append(checks, env.app().GitHooksHealth(ctx, repo, exe)...)
 		values, _ := gitx.ConfigRegexp(ctx, repo.TopLevel, `^convo\.`)
 		if _, err := link.ParseConfig(values); err != nil {
 			add(check{Name: "settings", OK: true, Warn: true, Detail: err.Error() + " (the default is used)", Fix: "correct it with git config"})
@@ -127,55 +116,17 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 		hooks, agentMore = doctorAgents(env, repo, values)
 		checks = append(checks, hooks...)
 		checks = append(checks, doctorShare(ctx, env, repo)...)
-		checks = append(checks, doctorInterop(ctx, repo)...)
+		checks = append(checks, doctorInterop(ctx, env, repo)...)
 	}
 
-	dbWritable := false
-	dbPath, err := env.dbPath()
-	if err != nil {
-		add(check{Name: "links db", OK: false, Detail: err.Error(), Fix: "set GIT_CONVO_DB"})
-	} else if s, err := store.Open(ctx, dbPath, store.Options{MustExist: true, Resolver: resolver()}); errors.Is(err, store.ErrNotFound) {
-		// Normal before the first capture or recorded commit: not a failure,
-		// unless the file cannot be created.
-		if c, ok := dbDirCheck(dbPath); !ok {
-			add(c)
-		} else {
-			dbWritable = true // created by the first write
-			add(check{Name: "links db", OK: true, Detail: dbPath + ": nothing recorded yet (created when the first agent turn ends or the first commit is recorded)"})
+	db := env.app().StoreHealth(ctx)
+	for _, c := range db.Findings {
+		if !c.At.IsZero() {
+			c.Detail = doctorAgo(env, c.At)
 		}
-	} else if err != nil {
-		if c, ok := dbDirCheck(dbPath); !ok {
-			add(c) // the cause: its directory cannot be made or written
-		} else {
-			add(openFailure(dbPath, err))
-		}
-	} else {
-		v, _ := s.Version(ctx)
-		counts, _ := s.Counts(ctx)
-		if werr := s.CheckWritable(ctx); werr != nil {
-			add(notWritable(dbPath, werr))
-		} else {
-			dbWritable = true
-			add(check{Name: "links db", OK: true, Detail: fmt.Sprintf("%s (schema %d; %d conversations, %d commits, %d links)",
-				dbPath, v, counts.Conversations, counts.Commits, counts.Links)})
-		}
-		for _, m := range []struct{ key, name, fix string }{
-			{"lastCapture", "last capture", "no agent's hook has run yet: check the agents' hooks above, and restart the agent"},
-			{"lastRecord", "last record", "no commit recorded yet: commit, or run git convo record"},
-		} {
-			at, _ := s.Meta(ctx, m.key)
-			if at == "" {
-				add(check{Name: m.name, OK: true, Warn: true, Detail: "never", Fix: m.fix})
-				continue
-			}
-			detail := at
-			if t, err := time.Parse(time.RFC3339, at); err == nil {
-				detail = doctorAgo(env, t)
-			}
-			add(check{Name: m.name, OK: true, Detail: detail})
-		}
-		s.Close()
+		add(c)
 	}
+	dbWritable := db.Writable
 
 	checks = append(checks, prototypeChecks(ctx, env)...)
 	if sp, err := env.app().Spool(); err == nil {
@@ -185,57 +136,4 @@ func runDoctor(ctx context.Context, env *Env) ([]check, []errlog.Entry) {
 	checks = append(checks, agentMore...)
 	errs, _ := errlog.Tail(env.log().Path, 10)
 	return checks, errs
-}
-
-func doctorGitHooks(ctx context.Context, repo *gitx.Repo, exe string) []check {
-	loc, err := githooks.Locate(ctx, repo.TopLevel)
-	if err != nil {
-		return []check{{Name: "git hooks", OK: false, Detail: err.Error()}}
-	}
-	var out []check
-	sharing := sharingOn(ctx, repo)
-	for _, name := range gitHooks() {
-		if name == "pre-push" && !sharing {
-			continue // installed by `share on` only
-		}
-		path := filepath.Join(loc.Dir, name)
-		if f := loc.ManagerFile(name); f != "" {
-			path = f
-		}
-		st := githooks.Inspect(path)
-		c := check{Name: name, OK: st.Installed && st.Executable && st.BinaryExists, Detail: path}
-		switch {
-		case !st.Installed:
-			c.Fix = "git convo install"
-			c.Detail += ": no git-convo block"
-		case !st.Executable:
-			c.Fix = "chmod +x " + path
-			c.Detail += ": not executable, git will not run it"
-		case !st.BinaryExists:
-			c.Fix = "reinstall git-convo, then git convo install (the hook names " + st.Binary + ")"
-			c.Detail += ": the binary it names is gone"
-		case st.Block == mustRender(name, st.Named, st.Queue) && !samePath(st.Named, exe):
-			c.Warn = true
-			c.Fix = "git convo install (to run " + exe + "), or leave it if " + st.Named + " is the git-convo you want"
-			c.Detail += ": it names " + st.Named + ", not this git-convo (" + exe + ")"
-			if st.Binary != st.Named {
-				c.Detail += "; " + st.Named + " is gone, so " + st.Binary + " (on PATH) runs"
-			}
-		case st.Block != mustRender(name, st.Named, st.Queue):
-			c.Warn = true
-			c.Fix = "git convo install (upgrades the block)"
-			c.Detail += ": an older block version"
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// mustRender is the current block for hook naming bin and queue ("" on error).
-func mustRender(hook, bin, queue string) string {
-	b, err := templates.Render(hook, bin, queue)
-	if err != nil {
-		return ""
-	}
-	return b
 }

@@ -7,20 +7,17 @@ import (
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/interop"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
 // doctorInterop reports other tools' notes (docs/interop.md): how many
 // each ref holds, and the notes or records every read skips, with the
 // first reasons. Nothing when the repository has none of the refs.
-func doctorInterop(ctx context.Context, repo *gitx.Repo) []check {
-	full, g := discovered(repo)
-	refs := interop.Refs(ctx, g)
+func doctorInterop(ctx context.Context, env *Env, repo *gitx.Repo) []check {
+	refs, rep, err := env.app().OtherNotesHealth(ctx, repo)
 	if len(refs) == 0 {
 		return nil
 	}
-	rep, err := interop.Scan(ctx, full, g, refs)
 	if err != nil {
 		return []check{{Name: "other tools' notes", OK: true, Warn: true, Detail: "cannot read them: " + term.Line(err.Error())}}
 	}

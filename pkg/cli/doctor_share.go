@@ -8,7 +8,6 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
@@ -28,7 +27,7 @@ func doctorShare(ctx context.Context, env *Env, repo *gitx.Repo) []check {
 		}
 		return append([]check{c}, bounds...)
 	}
-	on := check{Name: "sharing", OK: true, Detail: fmt.Sprintf("on, to %s; %d note(s) on %s", h.Remote, h.Notes, notes.Ref)}
+	on := check{Name: "sharing", OK: true, Detail: fmt.Sprintf("on, to %s; %d note(s) on %s", h.Remote, h.Notes, app.NotesRef)}
 	if h.Prompts {
 		on.Detail += "; with first prompts"
 	}
@@ -79,7 +78,7 @@ func doctorStillShared(ctx context.Context, env *Env, repo *gitx.Repo) []check {
 	c := check{Name: "forgotten, still shared", OK: true, Warn: true,
 		Detail: fmt.Sprintf("shared notes still name %d conversation(s) this database no longer has (forget is local), on %d commit(s) it recorded: %s%s; %d of those notes are this clone's",
 			len(st.Conversations), len(st.Commits), strings.Join(short, " "), more, len(st.Own)),
-		Fix: "to withdraw this clone's: git notes --ref=" + notes.Ref + " remove <commit>..., then git convo push; a teammate's note is theirs to withdraw (git convo unlink in their clone)"}
+		Fix: "to withdraw this clone's: git notes --ref=" + app.NotesRef + " remove <commit>..., then git convo push; a teammate's note is theirs to withdraw (git convo unlink in their clone)"}
 	return []check{c}
 }
 
@@ -91,8 +90,8 @@ func doctorNoteBounds(o app.NoteBounds) []check {
 	}
 	return []check{{Name: "shared notes", OK: true, Warn: true,
 		Detail: fmt.Sprintf("skipped by every read: %d note(s) over %d MiB, never decoded; %d record(s) past the first %d of %d note(s)",
-			o.TooLarge, notes.MaxNoteBytes>>20, o.RecordsSkipped, notes.MaxNoteRecords, o.TooMany),
-		Fix: "a teammate's clone wrote them, or someone pushed them on purpose: git notes --ref=" + notes.Ref + " list shows the notes; git log " + notes.Ref + " who pushed them"}}
+			o.TooLarge, app.MaxNoteBytes>>20, o.RecordsSkipped, app.MaxNoteRecords, o.TooMany),
+		Fix: "a teammate's clone wrote them, or someone pushed them on purpose: git notes --ref=" + app.NotesRef + " list shows the notes; git log " + app.NotesRef + " who pushed them"}}
 }
 
 // doctorAgo is "3 minutes ago (2026-11-23T04:01:00Z)".

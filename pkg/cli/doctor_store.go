@@ -2,47 +2,15 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/app"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/errlog"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
-
-// openFailure is doctor's check for a links database that does not open:
-// one piece of advice per cause, the same the error itself gives.
-func openFailure(dbPath string, err error) check {
-	fix := "move the file aside; git-convo starts a new one (links in the old file are not lost: keep it)"
-	switch {
-	case errors.Is(err, store.ErrNotFound) || os.IsNotExist(err):
-		fix = "nothing recorded yet: work with Cursor's agent and commit"
-	case errors.Is(err, store.ErrTooNew):
-		fix = "upgrade git-convo: a newer version wrote this file (keep it; an older git-convo never changes it)"
-	case store.IsReadOnly(err) || store.IsTransient(err) && !errors.Is(err, store.ErrCorrupt):
-		fix = writeFix(dbPath, "make links.sqlite, its -wal and -shm files and their directory writable")
-	}
-	return check{Name: "links db", OK: false, Detail: err.Error(), Fix: fix}
-}
-
-// notWritable is doctor's check for a database that opens but refuses
-// writes: what sends every hook event to the spool.
-func notWritable(dbPath string, err error) check {
-	return check{Name: "links db", OK: false, Detail: fmt.Sprintf("%s opens but cannot be written: %v", dbPath, err),
-		Fix: writeFix(dbPath, "make links.sqlite, its -wal and -shm files and their directory writable")}
-}
-
-func writeFix(dbPath, fallback string) string {
-	if cause, fix := store.WriteFix(dbPath); fix != "" {
-		return fix + " (" + cause + ")"
-	}
-	return fallback
-}
 
 // spoolStale is how long spooled events may wait before doctor calls it a
 // problem: an agent's turn ends, a commit is recorded or a command reads
@@ -116,14 +84,4 @@ func replaySpool(ctx context.Context, env *Env) error {
 		fmt.Fprintf(env.Stdout, "see why in %s\n", strings.TrimSpace(env.log().Path))
 	}
 	return nil
-}
-
-// samePath reports whether a and b name the same file (symlinks resolved).
-func samePath(a, b string) bool {
-	if a == b {
-		return true
-	}
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
 }

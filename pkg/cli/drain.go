@@ -3,12 +3,7 @@ package cli
 import (
 	"context"
 	"time"
-
-	"github.com/git-convo/git-convo/pkg/write/hookrun"
 )
-
-// hooks is what git-convo's hooks run in, for this environment (app.Hooks).
-func (env *Env) hooks() hookrun.Options { return env.app().Hooks() }
 
 // beforeRead is the work to do before a read command answers (app.BeforeRead,
 // for the current directory's repository); wait bounds how long it waits for
@@ -16,6 +11,3 @@ func (env *Env) hooks() hookrun.Options { return env.app().Hooks() }
 func beforeRead(ctx context.Context, env *Env, wait time.Duration) {
 	env.app().BeforeRead(ctx, ".", wait)
 }
-
-// queueDir is the queue beside this environment's links database.
-func (env *Env) queueDir() (string, error) { return env.app().QueueDir() }

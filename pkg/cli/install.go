@@ -3,21 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/agents/source"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/write/githooks"
-	"github.com/git-convo/git-convo/pkg/write/queue"
 )
-
-// gitHooks are the git hooks git-convo installs.
-func gitHooks() []string { return templates.Hooks() }
 
 func installCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -85,76 +77,20 @@ config makes every repository use; without it install refuses and says so.`,
 }
 
 func installGitHooks(ctx context.Context, env *Env, repo *gitx.Repo, force, shared bool) error {
-	loc, err := githooks.Locate(ctx, repo.TopLevel)
-	if err != nil {
-		return err
-	}
-	if loc.Manager != "" && !force {
-		return fmt.Errorf("%s", loc.Advice())
-	}
-	if err := sharedHooksCheck(loc, shared, "install"); err != nil {
-		return err
-	}
-	if loc.InWorkTree && loc.Manager == "" && !force {
-		return fmt.Errorf("the hooks directory %s (core.hooksPath) is inside the work tree, so its files are usually committed "+
-			"and shared with your team; git-convo's block names this machine's binary and queue, which do not belong there. "+
-			"Run `git convo install --force` to write it anyway, and do not commit it", loc.Dir)
-	}
-	// The commit hooks append to the queue with the shell alone: its
-	// directory must exist, and its path goes into the block.
-	qdir, err := env.queueDir()
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(qdir, 0o700); err != nil {
-		return fmt.Errorf("creating the commit queue: %w", err)
-	}
-	sharing := sharingOn(ctx, repo)
-	for _, name := range gitHooks() {
-		path := filepath.Join(loc.Dir, name)
-		if loc.ManagerFile(name) != "" {
-			path = loc.ManagerFile(name)
-		}
-		if name == "pre-push" && !sharing {
-			// A push in a repository that does not share starts nothing:
-			// the block comes with `share on` (an older install's goes).
-			if res, err := githooks.UninstallFile(path); err == nil && !strings.HasPrefix(res, "not present") {
-				fmt.Fprintf(env.Stdout, "%s: %s (sharing is off)\n", path, res)
-			}
-			continue
-		}
-		block, err := templates.Render(name, env.Executable, filepath.Join(qdir, queue.FileName))
-		if err != nil {
-			return err
-		}
-		res, err := githooks.InstallFile(path, block)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		fmt.Fprintf(env.Stdout, "%s: %s\n", path, res)
-	}
-	return nil
+	done, err := env.app().InstallGitHooks(ctx, repo, env.Executable, force, shared)
+	printHooksWritten(env, done)
+	return err
 }
 
-// sharingOn reports convo.share for this repository (a config read error is
-// "off": the pre-push block then waits for `share on`).
-func sharingOn(ctx context.Context, repo *gitx.Repo) bool {
-	s, err := notesGit(repo).Settings(ctx)
-	return err == nil && s.On
-}
-
-// sharedHooksCheck refuses to touch hooks every repository shares (a
-// core.hooksPath in the global or system config) unless asked to.
-func sharedHooksCheck(loc githooks.Location, shared bool, verb string) error {
-	if !loc.Shared() || shared {
-		return nil
+// printHooksWritten says what install or uninstall did to each hook file.
+func printHooksWritten(env *Env, done []app.HookWritten) {
+	for _, h := range done {
+		if h.SharingOff {
+			fmt.Fprintf(env.Stdout, "%s: %s (sharing is off)\n", h.Path, h.Result)
+		} else {
+			fmt.Fprintf(env.Stdout, "%s: %s\n", h.Path, h.Result)
+		}
 	}
-	what := "adds git-convo to"
-	if verb == "uninstall" {
-		what = "removes git-convo from"
-	}
-	return fmt.Errorf("the hooks directory %s is shared: core.hooksPath is set in your %s git config, so every repository "+
-		"uses it and %s %s every one of them. Run `git convo %s --shared` if that is what you want", loc.Dir, loc.Scope, verb, what, verb)
 }
 
 func uninstallCommand(env *Env) *cli.Command {
@@ -184,23 +120,10 @@ links.sqlite (see "git convo forget") and the notes, which are your team's too.`
 			if err != nil {
 				return err
 			}
-			loc, err := githooks.Locate(ctx, repo.TopLevel)
+			done, err := env.app().UninstallGitHooks(ctx, repo, c.Bool("shared"))
+			printHooksWritten(env, done)
 			if err != nil {
 				return err
-			}
-			if err := sharedHooksCheck(loc, c.Bool("shared"), "uninstall"); err != nil {
-				return err
-			}
-			for _, name := range gitHooks() {
-				path := filepath.Join(loc.Dir, name)
-				if loc.ManagerFile(name) != "" {
-					path = loc.ManagerFile(name)
-				}
-				res, err := githooks.UninstallFile(path)
-				if err != nil {
-					return fmt.Errorf("%s: %w", path, err)
-				}
-				fmt.Fprintf(env.Stdout, "%s: %s\n", path, res)
 			}
 			teardownSharing(ctx, env, repo)
 			if err := uninstallAgentHooks(env, repo, c); err != nil {

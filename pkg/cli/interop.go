@@ -1,127 +1,21 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/git-convo/git-convo/pkg/attribution/link"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/interop"
-	"github.com/git-convo/git-convo/pkg/share/notes"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
-// otherClaims is what other tools say of the commits a read command
-// shows (docs/interop.md): their notes' claims on lines, and the agents
-// commit trailers name.
-type otherClaims struct {
-	lines  interop.Lines
-	commit map[string][]interop.Claim // trailers: about the commit
-}
-
-// readOtherClaims reads other tools' notes on hashes (paths: only those
-// files' lines; nil: all) and the trailers of their messages. With none of
-// the refs it costs the ref lookup and, per commit, the in-process read of
-// its message. Notes it skips go to the log (doctor counts them).
-func (rc *readContext) readOtherClaims(ctx context.Context, hashes []string, paths map[string]bool) otherClaims {
-	return rc.readOtherClaimsKnowing(ctx, hashes, paths, nil)
-}
-
-// readOtherClaimsKnowing is readOtherClaims for a caller that has read
-// some of the commits' messages (msgs: hash -> gitx.Commit.Message).
-func (rc *readContext) readOtherClaimsKnowing(ctx context.Context, hashes []string, paths map[string]bool, msgs map[string]string) otherClaims {
-	repo, g := rc.discovered()
-	var want func(string) bool
-	if paths != nil {
-		want = func(p string) bool { return paths[link.NormPath(p)] }
-	}
-	said, skips := interop.ReadCommitsKnowing(ctx, repo, g, hashes, msgs, want, nil)
-	for _, s := range skips {
-		rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
-	}
-	oc := otherClaims{lines: said.Lines, commit: said.Commit}
-	rc.knownConversations(ctx, &oc)
-	return oc
-}
-
-// otherReader reads refs (nil when there are none: nothing to read).
-func (rc *readContext) otherReader(repo *gitx.Repo, g notes.Git, refs []string) *interop.Reader {
-	if len(refs) == 0 {
-		return nil
-	}
-	return interop.NewReader(repo, g, refs)
-}
-
-// readOtherNotes is the notes' part of readOtherClaims (r nil: none).
-func (rc *readContext) readOtherNotes(ctx context.Context, r *interop.Reader, hashes []string, want func(string) bool) otherClaims {
-	oc := otherClaims{commit: map[string][]interop.Claim{}}
-	if r.Empty() {
-		return oc
-	}
-	lines, skips, err := r.Read(ctx, hashes, want)
-	rc.logSkips(skips, err)
-	oc.lines = lines
-	return oc
-}
-
-// logSkips sends to the log (doctor counts them) the notes a read of
-// other tools' notes skipped, and its error.
-func (rc *readContext) logSkips(skips []interop.Skip, err error) {
-	if err != nil {
-		rc.env.log().Printf("interop", "reading other tools' notes: %v", err)
-	}
-	for _, s := range skips {
-		rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
-	}
-}
-
-// discovered is repo with its git dirs, which the in-process readers need
-// (found from files when repo was made without them), and its notes.Git.
-func discovered(repo *gitx.Repo) (*gitx.Repo, notes.Git) {
-	g := notesGit(repo)
-	if repo.CommonDir == "" {
-		if r, ok := gitx.Discover(g.Dir, gitx.Getenv(g.Env)); ok {
-			return r, g
-		}
-	}
-	return repo, g
-}
-
-// knownConversations names git-convo's conversation on a claim whose agent
-// and session are one git-convo knows (git-ai's agent_id: same tool, same
-// id): it is that conversation, not a second one.
-func (rc *readContext) knownConversations(ctx context.Context, oc *otherClaims) {
-	if rc.ready() != nil || rc.store == nil {
-		return
-	}
-	interop.Said{Lines: oc.lines, Commit: oc.commit}.Name(interop.KnownIn(ctx, rc.store, rc.env.Agents.Default()))
-}
-
-// conversationResolver names, on a claim, git-convo's conversation with
-// the claim's agent and session (nil when the store cannot tell).
-func (rc *readContext) conversationResolver(ctx context.Context) func(c *interop.Claim) {
-	if rc.ready() != nil || rc.store == nil {
-		return nil
-	}
-	known := interop.KnownIn(ctx, rc.store, rc.env.Agents.Default())
-	return func(c *interop.Claim) {
-		if c.Session != "" && c.Tool != "" && c.Conversation == "" {
-			c.Conversation = known(c.Tool, c.Session)
-		}
-	}
-}
-
-// any reports whether other tools said anything of these commits.
-func (oc otherClaims) any() bool { return len(oc.lines) > 0 || len(oc.commit) > 0 }
+// What other tools say of commits (docs/interop.md), as blame, show and
+// log print it; app.Reader reads it.
 
 // agentIn is the agent of conversation id among linked ("" unknown).
-func (rc *readContext) agentIn(id string, linked []store.LinkedConversation) string {
+func (rc *readContext) agentIn(id string, linked []app.LinkedConversation) string {
 	for _, lc := range linked {
 		if lc.ConversationID == id {
 			return rc.env.agentOrDefault(lc.Conv.Agent)
@@ -133,20 +27,20 @@ func (rc *readContext) agentIn(id string, linked []store.LinkedConversation) str
 // applyVerdict makes another tool's strongest claim the line's answer in
 // blame's JSON, where git-convo had no agent edit for the line; every
 // claim is carried, with its source.
-func (obj *blameLineJSON) applyVerdict(v interop.Verdict) {
+func (obj *blameLineJSON) applyVerdict(v app.Verdict) {
 	obj.Claims, obj.Sources = v.Claims, v.Phrase()
 	b := v.Best
-	if b.Commit && b.Source != interop.SourceGitConvo && obj.Attribution == attrUnknown {
+	if b.Commit && b.Source != app.SourceGitConvo && obj.Attribution == attrUnknown {
 		obj.From = b.From // the commit names an agent; which lines, nobody knows
 	}
-	if b.Source == interop.SourceGitConvo || b.Commit || b.Attribution == interop.Unknown || obj.Attribution == attrAgent {
+	if b.Source == app.SourceGitConvo || b.Commit || b.Attribution == app.ClaimUnknown || obj.Attribution == attrAgent {
 		return
 	}
 	obj.Attribution, obj.From = b.Attribution, b.From
 	ev := b.Evidence
 	obj.Evidence = &ev
 	obj.WrittenBy, obj.Agent, obj.Prompt = nil, nil, nil
-	if b.Attribution == interop.Agent {
+	if b.Attribution == app.ClaimAgent {
 		tool := b.Tool
 		obj.Agent = &tool
 		if b.Conversation != "" {
@@ -156,51 +50,22 @@ func (obj *blameLineJSON) applyVerdict(v interop.Verdict) {
 	}
 }
 
-// lineVerdict is the answer for one blamed line from every source:
-// git-convo's own (w, attr) and the others'. ok is false when only
-// git-convo speaks (its answer stands as it is).
-func (oc otherClaims) lineVerdict(l gitx.BlameLine, w store.LineWriter, attr string, linked []store.LinkedConversation, agent string) (interop.Verdict, bool) {
-	others := append([]interop.Claim(nil), oc.lines[l.Commit][l.Filename][l.OrigLine]...)
-	if p := link.NormPath(l.Filename); p != l.Filename {
-		others = append(others, oc.lines[l.Commit][p][l.OrigLine]...)
-	}
-	others = append(others, oc.commit[l.Commit]...)
-	if len(others) == 0 {
-		return interop.Verdict{}, false
-	}
-	own := interop.Claim{Source: interop.SourceGitConvo, From: "git-convo"}
-	switch {
-	case attr == attrAgent:
-		own.Rank, own.Attribution, own.Evidence = interop.RankEdit, interop.Agent, lineEvidence(w)
-		own.Tool, own.Conversation, own.Session = agent, w.ConversationID, w.ConversationID
-	case attr == attrHuman:
-		own.Rank, own.Attribution, own.Evidence = interop.RankOverlap, interop.Human, "no agent edit matched the line"
-	case len(linked) > 0:
-		own.Rank, own.Attribution, own.Evidence, own.Commit = interop.RankOverlap, interop.Unknown, linked[0].Evidence(), true
-		own.Conversation = linked[0].ConversationID
-	}
-	if own.Attribution != "" {
-		others = append([]interop.Claim{own}, others...)
-	}
-	return interop.Decide(others)
-}
-
 // claimLabel is the blame column for a claim of another tool: its agent
 // (or person) and where it comes from, "claude (git-ai)".
-func claimLabel(c interop.Claim) string {
+func claimLabel(c app.Claim) string {
 	who := c.Tool
 	switch {
-	case c.Attribution == interop.Human && c.Person != "":
+	case c.Attribution == app.ClaimHuman && c.Person != "":
 		who = c.Person
 		if name, _, ok := strings.Cut(who, " <"); ok {
 			who = name
 		}
-	case c.Attribution == interop.Human:
+	case c.Attribution == app.ClaimHuman:
 		who = "(by hand)"
 	case who == "":
 		who = "an agent"
 	}
-	src := map[string]string{interop.SourceGitAI: "git-ai", interop.SourceAgentTrace: "trace", interop.SourceTrailer: "trailer"}[c.Source]
+	src := map[string]string{app.SourceGitAI: "git-ai", app.SourceAgentTrace: "trace", app.SourceTrailer: "trailer"}[c.Source]
 	if c.Commit {
 		who += "?" // the commit names the agent, not which lines it wrote
 	}
@@ -216,12 +81,12 @@ type claimsSummary struct {
 	any     bool
 }
 
-func (s *claimsSummary) add(line int, v interop.Verdict) {
+func (s *claimsSummary) add(line int, v app.Verdict) {
 	if s.from == nil {
 		s.from, s.phrases = map[string]int{}, map[string][]int{}
 	}
 	s.any = true
-	if v.Best.Source != interop.SourceGitConvo {
+	if v.Best.Source != app.SourceGitConvo {
 		s.from[v.Best.From]++
 	}
 	if p := v.Phrase(); p != "" {
@@ -280,14 +145,14 @@ func lineList(ns []int) string {
 // otherColumn is blame's column for a line other tools spoke of: the
 // strongest claim's, when it is another tool's and git-convo had no agent
 // edit for the line (col: git-convo's own column otherwise).
-func (rc *readContext) otherColumn(oc otherClaims, l gitx.BlameLine, w store.LineWriter, attr string, lcs []store.LinkedConversation, col string, summary *claimsSummary) string {
-	v, ok := oc.lineVerdict(l, w, attr, lcs, rc.agentIn(w.ConversationID, lcs))
+func (rc *readContext) otherColumn(oc app.OtherClaims, l gitx.BlameLine, w app.LineWriter, attr string, lcs []app.LinkedConversation, col string, summary *claimsSummary) string {
+	v, ok := oc.LineVerdict(l, w, attr, lcs, rc.agentIn(w.ConversationID, lcs))
 	if !ok {
 		return col
 	}
 	summary.add(l.Line, v)
 	b := v.Best
-	if b.Source == interop.SourceGitConvo || attr == attrAgent || b.Attribution == interop.Unknown || b.Commit && len(lcs) > 0 {
+	if b.Source == app.SourceGitConvo || attr == attrAgent || b.Attribution == app.ClaimUnknown || b.Commit && len(lcs) > 0 {
 		return col
 	}
 	p := rc.io.Palette()
@@ -301,23 +166,15 @@ func (rc *readContext) otherColumn(oc otherClaims, l gitx.BlameLine, w store.Lin
 		return p.Key(b.Conversation, padRight(oneLine(title, blameTitleWidth), blameTitleWidth))
 	}
 	label := padRight(oneLine(term.Line(claimLabel(b)), blameTitleWidth), blameTitleWidth) // another tool's names: outside text
-	if b.Attribution == interop.Human {
+	if b.Attribution == app.ClaimHuman {
 		return p.Dim(label)
 	}
 	return p.Key(b.Source+"\x00"+b.Tool+"\x00"+b.Session, label)
 }
 
-// otherTool is one writer another tool names in a commit.
-type otherTool = interop.Writer
-
-// ofCommit lists what other tools say of commit h, per writer.
-func (oc otherClaims) ofCommit(h string) []otherTool {
-	return interop.Writers(oc.lines[h], oc.commit[h])
-}
-
 // printOtherTools prints what other tools say of a commit, under show's
 // conversations: each writer, its lines, and where it comes from.
-func (rc *readContext) printOtherTools(tools []otherTool) {
+func (rc *readContext) printOtherTools(tools []app.OtherWriter) {
 	if len(tools) == 0 {
 		return
 	}
@@ -327,11 +184,11 @@ func (rc *readContext) printOtherTools(tools []otherTool) {
 	for _, t := range tools {
 		who := t.Tool
 		switch {
-		case t.Attribution == interop.Human && t.Person != "":
+		case t.Attribution == app.ClaimHuman && t.Person != "":
 			who = t.Person + ", a person"
-		case t.Attribution == interop.Human:
+		case t.Attribution == app.ClaimHuman:
 			who = "a person"
-		case t.Attribution == interop.Unknown:
+		case t.Attribution == app.ClaimUnknown:
 			who = "someone (" + t.Tool + ")"
 		}
 		if t.Model != "" {
@@ -352,11 +209,11 @@ func (rc *readContext) printOtherTools(tools []otherTool) {
 }
 
 // printLogOthers is log's line per writer other tools name in a commit.
-func (rc *readContext) printLogOthers(tools []otherTool) {
+func (rc *readContext) printLogOthers(tools []app.OtherWriter) {
 	p := rc.io.Palette()
 	for _, t := range tools {
 		who := t.Tool
-		if t.Attribution == interop.Human {
+		if t.Attribution == app.ClaimHuman {
 			who = "a person"
 			if t.Person != "" {
 				who = t.Person
@@ -372,130 +229,4 @@ func (rc *readContext) printLogOthers(tools []otherTool) {
 		rc.io.Out.WriteString("        " + p.Key(t.Source+t.Tool+t.Session+t.Person, "○") + " " + term.Line(who) + " " +
 			p.Dim("("+lines+", from "+term.Line(t.From)+")") + "\n")
 	}
-}
-
-// setupGitAI adds the fetch of the sharing remote's refs/notes/ai when the
-// remote has it (install): bounded, with no credential prompt, never
-// failing install.
-func setupGitAI(ctx context.Context, env *Env, g notes.Git, bound time.Duration) {
-	s, err := g.Settings(ctx)
-	if err != nil || bound <= 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, bound)
-	defer cancel()
-	g.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
-	added, err := interop.SetupGitAI(ctx, g, s.Remote)
-	if err != nil {
-		env.log().Printf("interop", "git-ai's notes of %s at install: %v", s.Remote, err)
-	}
-	if added {
-		fmt.Fprintf(env.Stdout, "%s has git-ai's notes (refs/notes/ai): git fetch brings them, read-only, for blame, show, log, stats and pr\n", term.Line(s.Remote))
-	}
-}
-
-// otherFileStats adds to stats' per-file counts, for commits git-convo
-// has no line evidence of (local or shared), the lines other tools' notes
-// give an agent: a commit's added lines from one git log --numstat, the
-// agent's of them by the precedence (a trailer counts none: which lines
-// is not known). It returns how many commits each source gave.
-func (rc *readContext) otherFileStats(ctx context.Context, hashes []string, local []store.FileStat) ([]store.FileStat, map[string]int) {
-	repo, g := discovered(rc.repo)
-	r := rc.otherReader(repo, g, interop.Refs(ctx, g))
-	if r.Empty() {
-		return local, nil
-	}
-	have := map[string]bool{}
-	for _, fs := range local {
-		have[fs.CommitHash] = true
-	}
-	var need []string
-	for _, h := range hashes {
-		if !have[h] {
-			need = append(need, h)
-		}
-	}
-	oc := rc.readOtherNotes(ctx, r, need, nil)
-	if len(oc.lines) == 0 {
-		return local, nil
-	}
-	var noted []string
-	for _, h := range need {
-		if oc.lines[h] != nil {
-			noted = append(noted, h)
-		}
-	}
-	args := append([]string{"-c", "log.showSignature=false", "log", "--no-walk=unsorted", "--no-renames", "--numstat", "-z", "--format=%x01%H"}, noted...)
-	out, err := gitx.Command(ctx, g.Dir, g.Env, args...).Output()
-	if err != nil {
-		rc.env.log().Printf("interop", "counting the lines of commits git-ai noted: %v", err)
-		return local, nil
-	}
-	sources := map[string]int{}
-	for chunk := range strings.SplitSeq(string(out), "\x01") {
-		h, rest, ok := strings.Cut(chunk, "\x00")
-		if !ok || oc.lines[h] == nil {
-			continue
-		}
-		from := map[string]bool{}
-		for entry := range strings.SplitSeq(strings.TrimPrefix(rest, "\n"), "\x00") {
-			f := strings.SplitN(entry, "\t", 3)
-			if len(f) != 3 {
-				continue
-			}
-			added, err := strconv.Atoi(f[0])
-			if err != nil || added == 0 { // "-": a binary file
-				continue
-			}
-			fs := store.FileStat{CommitHash: h, Path: f[2], Added: added}
-			for _, cs := range oc.lines[h][f[2]] {
-				if v, ok := interop.Decide(cs); ok && v.Best.Attribution == interop.Agent && !v.Best.Commit {
-					fs.Agent++
-					from[v.Best.From] = true
-				}
-			}
-			fs.Agent = min(fs.Agent, fs.Added)
-			local = append(local, fs)
-		}
-		for f := range from {
-			sources[f]++
-		}
-	}
-	return local, sources
-}
-
-// withSessionCommits adds to each conversation's commit count the commits
-// git-ai's notes give to its session (same agent, same id) that git-convo
-// does not link, as list_conversation_commits lists them. Without
-// git-ai's refs it reads nothing.
-func (rc *readContext) withSessionCommits(ctx context.Context, list []store.ConversationSummary) []store.ConversationSummary {
-	if rc.repo == nil || len(list) == 0 {
-		return list
-	}
-	repo, g := discovered(rc.repo)
-	sessions, skips := interop.ReadSessions(ctx, repo, g)
-	for _, s := range skips {
-		rc.env.log().Printf("interop", "skipped: %s", term.Line(s.Error()))
-	}
-	if len(sessions) == 0 {
-		return list
-	}
-	var shared map[string][]store.LinkedConversation
-	if recs, err := rc.shared.All(ctx); err == nil {
-		shared = notes.ByConversation(recs)
-	}
-	for i := range list {
-		cs := &list[i]
-		var have []string
-		if lcs, err := rc.store.CommitsForConversation(ctx, cs.ID); err == nil {
-			for _, lc := range lcs {
-				have = append(have, lc.CommitHash)
-			}
-		}
-		for _, lc := range shared[cs.ID] {
-			have = append(have, lc.CommitHash)
-		}
-		cs.Commits += len(sessions.Commits(rc.env.agentOrDefault(cs.Agent), cs.ID, have))
-	}
-	return list
 }

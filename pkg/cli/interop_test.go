@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-convo/git-convo/pkg/agents/cursor/cursortest"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
 	"github.com/git-convo/git-convo/pkg/share/interop/gitai"
 )
@@ -177,7 +178,7 @@ func TestShowOtherTools(t *testing.T) {
 		}
 	}
 	var obj struct {
-		OtherTools []otherTool `json:"otherTools"`
+		OtherTools []app.OtherWriter `json:"otherTools"`
 	}
 	if err := json.Unmarshal([]byte(sb.convo(repo, "show", "--json", c1)), &obj); err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestShowOtherTools(t *testing.T) {
 		}
 	}
 	var lj struct {
-		OtherTools []otherTool `json:"otherTools"`
+		OtherTools []app.OtherWriter `json:"otherTools"`
 	}
 	first, _, _ := strings.Cut(sb.convo(repo, "log", "--json", "-n", "1"), "\n")
 	if err := json.Unmarshal([]byte(first), &lj); err != nil || len(lj.OtherTools) != 3 || !lj.OtherTools[2].Commit || lj.OtherTools[2].Evidence != "commit trailer" {
@@ -339,7 +340,7 @@ func TestMCPOtherTools(t *testing.T) {
 	}
 	b, _ := json.Marshal(res.StructuredContent)
 	var out struct {
-		OtherTools []otherTool `json:"otherTools"`
+		OtherTools []app.OtherWriter `json:"otherTools"`
 	}
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)

@@ -8,9 +8,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/hookrun"
 )
 
 func linkCommand(env *Env) *cli.Command {
@@ -62,7 +60,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 		return err
 	}
 	hash := hashes[0]
-	beforeRead(ctx, env, hookrun.ReadDrainWait) // the spooled events and queued commits first
+	beforeRead(ctx, env, app.ReadDrainWait) // the spooled events and queued commits first
 	s, err := env.openStore(ctx, false)
 	if err != nil {
 		return err
@@ -90,7 +88,7 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 
 // resolveConversation expands a unique prefix of a known conversation id
 // (store.ResolveConversation).
-func resolveConversation(ctx context.Context, s *store.Store, arg string, allowUnknown bool) (string, error) {
+func resolveConversation(ctx context.Context, s *app.Store, arg string, allowUnknown bool) (string, error) {
 	return s.ResolveConversation(ctx, arg, allowUnknown)
 }
 

@@ -4,14 +4,11 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/interop"
-	"github.com/git-convo/git-convo/pkg/share/notes"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
@@ -133,7 +130,7 @@ func revisionMark(opts logOptions, m string) string {
 }
 
 func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) error {
-	rc, err := newReadContextNotes(ctx, env, opts.color, opts.json, !opts.noPager, notes.NewInlineReaderAfter)
+	rc, err := newReadContextNotes(ctx, env, opts.color, opts.json, !opts.noPager, app.ReaderOptions{InlineNotes: true})
 	if err != nil {
 		return err
 	}
@@ -166,45 +163,12 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		abbrev = rc.repo.StartAbbrev(logAbbrevIndexBytes, rc.coreAbbrev)
 		lo.Abbrev = abbrev == nil
 	}
-	// Whether anything is linked at all, asked while git runs: with no
-	// link, batches query nothing.
-	anyLinks := make(chan bool, 1)
-	go func() {
-		has := true
-		if rc.ready() == nil {
-			if h, err := rc.store.HasLinks(ctx); err == nil {
-				has = h
-			}
-		}
-		anyLinks <- has
-	}()
-	// Other tools' notes (docs/interop.md): a ref lookup from files; read
-	// per batch, in process, only where the refs exist.
-	otherRepo, og := discovered(rc.repo)
-	otherRefs := interop.Refs(ctx, og)
-	others := rc.otherReader(otherRepo, og, otherRefs)
-	if n, limited := maxCount(gitArgs); !limited || n > logFirstBatch {
-		others.ExpectMany()
-	}
-	// Shared notes come with the commits, from git log itself (%N): no
-	// process per batch, nor one to list the notes. Where there are none,
-	// another tool's notes come so instead (git's zlib, not a listing of
-	// the notes and Go's inflate of each): %N joins the notes of every
-	// ref it is given, so only one ref's notes can come that way.
-	var sharedRefs []string
-	otherInline := ""
-	if inlineNotes {
-		if sharedRefs = rc.shared.Refs(); len(sharedRefs) == 0 && len(otherRefs) > 0 {
-			otherInline = otherRefs[0]
-		}
-		lo.Notes, lo.MaxNotes = sharedRefs, notes.MaxNoteBytes
-		if otherInline != "" {
-			lo.Notes = []string{otherInline}
-		}
-	}
-	var linkedKnown, linkedAny bool
-	// Other tools' sessions git-convo knows, looked up once per log.
-	resolve := sync.OnceValue(func() func(*interop.Claim) { return rc.conversationResolver(ctx) })
+	// What log reads beside git's commits (app.LogSession): asked while git
+	// runs, whether anything is linked, which notes refs exist.
+	n, limited := maxCount(gitArgs)
+	ls := rc.Log(ctx, app.LogSessionOptions{InlineNotes: inlineNotes, Many: !limited || n > logFirstBatch})
+	// Shared notes come with the commits, from git log itself (%N).
+	lo.Notes, lo.MaxNotes = ls.Notes()
 	var batch []gitx.Commit
 	var writeErr error
 	flush := func() bool {
@@ -225,53 +189,19 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 				batch[i].Abbrev = short[batch[i].Hash]
 			}
 		}
-		if err := rc.ready(); err != nil {
-			writeErr = err
-			return false
-		}
-		if !linkedKnown {
-			linkedAny, linkedKnown = <-anyLinks, true
-		}
-		// A line per conversation needs few of its fields: JSON wants all.
-		query := rc.store.LogLinksForCommits
-		if rc.json {
-			query = rc.store.ConversationsForCommits
-		}
-		linked := map[string][]store.LinkedConversation{}
-		var err error
-		if linkedAny {
-			linked, err = query(ctx, hashes)
-		}
+		linked, err := ls.Links(ctx, batch, hashes, rc.json)
 		if err != nil {
 			writeErr = err
 			return false
 		}
-		if !inlineNotes {
-			rc.mergeShared(ctx, hashes, linked)
-		} else if len(sharedRefs) > 0 {
-			text := make(map[string]string, len(batch))
-			var over []string // notes too long to take inline: read note by note
-			for _, c := range batch {
-				if c.NotesOver {
-					over = append(over, c.Hash)
-				} else if c.Notes != "" {
-					text[c.Hash] = c.Notes
-				}
-			}
-			rc.shared.MergeLinkedText(hashes, text, linked)
-			notes.LocalTitles(ctx, linked, rc.localConversation)
-			if over != nil {
-				rc.mergeShared(ctx, over, linked) // each note within its own bound
-			}
-		}
-		var recorded map[string]*store.Commit
+		var recorded map[string]*app.Commit
 		if rc.json { // show-shaped objects: recorded, branch, files as show --json has them
-			if recorded, err = rc.store.GetCommits(ctx, hashes); err != nil {
+			if recorded, err = rc.Store().GetCommits(ctx, hashes); err != nil {
 				writeErr = err
 				return false
 			}
 		}
-		oc := rc.logOthers(ctx, others, otherInline, batch, hashes, resolve)
+		oc := ls.Others(ctx, batch, hashes)
 		startPager()
 		for _, gc := range batch {
 			lcs := linked[gc.Hash]
@@ -432,7 +362,7 @@ func decorationStyle(v string, terminal bool) bool {
 // printLogEntry prints a commit's line (git's own with --oneline), its paths
 // with --name-only, and its conversations, straight into the buffered
 // output (no fmt: a thousand lines are a tenth of log's own CPU with it).
-func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []store.LinkedConversation) error {
+func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []app.LinkedConversation) error {
 	p := rc.io.Palette()
 	w := rc.io.Out
 	indent := "    "
@@ -475,63 +405,14 @@ func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []store
 
 // evidenceNote is what log adds to a link that rests on weaker evidence
 // than lines found where the agent wrote them: the same words as show's.
-func evidenceNote(l store.Link) string {
+func evidenceNote(l app.Link) string {
 	switch l.Evidence() {
-	case store.LinkEvidenceOverlap:
+	case app.LinkEvidenceOverlap:
 		if l.AddedLines > 0 {
 			return "; edited the same files, wrote none of these lines"
 		}
-	case store.LinkEvidenceText:
+	case app.LinkEvidenceText:
 		return "; lines matched by text only"
 	}
 	return ""
-}
-
-// logOthers is, per commit of batch, the writers other tools name: their
-// notes' (counted per range, read only where the refs exist), then the
-// agents its trailers name (evidence "commit trailer", as show reads
-// them) from the bodies git log printed, no process more. Each writer
-// whose agent and session git-convo knows is that conversation.
-//
-// The notes of the ref inline, if any, are those git log printed (%N).
-func (rc *readContext) logOthers(ctx context.Context, r *interop.Reader, inline string, batch []gitx.Commit, hashes []string,
-	resolver func() func(*interop.Claim)) map[string][]otherTool {
-	out := map[string][]otherTool{}
-	if !r.Empty() {
-		var given map[string]interop.Given
-		if inline != "" {
-			g := interop.Given{Notes: make(map[string]string, len(batch)), Over: map[string]bool{}}
-			for _, c := range batch {
-				if c.NotesOver {
-					g.Over[c.Hash] = true
-				} else if c.Notes != "" {
-					g.Notes[c.Hash] = c.Notes
-				}
-			}
-			given = map[string]interop.Given{inline: g}
-		}
-		ws, skips, err := r.ReadWriters(ctx, hashes, given)
-		rc.logSkips(skips, err)
-		out = ws
-	}
-	for i := range batch {
-		c := &batch[i]
-		if strings.IndexByte(c.Body, ':') >= 0 { // no colon, no trailer
-			if cs := interop.TrailerClaims(c.Subject + "\n\n" + c.Body); len(cs) > 0 {
-				out[c.Hash] = append(out[c.Hash], interop.Writers(nil, cs)...)
-			}
-		}
-		c.Body = "" // printed nowhere: not held past the batch
-	}
-	if len(out) == 0 {
-		return out
-	}
-	if resolve := resolver(); resolve != nil {
-		for _, ws := range out {
-			for i := range ws {
-				resolve(&ws[i].Claim)
-			}
-		}
-	}
-	return out
 }

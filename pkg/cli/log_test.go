@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/git-convo/git-convo/pkg/app"
 )
 
 func TestAbbrevOption(t *testing.T) {
@@ -126,7 +128,7 @@ func TestLogTrailers(t *testing.T) {
 			Commit struct {
 				Hash string `json:"hash"`
 			} `json:"commit"`
-			OtherTools []otherTool `json:"otherTools"`
+			OtherTools []app.OtherWriter `json:"otherTools"`
 		}
 		if err := json.Unmarshal([]byte(l), &obj); err != nil {
 			t.Fatal(err)

@@ -81,11 +81,7 @@ database failed), 2 (bad usage).`,
 					return err
 				}
 			}
-			if err := rc.ready(); err != nil {
-				return err
-			}
-			s, err := env.app().Summary(ctx, rc.store, app.SummaryRequest{Repo: repo, Args: c.Args().Slice(),
-				Home: env.Getenv("HOME"), Notes: rc.shared})
+			s, err := rc.Summary(ctx, app.SummaryRequest{Repo: repo, Args: c.Args().Slice(), Home: env.Getenv("HOME")})
 			if err != nil {
 				if err == prsummary.ErrNoBase {
 					return usagef("%v", err)

@@ -7,11 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/notes"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/hookrun"
 )
 
 // readFlags are the flags every read command shares.
@@ -23,12 +21,12 @@ func readFlags() []cli.Flag {
 	}
 }
 
-// readContext is what a read command works with: the repository, the store,
-// and the terminal (color, pager, JSON).
+// readContext is what a read command works with: the repository, the
+// terminal (color, pager, JSON), and the read's data, which pkg/app's
+// Reader answers.
 type readContext struct {
 	env   *Env
 	repo  *gitx.Repo
-	store *store.Store // valid once ready() returned nil
 	io    *term.IO
 	json  bool
 	pager bool
@@ -42,33 +40,14 @@ type readContext struct {
 	gitColor bool
 	gitPal   *term.Palette // the palette for it
 
-	opened  chan struct{} // closed when the store is open (or failed to)
-	openErr error
-	shared  *notes.Reader // teammates' shared notes, listed in the background
-	hint    string        // one line for stderr at the end (a terminal only)
+	// The read's data (app.Reader): the store, opened in the background
+	// while git works, teammates' shared notes and other tools' records.
+	*app.Reader
 
 	settings func() *gitx.Settings // git's configuration, loaded on first use (nil: unreadable)
 	// settingsInProcess: git's configuration as read from its files, once
 	// (false where git must be asked: includes, git -c).
 	settingsInProcess func() (*gitx.Settings, bool)
-	// found: the repository with its git dirs, once show found it from
-	// its files (nil until then): the in-process readers do not look again.
-	found *gitx.Repo
-}
-
-// discovered is discovered(rc.repo), without looking for the repository
-// again where show found it.
-func (rc *readContext) discovered() (*gitx.Repo, notes.Git) {
-	if rc.found != nil {
-		return rc.found, notesGit(rc.repo)
-	}
-	return discovered(rc.repo)
-}
-
-// ready waits for the store, which opens in the background while git works.
-func (rc *readContext) ready() error {
-	<-rc.opened
-	return rc.openErr
 }
 
 func newReadContext(ctx context.Context, env *Env, c *cli.Context) (*readContext, error) {
@@ -76,13 +55,12 @@ func newReadContext(ctx context.Context, env *Env, c *cli.Context) (*readContext
 }
 
 func newReadContextWith(ctx context.Context, env *Env, color string, json, pager bool) (*readContext, error) {
-	return newReadContextNotes(ctx, env, color, json, pager, env.app().Notes)
+	return newReadContextNotes(ctx, env, color, json, pager, app.ReaderOptions{})
 }
 
-// newReadContextNotes is newReadContextWith with the shared notes reader
-// of the command's choice: log reads notes with git log (NewInlineReaderAfter).
-func newReadContextNotes(ctx context.Context, env *Env, color string, json, pager bool,
-	newReader func(context.Context, string, <-chan struct{}) *notes.Reader) (*readContext, error) {
+// newReadContextNotes is newReadContextWith with the reader's options: log
+// reads notes with git log (InlineNotes).
+func newReadContextNotes(ctx context.Context, env *Env, color string, json, pager bool, ro app.ReaderOptions) (*readContext, error) {
 	if color != "auto" && color != "always" && color != "never" {
 		return nil, usagef("--color=%s: want auto, always or never", color)
 	}
@@ -102,11 +80,8 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 	if json {
 		color = "never" // JSON is never colored: no git config to ask
 	}
-	// Notes are listed once the queue is drained: draining a pull may
-	// attribute squash merges (a stat when nothing is queued).
-	drained := make(chan struct{})
-	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, opened: make(chan struct{}),
-		shared: newReader(ctx, ".", drained)}
+	// The drains, the store and the shared notes start in the background.
+	rc := &readContext{env: env, repo: repo, io: io, json: json, pager: pager, Reader: env.app().OpenReader(ctx, repo, ".", ro)}
 	// color.convo / color.ui and the pager, read in process (no git):
 	// the same read show's own answer takes (settingsInProcess).
 	rc.settingsInProcess = sync.OnceValues(func() (*gitx.Settings, bool) { return gitx.LoadSettingsInProcess(".", env.Getenv) })
@@ -144,31 +119,13 @@ func newReadContextNotes(ctx context.Context, env *Env, color string, json, page
 		}
 	}
 	rc.gitPal = io.Palette().GitColored(rc.gitColor)
-	// Open the store while the command starts git: on log -n 1000 the
-	// overlap is a tenth of the run.
-	go func() {
-		defer close(rc.opened)
-		beforeRead(ctx, env, hookrun.ReadDrainWait) // answer with the queued commits recorded
-		close(drained)
-		rc.store, rc.hint, rc.openErr = env.openReadStore(ctx)
-	}()
 	return rc, nil
-}
-
-// openReadStore opens links.sqlite for a read command (app.OpenReadStore):
-// an empty store in memory, and a hint, before there is a database.
-func (env *Env) openReadStore(ctx context.Context) (*store.Store, string, error) {
-	return env.app().OpenReadStore(ctx)
 }
 
 func (rc *readContext) Close() {
 	_ = rc.io.StopPager() // flushes output even when no pager ran
-	rc.shared.Close()
-	if rc.ready() == nil {
-		rc.store.Close()
-		if rc.hint != "" && rc.env.StderrTTY {
-			fmt.Fprintln(rc.env.Stderr, rc.hint)
-		}
+	if hint := rc.Reader.Close(); hint != "" && rc.env.StderrTTY {
+		fmt.Fprintln(rc.env.Stderr, hint)
 	}
 }
 

@@ -6,11 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/hookrun"
-	"github.com/git-convo/git-convo/pkg/write/ingest"
 )
 
 func recordCommand(env *Env) *cli.Command {
@@ -36,7 +34,7 @@ post-rewrite (after amend and rebase) carries every link to the rewritten commit
 			}
 			hook := c.String("hook")
 			if hook == "" {
-				beforeRead(c.Context, env, hookrun.ReadDrainWait)
+				beforeRead(c.Context, env, app.ReadDrainWait)
 				return recordRevs(c.Context, env, c.Args().Slice(), c.Bool("verbose"))
 			}
 			if env.Getenv("GIT_CONVO_SYNC") != "1" {
@@ -45,24 +43,20 @@ post-rewrite (after amend and rebase) carries every link to the rewritten commit
 			if hook == "drain" {
 				// Started by a capture or the MCP server, in any
 				// directory: the queue says which work trees to read.
-				beforeRead(c.Context, env, hookrun.BackgroundDrainWait)
+				beforeRead(c.Context, env, app.BackgroundDrainWait)
 				return nil
 			}
-			env.hooks().RecordHook(c.Context, hook, ".", env.Stdin)
+			env.app().RecordHook(c.Context, hook, ".", env.Stdin)
 			return nil // a hook never fails the commit
 		},
 	}
-}
-
-func newRecorder(ctx context.Context, env *Env, dir string, scrub bool) (*ingest.Recorder, error) {
-	return env.app().NewRecorder(ctx, dir, scrub)
 }
 
 func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) error {
 	if len(revs) == 0 {
 		revs = []string{"HEAD"}
 	}
-	r, err := newRecorder(ctx, env, ".", false)
+	r, err := env.app().NewRecorder(ctx, ".", false)
 	if err != nil {
 		return err
 	}
@@ -75,7 +69,7 @@ func recordRevs(ctx context.Context, env *Env, revs []string, verbose bool) erro
 			}
 			h = resolved[0]
 		}
-		c, decisions, err := r.Record(ctx, h, store.LinkSourceRelink)
+		c, decisions, err := r.Record(ctx, h, app.LinkSourceRelink)
 		if err != nil {
 			return err
 		}

@@ -1,9 +1,6 @@
 package cli
 
-import (
-	"github.com/git-convo/git-convo/pkg/app"
-	"github.com/git-convo/git-convo/pkg/store"
-)
+import "github.com/git-convo/git-convo/pkg/app"
 
 // pathKey is how a repo-relative path is compared, the same in capture and record.
 func pathKey(rel string) string { return app.PathKey(rel) }
@@ -14,6 +11,3 @@ func repoKey(commonDir string) string { return app.RepoKey(commonDir) }
 // locate finds the repository holding an absolute path without running git
 // (app.Locate).
 func locate(abs string) (key, rel string, ok bool) { return app.Locate(abs) }
-
-// resolver lets the store adopt a database the prototype wrote.
-func resolver() *store.Resolver { return app.Resolver() }

@@ -2,23 +2,17 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-convo/git-convo/hooks/templates"
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/notes"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 	"github.com/git-convo/git-convo/pkg/util/term"
-	"github.com/git-convo/git-convo/pkg/write/githooks"
 )
 
 func shareCommand(env *Env) *cli.Command {
@@ -54,7 +48,7 @@ first; transcripts are never shared. See docs/sharing.md.`,
 				Usage: "stop writing and pushing notes (what was pushed stays: docs/sharing.md says how to remove it)",
 				Action: func(c *cli.Context) error {
 					hookErr, err := env.app().ShareOff(c.Context, ".", func(ctx context.Context, repo *gitx.Repo) error {
-						return uninstallHook(ctx, repo, "pre-push")
+						return env.app().UninstallHook(ctx, repo, "pre-push")
 					})
 					if err != nil {
 						return err
@@ -105,9 +99,6 @@ first; transcripts are never shared. See docs/sharing.md.`,
 	}
 }
 
-// notesGit runs git for notes in repo's work tree (app.NotesGit).
-func notesGit(repo *gitx.Repo) notes.Git { return app.NotesGit(repo) }
-
 // notesProgressMin is the fewest commits share on shows its progress for:
 // one batch is written at once.
 const notesProgressMin = 1000
@@ -122,7 +113,9 @@ func shareOn(ctx context.Context, env *Env, req app.ShareOnRequest) error {
 		}
 	}
 	req.Progress = progress
-	req.Hook = func(ctx context.Context, repo *gitx.Repo) error { return installHook(ctx, env, repo, "pre-push") }
+	req.Hook = func(ctx context.Context, repo *gitx.Repo) error {
+		return env.app().InstallHook(ctx, repo, env.Executable, "pre-push")
+	}
 	on, err := env.app().ShareOn(ctx, ".", req)
 	bar.done()
 	if on.HookErr != nil {
@@ -135,7 +128,7 @@ func shareOn(ctx context.Context, env *Env, req app.ShareOnRequest) error {
 	if req.Prompts {
 		what += ", and first prompts"
 	}
-	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", on.Notes, plural(on.Notes), notes.Ref, what)
+	fmt.Fprintf(env.Stdout, "sharing is on: %d note%s written on %s (%s, secrets redacted).\n", on.Notes, plural(on.Notes), app.NotesRef, what)
 	if on.GitAIErr != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: git-ai logs: %s\n", term.Line(on.GitAIErr.Error()))
 	} else if on.AlsoGitAI {
@@ -143,38 +136,6 @@ func shareOn(ctx context.Context, env *Env, req app.ShareOnRequest) error {
 	}
 	fmt.Fprintf(env.Stdout, "They go to %s after your next git push (or now: git convo push). `git convo share preview` shows one.\n", term.Line(on.Settings.Remote))
 	return nil
-}
-
-// installHook installs one git-convo hook block (sharing's pre-push).
-func installHook(ctx context.Context, env *Env, repo *gitx.Repo, hook string) error {
-	loc, err := githooks.Locate(ctx, repo.TopLevel)
-	if err != nil {
-		return err
-	}
-	if loc.Manager != "" {
-		return errors.New(loc.Advice())
-	}
-	block, err := templates.Render(hook, env.Executable, "") // pre-push: no queue
-	if err != nil {
-		return err
-	}
-	_, err = githooks.InstallFile(filepath.Join(loc.Dir, hook), block)
-	return err
-}
-
-// uninstallHook removes one git-convo hook block (sharing's pre-push, at
-// share off: a push then starts no process).
-func uninstallHook(ctx context.Context, repo *gitx.Repo, hook string) error {
-	loc, err := githooks.Locate(ctx, repo.TopLevel)
-	if err != nil {
-		return err
-	}
-	path := filepath.Join(loc.Dir, hook)
-	if f := loc.ManagerFile(hook); f != "" {
-		path = f
-	}
-	_, err = githooks.UninstallFile(path)
-	return err
 }
 
 // setupSharing makes a plain git fetch bring teammates' notes and amend and
@@ -193,7 +154,9 @@ func setupSharing(ctx context.Context, env *Env, repo *gitx.Repo) error {
 	}
 	// git-ai's notes share the first fetch's bound: an unreachable remote
 	// costs install one wait, not two.
-	setupGitAI(ctx, env, notesGit(repo), set.Left)
+	if remote, added := env.app().SetupGitAI(ctx, repo, set.Left); added {
+		fmt.Fprintf(env.Stdout, "%s has git-ai's notes (refs/notes/ai): git fetch brings them, read-only, for blame, show, log, stats and pr\n", term.Line(remote))
+	}
 	return nil
 }
 
@@ -211,7 +174,7 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 	} else {
 		fmt.Fprintln(w, "sharing: off (nothing is written or pushed; git convo share on turns it on)")
 	}
-	fmt.Fprintf(w, "notes:   %d on %s\n", st.Notes, notes.Ref)
+	fmt.Fprintf(w, "notes:   %d on %s\n", st.Notes, app.NotesRef)
 	remotes := make([]string, 0, len(st.Fetched))
 	for r := range st.Fetched {
 		remotes = append(remotes, r)
@@ -221,7 +184,7 @@ func shareStatus(ctx context.Context, env *Env, asJSON bool) error {
 		fmt.Fprintf(w, "         %d fetched from %s\n", st.Fetched[r], term.Line(r))
 		if d := st.FetchDeleted[r]; d > 0 {
 			fmt.Fprintf(w, "         warning: the last fetch from %s deleted %d note%s (git log -p %s shows who pushed it)\n",
-				term.Line(r), d, plural(d), term.Line(notes.TrackingRef(r)))
+				term.Line(r), d, plural(d), term.Line(app.NotesTrackingRef(r)))
 		}
 	}
 	fmt.Fprintf(w, "fields:  %s\n", strings.Join(st.Fields, ", "))
@@ -293,7 +256,7 @@ func pushNotes(ctx context.Context, env *Env, remote string, hook bool) error {
 		return err
 	}
 	if p.Done && !hook {
-		fmt.Fprintf(env.Stdout, "%s: %d note%s on %s\n", term.Line(p.Remote), p.Notes, plural(p.Notes), notes.Ref)
+		fmt.Fprintf(env.Stdout, "%s: %d note%s on %s\n", term.Line(p.Remote), p.Notes, plural(p.Notes), app.NotesRef)
 	}
 	return nil
 }
@@ -315,7 +278,7 @@ notes, looks again at the remote's last 100 commits (a squash may come before it
 			if f.Deleted > 0 {
 				// One teammate's push can remove everyone's notes: it must not pass unseen.
 				fmt.Fprintf(env.Stderr, "git-convo: warning: the notes fetched from %s delete %d note%s (git log -p %s shows who pushed it); this clone's own records are written back when it merges (git convo fetch with sharing on, git convo push)\n",
-					term.Line(f.Remote), f.Deleted, plural(f.Deleted), term.Line(notes.TrackingRef(f.Remote)))
+					term.Line(f.Remote), f.Deleted, plural(f.Deleted), term.Line(app.NotesTrackingRef(f.Remote)))
 			}
 			if f.Restored > 0 {
 				fmt.Fprintf(env.Stdout, "%d note%s of this clone's written back: the merge had dropped them (git convo push shares them again)\n", f.Restored, plural(f.Restored))
@@ -331,69 +294,6 @@ notes, looks again at the remote's last 100 commits (a squash may come before it
 	}
 }
 
-// mergeShared adds what shared notes say about hashes to the local links
-// (app.MergeShared, as the MCP tools do).
-func (rc *readContext) mergeShared(ctx context.Context, hashes []string, linked map[string][]store.LinkedConversation) {
-	rc.env.app().MergeShared(ctx, rc.shared, hashes, linked, rc.localConversation)
-}
-
-// localConversation looks a conversation up in the local database, when
-// there is one.
-func (rc *readContext) localConversation(ctx context.Context, id string) (*store.Conversation, error) {
-	if rc.ready() != nil || rc.store == nil {
-		return nil, nil
-	}
-	return rc.store.GetConversation(ctx, id)
-}
-
-// mergeSharedLines adds shared notes' line attribution in the files names
-// (git's names) for commits the local database has none of (blame).
-func (rc *readContext) mergeSharedLines(ctx context.Context, hashes, names []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) {
-	if err := rc.shared.MergeLineWritersIn(ctx, hashes, names, writers, recorded); err != nil {
-		rc.env.log().Printf("share", "reading shared notes: %v", err)
-	}
-}
-
-// sharedFileStats adds line counts from shared notes for the commits the
-// local database has none of (stats), so a teammate's share shows.
-func (rc *readContext) sharedFileStats(ctx context.Context, hashes []string, local []store.FileStat) []store.FileStat {
-	have := map[string]bool{}
-	for _, fs := range local {
-		have[fs.CommitHash] = true
-	}
-	var need []string
-	for _, h := range hashes {
-		if !have[h] {
-			need = append(need, h)
-		}
-	}
-	recs, err := rc.shared.ClippedRecords(ctx, need) // only lines the commits added
-	if err != nil {
-		rc.env.log().Printf("share", "reading shared notes: %v", err)
-		return local
-	}
-	for _, h := range need {
-		r, ok := recs[h]
-		if !ok {
-			continue
-		}
-		for _, f := range r.Files {
-			fs := store.FileStat{CommitHash: h, Path: f.Path}
-			for _, c := range f.Conversations {
-				for _, rg := range c.Ranges {
-					n := rg.EndLine - rg.StartLine + 1
-					fs.Added += n
-					if c.Contributor != nil && c.Contributor.Type == "ai" {
-						fs.Agent += n
-					}
-				}
-			}
-			local = append(local, fs)
-		}
-	}
-	return local
-}
-
 // teardownSharing takes out what setupSharing added to the repository's
 // git config (the notes fetch refspecs, notes.rewriteRef). Notes stay.
 func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
@@ -407,14 +307,6 @@ func teardownSharing(ctx context.Context, env *Env, repo *gitx.Repo) {
 	for _, r := range t.Removed {
 		fmt.Fprintf(env.Stdout, "removed git config %s\n", term.Line(r))
 	}
-}
-
-// sharedConversations adds to conversations' list the conversations only
-// shared notes know (a teammate's), with the number of commits naming them,
-// under the same filter (--all lists this repository's notes too), as
-// list_conversation_commits does (notes.AddConversations).
-func (rc *readContext) sharedConversations(ctx context.Context, list []store.ConversationSummary, f store.ConversationFilter) []store.ConversationSummary {
-	return rc.env.app().SharedConversations(ctx, rc.shared, list, f)
 }
 
 // showSharedConversation prints what shared notes say of a conversation the
@@ -436,12 +328,6 @@ func showSharedConversation(env *Env, sh app.SharedConversation, asJSON bool) er
 	_ = sh.WriteMarkdown(&b, env.Agents.Display(conv.Agent))
 	_, err := io.WriteString(env.Stdout, term.Text(b.String()))
 	return err
-}
-
-// sharedSearchDocs adds to search's candidates the conversations only
-// shared notes know (app.SharedSearchDocs); shared says which those are.
-func (rc *readContext) sharedSearchDocs(ctx context.Context, docs []store.SearchDoc, words []string, f store.ConversationFilter) ([]store.SearchDoc, map[string]bool) {
-	return rc.env.app().SharedSearchDocs(ctx, rc.shared, docs, words, f)
 }
 
 // origin names where a conversation is known from, as the JSON says it.

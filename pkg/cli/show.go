@@ -10,9 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/share/notes"
-	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
@@ -99,32 +98,26 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 			}
 		}
 	}
-	if err := rc.ready(); err != nil {
+	linked, err := rc.CommitLinks(ctx, hashes)
+	if err != nil {
 		return err
 	}
-	linked := map[string][]store.LinkedConversation{}
-	if !rc.store.Blank() { // no links database: nothing is linked, and no SQLite is opened to say so
-		if linked, err = rc.store.ConversationsForCommits(ctx, hashes); err != nil {
-			return err
-		}
-	}
-	rc.mergeShared(ctx, hashes, linked)
-	oc := rc.readOtherClaimsKnowing(ctx, hashes, nil, msgs)
+	oc := rc.OtherClaims(ctx, hashes, nil, msgs)
 	rc.startPager()
 	defer rc.stopPager()
 	for _, gc := range commits {
-		var recorded *store.Commit
-		if !rc.store.Blank() {
-			recorded, _ = rc.store.GetCommit(ctx, gc.Hash)
+		var recorded *app.Commit
+		if !rc.Store().Blank() {
+			recorded, _ = rc.Store().GetCommit(ctx, gc.Hash)
 		}
 		obj := showObject(gc, recorded, linked[gc.Hash])
-		obj.OtherTools = oc.ofCommit(gc.Hash)
+		obj.OtherTools = oc.OfCommit(gc.Hash)
 		if err := rc.io.WriteJSON(obj); err != nil {
 			return rc.ioErr(err)
 		}
 	}
 	p := rc.gitPalette()
-	unfetched := sync.OnceValue(func() []string { return notes.Git{Dir: "."}.Unfetched(ctx) })
+	unfetched := sync.OnceValue(func() []string { return app.Unfetched(ctx, ".") })
 	for i, r := range records {
 		if i > 0 {
 			fmt.Fprintln(rc.io.Out)
@@ -137,7 +130,7 @@ func runShow(ctx context.Context, env *Env, ra readArgs) error {
 		fmt.Fprintln(rc.io.Out, commitLine(p, r))
 		fmt.Fprint(rc.io.Out, rest)
 		rc.printConversations(ctx, linked[r.Hash], ra.flags["--full"], unfetched)
-		rc.printOtherTools(oc.ofCommit(r.Hash))
+		rc.printOtherTools(oc.OfCommit(r.Hash))
 	}
 	return nil
 }
@@ -165,7 +158,7 @@ func (rc *readContext) showInProcess(ra readArgs) (gitx.ShowRecord, *gitx.Commit
 	if !ok {
 		return gitx.ShowRecord{}, nil, false
 	}
-	rc.found = repo
+	rc.Found(repo)
 	s, ok := rc.settingsInProcess()
 	if !ok {
 		return gitx.ShowRecord{}, nil, false
@@ -173,7 +166,7 @@ func (rc *readContext) showInProcess(ra readArgs) (gitx.ShowRecord, *gitx.Commit
 	return repo.ShowInProcess(rev, s, rc.io.StdoutTTY() && !rc.json, getenv)
 }
 
-func showObject(gc gitx.Commit, recorded *store.Commit, lcs []store.LinkedConversation) showJSON {
+func showObject(gc gitx.Commit, recorded *app.Commit, lcs []app.LinkedConversation) showJSON {
 	cj := commitJSON{
 		Hash:        gc.Hash,
 		ShortHash:   gitx.ShortHash(gc.Hash),
@@ -204,7 +197,7 @@ func showObject(gc gitx.Commit, recorded *store.Commit, lcs []store.LinkedConver
 // printConversations prints the conversations under a commit header.
 // With no link, it names the remotes whose shared notes install could not
 // fetch (unfetched: asked once per command, no network).
-func (rc *readContext) printConversations(ctx context.Context, lcs []store.LinkedConversation, full bool, unfetched func() []string) {
+func (rc *readContext) printConversations(ctx context.Context, lcs []app.LinkedConversation, full bool, unfetched func() []string) {
 	p := rc.io.Palette()
 	w := rc.io.Out
 	fmt.Fprintln(w)
@@ -223,7 +216,7 @@ func (rc *readContext) printConversations(ctx context.Context, lcs []store.Linke
 	}
 }
 
-func printConversationBlock(w io.Writer, p *term.Palette, env *Env, lc store.LinkedConversation) {
+func printConversationBlock(w io.Writer, p *term.Palette, env *Env, lc app.LinkedConversation) {
 	now := env.Now()
 	title := displayTitle(lc.Conv, lc.ConversationID)
 	fmt.Fprintf(w, "    %s %s  %s\n", p.Key(lc.ConversationID, "●"), p.Bold(title),

@@ -82,7 +82,7 @@ func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) 
 	}); err != nil {
 		return err
 	}
-	if err := rc.ready(); err != nil {
+	if err := rc.Ready(); err != nil {
 		return err
 	}
 	hashes := make([]string, 0, len(commits))
@@ -95,12 +95,10 @@ func runStats(ctx context.Context, env *Env, opts logOptions, gitArgs []string) 
 			hashes = append(hashes, c.Hash)
 		}
 	}
-	fileStats, err := rc.store.CommitFileStats(ctx, hashes)
+	fileStats, sources, err := rc.FileStats(ctx, hashes) // local, shared, other tools'
 	if err != nil {
 		return err
 	}
-	fileStats = rc.sharedFileStats(ctx, hashes, fileStats)
-	fileStats, sources := rc.otherFileStats(ctx, hashes, fileStats)
 	prefixes := pathPrefixes(repo, paths)
 	out := statsJSON{Commits: len(commits), Pathspecs: paths, Sources: sources}
 	files, authors := map[string]*lineCount{}, map[string]*lineCount{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/agents/source"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
@@ -49,7 +50,7 @@ func uninstallLeaves(ctx context.Context, env *Env, repo *gitx.Repo, userLevel f
 			stays = append(stays, term.Line(p)+": the conversations and links recorded (git convo forget --repo deletes this repository's)")
 		}
 	}
-	if refs, err := notesGit(repo).SharedRefs(ctx); err == nil && len(refs) > 0 {
+	if refs, err := app.SharedRefs(ctx, repo); err == nil && len(refs) > 0 {
 		stays = append(stays, term.Line(strings.Join(refs, ", "))+": git notes, your team's too (docs/sharing.md says how to remove them)")
 	}
 	return stays

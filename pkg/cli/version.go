@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // Stamped at link time by scripts/release.sh and the Homebrew formula:
@@ -40,7 +40,7 @@ type BuildInfo struct {
 // stamped commit; Go's VCS stamp stands in for it.
 func buildInfo() BuildInfo {
 	bi := stampInfo()
-	bi.SchemaVersion = store.SchemaVersion()
+	bi.SchemaVersion = app.SchemaVersion()
 	return bi
 }
 

@@ -4,8 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/git-convo/git-convo/pkg/share/notes"
-	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/util/mstime"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
@@ -59,10 +58,10 @@ type conversationJSON struct {
 type showJSON struct {
 	Commit        commitJSON         `json:"commit"`
 	Conversations []conversationJSON `json:"conversations"`
-	OtherTools    []otherTool        `json:"otherTools,omitempty"` // docs/interop.md
+	OtherTools    []app.OtherWriter  `json:"otherTools,omitempty"` // docs/interop.md
 }
 
-func toConversationJSON(lc store.LinkedConversation) conversationJSON {
+func toConversationJSON(lc app.LinkedConversation) conversationJSON {
 	matched := lc.MatchedFiles
 	if matched == nil {
 		matched = []string{}
@@ -75,7 +74,7 @@ func toConversationJSON(lc store.LinkedConversation) conversationJSON {
 		MatchedFiles:  matched,
 		Reason:        lc.Reason,
 		Source:        lc.Source,
-		Origin:        notes.Origin(lc.Source),
+		Origin:        app.Origin(lc.Source),
 		SharedBy:      lc.SharedBy,
 		Summary:       lc.Conv.Summary,
 		FirstPrompt:   lc.Conv.FirstPrompt,
@@ -91,7 +90,7 @@ func toConversationJSON(lc store.LinkedConversation) conversationJSON {
 	}
 }
 
-func toConversationsJSON(lcs []store.LinkedConversation) []conversationJSON {
+func toConversationsJSON(lcs []app.LinkedConversation) []conversationJSON {
 	out := make([]conversationJSON, 0, len(lcs))
 	for _, lc := range lcs {
 		out = append(out, toConversationJSON(lc))
@@ -102,7 +101,7 @@ func toConversationsJSON(lcs []store.LinkedConversation) []conversationJSON {
 // titleOf is a conversation's title wherever one is given, text or JSON:
 // its title, else the start of its first prompt (an agent without titles,
 // such as the Cursor CLI, which has no Cursor database), else "".
-func titleOf(c store.Conversation) string {
+func titleOf(c app.Conversation) string {
 	if c.Title != "" || c.FirstPrompt == "" {
 		return c.Title
 	}
@@ -111,7 +110,7 @@ func titleOf(c store.Conversation) string {
 
 // displayTitle is what a person sees for a conversation: titleOf, on one
 // line and safe to print, else its id.
-func displayTitle(c store.Conversation, id string) string {
+func displayTitle(c app.Conversation, id string) string {
 	if t := titleOf(c); t != "" {
 		return term.Line(t)
 	}
@@ -120,8 +119,8 @@ func displayTitle(c store.Conversation, id string) string {
 
 // sharedBy says, for a link read from a teammate's note, whose note it is
 // ("shared by clone-…"), after sep; "" for this clone's own links.
-func sharedBy(lc store.LinkedConversation, sep string) string {
-	if lc.Source != notes.SourceNotes {
+func sharedBy(lc app.LinkedConversation, sep string) string {
+	if lc.Source != app.SourceNotes {
 		return ""
 	}
 	if lc.SharedBy == "" {

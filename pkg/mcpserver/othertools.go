@@ -56,13 +56,11 @@ func (d *Deps) addOtherFileContext(ctx context.Context, repo *gitx.Repo, rel str
 }
 
 // addSessionCommits adds to a conversation's commits those git-ai's notes
-// give to its session (same agent, same id) that git-convo does not link.
-func (d *Deps) addSessionCommits(repo *gitx.Repo, sessions app.Sessions, cc *ConversationCommits) {
-	have := make([]string, len(cc.Commits))
-	for i, c := range cc.Commits {
-		have[i] = c.Hash
-	}
-	for _, h := range sessions.Commits(d.App.AgentOf(cc.Agent), cc.ID, have) {
+// give to its session (same agent, same id) that git-convo does not link,
+// locally or in shared notes (App.SessionCommits, which git convo
+// conversations counts).
+func (d *Deps) addSessionCommits(ctx context.Context, repo *gitx.Repo, sessions app.Sessions, shared []app.LinkedConversation, cc *ConversationCommits) {
+	for _, h := range d.App.SessionCommits(ctx, d.Store, sessions, shared, cc.Agent, cc.ID) {
 		ref := CommitRef{Hash: h, Evidence: "git-ai checkpoint", Reason: "from git-ai's notes"}
 		if repo != nil {
 			if c, err := repo.ReadHeaderInProcess(h); err == nil {

@@ -237,7 +237,7 @@ func (d *Deps) listConversationCommits(ctx context.Context, _ *mcp.CallToolReque
 			cc.Origin = "notes"
 		}
 		addSharedCommits(&cc, shared[c.ID])
-		d.addSessionCommits(repo, sessions, &cc)
+		d.addSessionCommits(ctx, repo, sessions, shared[c.ID], &cc)
 		out.Conversations = append(out.Conversations, cc)
 	}
 	return nil, out, nil

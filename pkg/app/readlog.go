@@ -1,0 +1,193 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/interop"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+)
+
+// LogSession is what log reads beside git log's stream of commits, batch
+// by batch: the links of each batch merged with the shared notes, and the
+// writers other tools name. It is made while git starts, so that its
+// questions (is anything linked? which notes refs exist?) are answered
+// while git runs.
+type LogSession struct {
+	r      *Reader
+	inline bool // the shared notes (or another tool's) come from git log's %N
+	// anyLinks: whether anything is linked at all, asked while git runs:
+	// with no link, batches query nothing.
+	anyLinks               chan bool
+	linkedKnown, linkedAny bool
+	sharedRefs             []string
+	otherInline            string // the other tool's ref git log's %N prints, if any
+	others                 *interop.Reader
+	resolve                func() func(*interop.Claim)
+}
+
+// LogSessionOptions say how log reads.
+type LogSessionOptions struct {
+	// InlineNotes: git log prints the notes (%N) of LogSession.Notes; false
+	// where the user's own notes option changes what %N prints.
+	InlineNotes bool
+	// Many: more commits than the first batch may come (no -n, or a large
+	// one): other tools' notes are listed at once.
+	Many bool
+}
+
+// Log starts log's session over this read (opened with InlineNotes).
+func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
+	l := &LogSession{r: r, inline: opts.InlineNotes, anyLinks: make(chan bool, 1)}
+	go func() {
+		has := true
+		if r.Ready() == nil {
+			if h, err := r.store.HasLinks(ctx); err == nil {
+				has = h
+			}
+		}
+		l.anyLinks <- has
+	}()
+	// Other tools' notes (docs/interop.md): a ref lookup from files; read
+	// per batch, in process, only where the refs exist.
+	repo, g := r.discovered()
+	otherRefs := interop.Refs(ctx, g)
+	l.others = otherReader(repo, g, otherRefs)
+	if opts.Many {
+		l.others.ExpectMany()
+	}
+	// Shared notes come with the commits, from git log itself (%N): no
+	// process per batch, nor one to list the notes. Where there are none,
+	// another tool's notes come so instead (git's zlib, not a listing of
+	// the notes and Go's inflate of each): %N joins the notes of every
+	// ref it is given, so only one ref's notes can come that way.
+	if opts.InlineNotes {
+		if l.sharedRefs = r.shared.Refs(); len(l.sharedRefs) == 0 && len(otherRefs) > 0 {
+			l.otherInline = otherRefs[0]
+		}
+	}
+	// Other tools' sessions git-convo knows, looked up once per log.
+	l.resolve = sync.OnceValue(func() func(*interop.Claim) { return r.conversationResolver(ctx) })
+	return l
+}
+
+// Notes is the notes refs git log is to print with each commit (%N), and
+// the bound of one note's bytes; none without InlineNotes.
+func (l *LogSession) Notes() (refs []string, maxBytes int) {
+	if !l.inline {
+		return nil, 0
+	}
+	if l.otherInline != "" {
+		return []string{l.otherInline}, notes.MaxNoteBytes
+	}
+	return l.sharedRefs, notes.MaxNoteBytes
+}
+
+// Links is the conversations linked to the commits of batch (hashes,
+// theirs in order), local and shared. full: every field (JSON); else the
+// few a line per conversation needs.
+func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []string, full bool) (map[string][]LinkedConversation, error) {
+	r := l.r
+	if err := r.Ready(); err != nil {
+		return nil, err
+	}
+	if !l.linkedKnown {
+		l.linkedAny, l.linkedKnown = <-l.anyLinks, true
+	}
+	query := r.store.LogLinksForCommits
+	if full {
+		query = r.store.ConversationsForCommits
+	}
+	linked := map[string][]LinkedConversation{}
+	var err error
+	if l.linkedAny {
+		linked, err = query(ctx, hashes)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !l.inline {
+		r.mergeShared(ctx, hashes, linked)
+	} else if len(l.sharedRefs) > 0 {
+		text := make(map[string]string, len(batch))
+		var over []string // notes too long to take inline: read note by note
+		for _, c := range batch {
+			if c.NotesOver {
+				over = append(over, c.Hash)
+			} else if c.Notes != "" {
+				text[c.Hash] = c.Notes
+			}
+		}
+		r.shared.MergeLinkedText(hashes, text, linked)
+		notes.LocalTitles(ctx, linked, r.localConversation)
+		if over != nil {
+			r.mergeShared(ctx, over, linked) // each note within its own bound
+		}
+	}
+	return linked, nil
+}
+
+// Others is, per commit of batch, the writers other tools name: their
+// notes' (counted per range, read only where the refs exist), then the
+// agents its trailers name (evidence "commit trailer", as show reads
+// them) from the bodies git log printed, no process more. Each writer
+// whose agent and session git-convo knows is that conversation. The
+// commits' bodies are let go (printed nowhere).
+//
+// The notes of the ref inline, if any, are those git log printed (%N).
+func (l *LogSession) Others(ctx context.Context, batch []gitx.Commit, hashes []string) map[string][]OtherWriter {
+	out := map[string][]OtherWriter{}
+	if !l.others.Empty() {
+		var given map[string]interop.Given
+		if l.otherInline != "" {
+			g := interop.Given{Notes: make(map[string]string, len(batch)), Over: map[string]bool{}}
+			for _, c := range batch {
+				if c.NotesOver {
+					g.Over[c.Hash] = true
+				} else if c.Notes != "" {
+					g.Notes[c.Hash] = c.Notes
+				}
+			}
+			given = map[string]interop.Given{l.otherInline: g}
+		}
+		ws, skips, err := l.others.ReadWriters(ctx, hashes, given)
+		l.r.logSkips(skips, err)
+		out = ws
+	}
+	for i := range batch {
+		c := &batch[i]
+		if strings.IndexByte(c.Body, ':') >= 0 { // no colon, no trailer
+			if cs := interop.TrailerClaims(c.Subject + "\n\n" + c.Body); len(cs) > 0 {
+				out[c.Hash] = append(out[c.Hash], interop.Writers(nil, cs)...)
+			}
+		}
+		c.Body = "" // printed nowhere: not held past the batch
+	}
+	if len(out) == 0 {
+		return out
+	}
+	if resolve := l.resolve(); resolve != nil {
+		for _, ws := range out {
+			for i := range ws {
+				resolve(&ws[i].Claim)
+			}
+		}
+	}
+	return out
+}
+
+// conversationResolver names, on a claim, git-convo's conversation with
+// the claim's agent and session (nil when the store cannot tell).
+func (r *Reader) conversationResolver(ctx context.Context) func(c *interop.Claim) {
+	if r.Ready() != nil || r.store == nil {
+		return nil
+	}
+	known := r.a.Known(ctx, r.store)
+	return func(c *interop.Claim) {
+		if c.Session != "" && c.Tool != "" && c.Conversation == "" {
+			c.Conversation = known(c.Tool, c.Session)
+		}
+	}
+}
