@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/interop"
 	"github.com/git-convo/git-convo/pkg/share/notes"
@@ -186,6 +187,13 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	if n, limited := maxCount(gitArgs); !limited || n > logFirstBatch {
 		others.ExpectMany()
 	}
+	// With a links.sqlite, their writers come from its index of the notes,
+	// brought up to date while git runs: no note is read (docs/interop.md).
+	oidx := rc.env.app().OthersIndexFor(otherRepo, otherRefs)
+	indexed := make(chan bool, 1)
+	if oidx != nil {
+		go func() { indexed <- rc.ready() == nil && oidx.Update(ctx, rc.store, others) }()
+	}
 	// Shared notes come with the commits, from git log itself (%N): no
 	// process per batch, nor one to list the notes. Where there are none,
 	// another tool's notes come so instead (git's zlib, not a listing of
@@ -194,7 +202,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	var sharedRefs []string
 	otherInline := ""
 	if inlineNotes {
-		if sharedRefs = rc.shared.Refs(); len(sharedRefs) == 0 && len(otherRefs) > 0 {
+		if sharedRefs = rc.shared.Refs(); len(sharedRefs) == 0 && len(otherRefs) > 0 && oidx == nil {
 			otherInline = otherRefs[0]
 		}
 		lo.Notes, lo.MaxNotes = sharedRefs, notes.MaxNoteBytes
@@ -202,7 +210,8 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 			lo.Notes = []string{otherInline}
 		}
 	}
-	var linkedKnown, linkedAny bool
+	var linkedKnown, linkedAny, indexKnown bool
+	var fromIndex *app.OthersIndex
 	// Other tools' sessions git-convo knows, looked up once per log.
 	resolve := sync.OnceValue(func() func(*interop.Claim) { return rc.conversationResolver(ctx) })
 	var batch []gitx.Commit
@@ -271,7 +280,12 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 				return false
 			}
 		}
-		oc := rc.logOthers(ctx, others, otherInline, batch, hashes, resolve)
+		if oidx != nil && !indexKnown {
+			if indexKnown = true; <-indexed {
+				fromIndex = oidx
+			}
+		}
+		oc := rc.logOthers(ctx, others, otherInline, fromIndex, batch, hashes, resolve)
 		startPager()
 		for _, gc := range batch {
 			lcs := linked[gc.Hash]
@@ -493,10 +507,17 @@ func evidenceNote(l store.Link) string {
 // them) from the bodies git log printed, no process more. Each writer
 // whose agent and session git-convo knows is that conversation.
 //
-// The notes of the ref inline, if any, are those git log printed (%N).
-func (rc *readContext) logOthers(ctx context.Context, r *interop.Reader, inline string, batch []gitx.Commit, hashes []string,
-	resolver func() func(*interop.Claim)) map[string][]otherTool {
+// The notes of the ref inline, if any, are those git log printed (%N);
+// with idx, the notes' writers are the index's, and no note is read.
+func (rc *readContext) logOthers(ctx context.Context, r *interop.Reader, inline string, idx *app.OthersIndex, batch []gitx.Commit,
+	hashes []string, resolver func() func(*interop.Claim)) map[string][]otherTool {
 	out := map[string][]otherTool{}
+	if idx != nil {
+		if ws, skips, err := idx.Writers(ctx, rc.store, hashes); err == nil {
+			rc.logSkips(skips, nil)
+			out, r = ws, nil
+		}
+	}
 	if !r.Empty() {
 		var given map[string]interop.Given
 		if inline != "" {

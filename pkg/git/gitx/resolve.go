@@ -323,6 +323,18 @@ type refFiles struct {
 	doubt  bool
 }
 
+// RefTip is the object the full ref name points at, from the ref files
+// alone (no process); ok is false where they do not name it or only git
+// can tell (a reftable, a file git may read otherwise).
+func (r *Repo) RefTip(ref string) (string, bool) {
+	if r.CommonDir == "" || r.GitDir == "" {
+		return "", false
+	}
+	f := refFiles{r: r}
+	h, ok := f.resolve(ref, 0)
+	return h, ok && !f.doubt
+}
+
 // resolve follows ref to a hash; ok is false when no file names it (or
 // one is in doubt).
 func (f *refFiles) resolve(ref string, depth int) (string, bool) {
