@@ -90,6 +90,12 @@ func (a *App) OthersIndexFor(repo *gitx.Repo, refs []string) *OthersIndex {
 	} else if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
+	return NewOthersIndex(repo, refs)
+}
+
+// NewOthersIndex is the index of refs in repo, nil where a ref's tip is
+// not read from the ref files.
+func NewOthersIndex(repo *gitx.Repo, refs []string) *OthersIndex {
 	x := &OthersIndex{key: repokey.Of(repo.CommonDir), refs: refs, tips: make(map[string]string, len(refs))}
 	for _, ref := range refs {
 		tip, ok := repo.RefTip(ref)

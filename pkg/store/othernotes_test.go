@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestUpdateNotes: an index's rows come back as written; an update on a
+// tip the index no longer reflects writes nothing; a commit's rows are
+// replaced, a full update replaces the ref's; another repository's and
+// another ref's rows are never touched.
+func TestUpdateNotes(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "links.sqlite"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w := func(ref, commit string, lines int, files ...string) NoteWriter {
+		return NoteWriter{Ref: ref, Commit: commit, Source: "git-ai", From: "git-ai's notes", Evidence: "e", Attribution: "agent",
+			Tool: "claude", Model: "m", Session: "s", Rank: 1, Lines: lines, Files: files}
+	}
+	const ai, at = "refs/notes/ai", "refs/notes/agent-trace"
+	must := func(key, ref string, u NotesUpdate) {
+		t.Helper()
+		if err := s.UpdateNotes(ctx, key, ref, u, time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must("r", ai, NotesUpdate{Tip: "t1", Version: 1, Full: true,
+		Writers: []NoteWriter{w(ai, "c1", 3, "a.go", "b.go"), w(ai, "c1", 1, "a.go"), w(ai, "c2", 2, "a.go")},
+		Skips:   []NoteSkip{{Ref: ai, Commit: "c3", Reason: "bad"}}})
+	must("r", at, NotesUpdate{Tip: "u1", Version: 1, Writers: []NoteWriter{w(at, "c1", 5, "c.go")}})
+	must("other", ai, NotesUpdate{Tip: "x1", Version: 1, Writers: []NoteWriter{w(ai, "c1", 7, "z.go")}})
+	if err := s.UpdateNotes(ctx, "r", ai, NotesUpdate{OldTip: "t0", Tip: "t2", Version: 1, Full: true}, time.Second); !errors.Is(err, ErrIndexMoved) {
+		t.Errorf("an update from a tip not indexed: %v", err)
+	}
+	must("r", ai, NotesUpdate{OldTip: "t1", Tip: "t2", Version: 1, Cleared: []string{"c1", "c3"},
+		Writers: []NoteWriter{w(ai, "c1", 9, "a.go")}})
+	ws, skips, err := s.IndexedNotes(ctx, "r", []string{ai, at}, []string{"c1", "c2", "c3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []NoteWriter{w(at, "c1", 5, "c.go"), w(ai, "c1", 9, "a.go"), w(ai, "c2", 2, "a.go")}
+	if !reflect.DeepEqual(ws, want) || len(skips) != 0 {
+		t.Errorf("after c1 and c3 changed:\n%+v %+v\nwant\n%+v", ws, skips, want)
+	}
+	tips, err := s.NotesTips(ctx, "r")
+	if err != nil || len(tips) != 2 || tips[ai] != (NotesTip{"t2", 1}) || tips[at] != (NotesTip{"u1", 1}) {
+		t.Errorf("tips %+v %v", tips, err)
+	}
+	must("r", ai, NotesUpdate{OldTip: "t2", Tip: "t3", Version: 1, Full: true, Skips: []NoteSkip{{Ref: ai, Commit: "c2", Reason: "why"}}})
+	ws, skips, _ = s.IndexedNotes(ctx, "r", []string{ai}, []string{"c1", "c2"})
+	if len(ws) != 0 || !reflect.DeepEqual(skips, []NoteSkip{{Ref: ai, Commit: "c2", Reason: "why"}}) {
+		t.Errorf("after a full update: %+v %+v", ws, skips)
+	}
+	if ws, _, _ := s.IndexedNotes(ctx, "other", []string{ai}, []string{"c1"}); len(ws) != 1 || ws[0].Lines != 7 {
+		t.Errorf("another repository's rows: %+v", ws)
+	}
+}
+
+// TestUpdateNotesLocked: with another writer holding the database, an
+// update gives up after its wait (the read then reads the notes itself),
+// and the store's own busy timeout is back for the next write.
+func TestUpdateNotesLocked(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "links.sqlite")
+	s, err := Open(ctx, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	other, err := Open(ctx, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	tx, err := other.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.UpdateNotes(ctx, "r", "refs/notes/ai", NotesUpdate{Tip: "t", Version: 1}, 20*time.Millisecond)
+	if !isBusy(errors.Unwrap(err)) && !isBusy(err) {
+		t.Errorf("an update while another writer holds the lock: %v", err)
+	}
+	tx.Rollback()
+	var ms int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&ms); err != nil || ms != int(BusyTimeout.Milliseconds()) {
+		t.Errorf("busy timeout after the update: %d %v", ms, err)
+	}
+	if err := s.UpdateNotes(ctx, "r", "refs/notes/ai", NotesUpdate{Tip: "t", Version: 1}, 20*time.Millisecond); err != nil {
+		t.Errorf("once the lock is free: %v", err)
+	}
+}
