@@ -155,10 +155,9 @@ func (x *OthersIndex) Update(ctx context.Context, s *Store, r *interop.Reader) b
 // interop's ReadWriters gives it (with no notes given), and the notes a
 // read skips: one query.
 func (x *OthersIndex) Writers(ctx context.Context, s *Store, commits []string) (map[string][]OtherWriter, []interop.Skip, error) {
-	rows, skipped, err := s.IndexedNotes(ctx, x.key, x.refs, commits)
+	notes, err := s.IndexedNotes(ctx, x.key, x.refs, commits)
 	if err != nil {
 		return nil, nil, err
 	}
-	ws, skips := interop.IndexedWriters(rows, skipped)
-	return ws, skips, nil
+	return interop.IndexedWriters(notes)
 }

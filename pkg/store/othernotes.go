@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -11,21 +12,15 @@ import (
 
 // Other tools' notes, indexed (migration 5, docs/interop.md): per
 // repository and notes ref, the tip the index reflects, and per commit
-// the writers its note names and the notes a read skips.
+// what its note says (as pkg/share/interop encodes it) and the notes a
+// read skips.
 
-// NoteWriter is one writer a commit's note names on Ref: the claim's
-// fields as pkg/share/interop has them, its lines and files.
-type NoteWriter struct {
-	Ref, Commit                                               string
-	Source, From, Evidence, Attribution, Tool, Model, Session string
-	Person                                                    string
-	Rank, Lines                                               int
-	Files                                                     []string
-}
-
-// NoteSkip is a note (or record) on Ref that every read skips, and why.
-type NoteSkip struct {
-	Ref, Commit, Reason string
+// IndexedNote is what one commit's note on Ref says: its writers, as
+// pkg/share/interop encodes them, and why its notes or records are
+// skipped.
+type IndexedNote struct {
+	Ref, Commit, Writers string
+	Skips                []string
 }
 
 // NotesUpdate is what changed on one ref since OldTip ("" when the ref was
@@ -36,8 +31,7 @@ type NotesUpdate struct {
 	Version     int
 	Full        bool
 	Cleared     []string
-	Writers     []NoteWriter
-	Skips       []NoteSkip
+	Notes       []IndexedNote
 }
 
 // ErrIndexMoved: another process brought the ref's index to another tip
@@ -48,8 +42,14 @@ var ErrIndexMoved = errors.New("the notes index moved meanwhile")
 // process.
 func (s *Store) InMemory() bool { return s.empty != nil }
 
-// NotesTips is, per ref of repoKey's index, the tip it reflects and the
-// reader's version that wrote it.
+// NotesTip is the notes commit an index reflects, and the version of the
+// reader that wrote it.
+type NotesTip struct {
+	Tip     string
+	Version int
+}
+
+// NotesTips is, per ref of repoKey's index, the tip it reflects.
 func (s *Store) NotesTips(ctx context.Context, repoKey string) (map[string]NotesTip, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT ref, tip, version FROM other_notes_tips WHERE repoKey = ?`, repoKey)
 	if err != nil {
@@ -66,12 +66,6 @@ func (s *Store) NotesTips(ctx context.Context, repoKey string) (map[string]Notes
 		out[ref] = t
 	}
 	return out, classify(s.path, rows.Err())
-}
-
-// NotesTip is the notes commit an index reflects.
-type NotesTip struct {
-	Tip     string
-	Version int
 }
 
 // UpdateNotes applies u to repoKey's index of ref in one transaction,
@@ -111,54 +105,36 @@ func updateNotes(ctx context.Context, tx *sql.Tx, repoKey, ref string, u NotesUp
 		return ErrIndexMoved
 	}
 	if u.Full {
-		for _, table := range []string{"other_note_writers", "other_note_skips"} {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE repoKey = ? AND ref = ?`, repoKey, ref); err != nil {
-				return err
-			}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM other_notes WHERE repoKey = ? AND ref = ?`, repoKey, ref); err != nil {
+			return err
 		}
 	} else {
-		delW, err := tx.PrepareContext(ctx, `DELETE FROM other_note_writers WHERE repoKey = ? AND commitHash = ? AND ref = ?`)
+		del, err := tx.PrepareContext(ctx, `DELETE FROM other_notes WHERE repoKey = ? AND commitHash = ? AND ref = ?`)
 		if err != nil {
 			return err
 		}
-		defer delW.Close()
-		delS, err := tx.PrepareContext(ctx, `DELETE FROM other_note_skips WHERE repoKey = ? AND commitHash = ? AND ref = ?`)
-		if err != nil {
-			return err
-		}
-		defer delS.Close()
+		defer del.Close()
 		for _, c := range u.Cleared {
-			if _, err := delW.ExecContext(ctx, repoKey, c, ref); err != nil {
-				return err
-			}
-			if _, err := delS.ExecContext(ctx, repoKey, c, ref); err != nil {
+			if _, err := del.ExecContext(ctx, repoKey, c, ref); err != nil {
 				return err
 			}
 		}
 	}
-	insW, err := tx.PrepareContext(ctx, `INSERT INTO other_note_writers (repoKey, ref, commitHash, seq, source, fromText, evidence,
-		rank, attribution, tool, model, session, person, lines, files) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO other_notes (repoKey, commitHash, ref, writers, skips) VALUES (?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
-	defer insW.Close()
-	seq := map[string]int{}
-	for _, w := range u.Writers {
-		seq[w.Commit]++
-		if _, err := insW.ExecContext(ctx, repoKey, ref, w.Commit, seq[w.Commit], w.Source, w.From, w.Evidence, w.Rank,
-			w.Attribution, w.Tool, w.Model, w.Session, w.Person, w.Lines, strings.Join(w.Files, "\n")); err != nil {
-			return err
+	defer ins.Close()
+	for _, n := range u.Notes {
+		skips := ""
+		if len(n.Skips) > 0 {
+			b, err := json.Marshal(n.Skips)
+			if err != nil {
+				return err
+			}
+			skips = string(b)
 		}
-	}
-	insS, err := tx.PrepareContext(ctx, `INSERT INTO other_note_skips (repoKey, ref, commitHash, seq, reason) VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insS.Close()
-	clear(seq)
-	for _, sk := range u.Skips {
-		seq[sk.Commit]++
-		if _, err := insS.ExecContext(ctx, repoKey, ref, sk.Commit, seq[sk.Commit], sk.Reason); err != nil {
+		if _, err := ins.ExecContext(ctx, repoKey, n.Commit, ref, n.Writers, skips); err != nil {
 			return err
 		}
 	}
@@ -167,14 +143,14 @@ func updateNotes(ctx context.Context, tx *sql.Tx, repoKey, ref string, u NotesUp
 	return err
 }
 
-// IndexedNotes is what repoKey's index holds of commits on refs: their
-// writers and skipped notes, in one query.
-func (s *Store) IndexedNotes(ctx context.Context, repoKey string, refs, commits []string) ([]NoteWriter, []NoteSkip, error) {
+// IndexedNotes is what repoKey's index holds of commits' notes on refs, in
+// one query.
+func (s *Store) IndexedNotes(ctx context.Context, repoKey string, refs, commits []string) ([]IndexedNote, error) {
 	if len(refs) == 0 || len(commits) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	var q strings.Builder
-	args := make([]any, 0, 2+2*len(refs)+2*len(commits))
+	args := make([]any, 0, 1+len(refs)+len(commits))
 	in := func(vals []string) {
 		q.WriteString("(")
 		for i, v := range vals {
@@ -186,41 +162,29 @@ func (s *Store) IndexedNotes(ctx context.Context, repoKey string, refs, commits 
 		}
 		q.WriteString(")")
 	}
-	q.WriteString(`SELECT 0, ref, commitHash, source, fromText, evidence, rank, attribution, tool, model, session, person, lines, files
-		FROM other_note_writers WHERE repoKey = ? AND commitHash IN `)
-	args = append(args, repoKey)
-	in(commits)
-	q.WriteString(" AND ref IN ")
-	in(refs)
-	q.WriteString(` UNION ALL SELECT 1, ref, commitHash, reason, '', '', 0, '', '', '', '', '', 0, '' FROM other_note_skips
-		WHERE repoKey = ? AND commitHash IN `)
+	q.WriteString(`SELECT commitHash, ref, writers, skips FROM other_notes WHERE repoKey = ? AND commitHash IN `)
 	args = append(args, repoKey)
 	in(commits)
 	q.WriteString(" AND ref IN ")
 	in(refs)
 	rows, err := s.db.QueryContext(ctx, q.String(), args...)
 	if err != nil {
-		return nil, nil, classify(s.path, err)
+		return nil, classify(s.path, err)
 	}
 	defer rows.Close()
-	var ws []NoteWriter
-	var skips []NoteSkip
+	out := make([]IndexedNote, 0, len(commits))
 	for rows.Next() {
-		var kind int
-		var w NoteWriter
-		var files string
-		if err := rows.Scan(&kind, &w.Ref, &w.Commit, &w.Source, &w.From, &w.Evidence, &w.Rank, &w.Attribution,
-			&w.Tool, &w.Model, &w.Session, &w.Person, &w.Lines, &files); err != nil {
-			return nil, nil, classify(s.path, err)
+		var n IndexedNote
+		var skips string
+		if err := rows.Scan(&n.Commit, &n.Ref, &n.Writers, &skips); err != nil {
+			return nil, classify(s.path, err)
 		}
-		if kind == 1 {
-			skips = append(skips, NoteSkip{Ref: w.Ref, Commit: w.Commit, Reason: w.Source})
-			continue
+		if skips != "" {
+			if err := json.Unmarshal([]byte(skips), &n.Skips); err != nil {
+				return nil, err
+			}
 		}
-		if files != "" {
-			w.Files = strings.Split(files, "\n")
-		}
-		ws = append(ws, w)
+		out = append(out, n)
 	}
-	return ws, skips, classify(s.path, rows.Err())
+	return out, classify(s.path, rows.Err())
 }

@@ -20,9 +20,8 @@ func TestUpdateNotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	w := func(ref, commit string, lines int, files ...string) NoteWriter {
-		return NoteWriter{Ref: ref, Commit: commit, Source: "git-ai", From: "git-ai's notes", Evidence: "e", Attribution: "agent",
-			Tool: "claude", Model: "m", Session: "s", Rank: 1, Lines: lines, Files: files}
+	n := func(ref, commit, writers string, skips ...string) IndexedNote {
+		return IndexedNote{Ref: ref, Commit: commit, Writers: writers, Skips: skips}
 	}
 	const ai, at = "refs/notes/ai", "refs/notes/agent-trace"
 	must := func(key, ref string, u NotesUpdate) {
@@ -32,34 +31,34 @@ func TestUpdateNotes(t *testing.T) {
 		}
 	}
 	must("r", ai, NotesUpdate{Tip: "t1", Version: 1, Full: true,
-		Writers: []NoteWriter{w(ai, "c1", 3, "a.go", "b.go"), w(ai, "c1", 1, "a.go"), w(ai, "c2", 2, "a.go")},
-		Skips:   []NoteSkip{{Ref: ai, Commit: "c3", Reason: "bad"}}})
-	must("r", at, NotesUpdate{Tip: "u1", Version: 1, Writers: []NoteWriter{w(at, "c1", 5, "c.go")}})
-	must("other", ai, NotesUpdate{Tip: "x1", Version: 1, Writers: []NoteWriter{w(ai, "c1", 7, "z.go")}})
+		Notes: []IndexedNote{n(ai, "c1", "w1"), n(ai, "c2", "w2"), n(ai, "c3", "", "bad", `"quoted"\n`)}})
+	must("r", at, NotesUpdate{Tip: "u1", Version: 1, Notes: []IndexedNote{n(at, "c1", "v1")}})
+	must("other", ai, NotesUpdate{Tip: "x1", Version: 1, Notes: []IndexedNote{n(ai, "c1", "z1")}})
+	got, err := s.IndexedNotes(ctx, "r", []string{ai, at}, []string{"c1", "c2", "c3", "c4"})
+	want := []IndexedNote{n(at, "c1", "v1"), n(ai, "c1", "w1"), n(ai, "c2", "w2"), n(ai, "c3", "", "bad", `"quoted"\n`)}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("as written:\n%+v %v\nwant\n%+v", got, err, want)
+	}
 	if err := s.UpdateNotes(ctx, "r", ai, NotesUpdate{OldTip: "t0", Tip: "t2", Version: 1, Full: true}, time.Second); !errors.Is(err, ErrIndexMoved) {
 		t.Errorf("an update from a tip not indexed: %v", err)
 	}
-	must("r", ai, NotesUpdate{OldTip: "t1", Tip: "t2", Version: 1, Cleared: []string{"c1", "c3"},
-		Writers: []NoteWriter{w(ai, "c1", 9, "a.go")}})
-	ws, skips, err := s.IndexedNotes(ctx, "r", []string{ai, at}, []string{"c1", "c2", "c3"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []NoteWriter{w(at, "c1", 5, "c.go"), w(ai, "c1", 9, "a.go"), w(ai, "c2", 2, "a.go")}
-	if !reflect.DeepEqual(ws, want) || len(skips) != 0 {
-		t.Errorf("after c1 and c3 changed:\n%+v %+v\nwant\n%+v", ws, skips, want)
+	must("r", ai, NotesUpdate{OldTip: "t1", Tip: "t2", Version: 1, Cleared: []string{"c1", "c3"}, Notes: []IndexedNote{n(ai, "c1", "w1'")}})
+	got, err = s.IndexedNotes(ctx, "r", []string{ai, at}, []string{"c1", "c2", "c3"})
+	want = []IndexedNote{n(at, "c1", "v1"), n(ai, "c1", "w1'"), n(ai, "c2", "w2")}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("after c1 and c3 changed:\n%+v %v\nwant\n%+v", got, err, want)
 	}
 	tips, err := s.NotesTips(ctx, "r")
 	if err != nil || len(tips) != 2 || tips[ai] != (NotesTip{"t2", 1}) || tips[at] != (NotesTip{"u1", 1}) {
 		t.Errorf("tips %+v %v", tips, err)
 	}
-	must("r", ai, NotesUpdate{OldTip: "t2", Tip: "t3", Version: 1, Full: true, Skips: []NoteSkip{{Ref: ai, Commit: "c2", Reason: "why"}}})
-	ws, skips, _ = s.IndexedNotes(ctx, "r", []string{ai}, []string{"c1", "c2"})
-	if len(ws) != 0 || !reflect.DeepEqual(skips, []NoteSkip{{Ref: ai, Commit: "c2", Reason: "why"}}) {
-		t.Errorf("after a full update: %+v %+v", ws, skips)
+	must("r", ai, NotesUpdate{OldTip: "t2", Tip: "t3", Version: 1, Full: true, Notes: []IndexedNote{n(ai, "c2", "", "why")}})
+	got, _ = s.IndexedNotes(ctx, "r", []string{ai}, []string{"c1", "c2"})
+	if want := []IndexedNote{n(ai, "c2", "", "why")}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after a full update: %+v", got)
 	}
-	if ws, _, _ := s.IndexedNotes(ctx, "other", []string{ai}, []string{"c1"}); len(ws) != 1 || ws[0].Lines != 7 {
-		t.Errorf("another repository's rows: %+v", ws)
+	if got, _ := s.IndexedNotes(ctx, "other", []string{ai}, []string{"c1"}); len(got) != 1 || got[0].Writers != "z1" {
+		t.Errorf("another repository's rows: %+v", got)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
@@ -122,7 +123,7 @@ func (r *Reader) IndexNotes(ctx context.Context, ref, tip string, changes []Note
 	}
 	for i, n := range read {
 		if over[i] {
-			u.Skips = append(u.Skips, store.NoteSkip{Ref: ref, Commit: n.Commit, Reason: errTooLarge.Error()})
+			u.Notes = append(u.Notes, store.IndexedNote{Ref: ref, Commit: n.Commit, Skips: []string{errTooLarge.Error()}})
 			continue
 		}
 		if blobs[i] == nil {
@@ -139,59 +140,132 @@ func (r *Reader) IndexNotes(ctx context.Context, ref, tip string, changes []Note
 				t.files = append(t.files, path)
 			}
 		}, ref, n.Commit, string(blobs[i]), nil)
+		note := store.IndexedNote{Ref: ref, Commit: n.Commit}
 		for _, s := range skips {
-			u.Skips = append(u.Skips, store.NoteSkip{Ref: ref, Commit: n.Commit, Reason: s.Err.Error()})
+			note.Skips = append(note.Skips, s.Err.Error())
 		}
-		for _, t := range ts.list {
+		ws := make([]Writer, len(ts.list))
+		for i, t := range ts.list {
 			slices.Sort(t.files)
-			files := slices.Compact(t.files)
-			for _, f := range files {
-				if f == "" || strings.IndexByte(f, '\n') >= 0 { // the index joins files with "\n"; no parser takes either
-					return u, fmt.Errorf("%s on %.12s: a path with a newline", ref, n.Commit)
-				}
-			}
-			c := t.claim
-			u.Writers = append(u.Writers, store.NoteWriter{Ref: ref, Commit: n.Commit, Source: c.Source, From: c.From,
-				Evidence: c.Evidence, Attribution: c.Attribution, Tool: c.Tool, Model: c.Model, Session: c.Session,
-				Person: c.Person, Rank: int(c.Rank), Lines: t.lines, Files: files})
+			ws[i] = Writer{Claim: t.claim, Lines: t.lines, Files: slices.Compact(t.files)}
+		}
+		sortWriters(ws)
+		var err error
+		if note.Writers, err = encodeWriters(ws); err != nil {
+			return u, fmt.Errorf("%s on %.12s: %v", ref, n.Commit, err)
+		}
+		if note.Writers != "" || len(note.Skips) > 0 {
+			u.Notes = append(u.Notes, note)
 		}
 	}
 	return u, nil
 }
 
-// IndexedWriters is what ReadWriters gives (without notes given) from the
-// index's rows of the commits: per commit, each writer's lines summed over
-// the refs, its files joined, in sortWriters' order; and the skipped notes.
-func IndexedWriters(rows []store.NoteWriter, skipped []store.NoteSkip) (map[string][]Writer, []Skip) {
-	byCommit := map[string]*tallies{}
-	for _, w := range rows {
-		ts := byCommit[w.Commit]
-		if ts == nil {
-			ts = &tallies{}
-			byCommit[w.Commit] = ts
+// The index keeps a note's writers as one text: each writer's fields
+// split by unitSep, its files by fileSep, writers by recordSep. No parser
+// takes a control character in a string it keeps (encodeWriters checks).
+const (
+	recordSep = "\x1e"
+	unitSep   = "\x1f"
+	fileSep   = "\n"
+)
+
+// encodeWriters is ws as the index keeps them.
+func encodeWriters(ws []Writer) (string, error) {
+	var b strings.Builder
+	for i, w := range ws {
+		if w.Conversation != "" || w.Commit {
+			return "", errors.New("a note's claim names a conversation or the commit") // set by no note
 		}
-		t := ts.of(Claim{Source: w.Source, From: w.From, Evidence: w.Evidence, Rank: Rank(w.Rank), Attribution: w.Attribution,
-			Tool: w.Tool, Model: w.Model, Session: w.Session, Person: w.Person})
-		t.lines += w.Lines
-		t.files = append(t.files, w.Files...)
+		if i > 0 {
+			b.WriteString(recordSep)
+		}
+		for _, f := range [...]string{w.Source, w.From, w.Evidence, strconv.Itoa(int(w.Rank)), w.Attribution, w.Tool, w.Model,
+			w.Session, w.Person, strconv.Itoa(w.Lines)} {
+			if strings.ContainsAny(f, recordSep+unitSep) {
+				return "", fmt.Errorf("a control character in %q", f)
+			}
+			b.WriteString(f)
+			b.WriteString(unitSep)
+		}
+		for j, f := range w.Files {
+			if f == "" || strings.ContainsAny(f, recordSep+unitSep+fileSep) {
+				return "", fmt.Errorf("a path %q the index cannot keep", f)
+			}
+			if j > 0 {
+				b.WriteString(fileSep)
+			}
+			b.WriteString(f)
+		}
 	}
-	out := make(map[string][]Writer, len(byCommit))
-	for commit, ts := range byCommit {
+	return b.String(), nil
+}
+
+// decodeWriters appends the writers encodeWriters kept in s.
+func decodeWriters(ws []Writer, s string) ([]Writer, error) {
+	for rec := range strings.SplitSeq(s, recordSep) {
+		var f [11]string
+		for i := range 10 {
+			var ok bool
+			if f[i], rec, ok = strings.Cut(rec, unitSep); !ok {
+				return ws, errors.New("a writer the index did not write")
+			}
+		}
+		rank, err1 := strconv.Atoi(f[3])
+		lines, err2 := strconv.Atoi(f[9])
+		if err1 != nil || err2 != nil {
+			return ws, errors.New("a writer the index did not write")
+		}
+		w := Writer{Claim: Claim{Source: f[0], From: f[1], Evidence: f[2], Rank: Rank(rank), Attribution: f[4], Tool: f[5],
+			Model: f[6], Session: f[7], Person: f[8]}, Lines: lines}
+		if rec != "" {
+			w.Files = strings.Split(rec, fileSep)
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
+
+// IndexedWriters is what ReadWriters gives (without notes given) from the
+// index's notes of the commits: per commit, each writer's lines summed over
+// the refs, its files joined, in sortWriters' order; and the skipped notes.
+func IndexedWriters(notes []store.IndexedNote) (map[string][]Writer, []Skip, error) {
+	out := make(map[string][]Writer, len(notes))
+	var skips []Skip
+	merge := map[string]bool{} // commits with notes on two refs or more
+	for _, n := range notes {
+		for _, s := range n.Skips {
+			skips = append(skips, Skip{Ref: n.Ref, Commit: n.Commit, Err: errors.New(s)})
+		}
+		if n.Writers == "" {
+			continue
+		}
+		prev, seen := out[n.Commit]
+		ws, err := decodeWriters(prev, n.Writers)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[n.Commit] = ws
+		if seen {
+			merge[n.Commit] = true
+		}
+	}
+	// A commit noted on one ref has its note's writers, in order already;
+	// on more, a writer named on two counts the lines of both.
+	for commit := range merge {
+		var ts tallies
+		for _, w := range out[commit] {
+			t := ts.of(w.Claim)
+			t.lines += w.Lines
+			t.files = append(t.files, w.Files...)
+		}
 		ws := make([]Writer, len(ts.list))
 		for i, t := range ts.list {
-			files := t.files
-			if len(files) > 1 {
-				slices.Sort(files)
-				files = slices.Compact(files)
-			}
-			ws[i] = Writer{Claim: t.claim, Lines: t.lines, Files: files}
+			slices.Sort(t.files)
+			ws[i] = Writer{Claim: t.claim, Lines: t.lines, Files: slices.Compact(t.files)}
 		}
 		sortWriters(ws)
 		out[commit] = ws
 	}
-	var skips []Skip
-	for _, s := range skipped {
-		skips = append(skips, Skip{Ref: s.Ref, Commit: s.Commit, Err: errors.New(s.Reason)})
-	}
-	return out, skips
+	return out, skips, nil
 }

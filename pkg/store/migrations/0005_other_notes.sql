@@ -15,33 +15,15 @@ CREATE TABLE other_notes_tips (
     PRIMARY KEY (repoKey, ref)
 ) WITHOUT ROWID;
 
--- Each writer a commit's note names: its claim and the lines it claims,
--- with its files ("\n"-joined, in order; no path holds a control character).
-CREATE TABLE other_note_writers (
-    repoKey     TEXT NOT NULL,
-    ref         TEXT NOT NULL,
-    commitHash  TEXT NOT NULL,
-    seq         INTEGER NOT NULL,
-    source      TEXT NOT NULL,
-    fromText    TEXT NOT NULL,
-    evidence    TEXT NOT NULL,
-    rank        INTEGER NOT NULL,
-    attribution TEXT NOT NULL,
-    tool        TEXT NOT NULL,
-    model       TEXT NOT NULL,
-    session     TEXT NOT NULL,
-    person      TEXT NOT NULL,
-    lines       INTEGER NOT NULL,
-    files       TEXT NOT NULL,
-    PRIMARY KEY (repoKey, commitHash, ref, seq)
-) WITHOUT ROWID;
-
--- The notes (or records) every read skips, and why (as the reads log them).
-CREATE TABLE other_note_skips (
+-- Per commit with a note on ref: the writers the note names, each with its
+-- claim, lines and files, as pkg/share/interop encodes them (one text: a
+-- read of 1,000 commits scans 1,000 values, not 14,000), and the notes or
+-- records every read skips, with why (a JSON array, '' for none).
+CREATE TABLE other_notes (
     repoKey    TEXT NOT NULL,
-    ref        TEXT NOT NULL,
     commitHash TEXT NOT NULL,
-    seq        INTEGER NOT NULL,
-    reason     TEXT NOT NULL,
-    PRIMARY KEY (repoKey, commitHash, ref, seq)
+    ref        TEXT NOT NULL,
+    writers    TEXT NOT NULL,
+    skips      TEXT NOT NULL,
+    PRIMARY KEY (repoKey, commitHash, ref)
 ) WITHOUT ROWID;
