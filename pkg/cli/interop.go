@@ -103,16 +103,26 @@ func (rc *readContext) knownConversations(ctx context.Context, oc *otherClaims) 
 	interop.Said{Lines: oc.lines, Commit: oc.commit}.Name(interop.KnownIn(ctx, rc.store, rc.env.Agents.Default()))
 }
 
-// conversationResolver names, on a claim, git-convo's conversation with
-// the claim's agent and session (nil when the store cannot tell).
-func (rc *readContext) conversationResolver(ctx context.Context) func(c *interop.Claim) {
+// conversationResolver names, on each writer of a batch, git-convo's
+// conversation with the writer's agent and session, the batch's sessions
+// looked up at once (nil when the store cannot tell).
+func (rc *readContext) conversationResolver(ctx context.Context) func(map[string][]otherTool) {
 	if rc.ready() != nil || rc.store == nil {
 		return nil
 	}
-	known := interop.KnownIn(ctx, rc.store, rc.env.Agents.Default())
-	return func(c *interop.Claim) {
-		if c.Session != "" && c.Tool != "" && c.Conversation == "" {
-			c.Conversation = known(c.Tool, c.Session)
+	known := interop.NewKnownBatch(ctx, rc.store, rc.env.Agents.Default())
+	return func(batch map[string][]otherTool) {
+		var claims []*interop.Claim
+		for _, ws := range batch {
+			for i := range ws {
+				claims = append(claims, &ws[i].Claim)
+			}
+		}
+		known.Prime(claims)
+		for _, c := range claims {
+			if c.Session != "" && c.Tool != "" && c.Conversation == "" {
+				c.Conversation = known.Known(c.Tool, c.Session)
+			}
 		}
 	}
 }

@@ -213,7 +213,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	var linkedKnown, linkedAny, indexKnown bool
 	var fromIndex *app.OthersIndex
 	// Other tools' sessions git-convo knows, looked up once per log.
-	resolve := sync.OnceValue(func() func(*interop.Claim) { return rc.conversationResolver(ctx) })
+	resolve := sync.OnceValue(func() func(map[string][]otherTool) { return rc.conversationResolver(ctx) })
 	var batch []gitx.Commit
 	var writeErr error
 	flush := func() bool {
@@ -510,7 +510,7 @@ func evidenceNote(l store.Link) string {
 // The notes of the ref inline, if any, are those git log printed (%N);
 // with idx, the notes' writers are the index's, and no note is read.
 func (rc *readContext) logOthers(ctx context.Context, r *interop.Reader, inline string, idx *app.OthersIndex, batch []gitx.Commit,
-	hashes []string, resolver func() func(*interop.Claim)) map[string][]otherTool {
+	hashes []string, resolver func() func(map[string][]otherTool)) map[string][]otherTool {
 	out := map[string][]otherTool{}
 	if idx != nil {
 		if ws, skips, err := idx.Writers(ctx, rc.store, hashes); err == nil {
@@ -548,11 +548,7 @@ func (rc *readContext) logOthers(ctx context.Context, r *interop.Reader, inline 
 		return out
 	}
 	if resolve := resolver(); resolve != nil {
-		for _, ws := range out {
-			for i := range ws {
-				resolve(&ws[i].Claim)
-			}
-		}
+		resolve(out)
 	}
 	return out
 }
