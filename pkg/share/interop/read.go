@@ -309,23 +309,9 @@ func (r *Reader) notesOn(ctx context.Context, ref string, commits []string, over
 
 // addGitAI adds a git-ai note's claims on commit.
 func addGitAI(add func(commit, path string, start, end int, c Claim), commit, note string, want func(string) bool) error {
-	l, err := gitai.ParseString(note)
+	l, err := readGitAI(commit, note)
 	if err != nil {
 		return err
-	}
-	if l.Meta.BaseCommitSHA != "" && !strings.EqualFold(l.Meta.BaseCommitSHA, commit) {
-		return fmt.Errorf("the log is about %.12s, not this commit (copied onto it?)", l.Meta.BaseCommitSHA)
-	}
-	claimed := 0
-	for _, f := range l.Files {
-		for _, e := range f.Entries {
-			for _, rg := range e.Ranges {
-				claimed += rg.End - rg.Start + 1
-			}
-		}
-	}
-	if claimed > MaxClaimedLines {
-		return fmt.Errorf("the log claims %d lines, more than %d: skipped unread", claimed, MaxClaimedLines)
 	}
 	for _, f := range l.Files {
 		if want != nil && !want(f.Path) {
@@ -340,6 +326,29 @@ func addGitAI(add func(commit, path string, start, end int, c Claim), commit, no
 		}
 	}
 	return nil
+}
+
+// readGitAI is commit's git-ai note, or why every read skips it.
+func readGitAI(commit, note string) (gitai.Log, error) {
+	l, err := gitai.ParseString(note)
+	if err != nil {
+		return l, err
+	}
+	if l.Meta.BaseCommitSHA != "" && !strings.EqualFold(l.Meta.BaseCommitSHA, commit) {
+		return l, fmt.Errorf("the log is about %.12s, not this commit (copied onto it?)", l.Meta.BaseCommitSHA)
+	}
+	claimed := 0
+	for _, f := range l.Files {
+		for _, e := range f.Entries {
+			for _, rg := range e.Ranges {
+				claimed += rg.End - rg.Start + 1
+			}
+		}
+	}
+	if claimed > MaxClaimedLines {
+		return l, fmt.Errorf("the log claims %d lines, more than %d: skipped unread", claimed, MaxClaimedLines)
+	}
+	return l, nil
 }
 
 // GitAIClaim is the claim a git-ai attestation makes.
