@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -134,24 +133,14 @@ func (r *Reader) IndexNotes(ctx context.Context, ref, tip string, changes []Note
 			if end < start {
 				return // Read adds no line for it
 			}
-			t := ts.of(c)
-			t.lines += end - start + 1
-			if k := len(t.files); k == 0 || t.files[k-1] != path {
-				t.files = append(t.files, path)
-			}
+			ts.add(path, start, end, c)
 		}, ref, n.Commit, string(blobs[i]), nil)
 		note := store.IndexedNote{Ref: ref, Commit: n.Commit}
 		for _, s := range skips {
 			note.Skips = append(note.Skips, s.Err.Error())
 		}
-		ws := make([]Writer, len(ts.list))
-		for i, t := range ts.list {
-			slices.Sort(t.files)
-			ws[i] = Writer{Claim: t.claim, Lines: t.lines, Files: slices.Compact(t.files)}
-		}
-		sortWriters(ws)
 		var err error
-		if note.Writers, err = encodeWriters(ws); err != nil {
+		if note.Writers, err = encodeWriters(ts.writers()); err != nil {
 			return u, fmt.Errorf("%s on %.12s: %v", ref, n.Commit, err)
 		}
 		if note.Writers != "" || len(note.Skips) > 0 {
@@ -259,13 +248,7 @@ func IndexedWriters(notes []store.IndexedNote) (map[string][]Writer, []Skip, err
 			t.lines += w.Lines
 			t.files = append(t.files, w.Files...)
 		}
-		ws := make([]Writer, len(ts.list))
-		for i, t := range ts.list {
-			slices.Sort(t.files)
-			ws[i] = Writer{Claim: t.claim, Lines: t.lines, Files: slices.Compact(t.files)}
-		}
-		sortWriters(ws)
-		out[commit] = ws
+		out[commit] = ts.writers()
 	}
 	return out, skips, nil
 }

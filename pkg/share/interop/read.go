@@ -131,23 +131,34 @@ func (r *Reader) ReadWriters(ctx context.Context, commits []string, given map[st
 			}
 			last = commit
 		}
-		t := cur.of(c)
-		t.lines += end - start + 1
-		if n := len(t.files); n == 0 || t.files[n-1] != path {
-			t.files = append(t.files, path)
-		}
+		cur.add(path, start, end, c)
 	})
 	out := make(map[string][]Writer, len(byCommit))
 	for commit, ts := range byCommit {
-		ws := make([]Writer, len(ts.list))
-		for i, t := range ts.list {
-			slices.Sort(t.files)
-			ws[i] = Writer{Claim: t.claim, Lines: t.lines, Files: slices.Compact(t.files)}
-		}
-		sortWriters(ws)
-		out[commit] = ws
+		out[commit] = ts.writers()
 	}
 	return out, skips, err
+}
+
+// add counts a range of c's lines in path (end >= start).
+func (ts *tallies) add(path string, start, end int, c Claim) {
+	t := ts.of(c)
+	t.lines += end - start + 1
+	if n := len(t.files); n == 0 || t.files[n-1] != path {
+		t.files = append(t.files, path)
+	}
+}
+
+// writers is what ts counted, each writer's files sorted once, in
+// sortWriters' order.
+func (ts *tallies) writers() []Writer {
+	ws := make([]Writer, len(ts.list))
+	for i, t := range ts.list {
+		slices.Sort(t.files)
+		ws[i] = Writer{Claim: t.claim, Lines: t.lines, Files: slices.Compact(t.files)}
+	}
+	sortWriters(ws)
+	return ws
 }
 
 // tallies are one commit's writers as ReadWriters counts them, in the
