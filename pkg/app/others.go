@@ -79,8 +79,9 @@ type OthersIndex struct {
 const othersIndexWait = 100 * time.Millisecond
 
 // OthersIndexFor is the index of refs in repo when it can answer: a
-// links.sqlite file exists (a read never creates one) and each ref's tip is
-// read from the ref files. nil: read the notes as before.
+// links.sqlite file exists (a read never creates one), its modes let it be
+// written, and each ref's tip is read from the ref files. nil: read the
+// notes as before.
 func (a *App) OthersIndexFor(repo *gitx.Repo, refs []string) *OthersIndex {
 	if len(refs) == 0 || repo == nil || repo.CommonDir == "" {
 		return nil
@@ -89,6 +90,8 @@ func (a *App) OthersIndexFor(repo *gitx.Repo, refs []string) *OthersIndex {
 		return nil
 	} else if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
 		return nil
+	} else if cause, _ := store.WriteFix(p); cause != "" {
+		return nil // read-only: each log would read the notes twice (doctor says why)
 	}
 	return NewOthersIndex(repo, refs)
 }

@@ -116,7 +116,12 @@ func agentTraceOf(commit string, from, to int) string {
 // openIndexStore is a links.sqlite file of its own.
 func openIndexStore(t *testing.T) *store.Store {
 	t.Helper()
-	s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "links.sqlite"), store.Options{})
+	return openIndexStoreAt(t, filepath.Join(t.TempDir(), "links.sqlite"))
+}
+
+func openIndexStoreAt(t *testing.T, path string) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,13 +374,26 @@ func TestOthersIndexFallsBack(t *testing.T) {
 	if NewOthersIndex(repo, []string{"refs/notes/none"}) != nil {
 		t.Error("an index of a ref the files do not name")
 	}
+	db := filepath.Join(t.TempDir(), "links.sqlite")
 	a := New(Config{Getenv: func(k string) string {
 		if k == "GIT_CONVO_DB" {
-			return filepath.Join(t.TempDir(), "links.sqlite")
+			return db
 		}
 		return os.Getenv(k)
 	}})
 	if a.OthersIndexFor(repo, refs) != nil {
 		t.Error("an index with no links.sqlite: a read never creates one")
+	}
+	openIndexStoreAt(t, db)
+	if a.OthersIndexFor(repo, refs) == nil {
+		t.Error("no index with a links.sqlite")
+	}
+	// A read-only links.sqlite (by its modes: the log would read the
+	// notes, fail to write, and read them again).
+	if err := os.Chmod(db, 0o400); err != nil {
+		t.Fatal(err)
+	}
+	if a.OthersIndexFor(repo, refs) != nil {
+		t.Error("an index in a read-only links.sqlite")
 	}
 }

@@ -83,7 +83,7 @@ func (s *Store) UpdateNotes(ctx context.Context, repoKey, ref string, u NotesUpd
 	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = "+strconv.FormatInt(wait.Milliseconds(), 10)); err != nil {
 		return classify(s.path, err)
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA busy_timeout = "+strconv.FormatInt(BusyTimeout.Milliseconds(), 10))
+	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA busy_timeout = "+strconv.FormatInt(s.busy.Milliseconds(), 10))
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return classify(s.path, err)
