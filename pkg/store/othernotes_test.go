@@ -60,6 +60,19 @@ func TestUpdateNotes(t *testing.T) {
 	if got, _ := s.IndexedNotes(ctx, "other", []string{ai}, []string{"c1"}); len(got) != 1 || got[0].Writers != "z1" {
 		t.Errorf("another repository's rows: %+v", got)
 	}
+	// Forgetting a repository forgets its index.
+	if _, err := s.ForgetRepository(ctx, "r", "/nowhere"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.IndexedNotes(ctx, "r", []string{ai}, []string{"c2"}); len(got) != 0 {
+		t.Errorf("after forget: %+v", got)
+	}
+	if tips, _ := s.NotesTips(ctx, "r"); len(tips) != 0 {
+		t.Errorf("tips after forget: %+v", tips)
+	}
+	if got, _ := s.IndexedNotes(ctx, "other", []string{ai}, []string{"c1"}); len(got) != 1 {
+		t.Errorf("another repository's rows after forget: %+v", got)
+	}
 }
 
 // TestUpdateNotesLocked: with another writer holding the database, an
