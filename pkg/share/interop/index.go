@@ -99,6 +99,21 @@ func (r *Reader) IndexNotes(ctx context.Context, ref, tip string, changes []Note
 			read = append(read, n)
 		}
 	}
+	for len(read) > 0 { // a batch of notes held at a time, as log read them
+		batch := read[:min(len(read), indexBatchSize)]
+		read = read[len(batch):]
+		if err := r.indexBatch(ctx, ref, tip, batch, &u); err != nil {
+			return u, err
+		}
+	}
+	return u, nil
+}
+
+// indexBatchSize bounds the notes held at once while indexing (each up to 8 MiB).
+const indexBatchSize = 128
+
+// indexBatch reads notes (on ref at tip) and adds what each says to u.
+func (r *Reader) indexBatch(ctx context.Context, ref, tip string, read []NoteBlob, u *store.NotesUpdate) error {
 	blobs := make([][]byte, len(read))
 	over := make([]bool, len(read))
 	names := make([]string, len(read))
@@ -114,7 +129,7 @@ func (r *Reader) IndexNotes(ctx context.Context, ref, tip string, changes []Note
 		}
 		files, err := r.repo.FilesAt(ctx, tip, paths)
 		if err != nil {
-			return u, err
+			return err
 		}
 		for i, n := range read {
 			blobs[i] = files[n.Path]
@@ -141,13 +156,13 @@ func (r *Reader) IndexNotes(ctx context.Context, ref, tip string, changes []Note
 		}
 		var err error
 		if note.Writers, err = encodeWriters(ts.writers()); err != nil {
-			return u, fmt.Errorf("%s on %.12s: %v", ref, n.Commit, err)
+			return fmt.Errorf("%s on %.12s: %v", ref, n.Commit, err)
 		}
 		if note.Writers != "" || len(note.Skips) > 0 {
 			u.Notes = append(u.Notes, note)
 		}
 	}
-	return u, nil
+	return nil
 }
 
 // The index keeps a note's writers as one text: each writer's fields
