@@ -99,10 +99,12 @@ func (r *Reader) IndexNotes(ctx context.Context, ref, tip string, changes []Note
 			read = append(read, n)
 		}
 	}
+	blobs := r.repo.NewBlobReader(maxNoteBytes, r.getenv) // the notes' delta bases inflated once
+	defer blobs.Close()
 	for len(read) > 0 { // a batch of notes held at a time, as log read them
 		batch := read[:min(len(read), indexBatchSize)]
 		read = read[len(batch):]
-		if err := r.indexBatch(ctx, ref, tip, batch, &u); err != nil {
+		if err := r.indexBatch(ctx, ref, tip, blobs, batch, &u); err != nil {
 			return u, err
 		}
 	}
@@ -113,14 +115,14 @@ func (r *Reader) IndexNotes(ctx context.Context, ref, tip string, changes []Note
 const indexBatchSize = 128
 
 // indexBatch reads notes (on ref at tip) and adds what each says to u.
-func (r *Reader) indexBatch(ctx context.Context, ref, tip string, read []NoteBlob, u *store.NotesUpdate) error {
+func (r *Reader) indexBatch(ctx context.Context, ref, tip string, in *gitx.BlobReader, read []NoteBlob, u *store.NotesUpdate) error {
 	blobs := make([][]byte, len(read))
 	over := make([]bool, len(read))
 	names := make([]string, len(read))
 	for i, n := range read {
 		names[i] = n.Blob
 	}
-	if b, o, ok := r.repo.BlobsInProcess(names, maxNoteBytes, r.getenv); ok {
+	if b, o, ok := in.Blobs(names); ok {
 		blobs, over = b, o
 	} else if len(read) > 0 {
 		paths := make([]string, len(read))
