@@ -99,15 +99,11 @@ func (a *App) OthersIndexFor(repo *gitx.Repo, refs []string) *OthersIndex {
 // NewOthersIndex is the index of refs in repo, nil where a ref's tip is
 // not read from the ref files.
 func NewOthersIndex(repo *gitx.Repo, refs []string) *OthersIndex {
-	x := &OthersIndex{key: repokey.Of(repo.CommonDir), refs: refs, tips: make(map[string]string, len(refs))}
-	for _, ref := range refs {
-		tip, ok := repo.RefTip(ref)
-		if !ok {
-			return nil
-		}
-		x.tips[ref] = tip
+	tips, ok := repo.RefTipsFromFiles(refs)
+	if !ok {
+		return nil
 	}
-	return x
+	return &OthersIndex{key: repokey.Of(repo.CommonDir), refs: refs, tips: tips}
 }
 
 // Update brings s's index of x's refs to their tips, reading with r only

@@ -24,6 +24,13 @@ func TestRefTip(t *testing.T) {
 			t.Errorf("%s: %s %v, git says %s", ref, got, ok, r.git("rev-parse", ref))
 		}
 	}
+	if tips, ok := repo.RefTipsFromFiles([]string{"refs/notes/agent-trace", "refs/notes/ai"}); !ok || len(tips) != 2 ||
+		tips["refs/notes/ai"] != r.git("rev-parse", "refs/notes/ai") {
+		t.Errorf("both notes refs: %v %v", tips, ok)
+	}
+	if tips, ok := repo.RefTipsFromFiles([]string{"refs/notes/ai", "refs/notes/none"}); ok {
+		t.Errorf("a ref no file names among others: %v", tips)
+	}
 	if got, ok := repo.RefTip("refs/notes/none"); ok {
 		t.Errorf("a ref no file names: %s", got)
 	}

@@ -327,12 +327,26 @@ type refFiles struct {
 // alone (no process); ok is false where they do not name it or only git
 // can tell (a reftable, a file git may read otherwise).
 func (r *Repo) RefTip(ref string) (string, bool) {
+	tips, ok := r.RefTipsFromFiles([]string{ref})
+	return tips[ref], ok
+}
+
+// RefTipsFromFiles is RefTip of each of refs, packed-refs read once; ok is
+// false unless the files name every one.
+func (r *Repo) RefTipsFromFiles(refs []string) (map[string]string, bool) {
 	if r.CommonDir == "" || r.GitDir == "" {
-		return "", false
+		return nil, false
 	}
 	f := refFiles{r: r}
-	h, ok := f.resolve(ref, 0)
-	return h, ok && !f.doubt
+	tips := make(map[string]string, len(refs))
+	for _, ref := range refs {
+		h, ok := f.resolve(ref, 0)
+		if !ok || f.doubt {
+			return nil, false
+		}
+		tips[ref] = h
+	}
+	return tips, true
 }
 
 // resolve follows ref to a hash; ok is false when no file names it (or
