@@ -79,9 +79,11 @@ func parseDiffTree(out []byte) []NoteBlob {
 // IndexNotes reads the notes changes name (on ref, at its notes commit
 // tip) and says what each says, as rows of the index: per commit its
 // writers (one per claim, its lines, its files in order) and the notes (or
-// records) every read skips. A commit whose note is gone has no rows. Where
-// one commit has two notes (a flat and a fanned-out path), the last listed
-// is read, as ReadWriters reads it.
+// records) every read skips. A commit whose note is gone has no rows; a
+// note moved (flat to fanned out) is read where it is now. Where one
+// commit has two notes at once (a flat and a fanned-out path, which git's
+// own notes code never leaves), a full build reads the last listed, as
+// ReadWriters does; an update, the one that changed.
 func (r *Reader) IndexNotes(ctx context.Context, ref, tip string, changes []NoteBlob) (store.NotesUpdate, error) {
 	u := store.NotesUpdate{Tip: tip, Version: IndexVersion}
 	last := make(map[string]int, len(changes)) // commit -> its note in changes
