@@ -356,7 +356,39 @@ logrows() {
   row "log -n 1000, git-ai notes on every commit / git log --notes=ai --oneline (ms)" "$ca" "$ga" "$(ratio "$ca" "$ga")" "<= 1.3"
   row "  the same / git log --oneline, no notes (ms)" "$ca" "$go" "$(ratio "$ca" "$go")" ""
   row "  peak RSS (KB)" "$(rss "$work/gitai" git-convo log -n 1000)" "$(rss "$work/gitai" git log -n 1000 --notes=ai --oneline)" "" ""
+  # The first log after a fetch brings links.sqlite's index of the notes up
+  # to date (docs/interop.md): from scratch (1,000 notes), and after 10 notes
+  # more. Each run starts from a copy of the database (the -c command: the
+  # copy alone).
+  local cf gf kf ci gi ki
+  read -r cf gf kf < <("$bg" pair -n 10 -dir "$work/gitai" -a "$(cpdb gitai-empty) git-convo log -n 1000 >/dev/null" \
+    -b "git log -n 1000 --notes=ai --oneline >/dev/null" -c "$(cpdb gitai-empty)")
+  row "  first log after a fetch: index built, 1,000 notes (ms)" "$cf" "$gf" "$(ratio "$cf" "$gf")" ""
+  row "    of which copying the database (ms)" "$kf" "" "" ""
+  read -r ci gi ki < <("$bg" pair -n 10 -dir "$work/gitai" -a "$(cpdb gitai-less10) git-convo log -n 1000 >/dev/null" \
+    -b "git log -n 1000 --notes=ai --oneline >/dev/null" -c "$(cpdb gitai-less10)")
+  row "  first log after a fetch of 10 notes: index updated (ms)" "$ci" "$gi" "$(ratio "$ci" "$gi")" ""
+  row "    of which copying the database (ms)" "$ki" "" "" ""
 }
+# cpdb is the shell words that copy $work/<name>.sqlite (and its log) to a
+# database of its own for one run, and point GIT_CONVO_DB at it.
+cpdb() {
+  local from="$work/$1.sqlite" to="$work/gitai-run.sqlite"
+  echo "rm -f '$to' '$to-wal' '$to-shm'; cp '$from' '$to'; [ ! -s '$from-wal' ] || cp '$from-wal' '$to-wal'; GIT_CONVO_DB='$to'"
+}
+# The databases those rows start from: one with no index, and one whose
+# index lacks 10 of the notes (made with 10 notes removed, then the ref put
+# back). Made anew each run: the index belongs to the binary measured.
+rm -f "$work"/gitai-empty.sqlite* "$work"/gitai-less10.sqlite*
+cp "$root/pkg/store/empty.sqlite" "$work/gitai-empty.sqlite"
+cp "$root/pkg/store/empty.sqlite" "$work/gitai-less10.sqlite"
+(
+  cd "$work/gitai"
+  tip=$(git rev-parse refs/notes/ai)
+  git notes --ref=ai list | sed -n 1,10p | while read -r _ c; do git notes --ref=ai remove "$c" 2>/dev/null; done
+  GIT_CONVO_DB="$work/gitai-less10.sqlite" git-convo log -n 1 >/dev/null
+  git update-ref refs/notes/ai "$tip"
+)
 if [ "${BENCH:-}" = log ]; then
   for _ in $(seq "${BENCH_COUNT:-5}"); do
     echo

@@ -2,10 +2,15 @@ package app
 
 import (
 	"context"
+	"errors"
+	"os"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/interop"
 	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/store"
+	"github.com/git-convo/git-convo/pkg/store/repokey"
 )
 
 // Other tools' records (docs/interop.md: git-ai's notes, other tools'
@@ -120,4 +125,100 @@ func (a *App) OtherNotesHealth(ctx context.Context, repo *gitx.Repo) (refs []str
 	}
 	rep, err = interop.Scan(ctx, full, g, refs)
 	return refs, rep, err
+}
+
+// OthersIndex answers, from links.sqlite's index of other tools' notes,
+// which writers their notes name in commits (what interop's ReadWriters
+// reads from the notes), so that log decodes no note.
+type OthersIndex struct {
+	key  string
+	refs []string
+	tips map[string]string // ref -> its notes commit, from the ref files
+}
+
+// othersIndexWait is how long bringing the index up to date waits on
+// another writer of links.sqlite before the read reads the notes itself.
+const othersIndexWait = 100 * time.Millisecond
+
+// OthersIndexFor is the index of refs in repo when it can answer: a
+// links.sqlite file exists (a read never creates one), its modes let it be
+// written, and each ref's tip is read from the ref files. nil: read the
+// notes as before.
+func (a *App) OthersIndexFor(repo *gitx.Repo, refs []string) *OthersIndex {
+	if len(refs) == 0 || repo == nil || repo.CommonDir == "" {
+		return nil
+	}
+	if p, err := a.DBPath(); err != nil {
+		return nil
+	} else if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	} else if cause, _ := store.WriteFix(p); cause != "" {
+		return nil // read-only: each log would read the notes twice (doctor says why)
+	}
+	return NewOthersIndex(repo, refs)
+}
+
+// NewOthersIndex is the index of refs in repo, nil where a ref's tip is
+// not read from the ref files.
+func NewOthersIndex(repo *gitx.Repo, refs []string) *OthersIndex {
+	tips, ok := repo.RefTipsFromFiles(refs)
+	if !ok {
+		return nil
+	}
+	return &OthersIndex{key: repokey.Of(repo.CommonDir), refs: refs, tips: tips}
+}
+
+// Update brings s's index of x's refs to their tips, reading with r only
+// the notes that changed since the tips it reflects (the first read after
+// a fetch pays for them). False when it cannot answer: a store in memory,
+// a read-only or locked database, a notes commit git cannot read. The
+// caller then reads the notes itself: the index never fails a read.
+func (x *OthersIndex) Update(ctx context.Context, s *Store, r *interop.Reader) bool {
+	if x == nil || s == nil || s.InMemory() {
+		return false
+	}
+	indexed, err := s.NotesTips(ctx, x.key)
+	if err != nil {
+		return false
+	}
+	for _, ref := range x.refs {
+		cur, tip := indexed[ref], x.tips[ref]
+		if cur.Tip == tip && cur.Version == interop.IndexVersion {
+			continue
+		}
+		from := cur.Tip
+		if cur.Version != interop.IndexVersion {
+			from = "" // written by another reader: rebuilt
+		}
+		changes, full, err := r.NoteChanges(ctx, ref, from, tip)
+		if err != nil {
+			return false
+		}
+		u, err := r.IndexNotes(ctx, ref, tip, changes)
+		if err != nil {
+			return false
+		}
+		u.OldTip, u.Full = cur.Tip, full
+		if err := s.UpdateNotes(ctx, x.key, ref, u, othersIndexWait); errors.Is(err, store.ErrIndexMoved) {
+			// Another read updated it meanwhile: good if to this tip.
+			now, err := s.NotesTips(ctx, x.key)
+			if err != nil || now[ref] != (store.NotesTip{Tip: tip, Version: interop.IndexVersion}) {
+				return false
+			}
+		} else if err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// Writers is what other tools' notes say of commits, per commit, as
+// interop's ReadWriters gives it (with no notes given), and the notes a
+// read skips: one query.
+func (x *OthersIndex) Writers(ctx context.Context, s *Store, commits []string) (map[string][]OtherWriter, []interop.Skip, error) {
+	notes, err := s.IndexedNotes(ctx, x.key, x.refs, commits)
+	if err != nil {
+		return nil, nil, err
+	}
+	return interop.IndexedWriters(notes)
 }

@@ -25,7 +25,14 @@ type LogSession struct {
 	sharedRefs             []string
 	otherInline            string // the other tool's ref git log's %N prints, if any
 	others                 *interop.Reader
-	resolve                func() func(*interop.Claim)
+	resolve                func() func(map[string][]OtherWriter)
+	// oidx: links.sqlite's index of other tools' notes, brought up to
+	// date while git runs (indexed says whether it can answer); fromIndex
+	// is it once known to answer: then no note is read.
+	oidx       *OthersIndex
+	indexed    chan bool
+	indexKnown bool
+	fromIndex  *OthersIndex
 }
 
 // LogSessionOptions say how log reads.
@@ -58,18 +65,24 @@ func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
 	if opts.Many {
 		l.others.ExpectMany()
 	}
+	// With a links.sqlite, their writers come from its index of the notes,
+	// brought up to date while git runs: no note is read (docs/interop.md).
+	if l.oidx = r.a.OthersIndexFor(repo, otherRefs); l.oidx != nil {
+		l.indexed = make(chan bool, 1)
+		go func() { l.indexed <- r.Ready() == nil && l.oidx.Update(ctx, r.store, l.others) }()
+	}
 	// Shared notes come with the commits, from git log itself (%N): no
 	// process per batch, nor one to list the notes. Where there are none,
 	// another tool's notes come so instead (git's zlib, not a listing of
 	// the notes and Go's inflate of each): %N joins the notes of every
 	// ref it is given, so only one ref's notes can come that way.
 	if opts.InlineNotes {
-		if l.sharedRefs = r.shared.Refs(); len(l.sharedRefs) == 0 && len(otherRefs) > 0 {
+		if l.sharedRefs = r.shared.Refs(); len(l.sharedRefs) == 0 && len(otherRefs) > 0 && l.oidx == nil {
 			l.otherInline = otherRefs[0]
 		}
 	}
 	// Other tools' sessions git-convo knows, looked up once per log.
-	l.resolve = sync.OnceValue(func() func(*interop.Claim) { return r.conversationResolver(ctx) })
+	l.resolve = sync.OnceValue(func() func(map[string][]OtherWriter) { return r.conversationResolver(ctx) })
 	return l
 }
 
@@ -136,10 +149,23 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 // whose agent and session git-convo knows is that conversation. The
 // commits' bodies are let go (printed nowhere).
 //
-// The notes of the ref inline, if any, are those git log printed (%N).
+// The notes of the ref inline, if any, are those git log printed (%N);
+// with the index, the notes' writers are the index's, and no note is read.
 func (l *LogSession) Others(ctx context.Context, batch []gitx.Commit, hashes []string) map[string][]OtherWriter {
 	out := map[string][]OtherWriter{}
-	if !l.others.Empty() {
+	if l.oidx != nil && !l.indexKnown {
+		if l.indexKnown = true; <-l.indexed {
+			l.fromIndex = l.oidx
+		}
+	}
+	others := l.others
+	if l.fromIndex != nil {
+		if ws, skips, err := l.fromIndex.Writers(ctx, l.r.store, hashes); err == nil {
+			l.r.logSkips(skips, nil)
+			out, others = ws, nil
+		}
+	}
+	if !others.Empty() {
 		var given map[string]interop.Given
 		if l.otherInline != "" {
 			g := interop.Given{Notes: make(map[string]string, len(batch)), Over: map[string]bool{}}
@@ -152,7 +178,7 @@ func (l *LogSession) Others(ctx context.Context, batch []gitx.Commit, hashes []s
 			}
 			given = map[string]interop.Given{l.otherInline: g}
 		}
-		ws, skips, err := l.others.ReadWriters(ctx, hashes, given)
+		ws, skips, err := others.ReadWriters(ctx, hashes, given)
 		l.r.logSkips(skips, err)
 		out = ws
 	}
@@ -169,25 +195,31 @@ func (l *LogSession) Others(ctx context.Context, batch []gitx.Commit, hashes []s
 		return out
 	}
 	if resolve := l.resolve(); resolve != nil {
-		for _, ws := range out {
-			for i := range ws {
-				resolve(&ws[i].Claim)
-			}
-		}
+		resolve(out)
 	}
 	return out
 }
 
-// conversationResolver names, on a claim, git-convo's conversation with
-// the claim's agent and session (nil when the store cannot tell).
-func (r *Reader) conversationResolver(ctx context.Context) func(c *interop.Claim) {
+// conversationResolver names, on each writer of a batch, git-convo's
+// conversation with the writer's agent and session, the batch's sessions
+// looked up at once (nil when the store cannot tell).
+func (r *Reader) conversationResolver(ctx context.Context) func(map[string][]OtherWriter) {
 	if r.Ready() != nil || r.store == nil {
 		return nil
 	}
-	known := r.a.Known(ctx, r.store)
-	return func(c *interop.Claim) {
-		if c.Session != "" && c.Tool != "" && c.Conversation == "" {
-			c.Conversation = known(c.Tool, c.Session)
+	known := interop.NewKnownBatch(ctx, r.store, r.a.AgentOf(""))
+	return func(batch map[string][]OtherWriter) {
+		var claims []*interop.Claim
+		for _, ws := range batch {
+			for i := range ws {
+				claims = append(claims, &ws[i].Claim)
+			}
+		}
+		known.Prime(claims)
+		for _, c := range claims {
+			if c.Session != "" && c.Tool != "" && c.Conversation == "" {
+				c.Conversation = known.Known(c.Tool, c.Session)
+			}
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
 	"github.com/git-convo/git-convo/pkg/share/interop/gitai"
+	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // addRawNote puts text as the note of rev on ref, as another tool would.
@@ -715,6 +716,22 @@ func TestHostileOtherNotesInPRAndMCP(t *testing.T) {
 	if !strings.Contains(d.stdout, "7 skipped by every read") { // past.go's too: only doctor reads the files
 
 		t.Errorf("doctor:\n%s", d.stdout)
+	}
+	// log from links.sqlite's index of the notes (built, then as it is)
+	// says what reading the notes says (no links.sqlite: git's %N).
+	db := filepath.Join(t.TempDir(), "links.sqlite")
+	if st, err := store.Open(context.Background(), db, store.Options{}); err != nil {
+		t.Fatal(err)
+	} else {
+		st.Close()
+	}
+	for _, args := range [][]string{{"log", "--oneline"}, {"log", "--json"}, {"log", "--json"}} { // no relative times
+		read := sb.runEnv(repo, append(sb.env, "GIT_CONVO_DB="+db+".none"), "", append([]string{"git", "convo"}, args...)...)
+		indexed := sb.runEnv(repo, append(sb.env, "GIT_CONVO_DB="+db), "", append([]string{"git", "convo"}, args...)...)
+		clean("log", indexed.stdout)
+		if read.code != 0 || indexed.code != 0 || indexed.stdout != read.stdout || !strings.Contains(read.stdout, "git-ai") {
+			t.Errorf("%v from the index: exit %d\n%s\nreading the notes: exit %d\n%s", args, indexed.code, indexed.stdout, read.code, read.stdout)
+		}
 	}
 }
 

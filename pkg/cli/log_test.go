@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/git-convo/git-convo/pkg/app"
+	"github.com/git-convo/git-convo/pkg/store"
 )
 
 func TestAbbrevOption(t *testing.T) {
@@ -171,5 +174,38 @@ func TestLogGitAINotesInline(t *testing.T) {
 	}
 	if n := strings.Count(inline, "(3 line(s), from git-ai's notes)"); n != 39 {
 		t.Errorf("%d commits with git-ai's lines, want 39:\n%s", n, inline)
+	}
+	// With a links.sqlite, from its index of the notes: built by the first
+	// log, used as it is by the next, brought up to date after a note is
+	// added and another edited (docs/interop.md). --oneline: git's own
+	// line, no relative time to move between runs.
+	if _, err := os.Stat(sb.linksDB); err == nil {
+		t.Fatal("links.sqlite before any recording: the runs above read no index")
+	}
+	readOne, readJSON := sb.convo(repo, "log", "--oneline"), sb.convo(repo, "log", "--json")
+	st, err := store.Open(context.Background(), sb.linksDB, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	for i, what := range []string{"built", "as it is"} {
+		if got := sb.convo(repo, "log", "--oneline"); got != readOne {
+			t.Errorf("log from the index %s (%d):\n%s\nreading the notes:\n%s", what, i, got, readOne)
+		}
+	}
+	if got := sb.convo(repo, "log", "--json"); got != readJSON {
+		t.Errorf("log --json from the index:\n%s\nreading the notes:\n%s", got, readJSON)
+	}
+	sb.addRawNote(repo, "refs/notes/ai", last, gitAINoteFor(last, "f39.go", "edited"))
+	sb.write(repo, "g.go", "l1\nl2\nl3\nl4\nl5\n")
+	h := sb.commit(repo, "one more", "g.go")
+	sb.addRawNote(repo, "refs/notes/ai", h, gitAINoteFor(h, "g.go", "new"))
+	got := sb.convo(repo, "log", "--oneline")
+	if !strings.Contains(got, "(new) (3 line(s)") || !strings.Contains(got, "(edited) (3 line(s)") {
+		t.Errorf("log after a note added and one edited:\n%s", got)
+	}
+	os.Rename(sb.linksDB, sb.linksDB+".away")
+	if read := sb.convo(repo, "log", "--oneline"); got != read {
+		t.Errorf("log from the index brought up to date:\n%s\nreading the notes:\n%s", got, read)
 	}
 }

@@ -124,6 +124,8 @@ WHERE (EXISTS (SELECT 1 FROM conversation_files f WHERE f.conversationId = c.con
 			`DELETE FROM conversation_files WHERE repoKey = ?`,
 			`DELETE FROM edit_lines WHERE repoKey = ?`,
 			`DELETE FROM edit_spans WHERE repoKey = ?`,
+			`DELETE FROM other_notes WHERE repoKey = ?`, // the index of other tools' notes: rebuilt when read again
+			`DELETE FROM other_notes_tips WHERE repoKey = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, repoKey); err != nil {
 				return err

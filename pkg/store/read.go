@@ -530,3 +530,31 @@ func scanStrings(rows *sql.Rows) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// ConversationAgents is the agent of each of ids that is a conversation
+// here (ids unknown are absent), in one query: other tools' sessions
+// named in a batch of commits are looked up at once.
+func (s *Store) ConversationAgents(ctx context.Context, ids []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT conversationId, COALESCE(agent, '') FROM conversations WHERE conversationId IN (`+
+		strings.Repeat("?,", len(ids)-1)+`?)`, args...)
+	if err != nil {
+		return nil, classify(s.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, agent string
+		if err := rows.Scan(&id, &agent); err != nil {
+			return nil, classify(s.path, err)
+		}
+		out[id] = agent
+	}
+	return out, classify(s.path, rows.Err())
+}

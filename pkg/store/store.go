@@ -33,6 +33,7 @@ type Store struct {
 	path     string
 	now      func() time.Time
 	attempts int             // write attempts when SQLite stays busy
+	busy     time.Duration   // the connection's busy timeout
 	empty    *emptyConnector // OpenEmpty's store: its connection, made on first use
 }
 
@@ -85,7 +86,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	// One connection per process: SQLite allows one writer at a time anyway,
 	// and a single connection keeps transactions and pragmas predictable.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: abs, now: time.Now, attempts: attempts}
+	s := &Store{db: db, path: abs, now: time.Now, attempts: attempts, busy: busy}
 	if opts.Now != nil {
 		s.now = opts.Now
 	}

@@ -18,12 +18,42 @@ import (
 // held: such a blob's content is nil and over[i] true; such a tree or
 // commit on the way to a name (a notes tree) leaves the answer to git.
 func (r *Repo) BlobsInProcess(names []string, limit int64, getenv func(string) string) (contents [][]byte, over []bool, ok bool) {
+	b := r.NewBlobReader(limit, getenv)
+	defer b.Close()
+	return b.Blobs(names)
+}
+
+// BlobReader is BlobsInProcess over one object store kept open for many
+// calls, with the delta bases it inflated: a caller reading many blobs a
+// batch at a time inflates each shared base once. Close releases it.
+type BlobReader struct {
+	r  *Repo
+	st *odb.Store // nil: only git can tell
+}
+
+// NewBlobReader is a BlobReader of r's objects (limit as BlobsInProcess's).
+func (r *Repo) NewBlobReader(limit int64, getenv func(string) string) *BlobReader {
 	if r.ObjectFormat != "sha1" || !r.PlainObjects(getenv) {
-		return nil, nil, false
+		return &BlobReader{r: r}
 	}
 	st := odb.Open(r.CommonDir)
-	defer st.Close()
 	st.SetLimit(limit)
+	return &BlobReader{r: r, st: st}
+}
+
+// Close releases the object store.
+func (b *BlobReader) Close() {
+	if b.st != nil {
+		b.st.Close()
+	}
+}
+
+// Blobs is BlobsInProcess's answer for names.
+func (b *BlobReader) Blobs(names []string) (contents [][]byte, over []bool, ok bool) {
+	r, st := b.r, b.st
+	if st == nil {
+		return nil, nil, false
+	}
 	refs := refFiles{r: r}
 	trees := map[string]plumbing.Hash{} // ref -> its root tree
 	out, over := make([][]byte, len(names)), make([]bool, len(names))

@@ -323,6 +323,32 @@ type refFiles struct {
 	doubt  bool
 }
 
+// RefTip is the object the full ref name points at, from the ref files
+// alone (no process); ok is false where they do not name it or only git
+// can tell (a reftable, a file git may read otherwise).
+func (r *Repo) RefTip(ref string) (string, bool) {
+	tips, ok := r.RefTipsFromFiles([]string{ref})
+	return tips[ref], ok
+}
+
+// RefTipsFromFiles is RefTip of each of refs, packed-refs read once; ok is
+// false unless the files name every one.
+func (r *Repo) RefTipsFromFiles(refs []string) (map[string]string, bool) {
+	if r.CommonDir == "" || r.GitDir == "" {
+		return nil, false
+	}
+	f := refFiles{r: r}
+	tips := make(map[string]string, len(refs))
+	for _, ref := range refs {
+		h, ok := f.resolve(ref, 0)
+		if !ok || f.doubt {
+			return nil, false
+		}
+		tips[ref] = h
+	}
+	return tips, true
+}
+
 // resolve follows ref to a hash; ok is false when no file names it (or
 // one is in doubt).
 func (f *refFiles) resolve(ref string, depth int) (string, bool) {

@@ -25,30 +25,76 @@ type Known func(tool, session string) string
 // KnownIn is Known over the local database: the conversation whose id is
 // the session's and whose agent is the tool (a conversation recorded with
 // no agent is defaultAgent's). A git-ai session naming it is that
-// conversation, not a second one. Answers are kept: one query per session.
+// conversation, not a second one. Answers are kept: one query per session
+// not asked before (a KnownBatch primed with a batch's sessions asks once).
 func KnownIn(ctx context.Context, st *store.Store, defaultAgent string) Known {
 	if st == nil {
 		return nil
 	}
-	seen := map[[2]string]string{}
-	return func(tool, session string) string {
-		k := [2]string{tool, session}
-		if id, ok := seen[k]; ok {
-			return id
-		}
-		id := ""
-		if c, err := st.GetConversation(ctx, session); err == nil && c != nil {
-			agent := c.Agent
-			if agent == "" {
-				agent = defaultAgent
+	return NewKnownBatch(ctx, st, defaultAgent).Known
+}
+
+// KnownBatch is KnownIn that looks up many sessions in one query (Prime).
+type KnownBatch struct {
+	ctx          context.Context
+	st           *store.Store
+	defaultAgent string
+	agents       map[string]string // session -> its conversation's agent; absent: not asked; "\x00": no conversation
+}
+
+// NewKnownBatch is a KnownBatch over st (not nil).
+func NewKnownBatch(ctx context.Context, st *store.Store, defaultAgent string) *KnownBatch {
+	return &KnownBatch{ctx: ctx, st: st, defaultAgent: defaultAgent, agents: map[string]string{}}
+}
+
+// noConversation marks a session asked about that is no conversation here.
+const noConversation = "\x00"
+
+// Prime looks up, in one query, the sessions of claims not asked before.
+func (k *KnownBatch) Prime(claims []*Claim) {
+	var ids []string
+	for _, c := range claims {
+		if c.Tool != "" && c.Session != "" && c.Conversation == "" {
+			if _, ok := k.agents[c.Session]; !ok {
+				k.agents[strings.Clone(c.Session)] = noConversation // kept: not a substring holding a whole note
+				ids = append(ids, c.Session)
 			}
-			if agent == tool {
-				id = c.ID
-			}
 		}
-		seen[[2]string{strings.Clone(tool), strings.Clone(session)}] = id // kept: not substrings holding whole notes
-		return id
 	}
+	if len(ids) == 0 {
+		return
+	}
+	got, err := k.st.ConversationAgents(k.ctx, ids)
+	if err != nil {
+		for _, id := range ids {
+			delete(k.agents, id) // asked again, one by one
+		}
+		return
+	}
+	for id, agent := range got {
+		k.agents[id] = agent
+	}
+}
+
+// Known is git-convo's conversation for tool's session ("" none).
+func (k *KnownBatch) Known(tool, session string) string {
+	agent, ok := k.agents[session]
+	if !ok {
+		k.Prime([]*Claim{{Tool: tool, Session: session}})
+		if agent, ok = k.agents[session]; !ok {
+			return ""
+		}
+	}
+	if agent == noConversation {
+		return ""
+	}
+	if agent == "" {
+		agent = k.defaultAgent
+	}
+	if agent != tool {
+		return ""
+	}
+	return session
 }
 
 // ReadCommits reads what other tools say of hashes: their notes on the refs

@@ -10,7 +10,6 @@ import (
 	"github.com/git-convo/git-convo/pkg/attribution/link"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/interop/agenttrace"
-	"github.com/git-convo/git-convo/pkg/share/interop/gitai"
 	"github.com/git-convo/git-convo/pkg/share/notes"
 )
 
@@ -123,12 +122,11 @@ func ReadSessions(ctx context.Context, repo *gitx.Repo, g notes.Git) (Sessions, 
 			if !ok {
 				continue
 			}
-			note := string(b)
-			if err := addGitAI(Lines{}.add, c, note, none); err != nil {
+			l, err := readGitAI(c, string(b)) // once: what addGitAI refuses, and the sessions
+			if err != nil {
 				skips = append(skips, Skip{Ref: ref, Commit: c, Err: err})
 				continue
 			}
-			l, _ := gitai.ParseString(note)
 			for _, f := range l.Files {
 				for _, e := range f.Entries {
 					if a, _ := l.Resolve(e.Key); a.IsAI() && a.Agent.ID != "" {

@@ -131,23 +131,34 @@ func (r *Reader) ReadWriters(ctx context.Context, commits []string, given map[st
 			}
 			last = commit
 		}
-		t := cur.of(c)
-		t.lines += end - start + 1
-		if n := len(t.files); n == 0 || t.files[n-1] != path {
-			t.files = append(t.files, path)
-		}
+		cur.add(path, start, end, c)
 	})
 	out := make(map[string][]Writer, len(byCommit))
 	for commit, ts := range byCommit {
-		ws := make([]Writer, len(ts.list))
-		for i, t := range ts.list {
-			slices.Sort(t.files)
-			ws[i] = Writer{Claim: t.claim, Lines: t.lines, Files: slices.Compact(t.files)}
-		}
-		sortWriters(ws)
-		out[commit] = ws
+		out[commit] = ts.writers()
 	}
 	return out, skips, err
+}
+
+// add counts a range of c's lines in path (end >= start).
+func (ts *tallies) add(path string, start, end int, c Claim) {
+	t := ts.of(c)
+	t.lines += end - start + 1
+	if n := len(t.files); n == 0 || t.files[n-1] != path {
+		t.files = append(t.files, path)
+	}
+}
+
+// writers is what ts counted, each writer's files sorted once, in
+// sortWriters' order.
+func (ts *tallies) writers() []Writer {
+	ws := make([]Writer, len(ts.list))
+	for i, t := range ts.list {
+		slices.Sort(t.files)
+		ws[i] = Writer{Claim: t.claim, Lines: t.lines, Files: slices.Compact(t.files)}
+	}
+	sortWriters(ws)
+	return ws
 }
 
 // tallies are one commit's writers as ReadWriters counts them, in the
@@ -309,23 +320,9 @@ func (r *Reader) notesOn(ctx context.Context, ref string, commits []string, over
 
 // addGitAI adds a git-ai note's claims on commit.
 func addGitAI(add func(commit, path string, start, end int, c Claim), commit, note string, want func(string) bool) error {
-	l, err := gitai.ParseString(note)
+	l, err := readGitAI(commit, note)
 	if err != nil {
 		return err
-	}
-	if l.Meta.BaseCommitSHA != "" && !strings.EqualFold(l.Meta.BaseCommitSHA, commit) {
-		return fmt.Errorf("the log is about %.12s, not this commit (copied onto it?)", l.Meta.BaseCommitSHA)
-	}
-	claimed := 0
-	for _, f := range l.Files {
-		for _, e := range f.Entries {
-			for _, rg := range e.Ranges {
-				claimed += rg.End - rg.Start + 1
-			}
-		}
-	}
-	if claimed > MaxClaimedLines {
-		return fmt.Errorf("the log claims %d lines, more than %d: skipped unread", claimed, MaxClaimedLines)
 	}
 	for _, f := range l.Files {
 		if want != nil && !want(f.Path) {
@@ -340,6 +337,29 @@ func addGitAI(add func(commit, path string, start, end int, c Claim), commit, no
 		}
 	}
 	return nil
+}
+
+// readGitAI is commit's git-ai note, or why every read skips it.
+func readGitAI(commit, note string) (gitai.Log, error) {
+	l, err := gitai.ParseString(note)
+	if err != nil {
+		return l, err
+	}
+	if l.Meta.BaseCommitSHA != "" && !strings.EqualFold(l.Meta.BaseCommitSHA, commit) {
+		return l, fmt.Errorf("the log is about %.12s, not this commit (copied onto it?)", l.Meta.BaseCommitSHA)
+	}
+	claimed := 0
+	for _, f := range l.Files {
+		for _, e := range f.Entries {
+			for _, rg := range e.Ranges {
+				claimed += rg.End - rg.Start + 1
+			}
+		}
+	}
+	if claimed > MaxClaimedLines {
+		return l, fmt.Errorf("the log claims %d lines, more than %d: skipped unread", claimed, MaxClaimedLines)
+	}
+	return l, nil
 }
 
 // GitAIClaim is the claim a git-ai attestation makes.
