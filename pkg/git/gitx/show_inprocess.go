@@ -346,8 +346,15 @@ func splitIdentStrict(s string) (name, email string, secs int64, off, tz int, ok
 		return "", "", 0, 0, 0, false
 	}
 	name, email = strings.TrimRight(s[:lt], gitSpace), s[lt+1:gt]
-	f := strings.Split(s[gt+1:], " ")
-	if len(f) != 3 || f[0] != "" || len(f[1]) == 0 || len(f[1]) > 12 || len(f[2]) != 5 || f[2][0] != '+' && f[2][0] != '-' {
+	var f [3]string // " <seconds> <zone>": "", seconds, zone
+	rest := s[gt+1:]
+	for i := range f {
+		var found bool
+		if f[i], rest, found = strings.Cut(rest, " "); found != (i < 2) {
+			return "", "", 0, 0, 0, false
+		}
+	}
+	if f[0] != "" || len(f[1]) == 0 || len(f[1]) > 12 || len(f[2]) != 5 || f[2][0] != '+' && f[2][0] != '-' {
 		return "", "", 0, 0, 0, false
 	}
 	secs, err := strconv.ParseInt(f[1], 10, 64)
@@ -365,11 +372,15 @@ func splitIdentStrict(s string) (name, email string, secs int64, off, tz int, ok
 	if secs+int64(off) < 0 {
 		return "", "", 0, 0, 0, false // git dies: "Timestamp before Unix epoch"
 	}
-	if time.Unix(secs+int64(off), 0).UTC().Year() > 9999 {
+	if secs+int64(off) >= year10000 {
 		return "", "", 0, 0, 0, false
 	}
 	return name, email, secs, off, tz, true
 }
+
+// year10000 is the first second of the year 10000 (UTC): git prints later
+// dates its own way.
+const year10000 = 253402300800
 
 // signed4 is C's "%+05d".
 func signed4(n int) string {
