@@ -414,3 +414,33 @@ func shortAll(hs []string) []string {
 	}
 	return out
 }
+
+// commitParents reads the parents git reads (the lines right after the
+// tree's) and declines a header git may read otherwise.
+func TestCommitParents(t *testing.T) {
+	tree := "tree " + strings.Repeat("a", 40) + "\n"
+	p1, p2 := strings.Repeat("1", 40), strings.Repeat("b", 40)
+	for _, c := range []struct {
+		data string
+		want []string
+		ok   bool
+	}{
+		{tree + "author A <a> 1 +0000\n", nil, true},
+		{tree + "parent " + p1 + "\nparent " + p2 + "\nauthor A <a> 1 +0000\n", []string{p1, p2}, true},
+		{tree + "parent " + p1 + "\nauthor A <a> 1 +0000\nparent " + p2 + "\n", []string{p1}, true}, // git reads no later parent
+		{tree + "parent " + strings.ToUpper(p2) + "\n", nil, false},
+		{tree + "parent " + p1[:39] + "\n", nil, false},
+		{tree + "parent " + p1, nil, false},
+		{"tree " + strings.Repeat("A", 40) + "\n", nil, false},
+		{"author A <a> 1 +0000\n" + tree, nil, false},
+	} {
+		ps, ok := commitParents([]byte(c.data))
+		var got []string
+		for _, p := range ps {
+			got = append(got, p.String())
+		}
+		if ok != c.ok || ok && fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%q: %v %v, want %v %v", c.data, got, ok, c.want, c.ok)
+		}
+	}
+}
