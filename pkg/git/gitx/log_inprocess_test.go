@@ -444,3 +444,32 @@ func TestCommitParents(t *testing.T) {
 		}
 	}
 }
+
+// A reader that stops (a pager quit) stops the walk: no more commits, no
+// error, and the walk's goroutine gone before the store closes.
+func TestLogInProcessStops(t *testing.T) {
+	r := newTestRepo(t)
+	r.fastImport(300)
+	r.git("repack", "-adq")
+	for _, stopAt := range []int{1, 3, 16, 17, 200} {
+		n := 0
+		err := Here(r.dir).StreamLog(context.Background(), nil, LogOptions{Body: true, Local: localOf(r)}, func(Commit) bool {
+			n++
+			return n < stopAt
+		})
+		if err != nil || n != stopAt {
+			t.Errorf("stop at %d: %d commits, %v", stopAt, n, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	err := Here(r.dir).StreamLog(ctx, nil, LogOptions{Local: localOf(r)}, func(Commit) bool {
+		if n++; n == 5 {
+			cancel()
+		}
+		return true
+	})
+	if err != context.Canceled || n != 5 {
+		t.Errorf("cancelled after 5: %d commits, %v", n, err)
+	}
+}
