@@ -421,7 +421,7 @@ func (w *logWalk) commit(c *walkCommit) (*Commit, bool) {
 			}
 		}
 	}
-	commit, ok := w.fields(c.h, &c.head)
+	commit, ok := w.fields(c.h, c.data, &c.head)
 	if !ok {
 		return nil, false
 	}
@@ -433,14 +433,14 @@ func (w *logWalk) commit(c *walkCommit) (*Commit, bool) {
 	return commit, true
 }
 
-// commitHeader is what the walk reads of a commit's header: its parents
-// and committer date, where its author and committer lines and its
-// message are.
+// commitHeader is what the walk reads of a commit's header: its parents,
+// its committer date and zone, where its author's ident and its message
+// start in the object.
 type commitHeader struct {
-	parents           []plumbing.Hash
-	date              uint64
-	author, committer []byte
-	msg               []byte
+	parents                []plumbing.Hash
+	date                   uint64
+	zone                   int // the committer's, in seconds east
+	author, authorEnd, msg int
 }
 
 // readCommitHeader reads a commit's header as git does (commit.c:
@@ -450,21 +450,29 @@ type commitHeader struct {
 // committer, upper-case hex, another encoding, a committer line
 // splitIdentStrict does not take.
 func readCommitHeader(data []byte) (h commitHeader, ok bool) {
-	head, msg, found := bytes.Cut(data, []byte("\n\n"))
-	if !found || bytes.IndexByte(data, 0) >= 0 {
+	end := bytes.Index(data, []byte("\n\n"))
+	if end < 0 || bytes.IndexByte(data, 0) >= 0 {
 		return h, false
 	}
-	h.msg = msg
-	line := func() []byte {
-		l, rest, _ := bytes.Cut(head, []byte{'\n'})
-		head = rest
-		return l
+	h.msg = end + 2
+	at := 0 // where the next line starts
+	line := func() ([]byte, int) {
+		start := at
+		if start > end {
+			return nil, start // the header ended
+		}
+		n := bytes.IndexByte(data[start:end], '\n')
+		if n < 0 {
+			n = end - start
+		}
+		at = start + n + 1
+		return data[start : start+n], start
 	}
-	l := line()
+	l, _ := line()
 	if t, ok := bytes.CutPrefix(l, []byte("tree ")); !ok || !isHash(t) {
 		return h, false
 	}
-	l = line()
+	l, start := line()
 	for bytes.HasPrefix(l, []byte("parent ")) {
 		p := l[len("parent "):]
 		if !isHash(p) {
@@ -473,16 +481,18 @@ func readCommitHeader(data []byte) (h commitHeader, ok bool) {
 		var ph plumbing.Hash
 		hex.Decode(ph[:], p)
 		h.parents = append(h.parents, ph)
-		l = line()
+		l, start = line()
 	}
-	if h.author, ok = bytes.CutPrefix(l, []byte("author ")); !ok {
+	if !bytes.HasPrefix(l, []byte("author ")) {
 		return h, false
 	}
-	if h.committer, ok = bytes.CutPrefix(line(), []byte("committer ")); !ok {
+	h.author, h.authorEnd = start+len("author "), start+len(l)
+	committer, ok := bytes.CutPrefix(first(line()), []byte("committer "))
+	if !ok {
 		return h, false
 	}
-	for len(head) > 0 {
-		l := line()
+	for at <= end {
+		l, _ := line()
 		for _, k := range []string{"tree ", "parent ", "author ", "committer "} {
 			if bytes.HasPrefix(l, []byte(k)) {
 				return h, false
@@ -492,10 +502,12 @@ func readCommitHeader(data []byte) (h commitHeader, ok bool) {
 			return h, false
 		}
 	}
-	_, _, secs, _, _, ok := splitIdentStrict(string(h.committer))
-	h.date = uint64(secs)
+	_, _, secs, off, _, ok := splitIdentStrict(string(committer))
+	h.date, h.zone = uint64(secs), off
 	return h, ok
 }
+
+func first[A, B any](a A, _ B) A { return a }
 
 // isHash: 40 lower-case hex digits.
 func isHash(b []byte) bool {
@@ -510,38 +522,37 @@ func isHash(b []byte) bool {
 	return true
 }
 
-// fields is the commit as StreamLog reads it from git's %an, %ae, %aI,
-// %cI, %s and %b (pretty.c: format_subject), from its header.
-func (w *logWalk) fields(hash plumbing.Hash, h *commitHeader) (*Commit, bool) {
+// fields is the commit as StreamLog reads it from git's %H, %P, %an, %ae,
+// %aI, %cI, %s and %b (pretty.c: format_subject), from its object and
+// header: every string a piece of one copy of the object.
+func (w *logWalk) fields(hash plumbing.Hash, data []byte, h *commitHeader) (*Commit, bool) {
+	text := string(data)
 	c := &Commit{Hash: hash.String()}
 	if len(h.parents) > 0 {
+		// "tree <hex>\n" then "parent <hex>\n" lines: readCommitHeader
+		// took no other layout.
 		c.Parents = make([]string, len(h.parents))
-		for i, p := range h.parents {
-			c.Parents[i] = p.String()
+		for i := range h.parents {
+			at := len("tree \n") + 40 + i*(len("parent \n")+40) + len("parent ")
+			c.Parents[i] = text[at : at+40]
 		}
 	}
-	var ok bool
-	if c.AuthorName, c.AuthorEmail, c.AuthorTime, ok = w.ident(h.author); !ok {
+	name, email, secs, off, _, ok := splitIdentStrict(text[h.author:h.authorEnd])
+	if !ok {
 		return nil, false
 	}
-	if _, _, c.CommitTime, ok = w.ident(h.committer); !ok {
-		return nil, false
-	}
+	c.AuthorName, c.AuthorEmail, c.AuthorTime = name, email, time.Unix(secs, 0).In(w.zone(off))
+	c.CommitTime = time.Unix(int64(h.date), 0).In(w.zone(h.zone))
 	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
-	c.Subject, c.Body = splitMessage(string(h.msg))
+	c.Subject, c.Body = splitMessage(text[h.msg:])
 	if !w.body {
 		c.Body = ""
 	}
 	return c, true
 }
 
-// ident is splitIdentStrict's reading of an ident, with its time in its
-// own zone, as git's %aI gives it (one Location a zone).
-func (w *logWalk) ident(b []byte) (name, email string, when time.Time, ok bool) {
-	name, email, secs, off, _, ok := splitIdentStrict(string(b))
-	if !ok {
-		return "", "", time.Time{}, false
-	}
+// zone is the Location of a zone off seconds east, one for each zone met.
+func (w *logWalk) zone(off int) *time.Location {
 	loc := w.zones[off]
 	if loc == nil {
 		if w.zones == nil {
@@ -550,5 +561,5 @@ func (w *logWalk) ident(b []byte) (name, email string, when time.Time, ok bool) 
 		loc = time.FixedZone("", off)
 		w.zones[off] = loc
 	}
-	return name, email, time.Unix(secs, 0).In(loc), true
+	return loc
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // dagCommit is one commit of a history built for a walk test: its parents
@@ -472,4 +474,40 @@ func TestLogInProcessStops(t *testing.T) {
 	if err != context.Canceled || n != 5 {
 		t.Errorf("cancelled after 5: %d commits, %v", n, err)
 	}
+}
+
+// FuzzReadCommitHeader: any object is read without a panic, and where the
+// header is taken, the fields are read from where it says they are (the
+// parents' hex where the layout puts them).
+func FuzzReadCommitHeader(f *testing.F) {
+	tree := "tree " + strings.Repeat("a", 40) + "\n"
+	parent := "parent " + strings.Repeat("b", 40) + "\n"
+	for _, s := range []string{
+		tree + parent + "author A <a@b> 1700000000 +0200\ncommitter C <c@d> 1700000001 -0130\n\nsubject\n\nbody\n",
+		tree + "author A <a@b> 1 +0000\ncommitter C <c@d> 2 +0000\nencoding UTF-8\ngpgsig x\n y\n\n",
+		tree + parent + parent + "author A <a@b> 1 +0000\n",
+		tree + "author A <a@b> 1 +0000\n\ncommitter C <c@d> 2 +0000\n\n",
+		"",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, ok := readCommitHeader(data)
+		if !ok {
+			return
+		}
+		w := &logWalk{body: true}
+		c, ok := w.fields(plumbing.ZeroHash, data, &h)
+		if !ok {
+			return
+		}
+		for i, p := range h.parents {
+			if c.Parents[i] != p.String() {
+				t.Fatalf("parent %d: %s, header %s", i, c.Parents[i], p)
+			}
+		}
+		if uint64(c.CommitTime.Unix()) != h.date {
+			t.Fatalf("commit time %v, header %d", c.CommitTime, h.date)
+		}
+	})
 }
