@@ -90,9 +90,9 @@ func (r *Repo) ResolveInProcess(rev string) (string, bool) {
 // where the commit-graph does not answer: past it git walks. Since the
 // pack reader inflates a commit in about 2 µs and the walk reads only its
 // parents, the walk in process beats handing it to git at every depth
-// measured (show HEAD~1000, ~2000, ~5000 of 20,000 commits with no graph:
-// docs/performance.md), and no longer beat git's own show only below 700:
-// the bound now only stops a walk of absurd length.
+// measured (show HEAD~1000, ~2000 and ~5000 of 20,000 commits with no
+// graph: docs/performance.md); the bound only stops a walk of absurd
+// length.
 const maxInflatedWalk = 100000
 
 // inflateLimit is r's bound of resolveIn's inflated walk (tests lower it).
