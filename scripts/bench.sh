@@ -282,8 +282,8 @@ row "show HEAD with a .mailmap (git answers) / that floor (ms)" "$cs" "$fs" "$(r
 read -r cs fs < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 30 -dir "$work/mailmap" -a "git-convo show HEAD >/dev/null" -b "benchfloor show HEAD >/dev/null")
 row "  the same with no links database / the floor (no database)" "$cs" "$fs" "$(ratio "$cs" "$fs")" ""
 # show of a deep revision (issue 29) on a 20,000-commit history: walked
-# through the commit-graph where there is one (git gc writes it), handed to
-# git past 512 inflated commits where there is none. Peak RSS of one run.
+# through the commit-graph where there is one (git gc writes it), each commit
+# inflated where there is none. Peak RSS of one run.
 if [ ! -f "$work/deep/.git/bench-done" ]; then
   rm -rf "$work/deep" "$work/deep-graph"
   "$bg" repo -dir "$work/deep" -commits 20000 -lines 200 -touches 100

@@ -249,6 +249,48 @@ func TestGitFormsMatchGit(t *testing.T) {
 				}
 			})
 		}
+		// Plain forms are walked in process (no git started where the
+		// history below is plain; HEAD~1 is ISO-8859-1, which hands the
+		// walk to git): text and JSON are the same either way.
+		t.Run("in process and with git", func(t *testing.T) {
+			trace := filepath.Join(sb.root, "log-trace")
+			run := func(withGit bool, args ...string) (result, int) {
+				os.Remove(trace)
+				env := sb.with("GIT_TRACE=" + trace)
+				if withGit {
+					env = append(env, "GIT_CONVO_READ_WITH_GIT=1")
+				}
+				r := sb.runEnv(repo, env, "", append([]string{binPath, "log"}, args...)...)
+				b, _ := os.ReadFile(trace)
+				return r, strings.Count(string(b), "trace: built-in: git ")
+			}
+			for _, form := range []struct {
+				args      []string
+				inProcess bool
+			}{
+				{[]string{"HEAD~2"}, true},
+				{[]string{"-n", "2", "HEAD~2"}, true},
+				{[]string{"--max-count=1", "main~3"}, true},
+				{nil, false},
+				{[]string{"-2"}, false},
+				{[]string{"HEAD~2", "--", "f.txt"}, false},
+			} {
+				for _, json := range []bool{false, true} {
+					args := form.args
+					if json {
+						args = append([]string{"--json"}, args...)
+					}
+					a, n := run(false, args...)
+					b, _ := run(true, args...)
+					if a.code != 0 || b.code != 0 || a.stdout != b.stdout || a.stdout == "" {
+						t.Errorf("log %q: in process (exit %d)\n%s\nwith git (exit %d)\n%s", args, a.code, a.stdout, b.code, b.stdout)
+					}
+					if (n == 0) != form.inProcess {
+						t.Errorf("log %q: %d git processes", args, n)
+					}
+				}
+			}
+		})
 		t.Run("--oneline is git's line", func(t *testing.T) {
 			if got, want := convo(t, "log", "--oneline", "-n3"), git("log", "--oneline", "-n3"); got != want {
 				t.Errorf("got\n%s\ngit\n%s", got, want)

@@ -223,6 +223,9 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		writeErr = rc.io.Flush() // stream: each batch reaches the reader now
 		return writeErr == nil
 	}
+	if env.Getenv("GIT_CONVO_READ_WITH_GIT") == "" { // else git walks, to hold the two walks to one answer
+		lo.Local = gitx.NewLocal(".", env.Getenv, rc.settingsInProcess)
+	}
 	limit := logFirstBatch
 	if opts.nameOnly {
 		gitArgs = append([]string{"--name-only"}, gitArgs...)

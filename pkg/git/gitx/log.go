@@ -28,6 +28,10 @@ type LogOptions struct {
 	MaxNotes int
 	Mark     bool // also read each commit's mark (%m: <, >, -, ^, =) into Mark
 	Source   bool // also read the ref each commit was reached by (%S, --source) into Source
+	// Local, when set, lets StreamLog walk a plain log (no argument but a
+	// count and a revision) from the repository's files, with no git
+	// process, wherever that gives git's answer (log_inprocess.go).
+	Local *Local
 }
 
 // logFormat is one commit of the stream, for -z: NUL-separated fields, the
@@ -79,6 +83,11 @@ const logFields, logNotesField = 13, 9
 // (--format, --oneline, --graph, -p, --stat) are not for this stream; a
 // user's --name-only fills Files.
 func (r *Repo) StreamLog(ctx context.Context, userArgs []string, opts LogOptions, fn func(Commit) bool) error {
+	if opts.Local != nil {
+		if ok, err := r.streamLogLocal(ctx, opts.Local, userArgs, opts, fn); ok {
+			return err
+		}
+	}
 	return r.streamCommits(ctx, "log", userArgs, opts, fn)
 }
 

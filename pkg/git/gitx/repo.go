@@ -35,6 +35,8 @@ type Repo struct {
 	// would (no other diff.* setting, which log honours and diff-tree does
 	// not), and whether the user sized git's delta base cache.
 	diffPlain, deltaCacheSet bool
+
+	maxInflated int // resolveIn's bound on commits inflated (0: maxInflatedWalk)
 }
 
 // Open finds the repository containing dir with one `git rev-parse`. With

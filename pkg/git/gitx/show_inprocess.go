@@ -41,10 +41,7 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 		return ShowRecord{}, nil, false
 	}
 	// log.mailmap is on by default: git reads .mailmap at the top level.
-	mailmap, valid := s.Bool("log.mailmap")
-	if !isSet(s, "log.mailmap") {
-		mailmap, valid = true, true
-	}
+	mailmap, valid := boolOr(s, "log.mailmap", true)
 	if !valid {
 		return ShowRecord{}, nil, false
 	}
@@ -64,10 +61,7 @@ func (r *Repo) ShowInProcess(rev string, s *Settings, terminal bool, getenv func
 	// core.commitGraph (on by default): whether git reads parents from
 	// the commit-graph. Parents are the same either way: a walk too long
 	// to take without the graph is git's.
-	graph, valid := s.Bool("core.commitgraph")
-	if !isSet(s, "core.commitgraph") {
-		graph, valid = true, true
-	}
+	graph, valid := boolOr(s, "core.commitgraph", true)
 	if !valid {
 		return ShowRecord{}, nil, false
 	}
@@ -147,6 +141,15 @@ func (r *Repo) notesShown(s *Settings, getenv func(string) string) bool {
 	refs := refFiles{r: r}
 	_, found := refs.resolve("refs/notes/commits", 0)
 	return found || refs.doubt
+}
+
+// boolOr is a boolean setting, def where it is not set; valid is false
+// for a value git refuses.
+func boolOr(s *Settings, key string, def bool) (value, valid bool) {
+	if !isSet(s, key) {
+		return def, true
+	}
+	return s.Bool(key)
 }
 
 func isSet(s *Settings, key string) bool {
@@ -323,39 +326,61 @@ func writeTabExpanded(b *strings.Builder, line string) bool {
 // date format prints it in the ident's own zone. ok is false for anything
 // unusual: a second '<' or '>', a malformed or out-of-range date or zone.
 func identForShow(s string) (name, email, date string, ok bool) {
-	if strings.Count(s, "<") != 1 || strings.Count(s, ">") != 1 {
+	name, email, secs, off, tz, ok := splitIdentStrict(s)
+	if !ok {
 		return "", "", "", false
+	}
+	t := time.Unix(secs+int64(off), 0).UTC()
+	return name, email, t.Format("Mon Jan 2 15:04:05 2006") + " " + signed4(tz), true
+}
+
+// splitIdentStrict splits an ident as identForShow takes it: the name,
+// email, seconds, the zone's offset in seconds and as git writes it
+// (-0130 is -130).
+func splitIdentStrict(s string) (name, email string, secs int64, off, tz int, ok bool) {
+	if strings.Count(s, "<") != 1 || strings.Count(s, ">") != 1 {
+		return "", "", 0, 0, 0, false
 	}
 	lt, gt := strings.IndexByte(s, '<'), strings.IndexByte(s, '>')
 	if gt < lt {
-		return "", "", "", false
+		return "", "", 0, 0, 0, false
 	}
 	name, email = strings.TrimRight(s[:lt], gitSpace), s[lt+1:gt]
-	f := strings.Split(s[gt+1:], " ")
-	if len(f) != 3 || f[0] != "" || len(f[1]) == 0 || len(f[1]) > 12 || len(f[2]) != 5 || f[2][0] != '+' && f[2][0] != '-' {
-		return "", "", "", false
+	var f [3]string // " <seconds> <zone>": "", seconds, zone
+	rest := s[gt+1:]
+	for i := range f {
+		var found bool
+		if f[i], rest, found = strings.Cut(rest, " "); found != (i < 2) {
+			return "", "", 0, 0, 0, false
+		}
+	}
+	if f[0] != "" || len(f[1]) == 0 || len(f[1]) > 12 || len(f[2]) != 5 || f[2][0] != '+' && f[2][0] != '-' {
+		return "", "", 0, 0, 0, false
 	}
 	secs, err := strconv.ParseInt(f[1], 10, 64)
 	if err != nil || f[1][0] < '0' || f[1][0] > '9' {
-		return "", "", "", false
+		return "", "", 0, 0, 0, false
 	}
-	tz, err := strconv.Atoi(f[2][1:])
-	if err != nil || tz%100 >= 60 {
-		return "", "", "", false
+	tz, err = strconv.Atoi(f[2][1:])
+	if err != nil || strings.Trim(f[2][1:], "0123456789") != "" || tz%100 >= 60 {
+		return "", "", 0, 0, 0, false
 	}
-	off := (tz/100)*3600 + (tz%100)*60
+	off = (tz/100)*3600 + (tz%100)*60
 	if f[2][0] == '-' {
 		off, tz = -off, -tz
 	}
 	if secs+int64(off) < 0 {
-		return "", "", "", false // git dies: "Timestamp before Unix epoch"
+		return "", "", 0, 0, 0, false // git dies: "Timestamp before Unix epoch"
 	}
-	t := time.Unix(secs+int64(off), 0).UTC()
-	if t.Year() > 9999 {
-		return "", "", "", false
+	if secs+int64(off) >= year10000 {
+		return "", "", 0, 0, 0, false
 	}
-	return name, email, t.Format("Mon Jan 2 15:04:05 2006") + " " + signed4(tz), true
+	return name, email, secs, off, tz, true
 }
+
+// year10000 is the first second of the year 10000 (UTC): git prints later
+// dates its own way.
+const year10000 = 253402300800
 
 // signed4 is C's "%+05d".
 func signed4(n int) string {

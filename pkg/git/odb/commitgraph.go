@@ -219,17 +219,23 @@ func (g *CommitGraph) Parents(h plumbing.Hash) (ps []plumbing.Hash, found bool, 
 	if !ok {
 		return nil, false, nil
 	}
+	ps, err = g.parentHashes(pos)
+	return ps, true, err
+}
+
+// parentHashes returns the parents of the commit at pos.
+func (g *CommitGraph) parentHashes(pos uint32) ([]plumbing.Hash, error) {
 	at, ok := g.parentsAt(pos)
 	if !ok {
-		return nil, true, ErrGraph
+		return nil, ErrGraph
 	}
-	ps = make([]plumbing.Hash, len(at))
+	ps := make([]plumbing.Hash, len(at))
 	for i, p := range at {
 		if ps[i], ok = g.hash(p); !ok {
-			return nil, true, ErrGraph
+			return nil, ErrGraph
 		}
 	}
-	return ps, true, nil
+	return ps, nil
 }
 
 // FirstParents follows first parents from h, at most n steps, by the
@@ -262,4 +268,24 @@ func (g *CommitGraph) FirstParents(h plumbing.Hash, n int) (plumbing.Hash, int, 
 		return h, 0, nil
 	}
 	return p, steps, nil
+}
+
+// Commit returns h's parents and commit date as git reads them from the
+// graph (the date's 34 bits, which is all the graph keeps); found is false
+// where the graph lacks h, err ErrGraph where its entry is out of bounds.
+func (g *CommitGraph) Commit(h plumbing.Hash) (ps []plumbing.Hash, date uint64, found bool, err error) {
+	pos, ok := g.find(h)
+	if !ok {
+		return nil, 0, false, nil
+	}
+	l, i, ok := g.layer(pos)
+	if !ok {
+		return nil, 0, true, ErrGraph
+	}
+	d := l.cdata[i*graphDataLen+28:]
+	date = uint64(binary.BigEndian.Uint32(d)&3)<<32 | uint64(binary.BigEndian.Uint32(d[4:]))
+	if ps, err = g.parentHashes(pos); err != nil {
+		return nil, 0, true, err
+	}
+	return ps, date, true, nil
 }

@@ -175,6 +175,7 @@ func (p *packIndex) find(h plumbing.Hash) (off int64, ok bool, err error) {
 
 // packReader inflates objects from packs, keeping the delta bases it made.
 type packReader struct {
+	small inflater // a small object's stream, in a mapped pack (inflate.go)
 	zr    io.ReadCloser
 	bases map[baseKey]packed
 	size  int // bytes held in bases
@@ -332,6 +333,11 @@ func (pr *packReader) delta(p *packIndex, off int64, size int, limit int64) ([]b
 
 // inflate reads size bytes of the zlib stream at off.
 func (pr *packReader) inflate(p *packIndex, off int64, size int) ([]byte, error) {
+	if p.data != nil && size <= maxInflateSmall && off >= 0 && off < int64(len(p.data)) {
+		if out, ok := pr.small.inflate(p.data[off:], size); ok {
+			return out, nil
+		}
+	}
 	if err := pr.at(p, off); err != nil {
 		return nil, err
 	}
