@@ -9,7 +9,8 @@
 #   scripts/fuzz.sh FuzzParse         # only the targets whose name matches (grep -E)
 #   scripts/fuzz.sh --list            # the targets, "<name> <package>" per line
 #
-# scripts/test.sh runs it with the default. A count rather than a duration
+# scripts/test.sh runs it with the default (a target's own smaller count,
+# "// fuzz.sh: <n>x" on the line before it, where each input is costly). A count rather than a duration
 # by default: a duration can end with a spurious "context deadline exceeded"
 # on a loaded machine. On a cold build cache most of the time is building
 # each fuzzed package with coverage instrumentation, once.
@@ -37,8 +38,17 @@ n=0
 while read -r name pkg; do
   if ! printf '%s\n' "$name" | grep -Eq -- "$pattern"; then continue; fi
   n=$((n + 1))
-  echo "fuzz $name $pkg ($fuzztime)"
-  if ! out=$(go test -run '^$' -fuzz "^$name\$" -fuzztime "$fuzztime" "$pkg" 2>&1); then
+  # A target whose every input is costly (one builds a git repository)
+  # says so on the line before its func, "// fuzz.sh: 200x": the default
+  # count then is that one. A FUZZTIME the user gives counts for all.
+  t=$fuzztime
+  if [ -z "${FUZZTIME:-}" ]; then
+    if own=$(grep -h -B1 "^func $name(" "$pkg"/*_test.go | sed -n 's#^// fuzz\.sh: \([0-9][0-9]*x\)$#\1#p') && [ -n "$own" ]; then
+      t=$own
+    fi
+  fi
+  echo "fuzz $name $pkg ($t)"
+  if ! out=$(go test -run '^$' -fuzz "^$name\$" -fuzztime "$t" "$pkg" 2>&1); then
     echo "$out"   # the failing input is saved under $pkg/testdata/fuzz/$name
     exit 1
   fi

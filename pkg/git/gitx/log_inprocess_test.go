@@ -372,6 +372,7 @@ func TestLogInProcessDeclines(t *testing.T) {
 // random parents (roots, merges, octopuses, a parent named twice) and
 // random dates, many of them equal or skewed; with a commit-graph when the
 // seed's low bit says so. Each input builds a repository: run it briefly.
+// fuzz.sh: 150x
 func FuzzLogWalk(f *testing.F) {
 	for _, seed := range []int64{1, 2, 3, 4, 7, 12} {
 		f.Add(seed, uint8(14))
