@@ -254,9 +254,12 @@ func TestGitFormsMatchGit(t *testing.T) {
 		// walk to git): text and JSON are the same either way.
 		t.Run("in process and with git", func(t *testing.T) {
 			trace := filepath.Join(sb.root, "log-trace")
+			now := time.Now().UTC().Format(time.RFC3339)
 			run := func(withGit bool, args ...string) (result, int) {
 				os.Remove(trace)
-				env := sb.with("GIT_TRACE=" + trace)
+				// One clock for both runs: a second may pass between them, and
+				// the text's relative dates would differ.
+				env := sb.with("GIT_TRACE="+trace, "GIT_CONVO_NOW="+now)
 				if withGit {
 					env = append(env, "GIT_CONVO_READ_WITH_GIT=1")
 				}
