@@ -59,3 +59,20 @@ func TestTextFromOutsideNeverDrivesTheTerminal(t *testing.T) {
 		t.Errorf("show --json: %q", js)
 	}
 }
+
+// TestLogEscapesCommitText: git-convo's own log line shows a commit's
+// subject and author name, text from whoever made the commit, escaped,
+// walked in process or read through git alike.
+func TestLogEscapesCommitText(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("evil-log")
+	sb.write(repo, "a.txt", "a\n")
+	sb.run(repo, "git", "add", "a.txt")
+	sb.run(repo, "git", "-c", "user.name=Eve"+evil, "commit", "-q", "-m", "subject "+evil)
+	for _, withGit := range []string{"", "1"} {
+		r := sb.runEnv(repo, sb.with("GIT_CONVO_READ_WITH_GIT="+withGit), "", "git", "convo", "log", "-n", "1")
+		if r.code != 0 || rawControl(r.stdout) || !strings.Contains(r.stdout, `subject \033]52;c;ZXZpbA==\a`) || !strings.Contains(r.stdout, `Eve\033]52`) {
+			t.Errorf("log (GIT_CONVO_READ_WITH_GIT=%q): exit %d\n%q", withGit, r.code, r.stdout)
+		}
+	}
+}

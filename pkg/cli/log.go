@@ -391,7 +391,9 @@ func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []app.L
 		indent = ""
 	} else {
 		w.WriteString(p.Hash(gc.Abbrev))
-		w.WriteString(" " + gc.Subject + " " + p.Dim("("+gc.AuthorName+", "+term.RelativeTime(gc.AuthorTime, rc.env.Now())+")") + "\n")
+		// git-convo's own line: the subject and name are outside text, shown
+		// escaped (an escape in a commit message must not drive the terminal).
+		w.WriteString(" " + term.Line(gc.Subject) + " " + p.Dim("("+term.Line(gc.AuthorName)+", "+term.RelativeTime(gc.AuthorTime, rc.env.Now())+")") + "\n")
 	}
 	for _, f := range gc.Files {
 		w.WriteString(indent + f + "\n")
