@@ -52,7 +52,7 @@ func (a *App) StillShared(ctx context.Context, s *Store, repo *gitx.Repo) (Still
 		var here []notesLink
 		for _, lc := range links {
 			if recorded[lc.CommitHash] {
-				here = append(here, notesLink{lc.CommitHash, settings.Writer != "" && lc.SharedBy == settings.Writer})
+				here = append(here, notesLink{lc.CommitHash, settings.Writer != "" && (lc.SharedBy == settings.Writer || lc.DerivedBy == settings.Writer)})
 			}
 		}
 		if len(here) == 0 {

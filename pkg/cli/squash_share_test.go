@@ -29,7 +29,7 @@ func TestShareSquashRecordTravelsAndIsWithdrawn(t *testing.T) {
 	b := cloneAs(t, bare, "b")
 	b.convo(b.dir, "share", "on")
 	d := cloneAs(t, bare, "d") // does not share
-	squash, sources := squashedFeature(t, base, bare)
+	squash, sources, a := squashedFeatureNotes(t, base, bare, true)
 
 	b.run(b.dir, "git", "pull", "-q", "--ff-only")
 	checkSquashAttributed(t, b, squash, sources)
@@ -58,19 +58,22 @@ func TestShareSquashRecordTravelsAndIsWithdrawn(t *testing.T) {
 	// A fresh clone, fed only by the notes.
 	c := cloneAs(t, bare, "c")
 	c.run(c.dir, "git", "fetch", "-q")
+	// The squash's links are A's claim (A shared the notes they come
+	// from), recognised by B: "shared by" names A, not B.
 	writer := strings.TrimSpace(b.run(b.dir, "git", "config", notes.KeyWriter))
+	sharer := strings.TrimSpace(a.run(a.dir, "git", "config", notes.KeyWriter))
 	shown := c.showJSON(c.dir, squash)
 	got := map[string]conversationJSON{}
 	for _, cv := range shown.Conversations {
 		got[cv.ID] = cv
 	}
 	for id := range sources {
-		if cv, ok := got[id]; !ok || cv.Origin != "notes" || cv.SharedBy != writer {
-			t.Errorf("the fresh clone's view of the squash's %s: %+v (writer %s)", id, cv, writer)
+		if cv, ok := got[id]; !ok || cv.Origin != "notes" || cv.SharedBy != sharer || cv.DerivedBy != writer {
+			t.Errorf("the fresh clone's view of the squash's %s: %+v (sharer %s, deriver %s)", id, cv, sharer, writer)
 		}
 	}
-	if out := c.convo(c.dir, "show", squash); !strings.Contains(out, "shared by "+writer) {
-		t.Errorf("show does not say whose note it is:\n%s", out)
+	if out := c.convo(c.dir, "show", squash); !strings.Contains(out, "shared by "+sharer) || strings.Contains(out, writer) {
+		t.Errorf("show does not say whose note it is (%s's, not %s's):\n%s", sharer, writer, out)
 	}
 	for _, clone := range []teammate{b, c} {
 		for name, h := range map[string]string{"before": before, "after": after} {

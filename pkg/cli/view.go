@@ -37,8 +37,9 @@ type conversationJSON struct {
 	MatchedFiles []string `json:"matchedFiles"`
 	Reason       string   `json:"reason"`
 	Source       string   `json:"source"`
-	Origin       string   `json:"origin"`             // local | notes (a teammate's shared note)
-	SharedBy     string   `json:"sharedBy,omitempty"` // the clone whose note says so (origin notes)
+	Origin       string   `json:"origin"`              // local | notes (a teammate's shared note)
+	SharedBy     string   `json:"sharedBy,omitempty"`  // the clone whose note says so (origin notes)
+	DerivedBy    string   `json:"derivedBy,omitempty"` // the clone that derived it from sharedBy's note (a squash merge)
 	Summary      string   `json:"summary,omitempty"`
 	FirstPrompt  string   `json:"firstPrompt,omitempty"`
 	Model        string   `json:"model,omitempty"`
@@ -76,6 +77,7 @@ func toConversationJSON(lc app.LinkedConversation) conversationJSON {
 		Source:        lc.Source,
 		Origin:        app.Origin(lc.Source),
 		SharedBy:      lc.SharedBy,
+		DerivedBy:     lc.DerivedBy,
 		Summary:       lc.Conv.Summary,
 		FirstPrompt:   lc.Conv.FirstPrompt,
 		Model:         lc.Conv.Model,

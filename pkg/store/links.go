@@ -116,6 +116,9 @@ type Link struct {
 	// SharedBy is, for a link read from a shared note, the clone whose
 	// note it is (the note's writer).
 	SharedBy string
+	// DerivedBy is, for a link derived from a teammate's note (a squash
+	// merge), the clone that derived it, when it is not SharedBy.
+	DerivedBy string
 }
 
 // Evidence kinds of a link (docs/linking.md), weakest last.

@@ -273,6 +273,7 @@ func noteRangesOf(rd notedRead) map[string]noteRanges {
 							n.writers[p] = map[int]string{}
 						}
 						n.writers[p][k] = id
+						cm.SharedBy = Sharer(cm, m)
 						n.metas[id] = cm
 					}
 				}
@@ -321,7 +322,7 @@ func buildDerived(h string, d commitDiff, writers map[string]map[int]string, ori
 		in.Links = append(in.Links, trace.Link{ID: conv, Agent: cm.Agent, Model: cm.Model, Title: cm.Title,
 			Summary: cm.Summary, Status: "auto", Confidence: cm.Confidence,
 			Reason:       fmt.Sprintf("%s%s: %s, %d lines carried by position", prefix, strings.Join(shas, ", "), how, written[conv]),
-			WrittenLines: written[conv], PositionLines: min(written[conv], cm.PositionLines), Derived: DerivedSquash})
+			WrittenLines: written[conv], PositionLines: min(written[conv], cm.PositionLines), Derived: DerivedSquash, SharedBy: cm.SharedBy})
 	}
 	if len(in.Links) == 0 {
 		return trace.Record{}, false

@@ -85,6 +85,7 @@ func TestTipSquashCarriesLinesByPosition(t *testing.T) {
 				!reflect.DeepEqual(squashedShas(cm.Reason), []string{agent[:7]}) {
 				t.Errorf("link %+v", cm)
 			}
+			checkSharer(t, squash, rec, "conv-burst", "clone-aaaa", "clone-bbbb")
 		})
 	}
 }

@@ -96,6 +96,7 @@ func TestCopiesCarryLinesByPosition(t *testing.T) {
 		cm.WrittenLines != 3 || m.Writer != "clone-bbbb" {
 		t.Errorf("link %+v (writer %q)", cm, m.Writer)
 	}
+	checkSharer(t, pick, rec, "conv-cp", "clone-aaaa", "clone-bbbb")
 	if s := squashedShas(cm.Reason); !reflect.DeepEqual(s, []string{agent[:7]}) {
 		t.Errorf("squashedShas(%q) = %q", cm.Reason, s)
 	}

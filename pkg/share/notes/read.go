@@ -33,6 +33,16 @@ func Linked(commit string, r trace.Record) []store.LinkedConversation {
 	return linkedMeta(commit, m)
 }
 
+// Sharer is the clone whose note gave a conversation's link: the sharer a
+// derived link (or a merge of several clones' records) names, else the
+// record's writer.
+func Sharer(c trace.ConvMeta, m trace.Meta) string {
+	if c.SharedBy != "" {
+		return c.SharedBy
+	}
+	return m.Writer
+}
+
 // linkedMeta is Linked from the record's git-convo metadata.
 func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 	if len(m.Conversations) == 0 {
@@ -43,12 +53,15 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 		lc := store.LinkedConversation{
 			Link: store.Link{ConversationID: id, CommitHash: commit, MatchedFiles: c.MatchedFiles, Confidence: c.Confidence,
 				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines,
-				SharedBy: m.Writer, PositionLines: min(c.PositionLines, c.WrittenLines)},
+				SharedBy: Sharer(c, m), PositionLines: min(c.PositionLines, c.WrittenLines)},
 			Conv: store.Conversation{ID: id, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
 				Agent: c.Agent, FirstSeenMs: mstime.ParseISO(c.StartedAt), ActivityMs: mstime.ParseISO(c.LastActiveAt)},
 		}
 		if lc.Status == "" {
 			lc.Status = "auto"
+		}
+		if lc.SharedBy != m.Writer {
+			lc.DerivedBy = m.Writer // the clone that derived it from the sharer's note
 		}
 		if c.Derived == "" && c.IsDerived() {
 			lc.Reason += OldRuleLabel

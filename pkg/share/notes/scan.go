@@ -224,6 +224,8 @@ func scanConvMeta(b string) (c trace.ConvMeta, ok bool) {
 			s = &c.LastActiveAt
 		case "derived":
 			s = &c.Derived
+		case "shared_by":
+			s = &c.SharedBy
 		case "confidence":
 			f, err := strconv.ParseFloat(val, 64) // null fails too
 			c.Confidence = f

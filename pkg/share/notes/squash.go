@@ -219,6 +219,7 @@ func squashSources(rd notedRead) ([]evidence, map[string]trace.ConvMeta, map[str
 				lines[h] = ""
 			}
 			claimed = append(claimed, evidence{c, e.Conversation, e.Path, lines})
+			cm.SharedBy = Sharer(cm, m)
 			if old, seen := metas[e.Conversation]; !seen || cm.Confidence > old.Confidence {
 				metas[e.Conversation] = cm
 			}
@@ -397,7 +398,7 @@ func (g Git) squashOf(ctx context.Context, h string, d commitDiff, sources []evi
 		reason := fmt.Sprintf("squash of %s: %d of %d distinctive lines reproduced", strings.Join(shas, ", "), j.reproduced, j.noted)
 		in.Links = append(in.Links, trace.Link{ID: conv, Agent: cm.Agent, Model: cm.Model, Title: cm.Title,
 			Summary: cm.Summary, Status: "auto", Reason: reason, Confidence: conf,
-			WrittenLines: countConv(writers, conv), Derived: DerivedSquash})
+			WrittenLines: countConv(writers, conv), Derived: DerivedSquash, SharedBy: cm.SharedBy})
 	}
 	sort.Slice(in.Links, func(i, j int) bool { return in.Links[i].ID < in.Links[j].ID })
 	return trace.Build(in), true

@@ -156,6 +156,7 @@ func TestSquashesRecognisedByStructureAndSubstance(t *testing.T) {
 		if !strings.HasPrefix(cm.Reason, "squash of "+agent[:7]+": ") || cm.Derived != DerivedSquash || cm.Confidence != 1 || m.Writer != "clone-bbbb" {
 			t.Errorf("%s: %+v (writer %q)", c.name, cm, m.Writer)
 		}
+		checkSharer(t, c.commit, rec, "conv-sq", "clone-aaaa", "clone-bbbb")
 		// The squash's diff keeps the lines B shares with Limit as context;
 		// the moved file's diff adds them all, and A's brace and return
 		// nil just before Limit stay A's.
@@ -358,5 +359,21 @@ func TestDerivedLinksOldRule(t *testing.T) {
 	}
 	if links, err := h.g.DerivedLinks(ctx, BuildOptions{}); err != nil || len(links) != 1 || links[0].Stale || !links[0].Unchecked {
 		t.Errorf("a link naming a missing commit: %+v %v", links, err)
+	}
+}
+
+// checkSharer fails unless derived record rec gives conv's link to sharer,
+// the teammate whose note it came from, and readers show it so: "shared by"
+// the sharer, derived by deriver (this clone), never the other way round.
+func checkSharer(t *testing.T, commit string, rec trace.Record, conv, sharer, deriver string) {
+	t.Helper()
+	m, _ := rec.Meta()
+	if got := m.Conversations[conv].SharedBy; got != sharer {
+		t.Errorf("%s: the derived link's shared_by = %q, want %q", commit[:7], got, sharer)
+	}
+	for _, lc := range Linked(commit, rec) {
+		if lc.ConversationID == conv && (lc.SharedBy != sharer || lc.DerivedBy != deriver) {
+			t.Errorf("%s: read as shared by %q, derived by %q; want %q, %q", commit[:7], lc.SharedBy, lc.DerivedBy, sharer, deriver)
+		}
 	}
 }

@@ -47,6 +47,7 @@ type Link struct {
 	FirstSeenMs, ActivityMs                                       int64
 	WrittenLines, AddedLines, PositionLines                       int
 	Derived                                                       string // "squash": derived, not recorded (ConvMeta.Derived)
+	SharedBy                                                      string // the teammate whose note a derived link came from (ConvMeta.SharedBy)
 }
 
 // ConversationURL names a conversation in a record: conversations live in
@@ -218,6 +219,7 @@ func (in Input) convMeta(l Link) ConvMeta {
 		AddedLines:    l.AddedLines,
 		PositionLines: l.PositionLines,
 		Derived:       l.Derived,
+		SharedBy:      in.text(l.SharedBy),
 		StartedAt:     mstime.ISO(l.FirstSeenMs),
 		LastActiveAt:  mstime.ISO(l.ActivityMs),
 	}

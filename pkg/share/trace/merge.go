@@ -21,7 +21,8 @@ func MergeAll(recs []Record) Record {
 	}
 	out := Record{Version: SpecVersion, Timestamp: recs[0].Timestamp, VCS: recs[0].VCS, Tool: recs[0].Tool}
 	files := fileMerger{byPath: map[string]*mergedFile{}}
-	meta := metaMerger{out: Meta{Format: Format, Writer: "", Conversations: map[string]ConvMeta{}}, seen: map[[2]string]bool{}, withdrawn: map[string]bool{}}
+	meta := metaMerger{out: Meta{Format: Format, Writer: "", Conversations: map[string]ConvMeta{}}, seen: map[[2]string]bool{}, withdrawn: map[string]bool{},
+		sharer: map[string]string{}}
 	anyMeta := false
 	for i := range recs {
 		r := &recs[i]
@@ -125,7 +126,8 @@ type metaMerger struct {
 	out       Meta
 	seen      map[[2]string]bool
 	withdrawn map[string]bool
-	mixed     bool // two records name different writers
+	mixed     bool              // two records name different writers
+	sharer    map[string]string // conversation -> the clone whose view of it won
 }
 
 func (m *metaMerger) add(x Meta, first bool) {
@@ -137,10 +139,18 @@ func (m *metaMerger) add(x Meta, first bool) {
 		m.mixed = true
 	}
 	for id, c := range x.Conversations {
+		by := c.SharedBy
+		if by == "" {
+			by = x.Writer
+		}
 		if o, ok := m.out.Conversations[id]; ok {
+			if !wins(c, o) {
+				by = m.sharer[id]
+			}
 			c = fillConv(o, c)
 		}
 		m.out.Conversations[id] = c
+		m.sharer[id] = by
 	}
 	for _, e := range x.Evidence {
 		k := [2]string{e.Path, e.Conversation}
@@ -159,15 +169,28 @@ func (m *metaMerger) add(x Meta, first bool) {
 
 func (m *metaMerger) result() Meta {
 	if m.mixed {
+		// The merged record has no one writer: each link keeps its sharer.
 		m.out.Writer = ""
+		for id, c := range m.out.Conversations {
+			if c.SharedBy == "" && m.sharer[id] != "" {
+				c.SharedBy = m.sharer[id]
+				m.out.Conversations[id] = c
+			}
+		}
 	}
 	return m.out
+}
+
+// wins reports whether b's view of a conversation is the one fillConv
+// keeps over a's.
+func wins(b, a ConvMeta) bool {
+	return b.Status == "manual" && a.Status != "manual" || b.Status == a.Status && b.Confidence > a.Confidence
 }
 
 // fillConv keeps a's view of a conversation (a manual link, or the higher
 // confidence, wins) and takes from b what a lacks.
 func fillConv(a, b ConvMeta) ConvMeta {
-	if b.Status == "manual" && a.Status != "manual" || b.Status == a.Status && b.Confidence > a.Confidence {
+	if wins(b, a) {
 		a, b = b, a
 	}
 	for _, f := range []struct {

@@ -116,6 +116,11 @@ type ConvMeta struct {
 	// Derived says how the link was derived rather than recorded: "squash"
 	// for a squash or rebase merge recognised from other notes' evidence.
 	Derived string `json:"derived,omitempty"`
+	// SharedBy names the clone whose note gave this link (its writer),
+	// where the record's own writer does not: the teammate whose note a
+	// derived link came from, or each clone's link in a merge of several
+	// clones' records. Readers show it as the link's sharer.
+	SharedBy string `json:"shared_by,omitempty"`
 }
 
 // IsDerived reports whether a link was derived from other notes: marked so,

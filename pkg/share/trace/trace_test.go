@@ -153,6 +153,12 @@ func TestMerge(t *testing.T) {
 	if meta.Writer != "" {
 		t.Errorf("a merged record has no single writer: %q", meta.Writer)
 	}
+	// Each link keeps the clone whose view of it won ("shared by").
+	for id, want := range map[string]string{"c1": sample().Writer, "c3": "bob@example.com"} {
+		if got := meta.Conversations[id].SharedBy; got != want {
+			t.Errorf("%s: shared_by %q, want %q", id, got, want)
+		}
+	}
 	if mm := Merge(m, m); mm.ID != m.ID {
 		t.Errorf("merging a record with itself changes it")
 	}
