@@ -74,6 +74,11 @@ func (a *App) Writer(ctx context.Context, s *Store) ingest.Writer {
 func (a *App) Recorder(ctx context.Context, repo *gitx.Repo, s *Store) *ingest.Recorder {
 	r := a.Writer(ctx, s).Recorder(repo)
 	r.Shared = func(ctx context.Context, hashes ...string) { a.ShareAfter(ctx, repo.TopLevel, s, hashes...) }
+	r.Rewrote = func(ctx context.Context, pairs [][2]string) {
+		if err := NotesGit(repo).RecordRewrites(ctx, pairs); err != nil {
+			a.Log().Printf("rewrite", "keeping the rewritten commits: %v", err)
+		}
+	}
 	return r
 }
 

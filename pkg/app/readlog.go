@@ -133,7 +133,7 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 				text[c.Hash] = c.Notes
 			}
 		}
-		r.shared.MergeLinkedText(hashes, text, linked)
+		over = append(over, r.shared.MergeLinkedText(hashes, text, linked)...)
 		notes.LocalTitles(ctx, linked, r.localConversation)
 		if over != nil {
 			r.mergeShared(ctx, over, linked) // each note within its own bound

@@ -9,6 +9,7 @@ import (
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/interop"
 	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/store"
 	"github.com/git-convo/git-convo/pkg/util/term"
 )
 
@@ -52,14 +53,9 @@ func (oc OtherClaims) OfCommit(h string) []OtherWriter {
 	return interop.Writers(oc.lines[h], oc.commit[h])
 }
 
-// LineEvidence names how a line's writer is known: by position, or by text
-// match (the weaker evidence, as are lines recorded before positions and
-// lines a teammate's note gives).
+// LineEvidence names how a line's writer is known (store.LineEvidence).
 func LineEvidence(w LineWriter) string {
-	if w.Evidence == EvidencePosition {
-		return LinkEvidencePosition
-	}
-	return LinkEvidenceText
+	return store.LineEvidence(w)
 }
 
 // LineVerdict is the answer for one blamed line from every source:

@@ -35,6 +35,7 @@ type (
 const (
 	StatusManual        = store.StatusManual
 	LinkEvidenceOverlap = store.LinkEvidenceOverlap
+	LinkEvidenceRewrite = store.LinkEvidenceRewrite
 	// NotShared says why a teammate's conversation has no messages.
 	NotShared = notes.NotShared
 )

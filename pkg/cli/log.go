@@ -418,6 +418,8 @@ func evidenceNote(l app.Link) string {
 		}
 	case app.LinkEvidenceText:
 		return "; lines matched by text only"
+	case app.LinkEvidenceRewrite:
+		return "; copied by rewrite"
 	}
 	return ""
 }

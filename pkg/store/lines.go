@@ -115,7 +115,21 @@ WHERE repoKey = ? AND atMs BETWEEN ? AND ? AND lineHash IN (`+placeholders(len(c
 const (
 	EvidencePosition = "position" // a range the edit wrote, carried to the commit, covers it
 	EvidenceText     = "text"     // its text matched a line the edit wrote (weaker)
+	EvidenceRewrite  = "rewrite"  // a teammate's line at the commit this one was amended or rebased from, unchanged by it
 )
+
+// LineEvidence names how a line's writer is known: by position, by text
+// match (the weaker evidence, as are lines recorded before positions and
+// lines a teammate's note gives), or copied by rewrite.
+func LineEvidence(w LineWriter) string {
+	switch w.Evidence {
+	case EvidencePosition:
+		return LinkEvidencePosition
+	case EvidenceRewrite:
+		return LinkEvidenceRewrite
+	}
+	return LinkEvidenceText
+}
 
 // CommitLine is an added line of a commit that a conversation wrote.
 type CommitLine struct {

@@ -119,6 +119,10 @@ type Link struct {
 	// DerivedBy is, for a link derived from a teammate's note (a squash
 	// merge), the clone that derived it, when it is not SharedBy.
 	DerivedBy string
+	// RewrittenFrom is, for a link read from a shared note's record about
+	// another commit, the commit this clone amended or rebased into this
+	// one: the link was copied by the rewrite.
+	RewrittenFrom string
 }
 
 // Evidence kinds of a link (docs/linking.md), weakest last.
@@ -128,11 +132,17 @@ const (
 	LinkEvidencePosition    = "position"     // wrote lines, located where it wrote them
 	LinkEvidenceText        = "text match"   // wrote lines, known by their text only
 	LinkEvidenceOverlap     = "overlap only" // edited the same files; wrote none of these lines
+	// LinkEvidenceRewrite: a teammate's record about the commit this one
+	// was amended or rebased from, carried over (its lines only where the
+	// rewrite left them unchanged).
+	LinkEvidenceRewrite = "copied by rewrite"
 )
 
 // Evidence is the kind of evidence the link rests on.
 func (l Link) Evidence() string {
 	switch {
+	case l.RewrittenFrom != "":
+		return LinkEvidenceRewrite
 	case l.Status == "manual":
 		return LinkEvidenceManual
 	case l.Source == LinkSourceAgentCommit:

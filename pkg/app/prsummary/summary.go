@@ -486,10 +486,7 @@ func (b *builder) writer(ctx context.Context, commit string, w store.LineWriter)
 	}
 	b.conv(lc)
 	wr := &Writer{Conversation: w.ConversationID, Commit: commit, Confidence: lc.Confidence, Evidence: lc.Evidence(),
-		LineEvidence: store.LinkEvidenceText}
-	if w.Evidence == store.EvidencePosition {
-		wr.LineEvidence = store.LinkEvidencePosition
-	}
+		LineEvidence: store.LineEvidence(w)}
 	p, seen := b.prompts[w]
 	if !seen {
 		text, source := "", ""
@@ -588,8 +585,10 @@ func evidenceRank(e string) int {
 		return 2
 	case store.LinkEvidenceText:
 		return 3
+	case store.LinkEvidenceRewrite:
+		return 4
 	}
-	return 4
+	return 5
 }
 
 // titleOf is a conversation's title as the read commands give it: its

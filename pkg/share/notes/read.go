@@ -53,7 +53,7 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 		lc := store.LinkedConversation{
 			Link: store.Link{ConversationID: id, CommitHash: commit, MatchedFiles: c.MatchedFiles, Confidence: c.Confidence,
 				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines,
-				SharedBy: Sharer(c, m), PositionLines: min(c.PositionLines, c.WrittenLines)},
+				SharedBy: Sharer(c, m), PositionLines: min(c.PositionLines, c.WrittenLines), RewrittenFrom: c.RewrittenFrom},
 			Conv: store.Conversation{ID: id, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
 				Agent: c.Agent, FirstSeenMs: mstime.ParseISO(c.StartedAt), ActivityMs: mstime.ParseISO(c.LastActiveAt)},
 		}

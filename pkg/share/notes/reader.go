@@ -26,7 +26,11 @@ type Reader struct {
 	refs    []string            // the notes refs that exist
 	index   map[string][]string // commit -> note blobs on every ref
 	derived map[string][]byte   // records this clone derived (squash merges), on no ref
-	err     error
+	// rewrites maps each commit this clone amended or rebased into to the
+	// commit it was (RecordRewrites): a predecessor's records are read
+	// for it, copied by rewrite.
+	rewrites map[string]string
+	err      error
 
 	indexOnce sync.Once // index is listed only for All
 
@@ -73,6 +77,9 @@ func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool)
 		}
 		if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
 			r.derived, r.err = r.g.LoadDerived(ctx)
+		}
+		if r.err == nil && len(r.refs) > 0 {
+			r.rewrites, _ = r.g.LoadRewrites(ctx) // unreadable: no copy is read
 		}
 		if len(r.refs) > 0 {
 			if repo, ok := gitx.Discover(dir, r.g.getenv); ok && repo.PlainObjects(r.g.getenv) {
@@ -188,7 +195,28 @@ func (r *Reader) records(ctx context.Context, hashes []string) (map[string]trace
 	if r.err != nil || len(r.refs) == 0 && len(r.derived) == 0 {
 		return out, r.err
 	}
-	queries, per := r.noteQueries(ctx, hashes)
+	// A rewritten commit's predecessors' notes are read too.
+	ask, preds := hashes, map[string][]string{}
+	if len(r.rewrites) > 0 {
+		at := map[string]bool{}
+		for _, h := range hashes {
+			at[h] = true
+		}
+		for _, h := range hashes {
+			ps := predecessors(r.rewrites, h)
+			if len(ps) == 0 {
+				continue
+			}
+			preds[h] = ps
+			for _, p := range ps {
+				if !at[p] {
+					at[p] = true
+					ask = append(ask[:len(ask):len(ask)], p)
+				}
+			}
+		}
+	}
+	queries, per := r.noteQueries(ctx, ask)
 	var contents [][]byte
 	if len(queries) > 0 {
 		ok := false
@@ -204,18 +232,40 @@ func (r *Reader) records(ctx context.Context, hashes []string) (map[string]trace
 			}
 		}
 	}
-	for i, h := range hashes {
-		parts := [][]byte{r.derived[h]}
+	index := make(map[string]int, len(ask))
+	for i, h := range ask {
+		index[h] = i
+	}
+	// parts is h's derived record and notes; found: any.
+	parts := func(h string) ([][]byte, bool) {
+		ps := [][]byte{r.derived[h]}
 		found := r.derived[h] != nil
+		i := index[h]
 		for _, c := range contents[per[i]:per[i+1]] {
 			if c != nil {
-				parts, found = append(parts, c), true
+				ps, found = append(ps, c), true
 			}
 		}
-		if !found {
+		return ps, found
+	}
+	own := func(p string) []trace.Record {
+		ps, _ := parts(p)
+		return Decode(joinLines(ps...))
+	}
+	budget := rewriteDiffsMax
+	for _, h := range hashes {
+		ps, found := parts(h)
+		if !found && preds[h] == nil {
 			continue
 		}
-		if rec, ok := Combine(decodeClaims(h, joinLines(parts...))); ok {
+		recs := Decode(joinLines(ps...))
+		direct := claims(h, recs)
+		cs := copiedFrom(h, preds[h], recs, own, direct)
+		r.g.mapRewritten(ctx, h, cs, &budget)
+		for _, c := range cs {
+			direct = append(direct, c.rec)
+		}
+		if rec, ok := Combine(direct); ok {
 			rec.VCS = &trace.VCS{Type: "git", Revision: h}
 			out[h] = rec
 		}
@@ -353,10 +403,16 @@ func (r *Reader) MergeLinked(ctx context.Context, hashes []string, linked map[st
 
 // MergeLinkedText is MergeLinked for an inline reader's caller: text holds
 // each commit's notes as git log's %N printed them (every ref's note, one
-// after the other); commits without a note need no entry.
-func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked map[string][]store.LinkedConversation) {
+// after the other); commits without a note need no entry. It returns the
+// commits this clone amended or rebased into (their predecessors' notes are
+// read too): the caller reads them with MergeLinked.
+func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked map[string][]store.LinkedConversation) (rewritten []string) {
 	<-r.ready
 	for _, h := range hashes {
+		if r.rewrites[h] != "" {
+			rewritten = append(rewritten, h)
+			continue
+		}
 		t := text[h]
 		if t == "" && r.derived[h] == nil {
 			continue
@@ -365,6 +421,7 @@ func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked
 			linked[h] = mergeLinks(linked[h], lcs)
 		}
 	}
+	return rewritten
 }
 
 // MergeLineWriters adds to writers (per commit, path and line, who wrote
@@ -424,7 +481,10 @@ func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c st
 			// The note's lines are its writer's claim: by position only
 			// when all of that conversation's lines were so found there.
 			w := store.LineWriter{ConversationID: id, Evidence: store.EvidenceText}
-			if cm := meta.Conversations[id]; cm.WrittenLines > 0 && cm.PositionLines == cm.WrittenLines {
+			switch cm := meta.Conversations[id]; {
+			case cm.RewrittenFrom != "":
+				w.Evidence = store.EvidenceRewrite // a copy's line the rewrite left as it was
+			case cm.WrittenLines > 0 && cm.PositionLines == cm.WrittenLines:
 				w.Evidence = store.EvidencePosition
 			}
 			for _, rg := range conv.Ranges {

@@ -641,17 +641,23 @@ const derivedFile = "git-convo-derived.jsonl"
 // derivedPath is where a clone that does not share keeps the records it
 // derived (squash merges): beside its git data, on no ref.
 func (g Git) derivedPath(ctx context.Context) (string, error) {
+	return g.commonPath(ctx, derivedFile)
+}
+
+// commonPath is the file name in the repository's git common dir, where
+// git-convo keeps its state beside git's data.
+func (g Git) commonPath(ctx context.Context, name string) (string, error) {
 	// Found without running git when it can be (every read command asks).
 	if abs, err := filepath.Abs(g.Dir); err == nil && os.Getenv("GIT_DIR") == "" {
 		if loc, ok := gitx.FindRepoForPath(abs); ok {
-			return filepath.Join(loc.CommonDir, derivedFile), nil
+			return filepath.Join(loc.CommonDir, name), nil
 		}
 	}
 	_, common, err := g.where(ctx)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(common, derivedFile), nil
+	return filepath.Join(common, name), nil
 }
 
 // LoadDerived reads the records this clone derived, by commit.

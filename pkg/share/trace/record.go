@@ -121,6 +121,10 @@ type ConvMeta struct {
 	// derived link came from, or each clone's link in a merge of several
 	// clones' records. Readers show it as the link's sharer.
 	SharedBy string `json:"shared_by,omitempty"`
+	// RewrittenFrom is set by a reader, never written to a note: the link
+	// is a record about this commit, which an amend or a rebase in the
+	// reader's clone rewrote into the record's commit (copied by rewrite).
+	RewrittenFrom string `json:"rewritten_from,omitempty"`
 }
 
 // IsDerived reports whether a link was derived from other notes: marked so,

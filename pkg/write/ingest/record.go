@@ -40,6 +40,10 @@ type Recorder struct {
 	// Shared is called with the commits just recorded or rewritten (the
 	// caller shares their links in git notes); nil: nothing.
 	Shared func(ctx context.Context, hashes ...string)
+	// Rewrote is called with an amend's or a rebase's (old, new) pairs
+	// before they are recorded (the caller keeps them, so that records
+	// git copied from old to new are read for new); nil: nothing.
+	Rewrote func(ctx context.Context, pairs [][2]string)
 
 	refreshed bool // refreshStale ran: once per Recorder, not per commit
 	claimed   bool // claimUnplaced ran: once per Recorder
@@ -228,6 +232,9 @@ func (r *Recorder) catchUp(ctx context.Context, c *gitx.Commit) error {
 // Rewrite records each new commit of an amend or rebase and carries every
 // link of the old one over.
 func (r *Recorder) Rewrite(ctx context.Context, pairs [][2]string) error {
+	if r.Rewrote != nil {
+		r.Rewrote(ctx, pairs)
+	}
 	for _, p := range pairs {
 		if _, _, err := r.Record(ctx, p[1], store.LinkSourceHook); err != nil {
 			return err

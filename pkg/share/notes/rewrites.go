@@ -1,0 +1,417 @@
+package notes
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/git-convo/git-convo/pkg/share/trace"
+)
+
+// An amend or a rebase makes new commits, and git's notes.rewriteRef (set
+// by install) copies their notes onto them: teammates' records too, each
+// still naming, in vcs.revision, the commit it was written for. Such a
+// record is read for the new commit only when this clone rewrote that
+// commit into it (its post-rewrite hook keeps the pairs, RecordRewrites),
+// and then as a copy: evidence "copied by rewrite", a lower confidence
+// (RewriteFactor), and line ranges only where the diff between the two
+// commits left those lines as they were. A record naming any other commit
+// is still refused (claims): a note copied onto an unrelated commit is a
+// claim nothing bears out. The same rewrite also carries the predecessor's
+// own note when git copied none (the teammate's note sits only on a
+// tracking ref, which notes.rewriteRef does not copy).
+
+// rewritesFile is the rewrite map, "<old> <new>" a line, in the git common
+// dir: written by this clone's post-rewrite hook only, never shared.
+const rewritesFile = "git-convo-rewrites"
+
+// rewritesMax bounds the map (about 1.6 MB): the oldest pairs go first.
+const rewritesMax = 20000
+
+// rewriteChainMax bounds how far back a commit's predecessors are followed
+// (amended, then rebased, then amended again...).
+const rewriteChainMax = 32
+
+// rewriteDiffsMax is how many rewritten commits one read maps lines for (a
+// git diff each); beyond it, copies are read at commit level only.
+const rewriteDiffsMax = 64
+
+// RewriteFactor multiplies a copied link's confidence: the new commit is
+// not the one its writer's clone saw.
+const RewriteFactor = 0.8
+
+// RecordRewrites adds post-rewrite's pairs (old, new) to the rewrite map.
+func (g Git) RecordRewrites(ctx context.Context, pairs [][2]string) error {
+	var add []string
+	for _, p := range pairs {
+		if commitHash(p[0]) && commitHash(p[1]) && p[0] != p[1] {
+			add = append(add, p[0]+" "+p[1])
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	path, err := g.commonPath(ctx, rewritesFile)
+	if err != nil {
+		return err
+	}
+	old, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	var lines []string
+	for _, l := range strings.Split(string(old), "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	lines = append(lines, add...)
+	if len(lines) > rewritesMax {
+		lines = lines[len(lines)-rewritesMax:]
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), rewritesFile+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing left to remove
+	if _, err := tmp.WriteString(strings.Join(lines, "\n") + "\n"); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// LoadRewrites reads the rewrite map: each rewritten commit's new commit
+// to the old one (none: an empty map).
+func (g Git) LoadRewrites(ctx context.Context) (map[string]string, error) {
+	path, err := g.commonPath(ctx, rewritesFile)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return map[string]string{}, nil
+	}
+	out := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if o, n, ok := strings.Cut(l, " "); ok && commitHash(o) && commitHash(n) {
+			out[n] = o
+		}
+	}
+	return out, nil
+}
+
+// predecessors is the commits h was rewritten from, the nearest first.
+func predecessors(rewrites map[string]string, h string) []string {
+	var out []string
+	seen := map[string]bool{h: true}
+	for c := rewrites[h]; c != "" && !seen[c] && len(out) < rewriteChainMax; c = rewrites[c] {
+		seen[c] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+// commitHash reports whether s is a full commit hash (SHA-1 or SHA-256).
+func commitHash(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// copiedFrom returns the records about the predecessors of commit (preds,
+// nearest first) that a reader may believe for commit: those recs names
+// them in (git copied them onto commit) and those of each predecessor's
+// own note (own), each as claims keeps it for its commit, carried (carry).
+// A record whose writer also wrote one about commit itself is left out:
+// that writer's own word on commit supersedes the copy.
+func copiedFrom(commit string, preds []string, recs []trace.Record, own func(string) []trace.Record, direct []trace.Record) []copied {
+	if len(preds) == 0 {
+		return nil
+	}
+	writers := map[string]bool{}
+	for _, r := range direct {
+		if m, ok := r.Meta(); ok {
+			writers[m.Writer] = true
+		}
+	}
+	var out []copied
+	seen := map[string]bool{}
+	for _, p := range preds {
+		var about []trace.Record
+		for _, r := range recs {
+			if r.VCS != nil && strings.EqualFold(r.VCS.Revision, p) {
+				about = append(about, r)
+			}
+		}
+		about = append(about, own(p)...)
+		for _, r := range claims(p, about) {
+			m, ok := r.Meta()
+			if !ok || writers[m.Writer] || seen[r.ID] {
+				continue
+			}
+			seen[r.ID] = true
+			out = append(out, copied{from: p, rec: carry(r, p)})
+		}
+	}
+	return out
+}
+
+// copied is a predecessor's record carried to the rewritten commit, its
+// ranges still at the predecessor's line numbers (mapRewritten moves them).
+type copied struct {
+	from string
+	rec  trace.Record
+}
+
+// carry is r, a record about from, read for a commit rewritten from it: each
+// link marked copied by rewrite, its confidence lowered, its reason saying
+// so; the per-line evidence and withdrawals stay with from.
+func carry(r trace.Record, from string) trace.Record {
+	m, _ := r.Meta()
+	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
+	for id, c := range m.Conversations {
+		c.Confidence = math.Round(c.Confidence*RewriteFactor*100) / 100
+		note := "copied by rewrite from " + from[:12]
+		if c.Reason == "" {
+			c.Reason = note
+		} else {
+			c.Reason += "; " + note
+		}
+		c.RewrittenFrom = from
+		if c.SharedBy == "" {
+			c.SharedBy = m.Writer
+		}
+		convs[id] = c
+	}
+	m.Conversations, m.Evidence, m.Withdrawn = convs, nil, nil
+	r.SetMeta(m)
+	return r
+}
+
+// mapRewritten moves each copy's line ranges to the rewritten commit's
+// numbers through the diff between the two commits: a line the diff left
+// unchanged keeps its place (shifted by the lines added and removed above
+// it); a range touching any changed line keeps only its unchanged runs,
+// without its content hash. A copy whose diff cannot be read, or past
+// rewriteDiffsMax, keeps no line: commit level only.
+func (g Git) mapRewritten(ctx context.Context, commit string, cs []copied, budget *int) {
+	for i := range cs {
+		if len(cs[i].rec.Files) == 0 {
+			continue
+		}
+		var moved map[string]lineShift
+		if *budget > 0 {
+			*budget--
+			moved = g.lineShifts(ctx, cs[i].from, commit, cs[i].rec.Files)
+		}
+		cs[i].rec.Files = shiftFiles(cs[i].rec.Files, moved)
+	}
+}
+
+// lineShift is one file's changes between two commits, as -U0 hunks of the
+// old side: where they start, how many old lines they replace, how many
+// new lines they put there. gone: the file is not in the new commit.
+type lineShift struct {
+	hunks [][3]int
+	gone  bool
+}
+
+// lineShifts reads the diff from old to new for the files' paths (nil when
+// it cannot: no line is then carried).
+func (g Git) lineShifts(ctx context.Context, old, new string, files []trace.File) map[string]lineShift {
+	args := append(append([]string{}, diffOptions...), "diff", "-U0", "--no-color", "--no-renames", "--no-ext-diff",
+		"--no-textconv", old, new, "--")
+	paths := make([]string, 0, len(files))
+	for _, f := range files {
+		args = append(args, ":(top,literal)"+f.Path)
+		paths = append(paths, f.Path)
+	}
+	out, err := g.run(ctx, nil, args...)
+	if err != nil {
+		return nil
+	}
+	return parseShifts(out, paths)
+}
+
+// parseShifts reads a -U0 diff into each path's hunks (paths: those asked
+// for). A hunk's counts say which lines are content, so a removed line
+// reading "--- x" is not taken for a header. A file added or deleted
+// between the two commits is gone; and when the diff names a file that is
+// none of paths (a name git quoted), every path it does not show is gone
+// too, as nothing then says the file was left as it was.
+func parseShifts(diff []byte, paths []string) map[string]lineShift {
+	asked := map[string]bool{}
+	for _, p := range paths {
+		asked[p] = true
+	}
+	out := map[string]lineShift{}
+	unknown := false
+	sc := bufio.NewScanner(bytes.NewReader(diff))
+	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
+	var oldPath, path string
+	var left int // content lines left in the current hunk
+	for sc.Scan() {
+		b := sc.Bytes()
+		if left > 0 && len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+			left--
+			continue
+		}
+		left = 0
+		switch {
+		case bytes.HasPrefix(b, []byte("diff --git ")):
+			oldPath, path = "", ""
+		case bytes.HasPrefix(b, []byte("--- ")):
+			oldPath = diffName(b[4:], "a/")
+		case bytes.HasPrefix(b, []byte("+++ ")):
+			newPath := diffName(b[4:], "b/")
+			if path = oldPath; path == "" {
+				path = newPath
+			}
+			if !asked[path] {
+				unknown, path = true, ""
+			} else if oldPath == "" || newPath == "" {
+				out[path] = lineShift{gone: true}
+			}
+		case bytes.HasPrefix(b, []byte("@@ ")) && path != "":
+			var oStart, oCount, nStart, nCount int
+			if !hunkCounts(string(b), &oStart, &oCount, &nStart, &nCount) {
+				out[path] = lineShift{gone: true} // unreadable: carry nothing of the file
+				continue
+			}
+			s := out[path]
+			s.hunks = append(s.hunks, [3]int{oStart, oCount, nCount})
+			out[path] = s
+			left = oCount + nCount
+		}
+	}
+	if unknown || sc.Err() != nil {
+		for _, p := range paths {
+			if _, ok := out[p]; !ok {
+				out[p] = lineShift{gone: true}
+			}
+		}
+	}
+	return out
+}
+
+// diffName is the path of a "--- " or "+++ " line without its prefix, ""
+// for /dev/null (git ends a name holding a space with a tab).
+func diffName(b []byte, prefix string) string {
+	p := strings.TrimSuffix(string(b), "\t")
+	if p == "/dev/null" {
+		return ""
+	}
+	return strings.TrimPrefix(p, prefix)
+}
+
+// hunkCounts reads "@@ -oStart[,oCount] +nStart[,nCount] @@".
+func hunkCounts(h string, oStart, oCount, nStart, nCount *int) bool {
+	f := strings.Fields(h)
+	if len(f) < 3 || !strings.HasPrefix(f[1], "-") || !strings.HasPrefix(f[2], "+") {
+		return false
+	}
+	read := func(s string, start, count *int) bool {
+		a, b, found := strings.Cut(s, ",")
+		*count = 1
+		n, err := strconv.Atoi(a)
+		if err != nil || n < 0 {
+			return false
+		}
+		*start = n
+		if found {
+			if *count, err = strconv.Atoi(b); err != nil || *count < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return read(f[1][1:], oStart, oCount) && read(f[2][1:], nStart, nCount)
+}
+
+// newLine is where old line n of a file is in the new commit, false when
+// the diff changed or removed it.
+func (s lineShift) newLine(n int) (int, bool) {
+	if s.gone {
+		return 0, false
+	}
+	shift := 0
+	for _, h := range s.hunks {
+		start, oldCount, newCount := h[0], h[1], h[2]
+		switch {
+		case oldCount > 0 && n >= start && n < start+oldCount:
+			return 0, false // a changed line
+		case oldCount > 0 && start+oldCount-1 < n, oldCount == 0 && start < n:
+			shift += newCount - oldCount // a hunk above it
+		}
+	}
+	return n + shift, true
+}
+
+// shiftFiles moves files' ranges by moved (nil: no line is known kept).
+func shiftFiles(files []trace.File, moved map[string]lineShift) []trace.File {
+	if moved == nil {
+		return []trace.File{}
+	}
+	out := make([]trace.File, 0, len(files))
+	for _, f := range files {
+		s := moved[f.Path] // absent: the diff left the file as it was
+		nf := trace.File{Path: f.Path, Conversations: []trace.Conversation{}}
+		for _, c := range f.Conversations {
+			var ranges []trace.Range
+			for _, rg := range c.Ranges {
+				ranges = append(ranges, shiftRange(rg, s)...)
+			}
+			if len(ranges) > 0 {
+				c.Ranges = ranges
+				nf.Conversations = append(nf.Conversations, c)
+			}
+		}
+		if len(nf.Conversations) > 0 {
+			out = append(out, nf)
+		}
+	}
+	return out
+}
+
+// maxShiftLines bounds the lines one range is walked for (a note's ranges
+// are a claim: 1..2,000,000,000 would be walked line by line).
+const maxShiftLines = 100000
+
+// shiftRange is rg's unchanged lines at their new numbers, as runs; the
+// content hash stays only on a range kept whole and in one piece.
+func shiftRange(rg trace.Range, s lineShift) []trace.Range {
+	if rg.StartLine < 1 || rg.EndLine < rg.StartLine || rg.EndLine-rg.StartLine >= maxShiftLines {
+		return nil
+	}
+	var out []trace.Range
+	for n := rg.StartLine; n <= rg.EndLine; n++ {
+		m, ok := s.newLine(n)
+		if !ok {
+			continue
+		}
+		if k := len(out); k > 0 && out[k-1].EndLine == m-1 {
+			out[k-1].EndLine = m
+			continue
+		}
+		out = append(out, trace.Range{StartLine: m, EndLine: m})
+	}
+	if len(out) == 1 && out[0].EndLine-out[0].StartLine == rg.EndLine-rg.StartLine {
+		out[0].ContentHash = rg.ContentHash
+	}
+	return out
+}

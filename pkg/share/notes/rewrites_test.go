@@ -1,0 +1,181 @@
+package notes
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/git-convo/git-convo/pkg/share/trace"
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// A teammate's record on a commit this clone rebases, then amends, is read
+// for the new commits once the clone's post-rewrite hook recorded the
+// rewrite: copied by rewrite, at a lower confidence, still the teammate's,
+// with the lines the rewrites left unchanged at their new numbers and no
+// other. The same record copied onto an unrelated commit stays refused.
+func TestRewriteCarriesCopiedRecords(t *testing.T) {
+	ctx := context.Background()
+	const base = "package api\n\nfunc Old() error {\n\treturn nil\n}\n"
+	const agentFn = "\nfunc A() error {\n\tx := compute()\n\treturn use(x)\n}\n" // lines 6-10 of X
+	h := newHistory(t)
+	h.commit("base", map[string]string{"api/api.go": base})
+	git(t, h.g, "", "config", "notes.rewriteRef", RewriteRef)
+	git(t, h.g, "", "checkout", "-q", "-b", "feature")
+	x := h.commit("the agent's function", map[string]string{"api/api.go": base + agentFn})
+	h.noteLines(x, "conv-rw", "api/api.go", 7, 8, 9, 10) // by clone-aaaa, the teammate
+	git(t, h.g, "", "checkout", "-q", "main")
+	person := h.commit("doc", map[string]string{"api/api.go": "// Package api.\n" + base})
+	git(t, h.g, "", "checkout", "-q", "feature")
+	git(t, h.g, "", "rebase", "-q", "main")
+	y := git(t, h.g, "", "rev-parse", "HEAD")
+	if n := git(t, h.g, "", "notes", "--ref="+Ref, "show", y); !strings.Contains(n, `"revision":"`+x+`"`) {
+		t.Fatalf("git did not copy the note to the rebased commit:\n%s", n)
+	}
+	// A hostile copy of the same note onto a person's commit.
+	git(t, h.g, "", "notes", "--ref="+Ref, "copy", "-f", x, person)
+
+	// read is how many records, and clipped records, a fresh reader gives c.
+	read := func(c string) (int, int) {
+		t.Helper()
+		rd := NewReader(ctx, h.g.Dir)
+		defer rd.Close()
+		r, err := rd.Records(ctx, []string{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := rd.ClippedRecords(ctx, []string{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(r), len(cl)
+	}
+	// Before the rewrite is known here, the copy is another commit's claim.
+	if n, _ := read(y); n != 0 {
+		t.Fatalf("a record naming %s was read for %s with no rewrite recorded", x[:7], y[:7])
+	}
+	if err := h.g.RecordRewrites(ctx, [][2]string{{x, y}}); err != nil {
+		t.Fatal(err)
+	}
+
+	check := func(name, c, from string, wantLines []int, wantHash bool) {
+		t.Helper()
+		rd := NewReader(ctx, h.g.Dir)
+		defer rd.Close()
+		recs, err := rd.ClippedRecords(ctx, []string{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, ok := recs[c]
+		if !ok {
+			t.Fatalf("%s: the teammate's record is not read for the rewritten commit", name)
+		}
+		if got := aiLines(rec, "conv-rw")["api/api.go"]; !reflect.DeepEqual(got, wantLines) {
+			t.Errorf("%s: the conversation's lines = %v, want %v", name, got, wantLines)
+		}
+		for _, f := range rec.Files {
+			for _, cv := range f.Conversations {
+				if !strings.HasSuffix(cv.URL, "conv-rw") {
+					continue
+				}
+				for _, rg := range cv.Ranges {
+					if (rg.ContentHash != "") != wantHash {
+						t.Errorf("%s: range %+v keeps its hash: %v, want %v", name, rg, rg.ContentHash != "", wantHash)
+					}
+				}
+			}
+		}
+		lcs := Linked(c, rec)
+		if len(lcs) != 1 {
+			t.Fatalf("%s: links %+v", name, lcs)
+		}
+		lc := lcs[0]
+		if lc.Evidence() != store.LinkEvidenceRewrite || lc.RewrittenFrom != from || lc.SharedBy != "clone-aaaa" ||
+			lc.Confidence != RewriteFactor || !strings.Contains(lc.Reason, "copied by rewrite from "+from[:12]) {
+			t.Errorf("%s: link %+v (evidence %q)", name, lc.Link, lc.Evidence())
+		}
+		writers := map[string]map[string]map[int]store.LineWriter{}
+		if err := rd.MergeLineWriters(ctx, []string{c}, writers, map[string]bool{}); err != nil {
+			t.Fatal(err)
+		}
+		for n, w := range writers[c]["api/api.go"] {
+			if w.Evidence != store.EvidenceRewrite || store.LineEvidence(w) != store.LinkEvidenceRewrite {
+				t.Errorf("%s: line %d's evidence %q", name, n, w.Evidence)
+			}
+		}
+	}
+	// The rebase moved every line down one, changing none.
+	check("rebased", y, x, []int{8, 9, 10, 11}, true)
+
+	// An amend that rewrites one of the agent's lines: the others keep
+	// their place, that one is no longer the agent's.
+	body := "// Package api.\n" + base + strings.Replace(agentFn, "return use(x)", "return useBetter(x)", 1)
+	h.commit("the agent's function", map[string]string{"api/api.go": body}) // a new commit, then folded
+	git(t, h.g, "", "reset", "-q", "--soft", "HEAD~2")
+	git(t, h.g, "", "commit", "-q", "-C", y) // what an amend makes, without git copying
+	w := git(t, h.g, "", "rev-parse", "HEAD")
+	if err := h.g.RecordRewrites(ctx, [][2]string{{y, w}}); err != nil {
+		t.Fatal(err)
+	}
+	// No note on w: the predecessors' own notes are read for it.
+	check("amended, with no note of its own", w, x, []int{8, 9, 11}, false)
+	git(t, h.g, "", "notes", "--ref="+Ref, "copy", y, w) // as notes.rewriteRef does
+	check("amended", w, x, []int{8, 9, 11}, false)
+
+	// The forged copy on the person's commit stays refused.
+	if n, c := read(person); n != 0 || c != 0 {
+		t.Errorf("a record about %s copied onto the person's %s was read", x[:7], person[:7])
+	}
+	// And a rewrite map never made the teammate's record another's: the
+	// old commit keeps its own record, read as before.
+	rd := NewReader(ctx, h.g.Dir)
+	defer rd.Close()
+	recs, err := rd.Records(ctx, []string{x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lcs := Linked(x, recs[x]); len(lcs) != 1 || lcs[0].RewrittenFrom != "" || lcs[0].Confidence != 1 {
+		t.Errorf("the original commit's link: %+v", lcs)
+	}
+}
+
+// lineShift follows an unchanged line through a -U0 diff's hunks, and
+// nothing else: a changed, removed or unknown file's lines are not kept.
+func TestShiftRange(t *testing.T) {
+	const diff = "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n" +
+		"@@ -0,0 +1,2 @@\n+// one\n+// two\n" + // two lines inserted at the top
+		"@@ -5 +7 @@\n--- looks like a header\n+++ and so does this\n" + // line 5 changed
+		"@@ -9,2 +10,0 @@\n-x\n-y\n" + // lines 9-10 removed
+		"diff --git a/gone.go b/gone.go\n--- a/gone.go\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-a\n-b\n-c\n"
+	shifts := parseShifts([]byte(diff), []string{"a.go", "gone.go", "same.go"})
+	for _, tc := range []struct {
+		path string
+		rg   [2]int
+		want [][2]int
+	}{
+		{"a.go", [2]int{1, 4}, [][2]int{{3, 6}}},
+		{"a.go", [2]int{3, 7}, [][2]int{{5, 6}, {8, 9}}},
+		{"a.go", [2]int{8, 12}, [][2]int{{10, 12}}}, // old 8, then 11-12: consecutive now
+		{"gone.go", [2]int{1, 2}, nil},
+		{"same.go", [2]int{4, 6}, [][2]int{{4, 6}}},
+	} {
+		var got [][2]int
+		for _, r := range shiftRange(testRange(tc.rg), shifts[tc.path]) {
+			got = append(got, [2]int{r.StartLine, r.EndLine})
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s %v: %v, want %v", tc.path, tc.rg, got, tc.want)
+		}
+	}
+	// A file the diff names but was not asked for (a name git quoted):
+	// nothing says the asked files were left alone.
+	quoted := parseShifts([]byte("diff --git \"a/\\303\\251.go\" \"b/\\303\\251.go\"\n--- \"a/\\303\\251.go\"\n+++ \"b/\\303\\251.go\"\n@@ -1 +1 @@\n-a\n+b\n"), []string{"é.go"})
+	if r := shiftRange(testRange([2]int{2, 3}), quoted["é.go"]); r != nil {
+		t.Errorf("an unrecognised file's lines were kept: %v", r)
+	}
+}
+
+func testRange(r [2]int) trace.Range {
+	return trace.Range{StartLine: r[0], EndLine: r[1], ContentHash: "fnv1a64:x"}
+}
