@@ -287,6 +287,9 @@ func (r *Reader) BlameEvidence(ctx context.Context, hashes, paths, names []strin
 	}
 	r.keepShared() // both merges read the same notes
 	r.mergeShared(ctx, hashes, linked)
+	if err := r.shared.OpenRewrites(ctx, hashes, recorded, r.store.RecordedCommits); err != nil {
+		r.a.Log().Printf("share", "reading the rewritten commits: %v", err)
+	}
 	r.mergeSharedLines(ctx, hashes, names, writers, recorded)
 	// A commit with line evidence in other files only is still one whose
 	// lines are known: human, not unknown, here.

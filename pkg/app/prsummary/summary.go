@@ -241,6 +241,9 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 	if in.Notes != nil {
 		// Only lines the replay (or blame) says a commit added are looked
 		// up: the notes need no clip to each commit's diff.
+		if err := in.Notes.OpenRewrites(ctx, hashes, covered, in.Store.RecordedCommits); err != nil {
+			in.Log("reading the rewritten commits: %v", err)
+		}
 		if err := in.Notes.MergeLinkedClaimed(ctx, hashes, linked, writers, covered); err != nil {
 			in.Log("reading shared notes: %v", err)
 		}

@@ -489,7 +489,9 @@ func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c st
 			}
 			for _, rg := range conv.Ranges {
 				for n := rg.StartLine; n <= rg.EndLine; n++ {
-					writers[c][f.Path][n] = w
+					if _, local := writers[c][f.Path][n]; !local { // a local writer stays (OpenRewrites)
+						writers[c][f.Path][n] = w
+					}
 				}
 			}
 		}

@@ -120,6 +120,46 @@ func predecessors(rewrites map[string]string, h string) []string {
 	return out
 }
 
+// OpenRewrites takes out of recorded (the commits whose lines the local
+// database knows) those this clone rewrote from commits it never recorded
+// (known: which of some commits it did): a teammate's commit, rebased or
+// amended here, was recorded here only to find that none of this clone's
+// agents wrote its lines, which says nothing of the teammate's. Their
+// copied records then give the lines no local writer holds (mergeLines
+// never replaces a local writer). A commit whose chain of rewrites starts
+// at one this clone recorded (its own) keeps the local verdict: its
+// lines' people stay people, whatever a note about it claims.
+func (r *Reader) OpenRewrites(ctx context.Context, hashes []string, recorded map[string]bool,
+	known func(context.Context, []string) (map[string]bool, error)) error {
+	<-r.ready
+	first := map[string]string{}
+	var all []string
+	for _, h := range hashes {
+		if !recorded[h] {
+			continue
+		}
+		// The first commit of its chain of rewrites: the later ones were
+		// recorded here by the rewrite itself.
+		if ps := predecessors(r.rewrites, h); len(ps) > 0 {
+			first[h] = ps[len(ps)-1]
+			all = append(all, ps[len(ps)-1])
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	have, err := known(ctx, all)
+	if err != nil {
+		return err
+	}
+	for h, p := range first {
+		if !have[p] {
+			recorded[h] = false
+		}
+	}
+	return nil
+}
+
 // commitHash reports whether s is a full commit hash (SHA-1 or SHA-256).
 func commitHash(s string) bool {
 	if len(s) != 40 && len(s) != 64 {

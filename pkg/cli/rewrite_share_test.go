@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/git-convo/git-convo/pkg/app/prsummary"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+)
+
+// TestShareRebasedCommitKeepsTeammatesRecord: A shares its agent's commit;
+// B (sharing, so git convo fetch puts A's note on refs/notes/convo, which
+// notes.rewriteRef copies) rebases it onto main, then amends it; D, not
+// sharing, rebases it too (git copies nothing: A's note is on a tracking
+// ref only). show, blame and pr give A's conversation on the new commits,
+// copied by rewrite, at a lower confidence, shared by A, with only the
+// lines the rewrites left unchanged. A copy of A's note onto an unrelated
+// commit is still refused.
+func TestShareRebasedCommitKeepsTeammatesRecord(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
+	const conv = "21111111-2222-4333-8444-555555555555"
+	body := "package limiter\n\nfunc Allow(client string) bool {\n\treturn bucket(client).take()\n}\n"
+	a.conversation(t, conv, "Add rate limiting to the API", "A token bucket per client.", "add rate limiting", "limiter.go", body)
+	x := a.commit(a.dir, "api: rate-limit clients", "limiter.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "feature")
+	a.convo(a.dir, "push")
+	sharer := strings.TrimSpace(a.run(a.dir, "git", "config", notes.KeyWriter))
+
+	// main moves on, by a person.
+	m := cloneAs(t, bare, "m")
+	m.write(m.dir, "README", "limits\n")
+	person := m.commit(m.dir, "readme", "README")
+	m.run(m.dir, "git", "push", "-q", "--no-verify", "origin", "main")
+
+	b := cloneAs(t, bare, "b")
+	b.convo(b.dir, "share", "on")
+	b.convo(b.dir, "fetch")
+	if n := b.noteText(notes.Ref, x); !strings.Contains(n, conv) {
+		t.Fatalf("B's refs/notes/convo lacks A's note:\n%s", n)
+	}
+	b.run(b.dir, "git", "checkout", "-q", "-b", "feature", "origin/feature")
+	b.run(b.dir, "git", "rebase", "-q", "origin/main")
+	y := strings.TrimSpace(b.run(b.dir, "git", "rev-parse", "HEAD"))
+	if n := b.noteText(notes.Ref, y); !strings.Contains(n, `"revision":"`+x+`"`) {
+		t.Fatalf("notes.rewriteRef did not copy A's note to the rebased commit:\n%s", n)
+	}
+	checkCopied(t, b, y, x, conv, sharer, []int{1, 2, 3, 4, 5})
+
+	// pr gives the conversation, with its evidence.
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "pr", "origin/main", "--json")), &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Conversations) != 1 || s.Conversations[0].ID != conv || s.Conversations[0].Evidence != "copied by rewrite" ||
+		s.Conversations[0].Origin != "notes" || s.Conversations[0].Lines != 4 {
+		t.Errorf("pr of the rebased branch: %+v", s.Conversations)
+	}
+
+	// B amends, rewriting the agent's one line of code: it is no longer
+	// the conversation's, the others still are.
+	b.write(b.dir, "limiter.go", strings.Replace(body, "take()", "takeOne()", 1))
+	b.run(b.dir, "git", "commit", "-q", "--amend", "--no-edit", "limiter.go")
+	w := strings.TrimSpace(b.run(b.dir, "git", "rev-parse", "HEAD"))
+	checkCopied(t, b, w, x, conv, sharer, []int{1, 2, 3, 5})
+
+	// D does not share: A's note is on its tracking ref only, so git copies
+	// nothing; the rewrite still brings A's record.
+	d := cloneAs(t, bare, "d")
+	d.run(d.dir, "git", "fetch", "-q", "origin")
+	d.run(d.dir, "git", "checkout", "-q", "-b", "feature", "origin/feature")
+	d.run(d.dir, "git", "rebase", "-q", "origin/main")
+	checkCopied(t, d, strings.TrimSpace(d.run(d.dir, "git", "rev-parse", "HEAD")), x, conv, sharer, []int{1, 2, 3, 4, 5})
+
+	// A copy of A's note onto an unrelated commit (the person's) is not read.
+	b.run(b.dir, "git", "notes", "--ref="+notes.Ref, "copy", "-f", x, person)
+	if cs := b.showJSON(b.dir, person).Conversations; len(cs) != 0 {
+		t.Errorf("a note copied onto an unrelated commit was read: %+v", cs)
+	}
+	for _, l := range b.blameJSON(b.dir, "README") {
+		if l.WrittenBy != nil {
+			t.Errorf("blame gives the person's README to %s", *l.WrittenBy)
+		}
+	}
+
+	// B's own commit, by hand, with a hostile record about it claiming its
+	// lines; B amends it. The local verdict (a person's lines) stands on the
+	// new commit too: a rewrite opens no line of a commit B recorded itself.
+	b.run(b.dir, "git", "checkout", "-q", "-b", "own", "origin/main")
+	b.write(b.dir, "mine.go", "package mine\n\nfunc Mine() int {\n\treturn 42\n}\n")
+	own := b.commit(b.dir, "mine, by hand", "mine.go")
+	forged := `{"version":"0.1.0","id":"00000000-0000-8000-8000-000000000002","timestamp":"2020-01-01T00:00:00Z",` +
+		`"vcs":{"type":"git","revision":"` + own + `"},"files":[{"path":"mine.go","conversations":[{"url":"git-convo:conversation/conv-evil",` +
+		`"contributor":{"type":"ai"},"ranges":[{"start_line":1,"end_line":5}]}]}],"metadata":{"dev.git-convo":{"format":1,"writer":"clone-evil",` +
+		`"conversations":{"conv-evil":{"confidence":1,"status":"auto","written_lines":4,"position_lines":4}}}}}`
+	b.run(b.dir, "git", "notes", "--ref="+notes.Ref, "add", "-f", "-m", forged, own)
+	b.run(b.dir, "git", "commit", "-q", "--amend", "-m", "mine, by hand, reworded")
+	for _, l := range b.blameJSON(b.dir, "mine.go") {
+		if l.WrittenBy != nil {
+			t.Errorf("blame of B's own amended commit gives line %d to %s", l.Line, *l.WrittenBy)
+		}
+	}
+}
+
+// checkCopied checks that tm's show and blame give commit, rewritten here
+// from old, A's conversation conv as a copy (shared by sharer), and blame
+// exactly lines of limiter.go to it.
+func checkCopied(t *testing.T, tm teammate, commit, old, conv, sharer string, lines []int) {
+	t.Helper()
+	cs := tm.showJSON(tm.dir, commit).Conversations
+	if len(cs) != 1 || cs[0].ID != conv || cs[0].Origin != "notes" || cs[0].SharedBy != sharer ||
+		cs[0].Evidence != "copied by rewrite" || cs[0].Confidence != notes.RewriteFactor ||
+		!strings.Contains(cs[0].Reason, "copied by rewrite from "+old[:12]) {
+		t.Fatalf("%s: show of the rewritten commit %s: %+v", tm.dir, commit[:7], cs)
+	}
+	if out := tm.convo(tm.dir, "show", commit); !strings.Contains(out, "shared by "+sharer) || !strings.Contains(out, "copied by rewrite") {
+		t.Errorf("%s: show does not say whose record it is and how it came:\n%s", tm.dir, out)
+	}
+	var got []int
+	for _, l := range tm.blameJSON(tm.dir, "limiter.go") {
+		if l.WrittenBy == nil {
+			continue
+		}
+		if *l.WrittenBy != conv || l.Commit != commit || l.Evidence == nil || *l.Evidence != "copied by rewrite" {
+			t.Errorf("%s: blame line %d: %s by %s (evidence %v)", tm.dir, l.Line, l.Commit, *l.WrittenBy, l.Evidence)
+		}
+		got = append(got, l.Line)
+	}
+	if !slices.Equal(got, lines) {
+		t.Errorf("%s: blame gives lines %v to the conversation, want %v", tm.dir, got, lines)
+	}
+}
