@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -103,6 +105,16 @@ func TestShareRebasedCommitKeepsTeammatesRecord(t *testing.T) {
 		if l.WrittenBy != nil {
 			t.Errorf("blame of B's own amended commit gives line %d to %s", l.Line, *l.WrittenBy)
 		}
+	}
+
+	// The rewrite map is the clone's own state: uninstall takes it out.
+	rewrites := filepath.Join(b.dir, ".git", "git-convo-rewrites")
+	if _, err := os.Stat(rewrites); err != nil {
+		t.Fatalf("no rewrite map after B's rewrites: %v", err)
+	}
+	b.convo(b.dir, "uninstall")
+	if _, err := os.Stat(rewrites); !os.IsNotExist(err) {
+		t.Errorf("uninstall left %s (%v)", rewrites, err)
 	}
 }
 
