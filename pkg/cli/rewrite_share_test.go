@@ -132,6 +132,10 @@ func checkCopied(t *testing.T, tm teammate, commit, old, conv, sharer string, li
 	if out := tm.convo(tm.dir, "show", commit); !strings.Contains(out, "shared by "+sharer) || !strings.Contains(out, "copied by rewrite") {
 		t.Errorf("%s: show does not say whose record it is and how it came:\n%s", tm.dir, out)
 	}
+	if out := tm.convo(tm.dir, "log", "-n", "1", "--color=never", commit); !strings.Contains(out, "shared by "+sharer) ||
+		!strings.Contains(out, "copied by rewrite") {
+		t.Errorf("%s: log of the rewritten commit:\n%s", tm.dir, out)
+	}
 	var got []int
 	for _, l := range tm.blameJSON(tm.dir, "limiter.go") {
 		if l.WrittenBy == nil {
