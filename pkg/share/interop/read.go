@@ -257,6 +257,17 @@ func (r *Reader) each(ctx context.Context, commits []string, want func(path stri
 		return nil, nil
 	}
 	var skips []Skip
+	if i := slices.IndexFunc(commits, notObjectName); i >= 0 {
+		ok := make([]string, 0, len(commits))
+		for _, c := range commits {
+			if notObjectName(c) {
+				skips = append(skips, Skip{Ref: "other tools' notes", Commit: c, Err: errNotObjectName})
+			} else {
+				ok = append(ok, c)
+			}
+		}
+		commits = ok
+	}
 	noted := map[string]bool{}   // commits whose git-ai note was read (CompareRefs: one a commit)
 	for _, ref := range r.refs { // in CompareRefs' order (NewReader)
 		gitAI := IsGitAIRef(ref)
@@ -311,6 +322,24 @@ func (r *Reader) each(ctx context.Context, commits []string, want func(path stri
 	return skips, nil
 }
 
+// errNotObjectName: a note sits at a commit's full hash (its fanned-out
+// paths are cut from it), so nothing else is looked up.
+var errNotObjectName = errors.New("not a full commit hash: no note looked up")
+
+// notObjectName reports c is no full object name: 40 (SHA-1) or 64
+// (SHA-256) hex digits.
+func notObjectName(c string) bool {
+	if len(c) != 40 && len(c) != 64 {
+		return true
+	}
+	for i := 0; i < len(c); i++ {
+		if b := c[i]; (b < '0' || b > '9') && (b|0x20 < 'a' || b|0x20 > 'f') {
+			return true
+		}
+	}
+	return false
+}
+
 // addClaims adds the claims of commit's note on ref, and says what it skipped.
 func addClaims(add func(commit, path string, start, end int, c Claim), ref, commit, note string, want func(string) bool) []Skip {
 	if ref == agenttrace.Ref {
@@ -343,10 +372,10 @@ func (r *Reader) notesOn(ctx context.Context, ref string, commits []string, over
 	var paths []string
 	of := map[string]string{}
 	for _, c := range commits {
+		if notObjectName(c) {
+			continue // each skips it: no path to cut
+		}
 		for _, p := range []string{c, c[:2] + "/" + c[2:], c[:2] + "/" + c[2:4] + "/" + c[4:]} {
-			if len(c) < 5 {
-				break
-			}
 			paths = append(paths, p)
 			of[p] = c
 		}
@@ -498,8 +527,9 @@ func (r *Reader) notesByBlob(ctx context.Context, ref string, commits []string, 
 		}
 		for entry := range strings.SplitSeq(string(b), "\x00") {
 			meta, path, ok := strings.Cut(entry, "\t")
-			if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" {
-				idx[strings.ReplaceAll(path, "/", "")] = [2]string{path, f[2]}
+			c := strings.ReplaceAll(path, "/", "")
+			if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" && !notObjectName(c) { // as git, no other path is a note
+				idx[c] = [2]string{path, f[2]}
 			}
 		}
 		r.index[ref] = idx
