@@ -263,8 +263,10 @@ type BlameEvidence struct {
 	Linked map[string][]LinkedConversation
 	// Writers: commit -> path -> line -> the conversation that wrote it.
 	Writers map[string]map[string]map[int]LineWriter
-	// Recorded: the commits whose lines are known (line evidence in some
-	// file): a line no agent wrote there is a person's, not unknown.
+	// Recorded: the commits whose lines are known (examined here, or a
+	// shared note's): a line no agent wrote there is a person's, not
+	// unknown. Lines left of a commit a forgotten conversation wrote lines
+	// of do not make it one.
 	Recorded map[string]bool
 }
 
@@ -281,18 +283,13 @@ func (r *Reader) BlameEvidence(ctx context.Context, hashes, paths, names []strin
 	if err != nil {
 		return ev, err
 	}
-	writers, recorded, withLines, err := r.store.CommitLineWritersIn(ctx, hashes, paths)
+	writers, recorded, err := r.store.CommitLineWritersIn(ctx, hashes, paths)
 	if err != nil {
 		return ev, err
 	}
 	r.keepShared() // both merges read the same notes
 	r.mergeShared(ctx, hashes, linked)
 	r.mergeSharedLines(ctx, hashes, names, writers, recorded)
-	// A commit with line evidence in other files only is still one whose
-	// lines are known: human, not unknown, here.
-	for h := range withLines {
-		recorded[h] = true
-	}
 	return BlameEvidence{Linked: linked, Writers: writers, Recorded: recorded}, nil
 }
 
