@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -24,7 +25,7 @@ func gitAIRangesFor(commit, path, model, ranges string) string {
 // refs/notes/ai and a remote's copy. It has one note: the local ref's
 // (its lines counted once, a differing copy not read), else the first
 // remote's by name. blame, log (reading the notes, inline with %N, and
-// from links.sqlite's index), pr and stats all say so.
+// from links.sqlite's index), show, pr and stats all say so.
 func TestGitAINoteOnTwoRefs(t *testing.T) {
 	skipOnWindows(t)
 	sb := newSandbox(t)
@@ -104,6 +105,23 @@ func TestGitAINoteOnTwoRefs(t *testing.T) {
 	for _, what := range []string{"index built", "index as it is"} {
 		if got := sb.convo(repo, "log", "--oneline"); got != read {
 			t.Errorf("log from the %s:\n%s\nreading the notes:\n%s", what, got, read)
+		}
+	}
+
+	// show: the winning note's writers, once.
+	for _, tc := range []struct {
+		commit, model string
+		lines         int
+	}{{c1, "local-model", 3}, {c2, "local-model", 3}, {c3, "alpha-model", 2}} {
+		var obj struct {
+			OtherTools []app.OtherWriter `json:"otherTools"`
+		}
+		if err := json.Unmarshal([]byte(sb.convo(repo, "show", "--json", tc.commit)), &obj); err != nil {
+			t.Fatal(err)
+		}
+		if len(obj.OtherTools) == 0 || obj.OtherTools[0].Model != tc.model || obj.OtherTools[0].Lines != tc.lines ||
+			len(obj.OtherTools) > 2 || len(obj.OtherTools) == 2 && obj.OtherTools[1].Lines != 1 {
+			t.Errorf("show %.7s: %+v", tc.commit, obj.OtherTools)
 		}
 	}
 
