@@ -173,8 +173,8 @@ func (r *Reader) sharedFileStats(ctx context.Context, hashes []string, local []F
 	}
 	for _, h := range need {
 		rec, ok := recs[h]
-		if !ok {
-			continue
+		if !ok || notes.HasUnknown(rec) {
+			continue // some lines no one's: not examined, as blame and pr read it
 		}
 		for _, f := range rec.Files {
 			fs := FileStat{CommitHash: h, Path: f.Path}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/git-convo/git-convo/pkg/app/prsummary"
@@ -13,8 +14,20 @@ import (
 // person: they stay unknown, while the conversation still here keeps the
 // lines its evidence claims. blame, pr and stats say so.
 func TestForgottenStaysUnexamined(t *testing.T) {
+	for _, share := range []bool{false, true} {
+		t.Run(map[bool]string{false: "local", true: "shared"}[share], func(t *testing.T) { forgottenStaysUnexamined(t, share) })
+	}
+}
+
+// forgottenStaysUnexamined is TestForgottenStaysUnexamined, sharing or
+// not: a note the clone rewrites for the commit (relink, record) names the
+// forgotten conversation's lines as no one's, not a person's.
+func forgottenStaysUnexamined(t *testing.T, share bool) {
 	_, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
+	if share {
+		a.convo(a.dir, "share", "on")
+	}
 	gone, kept := "11111111-2222-4333-8444-555555555555", "22222222-2222-4333-8444-555555555555"
 	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
 	a.conversation(t, gone, "Add rate limiting", "Added.", "add rate limiting", "limiter.go",
@@ -58,9 +71,13 @@ func TestForgottenStaysUnexamined(t *testing.T) {
 	}
 	check("before forget", true)
 	a.convo(a.dir, "forget", gone)
-	check("forgotten", false)
+	check("forgotten", share) // the note this clone shared still names it (TestForgottenShownFromNote)
 	a.convo(a.dir, "relink", "main..HEAD")
 	check("relinked", false)
+	if note := a.noteText("refs/notes/convo", "HEAD"); share &&
+		(!strings.Contains(note, `"type":"unknown"`) || strings.Contains(note, `"human"`) || strings.Contains(note, gone)) {
+		t.Errorf("the note relink rewrote:\n%s", note)
+	}
 	a.convo(a.dir, "record", "HEAD")
 	check("recorded again", false)
 	a.run(a.dir, "git", "commit", "-q", "--amend", "-m", "api: rate-limit and log clients")
