@@ -378,4 +378,26 @@ func TestOneGitAINoteACommit(t *testing.T) {
 	if refs := Refs(ctx, g); strings.Join(refs, " ") != "refs/notes/ai refs/notes/remotes/alpha/ai refs/notes/remotes/zed/ai" {
 		t.Errorf("refs %v", refs)
 	}
+	// doctor's scan checks the note every read reads, not a copy none reads.
+	elsewhere := strings.Repeat("ab", 20)
+	addNote(t, dir, "refs/notes/remotes/zed/ai", commit, gitAINote(elsewhere, "m")) // about another commit
+	scan := func(what string, want ...string) {
+		t.Helper()
+		rep, err := Scan(ctx, r, g, Refs(ctx, g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range rep.Skipped {
+			got = append(got, s.Ref)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") || rep.Notes["refs/notes/remotes/zed/ai"] != 1 {
+			t.Errorf("%s: scan skipped %v (notes %v), want %v", what, got, rep.Notes, want)
+		}
+	}
+	scan("a broken copy behind the local note")
+	git(t, dir, "notes", "--ref=refs/notes/ai", "remove", commit)
+	scan("a broken copy behind alpha's")
+	addNote(t, dir, "refs/notes/remotes/alpha/ai", commit, gitAINote(elsewhere, "m"))
+	scan("alpha's broken", "refs/notes/remotes/alpha/ai")
 }
