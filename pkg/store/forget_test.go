@@ -83,7 +83,21 @@ func TestForgottenStaysUnexamined(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hashes := []string{"wrote", "other", "wrote2", "other2"}
+	// A commit forgotten before linesForgotten was (left not examined,
+	// with the others' lines): examined again, it stays unexamined too.
+	if err := s.UpsertCommit(ctx, Commit{Hash: "old", RepoPath: "/w", CommittedAt: time.Unix(1700000000, 0), ParentCount: 1, Files: []string{"a.go"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetCommitLines(ctx, "old", nil, two[1:]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE commits SET linesRecorded = 0 WHERE commitHash = 'old'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetCommitLines(ctx, "old", []FileLines{{Path: "a.go", Added: 2, Agent: 1}}, two[1:]); err != nil {
+		t.Fatal(err)
+	}
+	hashes := []string{"wrote", "other", "wrote2", "other2", "old"}
 	writers, recorded, err := s.CommitLineWriters(ctx, hashes)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +109,7 @@ func TestForgottenStaysUnexamined(t *testing.T) {
 	for _, tc := range []struct {
 		hash     string
 		examined bool
-	}{{"wrote", false}, {"wrote2", false}, {"other", true}, {"other2", true}} {
+	}{{"wrote", false}, {"wrote2", false}, {"other", true}, {"other2", true}, {"old", false}} {
 		_, _, ok, err := s.CommitLineCounts(ctx, tc.hash)
 		if err != nil {
 			t.Fatal(err)
@@ -112,7 +126,7 @@ func TestForgottenStaysUnexamined(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, st := range stats {
-		if st.CommitHash == "wrote" || st.CommitHash == "wrote2" {
+		if st.CommitHash == "wrote" || st.CommitHash == "wrote2" || st.CommitHash == "old" {
 			t.Errorf("stats count an unexamined commit: %+v", st)
 		}
 	}

@@ -156,6 +156,12 @@ func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLin
 
 // setCommitLines is SetCommitLines's work in tx.
 func setCommitLines(ctx context.Context, tx *sql.Tx, hash string, files []FileLines, lines []CommitLine) error {
+	// Lines left of a commit not examined: only forget leaves those (it set
+	// linesNotExamined before linesForgotten existed).
+	if _, err := tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ?1 WHERE commitHash = ?2 AND linesRecorded = ?3
+AND EXISTS (SELECT 1 FROM commit_lines WHERE commitHash = ?2)`, linesForgotten, hash, linesNotExamined); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM commit_lines WHERE commitHash = ?`, hash); err != nil {
 		return err
 	}
