@@ -257,7 +257,7 @@ func TestOthersIndexAsRead(t *testing.T) {
 	} else {
 		t.Log("no ../shared/fixtures/git-ai: git-ai's real notes not indexed")
 	}
-	// The same note on two refs counts twice, as ReadWriters counts it.
+	// The same note on two refs counts once (interop.CompareRefs).
 	r.note("refs/notes/remotes/origin/ai", c[0], gitAINoteOf(c[0], "claude-sonnet-4-6", 1, 3))
 	s := openIndexStore(t)
 	r.agree(s, "hostile and real notes")
@@ -395,5 +395,81 @@ func TestOthersIndexFallsBack(t *testing.T) {
 	}
 	if a.OthersIndexFor(repo, refs) != nil {
 		t.Error("an index in a read-only links.sqlite")
+	}
+}
+
+// TestOthersIndexOneGitAINote: a commit has one git-ai note, the first of
+// refs/notes/ai and the remotes' copies by name (interop.CompareRefs): the
+// index answers from that note alone, as ReadWriters does, however the
+// copies agree or differ, one names no writer, or the local note goes; an
+// index an older version wrote (which counted every copy) is rebuilt.
+func TestOthersIndexOneGitAINote(t *testing.T) {
+	ctx := context.Background()
+	r := newNotesRepo(t, 4)
+	c := r.commits
+	_, meta, _ := strings.Cut(gitAINoteOf(c[0], "m", 1, 1), "---\n")
+	r.note("refs/notes/ai", c[0], gitAINoteOf(c[0], "local", 1, 3))
+	r.note("refs/notes/remotes/origin/ai", c[0], gitAINoteOf(c[0], "local", 1, 3)) // the same note
+	r.note("refs/notes/ai", c[1], gitAINoteOf(c[1], "local", 1, 3))
+	r.note("refs/notes/remotes/origin/ai", c[1], gitAINoteOf(c[1], "remote", 1, 9)) // differs
+	r.note("refs/notes/remotes/zed/ai", c[2], gitAINoteOf(c[2], "zed", 1, 9))
+	r.note("refs/notes/remotes/alpha/ai", c[2], gitAINoteOf(c[2], "alpha", 1, 2))
+	r.note("refs/notes/ai", c[3], "---\n"+strings.Replace(meta, c[0], c[3], 1)) // names no writer
+	r.note("refs/notes/remotes/origin/ai", c[3], gitAINoteOf(c[3], "remote", 1, 9))
+	r.note("refs/notes/agent-trace", c[0], agentTraceOf(c[0], 3, 4)) // another tool's: read beside it
+	s := openIndexStore(t)
+	r.agree(s, "copies on two refs")
+	model := func(ws []OtherWriter) string {
+		var out []string
+		for _, w := range ws {
+			out = append(out, w.Source+":"+w.Model+w.Person+":"+strconv.Itoa(w.Lines))
+		}
+		return strings.Join(out, " ")
+	}
+	want := []string{
+		"git-ai:local:3 agent-trace:openai/gpt-5:2 git-ai:Ann <ann@example.com>:1",
+		"git-ai:local:3 git-ai:Ann <ann@example.com>:1",
+		"git-ai:alpha:2 git-ai:Ann <ann@example.com>:1",
+		"",
+	}
+	got, skips := r.fromIndex(s)
+	if len(skips) != 0 {
+		t.Errorf("skips %q", skips)
+	}
+	for i, w := range want {
+		if m := model(got[c[i]]); m != w {
+			t.Errorf("commit %d: %q, want %q", i, m, w)
+		}
+	}
+
+	// The local note gone: origin's copy answers.
+	r.git("notes", "--ref=refs/notes/ai", "remove", c[1])
+	r.agree(s, "the local note removed")
+	if got, _ := r.fromIndex(s); model(got[c[1]]) != "git-ai:remote:9 git-ai:Ann <ann@example.com>:1" {
+		t.Errorf("after the local note went: %q", model(got[c[1]]))
+	}
+
+	// An index written by version 1 (every copy counted, no row for a note
+	// naming no writer) at the refs' tips: rebuilt, not used as it is.
+	repo, _, refs := r.reader()
+	old := openIndexStore(t)
+	key := NewOthersIndex(repo, refs).key
+	for _, ref := range refs {
+		tip := r.git("rev-parse", ref)
+		u := store.NotesUpdate{Tip: tip, Version: 1, Full: true,
+			Notes: []store.IndexedNote{{Ref: ref, Commit: c[3], Writers: "stale"}}}
+		if err := old.UpdateNotes(ctx, key, ref, u, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.agree(old, "an index of version 1")
+	tips, err := old.NotesTips(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ref, tip := range tips {
+		if tip.Version != interop.IndexVersion {
+			t.Errorf("%s: version %d after the update", ref, tip.Version)
+		}
 	}
 }

@@ -173,8 +173,8 @@ func (r *Reader) sharedFileStats(ctx context.Context, hashes []string, local []F
 	}
 	for _, h := range need {
 		rec, ok := recs[h]
-		if !ok {
-			continue
+		if !ok || notes.HasUnknown(rec) {
+			continue // some lines no one's: not examined, as blame and pr read it
 		}
 		for _, f := range rec.Files {
 			fs := FileStat{CommitHash: h, Path: f.Path}
@@ -263,8 +263,10 @@ type BlameEvidence struct {
 	Linked map[string][]LinkedConversation
 	// Writers: commit -> path -> line -> the conversation that wrote it.
 	Writers map[string]map[string]map[int]LineWriter
-	// Recorded: the commits whose lines are known (line evidence in some
-	// file): a line no agent wrote there is a person's, not unknown.
+	// Recorded: the commits whose lines are known (examined here, or a
+	// shared note's): a line no agent wrote there is a person's, not
+	// unknown. Lines left of a commit a forgotten conversation wrote lines
+	// of do not make it one.
 	Recorded map[string]bool
 }
 
@@ -281,7 +283,7 @@ func (r *Reader) BlameEvidence(ctx context.Context, hashes, paths, names []strin
 	if err != nil {
 		return ev, err
 	}
-	writers, recorded, withLines, err := r.store.CommitLineWritersIn(ctx, hashes, paths)
+	writers, recorded, err := r.store.CommitLineWritersIn(ctx, hashes, paths)
 	if err != nil {
 		return ev, err
 	}
@@ -291,11 +293,6 @@ func (r *Reader) BlameEvidence(ctx context.Context, hashes, paths, names []strin
 		r.a.Log().Printf("share", "reading the rewritten commits: %v", err)
 	}
 	r.mergeSharedLines(ctx, hashes, names, writers, recorded)
-	// A commit with line evidence in other files only is still one whose
-	// lines are known: human, not unknown, here.
-	for h := range withLines {
-		recorded[h] = true
-	}
 	return BlameEvidence{Linked: linked, Writers: writers, Recorded: recorded}, nil
 }
 

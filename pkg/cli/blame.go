@@ -186,7 +186,7 @@ func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]app
 	if w, ok := writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine]; ok {
 		return w, attrAgent
 	}
-	if len(linked) > 0 && (recorded[l.Commit] || len(writers[l.Commit]) > 0) {
+	if len(linked) > 0 && recorded[l.Commit] { // lines left of a commit whose lines were not examined (forget) say nothing of the others
 		return app.LineWriter{}, attrHuman
 	}
 	return app.LineWriter{}, attrUnknown

@@ -146,6 +146,13 @@ func (s *Store) MarkRewritten(ctx context.Context, oldHash, newHash string) erro
 		if _, err := tx.ExecContext(ctx, `UPDATE commits SET rewrittenTo = ? WHERE commitHash = ?`, newHash, oldHash); err != nil {
 			return err
 		}
+		// The new commit replays the old one's lines: where a forgotten
+		// conversation wrote some of those, its examination would give them
+		// to a person (SetCommitLines).
+		if _, err := tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ?1 WHERE commitHash = ?2 AND linesRecorded = ?3
+AND EXISTS (SELECT 1 FROM commits o WHERE o.commitHash = ?4 AND o.linesRecorded = ?1)`, linesForgotten, newHash, linesExamined, oldHash); err != nil {
+			return err
+		}
 		_, err := tx.ExecContext(ctx, `
 INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt, writtenLines, addedLines, positionLines)
 SELECT conversationId, ?, matchedFiles, confidence, status, ?, 

@@ -28,11 +28,13 @@ func (s *Store) ForgetConversation(ctx context.Context, convID string) (Forgotte
 			return err
 		}
 		f.Links = n
-		// The commits whose lines it wrote lose their examination: without
-		// its lines, their record would say a person wrote them. Read
-		// commands then take a shared note's lines, or say nothing is known.
-		if _, err := tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = 0 WHERE linesRecorded = 1
-AND commitHash IN (SELECT commitHash FROM commit_lines WHERE conversationId = ?)`, convID); err != nil {
+		// The commits whose lines it wrote lose their examination, for good
+		// (linesForgotten: examining them again cannot tell its lines from a
+		// person's): without its lines, their record would say a person
+		// wrote them. Read commands then take a shared note's lines, or say
+		// nothing is known.
+		if _, err := tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ? WHERE linesRecorded = ?
+AND commitHash IN (SELECT commitHash FROM commit_lines WHERE conversationId = ?)`, linesForgotten, linesExamined, convID); err != nil {
 			return err
 		}
 		for _, q := range []string{

@@ -149,14 +149,33 @@ type FileLines struct {
 	Agent   int
 }
 
+// What commits.linesRecorded says of a commit's added lines.
+const (
+	linesNotExamined = 0 // never examined (recorded before line evidence)
+	linesExamined    = 1 // examined: a line no conversation wrote is a person's
+	// linesForgotten: examined, then a conversation that wrote some of them
+	// was forgotten (ForgetConversation). Its lines can no longer be told
+	// from a person's, so the commit is not examined, and stays so when its
+	// lines are examined again (record, a rewrite): the conversations still
+	// here keep the lines their evidence claims, the others stay unknown.
+	linesForgotten = 2
+)
+
 // SetCommitLines stores which of a commit's added lines conversations wrote,
-// and the per-file counts, replacing what was there.
+// and the per-file counts, replacing what was there. A commit whose lines a
+// forgotten conversation wrote stays unexamined (linesForgotten).
 func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLines, lines []CommitLine) error {
 	return s.write(ctx, func(tx *sql.Tx) error { return setCommitLines(ctx, tx, hash, files, lines) })
 }
 
 // setCommitLines is SetCommitLines's work in tx.
 func setCommitLines(ctx context.Context, tx *sql.Tx, hash string, files []FileLines, lines []CommitLine) error {
+	// Lines left of a commit not examined: only forget leaves those (it set
+	// linesNotExamined before linesForgotten existed).
+	if _, err := tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ?1 WHERE commitHash = ?2 AND linesRecorded = ?3
+AND EXISTS (SELECT 1 FROM commit_lines WHERE commitHash = ?2)`, linesForgotten, hash, linesNotExamined); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM commit_lines WHERE commitHash = ?`, hash); err != nil {
 		return err
 	}
@@ -188,7 +207,8 @@ func setCommitLines(ctx context.Context, tx *sql.Tx, hash string, files []FileLi
 			return err
 		}
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = 1 WHERE commitHash = ?`, hash)
+	_, err = tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ? WHERE commitHash = ? AND linesRecorded != ?`,
+		linesExamined, hash, linesForgotten)
 	return err
 }
 
@@ -255,12 +275,13 @@ func scanLineWriters(rows *sql.Rows, out map[string]map[string]map[int]LineWrite
 
 // CommitLineWritersIn is CommitLineWriters for the given paths only (as
 // recorded: link.NormPath), for blame, which reads one file's lines: a
-// commit's evidence for its other files is not read. withLines names the
-// commits with line evidence in any path, which CommitLineWriters tells by
-// a non-empty map.
-func (s *Store) CommitLineWritersIn(ctx context.Context, hashes, paths []string) (writers map[string]map[string]map[int]LineWriter, recorded, withLines map[string]bool, err error) {
+// commit's evidence for its other files is not read. recorded is
+// CommitLineWriters': the commits whose lines were examined, whatever
+// lines are left of them (a commit a forgotten conversation wrote lines of
+// keeps the others' lines, unexamined).
+func (s *Store) CommitLineWritersIn(ctx context.Context, hashes, paths []string) (writers map[string]map[string]map[int]LineWriter, recorded map[string]bool, err error) {
 	writers = map[string]map[string]map[int]LineWriter{}
-	recorded, withLines = map[string]bool{}, map[string]bool{}
+	recorded = map[string]bool{}
 	inPaths := jsonList(paths)
 	err = inChunks(hashes, func(chunk []string) error {
 		inHashes := jsonList(chunk)
@@ -272,14 +293,10 @@ FROM json_each(?) h CROSS JOIN json_each(?) p CROSS JOIN commit_lines l ON l.com
 		if err := scanLineWriters(rows, writers); err != nil {
 			return err
 		}
-		if err := s.hashesWhere(ctx, `SELECT value FROM json_each(?) h
-WHERE EXISTS (SELECT 1 FROM commits c WHERE c.commitHash = h.value AND c.linesRecorded = 1)`, inHashes, recorded); err != nil {
-			return err
-		}
 		return s.hashesWhere(ctx, `SELECT value FROM json_each(?) h
-WHERE EXISTS (SELECT 1 FROM commit_lines l WHERE l.commitHash = h.value)`, inHashes, withLines)
+WHERE EXISTS (SELECT 1 FROM commits c WHERE c.commitHash = h.value AND c.linesRecorded = 1)`, inHashes, recorded)
 	})
-	return writers, recorded, withLines, classify(s.path, err)
+	return writers, recorded, classify(s.path, err)
 }
 
 // hashesWhere runs query, of one JSON array of hashes, and marks in set
@@ -375,7 +392,7 @@ func (s *Store) CommitLineEvidence(ctx context.Context, hash string) (added int,
 	var recorded int
 	err = s.db.QueryRowContext(ctx, `SELECT linesRecorded, (SELECT COALESCE(SUM(addedLines), 0) FROM commit_files WHERE commitHash = ?1)
 FROM commits WHERE commitHash = ?1`, hash).Scan(&recorded, &added)
-	if errors.Is(err, sql.ErrNoRows) || recorded == 0 {
+	if errors.Is(err, sql.ErrNoRows) || recorded != linesExamined {
 		return 0, nil, nil, false, nil
 	}
 	if err != nil {

@@ -110,7 +110,7 @@ func BenchmarkBlameWriters(b *testing.B) {
 			return len(w), err
 		}},
 		{"blamed-path", func() (int, error) {
-			w, _, _, err := s.CommitLineWritersIn(ctx, hashes, []string{"hot.go"})
+			w, _, err := s.CommitLineWritersIn(ctx, hashes, []string{"hot.go"})
 			return len(w), err
 		}},
 	} {

@@ -98,7 +98,8 @@ func ReadSessions(ctx context.Context, repo *gitx.Repo, g notes.Git) (Sessions, 
 	rd := NewReader(repo, g, refs)
 	out := Sessions{}
 	var skips []Skip
-	for _, ref := range refs {
+	noted := map[string]bool{} // one git-ai note a commit: the first ref's (CompareRefs)
+	for _, ref := range rd.refs {
 		over := map[string]bool{}
 		if _, err := rd.notesByBlob(ctx, ref, nil, over); err != nil { // lists the ref's notes
 			skips = append(skips, Skip{Ref: ref, Err: err})
@@ -106,7 +107,9 @@ func ReadSessions(ctx context.Context, repo *gitx.Repo, g notes.Git) (Sessions, 
 		}
 		commits := make([]string, 0, len(rd.index[ref]))
 		for c := range rd.index[ref] {
-			commits = append(commits, c)
+			if !noted[c] {
+				commits = append(commits, c)
+			}
 		}
 		sort.Strings(commits)
 		if len(commits) > ScanMax {
@@ -117,11 +120,15 @@ func ReadSessions(ctx context.Context, repo *gitx.Repo, g notes.Git) (Sessions, 
 			skips = append(skips, Skip{Ref: ref, Err: err})
 			continue
 		}
+		for c := range over {
+			noted[c] = true
+		}
 		for _, c := range commits {
 			b, ok := blobs[c]
 			if !ok {
 				continue
 			}
+			noted[c] = true
 			l, err := readGitAI(c, string(b)) // once: what addGitAI refuses, and the sessions
 			if err != nil {
 				skips = append(skips, Skip{Ref: ref, Commit: c, Err: err})

@@ -20,8 +20,10 @@ import (
 
 // IndexVersion is the version of what the index keeps of a note. A change
 // to how notes are read (a parser's bounds, a claim's words) must bump it:
-// an index another version wrote is rebuilt from scratch.
-const IndexVersion = 1
+// an index another version wrote is rebuilt from scratch. Version 2 keeps
+// a row for every note, one naming no writer too: which ref's git-ai note
+// a commit reads (CompareRefs) depends on which refs have one.
+const IndexVersion = 2
 
 // NoteBlob is a note on a notes ref: the commit it is about, its path in
 // the notes tree, and its blob ("" when the note is gone).
@@ -162,9 +164,7 @@ func (r *Reader) indexBatch(ctx context.Context, ref, tip string, in *gitx.BlobR
 		if note.Writers, err = encodeWriters(ts.writers()); err != nil {
 			return fmt.Errorf("%s on %.12s: %v", ref, n.Commit, err)
 		}
-		if note.Writers != "" || len(note.Skips) > 0 {
-			u.Notes = append(u.Notes, note)
-		}
+		u.Notes = append(u.Notes, note) // kept with no writer: the note is there (IndexedWriters)
 	}
 	return nil
 }
@@ -237,11 +237,26 @@ func decodeWriters(ws []Writer, s string) ([]Writer, error) {
 // IndexedWriters is what ReadWriters gives (without notes given) from the
 // index's notes of the commits: per commit, each writer's lines summed over
 // the refs, its files joined, in sortWriters' order; and the skipped notes.
+//
+// A commit's git-ai note is read from one ref, as ReadWriters reads it: the
+// first of CompareRefs' order that holds one; copies on later refs are not
+// counted.
 func IndexedWriters(notes []store.IndexedNote) (map[string][]Writer, []Skip, error) {
 	out := make(map[string][]Writer, len(notes))
 	var skips []Skip
+	gitAI := map[string]string{} // commit -> the ref its git-ai note is read from
+	for _, n := range notes {
+		if IsGitAIRef(n.Ref) {
+			if r, ok := gitAI[n.Commit]; !ok || CompareRefs(n.Ref, r) < 0 {
+				gitAI[n.Commit] = n.Ref
+			}
+		}
+	}
 	merge := map[string]bool{} // commits with notes on two refs or more
 	for _, n := range notes {
+		if IsGitAIRef(n.Ref) && gitAI[n.Commit] != n.Ref {
+			continue // a copy of the note read from another ref
+		}
 		for _, s := range n.Skips {
 			skips = append(skips, Skip{Ref: n.Ref, Commit: n.Commit, Err: errors.New(s)})
 		}

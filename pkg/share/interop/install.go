@@ -111,17 +111,24 @@ func exitCodeOf(err error) int {
 const KeyShareAlso = "convo.shareAlso"
 
 // WriteGitAI writes logs (commit -> authorship log) into refs/notes/ai, on
-// commits that have no note there: a note git-ai (or anyone) wrote is never
-// replaced. It returns how many it wrote. refs/notes/ai is never pushed.
+// commits that have no git-ai note: a note git-ai (or anyone) wrote is never
+// replaced, nor a remote's copy (refs/notes/remotes/<remote>/ai) shadowed,
+// as a note on refs/notes/ai would (CompareRefs). It returns how many it
+// wrote. refs/notes/ai is never pushed.
 func WriteGitAI(ctx context.Context, g notes.Git, logs map[string][]byte) (int, error) {
 	if len(logs) == 0 {
 		return 0, nil
 	}
 	have := map[string]bool{}
-	if out, err := gitx.Command(ctx, g.Dir, g.Env, "ls-tree", "-r", "-z", "--full-tree", gitai.Ref).Output(); err == nil {
-		for entry := range strings.SplitSeq(string(out), "\x00") {
-			if _, path, ok := strings.Cut(entry, "\t"); ok {
-				have[strings.ReplaceAll(path, "/", "")] = true
+	for _, ref := range Refs(ctx, g) {
+		if !IsGitAIRef(ref) {
+			continue
+		}
+		if out, err := gitx.Command(ctx, g.Dir, g.Env, "ls-tree", "-r", "-z", "--full-tree", ref).Output(); err == nil {
+			for entry := range strings.SplitSeq(string(out), "\x00") {
+				if _, path, ok := strings.Cut(entry, "\t"); ok {
+					have[strings.ReplaceAll(path, "/", "")] = true
+				}
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,7 +128,7 @@ func TestReaderGitAIAndAgentTrace(t *testing.T) {
 	addNote(t, dir, "refs/notes/agent-trace", commit, rec+"\n"+bad+"\n")
 	g := notes.Git{Dir: dir}
 	refs := Refs(context.Background(), g)
-	if strings.Join(refs, " ") != "refs/notes/agent-trace refs/notes/ai" {
+	if strings.Join(refs, " ") != "refs/notes/ai refs/notes/agent-trace" { // CompareRefs: git-ai first
 		t.Fatalf("refs %v", refs)
 	}
 	r, _ := gitx.Discover(dir, os.Getenv)
@@ -326,4 +327,77 @@ func TestClaimedLinesBounded(t *testing.T) {
 	if err != nil || len(rep.Skipped) != 2 {
 		t.Errorf("doctor's scan: %v %v", rep.Skipped, err)
 	}
+}
+
+// TestOneGitAINoteACommit: a commit's git-ai note is read from one ref,
+// the first in CompareRefs' order holding one, by every reader (Read,
+// ReadWriters with and without notes given, ReadSessions), whichever
+// order the refs are given in.
+func TestOneGitAINoteACommit(t *testing.T) {
+	ctx := context.Background()
+	dir, commit := repo(t)
+	other := strings.Replace(gitAINote(commit, "remote-model"), `"id":"sess-1"`, `"id":"sess-2"`, 1)
+	other = strings.Replace(other, " 1-3\n", " 1-2\n", 1)
+	addNote(t, dir, "refs/notes/remotes/alpha/ai", commit, other)
+	addNote(t, dir, "refs/notes/remotes/zed/ai", commit, gitAINote(commit, "zed-model"))
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	check := func(what, model string, agentLines int, session string) {
+		t.Helper()
+		backward := Refs(ctx, g)
+		slices.Reverse(backward)
+		for _, refs := range [][]string{Refs(ctx, g), backward} {
+			lines, skips, err := NewReader(r, g, refs).Read(ctx, []string{commit}, nil)
+			if err != nil || len(skips) != 0 {
+				t.Fatalf("%s: %v %v", what, skips, err)
+			}
+			for n, cs := range lines[commit]["a.go"] {
+				if len(cs) != 1 || cs[0].Person == "" && cs[0].Model != model {
+					t.Errorf("%s, refs %v: line %d: %+v, want one claim of %s", what, refs, n, cs, model)
+				}
+			}
+			ws, _, _ := NewReader(r, g, refs).ReadWriters(ctx, []string{commit}, nil)
+			if w := ws[commit]; len(w) != 2 || w[0].Model != model || w[0].Lines != agentLines || w[1].Lines != 1 {
+				t.Errorf("%s, refs %v: writers %+v", what, refs, w)
+			}
+		}
+		sessions, _ := ReadSessions(ctx, r, g)
+		if len(sessions) != 1 || len(sessions[[2]string{"claude", session}]) != 1 {
+			t.Errorf("%s: sessions %v, want %s's", what, sessions, session)
+		}
+	}
+	check("two remotes' copies", "remote-model", 2, "sess-2") // alpha before zed
+	addNote(t, dir, "refs/notes/ai", commit, gitAINote(commit, "local-model"))
+	check("the local note and two copies", "local-model", 3, "sess-1")
+	// A note given (log's %N) for a remote ref is not read beside the local one.
+	given := map[string]Given{"refs/notes/remotes/zed/ai": {Notes: map[string]string{commit: gitAINote(commit, "zed-model")}}}
+	ws, _, _ := NewReader(r, g, Refs(ctx, g)).ReadWriters(ctx, []string{commit}, given)
+	if w := ws[commit]; len(w) != 2 || w[0].Model != "local-model" || w[0].Lines != 3 {
+		t.Errorf("given a remote's copy: %+v", w)
+	}
+	if refs := Refs(ctx, g); strings.Join(refs, " ") != "refs/notes/ai refs/notes/remotes/alpha/ai refs/notes/remotes/zed/ai" {
+		t.Errorf("refs %v", refs)
+	}
+	// doctor's scan checks the note every read reads, not a copy none reads.
+	elsewhere := strings.Repeat("ab", 20)
+	addNote(t, dir, "refs/notes/remotes/zed/ai", commit, gitAINote(elsewhere, "m")) // about another commit
+	scan := func(what string, want ...string) {
+		t.Helper()
+		rep, err := Scan(ctx, r, g, Refs(ctx, g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range rep.Skipped {
+			got = append(got, s.Ref)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") || rep.Notes["refs/notes/remotes/zed/ai"] != 1 {
+			t.Errorf("%s: scan skipped %v (notes %v), want %v", what, got, rep.Notes, want)
+		}
+	}
+	scan("a broken copy behind the local note")
+	git(t, dir, "notes", "--ref=refs/notes/ai", "remove", commit)
+	scan("a broken copy behind alpha's")
+	addNote(t, dir, "refs/notes/remotes/alpha/ai", commit, gitAINote(elsewhere, "m"))
+	scan("alpha's broken", "refs/notes/remotes/alpha/ai")
 }

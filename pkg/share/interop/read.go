@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,13 +22,12 @@ func GitAITrackingRef(remote string) string { return "refs/notes/remotes/" + rem
 // Refs lists the other tools' notes refs the repository at dir has:
 // refs/notes/ai, every remote's refs/notes/remotes/<remote>/ai, and
 // refs/notes/agent-trace. From the ref files, as the convo refs are found
-// (no process); where only git can tell, one git for-each-ref.
+// (no process); where only git can tell, one git for-each-ref. In
+// CompareRefs' order.
 func Refs(ctx context.Context, g notes.Git) []string {
-	keep := func(ref string) bool {
-		return ref == gitai.Ref || ref == agenttrace.Ref ||
-			strings.HasPrefix(ref, notes.TrackingPrefix) && strings.HasSuffix(ref, "/ai") && strings.Count(ref, "/") == 4
-	}
+	keep := func(ref string) bool { return ref == agenttrace.Ref || IsGitAIRef(ref) }
 	if refs, ok := g.RefsFromFiles(keep, gitai.Ref, agenttrace.Ref, notes.TrackingPrefix+"*/ai"); ok {
+		slices.SortFunc(refs, CompareRefs)
 		return refs
 	}
 	b, err := gitx.Command(ctx, g.Dir, g.Env, "for-each-ref", "--format=%(refname)", "refs/notes/").Output()
@@ -40,6 +40,7 @@ func Refs(ctx context.Context, g notes.Git) []string {
 			out = append(out, r)
 		}
 	}
+	slices.SortFunc(out, CompareRefs)
 	return out
 }
 
@@ -63,7 +64,35 @@ func (r *Reader) ExpectMany() {
 
 // NewReader is a reader over refs (Refs); with none, it reads nothing.
 func NewReader(repo *gitx.Repo, g notes.Git, refs []string) *Reader {
+	refs = slices.SortedFunc(slices.Values(refs), CompareRefs)
 	return &Reader{repo: repo, g: g, getenv: gitx.Getenv(g.Env), refs: refs, index: map[string]map[string][2]string{}}
+}
+
+// IsGitAIRef reports a ref holding git-ai's notes: refs/notes/ai, or a
+// remote's copy of it that install fetches (GitAITrackingRef).
+func IsGitAIRef(ref string) bool {
+	return ref == gitai.Ref || strings.HasPrefix(ref, notes.TrackingPrefix) && strings.HasSuffix(ref, "/ai") &&
+		strings.Count(ref, "/") == 4
+}
+
+// CompareRefs orders other tools' refs as they are read: refs/notes/ai
+// first, then the remotes' copies of it by name, then the others by name.
+// A commit has one git-ai note: the first of these refs that holds one
+// (this clone's own note wins over what a remote pushed; among remotes,
+// the first by name). The same note fetched under two refs would
+// otherwise count its lines twice, and two differing notes would both
+// answer.
+func CompareRefs(a, b string) int {
+	rank := func(ref string) int {
+		switch {
+		case ref == gitai.Ref:
+			return 0
+		case IsGitAIRef(ref):
+			return 1
+		}
+		return 2
+	}
+	return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b))
 }
 
 // byPathMax is how many commits' notes are looked up by path; for more,
@@ -228,29 +257,87 @@ func (r *Reader) each(ctx context.Context, commits []string, want func(path stri
 		return nil, nil
 	}
 	var skips []Skip
-	for _, ref := range r.refs {
+	if i := slices.IndexFunc(commits, notObjectName); i >= 0 {
+		ok := make([]string, 0, len(commits))
+		for _, c := range commits {
+			if notObjectName(c) {
+				skips = append(skips, Skip{Ref: "other tools' notes", Commit: c, Err: errNotObjectName})
+			} else {
+				ok = append(ok, c)
+			}
+		}
+		commits = ok
+	}
+	noted := map[string]bool{}   // commits whose git-ai note was read (CompareRefs: one a commit)
+	for _, ref := range r.refs { // in CompareRefs' order (NewReader)
+		gitAI := IsGitAIRef(ref)
+		first := func(c string) bool {
+			if !gitAI {
+				return true
+			}
+			if noted[c] {
+				return false // a copy on a later ref: its note is read already
+			}
+			noted[c] = true
+			return true
+		}
 		if g, ok := given[ref]; ok {
 			for c := range g.Over {
-				skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
+				if first(c) {
+					skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
+				}
 			}
 			for c, note := range g.Notes {
-				skips = append(skips, addClaims(add, ref, c, note, want)...)
+				if first(c) {
+					skips = append(skips, addClaims(add, ref, c, note, want)...)
+				}
 			}
 			continue
 		}
+		ask := commits
+		if gitAI && len(noted) > 0 {
+			ask = make([]string, 0, len(commits))
+			for _, c := range commits {
+				if !noted[c] {
+					ask = append(ask, c)
+				}
+			}
+		}
 		over := map[string]bool{}
-		blobs, err := r.notesOn(ctx, ref, commits, over)
+		blobs, err := r.notesOn(ctx, ref, ask, over)
 		if err != nil {
 			return skips, err
 		}
 		for c := range over {
-			skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
+			if first(c) {
+				skips = append(skips, Skip{Ref: ref, Commit: c, Err: errTooLarge})
+			}
 		}
 		for c, b := range blobs {
-			skips = append(skips, addClaims(add, ref, c, string(b), want)...)
+			if first(c) {
+				skips = append(skips, addClaims(add, ref, c, string(b), want)...)
+			}
 		}
 	}
 	return skips, nil
+}
+
+// errNotObjectName: a note sits at a commit's full hash (its fanned-out
+// paths are cut from it), so nothing else is looked up.
+var errNotObjectName = errors.New("not a full commit hash: no note looked up")
+
+// notObjectName reports c is no full object name: 40 (SHA-1) or 64
+// (SHA-256) hex digits.
+func notObjectName(c string) bool {
+	if len(c) != 40 && len(c) != 64 {
+		return true
+	}
+	for i := 0; i < len(c); i++ {
+		if b := c[i]; (b < '0' || b > '9') && (b|0x20 < 'a' || b|0x20 > 'f') {
+			return true
+		}
+	}
+	return false
 }
 
 // addClaims adds the claims of commit's note on ref, and says what it skipped.
@@ -285,10 +372,10 @@ func (r *Reader) notesOn(ctx context.Context, ref string, commits []string, over
 	var paths []string
 	of := map[string]string{}
 	for _, c := range commits {
+		if notObjectName(c) {
+			continue // each skips it: no path to cut
+		}
 		for _, p := range []string{c, c[:2] + "/" + c[2:], c[:2] + "/" + c[2:4] + "/" + c[4:]} {
-			if len(c) < 5 {
-				break
-			}
 			paths = append(paths, p)
 			of[p] = c
 		}
@@ -440,8 +527,9 @@ func (r *Reader) notesByBlob(ctx context.Context, ref string, commits []string, 
 		}
 		for entry := range strings.SplitSeq(string(b), "\x00") {
 			meta, path, ok := strings.Cut(entry, "\t")
-			if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" {
-				idx[strings.ReplaceAll(path, "/", "")] = [2]string{path, f[2]}
+			c := strings.ReplaceAll(path, "/", "")
+			if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" && !notObjectName(c) { // as git, no other path is a note
+				idx[c] = [2]string{path, f[2]}
 			}
 		}
 		r.index[ref] = idx

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
@@ -23,10 +24,12 @@ type Report struct {
 
 // Scan reads every note on refs as the read commands would, and also
 // checks each git-ai log's ranges against its files at the commit: the
-// notes and records the readers skip, for doctor.
+// notes and records the readers skip, for doctor. A git-ai note's copy on
+// a later ref (CompareRefs) is counted, but read by no command: not checked.
 func Scan(ctx context.Context, repo *gitx.Repo, g notes.Git, refs []string) (Report, error) {
 	rep := Report{Notes: map[string]int{}}
-	for _, ref := range refs {
+	noted := map[string]bool{} // commits whose git-ai note is read: a copy on a later ref is read by none
+	for _, ref := range slices.SortedFunc(slices.Values(refs), CompareRefs) {
 		out, err := gitx.Command(ctx, g.Dir, g.Env, "ls-tree", "-r", "-z", "--full-tree", ref).Output()
 		if err != nil {
 			continue // a vanished ref: the others still answer
@@ -45,15 +48,23 @@ func Scan(ctx context.Context, repo *gitx.Repo, g notes.Git, refs []string) (Rep
 			return rep, err
 		}
 		rep.Notes[ref] = len(blobs)
+		var read []string
 		for p, b := range blobs {
 			commit := of[p]
 			if ref == agenttrace.Ref {
 				rep.Skipped = append(rep.Skipped, addAgentTrace(Lines{}.add, ref, commit, b, none)...)
 				continue
 			}
+			if noted[commit] {
+				continue
+			}
+			read = append(read, commit)
 			if err := checkGitAI(ctx, repo, commit, b); err != nil {
 				rep.Skipped = append(rep.Skipped, Skip{Ref: ref, Commit: commit, Err: err})
 			}
+		}
+		for _, c := range read {
+			noted[c] = true // marked after the ref: one ref's own notes never shadow each other
 		}
 	}
 	return rep, nil

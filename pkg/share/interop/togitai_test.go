@@ -1,10 +1,14 @@
 package interop
 
 import (
+	"context"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/interop/gitai"
+	"github.com/git-convo/git-convo/pkg/share/notes"
 	"github.com/git-convo/git-convo/pkg/share/trace"
 )
 
@@ -73,5 +77,32 @@ func TestToGitAIRoundTrip(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "  "+gitai.SessionKey("cursor", "conv-1")+"::t_") || !strings.Contains(string(b), " 1-4,9-12\n") {
 		t.Errorf("attestations:\n%s", b)
+	}
+}
+
+// TestWriteGitAIShadowsNoNote: git-convo writes its log into refs/notes/ai
+// only on a commit with no git-ai note on any ref: a note there would win
+// over a remote's copy (CompareRefs), hiding a teammate's git-ai note.
+func TestWriteGitAIShadowsNoNote(t *testing.T) {
+	ctx := context.Background()
+	dir, copied := repo(t)
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "two")
+	bare := git(t, dir, "rev-parse", "HEAD")
+	addNote(t, dir, "refs/notes/remotes/origin/ai", copied, gitAINote(copied, "teammate-model"))
+	g := notes.Git{Dir: dir, Env: []string{"GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@b"}}
+	n, err := WriteGitAI(ctx, g, map[string][]byte{copied: []byte(gitAINote(copied, "ours")), bare: []byte(gitAINote(bare, "ours"))})
+	if err != nil || n != 1 {
+		t.Fatalf("wrote %d, %v; want 1", n, err)
+	}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	ws, _, err := NewReader(r, g, Refs(ctx, g)).ReadWriters(ctx, []string{copied, bare}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := ws[copied]; len(w) == 0 || w[0].Model != "teammate-model" {
+		t.Errorf("the teammate's note: %+v", w)
+	}
+	if w := ws[bare]; len(w) == 0 || w[0].Model != "ours" {
+		t.Errorf("the note written: %+v", w)
 	}
 }

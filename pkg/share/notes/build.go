@@ -60,7 +60,7 @@ func (g Git) build(ctx context.Context, st *store.Store, have []string, o BuildO
 		d, err := g.diffs(ctx, todo)
 		done <- diffsOf{d, err}
 	}()
-	writers, _, err := st.CommitLineWriters(ctx, todo)
+	writers, examined, err := st.CommitLineWriters(ctx, todo)
 	d := <-done
 	if err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func (g Git) build(ctx context.Context, st *store.Store, have []string, o BuildO
 	diffs := d.diffs
 	for _, h := range todo {
 		in := trace.Input{
-			Commit: h, Time: diffs[h].time, Added: diffs[h].added, Writers: map[string]map[int]string{},
+			Commit: h, Time: diffs[h].time, Added: diffs[h].added, Writers: map[string]map[int]string{}, Unexamined: !examined[h],
 			Prompts: o.Prompts, Root: o.Root, Home: o.Home, ToolVersion: o.ToolVersion, Writer: o.Writer,
 		}
 		for p, lines := range writers[h] {

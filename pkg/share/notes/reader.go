@@ -459,9 +459,24 @@ func (r *Reader) mergeLines(ctx context.Context, hashes []string, writers map[st
 	}
 	for c, rec := range recs {
 		addLineWriters(writers, c, rec)
-		recorded[c] = true
+		recorded[c] = !HasUnknown(rec)
 	}
 	return nil
+}
+
+// HasUnknown reports a record that gives some added lines to no one
+// (contributor unknown: its commit's lines were not examined, or a
+// conversation was withdrawn): its AI lines are its writers', but a line
+// it names no writer of is not a person's.
+func HasUnknown(rec trace.Record) bool {
+	for _, f := range rec.Files {
+		for _, c := range f.Conversations {
+			if c.Contributor != nil && c.Contributor.Type == "unknown" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c string, rec trace.Record) {

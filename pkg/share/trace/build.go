@@ -24,6 +24,10 @@ type Input struct {
 	Added map[string][]gitx.AddedLine
 	// Writers names, per path and line, the conversation that wrote it.
 	Writers map[string]map[int]string
+	// Unexamined: the commit's lines were not examined (recorded before
+	// line evidence, or a conversation that wrote some was forgotten): a
+	// line Writers does not name is unknown, not a person's.
+	Unexamined bool
 	// BlanksKnown: Writers name the blank lines the agents wrote (evidence
 	// by position), so no other blank line is given to a conversation.
 	BlanksKnown bool
@@ -108,7 +112,7 @@ func Build(in Input) Record {
 }
 
 // file attributes one file's added lines: each conversation's own lines,
-// then the rest to a person, or "mixed" to a conversation linked on this
+// then the rest to a person (unknown when Unexamined), or "mixed" to a conversation linked on this
 // file without line evidence (it was there, but which lines it wrote is
 // not known).
 func (in Input) file(p string, models map[string]string, wroteLines map[string]bool) (File, []Evidence) {
@@ -154,6 +158,8 @@ func (in Input) file(p string, models map[string]string, wroteLines map[string]b
 		g := groups[o]
 		c := Conversation{Ranges: ranges(g.lines)}
 		switch {
+		case o == "" && in.Unexamined:
+			c.Contributor = &Contributor{Type: "unknown"}
 		case o == "":
 			c.Contributor = &Contributor{Type: "human"}
 		case strings.HasPrefix(o, "mixed:"):

@@ -219,3 +219,33 @@ func TestCheckRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildUnexamined: in a commit whose lines were examined, a line no
+// conversation wrote is a person's; in one not examined (a conversation
+// that wrote some was forgotten), it is unknown. A conversation's own
+// lines and a "mixed" file are the same in both.
+func TestBuildUnexamined(t *testing.T) {
+	for _, tc := range []struct {
+		unexamined bool
+		want       map[string]string // path -> contributor types, in order
+	}{
+		{false, map[string]string{"api/limit.go": "human ai", "docs/x.md": "mixed"}},
+		{true, map[string]string{"api/limit.go": "unknown ai", "docs/x.md": "mixed"}},
+	} {
+		in := sample()
+		in.Unexamined = tc.unexamined
+		got := map[string]string{}
+		for _, f := range Build(in).Files {
+			var types []string
+			for _, c := range f.Conversations {
+				types = append(types, c.Contributor.Type)
+			}
+			got[f.Path] = strings.Join(types, " ")
+		}
+		for p, w := range tc.want {
+			if got[p] != w {
+				t.Errorf("unexamined %v: %s: %q, want %q", tc.unexamined, p, got[p], w)
+			}
+		}
+	}
+}
