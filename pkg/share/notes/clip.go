@@ -31,6 +31,9 @@ func (r *Reader) clippedRecordsIn(ctx context.Context, hashes, paths []string) (
 	if err != nil || len(recs) == 0 {
 		return recs, err
 	}
+	if c := r.addedCache(); c != nil && len(paths) > 0 {
+		return recs, r.g.clipAllCached(ctx, recs, paths, c)
+	}
 	return recs, r.g.clipAll(ctx, recs, paths)
 }
 

@@ -36,6 +36,7 @@ type Reader struct {
 
 	keptMu sync.Mutex
 	kept   map[string]*trace.Record // Keep: each commit's record read (nil: none), nil unless kept
+	added  AddedCache               // UseAddedCache: what diffs added, kept (nil: none)
 
 	mu  sync.Mutex
 	cat *exec.Cmd
