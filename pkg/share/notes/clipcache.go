@@ -148,7 +148,7 @@ func (g Git) addedIn(ctx context.Context, hashes, paths []string, c AddedCache) 
 			continue // -p named a file --raw did not: keep none of it
 		}
 		for _, e := range raw[h] {
-			if cacheable(e) {
+			if _, known := kept[key(e)]; cacheable(e) && !known {
 				keep[key(e)] = encodeLines(out[h][e.path])
 			}
 		}
