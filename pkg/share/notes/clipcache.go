@@ -188,7 +188,13 @@ func (g Git) diffSettings(ctx context.Context, paths []string) (settings string,
 		return "", nil, false
 	}
 	settings = fingerprint(version, config, []byte(g.getenv("GIT_DIFF_OPTS")))
-	out, err := g.run(ctx, []byte(strings.Join(paths, "\x00")+"\x00"), "check-attr", "-z", "-a", "--stdin")
+	// check-attr takes paths from the current directory: ask from the top
+	// (paths are git's names, from the top). No work tree: no cache.
+	top := Git{Dir: g.topLevel(ctx), Env: g.Env}
+	if top.Dir == "" {
+		return "", nil, false
+	}
+	out, err := top.run(ctx, []byte(strings.Join(paths, "\x00")+"\x00"), "check-attr", "-z", "-a", "--stdin")
 	if err != nil {
 		return "", nil, false
 	}
@@ -202,6 +208,19 @@ func (g Git) diffSettings(ctx context.Context, paths []string) (settings string,
 		attrs[p] = fingerprint(per[p]...)
 	}
 	return settings, attrs, true
+}
+
+// topLevel is the work tree's top ("" without one), found in process
+// where it can be.
+func (g Git) topLevel(ctx context.Context) string {
+	if repo, ok := gitx.Discover(g.Dir, g.getenv); ok {
+		return repo.TopLevel
+	}
+	out, err := g.run(ctx, nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(string(out), "\n")
 }
 
 // fingerprint is a short hash of parts, each length-prefixed.

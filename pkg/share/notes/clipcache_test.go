@@ -95,9 +95,10 @@ func TestAddedCacheAnswersAsDiffs(t *testing.T) {
 	}
 	defer s.Close()
 	c := &countingCache{Store: s}
+	dir := g.Dir
 	read := func(cache AddedCache, names []string) (map[string]map[string]map[int]store.LineWriter, map[string]bool) {
 		t.Helper()
-		rd := NewReader(ctx, g.Dir)
+		rd := NewReader(ctx, dir)
 		defer rd.Close()
 		rd.Keep()
 		if cache != nil {
@@ -150,6 +151,17 @@ func TestAddedCacheAnswersAsDiffs(t *testing.T) {
 	git(t, g, "", "replace", "--graft", hashes[2]) // the third commit made a root: all its lines added
 	same("a commit's parent replaced", plain[1:], true)
 	same("then kept", plain[1:], false)
+	// From a subdirectory, the attributes are still the blamed file's.
+	dir = filepath.Join(g.Dir, "sub")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	same("from a subdirectory", plain[1:], false)
+	if err := os.WriteFile(filepath.Join(g.Dir, ".gitattributes"), []byte("a.go -diff\nsub/b.go -diff\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	same("sub/b.go binary, from a subdirectory", plain[2:], true)
+	same("then kept", plain[2:], false)
 }
 
 // Kept lines read back as git printed them; what encodeLines cannot have
