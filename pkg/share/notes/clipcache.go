@@ -144,11 +144,17 @@ func (g Git) addedIn(ctx context.Context, hashes, paths []string, c AddedCache) 
 	}
 	keep := map[string]string{}
 	for _, h := range diff {
-		if !sameFiles(raw[h], out[h]) {
-			continue // -p named a file --raw did not: keep none of it
+		// A commit with a file not kept (a name git quotes may normalise to
+		// another's), or -p naming a file --raw did not: keep none of it.
+		whole := sameFiles(raw[h], out[h])
+		for _, e := range raw[h] {
+			whole = whole && cacheable(e)
+		}
+		if !whole {
+			continue
 		}
 		for _, e := range raw[h] {
-			if _, known := kept[key(e)]; cacheable(e) && !known {
+			if _, known := kept[key(e)]; !known {
 				keep[key(e)] = encodeLines(out[h][e.path])
 			}
 		}
