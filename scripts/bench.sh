@@ -188,6 +188,15 @@ if [ "${BENCH:-}" = big ]; then
   read -r cb gb < <(GIT_CONVO_DB="$big/none.sqlite" "$bg" pair -n 3 -dir "$big/blamed" \
     -a "git-convo blame big.txt >/dev/null" -b "git blame --porcelain big.txt >/dev/null")
   row "blame big.txt, every commit noted (23,077 notes), no links database (ms)" "$cb" "$gb" "$(ratio "$cb" "$gb")" "<= 1.2"
+  # The same teammate with a links.sqlite of their own (empty of
+  # conversations): the first blame keeps the clip's diffs there, the
+  # ones measured take them from it (added_lines).
+  rm -f "$big/kept.sqlite"*
+  cp "$root/pkg/store/empty.sqlite" "$big/kept.sqlite"
+  (cd "$big/blamed" && GIT_CONVO_DB="$big/kept.sqlite" git-convo blame big.txt >/dev/null)
+  read -r cb gb < <(GIT_CONVO_DB="$big/kept.sqlite" "$bg" pair -n 3 -dir "$big/blamed" \
+    -a "git-convo blame big.txt >/dev/null" -b "git blame --porcelain big.txt >/dev/null")
+  row "the same, a links.sqlite keeping the clip's diffs (ms)" "$cb" "$gb" "$(ratio "$cb" "$gb")" "<= 1.2"
   # The same notes as blame reads them, in one process: CPU, its own and
   # with git's, as before (each note read twice, every file diffed) and now.
   git -C "$big/blamed" blame --porcelain big.txt | awk '/^[0-9a-f]{40} / && !s[$1]++ { print $1 }' > "$big/blamed.hashes"

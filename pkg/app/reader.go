@@ -288,12 +288,31 @@ func (r *Reader) BlameEvidence(ctx context.Context, hashes, paths, names []strin
 		return ev, err
 	}
 	r.keepShared() // both merges read the same notes
+	if r.canKeep() {
+		r.shared.UseAddedCache(r.store) // the clip's diffs, kept in links.sqlite
+	}
 	r.mergeShared(ctx, hashes, linked)
 	if err := r.shared.OpenRewrites(ctx, hashes, recorded, r.store.RecordedCommits); err != nil {
 		r.a.Log().Printf("share", "reading the rewritten commits: %v", err)
 	}
 	r.mergeSharedLines(ctx, hashes, names, writers, recorded)
 	return BlameEvidence{Linked: linked, Writers: writers, Recorded: recorded}, nil
+}
+
+// canKeep says whether the read may keep what it derived in links.sqlite
+// (blame: the lines the clip's diffs added): a database file exists (a
+// read never creates one) and its modes let it be written. Otherwise the
+// read derives it again, as before.
+func (r *Reader) canKeep() bool {
+	if r.store == nil || r.store.InMemory() {
+		return false
+	}
+	p, err := r.a.DBPath()
+	if err != nil {
+		return false
+	}
+	cause, _ := store.WriteFix(p)
+	return cause == ""
 }
 
 // FileStats is stats' per-file counts of hashes: the local database's,

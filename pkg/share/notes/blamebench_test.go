@@ -5,6 +5,7 @@ package notes
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,8 +28,9 @@ func cpu(who int) time.Duration {
 // repository, GIT_CONVO_BENCH_HASHES a file of the blamed commits (one a
 // line), GIT_CONVO_BENCH_PATH the blamed file (scripts/bench.sh,
 // BENCH=big); skipped without them. "twice, every file" is how blame read
-// them before Keep and MergeLineWritersIn. own-cpu-ns/op is this
-// process's CPU, cpu-ns/op with git's.
+// them before Keep and MergeLineWritersIn; "diffs kept" takes the clip's
+// diffs from a links.sqlite a first read filled (UseAddedCache).
+// own-cpu-ns/op is this process's CPU, cpu-ns/op with git's.
 func BenchmarkBlameNotes(b *testing.B) {
 	dir, list, path := os.Getenv("GIT_CONVO_BENCH_REPO"), os.Getenv("GIT_CONVO_BENCH_HASHES"), os.Getenv("GIT_CONVO_BENCH_PATH")
 	if dir == "" || list == "" || path == "" {
@@ -40,12 +42,26 @@ func BenchmarkBlameNotes(b *testing.B) {
 	}
 	hashes := strings.Fields(string(data))
 	ctx := context.Background()
-	for _, once := range []bool{false, true} {
-		name := "twice, every file"
-		if once {
-			name = "once, the blamed file"
+	kept, err := store.Open(ctx, filepath.Join(b.TempDir(), "links.sqlite"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer kept.Close()
+	for _, way := range []string{"twice, every file", "once, the blamed file", "once, the blamed file's diffs kept"} {
+		once := way != "twice, every file"
+		var cache AddedCache
+		if strings.HasSuffix(way, "kept") {
+			cache = kept
+			warm := NewReader(ctx, dir) // the first blame keeps them
+			warm.Keep()
+			warm.UseAddedCache(cache)
+			err := warm.MergeLineWritersIn(ctx, hashes, []string{path}, map[string]map[string]map[int]store.LineWriter{}, map[string]bool{})
+			warm.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
 		}
-		b.Run(name, func(b *testing.B) {
+		b.Run(way, func(b *testing.B) {
 			own, all := cpu(syscall.RUSAGE_SELF), cpu(syscall.RUSAGE_SELF)+cpu(syscall.RUSAGE_CHILDREN)
 			for range b.N {
 				rd := NewReader(ctx, dir)
@@ -54,6 +70,9 @@ func BenchmarkBlameNotes(b *testing.B) {
 				var err error
 				if once {
 					rd.Keep()
+				}
+				if cache != nil {
+					rd.UseAddedCache(cache)
 				}
 				if err = rd.MergeLinked(ctx, hashes, linked); err == nil {
 					if once {

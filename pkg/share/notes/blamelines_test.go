@@ -15,9 +15,10 @@ import (
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
-// blameRepo is a repository of two commits, each adding lines to four
+// blameRepo is a repository of three commits, each adding lines to four
 // files (one whose name, as a pathspec, would match another; one in a
-// directory), with a note on each claiming every file's lines and one line
+// directory), with a note on each claiming every file's lines (the third:
+// a.txt's only, so that a read of another file diffs it not) and one line
 // more than the commit added (the clip drops it).
 func blameRepo(t *testing.T) (Git, []string) {
 	t.Helper()
@@ -26,7 +27,7 @@ func blameRepo(t *testing.T) (Git, []string) {
 	git(t, g, "", "init", "-q")
 	paths := []string{"a.txt", "w*[x].txt", "wZx.txt", "sub/b.txt"}
 	var s strings.Builder
-	for i := 1; i <= 2; i++ {
+	for i := 1; i <= 3; i++ {
 		fmt.Fprintf(&s, "commit refs/heads/main\nmark :%d\ncommitter T <t@example.com> %d +0000\ndata 2\nc\n", i, 1700000000+i)
 		if i > 1 {
 			fmt.Fprintf(&s, "from :%d\n", i-1)
@@ -47,6 +48,9 @@ func blameRepo(t *testing.T) (Git, []string) {
 		in := trace.Input{Commit: h, Time: time.Unix(1700000000, 0), Writer: "clone-aaaa", Added: map[string][]gitx.AddedLine{},
 			Writers: map[string]map[int]string{}, Links: []trace.Link{{ID: fmt.Sprintf("conv-%d", i), Confidence: 1, Status: "auto"}}}
 		for _, p := range paths {
+			if i == 2 && p != "a.txt" {
+				continue
+			}
 			in.Added[p] = d[h].added[p]
 			in.Writers[p] = map[int]string{}
 			for _, l := range d[h].added[p] {
@@ -104,6 +108,9 @@ func TestMergeLineWritersIn(t *testing.T) {
 	all, allRec := merge(g.Dir, false, nil)
 	if len(all[hashes[1]]["a.txt"]) != 4 || len(all[hashes[1]]) != 4 {
 		t.Fatalf("every file's added lines, clipped: %v", all[hashes[1]])
+	}
+	if len(all[hashes[2]]) != 1 || all[hashes[2]]["a.txt"] == nil || !allRec[hashes[2]] {
+		t.Fatalf("the third note: a.txt's lines only, got %v", all[hashes[2]])
 	}
 	for _, tc := range []struct {
 		name  string

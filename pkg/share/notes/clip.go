@@ -31,6 +31,9 @@ func (r *Reader) clippedRecordsIn(ctx context.Context, hashes, paths []string) (
 	if err != nil || len(recs) == 0 {
 		return recs, err
 	}
+	if c := r.addedCache(); c != nil && len(paths) > 0 {
+		return recs, r.g.clipAllCached(ctx, recs, paths, c)
+	}
 	return recs, r.g.clipAll(ctx, recs, paths)
 }
 
@@ -38,12 +41,7 @@ func (r *Reader) clippedRecordsIn(ctx context.Context, hashes, paths []string) (
 // paths (nil: all of it); a record of a commit this repository lacks keeps
 // no file.
 func (g Git) clipAll(ctx context.Context, recs map[string]trace.Record, paths []string) error {
-	hashes := make([]string, 0, len(recs))
-	for h := range recs {
-		hashes = append(hashes, h)
-	}
-	sort.Strings(hashes)
-	have, err := g.existing(ctx, hashes)
+	have, err := g.existing(ctx, toDiff(recs, paths))
 	if err != nil {
 		return err
 	}
@@ -57,6 +55,39 @@ func (g Git) clipAll(ctx context.Context, recs map[string]trace.Record, paths []
 		recs[h] = clip(rec, diffs[h].added)
 	}
 	return nil
+}
+
+// toDiff is the commits of recs whose diff in paths (none: every file) the
+// clip needs, sorted. A record naming none of paths needs none: the clip
+// drops every file of it anyway (blame, where a teammate's note often
+// speaks of its commit's other files only).
+func toDiff(recs map[string]trace.Record, paths []string) []string {
+	var asked map[string]bool // nil: every file, as diffs reads them
+	if len(paths) > 0 {
+		asked = make(map[string]bool, len(paths))
+		for _, p := range paths {
+			asked[link.NormPath(p)] = true
+		}
+	}
+	hashes := make([]string, 0, len(recs))
+	for h, rec := range recs {
+		if asked == nil || namesAny(rec, asked) {
+			hashes = append(hashes, h)
+		}
+	}
+	sort.Strings(hashes)
+	return hashes
+}
+
+// namesAny says whether rec names a file among paths (normalised, as clip
+// matches them).
+func namesAny(rec trace.Record, paths map[string]bool) bool {
+	for _, f := range rec.Files {
+		if paths[link.NormPath(f.Path)] {
+			return true
+		}
+	}
+	return false
 }
 
 // clip keeps of rec the files the commit changed (added, by normalised

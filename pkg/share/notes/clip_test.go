@@ -37,3 +37,42 @@ func TestHostileClip(t *testing.T) {
 		})
 	}
 }
+
+// toDiff leaves out exactly the records the clip would empty whatever the
+// diff: those naming none of the files asked, matched as clip matches them.
+func TestToDiff(t *testing.T) {
+	rec := func(paths ...string) trace.Record {
+		var r trace.Record
+		for _, p := range paths {
+			r.Files = append(r.Files, trace.File{Path: p})
+		}
+		return r
+	}
+	recs := map[string]trace.Record{
+		"c1": rec("a.go"),
+		"c2": rec("./sub/b.go", "../../etc/passwd"),
+		"c3": rec(`sub\b.go`),
+		"c4": rec(),
+		"c5": rec("other.go"),
+	}
+	tests := []struct {
+		name  string
+		paths []string
+		want  []string
+	}{
+		{"every file", nil, []string{"c1", "c2", "c3", "c4", "c5"}},
+		{"no file named: every file, as diffs reads it", []string{}, []string{"c1", "c2", "c3", "c4", "c5"}},
+		{"one file", []string{"a.go"}, []string{"c1"}},
+		{"normalised on both sides", []string{"sub/b.go"}, []string{"c2", "c3"}},
+		{"git's name with a backslash", []string{`sub\b.go`}, []string{"c2", "c3"}},
+		{"several names of one file", []string{"a.go", "other.go"}, []string{"c1", "c5"}},
+		{"a file no record names", []string{"none.go"}, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := toDiff(recs, tt.paths); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("toDiff = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
