@@ -2,7 +2,7 @@ package store
 
 import (
 	"context"
-	"strconv"
+	"database/sql"
 	"strings"
 	"time"
 )
@@ -58,35 +58,20 @@ func (s *Store) PutAddedLines(ctx context.Context, settings string, lines map[st
 	if len(lines) == 0 {
 		return nil
 	}
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return classify(s.path, err)
-	}
-	defer conn.Close()
-	// The busy timeout is the connection's: shortened for this write only.
-	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = "+strconv.FormatInt(wait.Milliseconds(), 10)); err != nil {
-		return classify(s.path, err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA busy_timeout = "+strconv.FormatInt(s.busy.Milliseconds(), 10))
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return classify(s.path, err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM added_lines WHERE settings <> ?`, settings); err != nil {
-		tx.Rollback()
-		return classify(s.path, err)
-	}
-	ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO added_lines (settings, blobs, lines) VALUES (?, ?, ?)`)
-	if err != nil {
-		tx.Rollback()
-		return classify(s.path, err)
-	}
-	defer ins.Close()
-	for k, l := range lines {
-		if _, err := ins.ExecContext(ctx, settings, k, l); err != nil {
-			tx.Rollback()
-			return classify(s.path, err)
+	return s.inShortTx(ctx, wait, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM added_lines WHERE settings <> ?`, settings); err != nil {
+			return err
 		}
-	}
-	return classify(s.path, tx.Commit())
+		ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO added_lines (settings, blobs, lines) VALUES (?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		for k, l := range lines {
+			if _, err := ins.ExecContext(ctx, settings, k, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -74,6 +74,13 @@ func (s *Store) NotesTips(ctx context.Context, repoKey string) (map[string]Notes
 // longer reflects u.OldTip (another process updated it), it writes nothing
 // and returns ErrIndexMoved.
 func (s *Store) UpdateNotes(ctx context.Context, repoKey, ref string, u NotesUpdate, wait time.Duration) error {
+	return s.inShortTx(ctx, wait, func(tx *sql.Tx) error { return updateNotes(ctx, tx, repoKey, ref, u) })
+}
+
+// inShortTx runs fn in one transaction, waiting at most wait for another
+// writer (a read's write: it goes on without it rather than wait), and
+// commits it when fn returns nil.
+func (s *Store) inShortTx(ctx context.Context, wait time.Duration, fn func(*sql.Tx) error) error {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return classify(s.path, err)
@@ -88,7 +95,7 @@ func (s *Store) UpdateNotes(ctx context.Context, repoKey, ref string, u NotesUpd
 	if err != nil {
 		return classify(s.path, err)
 	}
-	if err := updateNotes(ctx, tx, repoKey, ref, u); err != nil {
+	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return classify(s.path, err)
 	}
