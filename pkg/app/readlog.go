@@ -33,9 +33,6 @@ type LogSession struct {
 	indexed    chan bool
 	indexKnown bool
 	fromIndex  *OthersIndex
-	// lastLinks: the batch whose links were asked last (StartLinks): the
-	// next one's query waits for it.
-	lastLinks *PendingLinks
 }
 
 // LogSessionOptions say how log reads.
@@ -105,79 +102,25 @@ func (l *LogSession) Notes() (refs []string, maxBytes int) {
 // theirs in order), local and shared. full: every field (JSON); else the
 // few a line per conversation needs.
 func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []string, full bool) (map[string][]LinkedConversation, error) {
-	return l.StartLinks(ctx, batch, hashes, full).Wait()
-}
-
-// PendingLinks is a batch's links being read (LogSession.StartLinks).
-type PendingLinks struct {
-	l      *LogSession
-	ctx    context.Context
-	batch  []gitx.Commit
-	hashes []string
-	done   chan struct{} // closed once linked and err are set
-	linked map[string][]LinkedConversation
-	err    error
-}
-
-// StartLinks is Links in two halves: links.sqlite's query of the batch
-// runs on a goroutine of its own from now, after the batches started
-// before it (one query at a time, in order), so that log reads the links
-// of the next batches while it prints one (a SQLite seek or four per
-// commit: with 100,000 conversations as much CPU as the walk). Wait
-// merges the shared notes, on the caller's goroutine.
-func (l *LogSession) StartLinks(ctx context.Context, batch []gitx.Commit, hashes []string, full bool) *PendingLinks {
-	p := &PendingLinks{l: l, ctx: ctx, batch: batch, hashes: hashes, done: make(chan struct{})}
 	r := l.r
-	if p.err = r.Ready(); p.err != nil {
-		close(p.done)
-		return p
+	if err := r.Ready(); err != nil {
+		return nil, err
 	}
 	if !l.linkedKnown {
 		l.linkedAny, l.linkedKnown = <-l.anyLinks, true
-	}
-	if !l.linkedAny {
-		p.linked = map[string][]LinkedConversation{}
-		close(p.done)
-		return p
 	}
 	query := r.store.LogLinksForCommits
 	if full {
 		query = r.store.ConversationsForCommits
 	}
-	before := l.lastLinks
-	l.lastLinks = p
-	go func() {
-		if before != nil {
-			<-before.done
-		}
-		p.linked, p.err = query(ctx, hashes)
-		close(p.done)
-	}()
-	return p
-}
-
-// Ready says whether Wait would return at once.
-func (p *PendingLinks) Ready() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
+	linked := map[string][]LinkedConversation{}
+	var err error
+	if l.linkedAny {
+		linked, err = query(ctx, hashes)
 	}
-}
-
-// Wait is the batch's links, local and shared (Links); called once.
-func (p *PendingLinks) Wait() (map[string][]LinkedConversation, error) {
-	<-p.done
-	if p.err != nil {
-		return nil, p.err
+	if err != nil {
+		return nil, err
 	}
-	return p.l.merge(p.ctx, p.batch, p.hashes, p.linked), nil
-}
-
-// merge adds the shared notes' conversations of batch to linked.
-func (l *LogSession) merge(ctx context.Context, batch []gitx.Commit, hashes []string, linked map[string][]LinkedConversation) map[string][]LinkedConversation {
-	r := l.r
 	if !l.inline {
 		r.mergeShared(ctx, hashes, linked)
 	} else if len(l.sharedRefs) > 0 {
@@ -196,7 +139,7 @@ func (l *LogSession) merge(ctx context.Context, batch []gitx.Commit, hashes []st
 			r.mergeShared(ctx, over, linked) // each note within its own bound
 		}
 	}
-	return linked
+	return linked, nil
 }
 
 // Others is, per commit of batch, the writers other tools name: their

@@ -19,8 +19,6 @@ import (
 const (
 	logFirstBatch = 32
 	logBatch      = 128
-	// logAhead: batches whose links are read ahead of the one printed.
-	logAhead = 4
 	// logGCPercent: GOGC while log shows at most logGCCommits commits.
 	logGCPercent, logGCCommits = 400, 5000
 )
@@ -184,29 +182,14 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	lo.Notes, lo.MaxNotes = ls.Notes()
 	var batch []gitx.Commit
 	var writeErr error
-	// A batch's links are read on a goroutine of their own from the moment
-	// it is complete (app.LogSession.StartLinks), one batch after the
-	// other, while log walks on and prints the batches before: a batch is
-	// printed once its links are read, or, should they lag, once
-	// logAhead batches more are complete (what log holds stays bounded).
-	// The first batch is printed at once, so the first screen comes as
-	// soon as before.
-	type started struct {
-		batch  []gitx.Commit
-		hashes []string
-		links  *app.PendingLinks
-	}
-	start := func() *started {
+	flush := func() bool {
+		if len(batch) == 0 {
+			return true
+		}
 		hashes := make([]string, len(batch))
 		for i, c := range batch {
 			hashes[i] = c.Hash
 		}
-		st := &started{batch: batch, hashes: hashes, links: ls.StartLinks(ctx, batch, hashes, rc.json)}
-		batch = nil
-		return st
-	}
-	emit := func(st *started) bool {
-		batch, hashes := st.batch, st.hashes
 		if abbrev != nil {
 			short, err := abbrev.Abbrevs(ctx, hashes)
 			if err != nil {
@@ -217,7 +200,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 				batch[i].Abbrev = short[batch[i].Hash]
 			}
 		}
-		linked, err := st.links.Wait()
+		linked, err := ls.Links(ctx, batch, hashes, rc.json)
 		if err != nil {
 			writeErr = err
 			return false
@@ -247,26 +230,9 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 				return false
 			}
 		}
+		batch = batch[:0]
 		writeErr = rc.io.Flush() // stream: each batch reaches the reader now
 		return writeErr == nil
-	}
-	var waiting []*started // started, in order, not yet printed
-	first := true
-	// flush starts the batch (if any) and prints what is ready; last:
-	// everything.
-	flush := func(last bool) bool {
-		if len(batch) > 0 {
-			waiting = append(waiting, start())
-		}
-		for len(waiting) > 0 && (first || last || len(waiting) > logAhead || waiting[0].links.Ready()) {
-			st := waiting[0]
-			waiting = waiting[1:]
-			first = false
-			if !emit(st) {
-				return false
-			}
-		}
-		return true
 	}
 	if env.Getenv("GIT_CONVO_READ_WITH_GIT") == "" { // else git walks, to hold the two walks to one answer
 		lo.Local = gitx.NewLocal(".", env.Getenv, rc.settingsInProcess)
@@ -279,19 +245,13 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 		batch = append(batch, c)
 		if len(batch) >= limit {
 			limit = logBatch
-			return flush(false)
+			return flush()
 		}
 		return true
 	})
 	if err == nil && writeErr == nil {
-		flush(true)
+		flush()
 		startPager() // no commit: git's pager runs all the same
-	} else if writeErr == nil {
-		for _, st := range waiting { // every batch complete before git's error, as before
-			if !emit(st) {
-				break
-			}
-		}
 	}
 	if writeErr != nil {
 		return rc.ioErr(writeErr)
