@@ -137,9 +137,10 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// commits seen: Go's first collection, at 4 MB of heap, cost log -n
 	// 1000 a tenth of its CPU for 2 MB live, so collect at 5 times the
 	// live heap, not twice. Not for a whole history (20,000 commits: 35
-	// MB at its peak, not 25).
+	// MB at its peak, not 25). Set back on return (a process that runs
+	// more than one command).
 	if n, limited := maxCount(gitArgs); limited && n <= logGCCommits {
-		debug.SetGCPercent(logGCPercent)
+		defer debug.SetGCPercent(debug.SetGCPercent(logGCPercent))
 	}
 	rc, err := newReadContextNotes(ctx, env, opts.color, opts.json, !opts.noPager, app.ReaderOptions{InlineNotes: true})
 	if err != nil {

@@ -138,7 +138,7 @@ func dsn(abs string, busy time.Duration) string {
 	// connection to one goroutine at a time (and sqlite3_interrupt, which
 	// cancellation calls from another, takes none), while FULLMUTEX locked
 	// the connection's mutex for every column of every row read: 12 % of
-	// log's links query (BenchmarkLogLinks1000).
+	// the CPU of log's links query (perf, 100,000 conversations).
 	q.Set("_mutex", "no")
 	// No checkpoint when the last connection closes (nockpt.go).
 	q.Set(noCkptParam, "1")
