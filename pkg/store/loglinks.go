@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"strings"
 )
 
 // LogLinksForCommits is ConversationsForCommits for a listing of one line
@@ -33,6 +34,16 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[st
 		return err
 	})
 	return out, classify(s.path, err)
+}
+
+// logLinksQuery is linksQuery of logLinksColumns for n hashes, with the
+// conversation found by conversations_log (migration 6): what log shows of
+// it, but a title-less conversation's first prompt, is in the index, so
+// its row is not read (SQLite seeks it only for firstPrompt). SQLite's
+// planner, with no statistics, took the primary key's index instead, and
+// read every linked conversation's row, prompts and all.
+func logLinksQuery(n int) string {
+	return strings.Replace(linksQuery(logLinksColumns, n), "LEFT JOIN conversations c ON", "LEFT JOIN conversations c INDEXED BY conversations_log ON", 1)
 }
 
 // logLinksColumns are the columns LogLinksForCommits reads after the
@@ -70,7 +81,7 @@ func (s *Store) logLinksRaw(ctx context.Context, hashes []string) (map[string][]
 		for i, a := range args {
 			named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
 		}
-		rows, err := q.QueryContext(ctx, linksQuery(logLinksColumns, len(args)), named)
+		rows, err := q.QueryContext(ctx, logLinksQuery(len(args)), named)
 		if err != nil {
 			return err
 		}

@@ -130,3 +130,29 @@ func TestLogLinksOddValues(t *testing.T) {
 		t.Errorf("a real line count: %v, database/sql's: %v", err, errSQL)
 	}
 }
+
+// TestLogLinksPlan: log's query finds each conversation by
+// conversations_log, not by its primary key's index, which read the row
+// (its prompts in overflow pages) for the columns after them.
+func TestLogLinksPlan(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	args := padded([]string{"aaa"})
+	rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+logLinksQuery(len(args)), args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if got := strings.Join(plan, "\n"); !strings.Contains(got, "SEARCH c USING INDEX conversations_log") {
+		t.Errorf("plan:\n%s", got)
+	}
+}
