@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -169,7 +170,17 @@ func TestLogGitAINotesInline(t *testing.T) {
 		sb.addRawNote(repo, "refs/notes/ai", h, note)
 		last = h
 	}
-	inline, read := sb.convo(repo, "log"), sb.convo(repo, "log", "--no-notes")
+	// One clock for both runs: a second may pass between them, and the
+	// relative dates would differ (seen in a full run of the suite).
+	env := sb.with("GIT_CONVO_NOW=" + time.Now().UTC().Format(time.RFC3339))
+	logAt := func(args ...string) string {
+		r := sb.runEnv(repo, env, "", append([]string{"git", "convo"}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, r.code, r.stderr)
+		}
+		return r.stdout
+	}
+	inline, read := logAt("log"), logAt("log", "--no-notes")
 	if inline != read {
 		t.Errorf("log with %%N:\n%s\nlog reading the notes:\n%s", inline, read)
 	}
