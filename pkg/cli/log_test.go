@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/app"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -168,7 +170,17 @@ func TestLogGitAINotesInline(t *testing.T) {
 		sb.addRawNote(repo, "refs/notes/ai", h, note)
 		last = h
 	}
-	inline, read := sb.convo(repo, "log"), sb.convo(repo, "log", "--no-notes")
+	// One clock for both runs: a second may pass between them, and the
+	// relative dates would differ (seen in a full run of the suite).
+	env := sb.with("GIT_CONVO_NOW=" + time.Now().UTC().Format(time.RFC3339))
+	logAt := func(args ...string) string {
+		r := sb.runEnv(repo, env, "", append([]string{"git", "convo"}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, r.code, r.stderr)
+		}
+		return r.stdout
+	}
+	inline, read := logAt("log"), logAt("log", "--no-notes")
 	if inline != read {
 		t.Errorf("log with %%N:\n%s\nlog reading the notes:\n%s", inline, read)
 	}
@@ -207,5 +219,101 @@ func TestLogGitAINotesInline(t *testing.T) {
 	os.Rename(sb.linksDB, sb.linksDB+".away")
 	if read := sb.convo(repo, "log", "--oneline"); got != read {
 		t.Errorf("log from the index brought up to date:\n%s\nreading the notes:\n%s", got, read)
+	}
+}
+
+// TestLogLinksBatches: every commit of a history of several of log's
+// batches comes once, in git's order, with its own conversation, in text
+// and JSON, whole and cut at a batch's edge or inside one.
+func TestLogLinksBatches(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("ahead")
+	const n = logFirstBatch + 6*logBatch + 7 // and a partial batch
+	var in strings.Builder
+	for i := range n {
+		fmt.Fprintf(&in, "commit refs/heads/main\ncommitter Ada <ada@example.com> %d +0000\ndata 9\nchange %d\n", 1_700_000_000+i, i%10)
+		if i == 0 {
+			in.WriteString("from refs/heads/main^0\n")
+		}
+		fmt.Fprintf(&in, "M 644 inline f.txt\ndata %d\n%d\n\n", len(fmt.Sprint(i))+1, i)
+	}
+	fi := exec.Command("git", "fast-import", "--quiet")
+	fi.Dir, fi.Env, fi.Stdin = repo, sb.env, strings.NewReader(in.String())
+	if out, err := fi.CombinedOutput(); err != nil {
+		t.Fatalf("fast-import: %v\n%s", err, out)
+	}
+	hashes := strings.Fields(sb.run(repo, "git", "rev-list", "main"))
+	if len(hashes) != n+1 { // the sandbox's first commit below
+		t.Fatalf("%d commits, want %d", len(hashes), n+1)
+	}
+	ctx := context.Background()
+	s, err := store.Open(ctx, sb.linksDB, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := s.Bulk()
+	for i, h := range hashes[:n] {
+		conv := fmt.Sprintf("c%04d", i)
+		if err := b.RecordActivity(ctx, store.Activity{ConversationID: conv, Event: "afterFileEdit", WorkspaceRoots: []string{repo}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.AddAutoLinks(ctx, h, []store.Link{{ConversationID: conv, Confidence: 0.9, MatchedFiles: []string{"f.txt"}, Reason: "test"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	for _, count := range []int{0, logFirstBatch, logFirstBatch + 1, logFirstBatch + 3*logBatch, n - 3} {
+		args := []string{"log", "--json"}
+		want := hashes
+		if count > 0 {
+			args = append(args, "-n", fmt.Sprint(count))
+			want = hashes[:count]
+		}
+		var got []string
+		for _, l := range strings.Split(strings.TrimSpace(sb.convo(repo, args...)), "\n") {
+			var obj showJSON
+			if err := json.Unmarshal([]byte(l), &obj); err != nil {
+				t.Fatal(err)
+			}
+			i := len(got)
+			got = append(got, obj.Commit.Hash)
+			wantConv := ""
+			if i < n {
+				wantConv = fmt.Sprintf("c%04d", i)
+			}
+			if gotConv := ""; len(obj.Conversations) > 1 || (len(obj.Conversations) == 1 && obj.Conversations[0].ID != wantConv) || (len(obj.Conversations) == 0 && wantConv != "") {
+				if len(obj.Conversations) > 0 {
+					gotConv = obj.Conversations[0].ID
+				}
+				t.Errorf("%q: commit %d (%s) linked to %q (%d), want %q", args, i, obj.Commit.Hash, gotConv, len(obj.Conversations), wantConv)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%q: %d commits, not git's %d in its order", args, len(got), len(want))
+		}
+		// The text: each commit's line, then its conversation's.
+		args = append(args[:1], args[2:]...)
+		lines := strings.Split(strings.TrimSpace(sb.convo(repo, args...)), "\n")
+		k := 0
+		for i, h := range want {
+			if k >= len(lines) || len(lines[k]) < 7 || !strings.HasPrefix(h, strings.Fields(lines[k])[0]) {
+				t.Fatalf("%q: line %d is %q, want commit %d (%s)", args, k, lines[min(k, len(lines)-1)], i, h)
+			}
+			k++
+			if i < n {
+				if k >= len(lines) || !strings.Contains(lines[k], fmt.Sprintf("c%04d", i)) {
+					t.Fatalf("%q: commit %d's conversation line is %q", args, i, lines[min(k, len(lines)-1)])
+				}
+				k++
+			}
+		}
+		if k != len(lines) {
+			t.Errorf("%q: %d lines, want %d", args, len(lines), k)
+		}
 	}
 }

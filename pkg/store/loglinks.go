@@ -3,6 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"strings"
 )
 
 // LogLinksForCommits is ConversationsForCommits for a listing of one line
@@ -12,15 +16,116 @@ import (
 // with no title) first prompt; nothing else,
 // so no JSON column is decoded and no transcript text is read. On log
 // -n 1000 this is a third of the full query's time.
+//
+// The rows are read from the driver itself (logLinksRaw): database/sql's
+// locking and Scan were 15 % of the query's CPU (BenchmarkLogLinks1000).
+// A value of another type than the columns hold sends the batch through
+// database/sql, whose conversions then decide.
 func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
-	return s.linksForCommits(ctx, hashes, `l.confidence, l.status, COALESCE(c.title, ''), COALESCE(c.agent, ''),
+	out := map[string][]LinkedConversation{}
+	err := inChunks(hashes, func(chunk []string) error {
+		got, err := s.logLinksRaw(ctx, chunk)
+		if errors.Is(err, errRawType) {
+			got, err = s.linksForCommits(ctx, chunk, logLinksColumns, scanLogLink)
+		}
+		for h, lcs := range got {
+			out[h] = lcs
+		}
+		return err
+	})
+	return out, classify(s.path, err)
+}
+
+// logLinksQuery is linksQuery of logLinksColumns for n hashes, with the
+// conversation found by conversations_log (migration 6): what log shows of
+// it, but a title-less conversation's first prompt, is in the index, so
+// its row is not read (SQLite seeks it only for firstPrompt). SQLite's
+// planner, with no statistics, took the primary key's index instead, and
+// read every linked conversation's row, prompts and all.
+func logLinksQuery(n int) string {
+	return strings.Replace(linksQuery(logLinksColumns, n), "LEFT JOIN conversations c ON", "LEFT JOIN conversations c INDEXED BY conversations_log ON", 1)
+}
+
+// logLinksColumns are the columns LogLinksForCommits reads after the
+// commit hash and conversation id.
+const logLinksColumns = `l.confidence, l.status, COALESCE(c.title, ''), COALESCE(c.agent, ''),
     CASE WHEN COALESCE(c.title, '') = '' THEN COALESCE(c.firstPrompt, '') ELSE '' END,
-    l.source, l.writtenLines, l.addedLines, l.positionLines`,
-		func(rows *sql.Rows, lc *LinkedConversation) error {
-			return rows.Scan(&lc.CommitHash, &lc.ConversationID, &lc.Confidence, &lc.Status,
-				&lc.Conv.Title, &lc.Conv.Agent, &lc.Conv.FirstPrompt,
-				&lc.Source, &lc.WrittenLines, &lc.AddedLines, &lc.PositionLines)
-		})
+    l.source, l.writtenLines, l.addedLines, l.positionLines`
+
+func scanLogLink(rows *sql.Rows, lc *LinkedConversation) error {
+	return rows.Scan(&lc.CommitHash, &lc.ConversationID, &lc.Confidence, &lc.Status,
+		&lc.Conv.Title, &lc.Conv.Agent, &lc.Conv.FirstPrompt,
+		&lc.Source, &lc.WrittenLines, &lc.AddedLines, &lc.PositionLines)
+}
+
+// errRawType: a value logLinksRaw does not read as database/sql would.
+var errRawType = errors.New("unexpected column type")
+
+// logLinksRaw is linksForCommits with logLinksColumns for at most 500
+// hashes, reading the driver's rows without database/sql: text as string,
+// REAL as float64, INTEGER as int64; any other value is errRawType.
+func (s *Store) logLinksRaw(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
+	out := map[string][]LinkedConversation{}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		q, ok := dc.(driver.QueryerContext)
+		if !ok {
+			return errRawType
+		}
+		args := padded(hashes)
+		named := make([]driver.NamedValue, len(args))
+		for i, a := range args {
+			named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+		}
+		rows, err := q.QueryContext(ctx, logLinksQuery(len(args)), named)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		v := make([]driver.Value, 11)
+		for {
+			if err := rows.Next(v); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			var lc LinkedConversation
+			var w, a, p int64
+			ok := rawText(v[0], &lc.CommitHash) && rawText(v[1], &lc.ConversationID) && rawReal(v[2], &lc.Confidence) &&
+				rawText(v[3], &lc.Status) && rawText(v[4], &lc.Conv.Title) && rawText(v[5], &lc.Conv.Agent) &&
+				rawText(v[6], &lc.Conv.FirstPrompt) && rawText(v[7], &lc.Source) &&
+				rawInt(v[8], &w) && rawInt(v[9], &a) && rawInt(v[10], &p)
+			if !ok {
+				return errRawType
+			}
+			lc.WrittenLines, lc.AddedLines, lc.PositionLines = int(w), int(a), int(p)
+			lc.Conv.ID = lc.ConversationID
+			out[lc.CommitHash] = append(out[lc.CommitHash], lc)
+		}
+	})
+	return out, err
+}
+
+func rawText(v driver.Value, dst *string) bool {
+	s, ok := v.(string)
+	*dst = s
+	return ok
+}
+
+func rawReal(v driver.Value, dst *float64) bool {
+	f, ok := v.(float64)
+	*dst = f
+	return ok
+}
+
+func rawInt(v driver.Value, dst *int64) bool {
+	n, ok := v.(int64)
+	*dst = n
+	return ok
 }
 
 // linksForCommits runs, per 500 hashes, the query of each hash's links
@@ -31,11 +136,7 @@ func (s *Store) linksForCommits(ctx context.Context, hashes []string, cols strin
 	out := map[string][]LinkedConversation{}
 	err := inChunks(hashes, func(chunk []string) error {
 		args := padded(chunk)
-		rows, err := s.db.QueryContext(ctx, `
-SELECT l.commitHash, l.conversationId, `+cols+`
-FROM links l LEFT JOIN conversations c ON c.conversationId = l.conversationId
-WHERE l.commitHash IN (`+placeholders(len(args))+`)
-ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activityMs DESC`, args...)
+		rows, err := s.db.QueryContext(ctx, linksQuery(cols, len(args)), args...)
 		if err != nil {
 			return err
 		}
@@ -51,6 +152,16 @@ ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activity
 		return rows.Err()
 	})
 	return out, classify(s.path, err)
+}
+
+// linksQuery is the query of n hashes' links with their conversations,
+// strongest first: the commit hash and conversation id, then cols.
+func linksQuery(cols string, n int) string {
+	return `
+SELECT l.commitHash, l.conversationId, ` + cols + `
+FROM links l LEFT JOIN conversations c ON c.conversationId = l.conversationId
+WHERE l.commitHash IN (` + placeholders(n) + `)
+ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activityMs DESC`
 }
 
 // HasLinks says whether any commit has a link: log asks it once, while

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -90,5 +91,68 @@ func TestHasLinks(t *testing.T) {
 	}
 	if has, err := s.HasLinks(ctx); err != nil || !has {
 		t.Fatalf("one link: %v, %v", has, err)
+	}
+}
+
+// TestLogLinksOddValues: a value of another type than its column holds
+// (a title written as a blob, line counts as a real) is read as
+// database/sql reads it, where LogLinksForCommits reads the driver's rows
+// itself: the blob as text, the real as the error it was.
+func TestLogLinksOddValues(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	for _, id := range []string{"c0", "c1"} {
+		if err := s.RecordActivity(ctx, Activity{ConversationID: id, AtMs: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ReplaceAutoLinks(ctx, "h-"+id, []Link{{ConversationID: id, Confidence: 0.5}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE conversations SET title = x'7469746c6520e282ac' WHERE conversationId = 'c0'`); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.LogLinksForCommits(ctx, []string{"h-c0", "h-c1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lcs := got["h-c0"]; len(lcs) != 1 || lcs[0].Conv.Title != "title €" || lcs[0].ConversationID != "c0" {
+		t.Errorf("a blob title: %+v", lcs)
+	}
+	if lcs := got["h-c1"]; len(lcs) != 1 || lcs[0].ConversationID != "c1" || lcs[0].Confidence != 0.5 || lcs[0].Status != "auto" {
+		t.Errorf("the other commit: %+v", lcs)
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE links SET writtenLines = 1.5 WHERE commitHash = 'h-c1'`); err != nil {
+		t.Fatal(err)
+	}
+	_, errSQL := s.linksForCommits(ctx, []string{"h-c1"}, logLinksColumns, scanLogLink)
+	if _, err := s.LogLinksForCommits(ctx, []string{"h-c1"}); err == nil || errSQL == nil || !strings.Contains(err.Error(), errSQL.Error()) {
+		t.Errorf("a real line count: %v, database/sql's: %v", err, errSQL)
+	}
+}
+
+// TestLogLinksPlan: log's query finds each conversation by
+// conversations_log, not by its primary key's index, which read the row
+// (its prompts in overflow pages) for the columns after them.
+func TestLogLinksPlan(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	args := padded([]string{"aaa"})
+	rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+logLinksQuery(len(args)), args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if got := strings.Join(plan, "\n"); !strings.Contains(got, "SEARCH c USING INDEX conversations_log") {
+		t.Errorf("plan:\n%s", got)
 	}
 }
