@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,7 +77,8 @@ func TestShareRebasedCommitKeepsTeammatesRecord(t *testing.T) {
 	d.run(d.dir, "git", "fetch", "-q", "origin")
 	d.run(d.dir, "git", "checkout", "-q", "-b", "feature", "origin/feature")
 	d.run(d.dir, "git", "rebase", "-q", "origin/main")
-	checkCopied(t, d, strings.TrimSpace(d.run(d.dir, "git", "rev-parse", "HEAD")), x, conv, sharer, []int{1, 2, 3, 4, 5})
+	dy := strings.TrimSpace(d.run(d.dir, "git", "rev-parse", "HEAD"))
+	checkCopied(t, d, dy, x, conv, sharer, []int{1, 2, 3, 4, 5})
 
 	// A copy of A's note onto an unrelated commit (the person's) is not read.
 	b.run(b.dir, "git", "notes", "--ref="+notes.Ref, "copy", "-f", x, person)
@@ -105,6 +107,13 @@ func TestShareRebasedCommitKeepsTeammatesRecord(t *testing.T) {
 		if l.WrittenBy != nil {
 			t.Errorf("blame of B's own amended commit gives line %d to %s", l.Line, *l.WrittenBy)
 		}
+	}
+	var st statsJSON
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "stats", "--json", "HEAD~1..HEAD")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Examined != 1 || st.Added != 4 || st.Agent != 0 {
+		t.Errorf("stats of B's own amended commit: %+v", st)
 	}
 
 	// The rewrite map is the clone's own state: uninstall takes it out.
@@ -148,5 +157,32 @@ func checkCopied(t *testing.T, tm teammate, commit, old, conv, sharer string, li
 	}
 	if !slices.Equal(got, lines) {
 		t.Errorf("%s: blame gives lines %v to the conversation, want %v", tm.dir, got, lines)
+	}
+	// stats and pr count the commit's lines as blame gives them: its
+	// non-blank lines (line 2 is blank) the copy keeps are the agent's.
+	agent := 0
+	for _, n := range lines {
+		if n != 2 {
+			agent++
+		}
+	}
+	rg := commit + "~1.." + commit
+	var st statsJSON
+	if err := json.Unmarshal([]byte(tm.convo(tm.dir, "stats", "--json", rg)), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Examined != 1 || st.Added != 4 || st.Agent != agent {
+		t.Errorf("%s: stats of the rewritten commit: %d of %d lines an agent's in %d examined commits, want %d of 4 in 1",
+			tm.dir, st.Agent, st.Added, st.Examined, agent)
+	}
+	if out, want := tm.convo(tm.dir, "stats", rg), fmt.Sprintf("%d of 4 added lines written by agents", agent); !strings.Contains(out, want) {
+		t.Errorf("%s: stats of the rewritten commit does not say %q:\n%s", tm.dir, want, out)
+	}
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(tm.convo(tm.dir, "pr", rg, "--json")), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Headline.Agent != agent || s.Headline.Added != 4 || s.Commits.Covered != 1 {
+		t.Errorf("%s: pr of the rewritten commit: %+v, commits %+v; want %d of 4 lines", tm.dir, s.Headline.Lines, s.Commits, agent)
 	}
 }
