@@ -79,6 +79,33 @@ func TestShareRebasedCommitKeepsTeammatesRecord(t *testing.T) {
 	d.run(d.dir, "git", "rebase", "-q", "origin/main")
 	dy := strings.TrimSpace(d.run(d.dir, "git", "rev-parse", "HEAD"))
 	checkCopied(t, d, dy, x, conv, sharer, []int{1, 2, 3, 4, 5})
+	// conversations and conversation list the rebased commit too, though
+	// no note sits on it.
+	var list struct {
+		ID      string `json:"id"`
+		Commits int    `json:"commits"`
+	}
+	if err := json.Unmarshal([]byte(d.convo(d.dir, "conversations", "--json", "--all")), &list); err != nil || list.ID != conv || list.Commits != 2 {
+		t.Errorf("conversations in D: %+v (%v), want %s with its 2 commits", list, err, conv)
+	}
+	var cj struct {
+		Commits []struct{ Hash, Reason string }
+	}
+	if err := json.Unmarshal([]byte(d.convo(d.dir, "conversation", "--json", conv)), &cj); err != nil {
+		t.Fatal(err)
+	}
+	var copiedTo []string
+	for _, c := range cj.Commits {
+		if strings.Contains(c.Reason, "copied by rewrite from "+x[:12]) {
+			copiedTo = append(copiedTo, c.Hash)
+		}
+	}
+	if len(cj.Commits) != 2 || !slices.Equal(copiedTo, []string{dy}) {
+		t.Errorf("conversation in D lists %+v, want %s and its rebased %s (copied by rewrite)", cj.Commits, x[:7], dy[:7])
+	}
+	if out := d.convo(d.dir, "conversation", conv); !strings.Contains(out, dy[:12]) {
+		t.Errorf("conversation in D does not list the rebased commit %s:\n%s", dy[:12], out)
+	}
 
 	// A copy of A's note onto an unrelated commit (the person's) is not read.
 	b.run(b.dir, "git", "notes", "--ref="+notes.Ref, "copy", "-f", x, person)

@@ -305,7 +305,10 @@ func (r *Reader) noteQueries(ctx context.Context, hashes []string) (queries []st
 	return queries, per
 }
 
-// All returns every shared record, by commit.
+// All returns every shared record, by commit: the last commit of each
+// chain this clone rewrote from one with a record is among them (its
+// copy), even when git copied no note onto it (the note is on a tracking
+// ref only).
 func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
 	r.listed(ctx)
 	var hashes []string
@@ -315,6 +318,21 @@ func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
 	for h := range r.derived {
 		if r.index[h] == nil {
 			hashes = append(hashes, h)
+		}
+	}
+	later := map[string]bool{} // rewritten again: the latest commit stands for them
+	for _, old := range r.rewrites {
+		later[old] = true
+	}
+	for h := range r.rewrites {
+		if r.index[h] != nil || r.derived[h] != nil || later[h] {
+			continue
+		}
+		for _, p := range predecessors(r.rewrites, h) {
+			if r.index[p] != nil || r.derived[p] != nil {
+				hashes = append(hashes, h)
+				break
+			}
 		}
 	}
 	return r.Records(ctx, hashes)
