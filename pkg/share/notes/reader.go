@@ -485,12 +485,29 @@ func (r *Reader) mergeLines(ctx context.Context, hashes []string, writers map[st
 // HasUnknown reports a record that gives some added lines to no one
 // (contributor unknown: its commit's lines were not examined, or a
 // conversation was withdrawn): its AI lines are its writers', but a line
-// it names no writer of is not a person's.
+// it names no writer of is not a person's. A "mixed" file of a link scored
+// with no line evidence (added_lines 0, as a link is scored on a commit
+// whose lines were not examined) is such lines too: the records written
+// before Unexamined took precedence over mixed (trace.Build) marked a
+// commit's unexamined lines so.
 func HasUnknown(rec trace.Record) bool {
+	var meta *trace.Meta
 	for _, f := range rec.Files {
 		for _, c := range f.Conversations {
-			if c.Contributor != nil && c.Contributor.Type == "unknown" {
+			if c.Contributor == nil {
+				continue
+			}
+			switch c.Contributor.Type {
+			case "unknown":
 				return true
+			case "mixed":
+				if meta == nil {
+					m, _ := rec.Meta()
+					meta = &m
+				}
+				if meta.Conversations[trace.ConversationID(c.URL)].AddedLines == 0 {
+					return true
+				}
 			}
 		}
 	}
