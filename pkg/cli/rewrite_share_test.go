@@ -46,6 +46,17 @@ func TestShareRebasedCommitKeepsTeammatesRecord(t *testing.T) {
 	if n := b.noteText(notes.Ref, x); !strings.Contains(n, conv) {
 		t.Fatalf("B's refs/notes/convo lacks A's note:\n%s", n)
 	}
+	// A's commit itself, read from A's note, counts as A counts it: the
+	// blank line in no share.
+	for _, tm := range []teammate{a, b} {
+		var st statsJSON
+		if err := json.Unmarshal([]byte(tm.convo(tm.dir, "stats", "--json", x+"~1.."+x)), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Examined != 1 || st.Added != 4 || st.Agent != 4 {
+			t.Errorf("%s: stats of A's commit: %d of %d lines an agent's in %d examined commits, want 4 of 4 in 1", tm.dir, st.Agent, st.Added, st.Examined)
+		}
+	}
 	b.run(b.dir, "git", "checkout", "-q", "-b", "feature", "origin/feature")
 	b.run(b.dir, "git", "rebase", "-q", "origin/main")
 	y := strings.TrimSpace(b.run(b.dir, "git", "rev-parse", "HEAD"))
