@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/app"
+	"github.com/git-convo/git-convo/pkg/app/prsummary"
 	"github.com/git-convo/git-convo/pkg/share/notes"
 )
 
@@ -113,6 +114,13 @@ func TestHostileRangesAreClipped(t *testing.T) {
 		if f.Name != "limiter.go" || f.Added < 0 || f.Agent < 0 {
 			t.Errorf("stats lists %+v", f)
 		}
+	}
+	// pr asks the note for the lines the commit added only (it walked the
+	// range, and ran out of time and memory).
+	pr := b.runWithin(time.Minute, b.dir, "pr", c+"~1.."+c, "--json")
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(pr.stdout), &s); err != nil || s.Headline.Added != 4 || s.Headline.Agent != 4 {
+		t.Errorf("pr: %v %+v\n%s", err, s.Headline.Lines, pr.stderr)
 	}
 	tr := b.runWithin(time.Minute, b.dir, "trace", c)
 	if strings.Contains(tr.stdout, "passwd") || strings.Contains(tr.stdout, "2000000000") {

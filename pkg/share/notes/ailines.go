@@ -9,9 +9,8 @@ import (
 
 // AILines is the lines a record gives a conversation (contributor ai), by
 // path (link.NormPath), as sorted runs: asked line by line, a range's size
-// costs nothing, however large a note claims it (1..2,000,000,000), where
-// MergeClaimedLines would walk it. A caller asks only lines its commit
-// added (stats: its diff's).
+// costs nothing, however large a note claims it (1..2,000,000,000). A
+// caller asks only lines its commit added (stats: its diff's).
 type AILines map[string][][2]int
 
 // AILinesOf reads rec's conversations' lines.

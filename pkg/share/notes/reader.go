@@ -528,15 +528,7 @@ func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c st
 			if writers[c][f.Path] == nil {
 				writers[c][f.Path] = map[int]store.LineWriter{}
 			}
-			// The note's lines are its writer's claim: by position only
-			// when all of that conversation's lines were so found there.
-			w := store.LineWriter{ConversationID: id, Evidence: store.EvidenceText}
-			switch cm := meta.Conversations[id]; {
-			case cm.RewrittenFrom != "":
-				w.Evidence = store.EvidenceRewrite // a copy's line the rewrite left as it was
-			case cm.WrittenLines > 0 && cm.PositionLines == cm.WrittenLines:
-				w.Evidence = store.EvidencePosition
-			}
+			w := lineWriter(meta, id)
 			for _, rg := range conv.Ranges {
 				for n := rg.StartLine; n <= rg.EndLine; n++ {
 					if _, local := writers[c][f.Path][n]; !local { // a local writer stays (OpenRewrites)
@@ -546,6 +538,20 @@ func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c st
 			}
 		}
 	}
+}
+
+// lineWriter is the writer a record's metadata (meta) gives the lines of
+// conversation id. The note's lines are its writer's claim: by position
+// only when all of that conversation's lines were so found there.
+func lineWriter(meta trace.Meta, id string) store.LineWriter {
+	w := store.LineWriter{ConversationID: id, Evidence: store.EvidenceText}
+	switch cm := meta.Conversations[id]; {
+	case cm.RewrittenFrom != "":
+		w.Evidence = store.EvidenceRewrite // a copy's line the rewrite left as it was
+	case cm.WrittenLines > 0 && cm.PositionLines == cm.WrittenLines:
+		w.Evidence = store.EvidencePosition
+	}
+	return w
 }
 
 // Conversations returns every conversation shared notes name, with the
