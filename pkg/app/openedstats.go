@@ -44,7 +44,7 @@ func (r *Reader) openedFileStats(ctx context.Context, hashes []string, local []F
 		r.a.Log().Printf("share", "reading the rewritten commits: %v", err)
 		return local
 	}
-	counted, ok := r.lineFileStats(ctx, opened, writers)
+	counted, ok := r.lineFileStats(ctx, opened, writers, false)
 	if !ok {
 		return local
 	}
@@ -73,7 +73,7 @@ func (r *Reader) sharedFileStats(ctx context.Context, hashes []string, local []F
 	if len(need) == 0 {
 		return local
 	}
-	counted, _ := r.lineFileStats(ctx, need, nil)
+	counted, _ := r.lineFileStats(ctx, need, nil, true)
 	for _, h := range need {
 		local = append(local, counted[h]...)
 	}
@@ -83,22 +83,29 @@ func (r *Reader) sharedFileStats(ctx context.Context, hashes []string, local []F
 // lineFileStats counts the added lines of those of hashes whose shared
 // record (a copy by rewrite among them) examined every line (the others
 // have no counts: not examined): writers holds their local writers (nil:
-// none), the records' lines fill the lines none holds. ok is false when
-// the notes or the diffs could not be read (logged).
-func (r *Reader) lineFileStats(ctx context.Context, hashes []string, writers map[string]map[string]map[int]LineWriter) (
+// none), the records' lines fill the lines none holds. named: only the
+// files the record names count (a commit this clone did not examine: a
+// record naming no file examined none). ok is false when the notes or the
+// diffs could not be read (logged).
+func (r *Reader) lineFileStats(ctx context.Context, hashes []string, writers map[string]map[string]map[int]LineWriter, named bool) (
 	counted map[string][]FileStat, ok bool) {
 	recs, err := r.shared.Records(ctx, hashes)
 	if err != nil {
 		r.a.Log().Printf("share", "reading shared notes: %v", err)
 		return nil, false
 	}
-	ai := map[string]notes.AILines{}
+	ai, files := map[string]notes.AILines{}, map[string]map[string]bool{}
 	var commits []*gitx.Commit
 	for _, h := range hashes {
-		if rec, found := recs[h]; found && !notes.HasUnknown(rec) {
-			ai[h] = notes.AILinesOf(rec)
-			commits = append(commits, &gitx.Commit{Hash: h})
+		rec, found := recs[h]
+		if !found || notes.HasUnknown(rec) || named && len(rec.Files) == 0 {
+			continue
 		}
+		ai[h], files[h] = notes.AILinesOf(rec), map[string]bool{}
+		for _, f := range rec.Files {
+			files[h][link.NormPath(f.Path)] = true
+		}
+		commits = append(commits, &gitx.Commit{Hash: h})
 	}
 	counted = map[string][]FileStat{}
 	if len(commits) == 0 {
@@ -113,8 +120,11 @@ func (r *Reader) lineFileStats(ctx context.Context, hashes []string, writers map
 	for _, c := range commits {
 		h := c.Hash
 		for p, lines := range added[h] {
-			fs := FileStat{CommitHash: h, Path: p}
 			key := link.NormPath(p)
+			if named && !files[h][key] {
+				continue
+			}
+			fs := FileStat{CommitHash: h, Path: p}
 			ws := writers[h][key]
 			for _, l := range lines {
 				if !link.Countable(l.Text) {
