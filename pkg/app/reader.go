@@ -265,11 +265,9 @@ func (r *Reader) BlameEvidence(ctx context.Context, hashes, paths, names []strin
 	return BlameEvidence{Linked: linked, Writers: writers, Recorded: recorded}, nil
 }
 
-// FileStats is stats' per-file counts of hashes: the local database's
-// (recounted with the copied records for the commits rewritten here from a
-// teammate's, as blame and pr read them), then shared notes' and other
-// tools' for the commits it lacks; sources counts the commits each other
-// tool gave.
+// FileStats is stats' per-file counts of hashes: the local database's,
+// then shared notes' and other tools' for the commits it lacks; sources
+// counts the commits each other tool gave.
 func (r *Reader) FileStats(ctx context.Context, hashes []string) (stats []FileStat, sources map[string]int, err error) {
 	if err := r.Ready(); err != nil {
 		return nil, nil, err
@@ -277,7 +275,7 @@ func (r *Reader) FileStats(ctx context.Context, hashes []string) (stats []FileSt
 	if stats, err = r.store.CommitFileStats(ctx, hashes); err != nil {
 		return nil, nil, err
 	}
-	stats = r.openedFileStats(ctx, hashes, stats)
+	stats = r.openedFileStats(ctx, hashes, stats) // rewritten here from a teammate's: as blame and pr read them
 	stats = r.sharedFileStats(ctx, hashes, stats)
 	stats, sources = r.otherFileStats(ctx, hashes, stats)
 	return stats, sources, nil
