@@ -118,6 +118,28 @@ func TestShareRebasedCommitKeepsTeammatesRecord(t *testing.T) {
 		t.Errorf("conversation in D does not list the rebased commit %s:\n%s", dy[:12], out)
 	}
 
+	// M's commit, with no record anywhere, rebased by B: B recorded the new
+	// commit only to find none of its agents wrote it, which says nothing
+	// of M's lines. pr and stats leave it out, not examined.
+	m.run(m.dir, "git", "checkout", "-q", "-b", "plain", "HEAD~1")
+	m.write(m.dir, "plain.txt", "one\ntwo\n")
+	m.commit(m.dir, "plain", "plain.txt")
+	m.run(m.dir, "git", "push", "-q", "--no-verify", "origin", "plain")
+	b.run(b.dir, "git", "fetch", "-q", "origin")
+	b.run(b.dir, "git", "checkout", "-q", "-b", "plain", "origin/plain")
+	b.run(b.dir, "git", "rebase", "-q", "origin/main")
+	var pst statsJSON
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "stats", "--json", "HEAD~1..HEAD")), &pst); err != nil {
+		t.Fatal(err)
+	}
+	var ps prsummary.Summary
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "pr", "HEAD~1..HEAD", "--json")), &ps); err != nil {
+		t.Fatal(err)
+	}
+	if pst.Examined != 0 || pst.Added != 0 || ps.Commits.Covered != 0 || ps.Headline.NoRecord != 2 {
+		t.Errorf("a teammate's commit with no record, rebased here: stats %+v, pr %+v %+v", pst, ps.Commits, ps.Headline.Lines)
+	}
+
 	// A copy of A's note onto an unrelated commit (the person's) is not read.
 	b.run(b.dir, "git", "notes", "--ref="+notes.Ref, "copy", "-f", x, person)
 	if cs := b.showJSON(b.dir, person).Conversations; len(cs) != 0 {
