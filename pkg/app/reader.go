@@ -162,37 +162,6 @@ func (r *Reader) mergeSharedLines(ctx context.Context, hashes, names []string, w
 	}
 }
 
-// sharedFileStats adds line counts from shared notes for the commits the
-// local database has none of (stats), so a teammate's share shows.
-func (r *Reader) sharedFileStats(ctx context.Context, hashes []string, local []FileStat) []FileStat {
-	need := without(hashes, local)
-	recs, err := r.shared.ClippedRecords(ctx, need) // only lines the commits added
-	if err != nil {
-		r.a.Log().Printf("share", "reading shared notes: %v", err)
-		return local
-	}
-	for _, h := range need {
-		rec, ok := recs[h]
-		if !ok || notes.HasUnknown(rec) {
-			continue // some lines no one's: not examined, as blame and pr read it
-		}
-		for _, f := range rec.Files {
-			fs := FileStat{CommitHash: h, Path: f.Path}
-			for _, c := range f.Conversations {
-				for _, rg := range c.Ranges {
-					n := rg.EndLine - rg.StartLine + 1
-					fs.Added += n
-					if c.Contributor != nil && c.Contributor.Type == "ai" {
-						fs.Agent += n
-					}
-				}
-			}
-			local = append(local, fs)
-		}
-	}
-	return local
-}
-
 // without is hashes less the commits local has counts of.
 func without(hashes []string, local []FileStat) []string {
 	have := map[string]bool{}
@@ -325,6 +294,7 @@ func (r *Reader) FileStats(ctx context.Context, hashes []string) (stats []FileSt
 	if stats, err = r.store.CommitFileStats(ctx, hashes); err != nil {
 		return nil, nil, err
 	}
+	stats = r.openedFileStats(ctx, hashes, stats) // rewritten here from a teammate's: as blame and pr read them
 	stats = r.sharedFileStats(ctx, hashes, stats)
 	stats, sources = r.otherFileStats(ctx, hashes, stats)
 	return stats, sources, nil

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,6 +46,17 @@ func TestShareRebasedCommitKeepsTeammatesRecord(t *testing.T) {
 	if n := b.noteText(notes.Ref, x); !strings.Contains(n, conv) {
 		t.Fatalf("B's refs/notes/convo lacks A's note:\n%s", n)
 	}
+	// A's commit itself, read from A's note, counts as A counts it: the
+	// blank line in no share.
+	for _, tm := range []teammate{a, b} {
+		var st statsJSON
+		if err := json.Unmarshal([]byte(tm.convo(tm.dir, "stats", "--json", x+"~1.."+x)), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Examined != 1 || st.Added != 4 || st.Agent != 4 {
+			t.Errorf("%s: stats of A's commit: %d of %d lines an agent's in %d examined commits, want 4 of 4 in 1", tm.dir, st.Agent, st.Added, st.Examined)
+		}
+	}
 	b.run(b.dir, "git", "checkout", "-q", "-b", "feature", "origin/feature")
 	b.run(b.dir, "git", "rebase", "-q", "origin/main")
 	y := strings.TrimSpace(b.run(b.dir, "git", "rev-parse", "HEAD"))
@@ -76,7 +88,57 @@ func TestShareRebasedCommitKeepsTeammatesRecord(t *testing.T) {
 	d.run(d.dir, "git", "fetch", "-q", "origin")
 	d.run(d.dir, "git", "checkout", "-q", "-b", "feature", "origin/feature")
 	d.run(d.dir, "git", "rebase", "-q", "origin/main")
-	checkCopied(t, d, strings.TrimSpace(d.run(d.dir, "git", "rev-parse", "HEAD")), x, conv, sharer, []int{1, 2, 3, 4, 5})
+	dy := strings.TrimSpace(d.run(d.dir, "git", "rev-parse", "HEAD"))
+	checkCopied(t, d, dy, x, conv, sharer, []int{1, 2, 3, 4, 5})
+	// conversations and conversation list the rebased commit too, though
+	// no note sits on it.
+	var list struct {
+		ID      string `json:"id"`
+		Commits int    `json:"commits"`
+	}
+	if err := json.Unmarshal([]byte(d.convo(d.dir, "conversations", "--json", "--all")), &list); err != nil || list.ID != conv || list.Commits != 2 {
+		t.Errorf("conversations in D: %+v (%v), want %s with its 2 commits", list, err, conv)
+	}
+	var cj struct {
+		Commits []struct{ Hash, Reason string }
+	}
+	if err := json.Unmarshal([]byte(d.convo(d.dir, "conversation", "--json", conv)), &cj); err != nil {
+		t.Fatal(err)
+	}
+	var copiedTo []string
+	for _, c := range cj.Commits {
+		if strings.Contains(c.Reason, "copied by rewrite from "+x[:12]) {
+			copiedTo = append(copiedTo, c.Hash)
+		}
+	}
+	if len(cj.Commits) != 2 || !slices.Equal(copiedTo, []string{dy}) {
+		t.Errorf("conversation in D lists %+v, want %s and its rebased %s (copied by rewrite)", cj.Commits, x[:7], dy[:7])
+	}
+	if out := d.convo(d.dir, "conversation", conv); !strings.Contains(out, dy[:12]) {
+		t.Errorf("conversation in D does not list the rebased commit %s:\n%s", dy[:12], out)
+	}
+
+	// M's commit, with no record anywhere, rebased by B: B recorded the new
+	// commit only to find none of its agents wrote it, which says nothing
+	// of M's lines. pr and stats leave it out, not examined.
+	m.run(m.dir, "git", "checkout", "-q", "-b", "plain", "HEAD~1")
+	m.write(m.dir, "plain.txt", "one\ntwo\n")
+	m.commit(m.dir, "plain", "plain.txt")
+	m.run(m.dir, "git", "push", "-q", "--no-verify", "origin", "plain")
+	b.run(b.dir, "git", "fetch", "-q", "origin")
+	b.run(b.dir, "git", "checkout", "-q", "-b", "plain", "origin/plain")
+	b.run(b.dir, "git", "rebase", "-q", "origin/main")
+	var pst statsJSON
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "stats", "--json", "HEAD~1..HEAD")), &pst); err != nil {
+		t.Fatal(err)
+	}
+	var ps prsummary.Summary
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "pr", "HEAD~1..HEAD", "--json")), &ps); err != nil {
+		t.Fatal(err)
+	}
+	if pst.Examined != 0 || pst.Added != 0 || ps.Commits.Covered != 0 || ps.Headline.NoRecord != 2 {
+		t.Errorf("a teammate's commit with no record, rebased here: stats %+v, pr %+v %+v", pst, ps.Commits, ps.Headline.Lines)
+	}
 
 	// A copy of A's note onto an unrelated commit (the person's) is not read.
 	b.run(b.dir, "git", "notes", "--ref="+notes.Ref, "copy", "-f", x, person)
@@ -105,6 +167,13 @@ func TestShareRebasedCommitKeepsTeammatesRecord(t *testing.T) {
 		if l.WrittenBy != nil {
 			t.Errorf("blame of B's own amended commit gives line %d to %s", l.Line, *l.WrittenBy)
 		}
+	}
+	var st statsJSON
+	if err := json.Unmarshal([]byte(b.convo(b.dir, "stats", "--json", "HEAD~1..HEAD")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Examined != 1 || st.Added != 4 || st.Agent != 0 {
+		t.Errorf("stats of B's own amended commit: %+v", st)
 	}
 
 	// The rewrite map is the clone's own state: uninstall takes it out.
@@ -148,5 +217,32 @@ func checkCopied(t *testing.T, tm teammate, commit, old, conv, sharer string, li
 	}
 	if !slices.Equal(got, lines) {
 		t.Errorf("%s: blame gives lines %v to the conversation, want %v", tm.dir, got, lines)
+	}
+	// stats and pr count the commit's lines as blame gives them: its
+	// non-blank lines (line 2 is blank) the copy keeps are the agent's.
+	agent := 0
+	for _, n := range lines {
+		if n != 2 {
+			agent++
+		}
+	}
+	rg := commit + "~1.." + commit
+	var st statsJSON
+	if err := json.Unmarshal([]byte(tm.convo(tm.dir, "stats", "--json", rg)), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Examined != 1 || st.Added != 4 || st.Agent != agent {
+		t.Errorf("%s: stats of the rewritten commit: %d of %d lines an agent's in %d examined commits, want %d of 4 in 1",
+			tm.dir, st.Agent, st.Added, st.Examined, agent)
+	}
+	if out, want := tm.convo(tm.dir, "stats", rg), fmt.Sprintf("%d of 4 added lines written by agents", agent); !strings.Contains(out, want) {
+		t.Errorf("%s: stats of the rewritten commit does not say %q:\n%s", tm.dir, want, out)
+	}
+	var s prsummary.Summary
+	if err := json.Unmarshal([]byte(tm.convo(tm.dir, "pr", rg, "--json")), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Headline.Agent != agent || s.Headline.Added != 4 || s.Commits.Covered != 1 {
+		t.Errorf("%s: pr of the rewritten commit: %+v, commits %+v; want %d of 4 lines", tm.dir, s.Headline.Lines, s.Commits, agent)
 	}
 }

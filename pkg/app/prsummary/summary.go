@@ -238,13 +238,14 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	var claimed notes.ClaimedLines
 	if in.Notes != nil {
 		// Only lines the replay (or blame) says a commit added are looked
-		// up: the notes need no clip to each commit's diff.
+		// up, once it is done: the notes need no clip to each commit's diff.
 		if err := in.Notes.OpenRewrites(ctx, hashes, covered, in.Store.RecordedCommits); err != nil {
 			in.Log("reading the rewritten commits: %v", err)
 		}
-		if err := in.Notes.MergeLinkedClaimed(ctx, hashes, linked, writers, covered); err != nil {
+		if claimed, err = in.Notes.MergeLinkedClaimed(ctx, hashes, linked, covered); err != nil {
 			in.Log("reading shared notes: %v", err)
 		}
 	}
@@ -283,6 +284,7 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 		return nil, d.err
 	}
 	hunks, blamed := d.hunks, d.blamed
+	claimed.AddIn(writers, addedLines(blamed))
 	b := builder{in: in, s: s, linked: linked, writers: writers, covered: covered, others: oth,
 		convs: map[string]*Conversation{}, prompts: map[store.LineWriter]prompt{},
 		words: wordsOf{read: in.Transcript, edits: map[string]byText{}, unread: map[string]bool{}},
@@ -311,6 +313,22 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 			s.Headline.Agent, s.Headline.Added, s.Commits.Covered, s.Commits.Total) + b.othersSaid()
 	}
 	return s, nil
+}
+
+// addedLines is the lines blamed gives each commit, by path (link.NormPath)
+// and number there.
+func addedLines(blamed map[string]map[int]gitx.BlameLine) map[string]map[string][]int {
+	out := map[string]map[string][]int{}
+	for _, lines := range blamed {
+		for _, bl := range lines {
+			if out[bl.Commit] == nil {
+				out[bl.Commit] = map[string][]int{}
+			}
+			p := link.NormPath(bl.Filename)
+			out[bl.Commit][p] = append(out[bl.Commit][p], bl.OrigLine)
+		}
+	}
+	return out
 }
 
 // text is outside text as share would send it: no secret, no path outside

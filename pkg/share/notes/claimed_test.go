@@ -9,34 +9,46 @@ import (
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
-// TestMergeLinkedClaimedAsTwoCalls: one read of the notes merges what
-// MergeLinked and MergeClaimedLines merge apart, and marks recorded the
-// same commits (one already recorded locally among them).
-func TestMergeLinkedClaimedAsTwoCalls(t *testing.T) {
+// TestMergeLinkedClaimed: one read of the notes merges the links
+// MergeLinked merges and marks recorded the commits the local database
+// lacked (one already recorded locally among them); AddIn then gives the
+// lines asked, and only those, whatever a range claims (1..2,000,000,000
+// would be walked), a local writer staying.
+func TestMergeLinkedClaimed(t *testing.T) {
 	ctx := context.Background()
 	g, hs := repoWithCommits(t, 3)
-	g.Write(ctx, map[string]*trace.Record{hs[0]: record(hs[0], "a@x", "ca"), hs[1]: record(hs[1], "a@x", "cb")}, "a@x", "m")
+	huge := record(hs[0], "a@x", "ca")
+	huge.Files = []trace.File{{Path: "a.go", Conversations: []trace.Conversation{{URL: trace.ConversationURL("ca"),
+		Contributor: &trace.Contributor{Type: "ai"}, Ranges: []trace.Range{{StartLine: 1, EndLine: 2000000000}}}}}}
+	if _, err := g.Write(ctx, map[string]*trace.Record{hs[0]: huge, hs[1]: record(hs[1], "a@x", "cb")}, "a@x", "m"); err != nil {
+		t.Fatal(err)
+	}
 	rd := NewReader(ctx, g.Dir)
 	defer rd.Close()
-	start := func() (map[string][]store.LinkedConversation, map[string]map[string]map[int]store.LineWriter, map[string]bool) {
+	start := func() (map[string][]store.LinkedConversation, map[string]bool) {
 		return map[string][]store.LinkedConversation{hs[1]: {{Link: store.Link{ConversationID: "cb", Source: "hook"}}}},
-			map[string]map[string]map[int]store.LineWriter{}, map[string]bool{hs[1]: true}
+			map[string]bool{hs[1]: true}
 	}
-	wantLinked, wantWriters, wantRecorded := start()
+	wantLinked, _ := start()
 	if err := rd.MergeLinked(ctx, hs, wantLinked); err != nil {
 		t.Fatal(err)
 	}
-	if err := rd.MergeClaimedLines(ctx, hs, wantWriters, wantRecorded); err != nil {
-		t.Fatal(err)
-	}
-	linked, writers, recorded := start()
-	if err := rd.MergeLinkedClaimed(ctx, hs, linked, writers, recorded); err != nil {
+	linked, recorded := start()
+	claimed, err := rd.MergeLinkedClaimed(ctx, hs, linked, recorded)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(linked, wantLinked) || len(linked[hs[0]]) != 1 {
 		t.Errorf("linked %+v, want %+v", linked, wantLinked)
 	}
-	if !reflect.DeepEqual(writers, wantWriters) || !reflect.DeepEqual(recorded, wantRecorded) || !recorded[hs[0]] || recorded[hs[2]] {
-		t.Errorf("writers %v recorded %v, want %v %v", writers, recorded, wantWriters, wantRecorded)
+	if !recorded[hs[0]] || !recorded[hs[1]] || recorded[hs[2]] {
+		t.Errorf("recorded %v", recorded)
+	}
+	local := store.LineWriter{ConversationID: "mine", Evidence: store.EvidencePosition}
+	writers := map[string]map[string]map[int]store.LineWriter{hs[0]: {"a.go": {7: local}}}
+	claimed.AddIn(writers, map[string]map[string][]int{hs[0]: {"a.go": {7, 2, 5}, "b.go": {1}}})
+	note := store.LineWriter{ConversationID: "ca", Evidence: store.EvidenceText}
+	if want := (map[string]map[string]map[int]store.LineWriter{hs[0]: {"a.go": {2: note, 5: note, 7: local}}}); !reflect.DeepEqual(writers, want) {
+		t.Errorf("writers %v, want %v", writers, want)
 	}
 }

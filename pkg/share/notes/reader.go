@@ -339,7 +339,10 @@ func (r *Reader) noteQueries(ctx context.Context, hashes []string) (queries []st
 	return queries, per
 }
 
-// All returns every shared record, by commit.
+// All returns every shared record, by commit: the last commit of each
+// chain this clone rewrote from one with a record is among them (its
+// copy), even when git copied no note onto it (the note is on a tracking
+// ref only).
 func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
 	r.listed(ctx)
 	var hashes []string
@@ -349,6 +352,21 @@ func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
 	for h := range r.derived {
 		if r.index[h] == nil {
 			hashes = append(hashes, h)
+		}
+	}
+	later := map[string]bool{} // rewritten again: the latest commit stands for them
+	for _, old := range r.rewrites {
+		later[old] = true
+	}
+	for h := range r.rewrites {
+		if r.index[h] != nil || r.derived[h] != nil || later[h] {
+			continue
+		}
+		for _, p := range predecessors(r.rewrites, h) {
+			if r.index[p] != nil || r.derived[p] != nil {
+				hashes = append(hashes, h)
+				break
+			}
 		}
 	}
 	return r.Records(ctx, hashes)
@@ -501,12 +519,29 @@ func (r *Reader) mergeLines(ctx context.Context, hashes []string, writers map[st
 // HasUnknown reports a record that gives some added lines to no one
 // (contributor unknown: its commit's lines were not examined, or a
 // conversation was withdrawn): its AI lines are its writers', but a line
-// it names no writer of is not a person's.
+// it names no writer of is not a person's. A "mixed" file of a link scored
+// with no line evidence (added_lines 0, as a link is scored on a commit
+// whose lines were not examined) is such lines too: the records written
+// before Unexamined took precedence over mixed (trace.Build) marked a
+// commit's unexamined lines so.
 func HasUnknown(rec trace.Record) bool {
+	var meta *trace.Meta
 	for _, f := range rec.Files {
 		for _, c := range f.Conversations {
-			if c.Contributor != nil && c.Contributor.Type == "unknown" {
+			if c.Contributor == nil {
+				continue
+			}
+			switch c.Contributor.Type {
+			case "unknown":
 				return true
+			case "mixed":
+				if meta == nil {
+					m, _ := rec.Meta()
+					meta = &m
+				}
+				if meta.Conversations[trace.ConversationID(c.URL)].AddedLines == 0 {
+					return true
+				}
 			}
 		}
 	}
@@ -527,15 +562,7 @@ func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c st
 			if writers[c][f.Path] == nil {
 				writers[c][f.Path] = map[int]store.LineWriter{}
 			}
-			// The note's lines are its writer's claim: by position only
-			// when all of that conversation's lines were so found there.
-			w := store.LineWriter{ConversationID: id, Evidence: store.EvidenceText}
-			switch cm := meta.Conversations[id]; {
-			case cm.RewrittenFrom != "":
-				w.Evidence = store.EvidenceRewrite // a copy's line the rewrite left as it was
-			case cm.WrittenLines > 0 && cm.PositionLines == cm.WrittenLines:
-				w.Evidence = store.EvidencePosition
-			}
+			w := lineWriter(meta, id)
 			for _, rg := range conv.Ranges {
 				for n := rg.StartLine; n <= rg.EndLine; n++ {
 					if _, local := writers[c][f.Path][n]; !local { // a local writer stays (OpenRewrites)
@@ -545,6 +572,20 @@ func addLineWriters(writers map[string]map[string]map[int]store.LineWriter, c st
 			}
 		}
 	}
+}
+
+// lineWriter is the writer a record's metadata (meta) gives the lines of
+// conversation id. The note's lines are its writer's claim: by position
+// only when all of that conversation's lines were so found there.
+func lineWriter(meta trace.Meta, id string) store.LineWriter {
+	w := store.LineWriter{ConversationID: id, Evidence: store.EvidenceText}
+	switch cm := meta.Conversations[id]; {
+	case cm.RewrittenFrom != "":
+		w.Evidence = store.EvidenceRewrite // a copy's line the rewrite left as it was
+	case cm.WrittenLines > 0 && cm.PositionLines == cm.WrittenLines:
+		w.Evidence = store.EvidencePosition
+	}
+	return w
 }
 
 // Conversations returns every conversation shared notes name, with the

@@ -112,9 +112,12 @@ func Build(in Input) Record {
 }
 
 // file attributes one file's added lines: each conversation's own lines,
-// then the rest to a person (unknown when Unexamined), or "mixed" to a conversation linked on this
+// then the rest to a person, or "mixed" to a conversation linked on this
 // file without line evidence (it was there, but which lines it wrote is
-// not known).
+// not known). In a commit whose lines were not examined (Unexamined) the
+// rest is unknown, mixed or not: no one examined them, and a reader takes
+// a record with no unknown line for an examined commit, its lines no
+// conversation wrote for a person's.
 func (in Input) file(p string, models map[string]string, wroteLines map[string]bool) (File, []Evidence) {
 	lines := in.Added[p]
 	owner := make([]string, len(lines))
@@ -130,7 +133,7 @@ func (in Input) file(p string, models map[string]string, wroteLines map[string]b
 	}
 	mixed := ""
 	for _, l := range in.Links {
-		if !wroteLines[l.ID] && contains(l.MatchedFiles, p) {
+		if !in.Unexamined && !wroteLines[l.ID] && contains(l.MatchedFiles, p) {
 			mixed = l.ID
 			break
 		}

@@ -221,16 +221,17 @@ func TestCheckRejects(t *testing.T) {
 }
 
 // TestBuildUnexamined: in a commit whose lines were examined, a line no
-// conversation wrote is a person's; in one not examined (a conversation
-// that wrote some was forgotten), it is unknown. A conversation's own
-// lines and a "mixed" file are the same in both.
+// conversation wrote is a person's, or "mixed" in a file a conversation is
+// linked on without line evidence; in one not examined (a conversation
+// that wrote some was forgotten), it is unknown in both files. A
+// conversation's own lines are the same in both.
 func TestBuildUnexamined(t *testing.T) {
 	for _, tc := range []struct {
 		unexamined bool
 		want       map[string]string // path -> contributor types, in order
 	}{
 		{false, map[string]string{"api/limit.go": "human ai", "docs/x.md": "mixed"}},
-		{true, map[string]string{"api/limit.go": "unknown ai", "docs/x.md": "mixed"}},
+		{true, map[string]string{"api/limit.go": "unknown ai", "docs/x.md": "unknown"}},
 	} {
 		in := sample()
 		in.Unexamined = tc.unexamined
