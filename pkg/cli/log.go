@@ -174,6 +174,9 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	if n, limited := maxCount(gitArgs); lo.Abbrev && !abbrevOption(gitArgs) && (!limited || n >= logAbbrevMinCommits) {
 		abbrev = rc.repo.StartAbbrev(logAbbrevIndexBytes, rc.coreAbbrev)
 		lo.Abbrev = abbrev == nil
+		if abbrev != nil {
+			defer abbrev.Close()
+		}
 	}
 	// What log reads beside git's commits (app.LogSession): asked while git
 	// runs, whether anything is linked, which notes refs exist.
@@ -181,7 +184,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	ls := rc.Log(ctx, app.LogSessionOptions{InlineNotes: inlineNotes, Many: !limited || n > logFirstBatch})
 	// Shared notes come with the commits, from git log itself (%N).
 	lo.Notes, lo.MaxNotes = ls.Notes()
-	var batch []gitx.Commit
+	batch := make([]gitx.Commit, 0, logBatch)
 	var writeErr error
 	flush := func() bool {
 		if len(batch) == 0 {

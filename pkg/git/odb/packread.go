@@ -28,7 +28,7 @@ const ErrBadPack = constError("unreadable pack")
 // lookup (packIndex.find) touches a few of its pages and makes no system
 // call, where reading a bucket of names cost a pread of up to 24 KB on
 // git.git; or its whole table of names (the abbreviations,
-// ReadIndexNames). It is the one reader of the format.
+// MapIndexNames). It is the one reader of the format.
 type v2Index struct {
 	data   []byte
 	unmap  func()
@@ -77,19 +77,22 @@ func (x *v2Index) names(lo, hi uint32) ([]byte, error) {
 	return x.at(idxNames+int64(lo)*20, int64(hi-lo)*20)
 }
 
-// ReadIndexNames reads the sorted object names of a version 2 pack index,
-// and its fan-out table, for abbreviations (which need them all).
-func ReadIndexNames(p string) (names []byte, fan [256]uint32, ok bool) {
+// MapIndexNames maps a version 2 pack index for abbreviations (which
+// search it for every hash): its sorted object names, in place, and its
+// fan-out table, valid until unmap. Nothing is copied: a lookup touches a
+// few of the mapped pages, where a copy of the names cost log -n 1000 a
+// fresh page of memory for every 200 objects of the pack.
+func MapIndexNames(p string) (names []byte, fan [256]uint32, unmap func(), ok bool) {
 	x, err := openV2Index(p)
 	if err != nil {
-		return nil, fan, false
+		return nil, fan, nil, false
 	}
-	defer x.unmap()
 	in, err := x.names(0, x.n)
 	if err != nil {
-		return nil, fan, false // a corrupt count: allocate nothing for it
+		x.unmap()
+		return nil, fan, nil, false // a corrupt count
 	}
-	return bytes.Clone(in), x.fanout, true
+	return in, x.fanout, x.unmap, true
 }
 
 // packIndex is one pack: its index, read as needed, and the pack file,
