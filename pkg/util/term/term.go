@@ -7,11 +7,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -298,7 +298,7 @@ func Duration(d time.Duration) string {
 		if n == 1 {
 			return "1 " + name
 		}
-		return fmt.Sprintf("%d %ss", n, name)
+		return strconv.Itoa(n) + " " + name + "s"
 	}
 	switch {
 	case d < 90*time.Second:
