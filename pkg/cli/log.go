@@ -408,15 +408,25 @@ func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []app.L
 		w.WriteString(p.Hash(gc.Abbrev))
 		// git-convo's own line: the subject and name are outside text, shown
 		// escaped (an escape in a commit message must not drive the terminal).
-		w.WriteString(" " + term.Line(gc.Subject) + " " + p.Dim("("+term.Line(gc.AuthorName)+", "+term.RelativeTime(gc.AuthorTime, rc.env.Now())+")") + "\n")
+		// Written a piece at a time: the buffer is the one copy.
+		w.WriteByte(' ')
+		w.WriteString(term.Line(gc.Subject))
+		w.WriteByte(' ')
+		w.WriteString(p.Dim("(" + term.Line(gc.AuthorName) + ", " + term.RelativeTime(gc.AuthorTime, rc.env.Now()) + ")"))
+		w.WriteByte('\n')
 	}
 	for _, f := range gc.Files {
 		w.WriteString(indent + f + "\n")
 	}
 	for _, lc := range lcs {
 		pct := strconv.FormatFloat(lc.Confidence*100, 'f', 0, 64)
-		w.WriteString("        " + p.Key(lc.ConversationID, "●") + " " + displayTitle(lc.Conv, lc.ConversationID) + " " +
-			p.Dim("("+pct+"% "+lc.Status+rc.env.agentSuffix(lc.Conv.Agent)+sharedBy(lc, ", ")+evidenceNote(lc.Link)+")") + "\n")
+		w.WriteString("        ")
+		w.WriteString(p.Key(lc.ConversationID, "●"))
+		w.WriteByte(' ')
+		w.WriteString(displayTitle(lc.Conv, lc.ConversationID))
+		w.WriteByte(' ')
+		w.WriteString(p.Dim("(" + pct + "% " + lc.Status + rc.env.agentSuffix(lc.Conv.Agent) + sharedBy(lc, ", ") + evidenceNote(lc.Link) + ")"))
+		w.WriteByte('\n')
 	}
 	// A bufio.Writer keeps its first write error: Flush returns it.
 	_, err := w.Write(nil)
