@@ -160,7 +160,14 @@ func (l *Local) plan(userArgs []string, opts LogOptions) (*logWalk, plumbing.Has
 	} else if !r.plainRevisionArg(rev, rev == "HEAD" || rev == "@") {
 		return nil, none, 0, false
 	}
-	w := &logWalk{st: odb.Open(r.CommonDir), body: opts.Body, seen: map[plumbing.Hash]struct{}{}}
+	// The commits seen are those shown and those queued: with a count, a
+	// straight history's count and one, made room for at once rather than
+	// grown to (and rehashed) a table at a time.
+	seen := map[plumbing.Hash]struct{}{}
+	if limit >= 0 {
+		seen = make(map[plumbing.Hash]struct{}, min(limit+1, 1<<14))
+	}
+	w := &logWalk{st: odb.Open(r.CommonDir), body: opts.Body, seen: seen}
 	fail := func() (*logWalk, plumbing.Hash, int, bool) {
 		w.st.Close()
 		return nil, none, 0, false
