@@ -253,32 +253,41 @@ var (
 // bits are in hand (a literal or length code, its extra bits, a distance
 // code and its extra bits: 15+5+15+13) a symbol is read with no check of
 // the bits left, from the tables as they are; near the stream's end, and
-// for a code longer than a table's, codeChecked reads it.
+// for a code longer than a table's, codeChecked reads it. The bits and
+// the output are held in locals, put back in f around every call: a
+// commit is mostly literals, and through f each cost a load and a store.
 func (f *inflater) codes(lit, dist *huffman) bool {
 	lmask, dmask := uint64(1)<<lit.tbits-1, uint64(1)<<dist.tbits-1
+	src, pos, bits, nbits, out := f.src, f.pos, f.bits, f.nbits, f.out
 	for {
-		if f.nbits < 48 {
-			f.refill()
+		if nbits < 48 && pos+8 <= len(src) { // refill, as f.refill
+			bits |= binary.LittleEndian.Uint64(src[pos:]) << nbits
+			k := (63 - nbits) / 8
+			pos += int(k)
+			nbits += k * 8
 		}
-		e := lit.table[f.bits&lmask&(1<<maxTableBits-1)]
-		if f.nbits < 48 || e == 0 {
+		e := lit.table[bits&lmask&(1<<maxTableBits-1)]
+		if nbits < 48 || e == 0 {
+			f.pos, f.bits, f.nbits, f.out = pos, bits, nbits, out
 			if done, ok := f.codeChecked(lit, dist); done || !ok {
 				return ok
 			}
+			pos, bits, nbits, out = f.pos, f.bits, f.nbits, f.out
 			continue
 		}
 		n := uint(e & 15)
-		f.bits >>= n
-		f.nbits -= n
+		bits >>= n
+		nbits -= n
 		sym := int(e >> 4)
 		if sym < 256 {
-			if len(f.out) == cap(f.out) {
+			if len(out) == cap(out) {
 				return false
 			}
-			f.out = append(f.out, byte(sym))
+			out = append(out, byte(sym))
 			continue
 		}
 		if sym == 256 {
+			f.pos, f.bits, f.nbits, f.out = pos, bits, nbits, out
 			return true
 		}
 		if sym > 285 {
@@ -286,11 +295,12 @@ func (f *inflater) codes(lit, dist *huffman) bool {
 		}
 		sym -= 257
 		eb := uint(lenExtra[sym])
-		ln := int(lenBase[sym]) + int(f.bits&(1<<eb-1))
-		f.bits >>= eb
-		f.nbits -= eb
+		ln := int(lenBase[sym]) + int(bits&(1<<eb-1))
+		bits >>= eb
+		nbits -= eb
+		f.pos, f.bits, f.nbits, f.out = pos, bits, nbits, out
 		ds := 0
-		if de := dist.table[f.bits&dmask&(1<<maxTableBits-1)]; de != 0 {
+		if de := dist.table[bits&dmask&(1<<maxTableBits-1)]; de != 0 {
 			n := uint(de & 15)
 			f.bits >>= n
 			f.nbits -= n
@@ -304,6 +314,7 @@ func (f *inflater) codes(lit, dist *huffman) bool {
 		if !f.match(ln, ds) {
 			return false
 		}
+		pos, bits, nbits, out = f.pos, f.bits, f.nbits, f.out
 	}
 }
 
