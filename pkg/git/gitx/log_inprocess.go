@@ -455,6 +455,10 @@ type commitHeader struct {
 	date                   uint64
 	zone                   int // the committer's, in seconds east
 	author, authorEnd, msg int
+	// committer is the committer's ident (as the author's, after the
+	// key), and cname and cemail its name and email: most commits'
+	// author is the same ident, not read twice.
+	committer, cname, cemail string
 }
 
 // readCommitHeader reads a commit's header as git does (commit.c:
@@ -514,8 +518,10 @@ func readCommitHeader(data []byte) (h commitHeader, ok bool) {
 			return h, false
 		}
 	}
-	_, _, secs, off, _, ok := splitIdentStrict(bytesString(committer))
-	h.date, h.zone = uint64(secs), off
+	h.committer = bytesString(committer)
+	var secs int64
+	h.cname, h.cemail, secs, h.zone, _, ok = splitIdentStrict(h.committer)
+	h.date = uint64(secs)
 	return h, ok
 }
 
@@ -591,9 +597,11 @@ func (w *logWalk) fields(hash plumbing.Hash, data []byte, h *commitHeader) (c Co
 		}
 	}
 	ident := text[h.author:h.authorEnd]
-	name, email, secs, off, _, ok := splitIdentStrict(ident)
-	if !ok {
-		return c, false
+	name, email, secs, off := h.cname, h.cemail, int64(h.date), h.zone
+	if ident != h.committer {
+		if name, email, secs, off, _, ok = splitIdentStrict(ident); !ok {
+			return c, false
+		}
 	}
 	c.AuthorName, c.AuthorEmail, c.AuthorTime = name, email, time.Unix(secs, 0).In(w.zone(off))
 	c.CommitTime = time.Unix(int64(h.date), 0).In(w.zone(h.zone))
