@@ -187,6 +187,9 @@ func (f *inflater) dynamic() bool {
 	if !f.lit.build(cl[:], true) {
 		return false
 	}
+	// The two codes' lengths are counted as they are read, not again by
+	// build: a pass over some 300 lengths a commit.
+	var counts [2][16]uint16
 	mask := uint64(1)<<f.lit.tbits - 1
 	for i := 0; i < nlen+ndist; {
 		// A code of at most 7 bits and at most 7 extra bits: with 14 in
@@ -205,6 +208,11 @@ func (f *inflater) dynamic() bool {
 		}
 		if sym < 16 {
 			f.lens[i] = uint8(sym)
+			if i < nlen {
+				counts[0][sym]++
+			} else {
+				counts[1][sym]++
+			}
 			i++
 			continue
 		}
@@ -228,6 +236,9 @@ func (f *inflater) dynamic() bool {
 		if !ok || i+int(rep) > nlen+ndist {
 			return false
 		}
+		inLit := min(int(rep), max(nlen-i, 0)) // a run may cross into the distance code's
+		counts[0][l&15] += uint16(inLit)
+		counts[1][l&15] += uint16(int(rep) - inLit)
 		for ; rep > 0; rep-- {
 			f.lens[i] = l
 			i++
@@ -236,7 +247,7 @@ func (f *inflater) dynamic() bool {
 	if f.lens[256] == 0 {
 		return false // no end-of-block code
 	}
-	if !f.lit.build(f.lens[:nlen], false) || !f.dist.build(f.lens[nlen:nlen+ndist], false) {
+	if !f.lit.buildCounted(f.lens[:nlen], &counts[0], false) || !f.dist.buildCounted(f.lens[nlen:nlen+ndist], &counts[1], false) {
 		return false
 	}
 	return f.codes(&f.lit, &f.dist)
@@ -396,13 +407,23 @@ const maxTableBits = 9
 // refused: over-subscribed, or incomplete but for a single code of one
 // bit (in a literal or distance code, not the code length code).
 func (h *huffman) build(lengths []uint8, codeLengths bool) bool {
-	h.count = [16]uint16{}
-	used := 0
+	var count [16]uint16
 	for _, l := range lengths {
 		if l != 0 {
-			h.count[l]++
-			used++
+			count[l]++
 		}
+	}
+	return h.buildCounted(lengths, &count, codeLengths)
+}
+
+// buildCounted is build of lengths counted already: count[l] of them are
+// l (count[0] is not read).
+func (h *huffman) buildCounted(lengths []uint8, count *[16]uint16, codeLengths bool) bool {
+	h.count = *count
+	h.count[0] = 0
+	used := 0
+	for _, c := range h.count {
+		used += int(c)
 	}
 	h.empty = used == 0
 	if h.empty {
