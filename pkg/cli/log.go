@@ -412,7 +412,7 @@ func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []app.L
 		w.WriteByte(' ')
 		w.WriteString(term.Line(gc.Subject))
 		w.WriteByte(' ')
-		w.WriteString(p.Dim("(" + term.Line(gc.AuthorName) + ", " + term.RelativeTime(gc.AuthorTime, rc.env.Now()) + ")"))
+		p.DimTo(w, "(", term.Line(gc.AuthorName), ", ", term.RelativeTime(gc.AuthorTime, rc.env.Now()), ")")
 		w.WriteByte('\n')
 	}
 	for _, f := range gc.Files {
@@ -425,7 +425,7 @@ func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []app.L
 		w.WriteByte(' ')
 		w.WriteString(displayTitle(lc.Conv, lc.ConversationID))
 		w.WriteByte(' ')
-		w.WriteString(p.Dim("(" + pct + "% " + lc.Status + rc.env.agentSuffix(lc.Conv.Agent) + sharedBy(lc, ", ") + evidenceNote(lc.Link) + ")"))
+		p.DimTo(w, "(", pct, "% ", lc.Status, rc.env.agentSuffix(lc.Conv.Agent), sharedBy(lc, ", "), evidenceNote(lc.Link), ")")
 		w.WriteByte('\n')
 	}
 	// A bufio.Writer keeps its first write error: Flush returns it.

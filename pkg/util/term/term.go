@@ -272,6 +272,18 @@ func (p *Palette) Dim(s string) string {
 	return p.dim.Sprint(s)
 }
 
+// DimTo writes the concatenation of parts to w as Dim would color it:
+// without color, piece by piece, put together in no string of its own.
+func (p *Palette) DimTo(w *bufio.Writer, parts ...string) {
+	if !p.on {
+		for _, s := range parts {
+			w.WriteString(s)
+		}
+		return
+	}
+	w.WriteString(p.dim.Sprint(strings.Join(parts, "")))
+}
+
 // Key colors s with the color that key (a conversation id) always gets.
 func (p *Palette) Key(key, s string) string {
 	if !p.on {
