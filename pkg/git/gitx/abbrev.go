@@ -3,7 +3,6 @@ package gitx
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -128,7 +127,7 @@ func (o *abbrevObjects) abbrev(h string, n int) (string, bool) {
 		if raw[0] > 0 {
 			lo = int(o.fans[k][raw[0]-1])
 		}
-		i := searchNames(names, lo, hi, raw)
+		i := odb.SearchNames(names, lo, hi, raw)
 		for _, j := range [3]int{i - 1, i, i + 1} {
 			if j >= 0 && j < cnt && !bytes.Equal(names[j*20:j*20+20], raw) {
 				common = max(common, commonHexPrefix(names[j*20:j*20+20], raw))
@@ -167,23 +166,6 @@ func (o *abbrevObjects) abbrev(h string, n int) (string, bool) {
 		}
 	}
 	return h[:min(max(n, common+1), len(h))], true
-}
-
-// searchNames is the first of the sorted names lo to hi-1 (20 bytes each)
-// not below raw, hi if none: a binary search that compares names by their
-// first 8 bytes as a number, and the rest only where those are equal.
-func searchNames(names []byte, lo, hi int, raw []byte) int {
-	key := binary.BigEndian.Uint64(raw)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		name := names[m*20 : m*20+20]
-		if k := binary.BigEndian.Uint64(name); k < key || k == key && bytes.Compare(name[8:], raw[8:]) < 0 {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // commonHexPrefix counts the hex digits a and b share.

@@ -145,15 +145,7 @@ func (p *packIndex) find(h plumbing.Hash) (off int64, ok bool, err error) {
 	if err != nil {
 		return 0, false, err
 	}
-	i, j := 0, int(hi-lo)
-	for i < j { // the first name >= h
-		m := (i + j) / 2
-		if bytes.Compare(names[m*20:m*20+20], h[:]) < 0 {
-			i = m + 1
-		} else {
-			j = m
-		}
-	}
+	i := SearchNames(names, 0, int(hi-lo), h[:])
 	if i == int(hi-lo) || !bytes.Equal(names[i*20:i*20+20], h[:]) {
 		return 0, false, nil
 	}
@@ -174,6 +166,24 @@ func (p *packIndex) find(h plumbing.Hash) (off int64, ok bool, err error) {
 		return 0, false, ErrBadPack
 	}
 	return int64(big), true, nil
+}
+
+// SearchNames is the first of the sorted names lo to hi-1 (20 bytes each,
+// as an index holds them) not below raw, hi if none: a binary search that
+// compares names by their first 8 bytes as a number, and the rest only
+// where those are equal.
+func SearchNames(names []byte, lo, hi int, raw []byte) int {
+	key := binary.BigEndian.Uint64(raw)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		name := names[m*20 : m*20+20]
+		if k := binary.BigEndian.Uint64(name); k < key || k == key && bytes.Compare(name[8:], raw[8:]) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // packReader inflates objects from packs, keeping the delta bases it made.
