@@ -174,6 +174,9 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	if n, limited := maxCount(gitArgs); lo.Abbrev && !abbrevOption(gitArgs) && (!limited || n >= logAbbrevMinCommits) {
 		abbrev = rc.repo.StartAbbrev(logAbbrevIndexBytes, rc.coreAbbrev)
 		lo.Abbrev = abbrev == nil
+		if abbrev != nil {
+			defer abbrev.Close()
+		}
 	}
 	// What log reads beside git's commits (app.LogSession): asked while git
 	// runs, whether anything is linked, which notes refs exist.
@@ -181,7 +184,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	ls := rc.Log(ctx, app.LogSessionOptions{InlineNotes: inlineNotes, Many: !limited || n > logFirstBatch})
 	// Shared notes come with the commits, from git log itself (%N).
 	lo.Notes, lo.MaxNotes = ls.Notes()
-	var batch []gitx.Commit
+	batch := make([]gitx.Commit, 0, logBatch)
 	var writeErr error
 	flush := func() bool {
 		if len(batch) == 0 {
@@ -405,15 +408,25 @@ func printLogEntry(rc *readContext, opts logOptions, gc gitx.Commit, lcs []app.L
 		w.WriteString(p.Hash(gc.Abbrev))
 		// git-convo's own line: the subject and name are outside text, shown
 		// escaped (an escape in a commit message must not drive the terminal).
-		w.WriteString(" " + term.Line(gc.Subject) + " " + p.Dim("("+term.Line(gc.AuthorName)+", "+term.RelativeTime(gc.AuthorTime, rc.env.Now())+")") + "\n")
+		// Written a piece at a time: the buffer is the one copy.
+		w.WriteByte(' ')
+		w.WriteString(term.Line(gc.Subject))
+		w.WriteByte(' ')
+		p.DimTo(w, "(", term.Line(gc.AuthorName), ", ", term.RelativeTime(gc.AuthorTime, rc.env.Now()), ")")
+		w.WriteByte('\n')
 	}
 	for _, f := range gc.Files {
 		w.WriteString(indent + f + "\n")
 	}
 	for _, lc := range lcs {
 		pct := strconv.FormatFloat(lc.Confidence*100, 'f', 0, 64)
-		w.WriteString("        " + p.Key(lc.ConversationID, "●") + " " + displayTitle(lc.Conv, lc.ConversationID) + " " +
-			p.Dim("("+pct+"% "+lc.Status+rc.env.agentSuffix(lc.Conv.Agent)+sharedBy(lc, ", ")+evidenceNote(lc.Link)+")") + "\n")
+		w.WriteString("        ")
+		w.WriteString(p.Key(lc.ConversationID, "●"))
+		w.WriteByte(' ')
+		w.WriteString(displayTitle(lc.Conv, lc.ConversationID))
+		w.WriteByte(' ')
+		p.DimTo(w, "(", pct, "% ", lc.Status, rc.env.agentSuffix(lc.Conv.Agent), sharedBy(lc, ", "), evidenceNote(lc.Link), ")")
+		w.WriteByte('\n')
 	}
 	// A bufio.Writer keeps its first write error: Flush returns it.
 	_, err := w.Write(nil)

@@ -22,17 +22,24 @@ import (
 // A value of another type than the columns hold sends the batch through
 // database/sql, whose conversions then decide.
 func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
-	out := map[string][]LinkedConversation{}
+	var out map[string][]LinkedConversation // the first chunk's, then more
 	err := inChunks(hashes, func(chunk []string) error {
 		got, err := s.logLinksRaw(ctx, chunk)
 		if errors.Is(err, errRawType) {
 			got, err = s.linksForCommits(ctx, chunk, logLinksColumns, scanLogLink)
+		}
+		if out == nil {
+			out = got
+			return err
 		}
 		for h, lcs := range got {
 			out[h] = lcs
 		}
 		return err
 	})
+	if out == nil {
+		out = map[string][]LinkedConversation{}
+	}
 	return out, classify(s.path, err)
 }
 
@@ -65,7 +72,7 @@ var errRawType = errors.New("unexpected column type")
 // hashes, reading the driver's rows without database/sql: text as string,
 // REAL as float64, INTEGER as int64; any other value is errRawType.
 func (s *Store) logLinksRaw(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
-	out := map[string][]LinkedConversation{}
+	out := make(map[string][]LinkedConversation, len(hashes)) // a link a commit, as an agent's history has
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -24,11 +23,12 @@ const maxIndexBytes = 64 << 20
 // abbrevObjects is a repository's object names: every pack index's sorted
 // names and the loose objects, read as asked.
 type abbrevObjects struct {
-	dir   string
-	packs [][]byte      // each index's names, 20 bytes each, sorted
-	fans  [][256]uint32 // each index's fan-out: names before each first byte's end
-	count uint64        // objects in packs: git's approximate object count
-	loose map[string][]string
+	dir    string
+	packs  [][]byte      // each index's names, 20 bytes each, sorted, mapped
+	fans   [][256]uint32 // each index's fan-out: names before each first byte's end
+	unmaps []func()      // the indexes' mappings (close)
+	count  uint64        // objects in packs: git's approximate object count
+	loose  map[string][]string
 	// fanout holds the loose fan-out directories (00 to ff) that exist,
 	// listed once: most of a packed repository's do not.
 	fanout map[string]bool
@@ -72,19 +72,29 @@ func openAbbrevObjects(dir string) (*abbrevObjects, bool) {
 	return readAbbrevObjects(dir, idxs)
 }
 
-// readAbbrevObjects reads the names of the pack indexes idxs (only the
-// names: not the CRCs and offsets after them).
+// readAbbrevObjects maps the names of the pack indexes idxs (only the
+// names are read: not the CRCs and offsets after them); close releases
+// them.
 func readAbbrevObjects(dir string, idxs []string) (*abbrevObjects, bool) {
 	o := &abbrevObjects{dir: dir, loose: map[string][]string{}}
 	for _, p := range idxs {
-		names, fan, ok := odb.ReadIndexNames(p)
+		names, fan, unmap, ok := odb.MapIndexNames(p)
 		if !ok {
+			o.close()
 			return nil, false
 		}
-		o.packs, o.fans = append(o.packs, names), append(o.fans, fan)
+		o.packs, o.fans, o.unmaps = append(o.packs, names), append(o.fans, fan), append(o.unmaps, unmap)
 		o.count += uint64(fan[255])
 	}
 	return o, true
+}
+
+// close unmaps the indexes; o answers nothing after.
+func (o *abbrevObjects) close() {
+	for _, unmap := range o.unmaps {
+		unmap()
+	}
+	o.packs, o.unmaps = nil, nil
 }
 
 // minLen is git's automatic abbreviation length: enough hex digits for the
@@ -117,7 +127,7 @@ func (o *abbrevObjects) abbrev(h string, n int) (string, bool) {
 		if raw[0] > 0 {
 			lo = int(o.fans[k][raw[0]-1])
 		}
-		i := lo + sort.Search(hi-lo, func(i int) bool { return bytes.Compare(names[(lo+i)*20:(lo+i)*20+20], raw) >= 0 })
+		i := odb.SearchNames(names, lo, hi, raw)
 		for _, j := range [3]int{i - 1, i, i + 1} {
 			if j >= 0 && j < cnt && !bytes.Equal(names[j*20:j*20+20], raw) {
 				common = max(common, commonHexPrefix(names[j*20:j*20+20], raw))
@@ -216,6 +226,7 @@ func (r *Repo) abbrevsInProcess(hashes []string, coreAbbrev string, set bool) (m
 	if !ok {
 		return nil, false
 	}
+	defer o.close()
 	return o.abbrevs(hashes, n)
 }
 
@@ -293,6 +304,15 @@ func (r *Repo) StartAbbrev(maxBytes int64, config func() (value string, set, kno
 		}
 	}()
 	return a
+}
+
+// Close releases the pack indexes read; a closed Abbreviator asks git.
+func (a *Abbreviator) Close() {
+	<-a.ready
+	if a.o != nil {
+		a.o.close()
+		a.o = nil
+	}
 }
 
 // Abbrevs is git's %h of each hash: in process, or from git where the

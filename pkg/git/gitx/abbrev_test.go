@@ -104,6 +104,7 @@ func TestAbbreviatorAsGit(t *testing.T) {
 			if a == nil {
 				t.Fatal("declined")
 			}
+			defer a.Close()
 			got, err := a.Abbrevs(ctx, hashes)
 			if err != nil {
 				t.Fatal(err)

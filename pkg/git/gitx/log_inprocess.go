@@ -3,12 +3,12 @@ package gitx
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/git-convo/git-convo/pkg/git/odb"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -114,7 +114,7 @@ func (r *Repo) streamLogLocal(ctx context.Context, l *Local, userArgs []string, 
 	if !ok {
 		return false, nil
 	}
-	defer w.st.Close()
+	defer w.close()
 	shown, done, err := w.walk(ctx, start, limit, fn)
 	if done || err != nil {
 		return true, err
@@ -160,7 +160,14 @@ func (l *Local) plan(userArgs []string, opts LogOptions) (*logWalk, plumbing.Has
 	} else if !r.plainRevisionArg(rev, rev == "HEAD" || rev == "@") {
 		return nil, none, 0, false
 	}
-	w := &logWalk{st: odb.Open(r.CommonDir), body: opts.Body, seen: map[plumbing.Hash]struct{}{}}
+	// The commits seen are those shown and those queued: with a count, a
+	// straight history's count and one, made room for at once rather than
+	// grown to (and rehashed) a table at a time.
+	seen := map[plumbing.Hash]struct{}{}
+	if limit >= 0 {
+		seen = make(map[plumbing.Hash]struct{}, min(limit+1, 1<<14))
+	}
+	w := &logWalk{st: odb.Open(r.CommonDir), body: opts.Body, seen: seen}
 	fail := func() (*logWalk, plumbing.Hash, int, bool) {
 		w.st.Close()
 		return nil, none, 0, false
@@ -310,7 +317,7 @@ func (w *logWalk) walk(ctx context.Context, start plumbing.Hash, limit int, fn f
 			if !ok {
 				return shown, false, nil
 			}
-			if !fn(*commit) {
+			if !fn(commit) {
 				return shown + 1, true, nil
 			}
 			shown++
@@ -363,6 +370,14 @@ func (w *logWalk) order(ctx context.Context, start plumbing.Hash, limit int, sho
 	return true
 }
 
+// close lets go of the object store and the indexes read to abbreviate.
+func (w *logWalk) close() {
+	w.st.Close()
+	if w.abbrev != nil {
+		w.abbrev.close()
+	}
+}
+
 // insert queues c after every commit of its date or later.
 func (w *logWalk) insert(c *walkCommit) {
 	i := 0
@@ -409,25 +424,24 @@ func (w *logWalk) readHeader(c *walkCommit) bool {
 }
 
 // commit is c as StreamLog reads it.
-func (w *logWalk) commit(c *walkCommit) (*Commit, bool) {
+func (w *logWalk) commit(c *walkCommit) (commit Commit, ok bool) {
 	if c.graph {
 		ps := c.head.parents
 		if len(ps) != len(c.parents) {
-			return nil, false
+			return commit, false
 		}
 		for i := range ps {
 			if ps[i] != c.parents[i] {
-				return nil, false // the graph and the object disagree: git's to tell
+				return commit, false // the graph and the object disagree: git's to tell
 			}
 		}
 	}
-	commit, ok := w.fields(c.h, c.data, &c.head)
-	if !ok {
-		return nil, false
+	if commit, ok = w.fields(c.h, c.data, &c.head); !ok {
+		return commit, false
 	}
 	if w.abbrev != nil {
 		if commit.Abbrev, ok = w.abbrev.abbrev(commit.Hash, w.abbrN); !ok {
-			return nil, false
+			return commit, false
 		}
 	}
 	return commit, true
@@ -441,6 +455,10 @@ type commitHeader struct {
 	date                   uint64
 	zone                   int // the committer's, in seconds east
 	author, authorEnd, msg int
+	// committer is the committer's ident (as the author's, after the
+	// key), and cname and cemail its name and email: most commits'
+	// author is the same ident, not read twice.
+	committer, cname, cemail string
 }
 
 // readCommitHeader reads a commit's header as git does (commit.c:
@@ -474,12 +492,10 @@ func readCommitHeader(data []byte) (h commitHeader, ok bool) {
 	}
 	l, start := line()
 	for bytes.HasPrefix(l, []byte("parent ")) {
-		p := l[len("parent "):]
-		if !isHash(p) {
+		var ph plumbing.Hash
+		if !decodeHash(&ph, l[len("parent "):]) {
 			return h, false
 		}
-		var ph plumbing.Hash
-		hex.Decode(ph[:], p)
 		h.parents = append(h.parents, ph)
 		l, start = line()
 	}
@@ -502,8 +518,10 @@ func readCommitHeader(data []byte) (h commitHeader, ok bool) {
 			return h, false
 		}
 	}
-	_, _, secs, off, _, ok := splitIdentStrict(string(committer))
-	h.date, h.zone = uint64(secs), off
+	h.committer = bytesString(committer)
+	var secs int64
+	h.cname, h.cemail, secs, h.zone, _, ok = splitIdentStrict(h.committer)
+	h.date = uint64(secs)
 	return h, ok
 }
 
@@ -515,19 +533,60 @@ func isHash(b []byte) bool {
 		return false
 	}
 	for _, c := range b {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+		if c-'0' > 9 && c-'a' > 5 { // unsigned: below '0' or 'a' wraps round
 			return false
 		}
 	}
 	return true
 }
 
+// decodeHash decodes b, 40 lower-case hex digits, into h; false for
+// anything else.
+func decodeHash(h *plumbing.Hash, b []byte) bool {
+	if len(b) != 40 {
+		return false
+	}
+	for i := range h {
+		hi, lo := b[2*i], b[2*i+1]
+		if hi = hexValue(hi); hi > 15 {
+			return false
+		}
+		if lo = hexValue(lo); lo > 15 {
+			return false
+		}
+		h[i] = hi<<4 | lo
+	}
+	return true
+}
+
+// hexValue is a lower-case hex digit's value, over 15 for any other byte.
+func hexValue(c byte) byte {
+	if c-'0' <= 9 {
+		return c - '0'
+	}
+	if c-'a' <= 5 {
+		return c - 'a' + 10
+	}
+	return 16
+}
+
+// bytesString is b as a string, not copied: for bytes that never change
+// again while the string (or a piece of it) is in use, as an object the
+// store inflated for this walk alone.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
 // fields is the commit as StreamLog reads it from git's %H, %P, %an, %ae,
 // %aI, %cI, %s and %b (pretty.c: format_subject), from its object and
-// header: every string a piece of one copy of the object.
-func (w *logWalk) fields(hash plumbing.Hash, data []byte, h *commitHeader) (*Commit, bool) {
-	text := string(data)
-	c := &Commit{Hash: hash.String()}
+// header: every string a piece of the object as inflated (not copied: the
+// store's objects are not written again once read).
+func (w *logWalk) fields(hash plumbing.Hash, data []byte, h *commitHeader) (c Commit, ok bool) {
+	text := bytesString(data)
+	c.Hash = hash.String()
 	if len(h.parents) > 0 {
 		// "tree <hex>\n" then "parent <hex>\n" lines: readCommitHeader
 		// took no other layout.
@@ -537,18 +596,33 @@ func (w *logWalk) fields(hash plumbing.Hash, data []byte, h *commitHeader) (*Com
 			c.Parents[i] = text[at : at+40]
 		}
 	}
-	name, email, secs, off, _, ok := splitIdentStrict(text[h.author:h.authorEnd])
-	if !ok {
-		return nil, false
+	ident := text[h.author:h.authorEnd]
+	name, email, secs, off := h.cname, h.cemail, int64(h.date), h.zone
+	if ident != h.committer {
+		if name, email, secs, off, _, ok = splitIdentStrict(ident); !ok {
+			return c, false
+		}
 	}
 	c.AuthorName, c.AuthorEmail, c.AuthorTime = name, email, time.Unix(secs, 0).In(w.zone(off))
 	c.CommitTime = time.Unix(int64(h.date), 0).In(w.zone(h.zone))
-	c.Author = c.AuthorName + " <" + c.AuthorEmail + ">"
+	c.Author = identNameEmail(ident, name, email)
 	c.Subject, c.Body = splitMessage(text[h.msg:])
 	if !w.body {
 		c.Body = ""
 	}
 	return c, true
+}
+
+// identNameEmail is "name <email>": the start of ident, the ident line
+// they were read from, where it reads so (the usual case: nothing to
+// copy), else put together.
+func identNameEmail(ident, name, email string) string {
+	n := len(name) + len(" <") + len(email) + len(">")
+	if len(ident) >= n && ident[:len(name)] == name && ident[len(name):len(name)+2] == " <" &&
+		ident[len(name)+2:n-1] == email && ident[n-1] == '>' {
+		return ident[:n]
+	}
+	return name + " <" + email + ">"
 }
 
 // zone is the Location of a zone off seconds east, one for each zone met.

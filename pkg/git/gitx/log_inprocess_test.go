@@ -38,7 +38,7 @@ var dagMessages = []string{
 // dagRepo builds the history of commits with one git fast-import (each on
 // its own ref, so a commit without parents is a root) and points main at
 // the last. Authors vary too: a name with trailing spaces, zones either
-// side of UTC.
+// side of UTC, every fifth commit's the committer's own ident.
 func dagRepo(t testing.TB, commits []dagCommit) *testRepo {
 	t.Helper()
 	r := newTestRepo(t)
@@ -48,8 +48,13 @@ func dagRepo(t testing.TB, commits []dagCommit) *testRepo {
 	for i, c := range commits {
 		msg := dagMessages[i%len(dagMessages)]
 		fmt.Fprintf(&b, "commit refs/dag/c%d\nmark :%d\n", i, i+1)
-		fmt.Fprintf(&b, "author %s %d %s\n", authors[i%len(authors)], c.date+int64(i%7), zones[(i/3)%len(zones)])
-		fmt.Fprintf(&b, "committer C <c@example.com> %d %s\n", c.date, zones[i%len(zones)])
+		committer := fmt.Sprintf("C <c@example.com> %d %s", c.date, zones[i%len(zones)])
+		if i%5 == 4 { // the author the committer, to the second and the zone
+			fmt.Fprintf(&b, "author %s\n", committer)
+		} else {
+			fmt.Fprintf(&b, "author %s %d %s\n", authors[i%len(authors)], c.date+int64(i%7), zones[(i/3)%len(zones)])
+		}
+		fmt.Fprintf(&b, "committer %s\n", committer)
 		fmt.Fprintf(&b, "data %d\n%s\n", len(msg), msg)
 		for k, p := range c.parents {
 			if k == 0 {

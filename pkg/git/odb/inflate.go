@@ -76,10 +76,7 @@ func (f *inflater) need(n uint) bool {
 		return true
 	}
 	if f.pos+8 <= len(f.src) {
-		f.bits |= binary.LittleEndian.Uint64(f.src[f.pos:]) << f.nbits
-		k := (63 - f.nbits) / 8
-		f.pos += int(k)
-		f.nbits += k * 8
+		f.refill()
 		return true
 	}
 	for f.nbits < n {
@@ -91,6 +88,17 @@ func (f *inflater) need(n uint) bool {
 		f.nbits += 8
 	}
 	return true
+}
+
+// refill reads ahead whole bytes up to 56 bits or more, where 8 bytes of
+// src are left (else nothing).
+func (f *inflater) refill() {
+	if f.pos+8 <= len(f.src) {
+		f.bits |= binary.LittleEndian.Uint64(f.src[f.pos:]) << f.nbits
+		k := (63 - f.nbits) / 8
+		f.pos += int(k)
+		f.nbits += k * 8
+	}
 }
 
 func (f *inflater) take(n uint) (uint32, bool) {
@@ -179,13 +187,32 @@ func (f *inflater) dynamic() bool {
 	if !f.lit.build(cl[:], true) {
 		return false
 	}
+	// The two codes' lengths are counted as they are read, not again by
+	// build: a pass over some 300 lengths a commit.
+	var counts [2][16]uint16
+	mask := uint64(1)<<f.lit.tbits - 1
 	for i := 0; i < nlen+ndist; {
-		sym, ok := f.lit.decode(f)
-		if !ok {
+		// A code of at most 7 bits and at most 7 extra bits: with 14 in
+		// hand, a code the table has is read with no check.
+		if f.nbits < 14 {
+			f.refill()
+		}
+		var sym int
+		if e := f.lit.table[f.bits&mask&(1<<maxTableBits-1)]; e != 0 && f.nbits >= 14 {
+			n := uint(e & 15)
+			f.bits >>= n
+			f.nbits -= n
+			sym = int(e >> 4)
+		} else if sym, ok = f.lit.decode(f); !ok {
 			return false
 		}
 		if sym < 16 {
 			f.lens[i] = uint8(sym)
+			if i < nlen {
+				counts[0][sym]++
+			} else {
+				counts[1][sym]++
+			}
 			i++
 			continue
 		}
@@ -209,6 +236,9 @@ func (f *inflater) dynamic() bool {
 		if !ok || i+int(rep) > nlen+ndist {
 			return false
 		}
+		inLit := min(int(rep), max(nlen-i, 0)) // a run may cross into the distance code's
+		counts[0][l&15] += uint16(inLit)
+		counts[1][l&15] += uint16(int(rep) - inLit)
 		for ; rep > 0; rep-- {
 			f.lens[i] = l
 			i++
@@ -217,7 +247,7 @@ func (f *inflater) dynamic() bool {
 	if f.lens[256] == 0 {
 		return false // no end-of-block code
 	}
-	if !f.lit.build(f.lens[:nlen], false) || !f.dist.build(f.lens[nlen:nlen+ndist], false) {
+	if !f.lit.buildCounted(f.lens[:nlen], &counts[0], false) || !f.dist.buildCounted(f.lens[nlen:nlen+ndist], &counts[1], false) {
 		return false
 	}
 	return f.codes(&f.lit, &f.dist)
@@ -230,50 +260,132 @@ var (
 	distExtra = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
 )
 
-// codes inflates a block's literals and matches up to its end.
+// codes inflates a block's literals and matches up to its end. While 48
+// bits are in hand (a literal or length code, its extra bits, a distance
+// code and its extra bits: 15+5+15+13) a symbol is read with no check of
+// the bits left, from the tables as they are; near the stream's end, and
+// for a code longer than a table's, codeChecked reads it. The bits and
+// the output are held in locals, put back in f around every call: a
+// commit is mostly literals, and through f each cost a load and a store.
 func (f *inflater) codes(lit, dist *huffman) bool {
+	lmask, dmask := uint64(1)<<lit.tbits-1, uint64(1)<<dist.tbits-1
+	src, pos, bits, nbits, out := f.src, f.pos, f.bits, f.nbits, f.out
 	for {
-		sym, ok := lit.decode(f)
-		if !ok {
-			return false
+		if nbits < 48 && pos+8 <= len(src) { // refill, as f.refill
+			bits |= binary.LittleEndian.Uint64(src[pos:]) << nbits
+			k := (63 - nbits) / 8
+			pos += int(k)
+			nbits += k * 8
 		}
+		e := lit.table[bits&lmask&(1<<maxTableBits-1)]
+		if nbits < 48 || e == 0 {
+			f.pos, f.bits, f.nbits, f.out = pos, bits, nbits, out
+			if done, ok := f.codeChecked(lit, dist); done || !ok {
+				return ok
+			}
+			pos, bits, nbits, out = f.pos, f.bits, f.nbits, f.out
+			continue
+		}
+		n := uint(e & 15)
+		bits >>= n
+		nbits -= n
+		sym := int(e >> 4)
 		if sym < 256 {
-			if len(f.out) == cap(f.out) {
+			if len(out) == cap(out) {
 				return false
 			}
-			f.out = append(f.out, byte(sym))
+			out = append(out, byte(sym))
 			continue
 		}
 		if sym == 256 {
+			f.pos, f.bits, f.nbits, f.out = pos, bits, nbits, out
 			return true
 		}
 		if sym > 285 {
 			return false
 		}
 		sym -= 257
-		e, ok := f.take(uint(lenExtra[sym]))
-		if !ok {
+		eb := uint(lenExtra[sym])
+		ln := int(lenBase[sym]) + int(bits&(1<<eb-1))
+		bits >>= eb
+		nbits -= eb
+		f.pos, f.bits, f.nbits, f.out = pos, bits, nbits, out
+		ds := 0
+		if de := dist.table[bits&dmask&(1<<maxTableBits-1)]; de != 0 {
+			n := uint(de & 15)
+			f.bits >>= n
+			f.nbits -= n
+			ds = int(de >> 4)
+		} else {
+			var ok bool
+			if ds, ok = dist.decode(f); !ok {
+				return false
+			}
+		}
+		if !f.match(ln, ds) {
 			return false
 		}
-		n := int(lenBase[sym]) + int(e)
-		ds, ok := dist.decode(f)
-		if !ok || ds > 29 {
-			return false
-		}
-		e, ok = f.take(uint(distExtra[ds]))
-		if !ok {
-			return false
-		}
-		d := int(distBase[ds]) + int(e)
-		at := len(f.out)
-		if d > at || at+n > cap(f.out) {
-			return false
-		}
-		f.out = f.out[:at+n]
-		for i := range n { // byte by byte: a match may overlap its own output
-			f.out[at+i] = f.out[at-d+i]
-		}
+		pos, bits, nbits, out = f.pos, f.bits, f.nbits, f.out
 	}
+}
+
+// codeChecked reads one symbol of a block, and its match, checking each
+// read; done at the block's end.
+func (f *inflater) codeChecked(lit, dist *huffman) (done, ok bool) {
+	sym, ok := lit.decode(f)
+	if !ok {
+		return false, false
+	}
+	if sym < 256 {
+		if len(f.out) == cap(f.out) {
+			return false, false
+		}
+		f.out = append(f.out, byte(sym))
+		return false, true
+	}
+	if sym == 256 {
+		return true, true
+	}
+	if sym > 285 {
+		return false, false
+	}
+	sym -= 257
+	e, ok := f.take(uint(lenExtra[sym]))
+	if !ok {
+		return false, false
+	}
+	n := int(lenBase[sym]) + int(e)
+	ds, ok := dist.decode(f)
+	if !ok {
+		return false, false
+	}
+	return false, f.match(n, ds)
+}
+
+// match copies n bytes from the distance of code ds (its extra bits still
+// to read) back in the output.
+func (f *inflater) match(n, ds int) bool {
+	if ds > 29 {
+		return false
+	}
+	e, ok := f.take(uint(distExtra[ds]))
+	if !ok {
+		return false
+	}
+	d := int(distBase[ds]) + int(e)
+	at := len(f.out)
+	if d > at || at+n > cap(f.out) {
+		return false
+	}
+	f.out = f.out[:at+n]
+	if d >= n { // no overlap
+		copy(f.out[at:], f.out[at-d:at-d+n])
+		return true
+	}
+	for i := range n { // byte by byte: the match overlaps its own output
+		f.out[at+i] = f.out[at-d+i]
+	}
+	return true
 }
 
 // huffman is a canonical code: a table of its codes indexed by the next
@@ -295,16 +407,27 @@ const maxTableBits = 9
 // refused: over-subscribed, or incomplete but for a single code of one
 // bit (in a literal or distance code, not the code length code).
 func (h *huffman) build(lengths []uint8, codeLengths bool) bool {
-	h.count = [16]uint16{}
-	used := 0
+	var count [16]uint16
 	for _, l := range lengths {
 		if l != 0 {
-			h.count[l]++
-			used++
+			count[l]++
 		}
+	}
+	return h.buildCounted(lengths, &count, codeLengths)
+}
+
+// buildCounted is build of lengths counted already: count[l] of them are
+// l (count[0] is not read).
+func (h *huffman) buildCounted(lengths []uint8, count *[16]uint16, codeLengths bool) bool {
+	h.count = *count
+	h.count[0] = 0
+	used := 0
+	for _, c := range h.count {
+		used += int(c)
 	}
 	h.empty = used == 0
 	if h.empty {
+		h.tbits, h.table[0] = 0, 0 // every look-up misses: decode refuses
 		return !codeLengths
 	}
 	longest := 15
@@ -331,16 +454,20 @@ func (h *huffman) build(lengths []uint8, codeLengths bool) bool {
 			offs[l]++
 		}
 	}
+	// The table is built length by length, doubled before each: a code
+	// of l bits read from the table of l bits is in both halves of the
+	// table of l+1 (the bit more, read last, is either), where a code of
+	// l+1 bits takes a slot of its own, empty till then (a longer code's
+	// prefix). One entry written per code, and copies.
 	h.tbits = uint(min(longest, maxTableBits))
-	size := 1 << h.tbits
-	clear(h.table[:size])
+	h.table[0], h.table[1] = 0, 0
 	code, idx := 0, 0
 	for l := 1; l <= int(h.tbits); l++ {
+		if l > 1 {
+			copy(h.table[1<<(l-1):1<<l], h.table[:1<<(l-1)])
+		}
 		for range int(h.count[l]) {
-			e := h.symbol[idx]<<4 | uint16(l)
-			for j := int(bits.Reverse16(uint16(code)) >> (16 - l)); j < size; j += 1 << l {
-				h.table[j] = e
-			}
+			h.table[bits.Reverse16(uint16(code))>>(16-l)] = h.symbol[idx]<<4 | uint16(l)
 			code++
 			idx++
 		}

@@ -28,7 +28,7 @@ const ErrBadPack = constError("unreadable pack")
 // lookup (packIndex.find) touches a few of its pages and makes no system
 // call, where reading a bucket of names cost a pread of up to 24 KB on
 // git.git; or its whole table of names (the abbreviations,
-// ReadIndexNames). It is the one reader of the format.
+// MapIndexNames). It is the one reader of the format.
 type v2Index struct {
 	data   []byte
 	unmap  func()
@@ -77,19 +77,22 @@ func (x *v2Index) names(lo, hi uint32) ([]byte, error) {
 	return x.at(idxNames+int64(lo)*20, int64(hi-lo)*20)
 }
 
-// ReadIndexNames reads the sorted object names of a version 2 pack index,
-// and its fan-out table, for abbreviations (which need them all).
-func ReadIndexNames(p string) (names []byte, fan [256]uint32, ok bool) {
+// MapIndexNames maps a version 2 pack index for abbreviations (which
+// search it for every hash): its sorted object names, in place, and its
+// fan-out table, valid until unmap. Nothing is copied: a lookup touches a
+// few of the mapped pages, where a copy of the names cost log -n 1000 a
+// fresh page of memory for every 200 objects of the pack.
+func MapIndexNames(p string) (names []byte, fan [256]uint32, unmap func(), ok bool) {
 	x, err := openV2Index(p)
 	if err != nil {
-		return nil, fan, false
+		return nil, fan, nil, false
 	}
-	defer x.unmap()
 	in, err := x.names(0, x.n)
 	if err != nil {
-		return nil, fan, false // a corrupt count: allocate nothing for it
+		x.unmap()
+		return nil, fan, nil, false // a corrupt count
 	}
-	return bytes.Clone(in), x.fanout, true
+	return in, x.fanout, x.unmap, true
 }
 
 // packIndex is one pack: its index, read as needed, and the pack file,
@@ -142,15 +145,7 @@ func (p *packIndex) find(h plumbing.Hash) (off int64, ok bool, err error) {
 	if err != nil {
 		return 0, false, err
 	}
-	i, j := 0, int(hi-lo)
-	for i < j { // the first name >= h
-		m := (i + j) / 2
-		if bytes.Compare(names[m*20:m*20+20], h[:]) < 0 {
-			i = m + 1
-		} else {
-			j = m
-		}
-	}
+	i := SearchNames(names, 0, int(hi-lo), h[:])
 	if i == int(hi-lo) || !bytes.Equal(names[i*20:i*20+20], h[:]) {
 		return 0, false, nil
 	}
@@ -171,6 +166,24 @@ func (p *packIndex) find(h plumbing.Hash) (off int64, ok bool, err error) {
 		return 0, false, ErrBadPack
 	}
 	return int64(big), true, nil
+}
+
+// SearchNames is the first of the sorted names lo to hi-1 (20 bytes each,
+// as an index holds them) not below raw, hi if none: a binary search that
+// compares names by their first 8 bytes as a number, and the rest only
+// where those are equal.
+func SearchNames(names []byte, lo, hi int, raw []byte) int {
+	key := binary.BigEndian.Uint64(raw)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		name := names[m*20 : m*20+20]
+		if k := binary.BigEndian.Uint64(name); k < key || k == key && bytes.Compare(name[8:], raw[8:]) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // packReader inflates objects from packs, keeping the delta bases it made.

@@ -92,9 +92,17 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 }
 
 func escape(s string, keepLines bool) string {
-	// Most text needs nothing: return it without allocating.
+	// Most text needs nothing: return it without allocating. Printable
+	// ASCII is passed over a byte at a time, the rest read as runes.
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
 	clean := true
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if (r == utf8.RuneError && size == 1) || unsafeRune(r, keepLines) && !crlf(s, i, keepLines) {
 			clean = false

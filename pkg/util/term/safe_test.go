@@ -13,6 +13,8 @@ func TestLineAndText(t *testing.T) {
 		name, in, line, text string
 	}{
 		{"plain", "Fix the parser – naïve 日本", "Fix the parser – naïve 日本", "Fix the parser – naïve 日本"},
+		{"printable ASCII only", "Fix it (v2): ~all {ok}", "Fix it (v2): ~all {ok}", "Fix it (v2): ~all {ok}"},
+		{"an escape after ASCII", "done\x1b", `done\033`, `done\033`},
 		{"OSC 52, clear screen, carriage return", "\x1b]52;c;ZXZpbA==\x07\x1b[2J\rX", `\033]52;c;ZXZpbA==\a\033[2J\rX`, `\033]52;c;ZXZpbA==\a\033[2J\rX`},
 		{"newline and tab", "a\n\tb", `a\n\tb`, "a\n\tb"},
 		{"CRLF line ends", "a\r\nb\rc", `a\r\nb\rc`, "a\r\nb\\rc"},

@@ -7,11 +7,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -272,6 +272,18 @@ func (p *Palette) Dim(s string) string {
 	return p.dim.Sprint(s)
 }
 
+// DimTo writes the concatenation of parts to w as Dim would color it:
+// without color, piece by piece, put together in no string of its own.
+func (p *Palette) DimTo(w *bufio.Writer, parts ...string) {
+	if !p.on {
+		for _, s := range parts {
+			w.WriteString(s)
+		}
+		return
+	}
+	w.WriteString(p.dim.Sprint(strings.Join(parts, "")))
+}
+
 // Key colors s with the color that key (a conversation id) always gets.
 func (p *Palette) Key(key, s string) string {
 	if !p.on {
@@ -298,7 +310,7 @@ func Duration(d time.Duration) string {
 		if n == 1 {
 			return "1 " + name
 		}
-		return fmt.Sprintf("%d %ss", n, name)
+		return strconv.Itoa(n) + " " + name + "s"
 	}
 	switch {
 	case d < 90*time.Second:

@@ -1,6 +1,7 @@
 package term
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"os"
@@ -170,6 +171,24 @@ func TestParseGitColorAsGit(t *testing.T) {
 			t.Errorf("%q: error %v, git's %v", v, err, gitErr)
 		} else if err == nil && got != string(want) {
 			t.Errorf("%q: %q, git writes %q", v, got, want)
+		}
+	}
+}
+
+// TestDimToAsDim: DimTo writes what Dim of the pieces put together is,
+// colored or not.
+func TestDimToAsDim(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := newPalette(on)
+		var b bytes.Buffer
+		w := bufio.NewWriter(&b)
+		p.DimTo(w, "(", "Dev 3", ", ", "8 hours ago", ")")
+		w.Flush()
+		if want := p.Dim("(Dev 3, 8 hours ago)"); b.String() != want {
+			t.Errorf("on %v: %q, want %q", on, b.String(), want)
+		}
+		if on && b.String() == "(Dev 3, 8 hours ago)" {
+			t.Errorf("on: not colored")
 		}
 	}
 }
