@@ -191,8 +191,8 @@ func (l *Local) plan(userArgs []string, opts LogOptions) (*logWalk, plumbing.Has
 			return fail()
 		}
 		idxs, size, ok := abbrevIndexes(dir)
-		if !ok || size > maxLocalAbbrevIndexBytes {
-			return fail() // git's look-ups cost less than reading them
+		if !ok || size > maxIndexBytes {
+			return fail() // not measured past it: git's
 		}
 		if w.abbrev, ok = readAbbrevObjects(dir, idxs); !ok {
 			return fail()
@@ -204,11 +204,6 @@ func (l *Local) plan(userArgs []string, opts LogOptions) (*logWalk, plumbing.Has
 	}
 	return w, plumbing.NewHash(h), limit, true
 }
-
-// maxLocalAbbrevIndexBytes bounds the pack indexes a walk reads whole to
-// abbreviate a few hashes (a short log: the caller abbreviates a long one):
-// past it (some 300,000 objects) git's own look-ups cost less.
-const maxLocalAbbrevIndexBytes = 8 << 20
 
 // logSettingsPlain: nothing in the configuration changes what StreamLog
 // reads from what the walk reads: no output encoding but UTF-8 (git
