@@ -253,26 +253,30 @@ func (g Git) rawBlobs(ctx context.Context, hashes, paths []string) (map[string][
 	if err != nil {
 		return nil, false
 	}
+	// Split on NUL only: a path may hold any other byte (0x01 too). A
+	// token opening with 0x01 is a commit; one opening with ':' is a
+	// file's modes and blobs, and the token after it its path.
 	raw := map[string][]rawEntry{}
-	for _, chunk := range bytes.Split(out, []byte{1}) {
-		if len(chunk) == 0 {
-			continue
-		}
-		h, rest, ok := bytes.Cut(chunk, []byte{0})
-		if !ok {
-			return nil, false
-		}
-		f := bytes.Split(bytes.TrimPrefix(rest, []byte{'\n'}), []byte{0})
-		var files []rawEntry
-		for i := 0; i+1 < len(f); i += 2 {
+	toks := bytes.Split(out, []byte{0})
+	cur, inCommit := "", false
+	for i := 0; i < len(toks); i++ {
+		t := bytes.TrimLeft(toks[i], "\n")
+		switch {
+		case len(t) == 0:
+		case t[0] == 1:
+			cur, inCommit = string(t[1:]), true
+			raw[cur] = nil
+		case t[0] == ':' && inCommit && i+1 < len(toks):
 			// ":<mode> <mode> <blob> <blob> <status>"
-			meta := strings.Fields(strings.TrimPrefix(string(f[i]), ":"))
+			meta := strings.Fields(string(t[1:]))
 			if len(meta) != 5 {
 				return nil, false
 			}
-			files = append(files, rawEntry{path: string(f[i+1]), blobs: strings.Join(meta[:4], " ")})
+			i++
+			raw[cur] = append(raw[cur], rawEntry{path: string(toks[i]), blobs: strings.Join(meta[:4], " ")})
+		default:
+			return nil, false
 		}
-		raw[string(h)] = files
 	}
 	return raw, true
 }

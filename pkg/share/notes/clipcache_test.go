@@ -210,3 +210,27 @@ func TestPlainPath(t *testing.T) {
 		}
 	}
 }
+
+// TestRawBlobsOddBytes: git log --raw -z is read by NUL alone, so a file
+// whose name holds 0x01 (what the commit lines open with) keeps its own
+// blobs, and the file named by its first part keeps its own.
+func TestRawBlobsOddBytes(t *testing.T) {
+	paths := []string{"a", "a\x01b", "c.go"}
+	g, hashes := clipRepo(t, paths)
+	raw, ok := g.rawBlobs(context.Background(), hashes, paths)
+	if !ok {
+		t.Fatal("rawBlobs: git's output not read")
+	}
+	for _, h := range hashes {
+		es := raw[h]
+		if len(es) != len(paths) {
+			t.Fatalf("%s: %d files, want %d: %q", h, len(es), len(paths), es)
+		}
+		for _, e := range es {
+			want := strings.TrimSpace(git(t, g, "", "rev-parse", h+":"+e.path))
+			if !strings.Contains(e.blobs, want) {
+				t.Errorf("%s %q: blobs %q, not its own %s", h, e.path, e.blobs, want)
+			}
+		}
+	}
+}
