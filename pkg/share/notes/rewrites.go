@@ -315,6 +315,10 @@ func parseShifts(diff []byte, paths []string) map[string]lineShift {
 		switch {
 		case bytes.HasPrefix(b, []byte("diff --git ")):
 			oldPath, path = "", ""
+		case bytes.HasPrefix(b, []byte("Binary files ")):
+			// A changed binary file has no "---"/"+++" lines to name it:
+			// nothing then says an asked file was left as it was.
+			unknown = true
 		case bytes.HasPrefix(b, []byte("--- ")):
 			oldPath = diffName(b[4:], "a/")
 		case bytes.HasPrefix(b, []byte("+++ ")):

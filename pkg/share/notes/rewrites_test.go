@@ -174,6 +174,12 @@ func TestShiftRange(t *testing.T) {
 	if r := shiftRange(testRange([2]int{2, 3}), quoted["é.go"]); r != nil {
 		t.Errorf("an unrecognised file's lines were kept: %v", r)
 	}
+	// A changed binary file names itself on no "---"/"+++" line: nothing
+	// says any asked file was left alone.
+	binary := parseShifts([]byte("diff --git a/x.go b/x.go\nindex 1..2 100644\nBinary files a/x.go and b/x.go differ\n"), []string{"x.go"})
+	if r := shiftRange(testRange([2]int{2, 3}), binary["x.go"]); r != nil {
+		t.Errorf("a changed binary file's lines were kept: %v", r)
+	}
 }
 
 func testRange(r [2]int) trace.Range {
