@@ -25,7 +25,7 @@ func claims(commit string, recs []trace.Record) []trace.Record {
 		for _, w := range m.Withdrawn {
 			withdrawn[w.Conversation] = true
 		}
-		out = append(out, r)
+		out = append(out, unmarkRewrites(r, m))
 	}
 	if len(withdrawn) == 0 {
 		return out
@@ -34,6 +34,24 @@ func claims(commit string, recs []trace.Record) []trace.Record {
 		out[i] = withdraw(out[i], withdrawn, true)
 	}
 	return out
+}
+
+// unmarkRewrites clears what only a reader may say of a link, that it was
+// copied by rewrite (carry), from a record as its note gives it: a note
+// saying so itself would have its lines shown as copied without the
+// confidence a copy loses.
+func unmarkRewrites(r trace.Record, m trace.Meta) trace.Record {
+	marked := false
+	for id, c := range m.Conversations {
+		if c.RewrittenFrom != "" {
+			c.RewrittenFrom, marked = "", true
+			m.Conversations[id] = c
+		}
+	}
+	if marked {
+		r.SetMeta(m)
+	}
+	return r
 }
 
 // withdraw takes the links of the conversations in ids out of r (only the

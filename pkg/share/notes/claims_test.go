@@ -69,3 +69,23 @@ func contains(ss []string, s string) bool {
 	}
 	return false
 }
+
+// A note cannot mark its own links copied by rewrite: only the reader
+// says so (carry), with the confidence a copy loses.
+func TestClaimsUnmarkRewrites(t *testing.T) {
+	h := strings.Repeat("a", 40)
+	r := *evidenced(h, "c1", "f.go", "x")
+	m, _ := r.Meta()
+	c := m.Conversations["c1"]
+	c.RewrittenFrom = strings.Repeat("b", 40)
+	m.Conversations["c1"] = c
+	r.SetMeta(m)
+	got := claims(h, Decode(Encode([]trace.Record{r})))
+	if len(got) != 1 {
+		t.Fatalf("claims: %d records, want 1", len(got))
+	}
+	gm, _ := got[0].Meta()
+	if from := gm.Conversations["c1"].RewrittenFrom; from != "" {
+		t.Errorf("a note's own rewritten_from was kept: %q", from)
+	}
+}
