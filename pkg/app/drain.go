@@ -75,7 +75,11 @@ func (a *App) Recorder(ctx context.Context, repo *gitx.Repo, s *Store) *ingest.R
 	r := a.Writer(ctx, s).Recorder(repo)
 	r.Shared = func(ctx context.Context, hashes ...string) { a.ShareAfter(ctx, repo.TopLevel, s, hashes...) }
 	r.Rewrote = func(ctx context.Context, pairs [][2]string) {
-		if err := NotesGit(repo).RecordRewrites(ctx, pairs); err != nil {
+		if repo.CommonDir == "" { // a repository opened without asking git: nowhere known to keep them
+			a.Log().Printf("rewrite", "keeping the rewritten commits: no git common dir")
+			return
+		}
+		if err := notes.RecordRewrites(repo.CommonDir, pairs); err != nil {
 			a.Log().Printf("rewrite", "keeping the rewritten commits: %v", err)
 		}
 	}

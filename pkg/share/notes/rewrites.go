@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -45,23 +46,49 @@ const rewriteDiffsMax = 64
 // not the one its writer's clone saw.
 const RewriteFactor = 0.8
 
-// RecordRewrites adds post-rewrite's pairs (old, new) to the rewrite map.
-func (g Git) RecordRewrites(ctx context.Context, pairs [][2]string) error {
-	var add []string
+// RecordRewrites adds post-rewrite's pairs (old, new) to the rewrite map
+// in the git common dir commonDir (the hook's repository knows it: no git
+// is asked). One append, so that two rewrites at once (two worktrees) keep
+// both; the map is cut to its newest rewritesMax pairs only once it has
+// grown a quarter past them.
+func RecordRewrites(commonDir string, pairs [][2]string) error {
+	var b strings.Builder
 	for _, p := range pairs {
 		if commitHash(p[0]) && commitHash(p[1]) && p[0] != p[1] {
-			add = append(add, p[0]+" "+p[1])
+			b.WriteString(p[0] + " " + p[1] + "\n")
 		}
 	}
-	if len(add) == 0 {
+	if b.Len() == 0 {
 		return nil
 	}
-	path, err := g.commonPath(ctx, rewritesFile)
+	path := filepath.Join(commonDir, rewritesFile)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
+	_, err = f.WriteString(b.String())
+	fi, serr := f.Stat()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || serr != nil {
+		return errors.Join(err, serr)
+	}
+	if fi.Size() <= rewritesTrimAt {
+		return nil
+	}
+	return trimRewrites(path)
+}
+
+// rewritesTrimAt is the map's size past which it is cut: a quarter more
+// than rewritesMax pairs of SHA-1 names (82 bytes a line).
+const rewritesTrimAt = (rewritesMax + rewritesMax/4) * 82
+
+// trimRewrites keeps the newest rewritesMax pairs of the map at path,
+// replaced whole (a reader sees the old map or the new).
+func trimRewrites(path string) error {
 	old, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
+	if err != nil {
 		return err
 	}
 	var lines []string
@@ -70,7 +97,6 @@ func (g Git) RecordRewrites(ctx context.Context, pairs [][2]string) error {
 			lines = append(lines, l)
 		}
 	}
-	lines = append(lines, add...)
 	if len(lines) > rewritesMax {
 		lines = lines[len(lines)-rewritesMax:]
 	}

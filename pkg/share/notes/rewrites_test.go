@@ -2,6 +2,7 @@ package notes
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func TestRewriteCarriesCopiedRecords(t *testing.T) {
 	if n, _ := read(y); n != 0 {
 		t.Fatalf("a record naming %s was read for %s with no rewrite recorded", x[:7], y[:7])
 	}
-	if err := h.g.RecordRewrites(ctx, [][2]string{{x, y}}); err != nil {
+	if err := RecordRewrites(commonDir(t, h.g), [][2]string{{x, y}}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -115,7 +116,7 @@ func TestRewriteCarriesCopiedRecords(t *testing.T) {
 	git(t, h.g, "", "reset", "-q", "--soft", "HEAD~2")
 	git(t, h.g, "", "commit", "-q", "-C", y) // what an amend makes, without git copying
 	w := git(t, h.g, "", "rev-parse", "HEAD")
-	if err := h.g.RecordRewrites(ctx, [][2]string{{y, w}}); err != nil {
+	if err := RecordRewrites(commonDir(t, h.g), [][2]string{{y, w}}); err != nil {
 		t.Fatal(err)
 	}
 	// No note on w: the predecessors' own notes are read for it.
@@ -184,4 +185,37 @@ func TestShiftRange(t *testing.T) {
 
 func testRange(r [2]int) trace.Range {
 	return trace.Range{StartLine: r[0], EndLine: r[1], ContentHash: "fnv1a64:x"}
+}
+
+// commonDir is g's git common dir, as a hook's repository knows it.
+func commonDir(t *testing.T, g Git) string {
+	t.Helper()
+	return strings.TrimSpace(git(t, g, "", "rev-parse", "--path-format=absolute", "--git-common-dir"))
+}
+
+// The rewrite map is appended to, and cut to its newest rewritesMax pairs
+// once it has grown a quarter past them.
+func TestRecordRewritesTrim(t *testing.T) {
+	ctx := context.Background()
+	g := Git{Dir: t.TempDir(), Env: gitEnv(t)}
+	git(t, g, "", "init", "-q")
+	hash := func(i int) string { return fmt.Sprintf("%040x", i) }
+	var pairs [][2]string
+	for i := 1; i <= rewritesMax+rewritesMax/4+10; i++ {
+		pairs = append(pairs, [2]string{hash(2 * i), hash(2*i + 1)})
+	}
+	if err := RecordRewrites(commonDir(t, g), pairs[:10]); err != nil {
+		t.Fatal(err)
+	}
+	if err := RecordRewrites(commonDir(t, g), pairs[10:]); err != nil {
+		t.Fatal(err)
+	}
+	m, err := g.LoadRewrites(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, first := pairs[len(pairs)-1], pairs[0]
+	if len(m) != rewritesMax || m[last[1]] != last[0] || m[first[1]] != "" {
+		t.Errorf("map of %d pairs (newest kept %v, oldest kept %v), want the newest %d", len(m), m[last[1]] != "", m[first[1]] != "", rewritesMax)
+	}
 }
