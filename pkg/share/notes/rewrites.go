@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/trace"
 )
 
@@ -54,7 +55,7 @@ const RewriteFactor = 0.8
 func RecordRewrites(commonDir string, pairs [][2]string) error {
 	var b strings.Builder
 	for _, p := range pairs {
-		if commitHash(p[0]) && commitHash(p[1]) && p[0] != p[1] {
+		if gitx.IsFullHash(p[0]) && gitx.IsFullHash(p[1]) && p[0] != p[1] {
 			b.WriteString(p[0] + " " + p[1] + "\n")
 		}
 	}
@@ -128,7 +129,7 @@ func (g Git) LoadRewrites(ctx context.Context) (map[string]string, error) {
 	}
 	out := map[string]string{}
 	for _, l := range strings.Split(string(b), "\n") {
-		if o, n, ok := strings.Cut(l, " "); ok && commitHash(o) && commitHash(n) {
+		if o, n, ok := strings.Cut(l, " "); ok && gitx.IsFullHash(o) && gitx.IsFullHash(n) {
 			out[n] = o
 		}
 	}
@@ -184,19 +185,6 @@ func (r *Reader) OpenRewrites(ctx context.Context, hashes []string, recorded map
 		}
 	}
 	return nil
-}
-
-// commitHash reports whether s is a full commit hash (SHA-1 or SHA-256).
-func commitHash(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // copiedFrom returns the records about the predecessors of commit (preds,
