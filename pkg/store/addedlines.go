@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strings"
 	"time"
 )
 
@@ -20,32 +19,25 @@ import (
 // written.
 func (s *Store) AddedLines(ctx context.Context, settings string, keys []string) (map[string]string, error) {
 	out := map[string]string{}
-	for len(keys) > 0 {
-		n := min(len(keys), 500) // below SQLite's bound on bound values
-		q := `SELECT blobs, lines FROM added_lines WHERE settings = ? AND blobs IN (?` + strings.Repeat(",?", n-1) + `)`
-		args := make([]any, 0, n+1)
-		args = append(args, settings)
-		for _, k := range keys[:n] {
-			args = append(args, k)
-		}
-		keys = keys[n:]
-		rows, err := s.db.QueryContext(ctx, q, args...)
+	err := inChunks(keys, func(chunk []string) error {
+		args := append([]any{settings}, padded(chunk)...)
+		rows, err := s.db.QueryContext(ctx, `SELECT blobs, lines FROM added_lines WHERE settings = ? AND blobs IN (`+
+			placeholders(len(args)-1)+`)`, args...)
 		if err != nil {
-			return nil, classify(s.path, err)
+			return err
 		}
+		defer rows.Close()
 		for rows.Next() {
 			var k, lines string
 			if err := rows.Scan(&k, &lines); err != nil {
-				rows.Close()
-				return nil, classify(s.path, err)
+				return err
 			}
 			out[k] = lines
 		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, classify(s.path, err)
-		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, classify(s.path, err)
 	}
 	return out, nil
 }
@@ -59,7 +51,8 @@ func (s *Store) PutAddedLines(ctx context.Context, settings string, lines map[st
 		return nil
 	}
 	return s.inShortTx(ctx, wait, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM added_lines WHERE settings <> ?`, settings); err != nil {
+		// Two seeks on the key, where <> read every row.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM added_lines WHERE settings < ?1 OR settings > ?1`, settings); err != nil {
 			return err
 		}
 		ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO added_lines (settings, blobs, lines) VALUES (?, ?, ?)`)
