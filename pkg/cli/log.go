@@ -138,8 +138,8 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// 1000 with 100,000 conversations 5-9 % of its CPU for 2 MB live, so
 	// collect at 5 times the live heap, not twice. Not for a whole history (20,000 commits: 35
 	// MB at its peak, not 25). Set back on return (a process that runs
-	// more than one command).
-	if n, limited := maxCount(gitArgs); limited && n <= logGCCommits {
+	// more than one command). A GOGC the user set is theirs.
+	if n, limited := maxCount(gitArgs); limited && n <= logGCCommits && env.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(logGCPercent))
 	}
 	rc, err := newReadContextNotes(ctx, env, opts.color, opts.json, !opts.noPager, app.ReaderOptions{InlineNotes: true})
