@@ -97,7 +97,7 @@ func (o *abbrevObjects) close() {
 	for _, unmap := range o.unmaps {
 		unmap()
 	}
-	o.packs, o.unmaps = nil, nil
+	o.packs, o.unmaps, o.dir = nil, nil, ""
 }
 
 // minLen is git's automatic abbreviation length: enough hex digits for the
@@ -114,7 +114,7 @@ func (o *abbrevObjects) minLen() int {
 // that no other object shares.
 func (o *abbrevObjects) abbrev(h string, n int) (string, bool) {
 	var buf [20]byte
-	if len(h) != 40 {
+	if len(h) != 40 || o.dir == "" { // closed: its packs are gone
 		return "", false
 	}
 	if _, err := hex.Decode(buf[:], []byte(h)); err != nil {
