@@ -20,12 +20,13 @@ type LogSession struct {
 	inline bool // the shared notes (or another tool's) come from git log's %N
 	// anyLinks: whether anything is linked at all, asked while git runs:
 	// with no link, batches query nothing.
-	anyLinks               chan bool
-	linkedKnown, linkedAny bool
-	sharedRefs             []string
-	otherInline            string // the other tool's ref git log's %N prints, if any
-	others                 *interop.Reader
-	resolve                func() func(map[string][]OtherWriter)
+	anyLinks    chan bool
+	linked      func() bool // <-anyLinks, once
+	ahead       *linksAhead // nil until Ahead
+	sharedRefs  []string
+	otherInline string // the other tool's ref git log's %N prints, if any
+	others      *interop.Reader
+	resolve     func() func(map[string][]OtherWriter)
 	// oidx: links.sqlite's index of other tools' notes, brought up to
 	// date while git runs (indexed says whether it can answer); fromIndex
 	// is it once known to answer: then no note is read.
@@ -57,6 +58,7 @@ func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
 		}
 		l.anyLinks <- has
 	}()
+	l.linked = sync.OnceValue(func() bool { return <-l.anyLinks })
 	// Other tools' notes (docs/interop.md): a ref lookup from files; read
 	// per batch, in process, only where the refs exist.
 	repo, g := r.discovered()
@@ -106,20 +108,22 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 	if err := r.Ready(); err != nil {
 		return nil, err
 	}
-	if !l.linkedKnown {
-		l.linkedAny, l.linkedKnown = <-l.anyLinks, true
-	}
-	query := r.store.LogLinksForCommits
-	if full {
-		query = r.store.ConversationsForCommits
-	}
 	linked := map[string][]LinkedConversation{}
+	missing := hashes
 	var err error
-	if l.linkedAny {
-		linked, err = query(ctx, hashes)
+	if l.ahead != nil {
+		if linked, missing, err = l.ahead.take(hashes); err != nil {
+			return nil, err
+		}
 	}
-	if err != nil {
-		return nil, err
+	if len(missing) > 0 && l.linked() {
+		got, err := l.query(full)(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for h, lcs := range got {
+			linked[h] = lcs
+		}
 	}
 	if !l.inline {
 		r.mergeShared(ctx, hashes, linked)
@@ -140,6 +144,34 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 		}
 	}
 	return linked, nil
+}
+
+// query is the links query of Links: asked once the store is ready.
+func (l *LogSession) query(full bool) func(context.Context, []string) (map[string][]LinkedConversation, error) {
+	return func(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
+		if full {
+			return l.r.store.ConversationsForCommits(ctx, hashes)
+		}
+		return l.r.store.LogLinksForCommits(ctx, hashes)
+	}
+}
+
+// Ahead is the function for gitx.LogOptions.Ahead: the links of the
+// commits it is handed are read on a goroutine of their own, for Links
+// (full as Links is asked) to take. Close stops it.
+func (l *LogSession) Ahead(ctx context.Context, full bool) func(hashes []string) {
+	if l.ahead == nil {
+		l.ahead = newLinksAhead(ctx, func() bool { return l.r.Ready() == nil && l.linked() }, l.query(full))
+	}
+	return l.ahead.add
+}
+
+// Close ends what the session reads ahead: call it before the store is
+// closed.
+func (l *LogSession) Close() {
+	if l.ahead != nil {
+		l.ahead.stop()
+	}
 }
 
 // Others is, per commit of batch, the writers other tools name: their

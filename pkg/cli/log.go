@@ -182,8 +182,12 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// runs, whether anything is linked, which notes refs exist.
 	n, limited := maxCount(gitArgs)
 	ls := rc.Log(ctx, app.LogSessionOptions{InlineNotes: inlineNotes, Many: !limited || n > logFirstBatch})
+	defer ls.Close()
 	// Shared notes come with the commits, from git log itself (%N).
 	lo.Notes, lo.MaxNotes = ls.Notes()
+	// Where the walk is in process, each batch's links are read while it
+	// reads on (app.LogSession.Ahead).
+	lo.Ahead = ls.Ahead(ctx, rc.json)
 	batch := make([]gitx.Commit, 0, logBatch)
 	var writeErr error
 	flush := func() bool {

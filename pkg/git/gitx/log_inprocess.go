@@ -88,7 +88,8 @@ type logWalk struct {
 	st     *odb.Store
 	graph  *odb.CommitGraph // parents and dates of the commits it has (core.commitGraph)
 	body   bool
-	abbrev *abbrevObjects // nil: no abbreviations asked
+	ahead  func(hashes []string) // LogOptions.Ahead
+	abbrev *abbrevObjects        // nil: no abbreviations asked
 	abbrN  int
 	seen   map[plumbing.Hash]struct{}
 	zones  map[int]*time.Location // by offset: one for each zone met
@@ -167,7 +168,7 @@ func (l *Local) plan(userArgs []string, opts LogOptions) (*logWalk, plumbing.Has
 	if limit >= 0 {
 		seen = make(map[plumbing.Hash]struct{}, min(limit+1, 1<<14))
 	}
-	w := &logWalk{st: odb.Open(r.CommonDir), body: opts.Body, seen: seen}
+	w := &logWalk{st: odb.Open(r.CommonDir), body: opts.Body, ahead: opts.Ahead, seen: seen}
 	fail := func() (*logWalk, plumbing.Hash, int, bool) {
 		w.st.Close()
 		return nil, none, 0, false
@@ -281,6 +282,13 @@ func (w *logWalk) walk(ctx context.Context, start plumbing.Hash, limit int, fn f
 		var b walkBatch
 		size := 16 // a small batch first: the first lines come at once
 		send := func() bool {
+			if w.ahead != nil && len(b.commits) > 0 {
+				hashes := make([]string, len(b.commits))
+				for i, c := range b.commits {
+					hashes[i] = c.h.String()
+				}
+				w.ahead(hashes)
+			}
 			select {
 			case batches <- b:
 				b, size = walkBatch{}, 128

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -516,4 +517,58 @@ func FuzzReadCommitHeader(f *testing.F) {
 			t.Fatalf("commit time %v, header %d", c.CommitTime, h.date)
 		}
 	})
+}
+
+// LogOptions.Ahead is handed each hash the walk shows, in its order, before
+// fn sees it; where git walks (declined, or past a hand-over) nothing.
+func TestLogInProcessAhead(t *testing.T) {
+	r := newTestRepo(t)
+	r.fastImport(300)
+	r.git("repack", "-adq")
+	for _, args := range [][]string{nil, {"-n", "1"}, {"-n", "16"}, {"-n", "17"}, {"-n", "200"}, {"--author=nobody"}} {
+		var mu sync.Mutex // Ahead is called on the walk's goroutine
+		var ahead []string
+		var shown int
+		opts := LogOptions{Body: true, Local: localOf(r), Ahead: func(hs []string) {
+			mu.Lock()
+			ahead = append(ahead, hs...)
+			mu.Unlock()
+		}}
+		err := Here(r.dir).StreamLog(context.Background(), args, opts, func(c Commit) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			if shown >= len(ahead) || ahead[shown] != c.Hash {
+				t.Fatalf("%q: commit %d (%s) shown before it was handed ahead (%d ahead)", args, shown, c.Hash, len(ahead))
+			}
+			shown++
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if args != nil && args[0] == "--author=nobody" {
+			if len(ahead) != 0 {
+				t.Errorf("git's walk: %d hashes handed ahead, want none", len(ahead))
+			}
+			continue
+		}
+		if shown == 0 || len(ahead) != shown {
+			t.Errorf("%q: %d shown, %d handed ahead", args, shown, len(ahead))
+		}
+	}
+	// Stopped early: what was handed ahead starts with what was shown.
+	var mu sync.Mutex
+	var ahead []string
+	n := 0
+	opts := LogOptions{Local: localOf(r), Ahead: func(hs []string) {
+		mu.Lock()
+		ahead = append(ahead, hs...)
+		mu.Unlock()
+	}}
+	if err := Here(r.dir).StreamLog(context.Background(), nil, opts, func(c Commit) bool {
+		n++
+		return n < 20
+	}); err != nil || n != 20 || len(ahead) < 20 { // StreamLog waits for the walk's goroutine
+		t.Errorf("stopped at 20: %d shown, %d ahead, %v", n, len(ahead), err)
+	}
 }
