@@ -21,8 +21,12 @@ type linksAhead struct {
 	queue chan *linksRead
 	done  chan struct{} // closed once the goroutine has returned
 
+	// pending is the reads not yet taken whole, in the order added, which
+	// is the order log shows the commits in; next is the first hash of
+	// pending[0] not yet taken.
 	mu      sync.Mutex
-	pending map[string]*linksRead // by hash, until take takes it
+	pending []*linksRead
+	next    int
 	// stopped is set under mu, read without it by the goroutine: add holds
 	// mu while it waits for room in the queue, which the goroutine makes.
 	stopped atomic.Bool
@@ -38,8 +42,7 @@ type linksRead struct {
 
 func newLinksAhead(ctx context.Context, ok func() bool,
 	query func(context.Context, []string) (map[string][]LinkedConversation, error)) *linksAhead {
-	a := &linksAhead{query: query, ok: ok, queue: make(chan *linksRead, 8), done: make(chan struct{}),
-		pending: map[string]*linksRead{}}
+	a := &linksAhead{query: query, ok: ok, queue: make(chan *linksRead, 8), done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
 		for r := range a.queue {
@@ -54,29 +57,37 @@ func newLinksAhead(ctx context.Context, ok func() bool,
 
 // add queues the links of hashes to be read (nothing once stopped).
 func (a *linksAhead) add(hashes []string) {
+	if len(hashes) == 0 {
+		return
+	}
 	r := &linksRead{hashes: hashes, ready: make(chan struct{})}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.stopped.Load() {
 		return
 	}
-	for _, h := range hashes {
-		a.pending[h] = r
-	}
+	a.pending = append(a.pending, r)
 	a.queue <- r // under the lock, which stop closes the queue under
 }
 
 // take is the links read ahead for hashes, waiting for their reads, and
-// the hashes no read was queued for.
+// the hashes no read was queued for (git walked them). Hashes are taken in
+// the order they were added: log shows each commit once, in the walk's
+// order.
 func (a *linksAhead) take(hashes []string) (map[string][]LinkedConversation, []string, error) {
 	reads := make([]*linksRead, len(hashes))
 	var missing []string
 	a.mu.Lock()
 	for i, h := range hashes {
-		if reads[i] = a.pending[h]; reads[i] == nil {
+		if len(a.pending) == 0 || a.pending[0].hashes[a.next] != h {
 			missing = append(missing, h)
+			continue
 		}
-		delete(a.pending, h) // each hash is shown once: let its read go with it
+		reads[i] = a.pending[0]
+		if a.next++; a.next == len(reads[i].hashes) {
+			a.pending[0] = nil
+			a.pending, a.next = a.pending[1:], 0
+		}
 	}
 	a.mu.Unlock()
 	out := make(map[string][]LinkedConversation, len(hashes))

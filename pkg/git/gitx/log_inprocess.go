@@ -106,6 +106,7 @@ type walkCommit struct {
 	graph   bool
 	data    []byte // nil until read
 	head    commitHeader
+	hex     string // h in hex, once handed ahead (LogOptions.Ahead)
 }
 
 // streamLogLocal is StreamLog in process where l can tell git's answer;
@@ -285,7 +286,8 @@ func (w *logWalk) walk(ctx context.Context, start plumbing.Hash, limit int, fn f
 			if w.ahead != nil && len(b.commits) > 0 {
 				hashes := make([]string, len(b.commits))
 				for i, c := range b.commits {
-					hashes[i] = c.h.String()
+					c.hex = c.h.String()
+					hashes[i] = c.hex
 				}
 				w.ahead(hashes)
 			}
@@ -439,7 +441,7 @@ func (w *logWalk) commit(c *walkCommit) (commit Commit, ok bool) {
 			}
 		}
 	}
-	if commit, ok = w.fields(c.h, c.data, &c.head); !ok {
+	if commit, ok = w.fields(c.h, c.hex, c.data, &c.head); !ok {
 		return commit, false
 	}
 	if w.abbrev != nil {
@@ -583,13 +585,15 @@ func bytesString(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// fields is the commit as StreamLog reads it from git's %H, %P, %an, %ae,
+// fields is the commit (hash, in hex if known) as StreamLog reads it from git's %H, %P, %an, %ae,
 // %aI, %cI, %s and %b (pretty.c: format_subject), from its object and
 // header: every string a piece of the object as inflated (not copied: the
 // store's objects are not written again once read).
-func (w *logWalk) fields(hash plumbing.Hash, data []byte, h *commitHeader) (c Commit, ok bool) {
+func (w *logWalk) fields(hash plumbing.Hash, hex string, data []byte, h *commitHeader) (c Commit, ok bool) {
 	text := bytesString(data)
-	c.Hash = hash.String()
+	if c.Hash = hex; hex == "" { // hex: the hash as handed ahead, if it was
+		c.Hash = hash.String()
+	}
 	if len(h.parents) > 0 {
 		// "tree <hex>\n" then "parent <hex>\n" lines: readCommitHeader
 		// took no other layout.

@@ -504,7 +504,7 @@ func FuzzReadCommitHeader(f *testing.F) {
 			return
 		}
 		w := &logWalk{body: true}
-		c, ok := w.fields(plumbing.ZeroHash, data, &h)
+		c, ok := w.fields(plumbing.ZeroHash, "", data, &h)
 		if !ok {
 			return
 		}
