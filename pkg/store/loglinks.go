@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -43,15 +44,24 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[st
 	return out, classify(s.path, err)
 }
 
-// logLinksQuery is linksQuery of logLinksColumns for n hashes, with the
-// conversation found by conversations_log (migration 6): what log shows of
-// it, but a title-less conversation's first prompt, is in the index, so
-// its row is not read (SQLite seeks it only for firstPrompt). SQLite's
-// planner, with no statistics, took the primary key's index instead, and
-// read every linked conversation's row, prompts and all.
+// logLinksQuery is linksQuery of logLinksColumns for n hash prefixes
+// (logLinkPrefix). The links are found by links_commit_prefix (migration
+// 8): a third of the pages links_commit's whole hashes take, most of which
+// log -n 1000 read, one per look-up. The conversation is found by
+// conversations_log (migration 6): what log shows of it, but a title-less
+// conversation's first prompt, is in the index, so its row is not read
+// (SQLite seeks it only for firstPrompt). SQLite's planner, with no
+// statistics, took the primary key's index instead, and read every linked
+// conversation's row, prompts and all; both indexes are named.
 func logLinksQuery(n int) string {
-	return strings.Replace(linksQuery(logLinksColumns, n), "LEFT JOIN conversations c ON", "LEFT JOIN conversations c INDEXED BY conversations_log ON", 1)
+	q := linksQuery(logLinksColumns, n)
+	q = strings.Replace(q, "FROM links l LEFT JOIN conversations c ON",
+		"FROM links l INDEXED BY links_commit_prefix LEFT JOIN conversations c INDEXED BY conversations_log ON", 1)
+	return strings.Replace(q, "WHERE l.commitHash IN (", "WHERE substr(l.commitHash, 1, "+strconv.Itoa(logLinkPrefix)+") IN (", 1)
 }
+
+// logLinkPrefix is how many hex digits of a hash links_commit_prefix keys.
+const logLinkPrefix = 8
 
 // logLinksColumns are the columns LogLinksForCommits reads after the
 // commit hash and conversation id.
@@ -83,10 +93,16 @@ func (s *Store) logLinksRaw(ctx context.Context, hashes []string) (map[string][]
 		if !ok {
 			return errRawType
 		}
+		// The query finds links by prefix: a row of another commit with
+		// the same prefix is dropped below.
+		asked := make(map[string]bool, len(hashes))
+		for _, h := range hashes {
+			asked[h] = true
+		}
 		args := padded(hashes)
 		named := make([]driver.NamedValue, len(args))
 		for i, a := range args {
-			named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+			named[i] = driver.NamedValue{Ordinal: i + 1, Value: hashPrefix(a.(string))}
 		}
 		rows, err := q.QueryContext(ctx, logLinksQuery(len(args)), named)
 		if err != nil {
@@ -109,12 +125,20 @@ func (s *Store) logLinksRaw(ctx context.Context, hashes []string) (map[string][]
 			if !ok {
 				return errRawType
 			}
+			if !asked[lc.CommitHash] {
+				continue
+			}
 			lc.WrittenLines, lc.AddedLines, lc.PositionLines = int(w), int(a), int(p)
 			lc.Conv.ID = lc.ConversationID
 			out[lc.CommitHash] = append(out[lc.CommitHash], lc)
 		}
 	})
 	return out, err
+}
+
+// hashPrefix is h's first logLinkPrefix characters, or h if shorter.
+func hashPrefix(h string) string {
+	return h[:min(len(h), logLinkPrefix)]
 }
 
 func rawText(v driver.Value, dst *string) bool {

@@ -79,6 +79,46 @@ func TestLogLinksAsFull(t *testing.T) {
 	}
 }
 
+// TestLogLinksSharedPrefix: log finds links by the first 8 digits of a
+// hash (links_commit_prefix); a commit whose hash shares them gets none of
+// the other's links, whichever of them is asked, as ConversationsForCommits
+// (whole hashes) answers.
+func TestLogLinksSharedPrefix(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	a := "deadbeef" + strings.Repeat("a", 32)
+	b := "deadbeef" + strings.Repeat("b", 32)
+	c := "deadbeef" + strings.Repeat("c", 56) // SHA-256's length
+	short, eight, other := "deadbee", "deadbeef", "0123456789"+strings.Repeat("0", 30)
+	for i, h := range []string{a, b, c, short, eight, other} {
+		id := fmt.Sprint("c", i)
+		if err := s.RecordActivity(ctx, Activity{ConversationID: id, AtMs: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ReplaceAutoLinks(ctx, h, []Link{{ConversationID: id, Confidence: 0.5}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, asked := range [][]string{{a}, {b}, {a, b}, {c}, {short}, {eight}, {a, other}, {"deadbeef" + strings.Repeat("d", 32)}, {a, a}} {
+		lean, err := s.LogLinksForCommits(ctx, asked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := s.ConversationsForCommits(ctx, asked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lean) != len(full) {
+			t.Errorf("%.12q: %d commits, want %d", asked, len(lean), len(full))
+		}
+		for h, lcs := range full {
+			if len(lean[h]) != len(lcs) || lean[h][0].ConversationID != lcs[0].ConversationID {
+				t.Errorf("%.12s: %+v, want %+v", h, lean[h], lcs)
+			}
+		}
+	}
+}
+
 // TestHasLinks: none in a new store; one once a commit is linked.
 func TestHasLinks(t *testing.T) {
 	ctx := context.Background()
@@ -131,9 +171,10 @@ func TestLogLinksOddValues(t *testing.T) {
 	}
 }
 
-// TestLogLinksPlan: log's query finds each conversation by
-// conversations_log, not by its primary key's index, which read the row
-// (its prompts in overflow pages) for the columns after them.
+// TestLogLinksPlan: log's query finds the links by links_commit_prefix,
+// and each conversation by conversations_log, not by its primary key's
+// index, which read the row (its prompts in overflow pages) for the
+// columns after them.
 func TestLogLinksPlan(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
@@ -152,7 +193,8 @@ func TestLogLinksPlan(t *testing.T) {
 		}
 		plan = append(plan, detail)
 	}
-	if got := strings.Join(plan, "\n"); !strings.Contains(got, "SEARCH c USING INDEX conversations_log") {
+	if got := strings.Join(plan, "\n"); !strings.Contains(got, "SEARCH c USING INDEX conversations_log") ||
+		!strings.Contains(got, "SEARCH l USING INDEX links_commit_prefix") {
 		t.Errorf("plan:\n%s", got)
 	}
 }
