@@ -171,6 +171,11 @@ if [ "${BENCH:-}" = big ]; then
   read -r cl gl < <(GIT_CONVO_DB="$big/links100k.sqlite" "$bg" pair -n 10 -dir "$big/repo" \
     -a "git-convo log -n 1000 >/dev/null" -b "git log -n 1000 --oneline >/dev/null")
   row "log -n 1000, 100,000 conversations, 50,000 linked (ms)" "$cl" "$gl" "$(ratio "$cl" "$gl")" "<= 1.5"
+  [ -f "$big/links100k-uuid.sqlite" ] || "$bg" links -db "$big/links100k-uuid.sqlite" -conversations 100000 -ids uuid \
+    -repo "$big/repo" -repo-key "$key" -links 50000 2>/dev/null
+  read -r cl gl < <(GIT_CONVO_DB="$big/links100k-uuid.sqlite" "$bg" pair -n 10 -dir "$big/repo" \
+    -a "git-convo log -n 1000 >/dev/null" -b "git log -n 1000 --oneline >/dev/null")
+  row "  the same, conversation ids as agents write them (UUIDs) (ms)" "$cl" "$gl" "$(ratio "$cl" "$gl")" "<= 1.5"
   read -r cb gb < <(GIT_CONVO_DB="$big/links10k.sqlite" "$bg" pair -n 3 -dir "$big/repo" \
     -a "git-convo blame big.txt >/dev/null" -b "git blame --porcelain big.txt >/dev/null")
   row "blame big.txt, 3,000 lines, 3,077 commits, 10,000 conversations (ms)" "$cb" "$gb" "$(ratio "$cb" "$gb")" "<= 1.15"
@@ -337,6 +342,11 @@ row "  git convo log / that floor" "$cn" "$fn" "$(ratio "$cn" "$fn")" ""
 # 100,000 conversations, each of the 1,000 commits shown linked to one.
 [ -f "$work/conv100k.sqlite" ] || "$bg" links -db "$work/conv100k.sqlite" -conversations 100000 -repo "$work/project" \
   -repo-key "$(cd "$work/project/.git" && pwd -P)" -links 4000 2>/dev/null
+# The same with conversation ids as agents write them (random UUIDs): the
+# conversations linked to 1,000 commits lie anywhere in links.sqlite's
+# indexes, where bench-conv-00001... lie next to each other.
+[ -f "$work/conv100k-uuid.sqlite" ] || "$bg" links -db "$work/conv100k-uuid.sqlite" -conversations 100000 -ids uuid \
+  -repo "$work/project" -repo-key "$(cd "$work/project/.git" && pwd -P)" -links 4000 2>/dev/null
 # log where another tool wrote notes (issue 26): a git-ai authorship log on
 # each of the last 1,000 commits (refs/notes/ai, no notes of git-convo's),
 # packed as git gc packs them.
@@ -360,6 +370,9 @@ logrows() {
   row "log -n 1000, 100,000 conversations, every commit linked / git log --oneline (ms)" "$ck" "$gk" "$(ratio "$ck" "$gk")" "<= 1.5"
   row "  peak RSS (KB)" "$(GIT_CONVO_DB="$work/conv100k.sqlite" rss "$work/project" git-convo log -n 1000)" \
     "$(rss "$work/project" git log -n 1000 --oneline)" "" ""
+  read -r ck gk < <(GIT_CONVO_DB="$work/conv100k-uuid.sqlite" "$bg" pair -n 20 -dir "$work/project" \
+    -a "git-convo log -n 1000 >/dev/null" -b "git log -n 1000 --oneline >/dev/null")
+  row "  the same, conversation ids as agents write them (UUIDs) (ms)" "$ck" "$gk" "$(ratio "$ck" "$gk")" "<= 1.5"
   read -r ca ga go < <("$bg" pair -n 20 -dir "$work/gitai" -a "git-convo log -n 1000 >/dev/null" \
     -b "git log -n 1000 --notes=ai --oneline >/dev/null" -c "git log -n 1000 --oneline >/dev/null")
   row "log -n 1000, git-ai notes on every commit / git log --notes=ai --oneline (ms)" "$ca" "$ga" "$(ratio "$ca" "$ga")" "<= 1.3"

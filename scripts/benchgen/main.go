@@ -21,6 +21,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -238,7 +240,16 @@ func genLinks(args []string) error {
 	nLinks := fs.Int("links", 5000, "links to make to the repository's commits")
 	lines := fs.Bool("lines", false, "record the lines each linked commit adds as its conversation's")
 	path := fs.String("path", "", "link only commits that change this path (up to -links of them)")
+	ids := fs.String("ids", "seq", "conversation ids: seq (bench-conv-00001, in order) or uuid (random-looking, as agents write them)")
 	fs.Parse(args)
+	convID := seqConvID
+	switch *ids {
+	case "seq":
+	case "uuid":
+		convID = uuidConvID
+	default:
+		return fmt.Errorf("-ids %q: seq or uuid", *ids)
+	}
 	ctx := context.Background()
 	s, err := store.Open(ctx, *db, store.Options{})
 	if err != nil {
@@ -249,7 +260,7 @@ func genLinks(args []string) error {
 	b := s.Bulk()
 	now := time.Now().UnixMilli()
 	for i := 0; i < *convs; i++ {
-		id := fmt.Sprintf("bench-conv-%05d", i)
+		id := convID(i)
 		at := now - int64(i)*60_000
 		var files []store.FileTouch
 		for k := 0; k < 5; k++ {
@@ -278,7 +289,7 @@ func genLinks(args []string) error {
 	wrote := time.Since(start)
 	made := 0
 	if *repo != "" {
-		if made, err = genCommitLinks(ctx, s, *repo, *repoKey, *path, *convs, *nLinks, *lines); err != nil {
+		if made, err = genCommitLinks(ctx, s, *repo, *repoKey, *path, *convs, *nLinks, *lines, convID); err != nil {
 			return err
 		}
 	}
@@ -287,11 +298,24 @@ func genLinks(args []string) error {
 	return nil
 }
 
+// seqConvID is conversation i's id in order: ids next to each other in
+// links.sqlite's indexes, as no agent writes them.
+func seqConvID(i int) string { return fmt.Sprintf("bench-conv-%05d", i) }
+
+// uuidConvID is conversation i's id as Claude Code, Cursor and Copilot
+// write theirs (random UUIDs), the same each run: conversations linked
+// to commits next to each other lie anywhere in links.sqlite's indexes.
+func uuidConvID(i int) string {
+	h := sha256.Sum256([]byte(strconv.Itoa(i)))
+	x := hex.EncodeToString(h[:16])
+	return x[:8] + "-" + x[8:12] + "-4" + x[13:16] + "-a" + x[17:20] + "-" + x[20:32]
+}
+
 // genCommitLinks links n of repo's commits, evenly spread, to the
 // conversations in turn, recording each commit with the files it changes
 // and (lines) its added lines as written by that conversation. With path,
 // only the commits that change it are linked.
-func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey, path string, convs, n int, lines bool) (int, error) {
+func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey, path string, convs, n int, lines bool, convID func(int) string) (int, error) {
 	revs := []string{"-C", repo, "rev-list", "--all"}
 	if path != "" {
 		revs = append(revs, "--", path)
@@ -314,7 +338,7 @@ func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey, path str
 				Files: []string{"big.txt"}}); err != nil {
 				return made, err
 			}
-			if err := b.AddAutoLinks(ctx, h, []store.Link{{ConversationID: fmt.Sprintf("bench-conv-%05d", made%convs), Confidence: 0.8,
+			if err := b.AddAutoLinks(ctx, h, []store.Link{{ConversationID: convID(made % convs), Confidence: 0.8,
 				MatchedFiles: []string{"big.txt"}, Reason: "generated", Source: store.LinkSourceImport}}); err != nil {
 				return made, err
 			}
@@ -338,7 +362,7 @@ func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey, path str
 		if err != nil {
 			return made, err
 		}
-		conv := fmt.Sprintf("bench-conv-%05d", made%convs)
+		conv := convID(made % convs)
 		c := store.Commit{Hash: f[0], RepoPath: repo, RepoKey: repoKey, CommittedAt: time.Unix(secs, 0), ParentCount: 1}
 		var fl []store.FileLines
 		var cl []store.CommitLine
