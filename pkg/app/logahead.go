@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 )
@@ -32,6 +33,9 @@ type linksAhead struct {
 	stopped atomic.Bool
 }
 
+// errAheadStopped: a read let go by stop (nothing takes it).
+var errAheadStopped = errors.New("log's links read ahead: stopped")
+
 // linksRead is one batch's links: read once ready is closed.
 type linksRead struct {
 	hashes []string
@@ -46,7 +50,14 @@ func newLinksAhead(ctx context.Context, ok func() bool,
 	go func() {
 		defer close(a.done)
 		for r := range a.queue {
-			if ctx.Err() == nil && !a.stopped.Load() && a.ok() {
+			// A read not made is an error, never an empty answer: log
+			// would print the batch as linked to nothing.
+			switch {
+			case ctx.Err() != nil:
+				r.err = ctx.Err()
+			case a.stopped.Load():
+				r.err = errAheadStopped
+			case a.ok():
 				r.got, r.err = a.query(ctx, r.hashes)
 			}
 			close(r.ready)

@@ -89,6 +89,24 @@ func TestLinksAhead(t *testing.T) {
 	}
 }
 
+// A read the context's end kept from being made is its error, not an
+// empty answer (log would print the batch as linked to nothing).
+func TestLinksAheadCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	queried := false
+	a := newLinksAhead(ctx, func() bool { return true }, func(context.Context, []string) (map[string][]LinkedConversation, error) {
+		queried = true
+		return map[string][]LinkedConversation{}, nil
+	})
+	a.add([]string{"a", "b"})
+	got, missing, err := a.take([]string{"a", "b"})
+	a.stop()
+	if !errors.Is(err, context.Canceled) || got != nil || missing != nil || queried {
+		t.Errorf("cancelled: %v, %v, missing %v, queried %v", got, err, missing, queried)
+	}
+}
+
 // stop lets go of what is queued unread, returns once the goroutine has,
 // and makes add a no-op: the store can be closed after it.
 func TestLinksAheadStop(t *testing.T) {
