@@ -89,6 +89,28 @@ func TestLinksAhead(t *testing.T) {
 	}
 }
 
+// add waits for room in the queue holding the lock stop needs: with the
+// queue full and a read running, stop and the adds still all return.
+func TestLinksAheadStopWhileAddWaits(t *testing.T) {
+	release := make(chan struct{})
+	a := newLinksAhead(context.Background(), func() bool { return true }, func(context.Context, []string) (map[string][]LinkedConversation, error) {
+		<-release
+		return map[string][]LinkedConversation{}, nil
+	})
+	added := make(chan struct{})
+	go func() {
+		defer close(added)
+		for i := range 20 { // more than the queue holds: add waits, holding the lock
+			a.add([]string{fmt.Sprint(i)})
+		}
+	}()
+	stopped := make(chan struct{})
+	go func() { a.stop(); close(stopped) }()
+	close(release)
+	<-added
+	<-stopped
+}
+
 // A read the context's end kept from being made is its error, not an
 // empty answer (log would print the batch as linked to nothing).
 func TestLinksAheadCancelled(t *testing.T) {

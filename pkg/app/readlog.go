@@ -23,6 +23,7 @@ type LogSession struct {
 	anyLinks    chan bool
 	linked      func() bool // <-anyLinks, once
 	ahead       *linksAhead // nil until Ahead
+	aheadFull   bool        // ahead reads every field (Ahead's full): Links asked otherwise queries itself
 	sharedRefs  []string
 	otherInline string // the other tool's ref git log's %N prints, if any
 	others      *interop.Reader
@@ -111,7 +112,7 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 	linked := map[string][]LinkedConversation{}
 	missing := hashes
 	var err error
-	if l.ahead != nil {
+	if l.ahead != nil && l.aheadFull == full {
 		if linked, missing, err = l.ahead.take(hashes); err != nil {
 			return nil, err
 		}
@@ -161,7 +162,7 @@ func (l *LogSession) query(full bool) func(context.Context, []string) (map[strin
 // (full as Links is asked) to take. Close stops it.
 func (l *LogSession) Ahead(ctx context.Context, full bool) func(hashes []string) {
 	if l.ahead == nil {
-		l.ahead = newLinksAhead(ctx, func() bool { return l.r.Ready() == nil && l.linked() }, l.query(full))
+		l.ahead, l.aheadFull = newLinksAhead(ctx, func() bool { return l.r.Ready() == nil && l.linked() }, l.query(full)), full
 	}
 	return l.ahead.add
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"strconv"
-	"strings"
 )
 
 // LogLinksForCommits is ConversationsForCommits for a listing of one line
@@ -54,10 +53,9 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[st
 // statistics, took the primary key's index instead, and read every linked
 // conversation's row, prompts and all; both indexes are named.
 func logLinksQuery(n int) string {
-	q := linksQuery(logLinksColumns, n)
-	q = strings.Replace(q, "FROM links l LEFT JOIN conversations c ON",
-		"FROM links l INDEXED BY links_commit_prefix LEFT JOIN conversations c INDEXED BY conversations_log ON", 1)
-	return strings.Replace(q, "WHERE l.commitHash IN (", "WHERE substr(l.commitHash, 1, "+strconv.Itoa(logLinkPrefix)+") IN (", 1)
+	return linksSelect(logLinksColumns,
+		"links l INDEXED BY links_commit_prefix LEFT JOIN conversations c INDEXED BY conversations_log",
+		"substr(l.commitHash, 1, "+strconv.Itoa(logLinkPrefix)+")", n)
 }
 
 // logLinkPrefix is how many hex digits of a hash links_commit_prefix keys.
@@ -116,6 +114,9 @@ func (s *Store) logLinksRaw(ctx context.Context, hashes []string) (map[string][]
 			} else if err != nil {
 				return err
 			}
+			if h, ok := v[0].(string); ok && !asked[h] {
+				continue // another commit's with the same prefix, whatever its types
+			}
 			var lc LinkedConversation
 			var w, a, p int64
 			ok := rawText(v[0], &lc.CommitHash) && rawText(v[1], &lc.ConversationID) && rawReal(v[2], &lc.Confidence) &&
@@ -124,9 +125,6 @@ func (s *Store) logLinksRaw(ctx context.Context, hashes []string) (map[string][]
 				rawInt(v[8], &w) && rawInt(v[9], &a) && rawInt(v[10], &p)
 			if !ok {
 				return errRawType
-			}
-			if !asked[lc.CommitHash] {
-				continue
 			}
 			lc.WrittenLines, lc.AddedLines, lc.PositionLines = int(w), int(a), int(p)
 			lc.Conv.ID = lc.ConversationID
@@ -188,11 +186,18 @@ func (s *Store) linksForCommits(ctx context.Context, hashes []string, cols strin
 // linksQuery is the query of n hashes' links with their conversations,
 // strongest first: the commit hash and conversation id, then cols.
 func linksQuery(cols string, n int) string {
+	return linksSelect(cols, "links l LEFT JOIN conversations c", "l.commitHash", n)
+}
+
+// linksSelect is linksQuery with the links and conversations joined as
+// from says and found by key IN the n values. Ties are in the links'
+// order (l.id): every plan, log's and show's, gives them the same.
+func linksSelect(cols, from, key string, n int) string {
 	return `
 SELECT l.commitHash, l.conversationId, ` + cols + `
-FROM links l LEFT JOIN conversations c ON c.conversationId = l.conversationId
-WHERE l.commitHash IN (` + placeholders(n) + `)
-ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activityMs DESC`
+FROM ` + from + ` ON c.conversationId = l.conversationId
+WHERE ` + key + ` IN (` + placeholders(n) + `)
+ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activityMs DESC, l.id`
 }
 
 // HasLinks says whether any commit has a link: log asks it once, while

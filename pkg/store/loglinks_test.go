@@ -119,6 +119,46 @@ func TestLogLinksSharedPrefix(t *testing.T) {
 	}
 }
 
+// TestLogLinksTies: links tied on status, confidence and activity come in
+// the order they were made, in log's query (by prefix) and show's (by
+// whole hash) alike, whatever plan each takes.
+func TestLogLinksTies(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	order := []string{"c3", "c1", "c4", "c0", "c2"}
+	for _, id := range order {
+		if err := s.RecordActivity(ctx, Activity{ConversationID: id, AtMs: 7}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := "feedface" + strings.Repeat("1", 32)
+	var ls []Link
+	for _, id := range order {
+		ls = append(ls, Link{ConversationID: id, Confidence: 0.5})
+	}
+	if err := s.ReplaceAutoLinks(ctx, h, ls); err != nil {
+		t.Fatal(err)
+	}
+	lean, err := s.LogLinksForCommits(ctx, []string{h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := s.ConversationsForCommits(ctx, []string{h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(lcs []LinkedConversation) string {
+		var out []string
+		for _, lc := range lcs {
+			out = append(out, lc.ConversationID)
+		}
+		return strings.Join(out, " ")
+	}
+	if want := strings.Join(order, " "); ids(lean[h]) != want || ids(full[h]) != want {
+		t.Errorf("tied links: log %q, show %q; want %q", ids(lean[h]), ids(full[h]), want)
+	}
+}
+
 // TestHasLinks: none in a new store; one once a commit is linked.
 func TestHasLinks(t *testing.T) {
 	ctx := context.Background()

@@ -283,6 +283,11 @@ func (w *logWalk) walk(ctx context.Context, start plumbing.Hash, limit int, fn f
 		var b walkBatch
 		size := 16 // a small batch first: the first lines come at once
 		send := func() bool {
+			select {
+			case <-stop: // fn is done: nothing more to read ahead for
+				return false
+			default:
+			}
 			if w.ahead != nil && len(b.commits) > 0 {
 				hashes := make([]string, len(b.commits))
 				for i, c := range b.commits {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -558,17 +559,16 @@ func TestLogInProcessAhead(t *testing.T) {
 	}
 	// Stopped early: what was handed ahead starts with what was shown.
 	var mu sync.Mutex
-	var ahead []string
-	n := 0
+	var ahead, shown []string
 	opts := LogOptions{Local: localOf(r), Ahead: func(hs []string) {
 		mu.Lock()
 		ahead = append(ahead, hs...)
 		mu.Unlock()
 	}}
 	if err := Here(r.dir).StreamLog(context.Background(), nil, opts, func(c Commit) bool {
-		n++
-		return n < 20
-	}); err != nil || n != 20 || len(ahead) < 20 { // StreamLog waits for the walk's goroutine
-		t.Errorf("stopped at 20: %d shown, %d ahead, %v", n, len(ahead), err)
+		shown = append(shown, c.Hash)
+		return len(shown) < 20
+	}); err != nil || len(shown) != 20 || len(ahead) < 20 || !slices.Equal(ahead[:20], shown) { // StreamLog waits for the walk's goroutine
+		t.Errorf("stopped at 20: %d shown, %d ahead, %v", len(shown), len(ahead), err)
 	}
 }
