@@ -63,6 +63,9 @@ type Unlinked struct {
 	// shared notes), withdrawn in this clone's note; Shared says whether
 	// that note is shared (sharing on) or kept in this clone.
 	Derived, Shared bool
+	// Forgotten: the conversation is not in the local database (forgotten
+	// here); its link was taken out of this clone's note.
+	Forgotten bool
 }
 
 // UsageError is a request the user's words got wrong (an ambiguous
@@ -95,6 +98,11 @@ func (a *App) Unlink(ctx context.Context, s *Store, repo *gitx.Repo, conversatio
 	}
 	if u, ok, werr := a.withdrawDerived(ctx, repo, arg, hash); ok || werr != nil {
 		return u, werr
+	}
+	// A conversation forgotten here that this clone's note still names
+	// (forget is local): withdrawn from that note.
+	if own, werr := NotesGit(repo).WithdrawOwn(ctx, hash, arg); own != "" || werr != nil {
+		return Unlinked{Conversation: own, Forgotten: true}, werr
 	}
 	if err != nil {
 		return Unlinked{}, err

@@ -34,7 +34,8 @@ func unlinkCommand(env *Env) *cli.Command {
 recognised from shared notes, which git convo doctor --derived lists) is withdrawn instead:
 the withdrawal is recorded in this clone's note, shared on the next push when sharing is
 on, so every teammate's git-convo ignores the link too (kept in this clone when sharing is
-off).`,
+off). A conversation forgotten here (git convo forget) is taken out of this clone's note,
+its lines left unknown: notes keep it until then, and the next push shares the change.`,
 		Action: func(c *cli.Context) error {
 			return runLinkCmd(c, env, false)
 		},
@@ -73,6 +74,10 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 		}
 		if u.Derived {
 			fmt.Fprintf(env.Stdout, "withdrew the derived link of %s from %s %s\n", term.Line(u.Conversation), gitx.ShortHash(hash), withdrawnWhere(u.Shared))
+			return nil
+		}
+		if u.Forgotten {
+			fmt.Fprintf(env.Stdout, "withdrew %s from this clone's note on %s (forgotten here; git convo push shares it)\n", term.Line(u.Conversation), gitx.ShortHash(hash))
 			return nil
 		}
 		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(u.Conversation), gitx.ShortHash(hash))

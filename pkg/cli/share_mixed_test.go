@@ -10,8 +10,9 @@ import (
 
 // TestShareMixedUnexaminedIsUnknown: A shares a commit whose lines one
 // conversation wrote while another, linked by file overlap only, wrote
-// none; A forgets the first, so the commit's lines are not examined, and
-// relink rewrites A's note. The overlap-only conversation's file is then
+// none; A forgets the first, so the commit's lines are not examined,
+// withdraws it from its note (unlink: forget alone is local) and relink
+// rewrites A's note. The overlap-only conversation's file is then
 // no one's, not a person's ("mixed" in a file a link names without line
 // evidence took the place of "unknown"): A's blame, pr and stats and B's,
 // reading A's note, say the lines are not examined.
@@ -29,6 +30,7 @@ func TestShareMixedUnexaminedIsUnknown(t *testing.T) {
 		t.Fatalf("the overlap-only conversation is not linked on the examined commit:\n%s", note)
 	}
 	a.convo(a.dir, "forget", gone)
+	a.convo(a.dir, "unlink", gone, x)
 	a.convo(a.dir, "relink", "HEAD~1..HEAD")
 	a.convo(a.dir, "push")
 	if note := a.noteText("refs/notes/convo", x); !strings.Contains(note, there) || strings.Contains(note, gone) ||

@@ -163,7 +163,7 @@ func (g Git) Withdraw(ctx context.Context, commit, conv, reason string, s Settin
 	if err != nil {
 		return err
 	}
-	add := func(_, old *trace.Record) *trace.Record {
+	add := func(_ string, _, old *trace.Record) *trace.Record {
 		var r trace.Record
 		if old != nil {
 			r = withdraw(*old, map[string]bool{conv: true}, false)
@@ -190,7 +190,7 @@ func (g Git) Withdraw(ctx context.Context, commit, conv, reason string, s Settin
 	for _, r := range Decode(have[commit]) {
 		old = &r
 	}
-	return g.SaveDerived(ctx, map[string]trace.Record{commit: *add(nil, old)})
+	return g.SaveDerived(ctx, map[string]trace.Record{commit: *add(commit, nil, old)})
 }
 
 // commitTime is a commit's committer time (a withdrawal record's timestamp).

@@ -289,7 +289,7 @@ func (g Git) Write(ctx context.Context, recs map[string]*trace.Record, writer, m
 // write is Write where own, when not nil, makes each commit's new record of
 // writer from the new one and the one it replaces (a refresh keeps what it
 // did not build: refreshed).
-func (g Git) write(ctx context.Context, recs map[string]*trace.Record, writer, message string, own func(built, old *trace.Record) *trace.Record) (int, error) {
+func (g Git) write(ctx context.Context, recs map[string]*trace.Record, writer, message string, own ownRecord) (int, error) {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		var n int
@@ -304,7 +304,11 @@ func (g Git) write(ctx context.Context, recs map[string]*trace.Record, writer, m
 	return 0, err
 }
 
-func (g Git) writeOnce(ctx context.Context, recs map[string]*trace.Record, writer, message string, own func(built, old *trace.Record) *trace.Record) (int, error) {
+// ownRecord makes a commit's new record of the writer from the one built
+// and the one it replaces (nil: none).
+type ownRecord func(commit string, built, old *trace.Record) *trace.Record
+
+func (g Git) writeOnce(ctx context.Context, recs map[string]*trace.Record, writer, message string, own ownRecord) (int, error) {
 	parent, err := g.resolve(ctx, Ref)
 	if err != nil {
 		return 0, err
@@ -341,7 +345,7 @@ func (g Git) writeOnce(ctx context.Context, recs map[string]*trace.Record, write
 		}
 		rec := recs[c]
 		if own != nil {
-			rec = own(rec, old)
+			rec = own(c, rec, old)
 		}
 		if rec != nil {
 			keep = append(keep, *rec)

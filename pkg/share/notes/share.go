@@ -238,14 +238,29 @@ func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, 
 			changes[h] = nil
 		}
 	}
-	return g.write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"), refreshed)
+	recorded, err := st.RecordedCommits(ctx, have)
+	if err != nil {
+		return 0, err
+	}
+	f := forgottenHere{ctx: ctx, st: st, recorded: recorded, known: map[string]bool{}}
+	n, err := g.write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"), func(c string, built, old *trace.Record) *trace.Record {
+		return refreshed(c, built, old, f.forgot)
+	})
+	if err == nil {
+		err = f.err
+	}
+	return n, err
 }
 
-// refreshed is this clone's new record on a commit when the store's links
+// refreshed is this clone's new record on commit when the store's links
 // are rebuilt (built, nil for none): what the refresh did not write itself
-// stays, namely the links old derived (squash merges) and the links it
-// withdrew, unless the store now links that conversation.
-func refreshed(built, old *trace.Record) *trace.Record {
+// stays, namely the links old derived (squash merges), the links it
+// withdrew, unless the store now links that conversation, and the links of
+// conversations the store forgot (forgot: forget is local, docs/sharing.md),
+// as old gave them. A record git copied onto commit from the one it
+// rewrote (its revision another commit) speaks of that commit's lines: no
+// forgotten link of it is kept.
+func refreshed(commit string, built, old *trace.Record, forgot func(commit string, ids []string) map[string]bool) *trace.Record {
 	if old == nil {
 		return built
 	}
@@ -255,13 +270,22 @@ func refreshed(built, old *trace.Record) *trace.Record {
 		bm, _ := built.Meta()
 		linked = bm.Conversations
 	}
-	drop := map[string]bool{}
-	derived := false
+	var unlinked []string
+	for id := range om.Conversations {
+		if _, ok := linked[id]; !ok {
+			unlinked = append(unlinked, id)
+		}
+	}
+	gone := map[string]bool{}
+	if len(unlinked) > 0 && old.VCS != nil && strings.EqualFold(old.VCS.Revision, commit) {
+		gone = forgot(commit, unlinked)
+	}
+	drop, keep := map[string]bool{}, map[string]bool{}
 	for id, c := range om.Conversations {
-		if _, ok := linked[id]; ok || !c.IsDerived() {
+		if _, ok := linked[id]; ok || !c.IsDerived() && !gone[id] {
 			drop[id] = true
 		} else {
-			derived = true
+			keep[id] = true
 		}
 	}
 	var withdrawn []trace.Withdrawal
@@ -270,17 +294,25 @@ func refreshed(built, old *trace.Record) *trace.Record {
 			withdrawn = append(withdrawn, w)
 		}
 	}
-	if !derived && len(withdrawn) == 0 {
+	if len(keep) == 0 && len(withdrawn) == 0 {
 		return built
 	}
-	kept := withdraw(*old, drop, false)
+	if built == nil {
+		kept := withdraw(*old, drop, false)
+		km, _ := kept.Meta()
+		km.Withdrawn = withdrawn
+		kept.SetMeta(km)
+		return &kept
+	}
+	kept := only(*old, keep)
 	km, _ := kept.Meta()
 	km.Withdrawn = withdrawn
 	kept.SetMeta(km)
-	if built == nil {
-		return &kept
+	forgotten := map[string]bool{}
+	for id := range keep {
+		forgotten[id] = gone[id]
 	}
-	merged := trace.Merge(*built, kept)
+	merged := trace.Merge(yieldLines(*built, kept, forgotten), kept)
 	mm, _ := merged.Meta()
 	mm.Writer = om.Writer
 	merged.SetMeta(mm)

@@ -297,7 +297,7 @@ func TestRefreshKeepsDerivedAndWithdrawals(t *testing.T) {
 	}
 	// The store has no link for the squash: the refresh writes nil.
 	refresh := func() {
-		if _, err := h.g.write(ctx, map[string]*trace.Record{squash: nil}, "clone-bbbb", "refresh", refreshed); err != nil {
+		if _, err := h.g.write(ctx, map[string]*trace.Record{squash: nil}, "clone-bbbb", "refresh", refreshedKnown); err != nil {
 			t.Fatal(err)
 		}
 	}

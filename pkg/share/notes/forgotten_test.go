@@ -1,0 +1,153 @@
+package notes
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/trace"
+)
+
+// refreshedKnown is refreshed with a store that forgot nothing.
+func refreshedKnown(commit string, built, old *trace.Record) *trace.Record {
+	return refreshed(commit, built, old, func(string, []string) map[string]bool { return map[string]bool{} })
+}
+
+// TestRefreshedKeepsForgotten: a refresh of this clone's record keeps
+// what the record said of a conversation the store forgot (its entry,
+// lines and evidence, the lines taken from the rebuilt record's unknown or
+// a person's), and drops one the store still has but no longer links (an
+// unlink, a relink), or one of a record git copied from another commit.
+func TestRefreshedKeepsForgotten(t *testing.T) {
+	const c, pred, w = "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222", "clone-a"
+	added := map[string][]gitx.AddedLine{
+		"a.go": {{Line: 1, Text: "package a"}, {Line: 2, Text: "func A() {}"}, {Line: 3, Text: "func B() {}"}, {Line: 4, Text: "// by hand"}},
+		"b.go": {{Line: 1, Text: "package b"}, {Line: 2, Text: "func C() {}"}},
+	}
+	x := trace.Link{ID: "conv-x", Agent: "cursor", Title: "X", Confidence: 0.8, Status: "auto", Reason: "lines", WrittenLines: 2, AddedLines: 6}
+	y := trace.Link{ID: "conv-y", Agent: "cursor", Title: "Y", Confidence: 0.7, Status: "auto", Reason: "lines", WrittenLines: 2, AddedLines: 6}
+	xFiles := trace.Link{ID: "conv-x", Agent: "cursor", Title: "X", Confidence: 0.5, Status: "auto", Reason: "files", MatchedFiles: []string{"a.go"}}
+	record := func(commit string, unexamined bool, writers map[string]map[int]string, links ...trace.Link) *trace.Record {
+		r := trace.Build(trace.Input{Commit: commit, Time: time.Unix(1700000000, 0), Added: added, Writers: writers, Unexamined: unexamined, Links: links, Writer: w})
+		return &r
+	}
+	xy := map[string]map[int]string{"a.go": {2: "conv-x", 3: "conv-x"}, "b.go": {1: "conv-y", 2: "conv-y"}}
+	justY := map[string]map[int]string{"b.go": {1: "conv-y", 2: "conv-y"}}
+	justX := map[string]map[int]string{"a.go": {2: "conv-x", 3: "conv-x"}}
+	for _, tc := range []struct {
+		name       string
+		built, old *trace.Record
+		forgot     bool   // the store forgot conv-x
+		want       string // conv-x's part of the result ("" none), as old's
+		types      string // a.go's contributor of each line
+		nilResult  bool
+	}{
+		{name: "forgotten, another conversation still linked", built: record(c, true, justY, y), old: record(c, false, xy, x, y), forgot: true,
+			want: "old", types: "unknown ai ai unknown"},
+		{name: "forgotten, alone on the commit", old: record(c, false, justX, x), forgot: true, want: "old", types: "human ai ai human"},
+		{name: "forgotten, linked without line evidence", built: record(c, false, nil, y), old: record(c, false, nil, xFiles, y), forgot: true,
+			want: "old", types: "mixed mixed mixed mixed"},
+		{name: "still here, unlinked", built: record(c, true, justY, y), old: record(c, false, xy, x, y), types: "unknown unknown unknown unknown"},
+		{name: "still here, unlinked, alone", old: record(c, false, justX, x), nilResult: true},
+		{name: "linked again", built: record(c, false, xy, x, y), old: record(c, false, xy, x, y), forgot: true, want: "built", types: "human ai ai human"},
+		{name: "a copy of the rewritten commit's record", built: record(c, true, justY, y), old: record(pred, false, xy, x, y), forgot: true, types: "unknown unknown unknown unknown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			forgot := func(commit string, ids []string) map[string]bool {
+				out := map[string]bool{}
+				for _, id := range ids {
+					out[id] = tc.forgot && id == "conv-x" && commit == c
+				}
+				return out
+			}
+			got := refreshed(c, tc.built, tc.old, forgot)
+			if tc.nilResult {
+				if got != nil {
+					t.Fatalf("got a record, want none: %s", Encode([]trace.Record{*got}))
+				}
+				return
+			}
+			if got == nil {
+				t.Fatal("got no record")
+			}
+			want := ""
+			switch tc.want {
+			case "old":
+				want = part(*tc.old, "conv-x")
+			case "built":
+				want = part(*tc.built, "conv-x")
+			}
+			if p := part(*got, "conv-x"); p != want {
+				t.Errorf("conv-x in the refreshed record:\n%s\nwant\n%s", p, want)
+			}
+			if types, twice := contributors(*got, "a.go"); types != tc.types || len(twice) > 0 {
+				t.Errorf("a.go's contributors: %q, want %q; lines given twice: %v\n%s", types, tc.types, twice, Encode([]trace.Record{*got}))
+			}
+			if tc.built != nil && part(*got, "conv-y") != part(*tc.built, "conv-y") {
+				t.Errorf("conv-y is not as built:\n%s", Encode([]trace.Record{*got}))
+			}
+			if m, _ := got.Meta(); m.Writer != w || got.VCS.Revision != c {
+				t.Errorf("writer %q, revision %s", m.Writer, got.VCS.Revision)
+			}
+		})
+	}
+}
+
+// part is what r says of conversation id: its entry, its files' entries
+// and its evidence, as JSON ("" when r does not name it).
+func part(r trace.Record, id string) string {
+	m, _ := r.Meta()
+	cm, ok := m.Conversations[id]
+	if !ok {
+		return ""
+	}
+	var files []trace.File
+	for _, f := range r.Files {
+		for _, c := range f.Conversations {
+			if trace.ConversationID(c.URL) == id {
+				files = append(files, trace.File{Path: f.Path, Conversations: []trace.Conversation{c}})
+			}
+		}
+	}
+	var ev []trace.Evidence
+	for _, e := range m.Evidence {
+		if e.Conversation == id {
+			ev = append(ev, e)
+		}
+	}
+	b, _ := json.Marshal(struct {
+		C trace.ConvMeta
+		F []trace.File
+		E []trace.Evidence
+	}{cm, files, ev})
+	return string(b)
+}
+
+// contributors is the contributor type of each line of path r names, in
+// line order, and the lines two entries give.
+func contributors(r trace.Record, path string) (types string, twice []int) {
+	byLine := map[int]string{}
+	last := 0
+	for _, f := range r.Files {
+		if f.Path != path {
+			continue
+		}
+		for _, c := range f.Conversations {
+			for _, rg := range c.Ranges {
+				for n := rg.StartLine; n <= rg.EndLine; n++ {
+					if byLine[n] != "" {
+						twice = append(twice, n)
+					}
+					byLine[n], last = c.Contributor.Type, max(last, n)
+				}
+			}
+		}
+	}
+	var out []string
+	for n := 1; n <= last; n++ {
+		out = append(out, byLine[n])
+	}
+	return strings.Join(out, " "), twice
+}
