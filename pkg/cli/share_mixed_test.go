@@ -17,15 +17,7 @@ import (
 // evidence took the place of "unknown"): A's blame, pr and stats and B's,
 // reading A's note, say the lines are not examined.
 func TestShareMixedUnexaminedIsUnknown(t *testing.T) {
-	_, bare := newTeam(t)
-	a := cloneAs(t, bare, "a")
-	a.convo(a.dir, "share", "on")
-	gone, there := "41111111-2222-4333-8444-555555555555", "42222222-2222-4333-8444-555555555555"
-	a.conversation(t, there, "Try a limiter", "Tried.", "try a limiter", "limiter.go", "package limiter\n\n// Limit limits.\nvar Limit = 10\n")
-	a.conversation(t, gone, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go",
-		"package limiter\n\nfunc Allow(client string) bool {\n\treturn bucket(client).take()\n}\n")
-	x := a.commit(a.dir, "api: rate-limit clients", "limiter.go")
-	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	a, bare, gone, there, x := mixedShared(t)
 	if note := a.noteText("refs/notes/convo", x); !strings.Contains(note, there) || !strings.Contains(note, `"added_lines":4`) {
 		t.Fatalf("the overlap-only conversation is not linked on the examined commit:\n%s", note)
 	}
@@ -71,15 +63,7 @@ func TestShareMixedUnexaminedIsUnknown(t *testing.T) {
 // the rest of the unexamined commit's lines unknown, none a person's or
 // "mixed": A's and B's blame give each line to it or to no one.
 func TestShareMixedForgetAlone(t *testing.T) {
-	_, bare := newTeam(t)
-	a := cloneAs(t, bare, "a")
-	a.convo(a.dir, "share", "on")
-	gone, there := "41111111-2222-4333-8444-555555555555", "42222222-2222-4333-8444-555555555555"
-	a.conversation(t, there, "Try a limiter", "Tried.", "try a limiter", "limiter.go", "package limiter\n\n// Limit limits.\nvar Limit = 10\n")
-	a.conversation(t, gone, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go",
-		"package limiter\n\nfunc Allow(client string) bool {\n\treturn bucket(client).take()\n}\n")
-	x := a.commit(a.dir, "api: rate-limit clients", "limiter.go")
-	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	a, bare, gone, there, x := mixedShared(t)
 	a.convo(a.dir, "forget", gone)
 	a.convo(a.dir, "relink", "HEAD~1..HEAD")
 	a.convo(a.dir, "push")
@@ -104,4 +88,20 @@ func TestShareMixedForgetAlone(t *testing.T) {
 			t.Errorf("%s: blame gives the forgotten conversation no line", tm.dir)
 		}
 	}
+}
+
+// mixedShared is A, sharing, with a commit pushed whose lines conversation
+// gone wrote while there, linked by file overlap only, wrote none.
+func mixedShared(t *testing.T) (a teammate, bare, gone, there, x string) {
+	t.Helper()
+	_, bare = newTeam(t)
+	a = cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	gone, there = "41111111-2222-4333-8444-555555555555", "42222222-2222-4333-8444-555555555555"
+	a.conversation(t, there, "Try a limiter", "Tried.", "try a limiter", "limiter.go", "package limiter\n\n// Limit limits.\nvar Limit = 10\n")
+	a.conversation(t, gone, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go",
+		"package limiter\n\nfunc Allow(client string) bool {\n\treturn bucket(client).take()\n}\n")
+	x = a.commit(a.dir, "api: rate-limit clients", "limiter.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	return a, bare, gone, there, x
 }

@@ -67,29 +67,7 @@ func only(r trace.Record, ids map[string]bool) trace.Record {
 // spoke of lines no longer claimed), their text as o shares it now.
 func keptBeside(built, kept trace.Record, ids map[string]bool, o BuildOptions) trace.Record {
 	taken := claimedRanges(built, func(c trace.Conversation) bool { return c.URL != "" })
-	cut := map[[2]string]bool{} // path and conversation of each file cut
-	files := make([]trace.File, 0, len(kept.Files))
-	for _, f := range kept.Files {
-		nf := trace.File{Path: f.Path, Conversations: make([]trace.Conversation, 0, len(f.Conversations))}
-		for _, c := range f.Conversations {
-			id := trace.ConversationID(c.URL)
-			if ids[id] && len(taken[f.Path]) > 0 {
-				rs := outsideAll(c.Ranges, taken[f.Path])
-				if !sameRanges(rs, c.Ranges) {
-					cut[[2]string{f.Path, id}] = true
-				}
-				if len(rs) == 0 {
-					continue
-				}
-				c.Ranges = rs
-			}
-			nf.Conversations = append(nf.Conversations, c)
-		}
-		if len(nf.Conversations) > 0 {
-			files = append(files, nf)
-		}
-	}
-	kept.Files = files
+	kept, cut := cutLines(kept, taken, func(c trace.Conversation) bool { return ids[trace.ConversationID(c.URL)] })
 	m, _ := kept.Meta()
 	var ev []trace.Evidence
 	for _, e := range m.Evidence {
@@ -98,9 +76,41 @@ func keptBeside(built, kept trace.Record, ids map[string]bool, o BuildOptions) t
 		}
 	}
 	m.Evidence = ev
+	capWritten(&m, kept, cut)
 	reshare(&m, ids, o)
 	kept.SetMeta(m)
 	return kept
+}
+
+// capWritten bounds the written lines of each conversation of m that lost
+// lines (cut) by the lines r still gives it: a count is never more than
+// what the record claims (of the lines written by text, which is not
+// known of the lines cut, the most that can be left).
+func capWritten(m *trace.Meta, r trace.Record, cut map[[2]string]bool) {
+	lost := map[string]bool{}
+	for k := range cut {
+		lost[k[1]] = true
+	}
+	if len(lost) == 0 {
+		return
+	}
+	left := map[string]int{}
+	for _, f := range r.Files {
+		for _, c := range f.Conversations {
+			for _, rg := range c.Ranges {
+				left[trace.ConversationID(c.URL)] += max(0, rg.EndLine-rg.StartLine+1)
+			}
+		}
+	}
+	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
+	for id, c := range m.Conversations {
+		if lost[id] {
+			c.WrittenLines = min(c.WrittenLines, left[id])
+			c.PositionLines = min(c.PositionLines, c.WrittenLines)
+		}
+		convs[id] = c
+	}
+	m.Conversations = convs
 }
 
 // reshare makes the entries of m's conversations in ids (forgotten here,
@@ -158,12 +168,25 @@ func yieldLines(built, kept trace.Record, ids map[string]bool) trace.Record {
 	if len(claimed) == 0 {
 		return built
 	}
-	files := make([]trace.File, 0, len(built.Files))
-	for _, f := range built.Files {
+	built, _ = cutLines(built, claimed, func(c trace.Conversation) bool { return c.URL == "" })
+	return built
+}
+
+// cutLines is r with the ranges of the entries pick chooses cut to the
+// lines no range of claimed (by path, sorted by first line) covers, an
+// entry left none gone; cut names the path and conversation of each entry
+// that lost a line.
+func cutLines(r trace.Record, claimed map[string][]trace.Range, pick func(trace.Conversation) bool) (_ trace.Record, cut map[[2]string]bool) {
+	cut = map[[2]string]bool{}
+	files := make([]trace.File, 0, len(r.Files))
+	for _, f := range r.Files {
 		nf := trace.File{Path: f.Path, Conversations: make([]trace.Conversation, 0, len(f.Conversations))}
 		for _, c := range f.Conversations {
-			if c.URL == "" && len(claimed[f.Path]) > 0 {
+			if pick(c) && len(claimed[f.Path]) > 0 {
 				rs := outsideAll(c.Ranges, claimed[f.Path])
+				if !sameRanges(rs, c.Ranges) {
+					cut[[2]string{f.Path, trace.ConversationID(c.URL)}] = true
+				}
 				if len(rs) == 0 {
 					continue
 				}
@@ -175,8 +198,8 @@ func yieldLines(built, kept trace.Record, ids map[string]bool) trace.Record {
 			files = append(files, nf)
 		}
 	}
-	built.Files = files
-	return built
+	r.Files = files
+	return r, cut
 }
 
 // outsideAll is the lines of rs that no range of claimed (sorted by first

@@ -86,10 +86,13 @@ func TestRefreshedKeepsForgotten(t *testing.T) {
 			case "built":
 				want = part(*tc.built, "conv-x")
 			case "entry":
-				// Its lines cut to none: no file, no evidence.
+				// Its lines cut to none: no file, no evidence, no line
+				// counted as written.
 				m, _ := tc.old.Meta()
+				cm := m.Conversations["conv-x"]
+				cm.WrittenLines = 0
 				r := trace.Record{}
-				r.SetMeta(trace.Meta{Conversations: map[string]trace.ConvMeta{"conv-x": m.Conversations["conv-x"]}})
+				r.SetMeta(trace.Meta{Conversations: map[string]trace.ConvMeta{"conv-x": cm}})
 				want = part(r, "conv-x")
 			}
 			if p := part(*got, "conv-x"); p != want {
