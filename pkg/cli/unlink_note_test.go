@@ -12,6 +12,8 @@ import (
 // to an id the store has no conversation of, unlinked with sharing on;
 // a conversation unlinked while sharing is off, then forgotten, then
 // shared again. An ambiguous prefix still fails, whatever the note names.
+// A conversation forgotten here is taken out of the note; the message
+// says where the change is (sharing off: this clone only).
 func TestUnlinkWithdrawsFromNote(t *testing.T) {
 	_, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
@@ -62,5 +64,17 @@ func TestUnlinkWithdrawsFromNote(t *testing.T) {
 	}
 	if note := a.noteText(notes.Ref, cx); !strings.Contains(note, x) {
 		t.Errorf("X's note lost X:\n%s", note)
+	}
+
+	// Forgotten, then unlinked with sharing off: taken out of the note,
+	// and the message says it stays in this clone.
+	a.convo(a.dir, "forget", x)
+	a.convo(a.dir, "share", "off")
+	out := a.convo(a.dir, "unlink", x, cx)
+	if !strings.Contains(out, "forgotten here") || !strings.Contains(out, "sharing is off") || strings.Contains(out, "push") {
+		t.Errorf("unlink after forget, sharing off: %s", out)
+	}
+	if note := a.noteText(notes.Ref, cx); strings.Contains(note, x) {
+		t.Errorf("the note after unlink of forgotten X:\n%s", note)
 	}
 }
