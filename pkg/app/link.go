@@ -2,10 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
+	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/share/trace"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -63,9 +66,10 @@ type Unlinked struct {
 	// shared notes), withdrawn in this clone's note; Shared says whether
 	// that note is shared (sharing on) or kept in this clone.
 	Derived, Shared bool
-	// Forgotten: the conversation is not in the local database (forgotten
-	// here); its link was taken out of this clone's note.
-	Forgotten bool
+	// Note: the link was not in the local database, only in this clone's
+	// note, and was taken out of it (Shared as for Derived); Forgotten:
+	// the local database has no such conversation (forgotten here).
+	Note, Forgotten bool
 }
 
 // UsageError is a request the user's words got wrong (an ambiguous
@@ -75,34 +79,44 @@ type UsageError struct{ Msg string }
 func (e UsageError) Error() string { return e.Msg }
 
 // Unlink removes the link between a conversation (id or unique prefix) and
-// a commit of the work tree from the local database, and rewrites the
-// shared note. A derived link (a squash or rebase merge recognised from
-// shared notes) is withdrawn instead: recorded in this clone's note, so
-// every teammate's git-convo ignores it too once shared.
+// a commit of the work tree from the local database and from this clone's
+// note (at once, sharing on or off: a later rewrite of the note keeps a
+// link of a conversation the database does not have, as forgotten), then
+// rewrites the shared note. A derived link (a squash or rebase merge
+// recognised from shared notes) is withdrawn instead: recorded in this
+// clone's note, so every teammate's git-convo ignores it too once shared.
+// A link only this clone's note gives (of a conversation forgotten here)
+// is taken out of it.
 func (a *App) Unlink(ctx context.Context, s *Store, repo *gitx.Repo, conversation, hash string) (Unlinked, error) {
 	id, err := s.ResolveConversation(ctx, conversation, false)
-	removed := false
-	if err == nil {
-		if removed, err = s.Unlink(ctx, id, hash); err != nil {
+	unknown := errors.Is(err, store.ErrNoConversation)
+	if err != nil && !unknown {
+		return Unlinked{}, err // ambiguous, or the database failed
+	}
+	arg := conversation
+	if !unknown {
+		arg = id
+		removed, err := s.Unlink(ctx, id, hash)
+		if err != nil {
 			return Unlinked{}, err
 		}
-	}
-	if removed {
-		a.ShareAfter(ctx, repo.TopLevel, s, hash)
-		return Unlinked{Conversation: id}, nil
+		if removed {
+			_, _, werr := NotesGit(repo).WithdrawOwn(ctx, hash, id, false)
+			a.ShareAfter(ctx, repo.TopLevel, s, hash)
+			if werr != nil {
+				return Unlinked{Conversation: id}, fmt.Errorf("unlinked %s from %s, but this clone's note still names it: %w", id, gitx.ShortHash(hash), werr)
+			}
+			return Unlinked{Conversation: id}, nil
+		}
 	}
 	// Not in the local database: a derived link (a squash merge)?
-	arg := conversation
-	if id != "" {
-		arg = id
-	}
 	if u, ok, werr := a.withdrawDerived(ctx, repo, arg, hash); ok || werr != nil {
 		return u, werr
 	}
-	// A conversation forgotten here that this clone's note still names
-	// (forget is local): withdrawn from that note.
-	if own, werr := NotesGit(repo).WithdrawOwn(ctx, hash, arg); own != "" || werr != nil {
-		return Unlinked{Conversation: own, Forgotten: true}, werr
+	// A link this clone's note still gives (forget is local): withdrawn
+	// from that note.
+	if own, shared, werr := NotesGit(repo).WithdrawOwn(ctx, hash, arg, unknown); own != "" || werr != nil {
+		return Unlinked{Conversation: own, Note: true, Forgotten: unknown, Shared: shared}, werr
 	}
 	if err != nil {
 		return Unlinked{}, err
@@ -125,12 +139,7 @@ func (a *App) withdrawDerived(ctx context.Context, repo *gitx.Repo, arg, hash st
 		return u, false, nil
 	}
 	m, _ := r.Meta()
-	var ids []string
-	for id, cm := range m.Conversations {
-		if cm.IsDerived() && strings.HasPrefix(id, arg) {
-			ids = append(ids, id)
-		}
-	}
+	ids := notes.Named(m, arg, trace.ConvMeta.IsDerived)
 	switch len(ids) {
 	case 0:
 		return u, false, nil

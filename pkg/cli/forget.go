@@ -22,11 +22,12 @@ that belong to it alone. The text goes from every file git-convo keeps: the data
 error log. Cursor's own database is never touched. See docs/privacy.md.
 
 Forgetting is local: shared notes already written (git convo share) still name the
-conversation, git-convo's later rewrites of this clone's notes keep it, and read commands
-show it as a note gives it; doctor lists them. To withdraw it from this clone's note on a
-commit: git convo unlink <conversation> <commit> (before forgetting or after), or
-git notes --ref=convo remove <commit>, then git convo push. A teammate's note is theirs to
-withdraw (docs/sharing.md).`,
+conversation, git-convo's later rewrites of this clone's notes keep it (its text as the
+current share settings share it: no prompt unless --prompts), and read commands show it as
+a note gives it; doctor lists them. To withdraw it from this clone's note on a commit:
+git convo unlink <conversation> <commit> (before forgetting or after; it takes it out of
+the note at once, sharing on or off), or git notes --ref=convo remove <commit>, then
+git convo push. A teammate's note is theirs to withdraw (docs/sharing.md).`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "repo", Usage: "forget the current repository"},
 		},

@@ -34,8 +34,10 @@ func unlinkCommand(env *Env) *cli.Command {
 recognised from shared notes, which git convo doctor --derived lists) is withdrawn instead:
 the withdrawal is recorded in this clone's note, shared on the next push when sharing is
 on, so every teammate's git-convo ignores the link too (kept in this clone when sharing is
-off). A conversation forgotten here (git convo forget) is taken out of this clone's note,
-its lines left unknown: notes keep it until then, and the next push shares the change.`,
+off). The link is taken out of this clone's note at once, sharing on or off, so no later
+rewrite of the note brings it back; a link only that note gives (of a conversation
+forgotten here: git convo forget) is taken out of it, its lines left unknown. The note is
+shared on the next push when sharing is on.`,
 		Action: func(c *cli.Context) error {
 			return runLinkCmd(c, env, false)
 		},
@@ -76,8 +78,12 @@ func runLinkCmd(c *cli.Context, env *Env, add bool) error {
 			fmt.Fprintf(env.Stdout, "withdrew the derived link of %s from %s %s\n", term.Line(u.Conversation), gitx.ShortHash(hash), withdrawnWhere(u.Shared))
 			return nil
 		}
-		if u.Forgotten {
-			fmt.Fprintf(env.Stdout, "withdrew %s from this clone's note on %s (forgotten here; git convo push shares it)\n", term.Line(u.Conversation), gitx.ShortHash(hash))
+		if u.Note {
+			here := ""
+			if u.Forgotten {
+				here = ", forgotten here,"
+			}
+			fmt.Fprintf(env.Stdout, "withdrew %s%s from this clone's note on %s %s\n", term.Line(u.Conversation), here, gitx.ShortHash(hash), withdrawnWhere(u.Shared))
 			return nil
 		}
 		fmt.Fprintf(env.Stdout, "unlinked %s from %s\n", term.Line(u.Conversation), gitx.ShortHash(hash))

@@ -115,9 +115,13 @@ func (s *Store) ResolveConversation(ctx context.Context, arg string, allowUnknow
 	case allowUnknown:
 		return "", fmt.Errorf("no conversation %q, and it is not a conversation id: %v", arg, ValidConversationID(arg))
 	default:
-		return "", fmt.Errorf("no conversation %q (see `git convo conversations`)", arg)
+		return "", fmt.Errorf("%w %q (see `git convo conversations`)", ErrNoConversation, arg)
 	}
 }
+
+// ErrNoConversation is ResolveConversation's answer for an argument that
+// names no conversation of the store (neither a conversation nor a link).
+var ErrNoConversation = errors.New("no conversation")
 
 // ValidConversationID accepts what agents use as conversation ids (UUIDs and
 // the like): 8 to 128 letters, digits and . _ : - only, so an id never

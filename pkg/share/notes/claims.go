@@ -63,21 +63,32 @@ func withdraw(r trace.Record, ids map[string]bool, onlyDerived bool) trace.Recor
 		return r
 	}
 	gone := map[string]bool{}
-	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
 	for id, c := range m.Conversations {
 		if ids[id] && (c.IsDerived() || !onlyDerived) {
 			gone[id] = true
-			continue
 		}
-		convs[id] = c
 	}
 	if len(gone) == 0 {
 		return r
 	}
+	return sift(r, func(id string) bool { return gone[id] }, true)
+}
+
+// sift is r less the conversations drop picks (by id; "" is an entry of
+// no conversation): their entries, their files' lines (left unknown with
+// unknown) and their evidence.
+func sift(r trace.Record, drop func(id string) bool, unknown bool) trace.Record {
+	m, _ := r.Meta()
+	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
+	for id, c := range m.Conversations {
+		if !drop(id) {
+			convs[id] = c
+		}
+	}
 	m.Conversations = convs
 	var ev []trace.Evidence
 	for _, e := range m.Evidence {
-		if !gone[e.Conversation] {
+		if !drop(e.Conversation) {
 			ev = append(ev, e)
 		}
 	}
@@ -85,17 +96,17 @@ func withdraw(r trace.Record, ids map[string]bool, onlyDerived bool) trace.Recor
 	files := make([]trace.File, 0, len(r.Files))
 	for _, f := range r.Files {
 		nf := trace.File{Path: f.Path, Conversations: []trace.Conversation{}}
-		var unknown []trace.Range // the withdrawn lines: still added, by whom unknown
+		var left []trace.Range // the withdrawn lines: still added, by whom unknown
 		for _, c := range f.Conversations {
-			if gone[trace.ConversationID(c.URL)] {
-				unknown = append(unknown, c.Ranges...)
+			if drop(trace.ConversationID(c.URL)) {
+				left = append(left, c.Ranges...)
 				continue
 			}
 			nf.Conversations = append(nf.Conversations, c)
 		}
-		if len(unknown) > 0 {
-			sort.Slice(unknown, func(i, j int) bool { return unknown[i].StartLine < unknown[j].StartLine })
-			nf.Conversations = append(nf.Conversations, trace.Conversation{Contributor: &trace.Contributor{Type: "unknown"}, Ranges: unknown})
+		if unknown && len(left) > 0 {
+			sort.Slice(left, func(i, j int) bool { return left[i].StartLine < left[j].StartLine })
+			nf.Conversations = append(nf.Conversations, trace.Conversation{Contributor: &trace.Contributor{Type: "unknown"}, Ranges: left})
 		}
 		if len(nf.Conversations) > 0 {
 			files = append(files, nf)

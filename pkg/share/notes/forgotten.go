@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
-
 	"github.com/git-convo/git-convo/pkg/share/trace"
 	"github.com/git-convo/git-convo/pkg/store"
 )
@@ -21,14 +20,13 @@ import (
 // conversation, or knows nothing of the commit (forget --repo). The store
 // is asked once per conversation.
 type forgottenHere struct {
-	ctx      context.Context
 	st       *store.Store
 	recorded map[string]bool
 	known    map[string]bool
 	err      error
 }
 
-func (f *forgottenHere) forgot(commit string, ids []string) map[string]bool {
+func (f *forgottenHere) forgot(ctx context.Context, commit string, ids []string) map[string]bool {
 	out := map[string]bool{}
 	var ask []string
 	for _, id := range ids {
@@ -37,7 +35,7 @@ func (f *forgottenHere) forgot(commit string, ids []string) map[string]bool {
 		}
 	}
 	if len(ask) > 0 && f.err == nil {
-		have, err := f.st.ConversationAgents(f.ctx, ask)
+		have, err := f.st.ConversationAgents(ctx, ask)
 		if err != nil {
 			f.err = err
 		}
@@ -59,62 +57,135 @@ func (f *forgottenHere) forgot(commit string, ids []string) map[string]bool {
 // only is r with no conversation but those in ids: their entries, their
 // files' lines and their evidence.
 func only(r trace.Record, ids map[string]bool) trace.Record {
-	m, _ := r.Meta()
-	convs := make(map[string]trace.ConvMeta, len(ids))
-	for id, c := range m.Conversations {
-		if ids[id] {
-			convs[id] = c
-		}
-	}
-	m.Conversations = convs
+	return sift(r, func(id string) bool { return !ids[id] }, false)
+}
+
+// keptBeside is the forgotten conversations' entries of kept (ids) as a
+// refresh with options o keeps them beside built: their lines cut to those
+// built gives to no conversation (a line built gives one is built's), the
+// content hash of a range cut and the evidence of a file cut dropped (they
+// spoke of lines no longer claimed), their text as o shares it now.
+func keptBeside(built, kept trace.Record, ids map[string]bool, o BuildOptions) trace.Record {
+	taken := claimedRanges(built, func(c trace.Conversation) bool { return c.URL != "" })
+	kept, cut := cutLines(kept, taken, func(c trace.Conversation) bool { return ids[trace.ConversationID(c.URL)] })
+	m, _ := kept.Meta()
 	var ev []trace.Evidence
 	for _, e := range m.Evidence {
-		if ids[e.Conversation] {
+		if !cut[[2]string{e.Path, e.Conversation}] {
 			ev = append(ev, e)
 		}
 	}
 	m.Evidence = ev
-	files := make([]trace.File, 0, len(r.Files))
+	capWritten(&m, kept, cut)
+	reshare(&m, ids, o)
+	kept.SetMeta(m)
+	return kept
+}
+
+// capWritten bounds the written lines of each conversation of m that lost
+// lines (cut) by the lines r still gives it: a count is never more than
+// what the record claims (of the lines written by text, which is not
+// known of the lines cut, the most that can be left).
+func capWritten(m *trace.Meta, r trace.Record, cut map[[2]string]bool) {
+	lost := map[string]bool{}
+	for k := range cut {
+		lost[k[1]] = true
+	}
+	if len(lost) == 0 {
+		return
+	}
+	left := map[string]int{}
 	for _, f := range r.Files {
-		nf := trace.File{Path: f.Path, Conversations: []trace.Conversation{}}
 		for _, c := range f.Conversations {
-			if ids[trace.ConversationID(c.URL)] {
-				nf.Conversations = append(nf.Conversations, c)
+			for _, rg := range c.Ranges {
+				left[trace.ConversationID(c.URL)] += max(0, rg.EndLine-rg.StartLine+1)
 			}
 		}
-		if len(nf.Conversations) > 0 {
-			files = append(files, nf)
+	}
+	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
+	for id, c := range m.Conversations {
+		if lost[id] {
+			c.WrittenLines = min(c.WrittenLines, left[id])
+			c.PositionLines = min(c.PositionLines, c.WrittenLines)
+		}
+		convs[id] = c
+	}
+	m.Conversations = convs
+}
+
+// reshare makes the entries of m's conversations in ids (forgotten here,
+// kept as an earlier share wrote them) what o shares now: no first prompt
+// unless prompts are shared, and free text redacted again. It only takes
+// text away.
+func reshare(m *trace.Meta, ids map[string]bool, o BuildOptions) {
+	in := trace.Input{Prompts: o.Prompts, Root: o.Root, Home: o.Home}
+	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
+	for id, c := range m.Conversations {
+		if ids[id] {
+			c = in.Reshared(c)
+		}
+		convs[id] = c
+	}
+	m.Conversations = convs
+}
+
+func sameRanges(a, b []trace.Range) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
 		}
 	}
-	r.Files = files
-	r.SetMeta(m)
-	return r
+	return true
+}
+
+// claimedRanges is the ranges of each file of r that the entries which
+// picks give, sorted by first line.
+func claimedRanges(r trace.Record, which func(trace.Conversation) bool) map[string][]trace.Range {
+	out := map[string][]trace.Range{}
+	for _, f := range r.Files {
+		for _, c := range f.Conversations {
+			if which(c) {
+				out[f.Path] = append(out[f.Path], c.Ranges...)
+			}
+		}
+	}
+	for _, rs := range out {
+		sort.Slice(rs, func(i, j int) bool { return rs[i].StartLine < rs[j].StartLine })
+	}
+	return out
 }
 
 // yieldLines takes out of built's lines given to no conversation (a
 // person's, or unknown: a commit examined again without a forgotten
 // conversation's lines) those kept gives to a conversation of ids: the
-// note said who wrote them before the store forgot it.
+// note said who wrote them before the store forgot it. kept's lines are
+// those built gives no conversation (keptBeside).
 func yieldLines(built, kept trace.Record, ids map[string]bool) trace.Record {
-	claimed := map[string][]trace.Range{}
-	for _, f := range kept.Files {
-		for _, c := range f.Conversations {
-			if ids[trace.ConversationID(c.URL)] {
-				claimed[f.Path] = append(claimed[f.Path], c.Ranges...)
-			}
-		}
-	}
+	claimed := claimedRanges(kept, func(c trace.Conversation) bool { return ids[trace.ConversationID(c.URL)] })
 	if len(claimed) == 0 {
 		return built
 	}
-	files := make([]trace.File, 0, len(built.Files))
-	for _, f := range built.Files {
+	built, _ = cutLines(built, claimed, func(c trace.Conversation) bool { return c.URL == "" })
+	return built
+}
+
+// cutLines is r with the ranges of the entries pick chooses cut to the
+// lines no range of claimed (by path, sorted by first line) covers, an
+// entry left none gone; cut names the path and conversation of each entry
+// that lost a line.
+func cutLines(r trace.Record, claimed map[string][]trace.Range, pick func(trace.Conversation) bool) (_ trace.Record, cut map[[2]string]bool) {
+	cut = map[[2]string]bool{}
+	files := make([]trace.File, 0, len(r.Files))
+	for _, f := range r.Files {
 		nf := trace.File{Path: f.Path, Conversations: make([]trace.Conversation, 0, len(f.Conversations))}
 		for _, c := range f.Conversations {
-			if c.URL == "" && len(claimed[f.Path]) > 0 {
-				var rs []trace.Range
-				for _, rg := range c.Ranges {
-					rs = append(rs, outside(rg, claimed[f.Path])...)
+			if pick(c) && len(claimed[f.Path]) > 0 {
+				rs := outsideAll(c.Ranges, claimed[f.Path])
+				if !sameRanges(rs, c.Ranges) {
+					cut[[2]string{f.Path, trace.ConversationID(c.URL)}] = true
 				}
 				if len(rs) == 0 {
 					continue
@@ -127,75 +198,91 @@ func yieldLines(built, kept trace.Record, ids map[string]bool) trace.Record {
 			files = append(files, nf)
 		}
 	}
-	built.Files = files
-	return built
+	r.Files = files
+	return r, cut
 }
 
-// outside is rg's lines that no range of claimed covers, as runs; the
-// content hash stays only on a range kept whole. rg is one this clone
-// built, of the commit's added lines; claimed's ranges are only compared.
+// outsideAll is the lines of rs that no range of claimed (sorted by first
+// line) covers, as runs (outside).
+func outsideAll(rs, claimed []trace.Range) []trace.Range {
+	var out []trace.Range
+	for _, rg := range rs {
+		out = append(out, outside(rg, claimed)...)
+	}
+	return out
+}
+
+// outside is rg's lines that no range of claimed (sorted by first line)
+// covers, as runs; the content hash stays only on a range kept whole.
+// Range arithmetic: a range of any length costs the claimed ranges once.
 func outside(rg trace.Range, claimed []trace.Range) []trace.Range {
-	if rg.StartLine < 1 || rg.EndLine < rg.StartLine || rg.EndLine-rg.StartLine >= maxShiftLines {
+	if rg.StartLine < 1 || rg.EndLine < rg.StartLine {
 		return []trace.Range{rg}
 	}
 	var out []trace.Range
-	for n := rg.StartLine; n <= rg.EndLine; n++ {
-		if covered(claimed, n) {
+	next := rg.StartLine // the first line not yet placed
+	for _, c := range claimed {
+		if c.StartLine > rg.EndLine {
+			break
+		}
+		if c.EndLine < next || c.EndLine < c.StartLine {
 			continue
 		}
-		if k := len(out); k > 0 && out[k-1].EndLine == n-1 {
-			out[k-1].EndLine = n
-			continue
+		if c.StartLine > next {
+			out = append(out, trace.Range{StartLine: next, EndLine: c.StartLine - 1})
 		}
-		out = append(out, trace.Range{StartLine: n, EndLine: n})
+		if c.EndLine >= rg.EndLine {
+			next = rg.EndLine + 1
+			break
+		}
+		next = c.EndLine + 1
 	}
-	if len(out) == 1 && out[0] == (trace.Range{StartLine: rg.StartLine, EndLine: rg.EndLine}) {
+	if next <= rg.EndLine {
+		out = append(out, trace.Range{StartLine: next, EndLine: rg.EndLine})
+	}
+	if len(out) == 1 && out[0].StartLine == rg.StartLine && out[0].EndLine == rg.EndLine {
 		out[0].ContentHash = rg.ContentHash
 	}
 	return out
 }
 
-func covered(rs []trace.Range, n int) bool {
-	for _, r := range rs {
-		if r.StartLine <= n && n <= r.EndLine {
-			return true
-		}
-	}
-	return false
-}
-
-// WithdrawOwn takes the conversation arg names (its id, or a prefix of it)
-// out of this clone's record on commit, its lines left unknown: the link
-// of a conversation the store no longer has, which refreshes keep
-// (git convo unlink after forget). It returns the conversation's id, ""
-// when this clone's record on commit names none. The next push shares it.
-func (g Git) WithdrawOwn(ctx context.Context, commit, arg string) (string, error) {
+// WithdrawOwn takes the conversation arg names out of this clone's record
+// on commit, its lines left unknown: an unlink, which a later refresh must
+// not undo by keeping the link as forgotten (the store may never have had
+// the conversation, or forget it later), and the unlink of a conversation
+// forgotten here. arg is the conversation's id, or with prefix a prefix of
+// it. It returns the conversation's id, "" when this clone's record on
+// commit names none, and whether sharing is on (the next push shares the
+// change). It writes whether sharing is on or off.
+func (g Git) WithdrawOwn(ctx context.Context, commit, arg string, prefix bool) (id string, shared bool, err error) {
 	s, err := g.Settings(ctx)
 	if err != nil || s.Writer == "" || arg == "" {
-		return "", err
+		return "", s.On, err
 	}
 	if tip, err := g.resolve(ctx, Ref); err != nil || tip == "" {
-		return "", err
+		return "", s.On, err
 	}
 	texts, err := g.Read(ctx, []string{Ref}, map[string]bool{commit: true})
 	if err != nil {
-		return "", err
+		return "", s.On, err
 	}
 	var ids []string
 	for _, r := range Decode(texts[commit]) {
 		if m, _ := r.Meta(); m.Writer == s.Writer {
-			ids = named(m, arg)
+			if _, ok := m.Conversations[arg]; ok || prefix {
+				ids = Named(m, arg, nil)
+			}
 		}
 	}
 	switch len(ids) {
 	case 0:
-		return "", nil
+		return "", s.On, nil
 	case 1:
 	default:
-		return "", fmt.Errorf("conversation %q is ambiguous in this clone's note on %s: %s", arg, gitx.ShortHash(commit), strings.Join(ids, ", "))
+		return "", s.On, fmt.Errorf("conversation %q is ambiguous in this clone's note on %s: %s", arg, gitx.ShortHash(commit), strings.Join(ids, ", "))
 	}
-	id := ids[0]
-	_, err = g.write(ctx, map[string]*trace.Record{commit: nil}, s.Writer, "git-convo: withdraw a forgotten conversation", func(_ string, _, old *trace.Record) *trace.Record {
+	id = ids[0]
+	_, err = g.write(ctx, map[string]*trace.Record{commit: nil}, s.Writer, "git-convo: withdraw a conversation", func(_ string, _, old *trace.Record) *trace.Record {
 		if old == nil {
 			return nil
 		}
@@ -205,18 +292,19 @@ func (g Git) WithdrawOwn(ctx context.Context, commit, arg string) (string, error
 		}
 		return &r
 	})
-	return id, err
+	return id, s.On, err
 }
 
-// named is the conversations of m that arg names: the one whose id it is,
-// else those whose id starts with it, sorted.
-func named(m trace.Meta, arg string) []string {
-	if _, ok := m.Conversations[arg]; ok {
+// Named is the conversations of m that arg names, of those which accepts
+// (nil: all): the one whose id it is, else those whose id starts with it,
+// sorted.
+func Named(m trace.Meta, arg string, which func(trace.ConvMeta) bool) []string {
+	if c, ok := m.Conversations[arg]; ok && (which == nil || which(c)) {
 		return []string{arg}
 	}
 	var ids []string
-	for id := range m.Conversations {
-		if strings.HasPrefix(id, arg) {
+	for id, c := range m.Conversations {
+		if strings.HasPrefix(id, arg) && (which == nil || which(c)) {
 			ids = append(ids, id)
 		}
 	}

@@ -242,9 +242,10 @@ func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, 
 	if err != nil {
 		return 0, err
 	}
-	f := forgottenHere{ctx: ctx, st: st, recorded: recorded, known: map[string]bool{}}
+	f := forgottenHere{st: st, recorded: recorded, known: map[string]bool{}}
+	forgot := func(c string, ids []string) map[string]bool { return f.forgot(ctx, c, ids) }
 	n, err := g.write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"), func(c string, built, old *trace.Record) *trace.Record {
-		return refreshed(c, built, old, f.forgot)
+		return refreshed(c, built, old, forgot, o)
 	})
 	if err == nil {
 		err = f.err
@@ -259,8 +260,9 @@ func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, 
 // conversations the store forgot (forgot: forget is local, docs/sharing.md),
 // as old gave them. A record git copied onto commit from the one it
 // rewrote (its revision another commit) speaks of that commit's lines: no
-// forgotten link of it is kept.
-func refreshed(commit string, built, old *trace.Record, forgot func(commit string, ids []string) map[string]bool) *trace.Record {
+// forgotten link of it is kept. A forgotten link kept says what o shares
+// now (its text) and gives no line built gives a conversation.
+func refreshed(commit string, built, old *trace.Record, forgot func(commit string, ids []string) map[string]bool, o BuildOptions) *trace.Record {
 	if old == nil {
 		return built
 	}
@@ -297,21 +299,22 @@ func refreshed(commit string, built, old *trace.Record, forgot func(commit strin
 	if len(keep) == 0 && len(withdrawn) == 0 {
 		return built
 	}
-	if built == nil {
-		kept := withdraw(*old, drop, false)
-		km, _ := kept.Meta()
-		km.Withdrawn = withdrawn
-		kept.SetMeta(km)
-		return &kept
-	}
-	kept := only(*old, keep)
-	km, _ := kept.Meta()
-	km.Withdrawn = withdrawn
-	kept.SetMeta(km)
 	forgotten := map[string]bool{}
 	for id := range keep {
 		forgotten[id] = gone[id]
 	}
+	if built == nil {
+		kept := withdraw(*old, drop, false)
+		km, _ := kept.Meta()
+		km.Withdrawn = withdrawn
+		reshare(&km, forgotten, o)
+		kept.SetMeta(km)
+		return &kept
+	}
+	kept := keptBeside(*built, only(*old, keep), forgotten, o)
+	km, _ := kept.Meta()
+	km.Withdrawn = withdrawn
+	kept.SetMeta(km)
 	merged := trace.Merge(yieldLines(*built, kept, forgotten), kept)
 	mm, _ := merged.Meta()
 	mm.Writer = om.Writer

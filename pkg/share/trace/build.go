@@ -243,6 +243,24 @@ func (in Input) convMeta(l Link) ConvMeta {
 	return m
 }
 
+// Reshared is m, a conversation's entry an earlier share wrote, as in
+// would share it now: no first prompt unless in shares prompts (nor a
+// title made from it), its free text redacted again. It only takes text
+// away: a note kept for a conversation no longer here (forgotten) follows
+// the settings of each later share.
+func (in Input) Reshared(m ConvMeta) ConvMeta {
+	if !in.Prompts {
+		if fromPrompt(m.Title, m.FirstPrompt) {
+			m.Title = ""
+		}
+		m.FirstPrompt = ""
+	}
+	for _, s := range []*string{&m.Agent, &m.Model, &m.Title, &m.Summary, &m.Reason, &m.FirstPrompt} {
+		*s = in.text(*s)
+	}
+	return m
+}
+
 // title is the conversation's title as shared: none when it is the start
 // of the first prompt and prompts are not shared. An agent titles an
 // untitled conversation by its first prompt (Claude Code with no title
