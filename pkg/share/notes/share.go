@@ -299,9 +299,12 @@ func refreshed(commit string, built, old *trace.Record, forgot func(commit strin
 	if len(keep) == 0 && len(withdrawn) == 0 {
 		return built
 	}
+	// A derived link (a teammate's conversation, which this store never
+	// had) is kept as before, untouched: only this clone's own forgotten
+	// conversations follow the forgotten path (clipped, re-shared).
 	forgotten := map[string]bool{}
 	for id := range keep {
-		forgotten[id] = gone[id]
+		forgotten[id] = gone[id] && !om.Conversations[id].IsDerived()
 	}
 	if built == nil {
 		kept := withdraw(*old, drop, false)

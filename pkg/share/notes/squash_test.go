@@ -279,6 +279,13 @@ func TestRefreshKeepsDerivedAndWithdrawals(t *testing.T) {
 		t.Fatalf("%v %v", got, err)
 	}
 	r := got[squash]
+	// A first prompt the teammate shared: what a refresh with prompts off
+	// would take from a forgotten conversation of this clone's own.
+	m, _ := r.Meta()
+	c := m.Conversations["conv"]
+	c.FirstPrompt = "the teammate's prompt"
+	m.Conversations["conv"] = c
+	r.SetMeta(m)
 	if _, err := h.g.Write(ctx, map[string]*trace.Record{squash: &r}, "clone-bbbb", "m"); err != nil {
 		t.Fatal(err)
 	}
@@ -304,6 +311,32 @@ func TestRefreshKeepsDerivedAndWithdrawals(t *testing.T) {
 	refresh()
 	if ids := linked(); len(ids) != 1 || ids[0] != "conv" {
 		t.Fatalf("after a refresh, the squash's links: %v", ids)
+	}
+	// The store never had the teammate's conversation ("forgot" says so of
+	// every id): the derived link is kept as it was, not as a forgotten
+	// conversation of this clone's (clipped, re-shared).
+	note := func() string {
+		texts, err := h.g.Read(ctx, []string{Ref}, map[string]bool{squash: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(texts[squash])
+	}
+	before := note()
+	forgotAll := func(commit string, built, old *trace.Record) *trace.Record {
+		return refreshed(commit, built, old, func(_ string, ids []string) map[string]bool {
+			out := map[string]bool{}
+			for _, id := range ids {
+				out[id] = true
+			}
+			return out
+		}, BuildOptions{})
+	}
+	if _, err := h.g.write(ctx, map[string]*trace.Record{squash: nil}, "clone-bbbb", "refresh", forgotAll); err != nil {
+		t.Fatal(err)
+	}
+	if after := note(); after != before {
+		t.Errorf("a refresh by a store that never had the derived link's conversation changed it:\n%s\n%s", before, after)
 	}
 	// Another clone withdraws it (unlink): every reader drops it.
 	git(t, h.g, "", "config", KeyWriter, "clone-cccc")
