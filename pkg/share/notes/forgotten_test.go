@@ -208,6 +208,8 @@ func TestRefreshedResharesForgotten(t *testing.T) {
 	om, _ := old.Meta()
 	cm := om.Conversations["conv-x"]
 	cm.Summary = x.Summary
+	cm.MatchedFiles = []string{"a.go", "/home/ada/secret/a.go"}
+	cm.SharedBy = "clone " + secret
 	om.Conversations["conv-x"] = cm
 	old.SetMeta(om)
 	forgot := func(string, []string) map[string]bool { return map[string]bool{"conv-x": true} }
@@ -223,6 +225,9 @@ func TestRefreshedResharesForgotten(t *testing.T) {
 		}
 		if wantPrompt := prompts; (g.FirstPrompt != "") != wantPrompt || (g.Title != "") != wantPrompt {
 			t.Errorf("prompts %v: first prompt %q, title %q", prompts, g.FirstPrompt, g.Title)
+		}
+		if len(g.MatchedFiles) != 1 || g.MatchedFiles[0] != "a.go" || strings.Contains(g.SharedBy, secret) {
+			t.Errorf("prompts %v: matched files %q, shared by %q", prompts, g.MatchedFiles, g.SharedBy)
 		}
 		if g.Confidence != cm.Confidence || g.Agent != "cursor" || len(got.Files) != 1 {
 			t.Errorf("prompts %v: more changed than text: %+v\n%s", prompts, g, Encode([]trace.Record{*got}))

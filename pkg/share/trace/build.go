@@ -232,11 +232,7 @@ func (in Input) convMeta(l Link) ConvMeta {
 		StartedAt:     mstime.ISO(l.FirstSeenMs),
 		LastActiveAt:  mstime.ISO(l.ActivityMs),
 	}
-	for _, f := range l.MatchedFiles {
-		if shareable(f) {
-			m.MatchedFiles = append(m.MatchedFiles, f)
-		}
-	}
+	m.MatchedFiles = shareableFiles(l.MatchedFiles)
 	if in.Prompts {
 		m.FirstPrompt = in.text(l.FirstPrompt)
 	}
@@ -255,10 +251,22 @@ func (in Input) Reshared(m ConvMeta) ConvMeta {
 		}
 		m.FirstPrompt = ""
 	}
-	for _, s := range []*string{&m.Agent, &m.Model, &m.Title, &m.Summary, &m.Reason, &m.FirstPrompt} {
+	for _, s := range []*string{&m.Agent, &m.Model, &m.Title, &m.Summary, &m.Reason, &m.FirstPrompt, &m.SharedBy} {
 		*s = in.text(*s)
 	}
+	m.MatchedFiles = shareableFiles(m.MatchedFiles)
 	return m
+}
+
+// shareableFiles is the paths of files that are shareable (nil for none).
+func shareableFiles(files []string) []string {
+	var out []string
+	for _, f := range files {
+		if shareable(f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // title is the conversation's title as shared: none when it is the start
