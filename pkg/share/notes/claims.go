@@ -121,3 +121,23 @@ func sift(r trace.Record, drop func(id string) bool, unknown bool) trace.Record 
 func decodeClaims(commit string, text []byte) []trace.Record {
 	return claims(commit, Decode(text))
 }
+
+// mapRanges is files with each conversation's ranges as each gives them for
+// it (ok false: the conversation is dropped), a file left with none gone:
+// clipping, moving and cutting a record's lines all walk it so.
+func mapRanges(files []trace.File, each func(path string, c trace.Conversation) (ranges []trace.Range, ok bool)) []trace.File {
+	out := make([]trace.File, 0, len(files))
+	for _, f := range files {
+		nf := trace.File{Path: f.Path, Conversations: make([]trace.Conversation, 0, len(f.Conversations))}
+		for _, c := range f.Conversations {
+			var ok bool
+			if c.Ranges, ok = each(f.Path, c); ok {
+				nf.Conversations = append(nf.Conversations, c)
+			}
+		}
+		if len(nf.Conversations) > 0 {
+			out = append(out, nf)
+		}
+	}
+	return out
+}

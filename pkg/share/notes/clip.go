@@ -97,29 +97,23 @@ func namesAny(rec trace.Record, paths map[string]bool) bool {
 // lines, whatever the ranges claim.
 func clip(rec trace.Record, added map[string][]gitx.AddedLine) trace.Record {
 	files := make([]trace.File, 0, len(rec.Files))
+	lines := map[string][]int{} // by normalised path
 	for _, f := range rec.Files {
 		key := link.NormPath(f.Path)
-		lines := addedNumbers(added[key])
-		if len(lines) == 0 {
-			continue // a path the commit added no line to
+		if _, ok := lines[key]; !ok {
+			lines[key] = addedNumbers(added[key])
 		}
-		out := trace.File{Path: key, Conversations: make([]trace.Conversation, 0, len(f.Conversations))}
-		for _, c := range f.Conversations {
-			var ranges []trace.Range
-			for _, rg := range c.Ranges {
-				ranges = append(ranges, clipRange(rg, lines)...)
-			}
-			if len(ranges) == 0 {
-				continue
-			}
-			c.Ranges = ranges
-			out.Conversations = append(out.Conversations, c)
-		}
-		if len(out.Conversations) > 0 {
-			files = append(files, out)
+		if len(lines[key]) > 0 { // else a path the commit added no line to
+			files = append(files, trace.File{Path: key, Conversations: f.Conversations})
 		}
 	}
-	rec.Files = files
+	rec.Files = mapRanges(files, func(path string, c trace.Conversation) ([]trace.Range, bool) {
+		var ranges []trace.Range
+		for _, rg := range c.Ranges {
+			ranges = append(ranges, clipRange(rg, lines[path])...)
+		}
+		return ranges, len(ranges) > 0
+	})
 	return rec
 }
 

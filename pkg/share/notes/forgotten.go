@@ -3,6 +3,7 @@ package notes
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -129,18 +130,6 @@ func reshare(m *trace.Meta, ids map[string]bool, o BuildOptions) {
 	m.Conversations = convs
 }
 
-func sameRanges(a, b []trace.Range) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // claimedRanges is the ranges of each file of r that the entries which
 // picks give, sorted by first line.
 func claimedRanges(r trace.Record, which func(trace.Conversation) bool) map[string][]trace.Range {
@@ -178,27 +167,16 @@ func yieldLines(built, kept trace.Record, ids map[string]bool) trace.Record {
 // that lost a line.
 func cutLines(r trace.Record, claimed map[string][]trace.Range, pick func(trace.Conversation) bool) (_ trace.Record, cut map[[2]string]bool) {
 	cut = map[[2]string]bool{}
-	files := make([]trace.File, 0, len(r.Files))
-	for _, f := range r.Files {
-		nf := trace.File{Path: f.Path, Conversations: make([]trace.Conversation, 0, len(f.Conversations))}
-		for _, c := range f.Conversations {
-			if pick(c) && len(claimed[f.Path]) > 0 {
-				rs := outsideAll(c.Ranges, claimed[f.Path])
-				if !sameRanges(rs, c.Ranges) {
-					cut[[2]string{f.Path, trace.ConversationID(c.URL)}] = true
-				}
-				if len(rs) == 0 {
-					continue
-				}
-				c.Ranges = rs
-			}
-			nf.Conversations = append(nf.Conversations, c)
+	r.Files = mapRanges(r.Files, func(path string, c trace.Conversation) ([]trace.Range, bool) {
+		if !pick(c) || len(claimed[path]) == 0 {
+			return c.Ranges, true
 		}
-		if len(nf.Conversations) > 0 {
-			files = append(files, nf)
+		rs := outsideAll(c.Ranges, claimed[path])
+		if !slices.Equal(rs, c.Ranges) {
+			cut[[2]string{path, trace.ConversationID(c.URL)}] = true
 		}
-	}
-	r.Files = files
+		return rs, len(rs) > 0
+	})
 	return r, cut
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -187,7 +188,7 @@ func TestOutside(t *testing.T) {
 		{"all", h(r(3, 4)), []trace.Range{r(1, 9)}, nil},
 		{"long", h(r(1, 300000)), []trace.Range{r(5, 5), r(250000, 400000)}, []trace.Range{r(1, 4), r(6, 249999)}},
 	} {
-		if got := outside(tc.rg, tc.claimed); !sameRanges(got, tc.want) {
+		if got := outside(tc.rg, tc.claimed); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}

@@ -425,25 +425,14 @@ func shiftFiles(files []trace.File, moved map[string]lineShift) []trace.File {
 	if moved == nil {
 		return []trace.File{}
 	}
-	out := make([]trace.File, 0, len(files))
-	for _, f := range files {
-		s := moved[f.Path] // absent: the diff left the file as it was
-		nf := trace.File{Path: f.Path, Conversations: []trace.Conversation{}}
-		for _, c := range f.Conversations {
-			var ranges []trace.Range
-			for _, rg := range c.Ranges {
-				ranges = append(ranges, shiftRange(rg, s)...)
-			}
-			if len(ranges) > 0 {
-				c.Ranges = ranges
-				nf.Conversations = append(nf.Conversations, c)
-			}
+	return mapRanges(files, func(path string, c trace.Conversation) ([]trace.Range, bool) {
+		s := moved[path] // absent: the diff left the file as it was
+		var ranges []trace.Range
+		for _, rg := range c.Ranges {
+			ranges = append(ranges, shiftRange(rg, s)...)
 		}
-		if len(nf.Conversations) > 0 {
-			out = append(out, nf)
-		}
-	}
-	return out
+		return ranges, len(ranges) > 0
+	})
 }
 
 // maxShiftLines bounds the lines one range is walked for (a note's ranges
