@@ -28,11 +28,6 @@ const (
 // the indexes of a 4,000-commit history).
 const logAbbrevMinCommits = 256
 
-// logAbbrevIndexBytes bounds the pack indexes log reads to abbreviate
-// hashes itself: beyond it (some 300,000 objects) reading them costs more
-// than git's own look-ups for a screenful of commits.
-const logAbbrevIndexBytes = 8 << 20
-
 func logCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "log",
@@ -172,7 +167,7 @@ func runLog(ctx context.Context, env *Env, opts logOptions, gitArgs []string) er
 	// git runs, unless the user's own --abbrev must reach git's %h.
 	var abbrev *gitx.Abbreviator
 	if n, limited := maxCount(gitArgs); lo.Abbrev && !abbrevOption(gitArgs) && (!limited || n >= logAbbrevMinCommits) {
-		abbrev = rc.repo.StartAbbrev(logAbbrevIndexBytes, rc.coreAbbrev)
+		abbrev = rc.repo.StartAbbrev(gitx.MaxIndexBytes, rc.coreAbbrev) // the walk's own bound
 		lo.Abbrev = abbrev == nil
 		if abbrev != nil {
 			defer abbrev.Close()

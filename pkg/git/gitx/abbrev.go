@@ -16,12 +16,12 @@ import (
 // and loose objects themselves, with no git process (blame's column width).
 // It answers only where it is exact; callers fall back to git otherwise.
 
-// maxIndexBytes bounds the pack indexes searched in process (mapped, each
+// MaxIndexBytes bounds the pack indexes searched in process (mapped, each
 // name found by the fanout and a binary search, as git does): some 2.3 M
 // objects. The walk's old bound, 8 MB, dated from when the names were
 // copied: on 403,077 objects (an 11 MB index) log -n 1000 went to git for
 // 20 ms of CPU where the walk takes 14-15 (git alone 6). Past it, git's.
-const maxIndexBytes = 64 << 20
+const MaxIndexBytes = 64 << 20
 
 // abbrevObjects is a repository's object names: every pack index's sorted
 // names and the loose objects, read as asked.
@@ -69,7 +69,7 @@ func abbrevIndexes(dir string) (idxs []string, size int64, ok bool) {
 // multi-pack index, another index version, SHA-256).
 func openAbbrevObjects(dir string) (*abbrevObjects, bool) {
 	idxs, size, ok := abbrevIndexes(dir)
-	if !ok || size > maxIndexBytes {
+	if !ok || size > MaxIndexBytes {
 		return nil, false
 	}
 	return readAbbrevObjects(dir, idxs)

@@ -193,7 +193,7 @@ func (l *Local) plan(userArgs []string, opts LogOptions) (*logWalk, plumbing.Has
 			return fail()
 		}
 		idxs, size, ok := abbrevIndexes(dir)
-		if !ok || size > maxIndexBytes {
+		if !ok || size > MaxIndexBytes {
 			return fail() // not measured past it: git's
 		}
 		if w.abbrev, ok = readAbbrevObjects(dir, idxs); !ok {
