@@ -18,10 +18,9 @@ import (
 type LogSession struct {
 	r      *Reader
 	inline bool // the shared notes (or another tool's) come from git log's %N
-	// anyLinks: whether anything is linked at all, asked while git runs:
-	// with no link, batches query nothing.
-	anyLinks    chan bool
-	linked      func() bool // <-anyLinks, once
+	// linked: whether anything is linked at all, asked while git runs
+	// (waited for once): with no link, batches query nothing.
+	linked      func() bool
 	ahead       *linksAhead // nil until Ahead
 	aheadFull   bool        // ahead reads every field (Ahead's full): Links asked otherwise queries itself
 	sharedRefs  []string
@@ -49,7 +48,8 @@ type LogSessionOptions struct {
 
 // Log starts log's session over this read (opened with InlineNotes).
 func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
-	l := &LogSession{r: r, inline: opts.InlineNotes, anyLinks: make(chan bool, 1)}
+	l := &LogSession{r: r, inline: opts.InlineNotes}
+	anyLinks := make(chan bool, 1)
 	go func() {
 		has := true
 		if r.Ready() == nil {
@@ -57,9 +57,9 @@ func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
 				has = h
 			}
 		}
-		l.anyLinks <- has
+		anyLinks <- has
 	}()
-	l.linked = sync.OnceValue(func() bool { return <-l.anyLinks })
+	l.linked = sync.OnceValue(func() bool { return <-anyLinks })
 	// Other tools' notes (docs/interop.md): a ref lookup from files; read
 	// per batch, in process, only where the refs exist.
 	repo, g := r.discovered()
