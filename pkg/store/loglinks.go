@@ -26,7 +26,7 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[st
 	err := inChunks(hashes, func(chunk []string) error {
 		got, err := s.logLinksRaw(ctx, chunk)
 		if errors.Is(err, errRawType) {
-			got, err = s.linksForCommits(ctx, chunk, logLinksColumns, scanLogLink)
+			got, err = s.linksForCommits(ctx, chunk, logLinksColumns, logConversations, scanLogLink)
 		}
 		if out == nil {
 			out = got
@@ -46,25 +46,42 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[st
 // logLinksQuery is linksQuery of logLinksColumns for n hash prefixes
 // (logLinkPrefix). The links are found by links_commit_prefix (migration
 // 8): a third of the pages links_commit's whole hashes take, most of which
-// log -n 1000 read, one per look-up. The conversation is found by
-// conversations_log (migration 6): what log shows of it, but a title-less
-// conversation's first prompt, is in the index, so its row is not read
-// (SQLite seeks it only for firstPrompt). SQLite's planner, with no
-// statistics, took the primary key's index instead, and read every linked
-// conversation's row, prompts and all; both indexes are named.
+// log -n 1000 read, one per look-up. The conversation (c) is found by
+// conversations_seen_log (migration 9) through the link's copy of when it
+// was first seen: what log shows of it, but a title-less conversation's
+// first prompt, is in the index, so its row is not read, and the
+// conversations of recent commits lie together there, where by their
+// random ids they took a page each. The look-up matches the id as well, so
+// a copy out of date finds nothing; then, and only then, c2 finds the
+// conversation by its id (its key is NULL otherwise, which SQLite seeks
+// no further). SQLite's planner, with no statistics, took the primary
+// key's index for c instead; both indexes are named.
 func logLinksQuery(n int) string {
-	return linksSelect(logLinksColumns,
-		"links l INDEXED BY links_commit_prefix LEFT JOIN conversations c INDEXED BY conversations_log",
+	return linksSelect(logLinksColumns, "links l INDEXED BY links_commit_prefix", logConversations,
 		"substr(l.commitHash, 1, "+strconv.Itoa(logLinkPrefix)+")", n)
 }
+
+// convJoin is how a links query joins a link's conversation, and its
+// activityMs there (which orders tied links).
+type convJoin struct{ join, activity string }
+
+// logConversations is log's: c by conversations_seen_log, else c2 by id.
+var logConversations = convJoin{
+	join: "LEFT JOIN conversations c INDEXED BY conversations_seen_log ON c.firstSeenMs = l.convSeenMs AND c.conversationId = l.conversationId" +
+		" LEFT JOIN conversations c2 ON c2.conversationId = CASE WHEN c.conversationId IS NULL THEN l.conversationId END",
+	activity: "COALESCE(c.activityMs, c2.activityMs)",
+}
+
+// byID is show's: c by its id.
+var byID = convJoin{join: "LEFT JOIN conversations c ON c.conversationId = l.conversationId", activity: "c.activityMs"}
 
 // logLinkPrefix is how many hex digits of a hash links_commit_prefix keys.
 const logLinkPrefix = 8
 
 // logLinksColumns are the columns LogLinksForCommits reads after the
 // commit hash and conversation id.
-const logLinksColumns = `l.confidence, l.status, COALESCE(c.title, ''), COALESCE(c.agent, ''),
-    CASE WHEN COALESCE(c.title, '') = '' THEN COALESCE(c.firstPrompt, '') ELSE '' END,
+const logLinksColumns = `l.confidence, l.status, COALESCE(c.title, c2.title, ''), COALESCE(c.agent, c2.agent, ''),
+    CASE WHEN COALESCE(c.title, c2.title, '') = '' THEN COALESCE(c.firstPrompt, c2.firstPrompt, '') ELSE '' END,
     l.source, l.writtenLines, l.addedLines, l.positionLines`
 
 func scanLogLink(rows *sql.Rows, lc *LinkedConversation) error {
@@ -160,12 +177,12 @@ func rawInt(v driver.Value, dst *int64) bool {
 // linksForCommits runs, per 500 hashes, the query of each hash's links
 // with their conversations, strongest first: the commit hash and
 // conversation id, then cols, which scan reads into a link.
-func (s *Store) linksForCommits(ctx context.Context, hashes []string, cols string,
+func (s *Store) linksForCommits(ctx context.Context, hashes []string, cols string, conv convJoin,
 	scan func(*sql.Rows, *LinkedConversation) error) (map[string][]LinkedConversation, error) {
 	out := map[string][]LinkedConversation{}
 	err := inChunks(hashes, func(chunk []string) error {
 		args := padded(chunk)
-		rows, err := s.db.QueryContext(ctx, linksQuery(cols, len(args)), args...)
+		rows, err := s.db.QueryContext(ctx, linksQuery(cols, conv, len(args)), args...)
 		if err != nil {
 			return err
 		}
@@ -185,19 +202,20 @@ func (s *Store) linksForCommits(ctx context.Context, hashes []string, cols strin
 
 // linksQuery is the query of n hashes' links with their conversations,
 // strongest first: the commit hash and conversation id, then cols.
-func linksQuery(cols string, n int) string {
-	return linksSelect(cols, "links l LEFT JOIN conversations c", "l.commitHash", n)
+func linksQuery(cols string, conv convJoin, n int) string {
+	return linksSelect(cols, "links l", conv, "l.commitHash", n)
 }
 
-// linksSelect is linksQuery with the links and conversations joined as
-// from says and found by key IN the n values. Ties are in the links'
-// order (l.id): every plan, log's and show's, gives them the same.
-func linksSelect(cols, from, key string, n int) string {
+// linksSelect is linksQuery with the links read from links (the table
+// and any index named), their conversations joined by conv, and found by
+// key IN the n values. Ties are in the links' order (l.id): every plan,
+// log's and show's, gives them the same.
+func linksSelect(cols, links string, conv convJoin, key string, n int) string {
 	return `
 SELECT l.commitHash, l.conversationId, ` + cols + `
-FROM ` + from + ` ON c.conversationId = l.conversationId
+FROM ` + links + ` ` + conv.join + `
 WHERE ` + key + ` IN (` + placeholders(n) + `)
-ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, c.activityMs DESC, l.id`
+ORDER BY l.commitHash, (l.status = 'manual') DESC, l.confidence DESC, ` + conv.activity + ` DESC, l.id`
 }
 
 // HasLinks says whether any commit has a link: log asks it once, while

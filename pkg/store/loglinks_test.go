@@ -205,16 +205,16 @@ func TestLogLinksOddValues(t *testing.T) {
 	if _, err := s.db.ExecContext(ctx, `UPDATE links SET writtenLines = 1.5 WHERE commitHash = 'h-c1'`); err != nil {
 		t.Fatal(err)
 	}
-	_, errSQL := s.linksForCommits(ctx, []string{"h-c1"}, logLinksColumns, scanLogLink)
+	_, errSQL := s.linksForCommits(ctx, []string{"h-c1"}, logLinksColumns, logConversations, scanLogLink)
 	if _, err := s.LogLinksForCommits(ctx, []string{"h-c1"}); err == nil || errSQL == nil || !strings.Contains(err.Error(), errSQL.Error()) {
 		t.Errorf("a real line count: %v, database/sql's: %v", err, errSQL)
 	}
 }
 
 // TestLogLinksPlan: log's query finds the links by links_commit_prefix,
-// and each conversation by conversations_log, not by its primary key's
-// index, which read the row (its prompts in overflow pages) for the
-// columns after them.
+// and each conversation by conversations_seen_log with both its columns,
+// not by its primary key's index, which read the row (its prompts in
+// overflow pages) for the columns after them.
 func TestLogLinksPlan(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
@@ -233,8 +233,153 @@ func TestLogLinksPlan(t *testing.T) {
 		}
 		plan = append(plan, detail)
 	}
-	if got := strings.Join(plan, "\n"); !strings.Contains(got, "SEARCH c USING INDEX conversations_log") ||
+	if got := strings.Join(plan, "\n"); !strings.Contains(got, "SEARCH c USING INDEX conversations_seen_log (firstSeenMs=? AND conversationId=?)") ||
 		!strings.Contains(got, "SEARCH l USING INDEX links_commit_prefix") {
 		t.Errorf("plan:\n%s", got)
+	}
+}
+
+// TestLogLinksSeenCopy: log finds a link's conversation by the link's copy
+// of when the conversation was first seen (migration 9). Whatever order
+// links and conversations are written in, the triggers keep the copy; and
+// a copy out of date, even one naming another conversation's time, still
+// gives the link's own conversation, as show (by id) gives it.
+func TestLogLinksSeenCopy(t *testing.T) {
+	const h = "aaaaaaaa11"
+	record := func(t *testing.T, s *Store, id string, at int64) {
+		t.Helper()
+		if err := s.RecordActivity(context.Background(), Activity{ConversationID: id, AtMs: at, Prompt: "prompt of " + id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(t *testing.T, s *Store, ids ...string) {
+		t.Helper()
+		var ls []Link
+		for _, id := range ids {
+			ls = append(ls, Link{ConversationID: id, Confidence: 0.5})
+		}
+		if err := s.ReplaceAutoLinks(context.Background(), h, ls); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec := func(t *testing.T, s *Store, q string) {
+		t.Helper()
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, s *Store)
+		stale bool // the copy is made wrong on purpose
+	}{
+		{"recorded, then linked", func(t *testing.T, s *Store) {
+			record(t, s, "c1", 100)
+			record(t, s, "c2", 200)
+			link(t, s, "c1", "c2")
+		}, false},
+		{"linked, then recorded", func(t *testing.T, s *Store) {
+			link(t, s, "c1", "c2")
+			record(t, s, "c2", 200)
+			record(t, s, "c1", 100)
+		}, false},
+		{"first seen earlier after linking", func(t *testing.T, s *Store) {
+			record(t, s, "c1", 300)
+			record(t, s, "c2", 200)
+			link(t, s, "c1", "c2")
+			record(t, s, "c1", 50)
+		}, false},
+		{"forgotten and captured again", func(t *testing.T, s *Store) {
+			record(t, s, "c1", 100)
+			record(t, s, "c2", 200)
+			link(t, s, "c1", "c2")
+			if _, err := s.ForgetConversation(context.Background(), "c1"); err != nil {
+				t.Fatal(err)
+			}
+			record(t, s, "c1", 900)
+			if err := s.SetManualLink(context.Background(), "c1", h, ""); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a conversation never captured", func(t *testing.T, s *Store) {
+			record(t, s, "c1", 100)
+			link(t, s, "c1", "unknown")
+		}, false},
+		{"a copy out of date", func(t *testing.T, s *Store) {
+			record(t, s, "c1", 100)
+			record(t, s, "c2", 200)
+			link(t, s, "c1", "c2")
+			exec(t, s, `UPDATE links SET convSeenMs = convSeenMs + 1 WHERE conversationId = 'c1'`)
+		}, true},
+		{"a copy naming another conversation's time", func(t *testing.T, s *Store) {
+			record(t, s, "c1", 100)
+			record(t, s, "c2", 200)
+			link(t, s, "c1", "c2")
+			exec(t, s, `UPDATE conversations SET title = 'title of c2' WHERE conversationId = 'c2'`)
+			exec(t, s, `UPDATE links SET convSeenMs = 200 WHERE conversationId = 'c1'`)
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := openTemp(t)
+			tc.setup(t, s)
+			var wrong int
+			if err := s.db.QueryRow(`SELECT count(*) FROM links l LEFT JOIN conversations c USING (conversationId)
+WHERE l.convSeenMs IS NOT c.firstSeenMs`).Scan(&wrong); err != nil {
+				t.Fatal(err)
+			}
+			if stale := wrong > 0; stale != tc.stale {
+				t.Errorf("%d links whose copy differs from their conversation's firstSeenMs", wrong)
+			}
+			full, err := s.ConversationsForCommits(ctx, []string{h})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lean, err := s.LogLinksForCommits(ctx, []string{h})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(full[h]) == 0 || len(lean[h]) != len(full[h]) {
+				t.Fatalf("links: log %d, show %d", len(lean[h]), len(full[h]))
+			}
+			for i, f := range full[h] {
+				l := lean[h][i]
+				prompt := f.Conv.FirstPrompt
+				if f.Conv.Title != "" {
+					prompt = ""
+				}
+				if l.ConversationID != f.ConversationID || l.Conv.Title != f.Conv.Title || l.Conv.Agent != f.Conv.Agent || l.Conv.FirstPrompt != prompt {
+					t.Errorf("link %d: log %s %q %q %q, show %s %q %q %q", i, l.ConversationID, l.Conv.Title, l.Conv.Agent, l.Conv.FirstPrompt,
+						f.ConversationID, f.Conv.Title, f.Conv.Agent, prompt)
+				}
+			}
+		})
+	}
+}
+
+// TestLogLinksSeenMigrated: a schema-8 store's links get their
+// conversations' firstSeenMs at migration 9, and log then finds them by it.
+func TestLogLinksSeenMigrated(t *testing.T) {
+	ctx := context.Background()
+	path := atVersion(t, 8,
+		`INSERT INTO conversations (conversationId, title, firstSeenMs, activityMs) VALUES ('conv', 'a title', 42, 50)`,
+		`INSERT INTO links (conversationId, commitHash, confidence, status, createdAt) VALUES ('conv', 'c1', 0.8, 'auto', '')`,
+		`INSERT INTO links (conversationId, commitHash, confidence, status, createdAt) VALUES ('gone', 'c1', 0.7, 'auto', '')`,
+	)
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var copies string
+	if err := s.db.QueryRow(`SELECT group_concat(conversationId || '=' || COALESCE(convSeenMs, 'null'), ' ') FROM (SELECT * FROM links ORDER BY id)`).Scan(&copies); err != nil {
+		t.Fatal(err)
+	}
+	if copies != "conv=42 gone=null" {
+		t.Errorf("copies after migration: %s", copies)
+	}
+	got, err := s.LogLinksForCommits(ctx, []string{"c1"})
+	if err != nil || len(got["c1"]) != 2 || got["c1"][0].Conv.Title != "a title" || got["c1"][1].ConversationID != "gone" {
+		t.Fatalf("log's links %+v: %v", got, err)
 	}
 }

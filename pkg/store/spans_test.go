@@ -9,37 +9,44 @@ import (
 	"time"
 )
 
-// A database written before evidence by position migrates in place: its
-// commit lines and links read as text matches, the weaker evidence.
-func TestVersion3EvidenceReadsAsTextMatch(t *testing.T) {
-	ctx := context.Background()
+// atVersion is a new links.sqlite at schema version v, with the rows
+// stmts write, for a test of what later migrations make of it.
+func atVersion(t *testing.T, v int, stmts ...string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "links.sqlite")
 	db, err := sql.Open("sqlite3", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer db.Close()
 	ms, err := migrations()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range ms[:3] {
+	for _, m := range ms[:v] {
 		if _, err := db.Exec(m.sql); err != nil {
 			t.Fatal(m.name, err)
 		}
 	}
-	for _, q := range []string{
-		`PRAGMA user_version = 3`,
+	for _, q := range append([]string{fmt.Sprintf("PRAGMA user_version = %d", v)}, stmts...) {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	return path
+}
+
+// A database written before evidence by position migrates in place: its
+// commit lines and links read as text matches, the weaker evidence.
+func TestVersion3EvidenceReadsAsTextMatch(t *testing.T) {
+	ctx := context.Background()
+	path := atVersion(t, 3,
 		`INSERT INTO commits (commitHash, repoKey, committedMs, linesRecorded) VALUES ('c1', 'r', 1, 1)`,
 		`INSERT INTO commit_files (commitHash, path, pathKey, addedLines, agentLines) VALUES ('c1', 'a.go', 'a.go', 2, 1)`,
 		`INSERT INTO commit_lines (commitHash, path, line, conversationId) VALUES ('c1', 'a.go', 1, 'conv')`,
 		`INSERT INTO conversations (conversationId) VALUES ('conv')`,
 		`INSERT INTO links (conversationId, commitHash, confidence, status, createdAt, writtenLines, addedLines) VALUES ('conv', 'c1', 0.8, 'auto', '', 1, 2)`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(q, err)
-		}
-	}
-	db.Close()
+	)
 	s, err := Open(ctx, path, Options{})
 	if err != nil {
 		t.Fatal(err)
