@@ -169,15 +169,59 @@ func (p *packIndex) find(h plumbing.Hash) (off int64, ok bool, err error) {
 }
 
 // SearchNames is the first of the sorted names lo to hi-1 (20 bytes each,
-// as an index holds them) not below raw, hi if none: a binary search that
-// compares names by their first 8 bytes as a number, and the rest only
-// where those are equal.
+// as an index holds them) not below raw, hi if none. Names compare by
+// their first 8 bytes as a number, and the rest only where those are
+// equal. Object names are hashes, spread evenly, so the search starts
+// where raw's first 8 bytes put it between the first and last names, and
+// gallops from there to bracket it: the probes stay within a few cache
+// lines of the answer, where a binary search over the range touched a
+// page of the mapped index for each of its first steps (log -n 1000 on
+// 403,077 objects: 2,000 searches, docs/performance.md). Names that are
+// not spread evenly cost at most twice a binary search's probes.
 func SearchNames(names []byte, lo, hi int, raw []byte) int {
 	key := binary.BigEndian.Uint64(raw)
+	less := func(m int) bool {
+		name := names[m*20 : m*20+20]
+		k := binary.BigEndian.Uint64(name)
+		return k < key || k == key && bytes.Compare(name[8:], raw[8:]) < 0
+	}
+	if hi-lo > 16 {
+		first, last := binary.BigEndian.Uint64(names[lo*20:]), binary.BigEndian.Uint64(names[(hi-1)*20:])
+		if first < key && key < last {
+			m := lo + int(float64(key-first)/float64(last-first)*float64(hi-1-lo))
+			m = min(max(m, lo), hi-1)
+			if less(m) { // the answer is past m: gallop up to a name not below raw
+				top := hi
+				for step := 1; ; step *= 2 {
+					if q := m + step; q >= hi {
+						break
+					} else if !less(q) {
+						top = q
+						break
+					} else {
+						m = q
+					}
+				}
+				lo, hi = m+1, top
+			} else { // the answer is m or before: gallop down to a name below raw
+				bottom := lo
+				for step := 1; ; step *= 2 {
+					if q := m - step; q < lo {
+						break
+					} else if less(q) {
+						bottom = q + 1
+						break
+					} else {
+						m = q
+					}
+				}
+				lo, hi = bottom, m
+			}
+		}
+	}
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		name := names[m*20 : m*20+20]
-		if k := binary.BigEndian.Uint64(name); k < key || k == key && bytes.Compare(name[8:], raw[8:]) < 0 {
+		if less(m) {
 			lo = m + 1
 		} else {
 			hi = m
