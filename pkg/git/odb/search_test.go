@@ -142,3 +142,26 @@ func BenchmarkSearchNames(b *testing.B) {
 		}
 	}
 }
+
+// FuzzSearchNames: for any sorted names, a key and a range of them,
+// SearchNames finds what a binary search with bytes.Compare finds.
+func FuzzSearchNames(f *testing.F) {
+	f.Add(bytes.Repeat([]byte{7}, 20), bytes.Repeat([]byte{1, 2, 3, 4, 5}, 100), uint16(0), uint16(30))
+	f.Add(make([]byte, 20), bytes.Repeat([]byte{0xff, 0, 0x80}, 400), uint16(3), uint16(17))
+	f.Fuzz(func(t *testing.T, key, data []byte, a, b uint16) {
+		if len(key) != 20 {
+			return
+		}
+		names := bytes.Clone(data[:len(data)/20*20])
+		sortNames(names)
+		n := len(names) / 20
+		lo, hi := min(int(a), n), min(int(b), n)
+		if lo > hi {
+			lo, hi = hi, lo
+		}
+		want := lo + sort.Search(hi-lo, func(i int) bool { return bytes.Compare(names[(lo+i)*20:(lo+i)*20+20], key) >= 0 })
+		if got := SearchNames(names, lo, hi, key); got != want {
+			t.Fatalf("%x in %d..%d of %d names: %d, want %d", key, lo, hi, n, got, want)
+		}
+	})
+}
