@@ -101,9 +101,26 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	if err != nil {
 		db.Close()
-		return nil, err
+		return nil, cannotOpen(abs, err)
 	}
 	return s, nil
+}
+
+// cannotOpen names the file and the likely cause where SQLite could not
+// open an existing links.sqlite or write it (its schema brought up to
+// date on every open): SQLite's own words ("unable to open database
+// file: no such file or directory") name neither, and on a read-only
+// mount they speak of a -wal file the user never made.
+func cannotOpen(abs string, err error) error {
+	var se sqlite3.Error
+	if !errors.As(err, &se) || se.Code != sqlite3.ErrCantOpen && se.Code != sqlite3.ErrReadonly {
+		return err
+	}
+	cause, _ := WriteFix(abs)
+	if cause == "" {
+		cause = "SQLite creates links.sqlite-wal and -shm beside it, and every command brings its schema up to date: is its directory on a read-only mount?"
+	}
+	return fmt.Errorf("%s cannot be opened for writing (%s): %w; `git convo doctor` says more", abs, cause, err)
 }
 
 // connector opens connections to links.sqlite with convo_fold, search's
