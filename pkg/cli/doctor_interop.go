@@ -23,7 +23,11 @@ func doctorInterop(ctx context.Context, env *Env, repo *gitx.Repo) []check {
 	}
 	var counts []string
 	for _, r := range refs {
-		counts = append(counts, fmt.Sprintf("%d note(s) on %s", rep.Notes[r], r))
+		n := fmt.Sprintf("%d note(s) on %s", rep.Notes[r], r)
+		if c := rep.Checked[r]; c < rep.Notes[r] {
+			n += fmt.Sprintf(" (%d checked)", c)
+		}
+		counts = append(counts, n)
 	}
 	sort.Strings(counts)
 	c := check{Name: "other tools' notes", OK: true, Detail: "read by blame, show, log, stats, pr and the MCP tools: " + strings.Join(counts, ", ")}

@@ -2,6 +2,7 @@ package interop
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -81,6 +82,12 @@ type Sessions map[[2]string][]string
 // sessions they name: which commits a conversation's session wrote lines
 // of, beyond those git-convo linked. Nothing is read without the refs.
 func ReadSessions(ctx context.Context, repo *gitx.Repo, g notes.Git) (Sessions, []Skip) {
+	return readSessions(ctx, repo, g, ScanMax)
+}
+
+// readSessions is ReadSessions reading at most max notes a ref: the rest
+// is a Skip, so that the log says the sessions counted are not all.
+func readSessions(ctx context.Context, repo *gitx.Repo, g notes.Git, max int) (Sessions, []Skip) {
 	var refs []string
 	for _, r := range Refs(ctx, g) {
 		if r != agenttrace.Ref {
@@ -112,8 +119,9 @@ func ReadSessions(ctx context.Context, repo *gitx.Repo, g notes.Git) (Sessions, 
 			}
 		}
 		sort.Strings(commits)
-		if len(commits) > ScanMax {
-			commits = commits[:ScanMax]
+		if len(commits) > max {
+			skips = append(skips, Skip{Ref: ref, Err: fmt.Errorf("%d notes: the sessions of %d read, those of the other %d not counted", len(commits), max, len(commits)-max)})
+			commits = commits[:max]
 		}
 		blobs, err := rd.notesByBlob(ctx, ref, commits, over)
 		if err != nil {

@@ -2,6 +2,7 @@ package interop
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -400,4 +401,36 @@ func TestOneGitAINoteACommit(t *testing.T) {
 	scan("a broken copy behind alpha's")
 	addNote(t, dir, "refs/notes/remotes/alpha/ai", commit, gitAINote(elsewhere, "m"))
 	scan("alpha's broken", "refs/notes/remotes/alpha/ai")
+}
+
+// TestScanBounded: past the bound of notes read a ref, doctor's scan says
+// how many the ref holds and how many it checked, and ReadSessions says
+// that it counted the sessions of some notes only; at or under it, all.
+func TestScanBounded(t *testing.T) {
+	ctx := context.Background()
+	dir, first := repo(t)
+	commits := []string{first}
+	for i := range 2 {
+		git(t, dir, "commit", "-q", "--allow-empty", "-m", fmt.Sprint("more ", i))
+		commits = append(commits, git(t, dir, "rev-parse", "HEAD"))
+	}
+	for _, c := range commits {
+		addNote(t, dir, "refs/notes/ai", c, gitAINote(c, "m"))
+	}
+	g := notes.Git{Dir: dir}
+	r, _ := gitx.Discover(dir, os.Getenv)
+	for _, tc := range []struct {
+		max, checked int
+		skipped      bool
+	}{{2, 2, true}, {3, 3, false}, {ScanMax, 3, false}} {
+		rep, err := scan(ctx, r, g, Refs(ctx, g), tc.max)
+		if err != nil || rep.Notes["refs/notes/ai"] != 3 || rep.Checked["refs/notes/ai"] != tc.checked {
+			t.Errorf("scan, at most %d: notes %v, checked %v, %v", tc.max, rep.Notes, rep.Checked, err)
+		}
+		_, skips := readSessions(ctx, r, g, tc.max)
+		said := len(skips) == 1 && strings.Contains(skips[0].Error(), "refs/notes/ai: 3 notes: the sessions of 2 read, those of the other 1 not counted")
+		if said != tc.skipped || !tc.skipped && len(skips) != 0 {
+			t.Errorf("sessions, at most %d: skips %v", tc.max, skips)
+		}
+	}
 }

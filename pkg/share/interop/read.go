@@ -124,7 +124,12 @@ type Skip struct {
 	Err         error
 }
 
-func (s Skip) Error() string { return fmt.Sprintf("%s on %.12s: %v", s.Ref, s.Commit, s.Err) }
+func (s Skip) Error() string {
+	if s.Commit == "" { // the ref's, not one note's
+		return fmt.Sprintf("%s: %v", s.Ref, s.Err)
+	}
+	return fmt.Sprintf("%s on %.12s: %v", s.Ref, s.Commit, s.Err)
+}
 
 // Read returns the claims other tools' notes make on commits' lines,
 // and the notes (or records) it skipped. want limits which files' lines

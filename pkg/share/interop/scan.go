@@ -18,7 +18,8 @@ const ScanMax = 5000
 
 // Report is what Scan found on other tools' refs.
 type Report struct {
-	Notes   map[string]int // ref -> notes read
+	Notes   map[string]int // ref -> notes on it
+	Checked map[string]int // ref -> notes read (at most ScanMax)
 	Skipped []Skip         // notes (or records) every read skips, and why
 }
 
@@ -27,7 +28,12 @@ type Report struct {
 // notes and records the readers skip, for doctor. A git-ai note's copy on
 // a later ref (CompareRefs) is counted, but read by no command: not checked.
 func Scan(ctx context.Context, repo *gitx.Repo, g notes.Git, refs []string) (Report, error) {
-	rep := Report{Notes: map[string]int{}}
+	return scan(ctx, repo, g, refs, ScanMax)
+}
+
+// scan is Scan reading at most max notes a ref.
+func scan(ctx context.Context, repo *gitx.Repo, g notes.Git, refs []string, max int) (Report, error) {
+	rep := Report{Notes: map[string]int{}, Checked: map[string]int{}}
 	noted := map[string]bool{} // commits whose git-ai note is read: a copy on a later ref is read by none
 	for _, ref := range slices.SortedFunc(slices.Values(refs), CompareRefs) {
 		out, err := gitx.Command(ctx, g.Dir, g.Env, "ls-tree", "-r", "-z", "--full-tree", ref).Output()
@@ -38,16 +44,18 @@ func Scan(ctx context.Context, repo *gitx.Repo, g notes.Git, refs []string) (Rep
 		of := map[string]string{}
 		for _, entry := range bytes.Split(out, []byte{0}) {
 			meta, path, ok := bytes.Cut(entry, []byte{'\t'})
-			if f := strings.Fields(string(meta)); ok && len(f) == 3 && f[1] == "blob" && len(paths) < ScanMax {
-				paths = append(paths, string(path))
-				of[string(path)] = strings.ReplaceAll(string(path), "/", "")
+			if f := strings.Fields(string(meta)); ok && len(f) == 3 && f[1] == "blob" {
+				if rep.Notes[ref]++; len(paths) < max {
+					paths = append(paths, string(path))
+					of[string(path)] = strings.ReplaceAll(string(path), "/", "")
+				}
 			}
 		}
 		blobs, err := repo.FilesAt(ctx, ref, paths)
 		if err != nil {
 			return rep, err
 		}
-		rep.Notes[ref] = len(blobs)
+		rep.Checked[ref] = len(blobs)
 		var read []string
 		for p, b := range blobs {
 			commit := of[p]
