@@ -281,7 +281,7 @@ type LinkedConversation struct {
 // strongest first. One query per 500 hashes: `log` calls it once per page.
 func (s *Store) ConversationsForCommits(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
 	return s.linksForCommits(ctx, hashes, `l.matchedFiles, l.confidence, l.status, l.reason, l.source, l.createdAt,
-    l.writtenLines, l.addedLines, l.positionLines, `+conversationColumns, byID, func(rows *sql.Rows, lc *LinkedConversation) error {
+    l.writtenLines, l.addedLines, l.positionLines, `+conversationColumns, byID(), func(rows *sql.Rows, lc *LinkedConversation) error {
 		var matched string
 		dest := []any{&lc.CommitHash, &lc.ConversationID, &matched, &lc.Confidence, &lc.Status, &lc.Reason, &lc.Source, &lc.CreatedAt,
 			&lc.WrittenLines, &lc.AddedLines, &lc.PositionLines}

@@ -26,7 +26,7 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[st
 	err := inChunks(hashes, func(chunk []string) error {
 		got, err := s.logLinksRaw(ctx, chunk)
 		if errors.Is(err, errRawType) {
-			got, err = s.linksForCommits(ctx, chunk, logLinksColumns, logConversations, scanLogLink)
+			got, err = s.linksForCommits(ctx, chunk, logLinksColumns, logConversations(), scanLogLink)
 		}
 		if out == nil {
 			out = got
@@ -57,7 +57,7 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[st
 // no further). SQLite's planner, with no statistics, took the primary
 // key's index for c instead; both indexes are named.
 func logLinksQuery(n int) string {
-	return linksSelect(logLinksColumns, "links l INDEXED BY links_commit_prefix", logConversations,
+	return linksSelect(logLinksColumns, "links l INDEXED BY links_commit_prefix", logConversations(),
 		"substr(l.commitHash, 1, "+strconv.Itoa(logLinkPrefix)+")", n)
 }
 
@@ -66,14 +66,18 @@ func logLinksQuery(n int) string {
 type convJoin struct{ join, activity string }
 
 // logConversations is log's: c by conversations_seen_log, else c2 by id.
-var logConversations = convJoin{
-	join: "LEFT JOIN conversations c INDEXED BY conversations_seen_log ON c.firstSeenMs = l.convSeenMs AND c.conversationId = l.conversationId" +
-		" LEFT JOIN conversations c2 ON c2.conversationId = CASE WHEN c.conversationId IS NULL THEN l.conversationId END",
-	activity: "COALESCE(c.activityMs, c2.activityMs)",
+func logConversations() convJoin {
+	return convJoin{
+		join: "LEFT JOIN conversations c INDEXED BY conversations_seen_log ON c.firstSeenMs = l.convSeenMs AND c.conversationId = l.conversationId" +
+			" LEFT JOIN conversations c2 ON c2.conversationId = CASE WHEN c.conversationId IS NULL THEN l.conversationId END",
+		activity: "COALESCE(c.activityMs, c2.activityMs)",
+	}
 }
 
 // byID is show's: c by its id.
-var byID = convJoin{join: "LEFT JOIN conversations c ON c.conversationId = l.conversationId", activity: "c.activityMs"}
+func byID() convJoin {
+	return convJoin{join: "LEFT JOIN conversations c ON c.conversationId = l.conversationId", activity: "c.activityMs"}
+}
 
 // logLinkPrefix is how many hex digits of a hash links_commit_prefix keys.
 const logLinkPrefix = 8

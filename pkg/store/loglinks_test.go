@@ -205,7 +205,7 @@ func TestLogLinksOddValues(t *testing.T) {
 	if _, err := s.db.ExecContext(ctx, `UPDATE links SET writtenLines = 1.5 WHERE commitHash = 'h-c1'`); err != nil {
 		t.Fatal(err)
 	}
-	_, errSQL := s.linksForCommits(ctx, []string{"h-c1"}, logLinksColumns, logConversations, scanLogLink)
+	_, errSQL := s.linksForCommits(ctx, []string{"h-c1"}, logLinksColumns, logConversations(), scanLogLink)
 	if _, err := s.LogLinksForCommits(ctx, []string{"h-c1"}); err == nil || errSQL == nil || !strings.Contains(err.Error(), errSQL.Error()) {
 		t.Errorf("a real line count: %v, database/sql's: %v", err, errSQL)
 	}
