@@ -33,6 +33,9 @@ func TestOpenReadOnlyMount(t *testing.T) {
 	if err != nil || os.Geteuid() != 0 {
 		t.Skip("needs root and unshare(1) to make a read-only mount")
 	}
+	if out, err := exec.Command(unshare, "-m", "true").CombinedOutput(); err != nil {
+		t.Skipf("no mount namespace here: %v %s", err, out)
+	}
 	dir := t.TempDir()
 	s, err := Open(context.Background(), filepath.Join(dir, "current.sqlite"), Options{})
 	if err != nil {
