@@ -41,14 +41,7 @@ func TestLogLinksAsFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	hashes := []string{"aaa", "bbb", "ccc"}
-	full, err := s.ConversationsForCommits(ctx, hashes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lean, err := s.LogLinksForCommits(ctx, hashes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lean, full := logAndShow(t, s, hashes)
 	type line struct {
 		id, status, title, agent, prompt string
 		conf                             float64
@@ -139,14 +132,7 @@ func TestLogLinksTies(t *testing.T) {
 	if err := s.ReplaceAutoLinks(ctx, h, ls); err != nil {
 		t.Fatal(err)
 	}
-	lean, err := s.LogLinksForCommits(ctx, []string{h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := s.ConversationsForCommits(ctx, []string{h})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lean, full := logAndShow(t, s, []string{h})
 	ids := func(lcs []LinkedConversation) string {
 		var out []string
 		for _, lc := range lcs {
@@ -320,7 +306,6 @@ func TestLogLinksSeenCopy(t *testing.T) {
 		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := context.Background()
 			s := openTemp(t)
 			tc.setup(t, s)
 			var wrong int
@@ -331,14 +316,7 @@ WHERE l.convSeenMs IS NOT c.firstSeenMs`).Scan(&wrong); err != nil {
 			if stale := wrong > 0; stale != tc.stale {
 				t.Errorf("%d links whose copy differs from their conversation's firstSeenMs", wrong)
 			}
-			full, err := s.ConversationsForCommits(ctx, []string{h})
-			if err != nil {
-				t.Fatal(err)
-			}
-			lean, err := s.LogLinksForCommits(ctx, []string{h})
-			if err != nil {
-				t.Fatal(err)
-			}
+			lean, full := logAndShow(t, s, []string{h})
 			if len(full[h]) == 0 || len(lean[h]) != len(full[h]) {
 				t.Fatalf("links: log %d, show %d", len(lean[h]), len(full[h]))
 			}
@@ -382,4 +360,19 @@ func TestLogLinksSeenMigrated(t *testing.T) {
 	if err != nil || len(got["c1"]) != 2 || got["c1"][0].Conv.Title != "a title" || got["c1"][1].ConversationID != "gone" {
 		t.Fatalf("log's links %+v: %v", got, err)
 	}
+}
+
+// logAndShow is log's links (LogLinksForCommits) and show's
+// (ConversationsForCommits) for hashes, to hold the one to the other.
+func logAndShow(t *testing.T, s *Store, hashes []string) (lean, full map[string][]LinkedConversation) {
+	t.Helper()
+	ctx := context.Background()
+	lean, err := s.LogLinksForCommits(ctx, hashes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full, err = s.ConversationsForCommits(ctx, hashes); err != nil {
+		t.Fatal(err)
+	}
+	return lean, full
 }
