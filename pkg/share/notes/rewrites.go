@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -461,4 +463,96 @@ func shiftRange(rg trace.Range, s lineShift) []trace.Range {
 		out[0].ContentHash = rg.ContentHash
 	}
 	return out
+}
+
+// ownCopy is old, this clone's record that git copied onto commit from a
+// commit this clone rewrote into it (notes.rewriteRef; preds: the commits
+// commit was rewritten from), made a record about commit: its lines moved
+// where the rewrite put them (as mapRewritten moves a copy's), a line the
+// rewrite changed given to no one, the evidence of a file so cut dropped
+// and its written lines capped, each link's reason saying where it was
+// carried from (as the store's are). A refresh then keeps of it what it
+// keeps of its own record: the conversations forgotten here, clipped to
+// the lines the rebuilt record gives no conversation (forget is local, an
+// amend or a rebase after it too). Nothing is added: the copy already
+// shared what it says. Any other old is returned as it is (a copy of a
+// commit not rewritten into commit keeps nothing, as before).
+func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, preds func(string) []string) *trace.Record {
+	if old == nil || old.VCS == nil || strings.EqualFold(old.VCS.Revision, commit) {
+		return old
+	}
+	from := strings.ToLower(old.VCS.Revision)
+	if !slices.Contains(preds(commit), from) || len(from) < 12 {
+		return old
+	}
+	r := *old
+	r.Metadata = maps.Clone(old.Metadata) // SetMeta writes into it
+	r.VCS = &trace.VCS{Type: "git", Revision: commit}
+	var moved map[string]lineShift
+	if len(r.Files) > 0 {
+		moved = g.lineShifts(ctx, from, commit, r.Files)
+	}
+	r.Files = shiftFiles(r.Files, moved)
+	m, _ := r.Meta()
+	cut := map[[2]string]bool{}
+	lines := func(files []trace.File) map[[2]string]int {
+		n := map[[2]string]int{}
+		for _, f := range files {
+			for _, c := range f.Conversations {
+				for _, rg := range c.Ranges {
+					n[[2]string{f.Path, trace.ConversationID(c.URL)}] += max(0, rg.EndLine-rg.StartLine+1)
+				}
+			}
+		}
+		return n
+	}
+	after := lines(r.Files)
+	for k, n := range lines(old.Files) {
+		if after[k] < n {
+			cut[k] = true
+		}
+	}
+	dropCut(&m, r, cut)
+	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
+	for id, c := range m.Conversations {
+		note := "carried from " + from[:12]
+		if c.Reason == "" {
+			c.Reason = note
+		} else {
+			c.Reason += "; " + note
+		}
+		convs[id] = c
+	}
+	m.Conversations = convs
+	r.SetMeta(m)
+	return &r
+}
+
+// ownOld is the record of this clone's that a refresh of commit starts
+// from, of those in its note (olds, in the note's order): the last, as
+// before, unless git copied onto commit a record about a commit this
+// clone rewrote into it. git concatenates such a copy with a record
+// already there (one a hook wrote first), either way round: then it is
+// the record about commit itself, if any, joined by each copy moved to
+// commit's lines (ownCopy). A conversation both name is counted once
+// (trace.MergeAll unites lines and keeps one entry).
+func (g Git) ownOld(ctx context.Context, commit string, olds []trace.Record, preds func(string) []string) *trace.Record {
+	var about, moved []trace.Record
+	for i := range olds {
+		r := &olds[i]
+		if r.VCS != nil && strings.EqualFold(r.VCS.Revision, commit) {
+			about = append(about, *r)
+		} else if m := g.ownCopy(ctx, commit, r, preds); m != r {
+			moved = append(moved, *m)
+		}
+	}
+	if len(moved) == 0 {
+		return lastOf(olds)
+	}
+	all := append(about, moved...)
+	if len(all) == 1 {
+		return &all[0]
+	}
+	merged := trace.MergeAll(all)
+	return &merged
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -244,11 +245,20 @@ func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, 
 	}
 	f := forgottenHere{st: st, recorded: recorded, known: map[string]bool{}}
 	forgot := func(c string, ids []string) map[string]bool { return f.forgot(ctx, c, ids) }
-	n, err := g.write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"), func(c string, built, old *trace.Record) *trace.Record {
-		return refreshed(c, built, old, forgot, o)
+	// The rewrite map, read only when a record git copied is met.
+	var rewrites map[string]string
+	var rerr error
+	preds := func(c string) []string {
+		if rewrites == nil && rerr == nil {
+			rewrites, rerr = g.LoadRewrites(ctx)
+		}
+		return predecessors(rewrites, c)
+	}
+	n, err := g.write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"), func(c string, built *trace.Record, olds []trace.Record) *trace.Record {
+		return refreshed(c, built, g.ownOld(ctx, c, olds, preds), forgot, o)
 	})
 	if err == nil {
-		err = f.err
+		err = errors.Join(f.err, rerr)
 	}
 	return n, err
 }
@@ -260,8 +270,9 @@ func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, 
 // conversations the store forgot (forgot: forget is local, docs/sharing.md),
 // as old gave them. A record git copied onto commit from the one it
 // rewrote (its revision another commit) speaks of that commit's lines: no
-// forgotten link of it is kept. A forgotten link kept says what o shares
-// now (its text) and gives no line built gives a conversation.
+// forgotten link of it is kept unless ownCopy first moved it to commit's.
+// A forgotten link kept says what o shares now (its text) and gives no
+// line built gives a conversation.
 func refreshed(commit string, built, old *trace.Record, forgot func(commit string, ids []string) map[string]bool, o BuildOptions) *trace.Record {
 	if old == nil {
 		return built

@@ -1,0 +1,209 @@
+package notes
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-convo/git-convo/pkg/share/trace"
+)
+
+// ownCopy makes this clone's record that git copied onto a commit it
+// rewrote a record about that commit: the lines moved where the rewrite
+// put them, a changed line no one's, the evidence of a file so cut dropped
+// and its written lines capped; a refresh then keeps the forgotten
+// conversation's entry there, never on a line the rebuilt record gives
+// another conversation. A copy from a commit not rewritten into it, or a
+// record about the commit itself, is left as it is.
+func TestOwnCopy(t *testing.T) {
+	ctx := context.Background()
+	const base = "package a\n"
+	const fn = "\nfunc A() int {\n\treturn 1\n}\n" // lines 2-5 of c, X's 3-5
+	const bBody = "package b\n\nfunc B() {}\n"     // Y's 1 and 3
+	h := newHistory(t)
+	root := h.commit("base", map[string]string{"a.go": base})
+	git(t, h.g, "", "checkout", "-q", "-b", "c")
+	c := h.commit("X and Y", map[string]string{"a.go": base + fn, "b.go": bBody})
+	variant := func(name string, files map[string]string) string {
+		git(t, h.g, "", "checkout", "-q", "-b", name, root)
+		return h.commit("rewritten", files)
+	}
+	shifted := variant("shifted", map[string]string{"a.go": "// Package a.\n" + base + fn, "b.go": bBody})
+	changed := variant("changed", map[string]string{"a.go": base + strings.Replace(fn, "return 1", "return 2", 1), "b.go": bBody})
+	gone := variant("gone", map[string]string{"b.go": bBody})
+	other := variant("other", map[string]string{"a.go": base + fn, "b.go": bBody})
+
+	record := func(commit string, writers map[string]map[int]string, links ...trace.Link) *trace.Record {
+		d, err := h.g.diffs(ctx, []string{commit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := trace.Build(trace.Input{Commit: commit, Time: time.Unix(1700000000, 0), Added: d[commit].added, Writers: writers,
+			Links: links, Writer: "clone-a"})
+		return &r
+	}
+	x := trace.Link{ID: "conv-x", Agent: "cursor", Title: "X", Confidence: 0.8, Status: "auto", Reason: "lines", WrittenLines: 3, AddedLines: 7}
+	y := trace.Link{ID: "conv-y", Agent: "cursor", Title: "Y", Confidence: 0.7, Status: "auto", Reason: "lines", WrittenLines: 2, AddedLines: 7}
+	old := record(c, map[string]map[int]string{"a.go": {3: "conv-x", 4: "conv-x", 5: "conv-x"}, "b.go": {1: "conv-y", 3: "conv-y"}}, x, y)
+	preds := func(commit string) []string {
+		if commit == other {
+			return nil
+		}
+		return []string{c}
+	}
+	forgot := func(_ string, ids []string) map[string]bool {
+		out := map[string]bool{}
+		for _, id := range ids {
+			out[id] = id == "conv-x"
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name      string
+		commit    string
+		old       *trace.Record
+		same      bool  // old comes back as it was
+		xLines    []int // X's lines of a.go in the moved record, and in the refreshed one
+		evidence  bool  // X's evidence of a.go kept
+		written   int   // X's written lines
+		built     map[string]map[int]string
+		alone     bool  // nothing rebuilt: the store links nothing to the commit
+		keptLines []int // X's lines of a.go after a refresh against built (built: Y's)
+	}{
+		{name: "amend above X's lines", commit: shifted, old: old, xLines: []int{4, 5, 6}, evidence: true, written: 3,
+			built: map[string]map[int]string{"b.go": {1: "conv-y", 3: "conv-y"}}, keptLines: []int{4, 5, 6}},
+		{name: "a moved line now another conversation's", commit: shifted, old: old, xLines: []int{4, 5, 6}, evidence: true, written: 3,
+			built: map[string]map[int]string{"a.go": {5: "conv-y"}, "b.go": {1: "conv-y", 3: "conv-y"}}, keptLines: []int{4, 6}},
+		{name: "X alone on the commit", commit: shifted, old: old, xLines: []int{4, 5, 6}, evidence: true, written: 3,
+			alone: true, keptLines: []int{4, 5, 6}},
+		{name: "amend of one of X's lines", commit: changed, old: old, xLines: []int{3, 5}, written: 2,
+			built: map[string]map[int]string{"b.go": {1: "conv-y", 3: "conv-y"}}, keptLines: []int{3, 5}},
+		{name: "X's file gone", commit: gone, old: old, written: 0,
+			built: map[string]map[int]string{"b.go": {1: "conv-y", 3: "conv-y"}}},
+		{name: "not rewritten from the copy's commit", commit: other, old: old, same: true},
+		{name: "the commit's own record", commit: c, old: old, same: true},
+		{name: "no record", commit: shifted, same: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := ""
+			if tc.old != nil {
+				before = string(Encode([]trace.Record{*tc.old}))
+			}
+			got := h.g.ownCopy(ctx, tc.commit, tc.old, preds)
+			if tc.old != nil && string(Encode([]trace.Record{*tc.old})) != before {
+				t.Fatal("ownCopy changed the record it was given")
+			}
+			if tc.same {
+				if got != tc.old {
+					t.Fatalf("got another record: %v", got)
+				}
+				return
+			}
+			if got.VCS.Revision != tc.commit {
+				t.Errorf("revision %s, want %s", got.VCS.Revision, tc.commit)
+			}
+			if l := aiLines(*got, "conv-x")["a.go"]; !reflect.DeepEqual(l, tc.xLines) {
+				t.Errorf("X's lines %v, want %v", l, tc.xLines)
+			}
+			m, _ := got.Meta()
+			cm := m.Conversations["conv-x"]
+			if cm.WrittenLines != tc.written || !strings.Contains(cm.Reason, "carried from "+c[:12]) {
+				t.Errorf("X's entry %+v", cm)
+			}
+			hasEv := false
+			for _, e := range m.Evidence {
+				hasEv = hasEv || e.Conversation == "conv-x" && e.Path == "a.go"
+			}
+			if hasEv != tc.evidence {
+				t.Errorf("X's evidence of a.go kept: %v, want %v", hasEv, tc.evidence)
+			}
+
+			// The refresh keeps X (forgotten here) beside the rebuilt record.
+			built := record(tc.commit, tc.built, y)
+			if tc.alone {
+				built = nil
+			}
+			r := refreshed(tc.commit, built, got, forgot, BuildOptions{})
+			if l := aiLines(*r, "conv-x")["a.go"]; !reflect.DeepEqual(l, tc.keptLines) {
+				t.Errorf("X's lines after the refresh %v, want %v\n%s", l, tc.keptLines, Encode([]trace.Record{*r}))
+			}
+			if _, twice := contributors(*r, "a.go"); len(twice) > 0 {
+				t.Errorf("lines given twice: %v\n%s", twice, Encode([]trace.Record{*r}))
+			}
+			if m, _ := r.Meta(); r.VCS.Revision != tc.commit || m.Conversations["conv-x"].Title != "X" {
+				t.Errorf("refreshed: revision %s, X %+v", r.VCS.Revision, m.Conversations["conv-x"])
+			}
+		})
+	}
+}
+
+// ownOld: git concatenates a record it copies by rewrite with one already
+// on the new commit (a hook wrote it first), in either order; the refresh
+// starts from both, the copy moved, each conversation once. Without a copy
+// from a commit rewritten into it, the note's last record, as before.
+func TestOwnOld(t *testing.T) {
+	ctx := context.Background()
+	const body = "package a\n\nfunc A() int {\n\treturn 1\n}\n"
+	h := newHistory(t)
+	root := h.commit("base", map[string]string{"b.go": "package b\n"})
+	git(t, h.g, "", "checkout", "-q", "-b", "c")
+	c := h.commit("X", map[string]string{"a.go": body})
+	git(t, h.g, "", "checkout", "-q", "-b", "new", root)
+	n := h.commit("X, with a line above", map[string]string{"a.go": "// A.\n" + body})
+	rec := func(commit string, writers map[string]int, links ...trace.Link) trace.Record {
+		d, err := h.g.diffs(ctx, []string{commit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := map[string]map[int]string{"a.go": {}}
+		for id, line := range writers {
+			w["a.go"][line] = id
+		}
+		return trace.Build(trace.Input{Commit: commit, Time: time.Unix(1700000000, 0), Added: d[commit].added, Writers: w, Links: links, Writer: "clone-a"})
+	}
+	x := trace.Link{ID: "conv-x", Title: "X", Confidence: 0.8, Status: "auto", WrittenLines: 1}
+	y := trace.Link{ID: "conv-y", Title: "Y", Confidence: 0.7, Status: "auto", WrittenLines: 1}
+	copied := rec(c, map[string]int{"conv-x": 3}, x)       // X's line 3 of c: line 4 of n
+	hooked := rec(n, map[string]int{"conv-y": 1}, y)       // written on n before git copied
+	unrelated := rec(root, map[string]int{"conv-x": 1}, x) // about a commit n was not rewritten from
+	preds := func(string) []string { return []string{c} }
+	for _, tc := range []struct {
+		name    string
+		olds    []trace.Record
+		want    string // the result's revision: "n", or "last" (olds' last, as it was)
+		x, y    []int  // X's and Y's lines of a.go
+		written int    // X's written lines
+	}{
+		{name: "the copy alone", olds: []trace.Record{copied}, want: "n", x: []int{4}, written: 1},
+		{name: "the hook's record, then the copy", olds: []trace.Record{hooked, copied}, want: "n", x: []int{4}, y: []int{1}, written: 1},
+		{name: "the copy, then the hook's record", olds: []trace.Record{copied, hooked}, want: "n", x: []int{4}, y: []int{1}, written: 1},
+		{name: "the copy twice", olds: []trace.Record{copied, copied}, want: "n", x: []int{4}, written: 1},
+		{name: "no copy", olds: []trace.Record{hooked}, want: "last", y: []int{1}},
+		{name: "a copy of a commit not rewritten into it", olds: []trace.Record{hooked, unrelated}, want: "last", x: []int{1}, written: 1},
+		{name: "none", want: "last"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := h.g.ownOld(ctx, n, tc.olds, preds)
+			if tc.want == "last" {
+				if last := lastOf(tc.olds); got != last {
+					t.Fatalf("got %v, want the note's last record %v", got, last)
+				}
+				return
+			}
+			if got.VCS.Revision != n {
+				t.Errorf("revision %s, want %s", got.VCS.Revision, n)
+			}
+			if l := aiLines(*got, "conv-x")["a.go"]; !reflect.DeepEqual(l, tc.x) {
+				t.Errorf("X's lines %v, want %v", l, tc.x)
+			}
+			if l := aiLines(*got, "conv-y")["a.go"]; !reflect.DeepEqual(l, tc.y) {
+				t.Errorf("Y's lines %v, want %v", l, tc.y)
+			}
+			if m, _ := got.Meta(); m.Conversations["conv-x"].WrittenLines != tc.written || m.Writer != "clone-a" {
+				t.Errorf("X's entry %+v, writer %q", m.Conversations["conv-x"], m.Writer)
+			}
+		})
+	}
+}
