@@ -15,7 +15,8 @@ import (
 // rebases it onto main, which a teammate moved on, and pushes. The note on
 // each new commit still gives X the lines the old commit's note gave it,
 // where the rewrite put them, and no line to a person; the line typed by
-// hand is not X's. A's and B's blame and show say so.
+// hand is not X's. A's and B's blame and show say so. An unlink of X
+// from the new commit stays.
 func TestForgetThenRewriteKeepsSharedLines(t *testing.T) {
 	_, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
@@ -97,4 +98,12 @@ func TestForgetThenRewriteKeepsSharedLines(t *testing.T) {
 	a.convo(a.dir, "push")
 	follow()
 	check("rebased", rebased, []int{2, 4, 5, 6}, 1)
+
+	// Withdrawn on purpose from the new commit: no refresh brings it back.
+	a.convo(a.dir, "unlink", x, rebased)
+	a.convo(a.dir, "relink", "origin/main..HEAD")
+	a.convo(a.dir, "push")
+	if note := a.noteText(notes.Ref, rebased); strings.Contains(note, x) || !strings.Contains(note, y) || strings.Contains(note, `"type":"human"`) {
+		t.Errorf("A's note on %s after unlink and relink:\n%s", rebased[:7], note)
+	}
 }
