@@ -141,7 +141,9 @@ func TestOwnCopy(t *testing.T) {
 
 // ownOld: git concatenates a record it copies by rewrite with one already
 // on the new commit (a hook wrote it first), in either order; the refresh
-// starts from both, the copy moved, each conversation once. Without a copy
+// starts from both, the copy moved, each conversation once, the hook's
+// record's lines of a conversation its own, its others yielding to the
+// copy's (no line given twice). Without a copy
 // from a commit rewritten into it, the note's last record, as before.
 func TestOwnOld(t *testing.T) {
 	ctx := context.Background()
@@ -168,6 +170,7 @@ func TestOwnOld(t *testing.T) {
 	copied := rec(c, map[string]int{"conv-x": 3}, x)       // X's line 3 of c: line 4 of n
 	hooked := rec(n, map[string]int{"conv-y": 1}, y)       // written on n before git copied
 	unrelated := rec(root, map[string]int{"conv-x": 1}, x) // about a commit n was not rewritten from
+	yTook := rec(n, map[string]int{"conv-y": 4}, y)        // the hook's record gives X's moved line to Y
 	preds := func(string) []string { return []string{c} }
 	for _, tc := range []struct {
 		name    string
@@ -179,6 +182,7 @@ func TestOwnOld(t *testing.T) {
 		{name: "the copy alone", olds: []trace.Record{copied}, want: "n", x: []int{4}, written: 1},
 		{name: "the hook's record, then the copy", olds: []trace.Record{hooked, copied}, want: "n", x: []int{4}, y: []int{1}, written: 1},
 		{name: "the copy, then the hook's record", olds: []trace.Record{copied, hooked}, want: "n", x: []int{4}, y: []int{1}, written: 1},
+		{name: "the hook's record gives X's line to another", olds: []trace.Record{yTook, copied}, want: "n", y: []int{4}, written: 0},
 		{name: "the copy twice", olds: []trace.Record{copied, copied}, want: "n", x: []int{4}, written: 1},
 		{name: "no copy", olds: []trace.Record{hooked}, want: "last", y: []int{1}},
 		{name: "a copy of a commit not rewritten into it", olds: []trace.Record{hooked, unrelated}, want: "last", x: []int{1}, written: 1},
@@ -203,6 +207,11 @@ func TestOwnOld(t *testing.T) {
 			}
 			if m, _ := got.Meta(); m.Conversations["conv-x"].WrittenLines != tc.written || m.Writer != "clone-a" {
 				t.Errorf("X's entry %+v, writer %q", m.Conversations["conv-x"], m.Writer)
+			}
+			// The hook's record gave the lines of no conversation to a
+			// person: none of X's is a person's too.
+			if types, twice := contributors(*got, "a.go"); len(twice) > 0 {
+				t.Errorf("lines given twice: %v (%s)\n%s", twice, types, Encode([]trace.Record{*got}))
 			}
 		})
 	}

@@ -533,9 +533,12 @@ func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, pred
 // before, unless git copied onto commit a record about a commit this
 // clone rewrote into it. git concatenates such a copy with a record
 // already there (one a hook wrote first), either way round: then it is
-// the record about commit itself, if any, joined by each copy moved to
-// commit's lines (ownCopy). A conversation both name is counted once
-// (trace.MergeAll unites lines and keeps one entry).
+// the copies moved to commit's lines (ownCopy) joined, each conversation
+// once; and beside the record about commit itself, if any, as a refresh
+// keeps a forgotten conversation beside the rebuilt record: that record's
+// lines of a conversation stand, the copies' conversations keep the others
+// (its lines of no one yield to them), and it alone says who else wrote
+// the lines it names.
 func (g Git) ownOld(ctx context.Context, commit string, olds []trace.Record, preds func(string) []string) *trace.Record {
 	var about, moved []trace.Record
 	for i := range olds {
@@ -546,13 +549,28 @@ func (g Git) ownOld(ctx context.Context, commit string, olds []trace.Record, pre
 			moved = append(moved, *m)
 		}
 	}
-	if len(moved) == 0 {
+	switch {
+	case len(moved) == 0:
 		return lastOf(olds)
+	case len(about) == 0 && len(moved) == 1:
+		return &moved[0]
 	}
-	all := append(about, moved...)
-	if len(all) == 1 {
-		return &all[0]
+	copies := trace.MergeAll(moved)
+	if len(about) == 0 {
+		return &copies
 	}
-	merged := trace.MergeAll(all)
+	self := trace.MergeAll(about)
+	said := claimedRanges(self, func(trace.Conversation) bool { return true })
+	copies, _ = cutLines(copies, said, func(c trace.Conversation) bool { return c.URL == "" })
+	taken := claimedRanges(self, func(c trace.Conversation) bool { return c.URL != "" })
+	copies, cut := cutLines(copies, taken, func(c trace.Conversation) bool { return c.URL != "" })
+	m, _ := copies.Meta()
+	dropCut(&m, copies, cut)
+	copies.SetMeta(m)
+	ids := map[string]bool{}
+	for id := range m.Conversations {
+		ids[id] = true
+	}
+	merged := trace.MergeAll([]trace.Record{yieldLines(self, copies, ids), copies})
 	return &merged
 }
