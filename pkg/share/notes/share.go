@@ -208,21 +208,24 @@ func (g Git) UpdateProgress(ctx context.Context, st *store.Store, hashes []strin
 		return 0, err
 	}
 	changed := 0
+	// What an amend or a rebase after forget could not carry is reported
+	// once all batches are written: it stops none of them.
+	c := g.newCarrier(ctx)
 	for start := 0; start < len(hashes); start += updateBatch {
 		batch := hashes[start:min(start+updateBatch, len(hashes))]
-		n, err := g.updateBatch(ctx, st, batch, s, o)
+		n, err := g.updateBatch(ctx, st, batch, s, o, c)
 		changed += n
 		if err != nil {
-			return changed, err
+			return changed, errors.Join(append([]error{err}, c.errs...)...)
 		}
 		if progress != nil {
 			progress(start+len(batch), len(hashes))
 		}
 	}
-	return changed, nil
+	return changed, errors.Join(c.errs...)
 }
 
-func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, s Settings, o BuildOptions) (int, error) {
+func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, s Settings, o BuildOptions, c *carrier) (int, error) {
 	have, err := g.existing(ctx, hashes)
 	if err != nil {
 		return 0, err
@@ -245,20 +248,19 @@ func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, 
 	}
 	f := forgottenHere{st: st, recorded: recorded, known: map[string]bool{}}
 	forgot := func(c string, ids []string) map[string]bool { return f.forgot(ctx, c, ids) }
-	// The rewrite map, read only when a record git copied is met.
-	var rewrites map[string]string
-	var rerr error
-	preds := func(c string) []string {
-		if rewrites == nil && rerr == nil {
-			rewrites, rerr = g.LoadRewrites(ctx)
+	n, err := g.write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"), func(commit string, built *trace.Record, olds []trace.Record) *trace.Record {
+		var linked map[string]bool
+		if built != nil {
+			bm, _ := built.Meta()
+			linked = make(map[string]bool, len(bm.Conversations))
+			for id := range bm.Conversations {
+				linked[id] = true
+			}
 		}
-		return predecessors(rewrites, c)
-	}
-	n, err := g.write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"), func(c string, built *trace.Record, olds []trace.Record) *trace.Record {
-		return refreshed(c, built, g.ownOld(ctx, c, olds, preds), forgot, o)
+		return refreshed(commit, built, g.ownOld(ctx, commit, olds, linked, c), forgot, o)
 	})
 	if err == nil {
-		err = errors.Join(f.err, rerr)
+		err = f.err
 	}
 	return n, err
 }
