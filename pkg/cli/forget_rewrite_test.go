@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/git-convo/git-convo/pkg/share/notes"
+	"github.com/git-convo/git-convo/pkg/share/trace"
 )
 
 // TestForgetThenRewriteKeepsSharedLines: forget is local, and an amend or
@@ -105,5 +107,155 @@ func TestForgetThenRewriteKeepsSharedLines(t *testing.T) {
 	a.convo(a.dir, "push")
 	if note := a.noteText(notes.Ref, rebased); strings.Contains(note, x) || !strings.Contains(note, y) || strings.Contains(note, `"type":"human"`) {
 		t.Errorf("A's note on %s after unlink and relink:\n%s", rebased[:7], note)
+	}
+}
+
+// ownEntry is conversation id's link in the note on commit and the lines
+// each contributor type of it has there, by file ("limiter.go ai" -> lines).
+func ownEntry(t *testing.T, note, id string) (trace.ConvMeta, map[string][]int) {
+	t.Helper()
+	var cm trace.ConvMeta
+	lines := map[string][]int{}
+	for _, r := range notes.Decode([]byte(note)) {
+		if m, ok := r.Meta(); ok {
+			if c, ok := m.Conversations[id]; ok {
+				cm = c
+			}
+		}
+		for _, f := range r.Files {
+			for _, c := range f.Conversations {
+				if trace.ConversationID(c.URL) != id || c.Contributor == nil {
+					continue
+				}
+				for _, rg := range c.Ranges {
+					for l := rg.StartLine; l <= rg.EndLine; l++ {
+						k := f.Path + " " + c.Contributor.Type
+						lines[k] = append(lines[k], l)
+					}
+				}
+			}
+		}
+	}
+	return cm, lines
+}
+
+// An amend or a rebase after forget carries the forgotten conversation's
+// link in words of the new commit: its reason claims no count of the old
+// one's, no added lines of it, no file it no longer has lines in, no more
+// written lines than it keeps; no line changed by hand, renamed away or
+// squashed in from a commit where a person changed it is X's, and a
+// person's "mixed" line is never shown as X's own. A teammate's show says
+// where the link was carried from.
+func TestForgetThenRewriteCarriesNoOldCounts(t *testing.T) {
+	x, y := "61111111-2222-4333-8444-555555555555", "62222222-2222-4333-8444-555555555555"
+	body := "package limiter\n\nfunc Allow(client string) bool {\n\tb := bucket(client)\n\treturn b.take()\n}\n"
+	edited := strings.Replace(body, "b.take()", "b.take() && ok(client)", 1)
+	for _, tc := range []struct {
+		name    string
+		file    string           // where X's lines are after the rewrite
+		rewrite func(a teammate) // after forget
+		want    map[string][]int
+		hand    []int // file's lines typed by hand
+	}{
+		{name: "amend changes one of X's lines in place", file: "limiter.go",
+			rewrite: func(a teammate) {
+				a.write(a.dir, "limiter.go", edited+"\nfunc ok(string) bool { return true }\n")
+				a.run(a.dir, "git", "commit", "-q", "--amend", "--no-edit", "-a")
+			},
+			want: map[string][]int{"limiter.go ai": {1, 2, 3, 4, 6}}, hand: []int{5, 7, 8}},
+		{name: "amend changes one of X's lines and renames the file",
+			file: "rate.go",
+			rewrite: func(a teammate) {
+				a.write(a.dir, "limiter.go", edited)
+				a.run(a.dir, "git", "mv", "limiter.go", "rate.go")
+				a.run(a.dir, "git", "commit", "-q", "--amend", "--no-edit", "-a")
+			},
+			want: map[string][]int{}, hand: []int{1, 2, 3, 4, 5, 6}},
+		{name: "rebase -i squashes in a commit where a person changed X's lines", file: "limiter.go",
+			rewrite: func(a teammate) {
+				base := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD~2"))
+				r := a.runEnv(a.dir, append(append([]string{}, a.env...), "GIT_SEQUENCE_EDITOR=sed -i -e 2s/^pick/fixup/", "GIT_EDITOR=true"), "", "git", "rebase", "-q", "-i", base)
+				if r.code != 0 {
+					a.t.Fatalf("rebase: %s %s", r.stdout, r.stderr)
+				}
+			},
+			want: map[string][]int{"limiter.go ai": {2, 3, 4, 5, 7}}, hand: []int{1, 6}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, bare := newTeam(t)
+			a := cloneAs(t, bare, "a")
+			a.convo(a.dir, "share", "on")
+			a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go", body)
+			a.conversation(t, y, "Add logging", "Added.", "add logging", "log.go", "package limiter\n\nfunc Log(msg string) {\n\tprintln(msg)\n}\n")
+			c := a.commit(a.dir, "api", "limiter.go", "log.go")
+			if strings.HasPrefix(tc.name, "rebase") { // B: a person changes X's line 5, adds one above
+				a.write(a.dir, "limiter.go", "// Package limiter.\n"+edited)
+				a.commit(a.dir, "B", "limiter.go")
+			}
+			a.convo(a.dir, "push")
+			a.convo(a.dir, "forget", x)
+			tc.rewrite(a)
+			rewritten := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
+			a.convo(a.dir, "push")
+			note := a.noteText(notes.Ref, rewritten)
+			cm, lines := ownEntry(t, note, x)
+			if !reflect.DeepEqual(lines, tc.want) {
+				t.Errorf("X's lines %v, want %v\n%s", lines, tc.want, note)
+			}
+			kept := 0
+			for _, ls := range lines {
+				kept += len(ls)
+			}
+			var files []string
+			if len(lines) > 0 {
+				files = []string{tc.file}
+			}
+			if want := "carried from " + c[:12]; !strings.HasPrefix(cm.Reason, "carried from ") || strings.Contains(cm.Reason, "added lines") ||
+				strings.HasPrefix(tc.name, "amend") && !strings.HasPrefix(cm.Reason, want) ||
+				cm.AddedLines != 0 || cm.WrittenLines > kept || !reflect.DeepEqual(cm.MatchedFiles, files) {
+				t.Errorf("X's link %+v, want carried, no count, files %v\n%s", cm, files, note)
+			}
+			for _, l := range a.blameJSON(a.dir, tc.file) {
+				if slices.Contains(tc.hand, l.Line) && l.WrittenBy != nil && *l.WrittenBy == x {
+					t.Errorf("%s line %d (typed by hand) given to X", tc.file, l.Line)
+				}
+			}
+			if len(lines) == 0 {
+				return
+			}
+			b := cloneAs(t, bare, "b")
+			a.run(a.dir, "git", "push", "-q", "-f", "origin", "HEAD:refs/heads/feature")
+			b.run(b.dir, "git", "fetch", "-q", "origin")
+			b.run(b.dir, "git", "checkout", "-q", "-B", "feature", "origin/feature")
+			b.convo(b.dir, "fetch")
+			if out := b.convo(b.dir, "show", rewritten); !strings.Contains(out, "why "+cm.Reason) || strings.Contains(out, " of 5 ") {
+				t.Errorf("B's show:\n%s", out)
+			}
+		})
+	}
+}
+
+// With nothing forgotten, an amend's note is the rebuilt record alone, as
+// before rewrites were carried: no line of the old commit's copy, no
+// "carried from".
+func TestAmendWithoutForgetCarriesNothing(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	x := "61111111-2222-4333-8444-555555555555"
+	body := "package limiter\n\nfunc Allow(client string) bool {\n\treturn bucket(client).take()\n}\n"
+	a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go", body)
+	a.commit(a.dir, "api", "limiter.go")
+	a.convo(a.dir, "push")
+	a.write(a.dir, "limiter.go", "// Limits each client.\n"+strings.Replace(body, "take()", "take() && true", 1))
+	a.run(a.dir, "git", "commit", "-q", "--amend", "--no-edit", "limiter.go")
+	amended := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
+	a.convo(a.dir, "push")
+	note := a.noteText(notes.Ref, amended)
+	recs := notes.Decode([]byte(note))
+	cm, lines := ownEntry(t, note, x)
+	if len(recs) != 1 || recs[0].VCS.Revision != amended || strings.Contains(cm.Reason, "carried") ||
+		!reflect.DeepEqual(lines, map[string][]int{"limiter.go ai": {2, 3, 4, 6}}) {
+		t.Errorf("X's link %+v, lines %v\n%s", cm, lines, note)
 	}
 }
