@@ -259,3 +259,45 @@ func TestAmendWithoutForgetCarriesNothing(t *testing.T) {
 		t.Errorf("X's link %+v, lines %v\n%s", cm, lines, note)
 	}
 }
+
+// TestForgetThenSplitCarriesNoLineThePartDoesNotAdd: A shares a commit of
+// X's limiter.go and Y's log.go, forgets X, then splits the commit with
+// rebase -i (edit): part1 adds limiter.go, part2 log.go; git records the
+// old commit as rewritten into part2 only. part2 adds none of X's lines:
+// its note must not give X any (the diff from the old commit leaves
+// limiter.go as it was, so moving lines alone would carry them all).
+func TestForgetThenSplitCarriesNoLineThePartDoesNotAdd(t *testing.T) {
+	const x, y = "61111111-2222-4333-8444-555555555555", "62222222-2222-4333-8444-555555555555"
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	base := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
+	a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go",
+		"package limiter\n\nfunc Allow(client string) bool {\n\tb := bucket(client)\n\treturn b.take()\n}\n")
+	a.conversation(t, y, "Add logging", "Added.", "add logging", "log.go", "package limiter\n\nfunc Log(msg string) {\n\tprintln(msg)\n}\n")
+	a.commit(a.dir, "api", "limiter.go", "log.go")
+	a.convo(a.dir, "push")
+	a.convo(a.dir, "forget", x)
+	r := a.runEnv(a.dir, append(append([]string{}, a.env...), "GIT_SEQUENCE_EDITOR=sed -i -e 1s/^pick/edit/", "GIT_EDITOR=true"), "",
+		"git", "rebase", "-q", "-i", base)
+	if r.code != 0 {
+		t.Fatalf("rebase: %s %s", r.stdout, r.stderr)
+	}
+	a.run(a.dir, "git", "reset", "-q", "HEAD^")
+	a.run(a.dir, "git", "add", "limiter.go")
+	a.run(a.dir, "git", "commit", "-q", "-m", "part1")
+	a.run(a.dir, "git", "add", "log.go")
+	a.run(a.dir, "git", "commit", "-q", "-m", "part2")
+	if r := a.runEnv(a.dir, append(append([]string{}, a.env...), "GIT_EDITOR=true"), "", "git", "rebase", "--continue"); r.code != 0 {
+		t.Fatalf("rebase --continue: %s %s", r.stdout, r.stderr)
+	}
+	p2 := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
+	a.convo(a.dir, "push")
+	note := a.noteText(notes.Ref, p2)
+	if strings.Contains(note, x) {
+		t.Errorf("part2 (adds only log.go) names the forgotten X:\n%s", note)
+	}
+	if !strings.Contains(note, y) {
+		t.Errorf("part2's note lost Y:\n%s", note)
+	}
+}

@@ -507,9 +507,10 @@ func carriedNote(from string) string {
 // ownCopy is old, this clone's record that git copied onto commit from a
 // commit this clone rewrote into it (notes.rewriteRef; c.preds: the
 // commits commit was rewritten from), made a record about commit: its
-// lines moved where the rewrite put them (as mapRewritten moves a copy's),
-// a line the rewrite changed given to no one, the evidence of a file so
-// cut dropped. Each link then speaks of commit only: its reason says where
+// lines moved where the rewrite put them (as mapRewritten moves a copy's)
+// and kept only where commit itself adds them (its first-parent diff), a
+// line the rewrite changed or commit does not add given to no one, the
+// evidence of a file so cut dropped. Each link then speaks of commit only: its reason says where
 // it was carried from and claims no count, its added lines are not known
 // (0), its matched files are those it still has lines in, its written
 // lines at most those. A refresh then keeps of it what it keeps of its own
@@ -518,7 +519,8 @@ func carriedNote(from string) string {
 // rebase after it too). Nothing is added: the copy already shared what it
 // says. Any other old is returned as it is (a copy of a commit not
 // rewritten into commit keeps nothing, as before), and so is a copy whose
-// diff cannot be read or is past c.budget (the failure one of c.errs).
+// diff or added lines cannot be read, or past c.budget (the failure one of
+// c.errs).
 func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, c *carrier) *trace.Record {
 	if old == nil || old.VCS == nil || strings.EqualFold(old.VCS.Revision, commit) {
 		return old
@@ -530,21 +532,6 @@ func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, c *c
 	r := *old
 	r.Metadata = maps.Clone(old.Metadata) // SetMeta writes into it
 	r.VCS = &trace.VCS{Type: "git", Revision: commit}
-	if len(r.Files) > 0 {
-		if c.budget <= 0 {
-			c.errs = append(c.errs, fmt.Errorf("forgotten conversations of %s not carried to %s: more than %d rewritten commits in one update", from[:12], commit[:min(12, len(commit))], rewriteDiffsMax))
-			return old
-		}
-		c.budget--
-		moved, err := g.lineShifts(ctx, from, commit, r.Files)
-		if err != nil {
-			c.errs = append(c.errs, fmt.Errorf("forgotten conversations of %s not carried to %s: %w", from[:12], commit[:min(12, len(commit))], err))
-			return old
-		}
-		r.Files = shiftFiles(r.Files, moved)
-	}
-	m, _ := r.Meta()
-	cut := map[[2]string]bool{}
 	lines := func(files []trace.File) map[[2]string]int {
 		n := map[[2]string]int{}
 		for _, f := range files {
@@ -556,6 +543,37 @@ func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, c *c
 		}
 		return n
 	}
+	var shifted map[[2]string]int // each conversation's lines the rewrite left
+	if len(r.Files) > 0 {
+		fail := func(err error) *trace.Record {
+			c.errs = append(c.errs, fmt.Errorf("forgotten conversations of %s not carried to %s: %w", from[:12], commit[:min(12, len(commit))], err))
+			return old
+		}
+		if c.budget <= 0 {
+			return fail(fmt.Errorf("more than %d rewritten commits in one update", rewriteDiffsMax))
+		}
+		c.budget--
+		moved, err := g.lineShifts(ctx, from, commit, r.Files)
+		if err != nil {
+			return fail(err)
+		}
+		// The diff from old moves lines; only commit's own diff says which
+		// of them it adds (a split's part keeps only its own, a rebase onto
+		// an upstream already holding some adds those no more).
+		paths := make([]string, 0, len(r.Files))
+		for _, f := range r.Files {
+			paths = append(paths, f.Path)
+		}
+		diffs, err := g.diffs(ctx, []string{commit}, paths...)
+		if err != nil {
+			return fail(fmt.Errorf("its added lines: %w", err))
+		}
+		r.Files = shiftFiles(r.Files, moved)
+		shifted = lines(r.Files)
+		r = clip(r, diffs[strings.ToLower(commit)].added)
+	}
+	m, _ := r.Meta()
+	cut := map[[2]string]bool{}
 	after := lines(r.Files)
 	for k, n := range lines(old.Files) {
 		if after[k] < n {
@@ -563,12 +581,18 @@ func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, c *c
 		}
 	}
 	dropCut(&m, r, cut)
-	kept := map[string]int{}
+	kept, had := map[string]int{}, map[string]bool{}
 	for k, n := range after {
 		kept[k[1]] += n
 	}
+	for k, n := range shifted {
+		had[k[1]] = had[k[1]] || n > 0
+	}
 	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
 	for id, cm := range m.Conversations {
+		if had[id] && kept[id] == 0 {
+			continue // commit adds none of the lines the rewrite left it: no claim on commit
+		}
 		if cm.IsDerived() && cm.Derived == "" {
 			cm.Derived = "squash" // its reason said so; the reason is replaced
 		}
