@@ -268,16 +268,8 @@ func TestAmendWithoutForgetCarriesNothing(t *testing.T) {
 // limiter.go as it was, so moving lines alone would carry them all).
 func TestForgetThenSplitCarriesNoLineThePartDoesNotAdd(t *testing.T) {
 	const x, y = "61111111-2222-4333-8444-555555555555", "62222222-2222-4333-8444-555555555555"
-	_, bare := newTeam(t)
-	a := cloneAs(t, bare, "a")
-	a.convo(a.dir, "share", "on")
-	base := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
-	a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go",
-		"package limiter\n\nfunc Allow(client string) bool {\n\tb := bucket(client)\n\treturn b.take()\n}\n")
-	a.conversation(t, y, "Add logging", "Added.", "add logging", "log.go", "package limiter\n\nfunc Log(msg string) {\n\tprintln(msg)\n}\n")
-	a.commit(a.dir, "api", "limiter.go", "log.go")
-	a.convo(a.dir, "push")
-	a.convo(a.dir, "forget", x)
+	a := forgotOneOfTwo(t, x, y)
+	base := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD~"))
 	r := a.runEnv(a.dir, append(append([]string{}, a.env...), "GIT_SEQUENCE_EDITOR=sed -i -e 1s/^pick/edit/", "GIT_EDITOR=true"), "",
 		"git", "rebase", "-q", "-i", base)
 	if r.code != 0 {
@@ -300,4 +292,54 @@ func TestForgetThenSplitCarriesNoLineThePartDoesNotAdd(t *testing.T) {
 	if !strings.Contains(note, y) {
 		t.Errorf("part2's note lost Y:\n%s", note)
 	}
+}
+
+// TestShareOnWarnsOfWhatItCouldNotCarry: A forgets X, turns sharing off,
+// amends the commit, and lets git prune the old one; share on then cannot
+// read the diff from the old commit to carry X's link. Every note is
+// written all the same: share on says so on stderr as a warning, one line,
+// and exits 0.
+func TestShareOnWarnsOfWhatItCouldNotCarry(t *testing.T) {
+	const x, y = "61111111-2222-4333-8444-555555555555", "62222222-2222-4333-8444-555555555555"
+	a := forgotOneOfTwo(t, x, y)
+	a.convo(a.dir, "share", "off")
+	a.write(a.dir, "limiter.go", "// x\npackage limiter\n")
+	a.run(a.dir, "git", "commit", "-q", "--amend", "--no-edit", "-a")
+	h := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
+	a.run(a.dir, "git", "reflog", "expire", "--expire=now", "--all")
+	a.run(a.dir, "git", "gc", "-q", "--prune=now")
+	r := a.runEnv(a.dir, a.env, "", "git", "convo", "share", "on")
+	if r.code != 0 {
+		t.Fatalf("share on: exit %d, want 0\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "sharing is on") {
+		t.Errorf("share on did not finish:\n%s", r.stdout)
+	}
+	var warned int
+	for _, l := range strings.Split(strings.TrimSpace(r.stderr), "\n") {
+		if strings.HasPrefix(l, "git-convo: warning: ") && strings.Contains(l, "not carried") {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Errorf("share on: %d warning lines of what it could not carry, want 1:\n%s", warned, r.stderr)
+	}
+	if note := a.noteText(notes.Ref, h); !strings.Contains(note, y) || strings.Contains(note, x) {
+		t.Errorf("the amended commit's note: want Y's, not X's:\n%s", note)
+	}
+}
+
+// forgotOneOfTwo is a teammate, sharing on, who shared one commit (on main's
+// first) of conversation x's limiter.go and y's log.go, then forgot x.
+func forgotOneOfTwo(t *testing.T, x, y string) teammate {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go",
+		"package limiter\n\nfunc Allow(client string) bool {\n\tb := bucket(client)\n\treturn b.take()\n}\n")
+	a.conversation(t, y, "Add logging", "Added.", "add logging", "log.go", "package limiter\n\nfunc Log(msg string) {\n\tprintln(msg)\n}\n")
+	a.commit(a.dir, "api", "limiter.go", "log.go")
+	a.convo(a.dir, "push")
+	a.convo(a.dir, "forget", x)
+	return a
 }

@@ -189,9 +189,11 @@ func UpdateForCommits(ctx context.Context, dir string, st *store.Store, hashes [
 	return g.Update(ctx, st, hashes, s, version)
 }
 
-// Update writes the notes of hashes with settings s.
+// Update writes the notes of hashes with settings s; what an amend or a
+// rebase after forget could not carry is among its errors (hooks log it).
 func (g Git) Update(ctx context.Context, st *store.Store, hashes []string, s Settings, version string) (int, error) {
-	return g.UpdateProgress(ctx, st, hashes, s, version, nil)
+	n, notCarried, err := g.UpdateProgress(ctx, st, hashes, s, version, nil)
+	return n, errors.Join(append([]error{err}, notCarried...)...)
 }
 
 // updateBatch bounds the commits one write builds at once: their links,
@@ -202,27 +204,28 @@ const updateBatch = 1000
 // UpdateProgress is Update in batches of updateBatch commits, one notes
 // commit each, calling progress (when not nil) after each with the commits
 // done and the total. Up to updateBatch commits, one write, as Update was.
-func (g Git) UpdateProgress(ctx context.Context, st *store.Store, hashes []string, s Settings, version string, progress func(done, total int)) (int, error) {
+// What an amend or a rebase after forget could not carry (notCarried, one
+// error a commit) stops no batch and is no failure of the update: every
+// note was written, the forgotten conversation's link only not kept.
+func (g Git) UpdateProgress(ctx context.Context, st *store.Store, hashes []string, s Settings, version string,
+	progress func(done, total int)) (changed int, notCarried []error, err error) {
 	o, err := g.Options(ctx, s, version)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	changed := 0
-	// What an amend or a rebase after forget could not carry is reported
-	// once all batches are written: it stops none of them.
 	c := g.newCarrier(ctx)
 	for start := 0; start < len(hashes); start += updateBatch {
 		batch := hashes[start:min(start+updateBatch, len(hashes))]
 		n, err := g.updateBatch(ctx, st, batch, s, o, c)
 		changed += n
 		if err != nil {
-			return changed, errors.Join(append([]error{err}, c.errs...)...)
+			return changed, c.errs, err
 		}
 		if progress != nil {
 			progress(start+len(batch), len(hashes))
 		}
 	}
-	return changed, errors.Join(c.errs...)
+	return changed, c.errs, nil
 }
 
 func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, s Settings, o BuildOptions, c *carrier) (int, error) {
