@@ -343,3 +343,46 @@ func forgotOneOfTwo(t *testing.T, x, y string) teammate {
 	a.convo(a.dir, "forget", x)
 	return a
 }
+
+// TestForgetThenFixupKeepsAPersonsLinesAPersons: X writes limiter.go
+// (c1), a person then changes two of its lines (c2: X's "mixed"), X writes
+// more.go (c3). A forgets X, then folds c2 and c3 into one commit with
+// rebase -i (fixup, either way round). The lines the person changed stay
+// none of X's own: shown as X's, they would give a person's work to an AI.
+func TestForgetThenFixupKeepsAPersonsLinesAPersons(t *testing.T) {
+	const x = "61111111-2222-4333-8444-555555555555"
+	const body = "package limiter\n\nfunc Allow(client string) bool {\n\tb := bucket(client)\n\treturn b.take()\n}\n"
+	for name, todo := range map[string]string{"pick c2, fixup c3": "2s/^pick/fixup/", "pick c3, fixup c2": "1{s/^pick/fixup/;h;d};2G"} {
+		t.Run(name, func(t *testing.T) {
+			_, bare := newTeam(t)
+			a := cloneAs(t, bare, "a")
+			a.convo(a.dir, "share", "on")
+			a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go", body)
+			c1 := a.commit(a.dir, "A", "limiter.go")
+			a.write(a.dir, "limiter.go", "// Package limiter.\n"+strings.Replace(body, "b.take()", "b.take() && ok(client)", 1))
+			a.commit(a.dir, "P", "limiter.go")
+			a.conversation(t, x, "Add rate limiting", "A token bucket.", "add more", "more.go", "package limiter\n\nfunc More() int {\n\treturn 42\n}\n")
+			a.commit(a.dir, "A2", "more.go")
+			a.convo(a.dir, "push")
+			a.convo(a.dir, "forget", x)
+			r := a.runEnv(a.dir, append(append([]string{}, a.env...), "GIT_SEQUENCE_EDITOR=sed -i -e '"+todo+"'", "GIT_EDITOR=true"), "",
+				"git", "rebase", "-q", "-i", c1)
+			if r.code != 0 {
+				t.Fatalf("rebase: %s %s", r.stdout, r.stderr)
+			}
+			a.convo(a.dir, "push")
+			xs := 0
+			for _, l := range a.blameJSON(a.dir, "limiter.go") {
+				if l.WrittenBy != nil && *l.WrittenBy == x && l.Attribution == "agent" {
+					xs++
+				}
+				if l.WrittenBy != nil && *l.WrittenBy == x && (l.Line == 1 || l.Line == 6) && l.Attribution == "agent" {
+					t.Errorf("limiter.go line %d (changed by hand) shown as X's own", l.Line)
+				}
+			}
+			if xs == 0 {
+				t.Errorf("limiter.go: no line of c1's shown as X's (blame reads no note)")
+			}
+		})
+	}
+}
