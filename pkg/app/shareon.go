@@ -39,6 +39,9 @@ type SharedOn struct {
 	AlsoGitAI bool
 	GitAI     int
 	GitAIErr  error
+	// NotCarried is what an amend or a rebase after forget could not carry
+	// to the new commits' notes (written all the same): a warning.
+	NotCarried []error
 }
 
 // ShareOn turns sharing on in the repository of dir: it sets it up (git
@@ -88,7 +91,7 @@ func (a *App) ShareOn(ctx context.Context, dir string, req ShareOnRequest) (Shar
 	if out.Settings, err = g.Settings(ctx); err != nil {
 		return out, err
 	}
-	if out.Notes, err = g.UpdateProgress(ctx, s, hashes, out.Settings, a.cfg.Version, req.Progress); err != nil {
+	if out.Notes, out.NotCarried, err = g.UpdateProgress(ctx, s, hashes, out.Settings, a.cfg.Version, req.Progress); err != nil {
 		return out, fmt.Errorf("writing notes: %w", err)
 	}
 	out.GitAI, out.GitAIErr = a.WriteGitAI(ctx, g, s, hashes, out.Settings)

@@ -22,9 +22,9 @@ func TestForgottenStaysUnexamined(t *testing.T) {
 }
 
 // forgottenStaysUnexamined is TestForgottenStaysUnexamined, sharing or
-// not: a note the clone rewrites for the commit (relink, record) keeps the
-// forgotten conversation's lines as the note gave them, and gives no line
-// to a person.
+// not: a note the clone rewrites for the commit (relink, record, and the
+// amend's new commit) keeps the forgotten conversation's lines as the note
+// gave them, and gives no line to a person.
 func forgottenStaysUnexamined(t *testing.T, share bool) {
 	_, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
@@ -84,5 +84,5 @@ func forgottenStaysUnexamined(t *testing.T, share bool) {
 	check("recorded again", share)
 	a.run(a.dir, "git", "commit", "-q", "--amend", "-m", "api: rate-limit and log clients")
 	a.convo(a.dir, "relink", "main..HEAD") // the amend's new commit recorded, whether its hook did or not
-	check("amended", false)
+	check("amended", share)                // the note git copied to it, moved there (TestForgetThenRewriteKeepsSharedLines)
 }

@@ -121,6 +121,7 @@ func shareOn(ctx context.Context, env *Env, req app.ShareOnRequest) error {
 	if on.HookErr != nil {
 		fmt.Fprintf(env.Stderr, "git-convo: the pre-push hook was not installed (%s): run `git convo push` after pushing\n", term.Line(on.HookErr.Error()))
 	}
+	warnNotCarried(env, on.NotCarried)
 	if err != nil {
 		return err
 	}
@@ -336,4 +337,21 @@ func origin(shared bool) string {
 		return "notes"
 	}
 	return "local"
+}
+
+// notCarriedShown bounds the warnings share on prints of what an amend or
+// a rebase after forget could not carry (one a commit: a rebase of many
+// would fill the terminal).
+const notCarriedShown = 3
+
+// warnNotCarried prints errs, one line each, the first notCarriedShown and
+// how many more: a warning, the notes being written all the same.
+func warnNotCarried(env *Env, errs []error) {
+	for i, e := range errs {
+		if i == notCarriedShown {
+			fmt.Fprintf(env.Stderr, "git-convo: warning: and %d more not carried\n", len(errs)-i)
+			return
+		}
+		fmt.Fprintf(env.Stderr, "git-convo: warning: %s\n", term.Line(e.Error()))
+	}
 }

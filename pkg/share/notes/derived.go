@@ -163,7 +163,8 @@ func (g Git) Withdraw(ctx context.Context, commit, conv, reason string, s Settin
 	if err != nil {
 		return err
 	}
-	add := func(_ string, _, old *trace.Record) *trace.Record {
+	add := func(_ string, _ *trace.Record, olds []trace.Record) *trace.Record {
+		old := lastOf(olds)
 		var r trace.Record
 		if old != nil {
 			r = withdraw(*old, map[string]bool{conv: true}, false)
@@ -186,11 +187,7 @@ func (g Git) Withdraw(ctx context.Context, commit, conv, reason string, s Settin
 		return err
 	}
 	have, _ := g.LoadDerived(ctx)
-	var old *trace.Record
-	for _, r := range Decode(have[commit]) {
-		old = &r
-	}
-	return g.SaveDerived(ctx, map[string]trace.Record{commit: *add(commit, nil, old)})
+	return g.SaveDerived(ctx, map[string]trace.Record{commit: *add(commit, nil, Decode(have[commit]))})
 }
 
 // commitTime is a commit's committer time (a withdrawal record's timestamp).

@@ -70,6 +70,16 @@ func keptBeside(built, kept trace.Record, ids map[string]bool, o BuildOptions) t
 	taken := claimedRanges(built, func(c trace.Conversation) bool { return c.URL != "" })
 	kept, cut := cutLines(kept, taken, func(c trace.Conversation) bool { return ids[trace.ConversationID(c.URL)] })
 	m, _ := kept.Meta()
+	dropCut(&m, kept, cut)
+	reshare(&m, ids, o)
+	kept.SetMeta(m)
+	return kept
+}
+
+// dropCut takes out of m, r's meta, the evidence of each file and
+// conversation that lost lines (cut): it spoke of lines r no longer
+// gives it; and caps their written lines (capWritten).
+func dropCut(m *trace.Meta, r trace.Record, cut map[[2]string]bool) {
 	var ev []trace.Evidence
 	for _, e := range m.Evidence {
 		if !cut[[2]string{e.Path, e.Conversation}] {
@@ -77,10 +87,7 @@ func keptBeside(built, kept trace.Record, ids map[string]bool, o BuildOptions) t
 		}
 	}
 	m.Evidence = ev
-	capWritten(&m, kept, cut)
-	reshare(&m, ids, o)
-	kept.SetMeta(m)
-	return kept
+	capWritten(m, r, cut)
 }
 
 // capWritten bounds the written lines of each conversation of m that lost
@@ -260,7 +267,8 @@ func (g Git) WithdrawOwn(ctx context.Context, commit, arg string, prefix bool) (
 		return "", s.On, fmt.Errorf("conversation %q is ambiguous in this clone's note on %s: %s", arg, gitx.ShortHash(commit), strings.Join(ids, ", "))
 	}
 	id = ids[0]
-	_, err = g.write(ctx, map[string]*trace.Record{commit: nil}, s.Writer, "git-convo: withdraw a conversation", func(_ string, _, old *trace.Record) *trace.Record {
+	_, err = g.write(ctx, map[string]*trace.Record{commit: nil}, s.Writer, "git-convo: withdraw a conversation", func(_ string, _ *trace.Record, olds []trace.Record) *trace.Record {
+		old := lastOf(olds)
 		if old == nil {
 			return nil
 		}

@@ -16,8 +16,8 @@ import (
 )
 
 // refreshedKnown is refreshed with a store that forgot nothing.
-func refreshedKnown(commit string, built, old *trace.Record) *trace.Record {
-	return refreshed(commit, built, old, func(string, []string) map[string]bool { return map[string]bool{} }, BuildOptions{})
+func refreshedKnown(commit string, built *trace.Record, olds []trace.Record) *trace.Record {
+	return refreshed(commit, built, lastOf(olds), func(string, []string) map[string]bool { return map[string]bool{} }, BuildOptions{})
 }
 
 // TestRefreshedKeepsForgotten: a refresh of this clone's record keeps

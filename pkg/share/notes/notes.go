@@ -305,8 +305,19 @@ func (g Git) write(ctx context.Context, recs map[string]*trace.Record, writer, m
 }
 
 // ownRecord makes a commit's new record of the writer from the one built
-// and the one it replaces (nil: none).
-type ownRecord func(commit string, built, old *trace.Record) *trace.Record
+// and those it replaces: the writer's records in the note, in its order
+// (one, unless git concatenated a record it copied by rewrite with one
+// already there).
+type ownRecord func(commit string, built *trace.Record, olds []trace.Record) *trace.Record
+
+// lastOf is the last of olds (nil: none), the record a writer's note
+// replaces when it says nothing of copies.
+func lastOf(olds []trace.Record) *trace.Record {
+	if len(olds) == 0 {
+		return nil
+	}
+	return &olds[len(olds)-1]
+}
 
 func (g Git) writeOnce(ctx context.Context, recs map[string]*trace.Record, writer, message string, own ownRecord) (int, error) {
 	parent, err := g.resolve(ctx, Ref)
@@ -334,18 +345,17 @@ func (g Git) writeOnce(ctx context.Context, recs map[string]*trace.Record, write
 		if big[c] {
 			continue // a note over the bound is left as it is, unread
 		}
-		var keep []trace.Record
-		var old *trace.Record
+		var keep, olds []trace.Record
 		for _, r := range Decode(current[c]) {
 			if m, _ := r.Meta(); m.Writer != writer {
 				keep = append(keep, r)
 			} else {
-				old = &r
+				olds = append(olds, r)
 			}
 		}
 		rec := recs[c]
 		if own != nil {
-			rec = own(c, rec, old)
+			rec = own(c, rec, olds)
 		}
 		if rec != nil {
 			keep = append(keep, *rec)

@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -271,7 +274,7 @@ func (g Git) mapRewritten(ctx context.Context, commit string, cs []copied, budge
 		var moved map[string]lineShift
 		if *budget > 0 {
 			*budget--
-			moved = g.lineShifts(ctx, cs[i].from, commit, cs[i].rec.Files)
+			moved, _ = g.lineShifts(ctx, cs[i].from, commit, cs[i].rec.Files)
 		}
 		cs[i].rec.Files = shiftFiles(cs[i].rec.Files, moved)
 	}
@@ -285,9 +288,9 @@ type lineShift struct {
 	gone  bool
 }
 
-// lineShifts reads the diff from old to new for the files' paths (nil when
-// it cannot: no line is then carried).
-func (g Git) lineShifts(ctx context.Context, old, new string, files []trace.File) map[string]lineShift {
+// lineShifts reads the diff from old to new for the files' paths (nil and
+// the error when it cannot: no line is then carried).
+func (g Git) lineShifts(ctx context.Context, old, new string, files []trace.File) (map[string]lineShift, error) {
 	args := append(append([]string{}, diffOptions...), "diff", "-U0", "--no-color", "--no-renames", "--no-ext-diff",
 		"--no-textconv", old, new, "--")
 	paths := make([]string, 0, len(files))
@@ -297,9 +300,9 @@ func (g Git) lineShifts(ctx context.Context, old, new string, files []trace.File
 	}
 	out, err := g.run(ctx, nil, args...)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return parseShifts(out, paths)
+	return parseShifts(out, paths), nil
 }
 
 // parseShifts reads a -U0 diff into each path's hunks (paths: those asked
@@ -461,4 +464,269 @@ func shiftRange(rg trace.Range, s lineShift) []trace.Range {
 		out[0].ContentHash = rg.ContentHash
 	}
 	return out
+}
+
+// carrier is what a refresh needs to carry this clone's copied records to
+// the commits they were rewritten into, for one update: the commits each
+// was rewritten from (preds: the rewrite map, read once, only when a copy
+// is met), the diffs it may still read (budget, as rewriteDiffsMax bounds
+// mapRewritten's), and what it could not carry (errs): reported after the
+// update, which goes on, the copy then carrying nothing.
+type carrier struct {
+	preds  func(string) []string
+	budget int
+	errs   []error
+}
+
+// newCarrier reads g's rewrite map when first asked (an error reading it
+// is one of errs; nothing is then carried).
+func (g Git) newCarrier(ctx context.Context) *carrier {
+	c := &carrier{budget: rewriteDiffsMax}
+	var rewrites map[string]string
+	loaded := false
+	c.preds = func(commit string) []string {
+		if !loaded {
+			loaded = true
+			var err error
+			if rewrites, err = g.LoadRewrites(ctx); err != nil {
+				c.errs = append(c.errs, fmt.Errorf("forgotten conversations not carried by rewrite: %w", err))
+			}
+		}
+		return predecessors(rewrites, commit)
+	}
+	return c
+}
+
+// carriedNote is a carried link's reason: it claims no count, as those of
+// the old commit are not the new one's (replacing any earlier reason, an
+// earlier "carried from" too).
+func carriedNote(from string) string {
+	return "carried from " + from[:12] + ": its lines the rewrite did not change"
+}
+
+// ownCopy is old, this clone's record that git copied onto commit from a
+// commit this clone rewrote into it (notes.rewriteRef; c.preds: the
+// commits commit was rewritten from), made a record about commit: its
+// lines moved where the rewrite put them (as mapRewritten moves a copy's)
+// and kept only where commit itself adds them (its first-parent diff), a
+// line the rewrite changed or commit does not add given to no one, the
+// evidence of a file so cut dropped. Each link then speaks of commit only: its reason says where
+// it was carried from and claims no count, its added lines are not known
+// (0), its matched files are those it still has lines in, its written
+// lines at most those. A refresh then keeps of it what it keeps of its own
+// record: the conversations forgotten here, clipped to the lines the
+// rebuilt record gives no conversation (forget is local, an amend or a
+// rebase after it too). Nothing is added: the copy already shared what it
+// says. Any other old is returned as it is (a copy of a commit not
+// rewritten into commit keeps nothing, as before), and so is a copy whose
+// diff or added lines cannot be read, or past c.budget (the failure one of
+// c.errs).
+func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, c *carrier) *trace.Record {
+	if old == nil || old.VCS == nil || strings.EqualFold(old.VCS.Revision, commit) {
+		return old
+	}
+	from := strings.ToLower(old.VCS.Revision)
+	if !slices.Contains(c.preds(commit), from) || len(from) < 12 {
+		return old
+	}
+	r := *old
+	r.Metadata = maps.Clone(old.Metadata) // SetMeta writes into it
+	r.VCS = &trace.VCS{Type: "git", Revision: commit}
+	lines := func(files []trace.File) map[[2]string]int {
+		n := map[[2]string]int{}
+		for _, f := range files {
+			for _, c := range f.Conversations {
+				for _, rg := range c.Ranges {
+					n[[2]string{f.Path, trace.ConversationID(c.URL)}] += max(0, rg.EndLine-rg.StartLine+1)
+				}
+			}
+		}
+		return n
+	}
+	var shifted map[[2]string]int // each conversation's lines the rewrite left
+	if len(r.Files) > 0 {
+		fail := func(err error) *trace.Record {
+			c.errs = append(c.errs, fmt.Errorf("forgotten conversations of %s not carried to %s: %w", from[:12], commit[:min(12, len(commit))], err))
+			return old
+		}
+		if c.budget <= 0 {
+			return fail(fmt.Errorf("more than %d rewritten commits in one update", rewriteDiffsMax))
+		}
+		c.budget--
+		moved, err := g.lineShifts(ctx, from, commit, r.Files)
+		if err != nil {
+			return fail(err)
+		}
+		// The diff from old moves lines; only commit's own diff says which
+		// of them it adds (a split's part keeps only its own, a rebase onto
+		// an upstream already holding some adds those no more).
+		paths := make([]string, 0, len(r.Files))
+		for _, f := range r.Files {
+			paths = append(paths, f.Path)
+		}
+		diffs, err := g.diffs(ctx, []string{commit}, paths...)
+		if err != nil {
+			return fail(fmt.Errorf("its added lines: %w", err))
+		}
+		r.Files = shiftFiles(r.Files, moved)
+		shifted = lines(r.Files)
+		r = clip(r, diffs[strings.ToLower(commit)].added)
+	}
+	m, _ := r.Meta()
+	cut := map[[2]string]bool{}
+	after := lines(r.Files)
+	for k, n := range lines(old.Files) {
+		if after[k] < n {
+			cut[k] = true
+		}
+	}
+	dropCut(&m, r, cut)
+	kept, had := map[string]int{}, map[string]bool{}
+	for k, n := range after {
+		kept[k[1]] += n
+	}
+	for k, n := range shifted {
+		had[k[1]] = had[k[1]] || n > 0
+	}
+	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
+	for id, cm := range m.Conversations {
+		if had[id] && kept[id] == 0 {
+			continue // commit adds none of the lines the rewrite left it: no claim on commit
+		}
+		if cm.IsDerived() && cm.Derived == "" {
+			cm.Derived = "squash" // its reason said so; the reason is replaced
+		}
+		cm.Reason = carriedNote(from)
+		cm.AddedLines = 0
+		cm.WrittenLines = min(cm.WrittenLines, kept[id])
+		cm.PositionLines = min(cm.PositionLines, cm.WrittenLines)
+		var files []string
+		for _, p := range cm.MatchedFiles {
+			if after[[2]string{p, id}] > 0 {
+				files = append(files, p)
+			}
+		}
+		cm.MatchedFiles = files
+		convs[id] = cm
+	}
+	m.Conversations = convs
+	r.SetMeta(m)
+	return &r
+}
+
+// ownOld is the record of this clone's that a refresh of commit starts
+// from, of those in its note (olds, in the note's order): the last, as
+// before, unless git copied onto commit a record about a commit this
+// clone rewrote into it that names a conversation the rebuilt record does
+// not link (linked: its conversations), one forget may have left: only
+// then are lines moved. git concatenates such a copy with a record
+// already there (one a hook wrote first), either way round: then it is
+// the copies moved to commit's lines (ownCopy) joined, and beside the
+// record about commit itself, if any, as a refresh keeps a forgotten
+// conversation beside the rebuilt record. That record's view of a
+// conversation stands whole: the copies only add the conversations it
+// does not name, their lines of no one yielding to its, and it alone says
+// who else wrote the lines it names. No join changes an entry's
+// contributor type (joinTyped).
+func (g Git) ownOld(ctx context.Context, commit string, olds []trace.Record, linked map[string]bool, c *carrier) *trace.Record {
+	var about, moved []trace.Record
+	for i := range olds {
+		r := &olds[i]
+		if r.VCS != nil && strings.EqualFold(r.VCS.Revision, commit) {
+			about = append(about, *r)
+		} else if unlinks(*r, linked) {
+			if m := g.ownCopy(ctx, commit, r, c); m != r {
+				moved = append(moved, *m)
+			}
+		}
+	}
+	switch {
+	case len(moved) == 0:
+		return lastOf(olds)
+	case len(about) == 0 && len(moved) == 1:
+		return &moved[0]
+	}
+	copies := joinTyped(moved)
+	if len(about) == 0 {
+		return &copies
+	}
+	self := joinTyped(about)
+	sm, _ := self.Meta()
+	named := map[string]bool{}
+	for id := range sm.Conversations {
+		named[id] = true
+	}
+	for _, f := range self.Files {
+		for _, cv := range f.Conversations {
+			if cv.URL != "" {
+				named[trace.ConversationID(cv.URL)] = true
+			}
+		}
+	}
+	copies = sift(copies, func(id string) bool { return named[id] }, false)
+	said := claimedRanges(self, func(trace.Conversation) bool { return true })
+	copies, _ = cutLines(copies, said, func(c trace.Conversation) bool { return c.URL == "" })
+	taken := claimedRanges(self, func(c trace.Conversation) bool { return c.URL != "" })
+	copies, cut := cutLines(copies, taken, func(c trace.Conversation) bool { return c.URL != "" })
+	m, _ := copies.Meta()
+	dropCut(&m, copies, cut)
+	copies.SetMeta(m)
+	ids := map[string]bool{}
+	for id := range m.Conversations {
+		ids[id] = true
+	}
+	merged := joinTyped([]trace.Record{yieldLines(self, copies, ids), copies})
+	return &merged
+}
+
+// unlinks reports whether r, a copy, names a conversation of its own
+// (not derived) that linked, the rebuilt record's, does not: one forget
+// may have left, the only kind a refresh keeps of a copy moved.
+func unlinks(r trace.Record, linked map[string]bool) bool {
+	m, _ := r.Meta()
+	for id, c := range m.Conversations {
+		if !linked[id] && !c.IsDerived() {
+			return true
+		}
+	}
+	return false
+}
+
+// joinTyped is recs joined (trace.MergeAll) without changing any entry's
+// contributor type: MergeAll gives a conversation's lines in a file the
+// type of its first entry there, so a later record's entry of that
+// conversation and file of another type (a person's "mixed" lines beside
+// "ai" ones) is left out, with its evidence, its written lines capped. A
+// line left to no one is better than a person's shown as an AI's.
+func joinTyped(recs []trace.Record) trace.Record {
+	types := map[[2]string]string{}
+	typeOf := func(c trace.Conversation) string {
+		if c.Contributor == nil {
+			return ""
+		}
+		return c.Contributor.Type
+	}
+	out := make([]trace.Record, 0, len(recs))
+	for _, r := range recs {
+		cut := map[[2]string]bool{}
+		ours := map[[2]string]string{}
+		r.Files = mapRanges(r.Files, func(path string, c trace.Conversation) ([]trace.Range, bool) {
+			k := [2]string{path, c.URL}
+			if t, ok := types[k]; c.URL != "" && ok && t != typeOf(c) {
+				cut[[2]string{path, trace.ConversationID(c.URL)}] = true
+				return nil, false
+			}
+			ours[k] = typeOf(c)
+			return c.Ranges, true
+		})
+		maps.Copy(types, ours)
+		if len(cut) > 0 {
+			r.Metadata = maps.Clone(r.Metadata) // SetMeta writes into it
+			m, _ := r.Meta()
+			dropCut(&m, r, cut)
+			r.SetMeta(m)
+		}
+		out = append(out, r)
+	}
+	return trace.MergeAll(out)
 }

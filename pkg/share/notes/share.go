@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -188,9 +189,11 @@ func UpdateForCommits(ctx context.Context, dir string, st *store.Store, hashes [
 	return g.Update(ctx, st, hashes, s, version)
 }
 
-// Update writes the notes of hashes with settings s.
+// Update writes the notes of hashes with settings s; what an amend or a
+// rebase after forget could not carry is among its errors (hooks log it).
 func (g Git) Update(ctx context.Context, st *store.Store, hashes []string, s Settings, version string) (int, error) {
-	return g.UpdateProgress(ctx, st, hashes, s, version, nil)
+	n, notCarried, err := g.UpdateProgress(ctx, st, hashes, s, version, nil)
+	return n, errors.Join(append([]error{err}, notCarried...)...)
 }
 
 // updateBatch bounds the commits one write builds at once: their links,
@@ -201,27 +204,31 @@ const updateBatch = 1000
 // UpdateProgress is Update in batches of updateBatch commits, one notes
 // commit each, calling progress (when not nil) after each with the commits
 // done and the total. Up to updateBatch commits, one write, as Update was.
-func (g Git) UpdateProgress(ctx context.Context, st *store.Store, hashes []string, s Settings, version string, progress func(done, total int)) (int, error) {
+// What an amend or a rebase after forget could not carry (notCarried, one
+// error a commit) stops no batch and is no failure of the update: every
+// note was written, the forgotten conversation's link only not kept.
+func (g Git) UpdateProgress(ctx context.Context, st *store.Store, hashes []string, s Settings, version string,
+	progress func(done, total int)) (changed int, notCarried []error, err error) {
 	o, err := g.Options(ctx, s, version)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	changed := 0
+	c := g.newCarrier(ctx)
 	for start := 0; start < len(hashes); start += updateBatch {
 		batch := hashes[start:min(start+updateBatch, len(hashes))]
-		n, err := g.updateBatch(ctx, st, batch, s, o)
+		n, err := g.updateBatch(ctx, st, batch, s, o, c)
 		changed += n
 		if err != nil {
-			return changed, err
+			return changed, c.errs, err
 		}
 		if progress != nil {
 			progress(start+len(batch), len(hashes))
 		}
 	}
-	return changed, nil
+	return changed, c.errs, nil
 }
 
-func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, s Settings, o BuildOptions) (int, error) {
+func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, s Settings, o BuildOptions, c *carrier) (int, error) {
 	have, err := g.existing(ctx, hashes)
 	if err != nil {
 		return 0, err
@@ -244,8 +251,16 @@ func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, 
 	}
 	f := forgottenHere{st: st, recorded: recorded, known: map[string]bool{}}
 	forgot := func(c string, ids []string) map[string]bool { return f.forgot(ctx, c, ids) }
-	n, err := g.write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"), func(c string, built, old *trace.Record) *trace.Record {
-		return refreshed(c, built, old, forgot, o)
+	n, err := g.write(ctx, changes, s.Writer, "git-convo: notes for "+plural(len(have), "commit"), func(commit string, built *trace.Record, olds []trace.Record) *trace.Record {
+		var linked map[string]bool
+		if built != nil {
+			bm, _ := built.Meta()
+			linked = make(map[string]bool, len(bm.Conversations))
+			for id := range bm.Conversations {
+				linked[id] = true
+			}
+		}
+		return refreshed(commit, built, g.ownOld(ctx, commit, olds, linked, c), forgot, o)
 	})
 	if err == nil {
 		err = f.err
@@ -260,8 +275,9 @@ func (g Git) updateBatch(ctx context.Context, st *store.Store, hashes []string, 
 // conversations the store forgot (forgot: forget is local, docs/sharing.md),
 // as old gave them. A record git copied onto commit from the one it
 // rewrote (its revision another commit) speaks of that commit's lines: no
-// forgotten link of it is kept. A forgotten link kept says what o shares
-// now (its text) and gives no line built gives a conversation.
+// forgotten link of it is kept unless ownCopy first moved it to commit's.
+// A forgotten link kept says what o shares now (its text) and gives no
+// line built gives a conversation.
 func refreshed(commit string, built, old *trace.Record, forgot func(commit string, ids []string) map[string]bool, o BuildOptions) *trace.Record {
 	if old == nil {
 		return built

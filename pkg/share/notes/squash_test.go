@@ -323,8 +323,8 @@ func TestRefreshKeepsDerivedAndWithdrawals(t *testing.T) {
 		return string(texts[squash])
 	}
 	before := note()
-	forgotAll := func(commit string, built, old *trace.Record) *trace.Record {
-		return refreshed(commit, built, old, func(_ string, ids []string) map[string]bool {
+	forgotAll := func(commit string, built *trace.Record, olds []trace.Record) *trace.Record {
+		return refreshed(commit, built, lastOf(olds), func(_ string, ids []string) map[string]bool {
 			out := map[string]bool{}
 			for _, id := range ids {
 				out[id] = true

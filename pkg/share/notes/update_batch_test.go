@@ -19,7 +19,7 @@ func TestUpdateInBatches(t *testing.T) {
 	defer st.Close()
 	s := Settings{On: true, Writer: "t@example.com"}
 	var calls [][2]int
-	changed, err := g.UpdateProgress(ctx, st, hashes, s, "test", func(done, total int) { calls = append(calls, [2]int{done, total}) })
+	changed, _, err := g.UpdateProgress(ctx, st, hashes, s, "test", func(done, total int) { calls = append(calls, [2]int{done, total}) })
 	if err != nil || changed != n {
 		t.Fatalf("%d notes, %v; want %d", changed, err, n)
 	}
