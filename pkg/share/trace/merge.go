@@ -210,14 +210,20 @@ func fillConv(a, b ConvMeta) ConvMeta {
 	return a
 }
 
-// convKey identifies a conversation entry in a file: its URL, or for
-// people's lines the contributor type.
+// convKey identifies a conversation entry in a file: its URL and
+// contributor type (a conversation's "ai" lines and its "mixed" ones, a
+// person's edits over them, stay apart: joined, one type would be given to
+// the other's lines), or for people's lines the contributor type.
 func convKey(c Conversation) string {
-	if c.URL != "" {
-		return c.URL
-	}
+	typ := ""
 	if c.Contributor != nil {
-		return "contributor:" + c.Contributor.Type
+		typ = c.Contributor.Type
 	}
-	return "contributor:unknown"
+	switch {
+	case c.URL != "":
+		return c.URL + " " + typ
+	case typ == "":
+		return "contributor:unknown"
+	}
+	return "contributor:" + typ
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -248,5 +249,57 @@ func TestBuildUnexamined(t *testing.T) {
 				t.Errorf("unexamined %v: %s: %q, want %q", tc.unexamined, p, got[p], w)
 			}
 		}
+	}
+}
+
+// TestMergeKeepsContributorTypes: one conversation's entries of different
+// types in one file (its "ai" lines in one record, a person's "mixed"
+// edits of them in another: a squash's two commits, read for the squash)
+// stay apart; the same type joins.
+func TestMergeKeepsContributorTypes(t *testing.T) {
+	const url = "git-convo:conversation/c1"
+	entry := func(typ string, lines ...int) Conversation {
+		c := Conversation{URL: url, Ranges: []Range{}}
+		if typ != "" {
+			c.Contributor = &Contributor{Type: typ}
+		}
+		for _, l := range lines {
+			c.Ranges = append(c.Ranges, Range{StartLine: l, EndLine: l})
+		}
+		return c
+	}
+	rec := func(cs ...Conversation) Record {
+		return Record{Version: SpecVersion, Files: []File{{Path: "a.go", Conversations: cs}}}
+	}
+	linesOf := func(r Record) map[string][]int {
+		out := map[string][]int{}
+		for _, c := range r.Files[0].Conversations {
+			k := "nil"
+			if c.Contributor != nil {
+				k = c.Contributor.Type
+			}
+			for _, rg := range c.Ranges {
+				out[k] = append(out[k], rg.StartLine)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		a, b Record
+		want map[string][]int
+	}{
+		{"ai then mixed", rec(entry("ai", 2, 3)), rec(entry("mixed", 1, 6)), map[string][]int{"ai": {2, 3}, "mixed": {1, 6}}},
+		{"mixed then ai", rec(entry("mixed", 1, 6)), rec(entry("ai", 2, 3)), map[string][]int{"ai": {2, 3}, "mixed": {1, 6}}},
+		{"ai and unknown", rec(entry("ai", 2)), rec(entry("unknown", 4)), map[string][]int{"ai": {2}, "unknown": {4}}},
+		{"same type joins", rec(entry("ai", 2)), rec(entry("ai", 4, 2)), map[string][]int{"ai": {2, 4}}},
+		{"no contributor stays apart from ai", rec(entry("", 5)), rec(entry("ai", 2)), map[string][]int{"nil": {5}, "ai": {2}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := linesOf(Merge(tc.a, tc.b))
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("lines by type %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
