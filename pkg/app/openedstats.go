@@ -98,7 +98,7 @@ func (r *Reader) lineFileStats(ctx context.Context, hashes []string, writers map
 	var commits []*gitx.Commit
 	for _, h := range hashes {
 		rec, found := recs[h]
-		if !found || notes.HasUnknown(rec) || named && len(rec.Files) == 0 {
+		if !found || !r.shared.Whole(h, rec) || named && len(rec.Files) == 0 {
 			continue
 		}
 		ai[h], files[h] = notes.AILinesOf(rec), map[string]bool{}

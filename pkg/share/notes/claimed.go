@@ -35,7 +35,7 @@ func (r *Reader) MergeLinkedClaimed(ctx context.Context, hashes []string, linked
 	for _, h := range hashes {
 		if rec, ok := recs[h]; ok && !recorded[h] {
 			out.recs[h] = rec
-			recorded[h] = !HasUnknown(rec)
+			recorded[h] = r.Whole(h, rec)
 		}
 	}
 	return out, nil

@@ -29,7 +29,7 @@ type Reader struct {
 	// rewrites maps each commit this clone amended or rebased into to the
 	// commit it was (RecordRewrites): a predecessor's records are read
 	// for it, copied by rewrite.
-	rewrites map[string]string
+	rewrites map[string][]string
 	err      error
 
 	indexOnce sync.Once // index is listed only for All
@@ -40,7 +40,10 @@ type Reader struct {
 
 	keptMu sync.Mutex
 	kept   map[string]*trace.Record // Keep: each commit's record read (nil: none), nil unless kept
-	added  AddedCache               // UseAddedCache: what diffs added, kept (nil: none)
+	// partial: the commits whose record read is copies by rewrite that do
+	// not name every line the commit added (Whole).
+	partial map[string]bool
+	added   AddedCache // UseAddedCache: what diffs added, kept (nil: none)
 
 	mu  sync.Mutex
 	cat *exec.Cmd
@@ -294,8 +297,14 @@ func (r *Reader) records(ctx context.Context, hashes []string) (map[string]trace
 		}
 		recs := Decode(joinLines(ps...))
 		direct := claims(h, recs)
-		cs := copiedFrom(h, preds[h], recs, own, direct)
-		r.g.mapRewritten(ctx, h, cs, &budget)
+		cs, told := copiedFrom(h, preds[h], recs, own, direct)
+		moved := r.g.mapRewritten(ctx, h, cs, &budget)
+		if len(direct) == 0 && len(cs) > 0 && (!moved || untold(firstCommits(r.rewrites, h), told)) {
+			if r.partial == nil {
+				r.partial = map[string]bool{}
+			}
+			r.partial[h] = true
+		}
 		for _, c := range cs {
 			direct = append(direct, c.rec)
 		}
@@ -355,8 +364,10 @@ func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
 		}
 	}
 	later := map[string]bool{} // rewritten again: the latest commit stands for them
-	for _, old := range r.rewrites {
-		later[old] = true
+	for _, olds := range r.rewrites {
+		for _, old := range olds {
+			later[old] = true
+		}
 	}
 	for h := range r.rewrites {
 		if r.index[h] != nil || r.derived[h] != nil || later[h] {
@@ -461,7 +472,7 @@ func (r *Reader) MergeLinked(ctx context.Context, hashes []string, linked map[st
 func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked map[string][]store.LinkedConversation) (rewritten []string) {
 	<-r.ready
 	for _, h := range hashes {
-		if r.rewrites[h] != "" {
+		if len(r.rewrites[h]) > 0 {
 			rewritten = append(rewritten, h)
 			continue
 		}
@@ -511,9 +522,22 @@ func (r *Reader) mergeLines(ctx context.Context, hashes []string, writers map[st
 	}
 	for c, rec := range recs {
 		addLineWriters(writers, c, rec)
-		recorded[c] = !HasUnknown(rec)
+		recorded[c] = r.Whole(c, rec)
 	}
 	return nil
+}
+
+// Whole reports whether rec, the record Records read for commit, names
+// every line commit added, so that a line it gives no conversation is a
+// person's: it names no line no one's (HasUnknown), and it is not copies by
+// rewrite that cannot (one of a squash's commits had no record, or a
+// copy's lines could not be moved to commit: read past rewriteDiffsMax, or
+// its diff unreadable). A copy names the lines of the commit it was
+// written for; the others of the new commit are not known.
+func (r *Reader) Whole(commit string, rec trace.Record) bool {
+	r.keptMu.Lock()
+	defer r.keptMu.Unlock()
+	return !r.partial[commit] && !HasUnknown(rec)
 }
 
 // HasUnknown reports a record that gives some added lines to no one

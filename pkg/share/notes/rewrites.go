@@ -119,33 +119,61 @@ func trimRewrites(path string) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// LoadRewrites reads the rewrite map: each rewritten commit's new commit
-// to the old one (none: an empty map).
-func (g Git) LoadRewrites(ctx context.Context) (map[string]string, error) {
+// LoadRewrites reads the rewrite map: each new commit to the commits it
+// was rewritten from, in the map's order (none: an empty map). A squash or
+// a fixup makes one commit of several: post-rewrite pairs each with it, and
+// each is kept, as the new commit holds lines of every one of them.
+func (g Git) LoadRewrites(ctx context.Context) (map[string][]string, error) {
 	path, err := g.commonPath(ctx, rewritesFile)
 	if err != nil {
 		return nil, err
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return map[string]string{}, nil
+		return map[string][]string{}, nil
 	}
-	out := map[string]string{}
+	out := map[string][]string{}
 	for _, l := range strings.Split(string(b), "\n") {
-		if o, n, ok := strings.Cut(l, " "); ok && gitx.IsFullHash(o) && gitx.IsFullHash(n) {
-			out[n] = o
+		if o, n, ok := strings.Cut(l, " "); ok && gitx.IsFullHash(o) && gitx.IsFullHash(n) && !slices.Contains(out[n], o) {
+			out[n] = append(out[n], o)
 		}
 	}
 	return out, nil
 }
 
-// predecessors is the commits h was rewritten from, the nearest first.
-func predecessors(rewrites map[string]string, h string) []string {
+// predecessors is the commits h was rewritten from, the nearest first
+// (breadth first: a squash's commits, then what each was rewritten from),
+// at most rewriteChainMax.
+func predecessors(rewrites map[string][]string, h string) []string {
 	var out []string
 	seen := map[string]bool{h: true}
-	for c := rewrites[h]; c != "" && !seen[c] && len(out) < rewriteChainMax; c = rewrites[c] {
-		seen[c] = true
-		out = append(out, c)
+	for next := []string{h}; len(next) > 0 && len(out) < rewriteChainMax; {
+		var level []string
+		for _, c := range next {
+			for _, p := range rewrites[c] {
+				if !seen[p] && len(out) < rewriteChainMax {
+					seen[p] = true
+					out = append(out, p)
+					level = append(level, p)
+				}
+			}
+		}
+		next = level
+	}
+	return out
+}
+
+// firstCommits is the commits h's chains of rewrites start at: those of
+// its predecessors rewritten from none of the others (one for an amend or
+// a rebase, each squashed commit's first for a squash; where the chain was
+// cut at rewriteChainMax, the last reached).
+func firstCommits(rewrites map[string][]string, h string) []string {
+	ps := predecessors(rewrites, h)
+	var out []string
+	for _, p := range ps {
+		if !slices.ContainsFunc(rewrites[p], func(o string) bool { return slices.Contains(ps, o) }) {
+			out = append(out, p)
+		}
 	}
 	return out
 }
@@ -162,17 +190,17 @@ func predecessors(rewrites map[string]string, h string) []string {
 func (r *Reader) OpenRewrites(ctx context.Context, hashes []string, recorded map[string]bool,
 	known func(context.Context, []string) (map[string]bool, error)) error {
 	<-r.ready
-	first := map[string]string{}
+	first := map[string][]string{}
 	var all []string
 	for _, h := range hashes {
 		if !recorded[h] {
 			continue
 		}
-		// The first commit of its chain of rewrites: the later ones were
+		// The first commits of its chains of rewrites: the later ones were
 		// recorded here by the rewrite itself.
-		if ps := predecessors(r.rewrites, h); len(ps) > 0 {
-			first[h] = ps[len(ps)-1]
-			all = append(all, ps[len(ps)-1])
+		if fs := firstCommits(r.rewrites, h); len(fs) > 0 {
+			first[h] = fs
+			all = append(all, fs...)
 		}
 	}
 	if len(all) == 0 {
@@ -182,8 +210,10 @@ func (r *Reader) OpenRewrites(ctx context.Context, hashes []string, recorded map
 	if err != nil {
 		return err
 	}
-	for h, p := range first {
-		if !have[p] {
+	// One of a squash's commits a teammate's is enough: its lines are
+	// theirs to tell, as the rest are the local writers'.
+	for h, fs := range first {
+		if slices.ContainsFunc(fs, func(p string) bool { return !have[p] }) {
 			recorded[h] = false
 		}
 	}
@@ -195,10 +225,11 @@ func (r *Reader) OpenRewrites(ctx context.Context, hashes []string, recorded map
 // them in (git copied them onto commit) and those of each predecessor's
 // own note (own), each as claims keeps it for its commit, carried (carry).
 // A record whose writer also wrote one about commit itself is left out:
-// that writer's own word on commit supersedes the copy.
-func copiedFrom(commit string, preds []string, recs []trace.Record, own func(string) []trace.Record, direct []trace.Record) []copied {
+// that writer's own word on commit supersedes the copy. told is the
+// predecessors any record speaks of.
+func copiedFrom(commit string, preds []string, recs []trace.Record, own func(string) []trace.Record, direct []trace.Record) (out []copied, told map[string]bool) {
 	if len(preds) == 0 {
-		return nil
+		return nil, nil
 	}
 	writers := map[string]bool{}
 	for _, r := range direct {
@@ -206,8 +237,7 @@ func copiedFrom(commit string, preds []string, recs []trace.Record, own func(str
 			writers[m.Writer] = true
 		}
 	}
-	var out []copied
-	seen := map[string]bool{}
+	seen, told := map[string]bool{}, map[string]bool{}
 	for _, p := range preds {
 		var about []trace.Record
 		for _, r := range recs {
@@ -217,6 +247,7 @@ func copiedFrom(commit string, preds []string, recs []trace.Record, own func(str
 		}
 		about = append(about, own(p)...)
 		for _, r := range claims(p, about) {
+			told[p] = true
 			m, ok := r.Meta()
 			if !ok || writers[m.Writer] || seen[r.ID] {
 				continue
@@ -225,7 +256,14 @@ func copiedFrom(commit string, preds []string, recs []trace.Record, own func(str
 			out = append(out, copied{from: p, rec: carry(r, p)})
 		}
 	}
-	return out
+	return out, told
+}
+
+// untold reports a commit among firsts (where commit's chains of rewrites
+// start) that no record speaks of (told): a squash of a teammate's commit
+// with no note and another's with one.
+func untold(firsts []string, told map[string]bool) bool {
+	return slices.ContainsFunc(firsts, func(f string) bool { return !told[f] })
 }
 
 // copied is a predecessor's record carried to the rewritten commit, its
@@ -265,8 +303,9 @@ func carry(r trace.Record, from string) trace.Record {
 // unchanged keeps its place (shifted by the lines added and removed above
 // it); a range touching any changed line keeps only its unchanged runs,
 // without its content hash. A copy whose diff cannot be read, or past
-// rewriteDiffsMax, keeps no line: commit level only.
-func (g Git) mapRewritten(ctx context.Context, commit string, cs []copied, budget *int) {
+// rewriteDiffsMax, keeps no line: commit level only; all is then false.
+func (g Git) mapRewritten(ctx context.Context, commit string, cs []copied, budget *int) (all bool) {
+	all = true
 	for i := range cs {
 		if len(cs[i].rec.Files) == 0 {
 			continue
@@ -276,8 +315,10 @@ func (g Git) mapRewritten(ctx context.Context, commit string, cs []copied, budge
 			*budget--
 			moved, _ = g.lineShifts(ctx, cs[i].from, commit, cs[i].rec.Files)
 		}
+		all = all && moved != nil
 		cs[i].rec.Files = shiftFiles(cs[i].rec.Files, moved)
 	}
+	return all
 }
 
 // lineShift is one file's changes between two commits, as -U0 hunks of the
@@ -482,7 +523,7 @@ type carrier struct {
 // is one of errs; nothing is then carried).
 func (g Git) newCarrier(ctx context.Context) *carrier {
 	c := &carrier{budget: rewriteDiffsMax}
-	var rewrites map[string]string
+	var rewrites map[string][]string
 	loaded := false
 	c.preds = func(commit string) []string {
 		if !loaded {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,7 +216,59 @@ func TestRecordRewritesTrim(t *testing.T) {
 		t.Fatal(err)
 	}
 	last, first := pairs[len(pairs)-1], pairs[0]
-	if len(m) != rewritesMax || m[last[1]] != last[0] || m[first[1]] != "" {
-		t.Errorf("map of %d pairs (newest kept %v, oldest kept %v), want the newest %d", len(m), m[last[1]] != "", m[first[1]] != "", rewritesMax)
+	if len(m) != rewritesMax || !slices.Equal(m[last[1]], []string{last[0]}) || m[first[1]] != nil {
+		t.Errorf("map of %d pairs (newest kept %v, oldest kept %v), want the newest %d", len(m), m[last[1]] != nil, m[first[1]] != nil, rewritesMax)
+	}
+}
+
+// TestPredecessors: the rewrite map as post-rewrite writes it, and the
+// commits a new one was rewritten from (nearest first) and those its
+// chains start at: an amend, a chain of them, a squash (post-rewrite pairs
+// each squashed commit with the new one), a squash of an amended commit, a
+// pair written twice, a cycle, a chain past the bound.
+func TestPredecessors(t *testing.T) {
+	h := func(s string) string { return strings.Repeat(s, 40)[:40] }
+	long := [][2]string{}
+	for i := 0; i <= rewriteChainMax+2; i++ {
+		long = append(long, [2]string{fmt.Sprintf("%040x", i), fmt.Sprintf("%040x", i+1)})
+	}
+	for _, tc := range []struct {
+		name        string
+		pairs       [][2]string
+		of          string
+		preds, firs []string
+	}{
+		{"amend", [][2]string{{h("a"), h("b")}}, h("b"), []string{h("a")}, []string{h("a")}},
+		{"not rewritten", [][2]string{{h("a"), h("b")}}, h("a"), nil, nil},
+		{"amend then rebase", [][2]string{{h("a"), h("b")}, {h("b"), h("c")}}, h("c"), []string{h("b"), h("a")}, []string{h("a")}},
+		{"squash", [][2]string{{h("a"), h("f")}, {h("b"), h("f")}}, h("f"), []string{h("a"), h("b")}, []string{h("a"), h("b")}},
+		{"squash of an amended commit", [][2]string{{h("1"), h("a")}, {h("a"), h("f")}, {h("b"), h("f")}}, h("f"),
+			[]string{h("a"), h("b"), h("1")}, []string{h("b"), h("1")}},
+		{"a pair twice", [][2]string{{h("a"), h("b")}, {h("a"), h("b")}}, h("b"), []string{h("a")}, []string{h("a")}},
+		{"cycle", [][2]string{{h("a"), h("b")}, {h("b"), h("a")}}, h("b"), []string{h("a")}, []string{h("a")}},
+		{"past the bound", long, long[len(long)-1][1], nil, []string{long[len(long)-rewriteChainMax][0]}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Git{Dir: t.TempDir(), Env: gitEnv(t)}
+			git(t, g, "", "init", "-q")
+			if err := RecordRewrites(commonDir(t, g), tc.pairs); err != nil {
+				t.Fatal(err)
+			}
+			m, err := g.LoadRewrites(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps := predecessors(m, tc.of)
+			if tc.preds == nil && tc.name == "past the bound" {
+				if len(ps) != rewriteChainMax || ps[0] != long[len(long)-1][0] {
+					t.Errorf("%d predecessors from %s, want %d from the nearest", len(ps), ps[0][:4], rewriteChainMax)
+				}
+			} else if !slices.Equal(ps, tc.preds) {
+				t.Errorf("predecessors %v, want %v", ps, tc.preds)
+			}
+			if fs := firstCommits(m, tc.of); !slices.Equal(fs, tc.firs) {
+				t.Errorf("first commits %v, want %v", fs, tc.firs)
+			}
+		})
 	}
 }
