@@ -144,7 +144,8 @@ func ownEntry(t *testing.T, note, id string) (trace.ConvMeta, map[string][]int) 
 // one's, no added lines of it, no file it no longer has lines in, no more
 // written lines than it keeps; no line changed by hand, renamed away or
 // squashed in from a commit where a person changed it is X's, and a
-// person's "mixed" line is never shown as X's own. A teammate's show says
+// person's "mixed" line is never shown as X's own; a commit that keeps none
+// of X's lines (renamed away) has no link to X. A teammate's show says
 // where the link was carried from.
 func TestForgetThenRewriteCarriesNoOldCounts(t *testing.T) {
 	x, y := "61111111-2222-4333-8444-555555555555", "62222222-2222-4333-8444-555555555555"
@@ -156,6 +157,7 @@ func TestForgetThenRewriteCarriesNoOldCounts(t *testing.T) {
 		rewrite func(a teammate) // after forget
 		want    map[string][]int
 		hand    []int // file's lines typed by hand
+		dropped bool  // none of X's lines left: X has no entry in the note
 	}{
 		{name: "amend changes one of X's lines in place", file: "limiter.go",
 			rewrite: func(a teammate) {
@@ -170,7 +172,7 @@ func TestForgetThenRewriteCarriesNoOldCounts(t *testing.T) {
 				a.run(a.dir, "git", "mv", "limiter.go", "rate.go")
 				a.run(a.dir, "git", "commit", "-q", "--amend", "--no-edit", "-a")
 			},
-			want: map[string][]int{}, hand: []int{1, 2, 3, 4, 5, 6}},
+			want: map[string][]int{}, hand: []int{1, 2, 3, 4, 5, 6}, dropped: true},
 		{name: "rebase -i squashes in a commit where a person changed X's lines", file: "limiter.go",
 			rewrite: func(a teammate) {
 				base := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD~2"))
@@ -199,6 +201,15 @@ func TestForgetThenRewriteCarriesNoOldCounts(t *testing.T) {
 			a.convo(a.dir, "push")
 			note := a.noteText(notes.Ref, rewritten)
 			cm, lines := ownEntry(t, note, x)
+			if tc.dropped {
+				if cm.Title != "" || len(lines) > 0 {
+					t.Errorf("X claims a commit that adds none of its lines: %+v %v\n%s", cm, lines, note)
+				}
+				if out := a.convo(a.dir, "show", rewritten); strings.Contains(out, "Add rate limiting") {
+					t.Errorf("show names X on a commit that adds none of its lines:\n%s", out)
+				}
+				return
+			}
 			if !reflect.DeepEqual(lines, tc.want) {
 				t.Errorf("X's lines %v, want %v\n%s", lines, tc.want, note)
 			}

@@ -65,6 +65,7 @@ func TestOwnCopy(t *testing.T) {
 		commit    string
 		old       *trace.Record
 		same      bool  // old comes back as it was
+		dropped   bool  // X has no entry: commit adds none of its lines
 		xLines    []int // X's lines of a.go in the moved record, and in the refreshed one
 		evidence  bool  // X's evidence of a.go kept
 		written   int   // X's written lines
@@ -80,7 +81,7 @@ func TestOwnCopy(t *testing.T) {
 			alone: true, keptLines: []int{4, 5, 6}},
 		{name: "amend of one of X's lines", commit: changed, old: old, xLines: []int{3, 5}, written: 2,
 			built: map[string]map[int]string{"b.go": {1: "conv-y", 3: "conv-y"}}, keptLines: []int{3, 5}},
-		{name: "X's file gone", commit: gone, old: old, written: 0,
+		{name: "X's file gone", commit: gone, old: old, dropped: true,
 			built: map[string]map[int]string{"b.go": {1: "conv-y", 3: "conv-y"}}},
 		{name: "not rewritten from the copy's commit", commit: other, old: old, same: true},
 		{name: "the commit's own record", commit: c, old: old, same: true},
@@ -108,7 +109,16 @@ func TestOwnCopy(t *testing.T) {
 				t.Errorf("X's lines %v, want %v", l, tc.xLines)
 			}
 			m, _ := got.Meta()
-			cm := m.Conversations["conv-x"]
+			cm, ok := m.Conversations["conv-x"]
+			if tc.dropped {
+				// None of X's lines is left: X claims nothing of commit, not
+				// even "its lines the rewrite did not change".
+				r := refreshed(tc.commit, record(tc.commit, tc.built, y), got, forgot, BuildOptions{})
+				if rm, _ := r.Meta(); ok || rm.Conversations["conv-x"].Title != "" {
+					t.Errorf("X kept on a commit that adds none of its lines: %+v, refreshed %+v", cm, rm.Conversations["conv-x"])
+				}
+				return
+			}
 			// Its text speaks of the new commit: no count of the old one's.
 			var files []string
 			if len(tc.xLines) > 0 {

@@ -584,7 +584,6 @@ func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, c *c
 		}
 		return n
 	}
-	var shifted map[[2]string]int // each conversation's lines the rewrite left
 	if len(r.Files) > 0 {
 		fail := func(err error) *trace.Record {
 			c.errs = append(c.errs, fmt.Errorf("forgotten conversations of %s not carried to %s: %w", from[:12], commit[:min(12, len(commit))], err))
@@ -610,7 +609,6 @@ func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, c *c
 			return fail(fmt.Errorf("its added lines: %w", err))
 		}
 		r.Files = shiftFiles(r.Files, moved)
-		shifted = lines(r.Files)
 		r = clip(r, diffs[strings.ToLower(commit)].added)
 	}
 	m, _ := r.Meta()
@@ -626,13 +624,16 @@ func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, c *c
 	for k, n := range after {
 		kept[k[1]] += n
 	}
-	for k, n := range shifted {
+	for k, n := range lines(old.Files) {
 		had[k[1]] = had[k[1]] || n > 0
 	}
 	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
 	for id, cm := range m.Conversations {
 		if had[id] && kept[id] == 0 {
-			continue // commit adds none of the lines the rewrite left it: no claim on commit
+			// commit adds none of its lines, as the rewrite left them (it
+			// changed or removed them all, or commit does not add them):
+			// no claim on commit.
+			continue
 		}
 		if cm.IsDerived() && cm.Derived == "" {
 			cm.Derived = "squash" // its reason said so; the reason is replaced
