@@ -139,7 +139,9 @@ func (s *Store) RecordedCommits(ctx context.Context, hashes []string) (map[strin
 
 // MarkRewritten carries every link of old to new (git commit --amend, git
 // rebase) and marks old as rewritten. The old commit's row and links stay, so
-// nothing is lost; links already on new are kept (a manual link wins).
+// nothing is lost; links already on new are kept (a manual link wins). A new
+// commit rewritten from one never recorded here is not examined: only its
+// local agents' lines are known.
 func (s *Store) MarkRewritten(ctx context.Context, oldHash, newHash string) error {
 	now := isoTime(s.now())
 	return s.write(ctx, func(tx *sql.Tx) error {
@@ -147,10 +149,12 @@ func (s *Store) MarkRewritten(ctx context.Context, oldHash, newHash string) erro
 			return err
 		}
 		// The new commit replays the old one's lines: where a forgotten
-		// conversation wrote some of those, its examination would give them
-		// to a person (SetCommitLines).
+		// conversation wrote some of those, or the old commit was never
+		// recorded here (a teammate's, rebased or squashed here: whose
+		// agents wrote it this database cannot know), its examination would
+		// give them to a person (SetCommitLines).
 		if _, err := tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ?1 WHERE commitHash = ?2 AND linesRecorded = ?3
-AND EXISTS (SELECT 1 FROM commits o WHERE o.commitHash = ?4 AND o.linesRecorded = ?1)`, linesForgotten, newHash, linesExamined, oldHash); err != nil {
+AND NOT EXISTS (SELECT 1 FROM commits o WHERE o.commitHash = ?4 AND o.linesRecorded != ?1)`, linesForgotten, newHash, linesExamined, oldHash); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `

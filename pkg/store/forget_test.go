@@ -45,12 +45,13 @@ func TestForgetConversationUnexaminesItsCommits(t *testing.T) {
 // TestForgottenStaysUnexamined: examining a forgotten conversation's
 // commit again (record, relink of an unrecorded rewrite) keeps it
 // unexamined, with the lines the conversations still here claim; a
-// rewrite of it (MarkRewritten) is unexamined too; other commits are
-// examined as before.
+// rewrite of it (MarkRewritten) is unexamined too, as is the rewrite of a
+// commit never recorded here (a teammate's); other commits are examined as
+// before.
 func TestForgottenStaysUnexamined(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
-	for _, h := range []string{"wrote", "other", "wrote2", "other2"} {
+	for _, h := range []string{"wrote", "other", "wrote2", "other2", "theirs2"} {
 		if err := s.UpsertCommit(ctx, Commit{Hash: h, RepoPath: "/w", CommittedAt: time.Unix(1700000000, 0), ParentCount: 1, Files: []string{"a.go"}}); err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func TestForgottenStaysUnexamined(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, p := range [][2]string{{"wrote", "wrote2"}, {"other", "other2"}} {
+	for _, p := range [][2]string{{"wrote", "wrote2"}, {"other", "other2"}, {"theirs", "theirs2"}} {
 		if err := s.SetCommitLines(ctx, p[1], []FileLines{{Path: "a.go", Added: 2, Agent: 1}}, two[1:]); err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +98,7 @@ func TestForgottenStaysUnexamined(t *testing.T) {
 	if err := s.SetCommitLines(ctx, "old", []FileLines{{Path: "a.go", Added: 2, Agent: 1}}, two[1:]); err != nil {
 		t.Fatal(err)
 	}
-	hashes := []string{"wrote", "other", "wrote2", "other2", "old"}
+	hashes := []string{"wrote", "other", "wrote2", "other2", "old", "theirs2"}
 	writers, recorded, err := s.CommitLineWriters(ctx, hashes)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestForgottenStaysUnexamined(t *testing.T) {
 	for _, tc := range []struct {
 		hash     string
 		examined bool
-	}{{"wrote", false}, {"wrote2", false}, {"other", true}, {"other2", true}, {"old", false}} {
+	}{{"wrote", false}, {"wrote2", false}, {"other", true}, {"other2", true}, {"old", false}, {"theirs2", false}} {
 		_, _, ok, err := s.CommitLineCounts(ctx, tc.hash)
 		if err != nil {
 			t.Fatal(err)
@@ -126,7 +127,7 @@ func TestForgottenStaysUnexamined(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, st := range stats {
-		if st.CommitHash == "wrote" || st.CommitHash == "wrote2" || st.CommitHash == "old" {
+		if st.CommitHash == "wrote" || st.CommitHash == "wrote2" || st.CommitHash == "old" || st.CommitHash == "theirs2" {
 			t.Errorf("stats count an unexamined commit: %+v", st)
 		}
 	}
