@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,6 +29,31 @@ func squashedByTeammate(t *testing.T, a teammate, bare, base string) (teammate, 
 	return b, strings.TrimSpace(b.run(b.dir, "git", "rev-parse", "HEAD"))
 }
 
+// sharerOnFeature is A, sharing, on a new branch feature of a team's
+// remote (bare), and the commit feature starts at.
+func sharerOnFeature(t *testing.T) (a teammate, bare, base string) {
+	t.Helper()
+	_, bare = newTeam(t)
+	a = cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
+	return a, bare, strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
+}
+
+// whoWrote is blame's answer for each line of file: "x" or "y" for those
+// conversations, else the attribution (human, unknown).
+func whoWrote(tm teammate, file, x, y string) string {
+	var got []string
+	for _, l := range tm.blameJSON(tm.dir, file) {
+		who := l.Attribution
+		if l.WrittenBy != nil {
+			who = map[string]string{x: "x", y: "y"}[*l.WrittenBy]
+		}
+		got = append(got, who)
+	}
+	return strings.Join(got, " ")
+}
+
 // TestSquashOfTeammatesCommits: B squashes a teammate's commits into one.
 // Each squashed commit's record is read for the new one (the rewrite map
 // keeps every commit a squash was made of), moved where the squash put its
@@ -38,28 +65,16 @@ func TestSquashOfTeammatesCommits(t *testing.T) {
 	const x = "71111111-2222-4333-8444-555555555555"
 	body := "package limiter\n\nfunc Allow(client string) bool {\n\tb := bucket(client)\n\treturn b.take()\n}\n"
 	t.Run("both recorded", func(t *testing.T) {
-		_, bare := newTeam(t)
-		a := cloneAs(t, bare, "a")
-		a.convo(a.dir, "share", "on")
-		a.run(a.dir, "git", "checkout", "-q", "-b", "feature")
-		base := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
+		a, bare, base := sharerOnFeature(t)
 		a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go", body)
 		a.commit(a.dir, "limiter", "limiter.go")
 		// A person heads the file and changes X's return line.
 		a.write(a.dir, "limiter.go", "// Package limiter.\n"+strings.Replace(body, "b.take()", "b.take() && ok(client)", 1))
 		a.commit(a.dir, "limiter: check the client", "limiter.go")
 		b, s := squashedByTeammate(t, a, bare, base)
-		var got []string
-		for _, l := range b.blameJSON(b.dir, "limiter.go") {
-			who := l.Attribution
-			if l.WrittenBy != nil && *l.WrittenBy == x {
-				who = "x"
-			}
-			got = append(got, who)
-		}
 		// Line 3 is blank: X's, inside its run.
-		if want := "human x x x x human x"; strings.Join(got, " ") != want {
-			t.Errorf("blame of the squash: %s, want %s", strings.Join(got, " "), want)
+		if got, want := whoWrote(b, "limiter.go", x, ""), "human x x x x human x"; got != want {
+			t.Errorf("blame of the squash: %s, want %s", got, want)
 		}
 		var st statsJSON
 		if err := json.Unmarshal([]byte(b.convo(b.dir, "stats", "--json", base+".."+s)), &st); err != nil {
@@ -93,16 +108,8 @@ func TestSquashOfTeammatesCommits(t *testing.T) {
 		b, s := squashedByTeammate(t, a, bare, base)
 		// M's lines are not known; X's stay X's.
 		for f, want := range map[string]string{"notes.txt": "unknown unknown", "limiter.go": "x x x x x x"} {
-			var got []string
-			for _, l := range b.blameJSON(b.dir, f) {
-				who := l.Attribution
-				if l.WrittenBy != nil && *l.WrittenBy == x {
-					who = "x"
-				}
-				got = append(got, who)
-			}
-			if strings.Join(got, " ") != want {
-				t.Errorf("blame of the squash's %s: %s, want %s", f, strings.Join(got, " "), want)
+			if got := whoWrote(b, f, x, ""); got != want {
+				t.Errorf("blame of the squash's %s: %s, want %s", f, got, want)
 			}
 		}
 		if out := b.convo(b.dir, "show", s); !strings.Contains(out, "Add rate limiting") {
@@ -114,6 +121,77 @@ func TestSquashOfTeammatesCommits(t *testing.T) {
 		}
 		if st.Examined != 0 {
 			t.Errorf("stats count the squash as examined: %+v", st)
+		}
+	})
+	t.Run("own and a teammate's, read by a third", func(t *testing.T) {
+		// B squashes its own agent's commit (Y) and a file typed by hand
+		// into A's (X): B's note of the squash must not call X's lines a
+		// person's (B's database never saw them written), nor C's read.
+		const y = "72222222-2222-4333-8444-555555555555"
+		a, bare, base := sharerOnFeature(t)
+		a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go", body)
+		a.commit(a.dir, "limiter", "limiter.go")
+		b, _ := squashedByTeammate(t, a, bare, base) // nothing to squash yet: B checks out A's branch
+		b.conversation(t, y, "Other", "Other.", "other", "other.go", "package other\n\nfunc O() int {\n\treturn 1\n}\n")
+		b.write(b.dir, "notes.txt", "by hand\nmore\n")
+		b.commit(b.dir, "other", "other.go", "notes.txt")
+		env := append(append([]string{}, b.env...), "GIT_SEQUENCE_EDITOR=sed -i -e '2,$s/^pick/fixup/'", "GIT_EDITOR=true")
+		if r := b.runEnv(b.dir, env, "", "git", "rebase", "-q", "-i", base); r.code != 0 {
+			t.Fatalf("rebase -i: %s %s", r.stdout, r.stderr)
+		}
+		b.run(b.dir, "git", "push", "-q", "-f", "origin", "feature")
+		b.convo(b.dir, "push")
+		for _, tm := range []teammate{b, cloneAs(t, bare, "c")} {
+			if tm.dir != b.dir {
+				tm.convo(tm.dir, "fetch")
+				tm.run(tm.dir, "git", "checkout", "-q", "-b", "feature", "origin/feature")
+			}
+			if got := whoWrote(tm, "limiter.go", x, y); strings.Contains(got, "human") || strings.Contains(got, "y") {
+				t.Errorf("%s: X's limiter.go read as %s", filepath.Base(tm.dir), got)
+			}
+			if got := whoWrote(tm, "other.go", x, y); got != "y y y y y" {
+				t.Errorf("%s: Y's other.go read as %s", filepath.Base(tm.dir), got)
+			}
+		}
+	})
+	t.Run("a rename", func(t *testing.T) {
+		// X writes limiter.go; a person renames it; the squash adds rate.go
+		// (git blame in A follows the rename to X's lines).
+		a, bare, base := sharerOnFeature(t)
+		a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go", body)
+		a.commit(a.dir, "limiter", "limiter.go")
+		a.run(a.dir, "git", "mv", "limiter.go", "rate.go")
+		a.commit(a.dir, "rename", "rate.go")
+		b, _ := squashedByTeammate(t, a, bare, base)
+		if got := whoWrote(b, "rate.go", x, ""); strings.Contains(got, "human") {
+			t.Errorf("X's lines, renamed, read as %s", got)
+		}
+	})
+	t.Run("eighteen commits", func(t *testing.T) {
+		// A fixup of 18 recorded commits: git pairs each with the squash
+		// and writes the amends on the way; every record is read. (A
+		// person's commit alone has no record: its lines would not be
+		// known.)
+		a, bare, base := sharerOnFeature(t)
+		for i := range 18 {
+			p := fmt.Sprintf("f%02d.go", i)
+			a.conversation(t, x, "Add rate limiting", "A token bucket.", "file "+p, p, fmt.Sprintf("package f\n\nvar V%d = %d\n", i, i))
+			if i < 17 {
+				a.commit(a.dir, p, p)
+			}
+		}
+		a.write(a.dir, "notes.txt", "by hand\n") // typed beside X's last file
+		a.commit(a.dir, "last", "f17.go", "notes.txt")
+		b, s := squashedByTeammate(t, a, bare, base)
+		if got := whoWrote(b, "notes.txt", x, "") + " / " + whoWrote(b, "f00.go", x, ""); got != "human / x x x" {
+			t.Errorf("the squash of 18: %s, want human / x x x", got)
+		}
+		var st statsJSON
+		if err := json.Unmarshal([]byte(b.convo(b.dir, "stats", "--json", base+".."+s)), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Examined != 1 || st.Agent != 36 {
+			t.Errorf("stats of the squash of 18: %+v, want 36 agent lines in 1 examined commit", st)
 		}
 	})
 }

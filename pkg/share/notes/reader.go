@@ -233,18 +233,18 @@ func (r *Reader) records(ctx context.Context, hashes []string) (map[string]trace
 		return out, r.err
 	}
 	// A rewritten commit's predecessors' notes are read too.
-	ask, preds := hashes, map[string][]string{}
+	ask, preds, cut := hashes, map[string][]string{}, map[string]bool{}
 	if len(r.rewrites) > 0 {
 		at := map[string]bool{}
 		for _, h := range hashes {
 			at[h] = true
 		}
 		for _, h := range hashes {
-			ps := predecessors(r.rewrites, h)
+			ps, c := predecessors(r.rewrites, h)
 			if len(ps) == 0 {
 				continue
 			}
-			preds[h] = ps
+			preds[h], cut[h] = ps, c
 			for _, p := range ps {
 				if !at[p] {
 					at[p] = true
@@ -299,7 +299,7 @@ func (r *Reader) records(ctx context.Context, hashes []string) (map[string]trace
 		direct := claims(h, recs)
 		cs, told := copiedFrom(h, preds[h], recs, own, direct)
 		moved := r.g.mapRewritten(ctx, h, cs, &budget)
-		if len(direct) == 0 && len(cs) > 0 && (!moved || untold(firstCommits(r.rewrites, h), told)) {
+		if len(cs) > 0 && (!moved || cut[h] || untold(firstCommits(r.rewrites, preds[h]), told)) {
 			if r.partial == nil {
 				r.partial = map[string]bool{}
 			}
@@ -373,7 +373,8 @@ func (r *Reader) All(ctx context.Context) (map[string]trace.Record, error) {
 		if r.index[h] != nil || r.derived[h] != nil || later[h] {
 			continue
 		}
-		for _, p := range predecessors(r.rewrites, h) {
+		ps, _ := predecessors(r.rewrites, h)
+		for _, p := range ps {
 			if r.index[p] != nil || r.derived[p] != nil {
 				hashes = append(hashes, h)
 				break

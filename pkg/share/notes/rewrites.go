@@ -42,6 +42,11 @@ const rewritesMax = 20000
 // (amended, then rebased, then amended again...).
 const rewriteChainMax = 32
 
+// rewritePredsMax bounds how many predecessors one commit is read from: a
+// squash of n commits by rebase -i has about 2n (each commit, and the
+// commits each fixup amended on the way).
+const rewritePredsMax = 1024
+
 // rewriteDiffsMax is how many rewritten commits one read maps lines for (a
 // git diff each); beyond it, copies are read at commit level only.
 const rewriteDiffsMax = 64
@@ -133,8 +138,10 @@ func (g Git) LoadRewrites(ctx context.Context) (map[string][]string, error) {
 		return map[string][]string{}, nil
 	}
 	out := map[string][]string{}
+	seen := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
-		if o, n, ok := strings.Cut(l, " "); ok && gitx.IsFullHash(o) && gitx.IsFullHash(n) && !slices.Contains(out[n], o) {
+		if o, n, ok := strings.Cut(l, " "); ok && gitx.IsFullHash(o) && gitx.IsFullHash(n) && !seen[l] {
+			seen[l] = true
 			out[n] = append(out[n], o)
 		}
 	}
@@ -143,35 +150,43 @@ func (g Git) LoadRewrites(ctx context.Context) (map[string][]string, error) {
 
 // predecessors is the commits h was rewritten from, the nearest first
 // (breadth first: a squash's commits, then what each was rewritten from),
-// at most rewriteChainMax.
-func predecessors(rewrites map[string][]string, h string) []string {
-	var out []string
+// at most rewriteChainMax rewrites back and rewritePredsMax in all; cut
+// says a bound left some out.
+func predecessors(rewrites map[string][]string, h string) (out []string, cut bool) {
 	seen := map[string]bool{h: true}
-	for next := []string{h}; len(next) > 0 && len(out) < rewriteChainMax; {
+	next := []string{h}
+	for depth := 0; len(next) > 0; depth++ {
 		var level []string
 		for _, c := range next {
 			for _, p := range rewrites[c] {
-				if !seen[p] && len(out) < rewriteChainMax {
-					seen[p] = true
-					out = append(out, p)
-					level = append(level, p)
+				if seen[p] {
+					continue
 				}
+				if depth == rewriteChainMax || len(out) == rewritePredsMax {
+					return out, true
+				}
+				seen[p] = true
+				out = append(out, p)
+				level = append(level, p)
 			}
 		}
 		next = level
 	}
-	return out
+	return out, false
 }
 
-// firstCommits is the commits h's chains of rewrites start at: those of
-// its predecessors rewritten from none of the others (one for an amend or
-// a rebase, each squashed commit's first for a squash; where the chain was
-// cut at rewriteChainMax, the last reached).
-func firstCommits(rewrites map[string][]string, h string) []string {
-	ps := predecessors(rewrites, h)
+// firstCommits is the commits h's chains of rewrites start at (ps: its
+// predecessors): those rewritten from none of the others (one for an
+// amend or a rebase, each squashed commit for a squash; the commits a
+// fixup amended on the way were rewritten from them).
+func firstCommits(rewrites map[string][]string, ps []string) []string {
+	in := make(map[string]bool, len(ps))
+	for _, p := range ps {
+		in[p] = true
+	}
 	var out []string
 	for _, p := range ps {
-		if !slices.ContainsFunc(rewrites[p], func(o string) bool { return slices.Contains(ps, o) }) {
+		if !slices.ContainsFunc(rewrites[p], func(o string) bool { return in[o] }) {
 			out = append(out, p)
 		}
 	}
@@ -198,7 +213,8 @@ func (r *Reader) OpenRewrites(ctx context.Context, hashes []string, recorded map
 		}
 		// The first commits of its chains of rewrites: the later ones were
 		// recorded here by the rewrite itself.
-		if fs := firstCommits(r.rewrites, h); len(fs) > 0 {
+		if ps, _ := predecessors(r.rewrites, h); len(ps) > 0 {
+			fs := firstCommits(r.rewrites, ps)
 			first[h] = fs
 			all = append(all, fs...)
 		}
@@ -303,7 +319,8 @@ func carry(r trace.Record, from string) trace.Record {
 // unchanged keeps its place (shifted by the lines added and removed above
 // it); a range touching any changed line keeps only its unchanged runs,
 // without its content hash. A copy whose diff cannot be read, or past
-// rewriteDiffsMax, keeps no line: commit level only; all is then false.
+// rewriteDiffsMax, keeps no line: commit level only. all is false when a
+// copy's lines could not all be followed (no diff, or a file gone).
 func (g Git) mapRewritten(ctx context.Context, commit string, cs []copied, budget *int) (all bool) {
 	all = true
 	for i := range cs {
@@ -315,7 +332,11 @@ func (g Git) mapRewritten(ctx context.Context, commit string, cs []copied, budge
 			*budget--
 			moved, _ = g.lineShifts(ctx, cs[i].from, commit, cs[i].rec.Files)
 		}
-		all = all && moved != nil
+		for _, f := range cs[i].rec.Files {
+			// A file the new commit lacks (renamed, removed): its lines,
+			// wherever they went, are named by no copy.
+			all = all && moved != nil && !moved[f.Path].gone
+		}
 		cs[i].rec.Files = shiftFiles(cs[i].rec.Files, moved)
 	}
 	return all
@@ -533,7 +554,8 @@ func (g Git) newCarrier(ctx context.Context) *carrier {
 				c.errs = append(c.errs, fmt.Errorf("forgotten conversations not carried by rewrite: %w", err))
 			}
 		}
-		return predecessors(rewrites, commit)
+		ps, _ := predecessors(rewrites, commit)
+		return ps
 	}
 	return c
 }

@@ -222,31 +222,45 @@ func TestRecordRewritesTrim(t *testing.T) {
 }
 
 // TestPredecessors: the rewrite map as post-rewrite writes it, and the
-// commits a new one was rewritten from (nearest first) and those its
-// chains start at: an amend, a chain of them, a squash (post-rewrite pairs
-// each squashed commit with the new one), a squash of an amended commit, a
-// pair written twice, a cycle, a chain past the bound.
+// commits a new one was rewritten from (nearest first), those its chains
+// start at, and whether a bound cut them: an amend, a chain of them, a
+// squash, a fixup as rebase -i writes it (each fixup an amend of the
+// commit before, then each commit paired with the last), a pair written
+// twice, a cycle, a chain past rewriteChainMax, a squash past
+// rewritePredsMax.
 func TestPredecessors(t *testing.T) {
 	h := func(s string) string { return strings.Repeat(s, 40)[:40] }
-	long := [][2]string{}
+	n := func(i int) string { return fmt.Sprintf("%040x", i) }
+	var long, wide [][2]string
 	for i := 0; i <= rewriteChainMax+2; i++ {
-		long = append(long, [2]string{fmt.Sprintf("%040x", i), fmt.Sprintf("%040x", i+1)})
+		long = append(long, [2]string{n(i), n(i + 1)})
 	}
+	for i := 0; i <= rewritePredsMax; i++ {
+		wide = append(wide, [2]string{n(1000 + i), h("f")})
+	}
+	// rebase -i: pick 1, fixup 2, 3, 4 makes i1 (1+2), i2 (+3), then f (+4).
+	fixup := [][2]string{{h("1"), h("a")}, {h("a"), h("b")}, {h("b"), h("f")},
+		{h("1"), h("f")}, {h("2"), h("f")}, {h("3"), h("f")}, {h("4"), h("f")}}
 	for _, tc := range []struct {
 		name        string
 		pairs       [][2]string
 		of          string
-		preds, firs []string
+		preds, firs []string // preds nil: only its length is checked (npreds)
+		npreds      int
+		cut         bool
 	}{
-		{"amend", [][2]string{{h("a"), h("b")}}, h("b"), []string{h("a")}, []string{h("a")}},
-		{"not rewritten", [][2]string{{h("a"), h("b")}}, h("a"), nil, nil},
-		{"amend then rebase", [][2]string{{h("a"), h("b")}, {h("b"), h("c")}}, h("c"), []string{h("b"), h("a")}, []string{h("a")}},
-		{"squash", [][2]string{{h("a"), h("f")}, {h("b"), h("f")}}, h("f"), []string{h("a"), h("b")}, []string{h("a"), h("b")}},
-		{"squash of an amended commit", [][2]string{{h("1"), h("a")}, {h("a"), h("f")}, {h("b"), h("f")}}, h("f"),
-			[]string{h("a"), h("b"), h("1")}, []string{h("b"), h("1")}},
-		{"a pair twice", [][2]string{{h("a"), h("b")}, {h("a"), h("b")}}, h("b"), []string{h("a")}, []string{h("a")}},
-		{"cycle", [][2]string{{h("a"), h("b")}, {h("b"), h("a")}}, h("b"), []string{h("a")}, []string{h("a")}},
-		{"past the bound", long, long[len(long)-1][1], nil, []string{long[len(long)-rewriteChainMax][0]}},
+		{name: "amend", pairs: [][2]string{{h("a"), h("b")}}, of: h("b"), preds: []string{h("a")}, firs: []string{h("a")}},
+		{name: "not rewritten", pairs: [][2]string{{h("a"), h("b")}}, of: h("a")},
+		{name: "amend then rebase", pairs: [][2]string{{h("a"), h("b")}, {h("b"), h("c")}}, of: h("c"),
+			preds: []string{h("b"), h("a")}, firs: []string{h("a")}},
+		{name: "squash", pairs: [][2]string{{h("a"), h("f")}, {h("b"), h("f")}}, of: h("f"),
+			preds: []string{h("a"), h("b")}, firs: []string{h("a"), h("b")}},
+		{name: "fixup, as rebase -i writes it", pairs: fixup, of: h("f"),
+			preds: []string{h("b"), h("1"), h("2"), h("3"), h("4"), h("a")}, firs: []string{h("1"), h("2"), h("3"), h("4")}},
+		{name: "a pair twice", pairs: [][2]string{{h("a"), h("b")}, {h("a"), h("b")}}, of: h("b"), preds: []string{h("a")}, firs: []string{h("a")}},
+		{name: "cycle", pairs: [][2]string{{h("a"), h("b")}, {h("b"), h("a")}}, of: h("b"), preds: []string{h("a")}, firs: []string{h("a")}},
+		{name: "a chain past the bound", pairs: long, of: long[len(long)-1][1], npreds: rewriteChainMax, cut: true},
+		{name: "a squash past the bound", pairs: wide, of: h("f"), npreds: rewritePredsMax, cut: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := Git{Dir: t.TempDir(), Env: gitEnv(t)}
@@ -258,15 +272,20 @@ func TestPredecessors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ps := predecessors(m, tc.of)
-			if tc.preds == nil && tc.name == "past the bound" {
-				if len(ps) != rewriteChainMax || ps[0] != long[len(long)-1][0] {
-					t.Errorf("%d predecessors from %s, want %d from the nearest", len(ps), ps[0][:4], rewriteChainMax)
+			ps, cut := predecessors(m, tc.of)
+			if cut != tc.cut {
+				t.Errorf("cut %v, want %v", cut, tc.cut)
+			}
+			if tc.preds == nil && tc.npreds > 0 {
+				if len(ps) != tc.npreds || ps[0] != m[tc.of][0] {
+					t.Errorf("%d predecessors, want %d from the nearest", len(ps), tc.npreds)
 				}
-			} else if !slices.Equal(ps, tc.preds) {
+				return
+			}
+			if !slices.Equal(ps, tc.preds) {
 				t.Errorf("predecessors %v, want %v", ps, tc.preds)
 			}
-			if fs := firstCommits(m, tc.of); !slices.Equal(fs, tc.firs) {
+			if fs := firstCommits(m, ps); !slices.Equal(fs, tc.firs) {
 				t.Errorf("first commits %v, want %v", fs, tc.firs)
 			}
 		})
