@@ -195,3 +195,44 @@ func TestSquashOfTeammatesCommits(t *testing.T) {
 		}
 	})
 }
+
+// TestAmendOfTeammatesCommit: B amends A's commit (A typed line 1 of
+// limiter.go, X wrote the rest; A's note says so). What A's note names
+// stays named, though B's own record of the new commit cannot tell: B's
+// agent adding a file, or B removing one, leaves A's person's line a
+// person's and X's lines X's, and the commit examined.
+func TestAmendOfTeammatesCommit(t *testing.T) {
+	const x, y = "73333333-2222-4333-8444-555555555555", "74444444-2222-4333-8444-555555555555"
+	body := "package limiter\n\nfunc Allow(client string) bool {\n\tb := bucket(client)\n\treturn b.take()\n}\n"
+	for _, tc := range []struct {
+		name  string
+		amend func(b teammate)
+	}{
+		{"B's agent adds a file", func(b teammate) {
+			b.conversation(t, y, "Other", "Other.", "other", "other.go", "package other\n\nfunc O() int {\n\treturn 1\n}\n")
+			b.run(b.dir, "git", "add", "other.go")
+		}},
+		{"B removes a file", func(b teammate) { b.run(b.dir, "git", "rm", "-q", "notes.txt") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, bare, _ := sharerOnFeature(t)
+			a.conversation(t, x, "Add rate limiting", "A token bucket.", "add", "limiter.go", body)
+			a.write(a.dir, "limiter.go", "// Package limiter.\n"+body)
+			a.write(a.dir, "notes.txt", "one\ntwo\n")
+			c := a.commit(a.dir, "limiter", "limiter.go", "notes.txt")
+			b, _ := squashedByTeammate(t, a, bare, c) // nothing after c: B is on A's branch
+			tc.amend(b)
+			b.run(b.dir, "git", "commit", "-q", "--amend", "--no-edit")
+			if got, want := whoWrote(b, "limiter.go", x, y), "human x x x x x x"; got != want {
+				t.Errorf("B's blame of limiter.go: %s, want %s", got, want)
+			}
+			var st statsJSON
+			if err := json.Unmarshal([]byte(b.convo(b.dir, "stats", "--json", "HEAD~1..HEAD")), &st); err != nil {
+				t.Fatal(err)
+			}
+			if st.Examined != 1 {
+				t.Errorf("stats leave the amended commit out: %+v", st)
+			}
+		})
+	}
+}

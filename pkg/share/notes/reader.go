@@ -309,6 +309,9 @@ func (r *Reader) records(ctx context.Context, hashes []string) (map[string]trace
 			direct = append(direct, c.rec)
 		}
 		if rec, ok := Combine(direct); ok {
+			if len(cs) > 0 {
+				rec = knownOverUnknown(rec)
+			}
 			rec.VCS = &trace.VCS{Type: "git", Revision: h}
 			out[h] = rec
 		}

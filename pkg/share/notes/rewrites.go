@@ -332,11 +332,15 @@ func (g Git) mapRewritten(ctx context.Context, commit string, cs []copied, budge
 			*budget--
 			moved, _ = g.lineShifts(ctx, cs[i].from, commit, cs[i].rec.Files)
 		}
+		var gone []string
 		for _, f := range cs[i].rec.Files {
-			// A file the new commit lacks (renamed, removed): its lines,
-			// wherever they went, are named by no copy.
-			all = all && moved != nil && !moved[f.Path].gone
+			if moved[f.Path].gone {
+				gone = append(gone, f.Path)
+			}
 		}
+		// A file the new commit lacks: removed, its lines are gone with it;
+		// renamed, they are in the new commit, named by no copy.
+		all = all && moved != nil && (len(gone) == 0 || !g.renamedAway(ctx, cs[i].from, commit, gone))
 		cs[i].rec.Files = shiftFiles(cs[i].rec.Files, moved)
 	}
 	return all
@@ -365,6 +369,42 @@ func (g Git) lineShifts(ctx context.Context, old, new string, files []trace.File
 		return nil, err
 	}
 	return parseShifts(out, paths), nil
+}
+
+// renamedAway reports whether git finds any of paths (files of old the
+// new commit lacks) renamed or copied into another file between old and
+// new (true too when the diff cannot be read: the lines may be there).
+func (g Git) renamedAway(ctx context.Context, old, new string, paths []string) bool {
+	args := append(append([]string{}, diffOptions...), "diff", "--name-status", "-z", "-M", "--no-ext-diff", old, new)
+	out, err := g.run(ctx, nil, args...)
+	if err != nil {
+		return true
+	}
+	// -z: "<status>\0<path>\0", a rename or copy "<status>\0<from>\0<to>\0".
+	fields := strings.Split(string(out), "\x00")
+	for i := 0; i+1 < len(fields) && fields[i] != ""; i += 2 {
+		if st := fields[i]; st[0] == 'R' || st[0] == 'C' {
+			if slices.Contains(paths, fields[i+1]) {
+				return true
+			}
+			i++
+		}
+	}
+	return false
+}
+
+// knownOverUnknown is rec with the lines its unknown entries give to no
+// one taken out of them where another entry names them (a copy by rewrite
+// says who wrote a line this clone's own record of the commit could not:
+// "unknown" is no claim); an unknown entry left no line is dropped.
+func knownOverUnknown(rec trace.Record) trace.Record {
+	isUnknown := func(c trace.Conversation) bool { return c.Contributor != nil && c.Contributor.Type == "unknown" }
+	known := claimedRanges(rec, func(c trace.Conversation) bool { return c.Contributor != nil && !isUnknown(c) })
+	if len(known) == 0 {
+		return rec
+	}
+	rec, _ = cutLines(rec, known, isUnknown)
+	return rec
 }
 
 // parseShifts reads a -U0 diff into each path's hunks (paths: those asked

@@ -235,6 +235,7 @@ func TestPredecessors(t *testing.T) {
 	for i := 0; i <= rewriteChainMax+2; i++ {
 		long = append(long, [2]string{n(i), n(i + 1)})
 	}
+	atBound := long[:rewriteChainMax] // rewriteChainMax rewrites back: none cut
 	for i := 0; i <= rewritePredsMax; i++ {
 		wide = append(wide, [2]string{n(1000 + i), h("f")})
 	}
@@ -259,6 +260,8 @@ func TestPredecessors(t *testing.T) {
 			preds: []string{h("b"), h("1"), h("2"), h("3"), h("4"), h("a")}, firs: []string{h("1"), h("2"), h("3"), h("4")}},
 		{name: "a pair twice", pairs: [][2]string{{h("a"), h("b")}, {h("a"), h("b")}}, of: h("b"), preds: []string{h("a")}, firs: []string{h("a")}},
 		{name: "cycle", pairs: [][2]string{{h("a"), h("b")}, {h("b"), h("a")}}, of: h("b"), preds: []string{h("a")}, firs: []string{h("a")}},
+		{name: "a chain at the bound", pairs: atBound, of: atBound[len(atBound)-1][1], npreds: rewriteChainMax,
+			firs: []string{n(0)}},
 		{name: "a chain past the bound", pairs: long, of: long[len(long)-1][1], npreds: rewriteChainMax, cut: true},
 		{name: "a squash past the bound", pairs: wide, of: h("f"), npreds: rewritePredsMax, cut: true},
 	} {
@@ -280,10 +283,11 @@ func TestPredecessors(t *testing.T) {
 				if len(ps) != tc.npreds || ps[0] != m[tc.of][0] {
 					t.Errorf("%d predecessors, want %d from the nearest", len(ps), tc.npreds)
 				}
-				return
-			}
-			if !slices.Equal(ps, tc.preds) {
+			} else if !slices.Equal(ps, tc.preds) {
 				t.Errorf("predecessors %v, want %v", ps, tc.preds)
+			}
+			if tc.cut {
+				return // the commits the chains start at are not all reached
 			}
 			if fs := firstCommits(m, ps); !slices.Equal(fs, tc.firs) {
 				t.Errorf("first commits %v, want %v", fs, tc.firs)

@@ -2,11 +2,13 @@ package notes
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/git-convo/git-convo/pkg/share/trace"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -80,6 +82,38 @@ func TestWholeCopies(t *testing.T) {
 			}
 			if recorded[c] != tc.whole {
 				t.Errorf("blame takes the commit's other lines for a person's: %v, want %v", recorded[c], tc.whole)
+			}
+		})
+	}
+}
+
+// TestKnownOverUnknown: a line an unknown entry gives to no one is taken
+// out of it where another entry names it (ai, human, mixed); the others
+// stay unknown, and an unknown entry left no line goes.
+func TestKnownOverUnknown(t *testing.T) {
+	entry := func(typ, url string, from, to int) trace.Conversation {
+		return trace.Conversation{URL: url, Contributor: &trace.Contributor{Type: typ}, Ranges: []trace.Range{{StartLine: from, EndLine: to}}}
+	}
+	x := trace.ConversationURL("x")
+	for _, tc := range []struct {
+		name string
+		in   []trace.Conversation
+		want string // unknown's ranges after
+	}{
+		{"a copy names some", []trace.Conversation{entry("unknown", "", 1, 7), entry("ai", x, 2, 4), entry("human", "", 1, 1)}, "[{5 7 }]"},
+		{"a copy names all", []trace.Conversation{entry("unknown", "", 1, 3), entry("ai", x, 1, 2), entry("mixed", x, 3, 3)}, "gone"},
+		{"no other entry", []trace.Conversation{entry("unknown", "", 1, 3)}, "[{1 3 }]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := knownOverUnknown(trace.Record{Files: []trace.File{{Path: "a.go", Conversations: tc.in}}})
+			res := "gone"
+			for _, c := range got.Files[0].Conversations {
+				if c.Contributor.Type == "unknown" {
+					res = fmt.Sprint(c.Ranges)
+				}
+			}
+			if res != tc.want {
+				t.Errorf("unknown's lines %s, want %s", res, tc.want)
 			}
 		})
 	}
