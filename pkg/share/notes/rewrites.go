@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-convo/git-convo/pkg/attribution/link"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/trace"
 )
@@ -372,25 +373,10 @@ func (g Git) lineShifts(ctx context.Context, old, new string, files []trace.File
 }
 
 // renamedAway reports whether git finds any of paths (files of old the
-// new commit lacks) renamed or copied into another file between old and
-// new (true too when the diff cannot be read: the lines may be there).
+// new commit lacks) renamed into another file between old and new (renamed).
 func (g Git) renamedAway(ctx context.Context, old, new string, paths []string) bool {
-	args := append(append([]string{}, diffOptions...), "diff", "--name-status", "-z", "-M", "--no-ext-diff", old, new)
-	out, err := g.run(ctx, nil, args...)
-	if err != nil {
-		return true
-	}
-	// -z: "<status>\0<path>\0", a rename or copy "<status>\0<from>\0<to>\0".
-	fields := strings.Split(string(out), "\x00")
-	for i := 0; i+1 < len(fields) && fields[i] != ""; i += 2 {
-		if st := fields[i]; st[0] == 'R' || st[0] == 'C' {
-			if slices.Contains(paths, fields[i+1]) {
-				return true
-			}
-			i++
-		}
-	}
-	return false
+	to := g.renamed(ctx, old, new)
+	return slices.ContainsFunc(paths, func(p string) bool { return to[link.NormPath(p)] != "" })
 }
 
 // knownOverUnknown is rec with the lines its unknown entries give to no
@@ -674,20 +660,18 @@ func (g Git) ownCopy(ctx context.Context, commit string, old *trace.Record, c *c
 		r = clip(r, diffs[strings.ToLower(commit)].added)
 	}
 	m, _ := r.Meta()
-	cut := map[[2]string]bool{}
+	cut, had := map[[2]string]bool{}, map[string]bool{}
 	after := lines(r.Files)
 	for k, n := range lines(old.Files) {
 		if after[k] < n {
 			cut[k] = true
 		}
+		had[k[1]] = had[k[1]] || n > 0
 	}
 	dropCut(&m, r, cut)
-	kept, had := map[string]int{}, map[string]bool{}
+	kept := map[string]int{}
 	for k, n := range after {
 		kept[k[1]] += n
-	}
-	for k, n := range lines(old.Files) {
-		had[k[1]] = had[k[1]] || n > 0
 	}
 	convs := make(map[string]trace.ConvMeta, len(m.Conversations))
 	for id, cm := range m.Conversations {
@@ -796,12 +780,13 @@ func unlinks(r trace.Record, linked map[string]bool) bool {
 	return false
 }
 
-// joinTyped is recs joined (trace.MergeAll) without changing any entry's
-// contributor type: MergeAll gives a conversation's lines in a file the
-// type of its first entry there, so a later record's entry of that
-// conversation and file of another type (a person's "mixed" lines beside
-// "ai" ones) is left out, with its evidence, its written lines capped. A
-// line left to no one is better than a person's shown as an AI's.
+// joinTyped is recs joined (trace.MergeAll), a conversation keeping in each
+// file the kind of its first entry there: a later record's entry of that
+// conversation and file of another kind (a person's "mixed" lines beside
+// "ai" ones, squashed in from another commit) is left out, with its
+// evidence, its written lines capped, so that a carried note gives a
+// forgotten conversation one word on a file (docs/sharing.md). MergeAll
+// alone would keep both entries.
 func joinTyped(recs []trace.Record) trace.Record {
 	types := map[[2]string]string{}
 	typeOf := func(c trace.Conversation) string {
