@@ -137,3 +137,17 @@ func TestAddedRanges(t *testing.T) {
 		t.Errorf("deletions only: %q", got)
 	}
 }
+
+// TestFindingsNameScenarios: a finding names a scenario that exists; one left
+// behind when its scenario is renamed or removed would mislead.
+func TestFindingsNameScenarios(t *testing.T) {
+	names := map[string]bool{}
+	for _, sc := range scenarios {
+		names[sc.name] = true
+	}
+	for name := range findings {
+		if !names[name] {
+			t.Errorf("finding %q names no scenario", name)
+		}
+	}
+}
