@@ -17,7 +17,7 @@ import (
 // machine; scripts/bench.sh runs it bigger.
 var (
 	flagCommits  = flag.Int("accuracy.commits", 2000, "commits of background history")
-	flagFiles    = flag.Int("accuracy.files", 60, "Go files in the background history (at least 30)")
+	flagFiles    = flag.Int("accuracy.files", 60, "Go files in the background history (at least 34)")
 	flagDepth    = flag.Int("accuracy.depth", 120, "commits of main (from HEAD) whose links are checked")
 	flagFindings = flag.Bool("accuracy.findings", false, "also play, and fail on, the scenarios of known findings (scenarios_test.go)")
 )
@@ -67,8 +67,8 @@ func TestAccuracy(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("POSIX hooks")
 	}
-	if *flagFiles < 30 {
-		t.Fatalf("-accuracy.files=%d: the scenarios need at least 30", *flagFiles)
+	if *flagFiles < 34 {
+		t.Fatalf("-accuracy.files=%d: the scenarios need at least 34", *flagFiles)
 	}
 	start := time.Now()
 	root := t.TempDir()
@@ -150,6 +150,9 @@ func (r row) failures() []string {
 		if rc, ok := m.l.recall(); ok && rc < 0.99 {
 			out = append(out, fmt.Sprintf("recall %s %.3f (%d of %d agents' lines given to their conversation), want >= 0.99", m.name, rc, m.l.found, m.l.truth))
 		}
+		if m.l.toPerson > 0 {
+			out = append(out, fmt.Sprintf("%d of %d agents' lines %s given to a person, want 0", m.l.toPerson, m.l.truth, m.name))
+		}
 	}
 	if r.wrongCommits > 0 {
 		out = append(out, fmt.Sprintf("%d commits wrongly claimed, want 0", r.wrongCommits))
@@ -167,14 +170,14 @@ func ratio(v float64, ok bool) string {
 // markdown is the table docs/linking.md keeps, with a total per clone.
 func markdown(rows []row) string {
 	var b strings.Builder
-	b.WriteString("| scenario | clone | precision at HEAD | recall at HEAD | precision in commits | recall in commits | lines wrongly given (HEAD / commits) | commits wrongly claimed | links that say \"0 lines\" | text blame ≠ --json (lines) |\n")
-	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("| scenario | clone | precision at HEAD | recall at HEAD | precision in commits | recall in commits | lines wrongly given (HEAD / commits) | agents' lines given to a person (HEAD / commits) | commits wrongly claimed | links that say \"0 lines\" | text blame ≠ --json (lines) |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	clones := []string{"agent's", "teammate's", "rewriter's"}
 	totals := map[string]*score{}
 	line := func(name, clone string, s score) {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d / %d | %d | %d | %d |\n", name, clone,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d / %d | %d / %d | %d | %d | %d |\n", name, clone,
 			ratio(s.head.precision()), ratio(s.head.recall()), ratio(s.commits.precision()), ratio(s.commits.recall()),
-			s.head.wrong, s.commits.wrong, s.wrongCommits, s.overlapOnly, s.viewsDisagree)
+			s.head.wrong, s.commits.wrong, s.head.toPerson, s.commits.toPerson, s.wrongCommits, s.overlapOnly, s.viewsDisagree)
 	}
 	for _, r := range rows {
 		line(r.scenario, r.clone, r.score)

@@ -263,20 +263,26 @@ var scenarios = []scenario{
 		}},
 	{"squash by a teammate", "Cursor's commit and a person's fix of it (one of Cursor's lines rewritten, a function typed) on a branch, pushed with the notes; a teammate who shares squashes the fix into Cursor's commit (rebase -i, fixup), pushes, and main fast-forwards to it; the agent's clone pulls.",
 		func(w *world) {
-			c, f := w.mine, bgFile(26)
-			c.branch("feature")
-			c.commitFn(fn{&w.cursor, f, 0, "openLedger", 0})
-			agentCommit := c.last
-			c.personEdit(f, w.cursor.id, "\treturn nil", "\treturn ledgerErr(x)")
-			c.put(fn{nil, f, -1, "closeLedger", 1})
-			c.commit("fix: ledger by hand")
-			fix := c.last
-			w.rewrittenByMate(func(b *clone) {
-				b.u.git(b.dir, "-c", "sequence.editor=sed -i -e '2,$s/^pick/fixup/'", "rebase", "-q", "-i", "origin/main")
-				w.truth[agentCommit] = w.squashTruth([]string{agentCommit, fix}, b.files, b.branchPaths["feature"])
-				b.last = agentCommit
+			w.squashByMate(bgFile(26), func(b *clone, _ string) { fixup(b) })
+			w.later(bgFile(26), bgFile(27))
+		}},
+	{"squash by a teammate, reset --soft", "As squash by a teammate, but the teammate squashes with git reset --soft and a new commit (a rewrite git does not report).",
+		func(w *world) {
+			w.squashByMate(bgFile(30), func(b *clone, subject string) {
+				b.u.git(b.dir, "reset", "-q", "--soft", "origin/main")
+				b.u.git(b.dir, "commit", "-q", "-m", subject)
 			})
-			w.later(f, bgFile(27))
+			w.later(bgFile(30), bgFile(31))
+		}},
+	{"squash by a teammate, branch deleted", "As squash by a teammate, but the agent's clone deletes its branch once pushed (the teammate took it over) before the squash.",
+		func(w *world) {
+			w.squashByMate(bgFile(32), func(b *clone, _ string) {
+				a := w.mine
+				a.switchTo("main")
+				a.u.git(a.dir, "branch", "-q", "-D", "feature")
+				fixup(b)
+			})
+			w.later(bgFile(32), bgFile(33))
 		}},
 	{"amend by a teammate", "Claude Code's commit on a branch, pushed with the notes; a teammate who shares amends it with a line typed into Claude Code's function, pushes, and main fast-forwards to it; the agent's clone pulls.",
 		func(w *world) {
@@ -291,6 +297,33 @@ var scenarios = []scenario{
 		}},
 }
 
+// squashByMate is the squash by a teammate: on a new branch feature, Cursor
+// writes a function into f and a person fixes it in a commit of its own
+// (one of Cursor's lines rewritten, a function typed); then B squashes the
+// branch into one commit with the subject of Cursor's (rewrittenByMate),
+// and the truth of that subject becomes the squash's.
+func (w *world) squashByMate(f string, squash func(b *clone, subject string)) {
+	c := w.mine
+	c.branch("feature")
+	c.commitFn(fn{&w.cursor, f, 0, "openLedger", 0})
+	agentCommit := c.last
+	c.personEdit(f, w.cursor.id, "\treturn nil", "\treturn ledgerErr(x)")
+	c.put(fn{nil, f, -1, "closeLedger", 1})
+	c.commit("fix: ledger by hand")
+	fix := c.last
+	w.rewrittenByMate(func(b *clone) {
+		squash(b, agentCommit)
+		w.truth[agentCommit] = w.squashTruth([]string{agentCommit, fix}, b.files, b.branchPaths["feature"])
+		b.last = agentCommit
+	})
+}
+
+// fixup squashes B's branch into its first commit as a person tidying it
+// does: git rebase -i, every later commit "fixup".
+func fixup(b *clone) {
+	b.u.git(b.dir, "-c", "sequence.editor=sed -i -e '2,$s/^pick/fixup/'", "rebase", "-q", "-i", "origin/main")
+}
+
 // findings are the scenarios that miss a goal today, by name, with what
 // goes wrong: a product issue the harness found, kept until it is fixed.
 // The default run, which asserts the goals, leaves them out; the table-only
@@ -300,6 +333,12 @@ var findings = map[string]string{
 	"amend by a teammate": "the teammate's clone reads Claude Code's lines as copied by rewrite, but that copy is never shared: " +
 		"it writes no note of the amended commit (its database holds no conversation of it), and the agent's clone cannot tie the " +
 		"amended commit to its own record (the patch changed), so the agent's and every later clone give Claude Code's lines to no one (unknown): recall 0",
+	"squash by a teammate, reset --soft": "git reports no rewrite, so the teammate's clone has no copy by rewrite, and its blame gives " +
+		"Cursor's 5 non-blank lines of the squash to a person (attribution human), in the commit and at HEAD, though the agent's note " +
+		"says they are Cursor's; the agent's clone recognises the squash after its pull, and it and the later clone are right",
+	"squash by a teammate, branch deleted": "the agent's clone, its branch gone, recognises the squash by text match only and gives " +
+		"Cursor's closing brace (below the line a person rewrote) to a person; its shared note brings that to the later clone and " +
+		"to the teammate's, whose copy by rewrite it overrides: 1 line in each clone, recall 0.800",
 }
 
 // forgeNote is a hostile teammate: they copy the note of the agent's commit
