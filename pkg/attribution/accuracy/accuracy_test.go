@@ -17,7 +17,7 @@ import (
 // machine; scripts/bench.sh runs it bigger.
 var (
 	flagCommits  = flag.Int("accuracy.commits", 2000, "commits of background history")
-	flagFiles    = flag.Int("accuracy.files", 60, "Go files in the background history (at least 34)")
+	flagFiles    = flag.Int("accuracy.files", 60, "Go files in the background history (at least 37)")
 	flagDepth    = flag.Int("accuracy.depth", 120, "commits of main (from HEAD) whose links are checked")
 	flagFindings = flag.Bool("accuracy.findings", false, "also play, and fail on, the scenarios of known findings (scenarios_test.go)")
 )
@@ -67,8 +67,8 @@ func TestAccuracy(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("POSIX hooks")
 	}
-	if *flagFiles < 34 {
-		t.Fatalf("-accuracy.files=%d: the scenarios need at least 34", *flagFiles)
+	if *flagFiles < 37 {
+		t.Fatalf("-accuracy.files=%d: the scenarios need at least 37", *flagFiles)
 	}
 	start := time.Now()
 	root := t.TempDir()

@@ -295,6 +295,19 @@ var scenarios = []scenario{
 			})
 			w.later(f, bgFile(29))
 		}},
+	{"amend by a teammate, with their agent", "Cursor's commit on a branch, pushed with the notes; a teammate who shares has their own Claude Code conversation add a function to another file, types a line into Cursor's function and amends Cursor's commit with both, pushes, and main fast-forwards to it; the agent's clone pulls.",
+		func(w *world) {
+			c, f, g := w.mine, bgFile(34), bgFile(35)
+			c.branch("feature")
+			c.commitFn(fn{&w.cursor, f, 0, "settleInvoice", 0})
+			w.rewrittenByMate(func(b *clone) {
+				theirs := agent{"claude", "c2d00004-0000-4000-8000-000000000004", false}
+				b.put(fn{&theirs, g, 0, "voidInvoice", 2})
+				b.personInsert(f, b.lineOf(f, "func settleInvoice(x int) error {")+1, []string{"\tdefer trace(\"settleInvoice\")()"})
+				b.amend()
+			})
+			w.later(f, bgFile(36))
+		}},
 }
 
 // squashByMate is the squash by a teammate: on a new branch feature, Cursor
@@ -333,6 +346,9 @@ var findings = map[string]string{
 	"amend by a teammate": "the teammate's clone reads Claude Code's lines as copied by rewrite, but that copy is never shared: " +
 		"it writes no note of the amended commit (its database holds no conversation of it), and the agent's clone cannot tie the " +
 		"amended commit to its own record (the patch changed), so the agent's and every later clone give Claude Code's lines to no one (unknown): recall 0",
+	"amend by a teammate, with their agent": "the teammate's note of the amended commit names their own agent's lines only, not Cursor's " +
+		"(its copy by rewrite is not shared), so the agent's and the later clone give Cursor's 6 lines to no one (unknown, not a person: " +
+		"on 0e04726^, before the last fixes of rewrites, they were a person's); recall 0.625; text blame there shows 9 lines under a conversation that --json gives to none",
 	"squash by a teammate, reset --soft": "git reports no rewrite, so the teammate's clone has no copy by rewrite, and its blame gives " +
 		"Cursor's 5 non-blank lines of the squash to a person (attribution human), in the commit and at HEAD, though the agent's note " +
 		"says they are Cursor's; the agent's clone recognises the squash after its pull, and it and the later clone are right",
