@@ -16,9 +16,10 @@ import (
 // Sizes: the defaults keep the test near a minute on a loaded 2-core
 // machine; scripts/bench.sh runs it bigger.
 var (
-	flagCommits = flag.Int("accuracy.commits", 2000, "commits of background history")
-	flagFiles   = flag.Int("accuracy.files", 60, "Go files in the background history (at least 26)")
-	flagDepth   = flag.Int("accuracy.depth", 120, "commits of main (from HEAD) whose links are checked")
+	flagCommits  = flag.Int("accuracy.commits", 2000, "commits of background history")
+	flagFiles    = flag.Int("accuracy.files", 60, "Go files in the background history (at least 37)")
+	flagDepth    = flag.Int("accuracy.depth", 120, "commits of main (from HEAD) whose links are checked")
+	flagFindings = flag.Bool("accuracy.findings", false, "also play, and fail on, the scenarios of known findings (scenarios_test.go)")
 )
 
 // reportOnly prints the table without failing on the goals: to measure a
@@ -66,8 +67,8 @@ func TestAccuracy(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("POSIX hooks")
 	}
-	if *flagFiles < 26 {
-		t.Fatalf("-accuracy.files=%d: the scenarios need at least 26", *flagFiles)
+	if *flagFiles < 37 {
+		t.Fatalf("-accuracy.files=%d: the scenarios need at least 37", *flagFiles)
 	}
 	start := time.Now()
 	root := t.TempDir()
@@ -89,6 +90,9 @@ func TestAccuracy(t *testing.T) {
 	t.Run("scenarios", func(t *testing.T) {
 		for i, sc := range scenarios {
 			t.Run(strings.ReplaceAll(sc.name, " ", "_"), func(t *testing.T) {
+				if f := findings[sc.name]; f != "" && !*flagFindings && os.Getenv(reportOnlyEnv) != "1" {
+					t.Skipf("a known finding, played with -accuracy.findings or %s=1: %s", reportOnlyEnv, f)
+				}
 				t.Parallel()
 				began := time.Now()
 				dir := filepath.Join(root, fmt.Sprintf("s%d", i))
@@ -97,15 +101,21 @@ func TestAccuracy(t *testing.T) {
 				mine := w.measure(w.me, w.mine.dir, w.mine.files, *flagDepth)
 				mate, mateDir := w.teammate()
 				theirs := w.measure(mate, mateDir, w.mine.files, *flagDepth)
-				for _, n := range mine.notes {
-					t.Logf("agent's clone: %s", n)
+				got := []row{{sc.name, "agent's", mine}, {sc.name, "teammate's", theirs}}
+				for _, b := range w.mates {
+					// A teammate who rewrote the agent's commits, up to date.
+					b.u.git(b.dir, "checkout", "-q", "main")
+					b.u.git(b.dir, "pull", "-q", "--ff-only")
+					got = append(got, row{sc.name, "rewriter's", w.measure(b.u, b.dir, w.mine.files, *flagDepth)})
 				}
-				for _, n := range theirs.notes {
-					t.Logf("teammate's clone: %s", n)
+				for _, r := range got {
+					for _, n := range r.notes {
+						t.Logf("%s clone: %s", r.clone, n)
+					}
 				}
 				t.Logf("played and measured in %v", time.Since(began).Round(time.Millisecond))
 				mu.Lock()
-				rows[i] = []row{{sc.name, "agent's", mine}, {sc.name, "teammate's", theirs}}
+				rows[i] = got
 				mu.Unlock()
 			})
 		}
@@ -140,6 +150,9 @@ func (r row) failures() []string {
 		if rc, ok := m.l.recall(); ok && rc < 0.99 {
 			out = append(out, fmt.Sprintf("recall %s %.3f (%d of %d agents' lines given to their conversation), want >= 0.99", m.name, rc, m.l.found, m.l.truth))
 		}
+		if m.l.toPerson > 0 {
+			out = append(out, fmt.Sprintf("%d of %d agents' lines %s given to a person, want 0", m.l.toPerson, m.l.truth, m.name))
+		}
 	}
 	if r.wrongCommits > 0 {
 		out = append(out, fmt.Sprintf("%d commits wrongly claimed, want 0", r.wrongCommits))
@@ -157,20 +170,26 @@ func ratio(v float64, ok bool) string {
 // markdown is the table docs/linking.md keeps, with a total per clone.
 func markdown(rows []row) string {
 	var b strings.Builder
-	b.WriteString("| scenario | clone | precision at HEAD | recall at HEAD | precision in commits | recall in commits | lines wrongly given (HEAD / commits) | commits wrongly claimed | links that say \"0 lines\" | text blame ≠ --json (lines) |\n")
-	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-	totals := map[string]*score{"agent's": {}, "teammate's": {}}
+	b.WriteString("| scenario | clone | precision at HEAD | recall at HEAD | precision in commits | recall in commits | lines wrongly given (HEAD / commits) | agents' lines given to a person (HEAD / commits) | commits wrongly claimed | links that say \"0 lines\" | text blame ≠ --json (lines) |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	clones := []string{"agent's", "teammate's", "rewriter's"}
+	totals := map[string]*score{}
 	line := func(name, clone string, s score) {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d / %d | %d | %d | %d |\n", name, clone,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d / %d | %d / %d | %d | %d | %d |\n", name, clone,
 			ratio(s.head.precision()), ratio(s.head.recall()), ratio(s.commits.precision()), ratio(s.commits.recall()),
-			s.head.wrong, s.commits.wrong, s.wrongCommits, s.overlapOnly, s.viewsDisagree)
+			s.head.wrong, s.commits.wrong, s.head.toPerson, s.commits.toPerson, s.wrongCommits, s.overlapOnly, s.viewsDisagree)
 	}
 	for _, r := range rows {
 		line(r.scenario, r.clone, r.score)
+		if totals[r.clone] == nil {
+			totals[r.clone] = &score{}
+		}
 		totals[r.clone].add(r.score)
 	}
-	for _, c := range []string{"agent's", "teammate's"} {
-		line("**all**", c, *totals[c])
+	for _, c := range clones {
+		if totals[c] != nil {
+			line("**all**", c, *totals[c])
+		}
 	}
 	return b.String()
 }

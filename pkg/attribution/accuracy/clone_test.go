@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -86,6 +87,16 @@ func (c *clone) personEdit(path, writer, old, text string) {
 		}
 	}
 	c.t.Fatalf("harness: no line %q by %q in %s", old, writer, path)
+}
+
+// lineOf is the index of the first line of path whose text is text.
+func (c *clone) lineOf(path, text string) int {
+	c.t.Helper()
+	i := slices.IndexFunc(c.files[path], func(l line) bool { return l.text == text })
+	if i < 0 {
+		c.t.Fatalf("harness: no line %q in %s", text, path)
+	}
+	return i
 }
 
 // after is the index just past the k-th function of path (counted from the

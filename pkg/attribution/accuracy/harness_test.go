@@ -14,24 +14,27 @@ import (
 func TestJudge(t *testing.T) {
 	conv, other := "aaaaaaaa-1", "bbbbbbbb-2"
 	for _, tc := range []struct {
-		name      string
-		text      string
-		writtenBy *string
-		truth     string
-		want      lineScore
-		wantNote  string
+		name        string
+		text        string
+		writtenBy   *string
+		attribution string
+		truth       string
+		want        lineScore
+		wantNote    string
 	}{
-		{"the agent's line given to it", "\treturn nil", &conv, conv, lineScore{given: 1, truth: 1, found: 1}, ""},
-		{"the agent's line given to another", "}", &other, conv, lineScore{given: 1, wrong: 1, truth: 1}, "given to bbbbbbbb"},
-		{"the agent's line given to none", "}", nil, conv, lineScore{truth: 1}, "given to no conversation"},
-		{"a person's line given to an agent", "}", &conv, "", lineScore{given: 1, wrong: 1}, "written by a person"},
-		{"a person's line given to none", "}", nil, "", lineScore{}, ""},
-		{"the agent's blank line given to none: not counted", "  ", nil, conv, lineScore{}, ""},
-		{"a person's blank line given to an agent", "", &conv, "", lineScore{given: 1, wrong: 1}, "written by a person"},
+		{"the agent's line given to it", "\treturn nil", &conv, "agent", conv, lineScore{given: 1, truth: 1, found: 1}, ""},
+		{"the agent's line given to another", "}", &other, "agent", conv, lineScore{given: 1, wrong: 1, truth: 1}, "given to bbbbbbbb"},
+		{"the agent's line not known", "}", nil, "unknown", conv, lineScore{truth: 1}, "given to no conversation"},
+		{"the agent's line given to a person", "}", nil, "human", conv, lineScore{truth: 1, toPerson: 1}, "given to a person"},
+		{"a person's line given to an agent", "}", &conv, "agent", "", lineScore{given: 1, wrong: 1}, "written by a person"},
+		{"a person's line given to a person", "}", nil, "human", "", lineScore{}, ""},
+		{"a person's line not known", "}", nil, "unknown", "", lineScore{}, ""},
+		{"the agent's blank line given to a person: not counted", "  ", nil, "human", conv, lineScore{}, ""},
+		{"a person's blank line given to an agent", "", &conv, "agent", "", lineScore{given: 1, wrong: 1}, "written by a person"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var l lineScore
-			note := l.judge(tc.text, tc.writtenBy, tc.truth)
+			note := l.judge(tc.text, tc.writtenBy, tc.attribution, tc.truth)
 			if l != tc.want || (tc.wantNote == "") != (note == "") || !strings.Contains(note, tc.wantNote) {
 				t.Errorf("judge = %+v %q, want %+v %q", l, note, tc.want, tc.wantNote)
 			}
@@ -135,5 +138,19 @@ func TestAddedRanges(t *testing.T) {
 	write("a\nb\nc\n")
 	if got := addedRanges(u, dir, "HEAD", "f.go"); len(got) != 0 {
 		t.Errorf("deletions only: %q", got)
+	}
+}
+
+// TestFindingsNameScenarios: a finding names a scenario that exists; one left
+// behind when its scenario is renamed or removed would mislead.
+func TestFindingsNameScenarios(t *testing.T) {
+	names := map[string]bool{}
+	for _, sc := range scenarios {
+		names[sc.name] = true
+	}
+	for name := range findings {
+		if !names[name] {
+			t.Errorf("finding %q names no scenario", name)
+		}
 	}
 }

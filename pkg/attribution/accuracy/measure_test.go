@@ -25,6 +25,9 @@ type score struct {
 type lineScore struct {
 	given, wrong int // lines given to a conversation; of them, not its
 	truth, found int // non-blank lines an agent wrote; of them, given to it
+	// Of the agents' lines given to no conversation, those blame calls a
+	// person's (attribution "human"): a wrong answer, where "unknown" is none.
+	toPerson int
 }
 
 func (l *lineScore) add(o lineScore) {
@@ -32,6 +35,7 @@ func (l *lineScore) add(o lineScore) {
 	l.wrong += o.wrong
 	l.truth += o.truth
 	l.found += o.found
+	l.toPerson += o.toPerson
 }
 
 func (s *score) add(o score) {
@@ -72,10 +76,11 @@ type logEntry struct {
 }
 
 type blameLine struct {
-	Line      int     `json:"line"`
-	Commit    string  `json:"commit"`
-	Text      string  `json:"text"`
-	WrittenBy *string `json:"writtenBy"`
+	Line        int     `json:"line"`
+	Commit      string  `json:"commit"`
+	Text        string  `json:"text"`
+	WrittenBy   *string `json:"writtenBy"`
+	Attribution string  `json:"attribution"`
 }
 
 func jsonLines[T any](out string) ([]T, error) {
@@ -93,10 +98,11 @@ func jsonLines[T any](out string) ([]T, error) {
 	return all, nil
 }
 
-// judge scores one line: given to writtenBy, written by truth ("" a person).
-// It says what went wrong with it, "" when nothing did.
-func (l *lineScore) judge(text string, writtenBy *string, truth string) string {
-	var wrong, missed bool
+// judge scores one line: given to writtenBy (attribution: blame's word for
+// it), written by truth ("" a person). It says what went wrong with it, ""
+// when nothing did.
+func (l *lineScore) judge(text string, writtenBy *string, attribution, truth string) string {
+	var wrong, missed, toPerson bool
 	blank := strings.TrimSpace(text) == ""
 	if writtenBy != nil {
 		l.given++
@@ -112,10 +118,16 @@ func (l *lineScore) judge(text string, writtenBy *string, truth string) string {
 		} else {
 			missed = true
 		}
+		if writtenBy == nil && attribution == "human" {
+			l.toPerson++
+			toPerson = true
+		}
 	}
 	switch {
 	case wrong:
 		return fmt.Sprintf("%q given to %.8s, written by %s", text, *writtenBy, who(truth))
+	case toPerson:
+		return fmt.Sprintf("%q written by %s, given to a person", text, who(truth))
 	case missed:
 		return fmt.Sprintf("%q written by %s, given to no conversation", text, who(truth))
 	}
@@ -177,7 +189,7 @@ func (w *world) measure(u *user, dir string, head tree, depth int) score {
 					}
 					writer = truth[bl.Line-1].writer
 				}
-				if what := sc.commits.judge(bl.Text, bl.WrittenBy, writer); what != "" {
+				if what := sc.commits.judge(bl.Text, bl.WrittenBy, bl.Attribution, writer); what != "" {
 					sc.notes = append(sc.notes, fmt.Sprintf("in %q %s:%d %s", e.Commit.Subject, p, bl.Line, what))
 				}
 			}
@@ -211,7 +223,7 @@ func (w *world) measure(u *user, dir string, head tree, depth int) score {
 				w.t.Errorf("harness: %s:%d at HEAD is %q, the model says %q", p, i+1, bl.Text, truth[i].text)
 				continue
 			}
-			if what := sc.head.judge(bl.Text, bl.WrittenBy, truth[i].writer); what != "" {
+			if what := sc.head.judge(bl.Text, bl.WrittenBy, bl.Attribution, truth[i].writer); what != "" {
 				sc.notes = append(sc.notes, fmt.Sprintf("at HEAD %s:%d %s", p, i+1, what))
 			}
 		}

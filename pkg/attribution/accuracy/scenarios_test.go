@@ -17,6 +17,7 @@ type world struct {
 	remote  string
 	me      *user
 	mine    *clone
+	mates   []*clone                // teammates who worked in the scenario (mate)
 	truth   map[string]*commitTruth // by commit subject (rewrites keep it)
 	paths   map[string]bool         // the files the scenario touched
 	started map[string]bool         // the conversations begun so far
@@ -65,13 +66,63 @@ func (w *world) server() (*user, string) {
 // teammate clones the remote after everything, installs git-convo and
 // fetches: what they know of conversations comes from notes only.
 func (w *world) teammate() (*user, string) {
-	u := newUser(w.t, w.root, "mate", "Alan Turing", "alan@example.com")
-	dir := filepath.Join(w.root, "mate-clone")
+	return w.join("mate", "Alan Turing", "alan@example.com")
+}
+
+// join is a person who clones the remote now, installs git-convo and
+// fetches the notes: it returns them and their clone.
+func (w *world) join(name, fullName, email string) (*user, string) {
+	u := newUser(w.t, w.root, name, fullName, email)
+	dir := filepath.Join(w.root, name+"-clone")
 	u.git("", "clone", "-q", w.remote, dir)
 	indexPaths(u, dir)
 	u.convo(dir, "install", "--cursor=none", "--claude=none")
 	u.git(dir, "fetch", "-q")
 	return u, dir
+}
+
+// mate is B, a teammate who shares and works on the agent's clone's branch
+// (pushed with its notes): B joins, checks the branch out and gets the
+// model of it, its last commit the agent's clone's. What B knows of the
+// conversations comes from notes only. The test measures B's clone too,
+// once B has pulled main.
+func (w *world) mate(branch string) *clone {
+	u, dir := w.join("b", "Edsger Dijkstra", "edsger@example.com")
+	u.convo(dir, "share", "on")
+	u.git(dir, "checkout", "-q", "-b", branch, "origin/"+branch)
+	a := w.mine
+	b := &clone{t: w.t, w: w, u: u, dir: dir, cur: branch, files: a.files.clone(), saved: map[string]tree{},
+		branchPaths: map[string]map[string]bool{branch: maps.Clone(a.branchPaths[branch])}, dirty: map[string]bool{}, last: a.last}
+	w.mates = append(w.mates, b)
+	return b
+}
+
+// rewrittenByMate: the agent's clone pushes branch feature (its notes go
+// with it); B (mate) rewrites it with rewrite, pushes it again and as main
+// (a fast-forward); the agent's clone switches to main and pulls.
+func (w *world) rewrittenByMate(rewrite func(b *clone)) {
+	a := w.mine
+	a.u.git(a.dir, "push", "-q", "origin", "feature")
+	b := w.mate("feature")
+	rewrite(b)
+	b.u.git(b.dir, "push", "-q", "origin", "+feature", "feature:main")
+	a.switchTo("main")
+	w.pulled(b.files, b.branchPaths["feature"])
+}
+
+// squashTruth is the truth of a commit made of the commits with subjects (a
+// squash): the writers of every one, and paths as they are in files.
+func (w *world) squashTruth(subjects []string, files tree, paths map[string]bool) *commitTruth {
+	tr := &commitTruth{writers: map[string]bool{}, files: tree{}, started: maps.Clone(w.started)}
+	for _, s := range subjects {
+		for id := range w.truth[s].writers {
+			tr.writers[id] = true
+		}
+	}
+	for p := range paths {
+		tr.files[p] = append([]line{}, files[p]...)
+	}
+	return tr
 }
 
 // later is what every scenario ends with: people's commits made after the
@@ -90,9 +141,16 @@ func (w *world) later(agentFile, otherFile string) {
 // whose files the scenario's model takes.
 func (w *world) serverMerged(branch string) {
 	c := w.mine
+	w.pulled(c.saved[branch], c.branchPaths[branch])
+}
+
+// pulled brings main from the remote into the agent's clone, on main, where
+// paths became as they are in files.
+func (w *world) pulled(files tree, paths map[string]bool) {
+	c := w.mine
 	c.u.git(c.dir, "pull", "-q", "--ff-only")
-	c.files = overlay(c.files, c.saved[branch], c.branchPaths[branch])
-	for p := range c.branchPaths[branch] {
+	c.files = overlay(c.files, files, paths)
+	for p := range paths {
 		c.branchPaths["main"][p] = true
 	}
 }
@@ -171,16 +229,7 @@ var scenarios = []scenario{
 			srv.git(dir, "merge", "-q", "--squash", "origin/feature")
 			srv.git(dir, "commit", "-q", "-m", "Rate limits (#12)")
 			srv.git(dir, "push", "-q", "origin", "main")
-			squash := &commitTruth{writers: map[string]bool{}, files: tree{}, started: maps.Clone(w.started)}
-			for _, s := range branch {
-				for id := range w.truth[s].writers {
-					squash.writers[id] = true
-				}
-			}
-			for p := range c.branchPaths["feature"] {
-				squash.files[p] = append([]line{}, c.saved["feature"][p]...)
-			}
-			w.truth["Rate limits (#12)"] = squash
+			w.truth["Rate limits (#12)"] = w.squashTruth(branch, c.saved["feature"], c.branchPaths["feature"])
 			w.serverMerged("feature")
 			w.later(f, bgFile(17))
 		}},
@@ -212,6 +261,100 @@ var scenarios = []scenario{
 			w.serverMerged("feature")
 			w.later(f, bgFile(21))
 		}},
+	{"squash by a teammate", "Cursor's commit and a person's fix of it (one of Cursor's lines rewritten, a function typed) on a branch, pushed with the notes; a teammate who shares squashes the fix into Cursor's commit (rebase -i, fixup), pushes, and main fast-forwards to it; the agent's clone pulls.",
+		func(w *world) {
+			w.squashByMate(bgFile(26), func(b *clone, _ string) { fixup(b) })
+			w.later(bgFile(26), bgFile(27))
+		}},
+	{"squash by a teammate, reset --soft", "As squash by a teammate, but the teammate squashes with git reset --soft and a new commit (a rewrite git does not report).",
+		func(w *world) {
+			w.squashByMate(bgFile(30), func(b *clone, subject string) {
+				b.u.git(b.dir, "reset", "-q", "--soft", "origin/main")
+				b.u.git(b.dir, "commit", "-q", "-m", subject)
+			})
+			w.later(bgFile(30), bgFile(31))
+		}},
+	{"squash by a teammate, branch deleted", "As squash by a teammate, but the agent's clone deletes its branch once pushed (the teammate took it over) before the squash.",
+		func(w *world) {
+			w.squashByMate(bgFile(32), func(b *clone, _ string) {
+				a := w.mine
+				a.switchTo("main")
+				a.u.git(a.dir, "branch", "-q", "-D", "feature")
+				fixup(b)
+			})
+			w.later(bgFile(32), bgFile(33))
+		}},
+	{"amend by a teammate", "Claude Code's commit on a branch, pushed with the notes; a teammate who shares amends it with a line typed into Claude Code's function, pushes, and main fast-forwards to it; the agent's clone pulls.",
+		func(w *world) {
+			c, f := w.mine, bgFile(28)
+			c.branch("feature")
+			c.commitFn(fn{&w.claude, f, 0, "auditTrail", 1})
+			w.rewrittenByMate(func(b *clone) {
+				b.personInsert(f, b.lineOf(f, "func (s *Server) auditTrail(ctx context.Context) error {")+1, []string{"\tdefer s.trace(\"auditTrail\")()"})
+				b.amend()
+			})
+			w.later(f, bgFile(29))
+		}},
+	{"amend by a teammate, with their agent", "Cursor's commit on a branch, pushed with the notes; a teammate who shares has their own Claude Code conversation add a function to another file, types a line into Cursor's function and amends Cursor's commit with both, pushes, and main fast-forwards to it; the agent's clone pulls.",
+		func(w *world) {
+			c, f, g := w.mine, bgFile(34), bgFile(35)
+			c.branch("feature")
+			c.commitFn(fn{&w.cursor, f, 0, "settleInvoice", 0})
+			w.rewrittenByMate(func(b *clone) {
+				theirs := agent{"claude", "c2d00004-0000-4000-8000-000000000004", false}
+				b.put(fn{&theirs, g, 0, "voidInvoice", 2})
+				b.personInsert(f, b.lineOf(f, "func settleInvoice(x int) error {")+1, []string{"\tdefer trace(\"settleInvoice\")()"})
+				b.amend()
+			})
+			w.later(f, bgFile(36))
+		}},
+}
+
+// squashByMate is the squash by a teammate: on a new branch feature, Cursor
+// writes a function into f and a person fixes it in a commit of its own
+// (one of Cursor's lines rewritten, a function typed); then B squashes the
+// branch into one commit with the subject of Cursor's (rewrittenByMate),
+// and the truth of that subject becomes the squash's.
+func (w *world) squashByMate(f string, squash func(b *clone, subject string)) {
+	c := w.mine
+	c.branch("feature")
+	c.commitFn(fn{&w.cursor, f, 0, "openLedger", 0})
+	agentCommit := c.last
+	c.personEdit(f, w.cursor.id, "\treturn nil", "\treturn ledgerErr(x)")
+	c.put(fn{nil, f, -1, "closeLedger", 1})
+	c.commit("fix: ledger by hand")
+	fix := c.last
+	w.rewrittenByMate(func(b *clone) {
+		squash(b, agentCommit)
+		w.truth[agentCommit] = w.squashTruth([]string{agentCommit, fix}, b.files, b.branchPaths["feature"])
+		b.last = agentCommit
+	})
+}
+
+// fixup squashes B's branch into its first commit as a person tidying it
+// does: git rebase -i, every later commit "fixup".
+func fixup(b *clone) {
+	b.u.git(b.dir, "-c", "sequence.editor=sed -i -e '2,$s/^pick/fixup/'", "rebase", "-q", "-i", "origin/main")
+}
+
+// findings are the scenarios that miss a goal today, by name, with what
+// goes wrong: a product issue the harness found, kept until it is fixed.
+// The default run, which asserts the goals, leaves them out; the table-only
+// run (GIT_CONVO_ACCURACY_REPORT_ONLY=1, as bench.sh runs it) plays them,
+// and so does -accuracy.findings, which then fails on their goals.
+var findings = map[string]string{
+	"amend by a teammate": "the teammate's clone reads Claude Code's lines as copied by rewrite, but that copy is never shared: " +
+		"it writes no note of the amended commit (its database holds no conversation of it), and the agent's clone cannot tie the " +
+		"amended commit to its own record (the patch changed), so the agent's and every later clone give Claude Code's lines to no one (unknown): recall 0",
+	"amend by a teammate, with their agent": "the teammate's note of the amended commit names their own agent's lines only, not Cursor's " +
+		"(its copy by rewrite is not shared), so the agent's and the later clone give Cursor's 6 lines to no one (unknown, not a person: " +
+		"on 0e04726^, before the last fixes of rewrites, they were a person's); recall 0.625; text blame there shows 9 lines under a conversation that --json gives to none",
+	"squash by a teammate, reset --soft": "git reports no rewrite, so the teammate's clone has no copy by rewrite, and its blame gives " +
+		"Cursor's 5 non-blank lines of the squash to a person (attribution human), in the commit and at HEAD, though the agent's note " +
+		"says they are Cursor's; the agent's clone recognises the squash after its pull, and it and the later clone are right",
+	"squash by a teammate, branch deleted": "the agent's clone, its branch gone, recognises the squash by text match only and gives " +
+		"Cursor's closing brace (below the line a person rewrote) to a person; its shared note brings that to the later clone and " +
+		"to the teammate's, whose copy by rewrite it overrides: 1 line in each clone, recall 0.800",
 }
 
 // forgeNote is a hostile teammate: they copy the note of the agent's commit
