@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -262,10 +264,30 @@ func TestLogLinksBatches(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Every other commit recorded from git: log finds its link by the
+	// commit's time (links_commit_time), the others' by their hash's
+	// prefix (links_commit_untimed).
+	dated := strings.Fields(sb.run(repo, "git", "log", "--format=%H %ct", "main"))
+	for i := 0; i+1 < len(dated); i += 4 {
+		secs, _ := strconv.ParseInt(dated[i+1], 10, 64)
+		if err := b.UpsertCommit(ctx, store.Commit{Hash: dated[i], RepoPath: repo, CommittedAt: time.Unix(secs, 0), ParentCount: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := b.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
+	db, err := sql.Open("sqlite3", "file:"+sb.linksDB+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var timed, untimed int
+	err = db.QueryRow(`SELECT count(commitMs), count(*) - count(commitMs) FROM links`).Scan(&timed, &untimed)
+	db.Close()
+	if err != nil || timed < n/2-1 || untimed < n/2-1 {
+		t.Fatalf("links found by their commit's time: %d, by hash: %d (%v)", timed, untimed, err)
+	}
 
 	for _, count := range []int{0, logFirstBatch, logFirstBatch + 1, logFirstBatch + 3*logBatch, n - 3} {
 		args := []string{"log", "--json"}

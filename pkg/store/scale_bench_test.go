@@ -69,7 +69,7 @@ func BenchmarkLogLinks1000(b *testing.B) {
 	for range b.N {
 		n := 0
 		for start, size := 0, 32; start < 1000; start, size = start+size, 128 {
-			got, err := s.LogLinksForCommits(ctx, hashes[start:min(start+size, 1000)])
+			got, err := s.LogLinksForCommits(ctx, hashes[start:min(start+size, 1000)], nil)
 			if err != nil {
 				b.Fatal(err)
 			}
