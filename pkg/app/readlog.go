@@ -34,6 +34,9 @@ type LogSession struct {
 	indexed    chan bool
 	indexKnown bool
 	fromIndex  *OthersIndex
+	// plain: git's commit times are the stored objects' (gitTimesPlain).
+	plainOnce sync.Once
+	plain     bool
 }
 
 // LogSessionOptions say how log reads.
@@ -118,7 +121,11 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 		}
 	}
 	if len(missing) > 0 && l.linked() {
-		got, err := l.query(full)(ctx, missing, commitSecs(batch, missing))
+		var secs []int64
+		if l.gitTimesPlain() {
+			secs = commitSecs(batch, missing)
+		}
+		got, err := l.query(full)(ctx, missing, secs)
 		if err != nil {
 			return nil, err
 		}
@@ -157,6 +164,18 @@ func (l *LogSession) query(full bool) func(context.Context, []string, []int64) (
 		}
 		return l.r.store.LogLinksForCommits(ctx, hashes, secs)
 	}
+}
+
+// gitTimesPlain says whether the commit times git log prints here are
+// those of the objects as stored, which the recorder read (links.commitMs):
+// not where replace refs or grafts change what git shows. Asked once, only
+// where git walks (the walk in process reads no other repository).
+func (l *LogSession) gitTimesPlain() bool {
+	l.plainOnce.Do(func() {
+		repo, _ := l.r.discovered()
+		l.plain = repo.PlainObjects(l.r.a.Getenv)
+	})
+	return l.plain
 }
 
 // commitSecs is the committer time of each of hashes that batch holds, in

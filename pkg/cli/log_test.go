@@ -352,3 +352,32 @@ func TestLogLinksBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestLogLinksReplacedCommit: where a replace ref shows a linked commit
+// with another committer time, git walks and prints that time; log still
+// finds the link the recorder made from the object as stored (by its
+// hash, not by the time git prints).
+func TestLogLinksReplacedCommit(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("replaced")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.agentEdit(repo, fixtureConv, "src/query.rs", "fn main() {}\n")
+	sha := sb.commit(repo, "queries", "src/query.rs")
+	before := sb.convo(repo, "log", "-n", "1")
+	if !strings.Contains(before, "\n") || len(strings.Split(strings.TrimSpace(before), "\n")) < 2 {
+		t.Fatalf("log before the replacement shows no conversation:\n%s", before)
+	}
+	tree := strings.TrimSpace(sb.run(repo, "git", "rev-parse", sha+"^{tree}"))
+	parent := strings.TrimSpace(sb.run(repo, "git", "rev-parse", sha+"^"))
+	ct := exec.Command("git", "commit-tree", tree, "-p", parent, "-m", "queries")
+	ct.Dir, ct.Env = repo, append(sb.with(), "GIT_COMMITTER_DATE=2001-02-03T04:05:06Z")
+	out, err := ct.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb.run(repo, "git", "replace", sha, strings.TrimSpace(string(out)))
+	after := sb.convo(repo, "log", "-n", "1")
+	if got, want := strings.Split(strings.TrimSpace(after), "\n")[1:], strings.Split(strings.TrimSpace(before), "\n")[1:]; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log with the commit replaced:\n%s\nbefore:\n%s", after, before)
+	}
+}
