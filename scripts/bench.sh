@@ -82,6 +82,13 @@ go build -C "$root" -o "$work/bin/capturefloor" ./scripts/benchhello/capturefloo
 go build -C "$root" -o "$work/bin/benchfloor" ./scripts/benchfloor
 export PATH="$work/bin:$PATH"
 bg="$work/bin/benchgen"
+# The links databases kept in $work were made by one version of the
+# generators (the big history has a directory per version): made again
+# when it changes.
+if [ "$(cat "$work/gen-version" 2>/dev/null)" != "$("$bg" version)" ]; then
+  rm -rf "$work/noted" "$work"/project.sqlite* "$work"/noted.sqlite* "$work"/conv100k.sqlite* "$work"/conv100k-uuid.sqlite*
+  "$bg" version > "$work/gen-version"
+fi
 
 # An isolated user: no global hooks, config or pager get in the way.
 export HOME="$work/home" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$work/gitconfig" GIT_PAGER=cat NO_COLOR=1

@@ -17,7 +17,7 @@ import (
 // One goroutine, not two: a second query at once (its own connection)
 // gained no wall time on two cores and cost the connection's opening.
 type linksAhead struct {
-	query func(context.Context, []string) (map[string][]LinkedConversation, error)
+	query func(context.Context, []string, []int64) (map[string][]LinkedConversation, error)
 	ok    func() bool // the store ready and anything linked: else nothing is queried
 	queue chan *linksRead
 	done  chan struct{} // closed once the goroutine has returned
@@ -39,13 +39,14 @@ var errAheadStopped = errors.New("log's links read ahead: stopped")
 // linksRead is one batch's links: read once ready is closed.
 type linksRead struct {
 	hashes []string
+	secs   []int64 // the commits' times, as the walk read them
 	ready  chan struct{}
 	got    map[string][]LinkedConversation
 	err    error
 }
 
 func newLinksAhead(ctx context.Context, ok func() bool,
-	query func(context.Context, []string) (map[string][]LinkedConversation, error)) *linksAhead {
+	query func(context.Context, []string, []int64) (map[string][]LinkedConversation, error)) *linksAhead {
 	a := &linksAhead{query: query, ok: ok, queue: make(chan *linksRead, 8), done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
@@ -58,7 +59,7 @@ func newLinksAhead(ctx context.Context, ok func() bool,
 			case a.stopped.Load():
 				r.err = errAheadStopped
 			case a.ok():
-				r.got, r.err = a.query(ctx, r.hashes)
+				r.got, r.err = a.query(ctx, r.hashes, r.secs)
 			}
 			close(r.ready)
 		}
@@ -66,12 +67,13 @@ func newLinksAhead(ctx context.Context, ok func() bool,
 	return a
 }
 
-// add queues the links of hashes to be read (nothing once stopped).
-func (a *linksAhead) add(hashes []string) {
+// add queues the links of hashes (secs: their commits' times) to be read
+// (nothing once stopped).
+func (a *linksAhead) add(hashes []string, secs []int64) {
 	if len(hashes) == 0 {
 		return
 	}
-	r := &linksRead{hashes: hashes, ready: make(chan struct{})}
+	r := &linksRead{hashes: hashes, secs: secs, ready: make(chan struct{})}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.stopped.Load() {

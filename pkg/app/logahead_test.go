@@ -44,7 +44,7 @@ func TestLinksAhead(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var queried []string
-			query := func(_ context.Context, hs []string) (map[string][]LinkedConversation, error) {
+			query := func(_ context.Context, hs []string, _ []int64) (map[string][]LinkedConversation, error) {
 				mu.Lock()
 				queried = append(queried, hs...)
 				mu.Unlock()
@@ -59,7 +59,7 @@ func TestLinksAhead(t *testing.T) {
 			}
 			a := newLinksAhead(context.Background(), func() bool { return tc.ok }, query)
 			for _, hs := range tc.added {
-				a.add(hs)
+				a.add(hs, nil)
 			}
 			links := 0
 			var missing []string
@@ -93,7 +93,7 @@ func TestLinksAhead(t *testing.T) {
 // queue full and a read running, stop and the adds still all return.
 func TestLinksAheadStopWhileAddWaits(t *testing.T) {
 	release := make(chan struct{})
-	a := newLinksAhead(context.Background(), func() bool { return true }, func(context.Context, []string) (map[string][]LinkedConversation, error) {
+	a := newLinksAhead(context.Background(), func() bool { return true }, func(context.Context, []string, []int64) (map[string][]LinkedConversation, error) {
 		<-release
 		return map[string][]LinkedConversation{}, nil
 	})
@@ -101,7 +101,7 @@ func TestLinksAheadStopWhileAddWaits(t *testing.T) {
 	go func() {
 		defer close(added)
 		for i := range 20 { // more than the queue holds: add waits, holding the lock
-			a.add([]string{fmt.Sprint(i)})
+			a.add([]string{fmt.Sprint(i)}, nil)
 		}
 	}()
 	stopped := make(chan struct{})
@@ -117,11 +117,11 @@ func TestLinksAheadCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	queried := false
-	a := newLinksAhead(ctx, func() bool { return true }, func(context.Context, []string) (map[string][]LinkedConversation, error) {
+	a := newLinksAhead(ctx, func() bool { return true }, func(context.Context, []string, []int64) (map[string][]LinkedConversation, error) {
 		queried = true
 		return map[string][]LinkedConversation{}, nil
 	})
-	a.add([]string{"a", "b"})
+	a.add([]string{"a", "b"}, nil)
 	got, missing, err := a.take([]string{"a", "b"})
 	a.stop()
 	if !errors.Is(err, context.Canceled) || got != nil || missing != nil || queried {
@@ -135,7 +135,7 @@ func TestLinksAheadStop(t *testing.T) {
 	started, release := make(chan struct{}, 8), make(chan struct{})
 	var mu sync.Mutex
 	reads := 0
-	query := func(_ context.Context, hs []string) (map[string][]LinkedConversation, error) {
+	query := func(_ context.Context, hs []string, _ []int64) (map[string][]LinkedConversation, error) {
 		started <- struct{}{}
 		<-release // the first read holds the goroutine while more are queued
 		mu.Lock()
@@ -145,7 +145,7 @@ func TestLinksAheadStop(t *testing.T) {
 	}
 	a := newLinksAhead(context.Background(), func() bool { return true }, query)
 	for i := range 5 {
-		a.add([]string{fmt.Sprint(i)})
+		a.add([]string{fmt.Sprint(i)}, nil)
 	}
 	<-started
 	stopped := make(chan struct{})
@@ -160,7 +160,7 @@ func TestLinksAheadStop(t *testing.T) {
 	}
 	close(release)
 	<-stopped
-	a.add([]string{"late"}) // no panic, nothing queued
+	a.add([]string{"late"}, nil) // no panic, nothing queued
 	if reads != 1 {
 		t.Errorf("%d reads ran; after stop only the one running may finish", reads)
 	}

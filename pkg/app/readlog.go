@@ -34,6 +34,9 @@ type LogSession struct {
 	indexed    chan bool
 	indexKnown bool
 	fromIndex  *OthersIndex
+	// plain: git's commit times are the stored objects' (gitTimesPlain).
+	plainOnce sync.Once
+	plain     bool
 }
 
 // LogSessionOptions say how log reads.
@@ -118,7 +121,11 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 		}
 	}
 	if len(missing) > 0 && l.linked() {
-		got, err := l.query(full)(ctx, missing)
+		var secs []int64
+		if l.gitTimesPlain() {
+			secs = commitSecs(batch, missing)
+		}
+		got, err := l.query(full)(ctx, missing, secs)
 		if err != nil {
 			return nil, err
 		}
@@ -147,20 +154,50 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 	return linked, nil
 }
 
-// query is the links query of Links: asked once the store is ready.
-func (l *LogSession) query(full bool) func(context.Context, []string) (map[string][]LinkedConversation, error) {
-	return func(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
+// query is the links query of Links: asked once the store is ready, with
+// the commits' times (seconds) where known (log's lean query finds links
+// by them).
+func (l *LogSession) query(full bool) func(context.Context, []string, []int64) (map[string][]LinkedConversation, error) {
+	return func(ctx context.Context, hashes []string, secs []int64) (map[string][]LinkedConversation, error) {
 		if full {
 			return l.r.store.ConversationsForCommits(ctx, hashes)
 		}
-		return l.r.store.LogLinksForCommits(ctx, hashes)
+		return l.r.store.LogLinksForCommits(ctx, hashes, secs)
 	}
+}
+
+// gitTimesPlain says whether the commit times git log prints here are
+// those of the objects as stored, which the recorder read (links.commitMs):
+// not where replace refs or grafts change what git shows. Asked once, only
+// where git walks (the walk in process reads no other repository).
+func (l *LogSession) gitTimesPlain() bool {
+	l.plainOnce.Do(func() {
+		repo, _ := l.r.discovered()
+		l.plain = repo.PlainObjects(l.r.a.Getenv)
+	})
+	return l.plain
+}
+
+// commitSecs is the committer time of each of hashes that batch holds, in
+// seconds (0 where batch has none).
+func commitSecs(batch []gitx.Commit, hashes []string) []int64 {
+	at := make(map[string]int64, len(batch))
+	for _, c := range batch {
+		if !c.CommitTime.IsZero() {
+			at[c.Hash] = c.CommitTime.Unix()
+		}
+	}
+	secs := make([]int64, len(hashes))
+	for i, h := range hashes {
+		secs[i] = at[h]
+	}
+	return secs
 }
 
 // Ahead is the function for gitx.LogOptions.Ahead: the links of the
 // commits it is handed are read on a goroutine of their own, for Links
 // (full as Links is asked) to take. Close stops it.
-func (l *LogSession) Ahead(ctx context.Context, full bool) func(hashes []string) {
+func (l *LogSession) Ahead(ctx context.Context, full bool) func(hashes []string, secs []int64) {
 	if l.ahead == nil {
 		l.ahead, l.aheadFull = newLinksAhead(ctx, func() bool { return l.r.Ready() == nil && l.linked() }, l.query(full)), full
 	}

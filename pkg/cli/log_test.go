@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -262,10 +264,30 @@ func TestLogLinksBatches(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Every other commit recorded from git: log finds its link by the
+	// commit's time (links_commit_time), the others' by their hash's
+	// prefix (links_commit_untimed).
+	dated := strings.Fields(sb.run(repo, "git", "log", "--format=%H %ct", "main"))
+	for i := 0; i+1 < len(dated); i += 4 {
+		secs, _ := strconv.ParseInt(dated[i+1], 10, 64)
+		if err := b.UpsertCommit(ctx, store.Commit{Hash: dated[i], RepoPath: repo, CommittedAt: time.Unix(secs, 0), ParentCount: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := b.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
+	db, err := sql.Open("sqlite3", "file:"+sb.linksDB+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var timed, untimed int
+	err = db.QueryRow(`SELECT count(commitMs), count(*) - count(commitMs) FROM links`).Scan(&timed, &untimed)
+	db.Close()
+	if err != nil || timed < n/2-1 || untimed < n/2-1 {
+		t.Fatalf("links found by their commit's time: %d, by hash: %d (%v)", timed, untimed, err)
+	}
 
 	for _, count := range []int{0, logFirstBatch, logFirstBatch + 1, logFirstBatch + 3*logBatch, n - 3} {
 		args := []string{"log", "--json"}
@@ -328,5 +350,34 @@ func TestLogLinksBatches(t *testing.T) {
 		if k != len(lines) {
 			t.Errorf("%q: %d lines, want %d", args, len(lines), k)
 		}
+	}
+}
+
+// TestLogLinksReplacedCommit: where a replace ref shows a linked commit
+// with another committer time, git walks and prints that time; log still
+// finds the link the recorder made from the object as stored (by its
+// hash, not by the time git prints).
+func TestLogLinksReplacedCommit(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("replaced")
+	sb.convo(repo, "install", "--cursor=none")
+	sb.agentEdit(repo, fixtureConv, "src/query.rs", "fn main() {}\n")
+	sha := sb.commit(repo, "queries", "src/query.rs")
+	before := sb.convo(repo, "log", "-n", "1")
+	if !strings.Contains(before, "\n") || len(strings.Split(strings.TrimSpace(before), "\n")) < 2 {
+		t.Fatalf("log before the replacement shows no conversation:\n%s", before)
+	}
+	tree := strings.TrimSpace(sb.run(repo, "git", "rev-parse", sha+"^{tree}"))
+	parent := strings.TrimSpace(sb.run(repo, "git", "rev-parse", sha+"^"))
+	ct := exec.Command("git", "commit-tree", tree, "-p", parent, "-m", "queries")
+	ct.Dir, ct.Env = repo, append(sb.with(), "GIT_COMMITTER_DATE=2001-02-03T04:05:06Z")
+	out, err := ct.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb.run(repo, "git", "replace", sha, strings.TrimSpace(string(out)))
+	after := sb.convo(repo, "log", "-n", "1")
+	if got, want := strings.Split(strings.TrimSpace(after), "\n")[1:], strings.Split(strings.TrimSpace(before), "\n")[1:]; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log with the commit replaced:\n%s\nbefore:\n%s", after, before)
 	}
 }

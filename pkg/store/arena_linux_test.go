@@ -19,7 +19,7 @@ func TestOneMallocArena(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			runtime.LockOSThread() // a thread of its own, let go of at the end
-			if _, err := s.LogLinksForCommits(ctx, []string{"0123456789abcdef0123456789abcdef01234567"}); err != nil {
+			if _, err := s.LogLinksForCommits(ctx, []string{"0123456789abcdef0123456789abcdef01234567"}, nil); err != nil {
 				t.Error(err)
 			}
 		})

@@ -14,9 +14,9 @@ type Commit struct {
 	RepoPath    string // the work tree's top level it was recorded from
 	RepoKey     string // git common dir: worktrees of one repository share it
 	Branch      string
-	Author      string // "Name <email>"
-	Message     string // subject line
-	CommittedAt time.Time
+	Author      string    // "Name <email>"
+	Message     string    // subject line
+	CommittedAt time.Time // the committer's time, as the commit object has it
 	ParentCount int
 	Files       []string // relative to the repo root
 	FileKeys    []string // Files as compared; defaults to Files
@@ -24,6 +24,19 @@ type Commit struct {
 	// MadeMs is when the commit was made, to the millisecond, when known
 	// (0: only CommittedAt's second is).
 	MadeMs int64
+}
+
+// gitMs is links' key of a commit read from git (migration 10): its
+// committer time in ms, or NULL where CommitMs takes it for no key (a time
+// with a fraction of a second was not read from a commit object).
+func gitMs(t time.Time) any {
+	if t.Nanosecond() != 0 {
+		return nil
+	}
+	if ms, ok := CommitMs(t.Unix()); ok {
+		return ms
+	}
+	return nil
 }
 
 // IsMerge reports whether the commit has more than one parent.
@@ -47,15 +60,15 @@ func (s *Store) UpsertCommit(ctx context.Context, c Commit) error {
 func upsertCommit(ctx context.Context, tx *sql.Tx, c Commit, now string) error {
 	_, err := tx.ExecContext(ctx, `
 INSERT INTO commits (commitHash, repoPath, branch, author, message, committedAt, changedFiles, createdAt,
-    repoKey, committedMs, parentCount, madeMs)
-VALUES (?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    repoKey, committedMs, parentCount, madeMs, gitMs)
+VALUES (?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (commitHash) DO UPDATE SET
     repoPath = excluded.repoPath, branch = COALESCE(excluded.branch, branch), author = excluded.author,
     message = excluded.message, committedAt = excluded.committedAt, changedFiles = excluded.changedFiles,
     repoKey = excluded.repoKey, committedMs = excluded.committedMs, parentCount = excluded.parentCount,
-    madeMs = CASE WHEN madeMs = 0 THEN excluded.madeMs ELSE madeMs END`,
+    madeMs = CASE WHEN madeMs = 0 THEN excluded.madeMs ELSE madeMs END, gitMs = excluded.gitMs`,
 		c.Hash, c.RepoPath, c.Branch, c.Author, c.Message, isoTime(c.CommittedAt), jsonList(c.Files), now,
-		c.RepoKey, c.CommittedAt.UnixMilli(), c.ParentCount, c.MadeMs)
+		c.RepoKey, c.CommittedAt.UnixMilli(), c.ParentCount, c.MadeMs, gitMs(c.CommittedAt))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // LogLinksForCommits is ConversationsForCommits for a listing of one line
@@ -17,36 +18,138 @@ import (
 // so no JSON column is decoded and no transcript text is read. On log
 // -n 1000 this is a third of the full query's time.
 //
+// secs, when given, holds each hash's committer time in seconds as the
+// walk read it from the commit (0: not known): the links are then found
+// by it (logTimedQuery), where the newest commits' links lie together.
+// A chunk of hashes one of which has no usable time is asked by whole
+// hashes (links_commit) instead.
+//
 // The rows are read from the driver itself (logLinksRaw): database/sql's
 // locking and Scan were 15 % of the query's CPU (BenchmarkLogLinks1000).
 // A value of another type than the columns hold sends the batch through
 // database/sql, whose conversions then decide.
-func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
-	var out map[string][]LinkedConversation // the first chunk's, then more
-	err := inChunks(hashes, func(chunk []string) error {
-		got, err := s.logLinksRaw(ctx, chunk)
+func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string, secs []int64) (map[string][]LinkedConversation, error) {
+	out := make(map[string][]LinkedConversation, len(hashes)) // a link a commit, as an agent's history has
+	var at map[string]int64                                   // each hash's time, when the walk gave them
+	if len(secs) == len(hashes) {
+		at = make(map[string]int64, len(hashes))
+		for i, h := range hashes {
+			at[h] = secs[i]
+		}
+	}
+	err := inChunks(uniqueHashes(hashes), func(chunk []string) error {
+		q, args := logLinksQuery(chunk, at)
+		asked := make(map[string]bool, len(chunk))
+		for _, h := range chunk {
+			asked[h] = true
+		}
+		err := s.logLinksRaw(ctx, q, args, asked, out)
 		if errors.Is(err, errRawType) {
-			got, err = s.linksForCommits(ctx, chunk, logLinksColumns, logConversations(), scanLogLink)
-		}
-		if out == nil {
-			out = got
-			return err
-		}
-		for h, lcs := range got {
-			out[h] = lcs
+			err = s.logLinksSQL(ctx, q, args, asked, out)
 		}
 		return err
 	})
-	if out == nil {
-		out = map[string][]LinkedConversation{}
-	}
 	return out, classify(s.path, err)
 }
 
-// logLinksQuery is linksQuery of logLinksColumns for n hash prefixes
-// (logLinkPrefix). The links are found by links_commit_prefix (migration
-// 8): a third of the pages links_commit's whole hashes take, most of which
-// log -n 1000 read, one per look-up. The conversation (c) is found by
+// uniqueHashes is hashes without repeats (log asks each commit once; a
+// repeat would join its links twice in logTimedQuery).
+func uniqueHashes(hashes []string) []string {
+	seen := make(map[string]bool, len(hashes))
+	out := hashes[:0:0]
+	for _, h := range hashes {
+		if !seen[h] {
+			seen[h] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// logLinksQuery is the query of chunk's links and its arguments: by the
+// commits' times where every one of them is known (at, in seconds), else
+// by whole hashes.
+func logLinksQuery(chunk []string, at map[string]int64) (string, []any) {
+	if at != nil {
+		ms := make([]int64, len(chunk))
+		timed := true
+		for i, h := range chunk {
+			var ok bool
+			if ms[i], ok = CommitMs(at[h]); !ok {
+				timed = false
+				break
+			}
+		}
+		if timed {
+			return logTimedQuery(chunk, ms)
+		}
+	}
+	args := padded(chunk)
+	return linksSelect(logLinksColumns+logOrderColumns, "links l INDEXED BY links_commit", logConversations(), "l.commitHash", len(args)), args
+}
+
+// CommitMs is a commit's committer time in seconds as git wrote it, in
+// milliseconds as links.commitMs keeps it (migration 10); ok is false for
+// a time that is no use as a key: none (0), before 1970, or past what a
+// commit-graph holds (34 bits), where the walk's date may not be the
+// object's.
+func CommitMs(secs int64) (ms int64, ok bool) {
+	if secs <= 0 || secs >= 1<<34 {
+		return 0, false
+	}
+	return secs * 1000, true
+}
+
+// logTimedQuery finds the links of hashes (ms: their commits' times) by
+// links_commit_time (migration 10): keyed by the commit's time first, so
+// the links of the newest commits, which log asks first, lie together,
+// where by their random hashes they took a page each. A link whose copy of
+// its commit's time is not made (its commit not recorded from git) is
+// found by links_commit_untimed, by the hash's first 8 digits: a row of
+// another commit with the same prefix is dropped by the reader. The
+// copies are never out of date (a commit's time is part of its hash).
+func logTimedQuery(hashes []string, ms []int64) (string, []any) {
+	n := len(padded(hashes))
+	args := make([]any, 0, 3*n)
+	for i := range n {
+		if i < len(hashes) {
+			args = append(args, ms[i], hashes[i])
+		} else {
+			args = append(args, nil, "")
+		}
+	}
+	for i := range n {
+		if i < len(hashes) {
+			args = append(args, hashPrefix(hashes[i]))
+		} else {
+			args = append(args, "")
+		}
+	}
+	conv := logConversations()
+	cols := `l.commitHash, l.conversationId, ` + logLinksColumns + logOrderColumns
+	values := strings.Repeat("(?,?),", n-1) + "(?,?)"
+	return `
+SELECT ` + cols + `
+FROM (VALUES ` + values + `) v CROSS JOIN links l INDEXED BY links_commit_time ` + conv.join + `
+WHERE l.commitMs = v.column1 AND l.commitHash = v.column2
+UNION ALL
+SELECT ` + cols + `
+FROM links l INDEXED BY links_commit_untimed ` + conv.join + `
+WHERE l.commitMs IS NULL AND substr(l.commitHash, 1, ` + strconv.Itoa(logLinkPrefix) + `) IN (` + placeholders(n) + `)
+ORDER BY 1, 12 DESC, 3 DESC, 13 DESC, 14`, args
+}
+
+// logOrderColumns are what log's rows are ordered by after their commit,
+// as linksSelect orders show's (a compound query orders by its columns):
+// manual first, then confidence (column 3), activity, the links' order.
+const logOrderColumns = `,
+    l.status = 'manual', COALESCE(c.activityMs, c2.activityMs), l.id`
+
+// convJoin is how a links query joins a link's conversation, and its
+// activityMs there (which orders tied links).
+type convJoin struct{ join, activity string }
+
+// logConversations is log's: the conversation (c) is found by
 // conversations_seen_log (migration 9) through the link's copy of when it
 // was first seen: what log shows of it, but a title-less conversation's
 // first prompt, is in the index, so its row is not read, and the
@@ -56,16 +159,6 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string) (map[st
 // conversation by its id (its key is NULL otherwise, which SQLite seeks
 // no further). SQLite's planner, with no statistics, took the primary
 // key's index for c instead; both indexes are named.
-func logLinksQuery(n int) string {
-	return linksSelect(logLinksColumns, "links l INDEXED BY links_commit_prefix", logConversations(),
-		"substr(l.commitHash, 1, "+strconv.Itoa(logLinkPrefix)+")", n)
-}
-
-// convJoin is how a links query joins a link's conversation, and its
-// activityMs there (which orders tied links).
-type convJoin struct{ join, activity string }
-
-// logConversations is log's: c by conversations_seen_log, else c2 by id.
 func logConversations() convJoin {
 	return convJoin{
 		join: "LEFT JOIN conversations c INDEXED BY conversations_seen_log ON c.firstSeenMs = l.convSeenMs AND c.conversationId = l.conversationId" +
@@ -79,7 +172,7 @@ func byID() convJoin {
 	return convJoin{join: "LEFT JOIN conversations c ON c.conversationId = l.conversationId", activity: "c.activityMs"}
 }
 
-// logLinkPrefix is how many hex digits of a hash links_commit_prefix keys.
+// logLinkPrefix is how many hex digits of a hash links_commit_untimed keys.
 const logLinkPrefix = 8
 
 // logLinksColumns are the columns LogLinksForCommits reads after the
@@ -88,47 +181,69 @@ const logLinksColumns = `l.confidence, l.status, COALESCE(c.title, c2.title, '')
     CASE WHEN COALESCE(c.title, c2.title, '') = '' THEN COALESCE(c.firstPrompt, c2.firstPrompt, '') ELSE '' END,
     l.source, l.writtenLines, l.addedLines, l.positionLines`
 
-func scanLogLink(rows *sql.Rows, lc *LinkedConversation) error {
-	return rows.Scan(&lc.CommitHash, &lc.ConversationID, &lc.Confidence, &lc.Status,
-		&lc.Conv.Title, &lc.Conv.Agent, &lc.Conv.FirstPrompt,
-		&lc.Source, &lc.WrittenLines, &lc.AddedLines, &lc.PositionLines)
+// logLinkRow is a row of log's query read into lc (the columns after
+// logLinksColumns only order the rows).
+func logLinkRow(lc *LinkedConversation, dest func(...any) error) error {
+	var w, a, p int64
+	var manual, activity, id any
+	if err := dest(&lc.CommitHash, &lc.ConversationID, &lc.Confidence, &lc.Status,
+		&lc.Conv.Title, &lc.Conv.Agent, &lc.Conv.FirstPrompt, &lc.Source, &w, &a, &p, &manual, &activity, &id); err != nil {
+		return err
+	}
+	lc.WrittenLines, lc.AddedLines, lc.PositionLines = int(w), int(a), int(p)
+	return nil
+}
+
+// logLinksSQL is logLinksRaw through database/sql, whose conversions
+// decide a value of another type than the columns hold.
+func (s *Store) logLinksSQL(ctx context.Context, q string, args []any, asked map[string]bool, out map[string][]LinkedConversation) error {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var lc LinkedConversation
+		if err := logLinkRow(&lc, rows.Scan); err != nil {
+			return err
+		}
+		if asked[lc.CommitHash] {
+			lc.Conv.ID = lc.ConversationID
+			out[lc.CommitHash] = append(out[lc.CommitHash], lc)
+		}
+	}
+	return rows.Err()
 }
 
 // errRawType: a value logLinksRaw does not read as database/sql would.
 var errRawType = errors.New("unexpected column type")
 
-// logLinksRaw is linksForCommits with logLinksColumns for at most 500
-// hashes, reading the driver's rows without database/sql: text as string,
-// REAL as float64, INTEGER as int64; any other value is errRawType.
-func (s *Store) logLinksRaw(ctx context.Context, hashes []string) (map[string][]LinkedConversation, error) {
-	out := make(map[string][]LinkedConversation, len(hashes)) // a link a commit, as an agent's history has
+// logLinksRaw runs log's query q, reading the driver's rows without
+// database/sql: text as string, REAL as float64, INTEGER as int64; any
+// other value is errRawType (and out is left as it was). Rows of hashes not
+// asked (another commit's with the same prefix) are dropped.
+func (s *Store) logLinksRaw(ctx context.Context, q string, args []any, asked map[string]bool, out map[string][]LinkedConversation) error {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer conn.Close()
+	got := make(map[string][]LinkedConversation, len(asked))
 	err = conn.Raw(func(dc any) error {
-		q, ok := dc.(driver.QueryerContext)
+		qc, ok := dc.(driver.QueryerContext)
 		if !ok {
 			return errRawType
 		}
-		// The query finds links by prefix: a row of another commit with
-		// the same prefix is dropped below.
-		asked := make(map[string]bool, len(hashes))
-		for _, h := range hashes {
-			asked[h] = true
-		}
-		args := padded(hashes)
 		named := make([]driver.NamedValue, len(args))
 		for i, a := range args {
-			named[i] = driver.NamedValue{Ordinal: i + 1, Value: hashPrefix(a.(string))}
+			named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
 		}
-		rows, err := q.QueryContext(ctx, logLinksQuery(len(args)), named)
+		rows, err := qc.QueryContext(ctx, q, named)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
-		v := make([]driver.Value, 11)
+		v := make([]driver.Value, 14)
 		for {
 			if err := rows.Next(v); err == io.EOF {
 				return nil
@@ -149,10 +264,15 @@ func (s *Store) logLinksRaw(ctx context.Context, hashes []string) (map[string][]
 			}
 			lc.WrittenLines, lc.AddedLines, lc.PositionLines = int(w), int(a), int(p)
 			lc.Conv.ID = lc.ConversationID
-			out[lc.CommitHash] = append(out[lc.CommitHash], lc)
+			got[lc.CommitHash] = append(got[lc.CommitHash], lc)
 		}
 	})
-	return out, err
+	if err == nil {
+		for h, lcs := range got {
+			out[h] = lcs
+		}
+	}
+	return err
 }
 
 // hashPrefix is h's first logLinkPrefix characters, or h if shorter.

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -72,8 +74,8 @@ func TestLogLinksAsFull(t *testing.T) {
 	}
 }
 
-// TestLogLinksSharedPrefix: log finds links by the first 8 digits of a
-// hash (links_commit_prefix); a commit whose hash shares them gets none of
+// TestLogLinksSharedPrefix: log finds links whose commit has no recorded
+// time by the first 8 digits of a hash (links_commit_untimed); a commit whose hash shares them gets none of
 // the other's links, whichever of them is asked, as ConversationsForCommits
 // (whole hashes) answers.
 func TestLogLinksSharedPrefix(t *testing.T) {
@@ -93,10 +95,7 @@ func TestLogLinksSharedPrefix(t *testing.T) {
 		}
 	}
 	for _, asked := range [][]string{{a}, {b}, {a, b}, {c}, {short}, {eight}, {a, other}, {"deadbeef" + strings.Repeat("d", 32)}, {a, a}} {
-		lean, err := s.LogLinksForCommits(ctx, asked)
-		if err != nil {
-			t.Fatal(err)
-		}
+		lean := logLinks(t, s, asked)
 		full, err := s.ConversationsForCommits(ctx, asked)
 		if err != nil {
 			t.Fatal(err)
@@ -178,10 +177,7 @@ func TestLogLinksOddValues(t *testing.T) {
 	if _, err := s.db.ExecContext(ctx, `UPDATE conversations SET title = x'7469746c6520e282ac' WHERE conversationId = 'c0'`); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.LogLinksForCommits(ctx, []string{"h-c0", "h-c1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := logLinks(t, s, []string{"h-c0", "h-c1"})
 	if lcs := got["h-c0"]; len(lcs) != 1 || lcs[0].Conv.Title != "title €" || lcs[0].ConversationID != "c0" {
 		t.Errorf("a blob title: %+v", lcs)
 	}
@@ -191,37 +187,58 @@ func TestLogLinksOddValues(t *testing.T) {
 	if _, err := s.db.ExecContext(ctx, `UPDATE links SET writtenLines = 1.5 WHERE commitHash = 'h-c1'`); err != nil {
 		t.Fatal(err)
 	}
-	_, errSQL := s.linksForCommits(ctx, []string{"h-c1"}, logLinksColumns, logConversations(), scanLogLink)
-	if _, err := s.LogLinksForCommits(ctx, []string{"h-c1"}); err == nil || errSQL == nil || !strings.Contains(err.Error(), errSQL.Error()) {
-		t.Errorf("a real line count: %v, database/sql's: %v", err, errSQL)
+	for _, secs := range [][]int64{nil, {1700000000}} {
+		at := map[string]int64{}
+		if secs != nil {
+			at["h-c1"] = secs[0]
+		}
+		q, args := logLinksQuery([]string{"h-c1"}, at)
+		errSQL := s.logLinksSQL(ctx, q, args, map[string]bool{"h-c1": true}, map[string][]LinkedConversation{})
+		if _, err := s.LogLinksForCommits(ctx, []string{"h-c1"}, secs); err == nil || errSQL == nil || !strings.Contains(err.Error(), errSQL.Error()) {
+			t.Errorf("times %v: a real line count: %v, database/sql's: %v", secs, err, errSQL)
+		}
 	}
 }
 
-// TestLogLinksPlan: log's query finds the links by links_commit_prefix,
-// and each conversation by conversations_seen_log with both its columns,
-// not by its primary key's index, which read the row (its prompts in
-// overflow pages) for the columns after them.
+// TestLogLinksPlan: log's query finds the links by links_commit_time
+// (the commit's time, then its hash) and links_commit_untimed (a link whose
+// commit has no recorded time), or by links_commit where a time is not
+// known; and each conversation by conversations_seen_log with both its
+// columns, not by its primary key's index, which read the row (its
+// prompts in overflow pages) for the columns after them.
 func TestLogLinksPlan(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
-	args := padded([]string{"aaa"})
-	rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+logLinksQuery(len(args)), args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+	for _, tc := range []struct {
+		at   map[string]int64
+		want []string
+	}{
+		{map[string]int64{"aaa": 1700000000}, []string{"SEARCH l USING INDEX links_commit_time (commitMs=? AND commitHash=?)",
+			"SEARCH l USING INDEX links_commit_untimed (<expr>=?)"}},
+		{nil, []string{"SEARCH l USING INDEX links_commit (commitHash=?)"}},
+		{map[string]int64{"aaa": 0}, []string{"SEARCH l USING INDEX links_commit (commitHash=?)"}},
+	} {
+		q, args := logLinksQuery([]string{"aaa"}, tc.at)
+		rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, args...)
+		if err != nil {
 			t.Fatal(err)
 		}
-		plan = append(plan, detail)
-	}
-	if got := strings.Join(plan, "\n"); !strings.Contains(got, "SEARCH c USING INDEX conversations_seen_log (firstSeenMs=? AND conversationId=?)") ||
-		!strings.Contains(got, "SEARCH l USING INDEX links_commit_prefix") {
-		t.Errorf("plan:\n%s", got)
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		got := strings.Join(plan, "\n")
+		for _, w := range append(tc.want, "SEARCH c USING INDEX conversations_seen_log (firstSeenMs=? AND conversationId=?)") {
+			if !strings.Contains(got, w) {
+				t.Errorf("times %v: no %q in the plan:\n%s", tc.at, w, got)
+			}
+		}
 	}
 }
 
@@ -356,7 +373,7 @@ func TestLogLinksSeenMigrated(t *testing.T) {
 	if copies != "conv=42 gone=null" {
 		t.Errorf("copies after migration: %s", copies)
 	}
-	got, err := s.LogLinksForCommits(ctx, []string{"c1"})
+	got, err := s.LogLinksForCommits(ctx, []string{"c1"}, nil)
 	if err != nil || len(got["c1"]) != 2 || got["c1"][0].Conv.Title != "a title" || got["c1"][1].ConversationID != "gone" {
 		t.Fatalf("log's links %+v: %v", got, err)
 	}
@@ -367,12 +384,204 @@ func TestLogLinksSeenMigrated(t *testing.T) {
 func logAndShow(t *testing.T, s *Store, hashes []string) (lean, full map[string][]LinkedConversation) {
 	t.Helper()
 	ctx := context.Background()
-	lean, err := s.LogLinksForCommits(ctx, hashes)
+	lean = logLinks(t, s, hashes)
+	full, err := s.ConversationsForCommits(ctx, hashes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if full, err = s.ConversationsForCommits(ctx, hashes); err != nil {
+	return lean, full
+}
+
+// logLinks is log's links of hashes, asked as log asks them: with each
+// commit's time as the walk reads it (its recorded time, or any for a
+// commit not recorded from git), and without (where git walked). The two
+// must agree.
+func logLinks(t *testing.T, s *Store, hashes []string) map[string][]LinkedConversation {
+	t.Helper()
+	ctx := context.Background()
+	secs := make([]int64, len(hashes))
+	for i, h := range hashes {
+		var ms sql.NullInt64
+		if err := s.db.QueryRow(`SELECT gitMs FROM commits WHERE commitHash = ?`, h).Scan(&ms); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			t.Fatal(err)
+		}
+		secs[i] = 1700000000 + int64(i)
+		if ms.Valid {
+			secs[i] = ms.Int64 / 1000
+		}
+	}
+	timed, err := s.LogLinksForCommits(ctx, hashes, secs)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return lean, full
+	untimed, err := s.LogLinksForCommits(ctx, hashes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(timed, untimed) {
+		t.Errorf("log's links of %.12q by time:\n%+v\nby hash:\n%+v", hashes, timed, untimed)
+	}
+	return timed
+}
+
+// TestLogLinksCommitTime: log finds a link by its commit's time (migration
+// 10), whatever order the commit and its links are written in; a link whose
+// commit is not recorded from git (not yet, a prototype's row, a time no
+// commit object has) by its hash's prefix. Asked with each commit's time
+// as the walk reads it, log gives every link show gives, and no other.
+func TestLogLinksCommitTime(t *testing.T) {
+	ctx := context.Background()
+	const a, b = "abcdef01" + "11111111111111111111111111111111", "abcdef01" + "22222222222222222222222222222222"
+	when := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	commit := func(t *testing.T, s *Store, h string, at time.Time) {
+		t.Helper()
+		if err := s.UpsertCommit(ctx, Commit{Hash: h, RepoKey: "r", CommittedAt: at, ParentCount: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(t *testing.T, s *Store, h, id string) {
+		t.Helper()
+		if err := s.ReplaceAutoLinks(ctx, h, []Link{{ConversationID: id, Confidence: 0.5}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		setup  func(t *testing.T, s *Store)
+		timed  int // links with a copy of their commit's time
+		byTime bool
+	}{
+		{"recorded, then linked", func(t *testing.T, s *Store) {
+			commit(t, s, a, when)
+			link(t, s, a, "x")
+		}, 1, true},
+		{"linked, then recorded", func(t *testing.T, s *Store) {
+			link(t, s, a, "x")
+			if err := s.SetManualLink(ctx, "y", a, ""); err != nil {
+				t.Fatal(err)
+			}
+			commit(t, s, a, when)
+		}, 2, true},
+		{"recorded again", func(t *testing.T, s *Store) {
+			commit(t, s, a, when)
+			link(t, s, a, "x")
+			commit(t, s, a, when)
+		}, 1, true},
+		{"never recorded", func(t *testing.T, s *Store) {
+			link(t, s, a, "x")
+		}, 0, false},
+		{"a time not from a commit object", func(t *testing.T, s *Store) {
+			commit(t, s, a, when.Add(time.Millisecond))
+			link(t, s, a, "x")
+		}, 0, false},
+		{"a time no key holds", func(t *testing.T, s *Store) {
+			commit(t, s, a, time.Unix(1<<34, 0))
+			link(t, s, a, "x")
+		}, 0, false},
+		{"the prototype's commit", func(t *testing.T, s *Store) {
+			if _, err := s.db.Exec(`INSERT INTO commits (commitHash, committedMs) VALUES (?, ?)`, a, when.UnixMilli()); err != nil {
+				t.Fatal(err)
+			}
+			link(t, s, a, "x")
+		}, 0, false},
+		{"carried by a rewrite to a commit recorded after", func(t *testing.T, s *Store) {
+			commit(t, s, b, when.Add(-time.Hour))
+			link(t, s, b, "x")
+			if err := s.MarkRewritten(ctx, b, a); err != nil {
+				t.Fatal(err)
+			}
+			commit(t, s, a, when)
+		}, 2, true},
+		{"one prefix, a commit timed and one not", func(t *testing.T, s *Store) {
+			commit(t, s, a, when)
+			link(t, s, a, "x")
+			link(t, s, b, "y")
+		}, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openTemp(t)
+			tc.setup(t, s)
+			var timed int
+			if err := s.db.QueryRow(`SELECT count(*) FROM links l JOIN commits c USING (commitHash) WHERE l.commitMs = c.gitMs`).Scan(&timed); err != nil {
+				t.Fatal(err)
+			}
+			var stale int
+			if err := s.db.QueryRow(`SELECT count(*) FROM links l LEFT JOIN commits c USING (commitHash) WHERE l.commitMs IS NOT c.gitMs`).Scan(&stale); err != nil {
+				t.Fatal(err)
+			}
+			if timed != tc.timed || stale != 0 {
+				t.Errorf("links with their commit's time: %d, want %d; out of step with the commit: %d", timed, tc.timed, stale)
+			}
+			// As log asks: each commit with the time the walk reads.
+			secs := []int64{when.Unix(), when.Add(-time.Hour).Unix()}
+			lean, err := s.LogLinksForCommits(ctx, []string{a, b}, secs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, err := s.ConversationsForCommits(ctx, []string{a, b})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := func(m map[string][]LinkedConversation) string {
+				var out []string
+				for _, h := range []string{a, b} {
+					for _, lc := range m[h] {
+						out = append(out, h[len(h)-1:]+":"+lc.ConversationID)
+					}
+				}
+				return strings.Join(out, " ")
+			}
+			if ids(lean) != ids(full) || ids(full) == "" {
+				t.Errorf("log %q, show %q", ids(lean), ids(full))
+			}
+			// Asked with another time, a timed link is not found: the
+			// time is what finds it.
+			other, err := s.LogLinksForCommits(ctx, []string{a}, []int64{when.Unix() + 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if found := len(other[a]) > 0; found == tc.byTime {
+				t.Errorf("asked with another time: found %v", found)
+			}
+		})
+	}
+}
+
+// TestLogLinksCommitTimeMigrated: a schema-9 store's links get their
+// commits' times at migration 10, but not where a prototype's database
+// was adopted or imported (its commits' times may not be git's).
+func TestLogLinksCommitTimeMigrated(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		extra []string
+		want  string
+	}{
+		{"recorded here", nil, "c1=1700000000000 c2=null c3=null"},
+		{"a prototype adopted", []string{`INSERT INTO meta (key, value) VALUES ('prototypeAdopted', 'x')`}, "c1=null c2=null c3=null"},
+		{"a prototype imported", []string{`INSERT INTO meta (key, value) VALUES ('prototypeImported:/p/links.sqlite', 'x')`}, "c1=null c2=null c3=null"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := atVersion(t, 9, append([]string{
+				`INSERT INTO commits (commitHash, committedMs) VALUES ('c1', 1700000000000), ('c2', 1700000000123), ('c3', 0)`,
+				`INSERT INTO links (conversationId, commitHash, confidence, status, createdAt) VALUES ('x', 'c1', 0.8, 'auto', ''), ('x', 'c2', 0.8, 'auto', ''), ('x', 'c3', 0.8, 'auto', '')`,
+			}, tc.extra...)...)
+			s, err := Open(ctx, path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			var copies string
+			if err := s.db.QueryRow(`SELECT group_concat(commitHash || '=' || COALESCE(commitMs, 'null'), ' ') FROM (SELECT * FROM links ORDER BY commitHash)`).Scan(&copies); err != nil {
+				t.Fatal(err)
+			}
+			if copies != tc.want {
+				t.Errorf("copies after migration: %s, want %s", copies, tc.want)
+			}
+			got, err := s.LogLinksForCommits(ctx, []string{"c1", "c2", "c3"}, []int64{1700000000, 1700000000, 1700000000})
+			if err != nil || len(got) != 3 {
+				t.Errorf("log's links: %+v, %v", got, err)
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha1"
 	"fmt"
 	"syscall"
 	"testing"
@@ -22,8 +23,9 @@ func cpuTime() time.Duration {
 // benchLinks fills a store the way a big repository's would look: convs
 // conversations, commits commits each linked to two of them, written in
 // one transaction straight into the tables (the write path is not what is
-// measured). It returns the linked commits' hashes, newest first.
-func benchLinks(b *testing.B, convs, commits int) (*Store, []string) {
+// measured), each commit recorded from git a minute after the one before.
+// It returns the linked commits' hashes and times, newest first.
+func benchLinks(b *testing.B, convs, commits int) (*Store, []string, []int64) {
 	b.Helper()
 	ctx := context.Background()
 	s := openTemp(b)
@@ -41,10 +43,13 @@ func benchLinks(b *testing.B, convs, commits int) (*Store, []string) {
 			b.Fatal(err)
 		}
 	}
-	hashes := make([]string, commits)
+	hashes, secs := make([]string, commits), make([]int64, commits)
 	for i := range commits {
-		h := fmt.Sprintf("%040x", uint64(i)*0x9e3779b97f4a7c15)
-		hashes[commits-1-i] = h
+		h := fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprint(i)))) // random, as commit hashes are
+		hashes[commits-1-i], secs[commits-1-i] = h, 1_700_000_000+60*int64(i)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO commits (commitHash, committedMs, gitMs) VALUES (?1, ?2, ?2)`, h, secs[commits-1-i]*1000); err != nil {
+			b.Fatal(err)
+		}
 		for k := range 2 {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO links (conversationId, commitHash, confidence, status, createdAt) VALUES (?, ?, ?, 'auto', '')`,
 				fmt.Sprintf("conv-%06d", (i*7+k*13)%convs), h, 0.5+float64(k)/4); err != nil {
@@ -55,29 +60,39 @@ func benchLinks(b *testing.B, convs, commits int) (*Store, []string) {
 	if err := tx.Commit(); err != nil {
 		b.Fatal(err)
 	}
-	return s, hashes
+	return s, hashes, secs
 }
 
 // BenchmarkLogLinks1000: log -n 1000's links queries, in log's batches (32,
-// then 128), against 100,000 conversations and 50,000 linked commits.
+// then 128), against 100,000 conversations and 50,000 linked commits: by
+// the commits' times, as the walk hands them, and by whole hashes, where
+// no time is known.
 func BenchmarkLogLinks1000(b *testing.B) {
-	s, hashes := benchLinks(b, 100_000, 50_000)
+	s, hashes, secs := benchLinks(b, 100_000, 50_000)
 	ctx := context.Background()
-	b.ResetTimer()
-	cpu := cpuTime()
-	defer func() { b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op") }()
-	for range b.N {
-		n := 0
-		for start, size := 0, 32; start < 1000; start, size = start+size, 128 {
-			got, err := s.LogLinksForCommits(ctx, hashes[start:min(start+size, 1000)])
-			if err != nil {
-				b.Fatal(err)
+	for _, timed := range []bool{true, false} {
+		b.Run(map[bool]string{true: "by-time", false: "by-hash"}[timed], func(b *testing.B) {
+			cpu := cpuTime()
+			defer func() { b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op") }()
+			for range b.N {
+				n := 0
+				for start, size := 0, 32; start < 1000; start, size = start+size, 128 {
+					end := min(start+size, 1000)
+					var ss []int64
+					if timed {
+						ss = secs[start:end]
+					}
+					got, err := s.LogLinksForCommits(ctx, hashes[start:end], ss)
+					if err != nil {
+						b.Fatal(err)
+					}
+					n += len(got)
+				}
+				if n != 1000 {
+					b.Fatalf("linked commits %d, want 1000", n)
+				}
 			}
-			n += len(got)
-		}
-		if n != 1000 {
-			b.Fatalf("linked commits %d, want 1000", n)
-		}
+		})
 	}
 }
 

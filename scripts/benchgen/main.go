@@ -87,7 +87,7 @@ func main() {
 // genVersion names what the generators make: scripts/bench.sh keeps
 // generated inputs under a directory with it in its name, so a change to a
 // generator that changes its output must change it.
-const genVersion = "1"
+const genVersion = "2" // 2: links mode records each commit with its committer time (log finds links by it)
 
 // fastImport creates a repository in dir and feeds what write writes to
 // git fast-import, then checks the result out.
@@ -316,7 +316,7 @@ func uuidConvID(i int) string {
 // and (lines) its added lines as written by that conversation. With path,
 // only the commits that change it are linked.
 func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey, path string, convs, n int, lines bool, convID func(int) string) (int, error) {
-	revs := []string{"-C", repo, "rev-list", "--all"}
+	revs := []string{"-C", repo, "log", "--all", "--format=%H %ct"}
 	if path != "" {
 		revs = append(revs, "--", path)
 	}
@@ -324,17 +324,20 @@ func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey, path str
 	if err != nil {
 		return 0, err
 	}
-	all := strings.Fields(string(out))
-	step := max(1, len(all)/n)
+	all := strings.Fields(string(out)) // hash, time, hash, time, ...
+	step := max(1, len(all)/2/n)
 	var hashes []string
-	for i := 0; i < len(all) && len(hashes) < n; i += step {
-		hashes = append(hashes, all[i])
+	at := map[string]time.Time{} // each commit's time, as the recorder reads it from git
+	for i := 0; i < len(all)/2 && len(hashes) < n; i += step {
+		secs, _ := strconv.ParseInt(all[2*i+1], 10, 64)
+		hashes = append(hashes, all[2*i])
+		at[all[2*i]] = time.Unix(secs, 0)
 	}
 	b := s.Bulk()
 	made := 0
 	if !lines { // every commit said to change big.txt, as the read rows' databases always were
 		for _, h := range hashes {
-			if err := b.UpsertCommit(ctx, store.Commit{Hash: h, RepoPath: repo, RepoKey: repoKey, CommittedAt: time.Now(), ParentCount: 1,
+			if err := b.UpsertCommit(ctx, store.Commit{Hash: h, RepoPath: repo, RepoKey: repoKey, CommittedAt: at[h], ParentCount: 1,
 				Files: []string{"big.txt"}}); err != nil {
 				return made, err
 			}

@@ -29,11 +29,12 @@ type LogOptions struct {
 	Mark     bool // also read each commit's mark (%m: <, >, -, ^, =) into Mark
 	Source   bool // also read the ref each commit was reached by (%S, --source) into Source
 	// Ahead, when set, is called with the hashes of each batch of commits
-	// the in-process walk has read, in the order they will be shown, before
+	// the in-process walk has read, and their committer times (seconds),
+	// in the order they will be shown, before
 	// fn sees the first of them: on the walk's goroutine, a batch or more
 	// ahead of fn, so that what the caller reads about them (log's links)
 	// can be read while the walk goes on. Never called where git walks.
-	Ahead func(hashes []string)
+	Ahead func(hashes []string, secs []int64)
 	// Local, when set, lets StreamLog walk a plain log (no argument but a
 	// count and a revision) from the repository's files, with no git
 	// process, wherever that gives git's answer (log_inprocess.go).

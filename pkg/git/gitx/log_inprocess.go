@@ -88,8 +88,8 @@ type logWalk struct {
 	st     *odb.Store
 	graph  *odb.CommitGraph // parents and dates of the commits it has (core.commitGraph)
 	body   bool
-	ahead  func(hashes []string) // LogOptions.Ahead
-	abbrev *abbrevObjects        // nil: no abbreviations asked
+	ahead  func(hashes []string, secs []int64) // LogOptions.Ahead
+	abbrev *abbrevObjects                      // nil: no abbreviations asked
 	abbrN  int
 	seen   map[plumbing.Hash]struct{}
 	zones  map[int]*time.Location // by offset: one for each zone met
@@ -290,11 +290,12 @@ func (w *logWalk) walk(ctx context.Context, start plumbing.Hash, limit int, fn f
 			}
 			if w.ahead != nil && len(b.commits) > 0 {
 				hashes := make([]string, len(b.commits))
+				secs := make([]int64, len(b.commits))
 				for i, c := range b.commits {
 					c.hex = c.h.String()
-					hashes[i] = c.hex
+					hashes[i], secs[i] = c.hex, int64(min(c.date, 1<<62))
 				}
-				w.ahead(hashes)
+				w.ahead(hashes, secs)
 			}
 			select {
 			case batches <- b:

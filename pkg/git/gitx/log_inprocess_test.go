@@ -526,41 +526,53 @@ func TestLogInProcessAhead(t *testing.T) {
 	r := newTestRepo(t)
 	r.fastImport(300)
 	r.git("repack", "-adq")
-	for _, args := range [][]string{nil, {"-n", "1"}, {"-n", "16"}, {"-n", "17"}, {"-n", "200"}, {"--author=nobody"}} {
-		var mu sync.Mutex // Ahead is called on the walk's goroutine
-		var ahead []string
-		var shown int
-		opts := LogOptions{Body: true, Local: localOf(r), Ahead: func(hs []string) {
-			mu.Lock()
-			ahead = append(ahead, hs...)
-			mu.Unlock()
-		}}
-		err := Here(r.dir).StreamLog(context.Background(), args, opts, func(c Commit) bool {
-			mu.Lock()
-			defer mu.Unlock()
-			if shown >= len(ahead) || ahead[shown] != c.Hash {
-				t.Fatalf("%q: commit %d (%s) shown before it was handed ahead (%d ahead)", args, shown, c.Hash, len(ahead))
-			}
-			shown++
-			return true
-		})
-		if err != nil {
-			t.Fatal(err)
+	// The times handed ahead are the commits' (log's links are found by
+	// them): read from the objects, then from a commit-graph.
+	for _, graph := range []bool{false, true} {
+		if graph {
+			r.git("commit-graph", "write", "--reachable")
 		}
-		if args != nil && args[0] == "--author=nobody" {
-			if len(ahead) != 0 {
-				t.Errorf("git's walk: %d hashes handed ahead, want none", len(ahead))
+		for _, args := range [][]string{nil, {"-n", "1"}, {"-n", "16"}, {"-n", "17"}, {"-n", "200"}, {"--author=nobody"}} {
+			var mu sync.Mutex // Ahead is called on the walk's goroutine
+			var ahead []string
+			var secs []int64
+			var shown int
+			opts := LogOptions{Body: true, Local: localOf(r), Ahead: func(hs []string, ss []int64) {
+				mu.Lock()
+				ahead = append(ahead, hs...)
+				secs = append(secs, ss...)
+				mu.Unlock()
+			}}
+			err := Here(r.dir).StreamLog(context.Background(), args, opts, func(c Commit) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				if shown >= len(ahead) || ahead[shown] != c.Hash {
+					t.Fatalf("%q: commit %d (%s) shown before it was handed ahead (%d ahead)", args, shown, c.Hash, len(ahead))
+				}
+				if len(secs) != len(ahead) || secs[shown] != c.CommitTime.Unix() {
+					t.Fatalf("graph %v, %q: commit %d (%s) handed ahead with time %v, its commit time is %d", graph, args, shown, c.Hash, secs[shown:min(len(secs), shown+1)], c.CommitTime.Unix())
+				}
+				shown++
+				return true
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
-			continue
-		}
-		if shown == 0 || len(ahead) != shown {
-			t.Errorf("%q: %d shown, %d handed ahead", args, shown, len(ahead))
+			if args != nil && args[0] == "--author=nobody" {
+				if len(ahead) != 0 {
+					t.Errorf("git's walk: %d hashes handed ahead, want none", len(ahead))
+				}
+				continue
+			}
+			if shown == 0 || len(ahead) != shown {
+				t.Errorf("%q: %d shown, %d handed ahead", args, shown, len(ahead))
+			}
 		}
 	}
 	// Stopped early: what was handed ahead starts with what was shown.
 	var mu sync.Mutex
 	var ahead, shown []string
-	opts := LogOptions{Local: localOf(r), Ahead: func(hs []string) {
+	opts := LogOptions{Local: localOf(r), Ahead: func(hs []string, _ []int64) {
 		mu.Lock()
 		ahead = append(ahead, hs...)
 		mu.Unlock()
