@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"database/sql"
 	"strings"
 	"testing"
 
@@ -86,4 +87,49 @@ func rebaseOntoMovedMain(t *testing.T, a teammate, bare string) string {
 		t.Fatal("the rebase made no new commit")
 	}
 	return rebased
+}
+
+// rowsNaming lists the rows of every table of links.sqlite that hold
+// any of words (each row "table: its values quoted"): what forget must
+// leave none of.
+func (sb *sandbox) rowsNaming(words ...string) []string {
+	sb.t.Helper()
+	db := sb.openDB()
+	defer db.Close()
+	// One query: each table's rows as text, SQLite quoting every column.
+	var union []string
+	err := eachString(db, `SELECT 'SELECT ''' || m.name || ': '' || ' || group_concat('quote("' || c.name || '")', ' || '' '' || ') || ' FROM "' || m.name || '"'
+FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table' GROUP BY m.name`, func(q string) { union = append(union, q) })
+	var out []string
+	if err == nil {
+		err = eachString(db, strings.Join(union, " UNION ALL "), func(row string) {
+			for _, w := range words {
+				if strings.Contains(row, w) {
+					out = append(out, row)
+					return
+				}
+			}
+		})
+	}
+	if err != nil {
+		sb.t.Fatal(err)
+	}
+	return out
+}
+
+// eachString calls fn with each row of q, a query of one text column.
+func eachString(db *sql.DB, q string, fn func(string)) error {
+	rows, err := db.Query(q)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return err
+		}
+		fn(v)
+	}
+	return rows.Err()
 }
