@@ -12,7 +12,8 @@ import (
 // Y's link is wrong, so A unlinks it. The decision holds: the commit, then
 // the amended one, is not linked to Y (show, blame, log, stats, pr, the
 // note: Y's lines are no one's, not a person's), nor after relink of it,
-// nor after a rebase of it; linking Y by hand undoes the withdrawal.
+// nor after a rebase of it; record -v says why. Linking Y by hand undoes
+// the withdrawal, its lines Y's again.
 func TestUnlinkHoldsThroughRewrite(t *testing.T) {
 	a, bare, _ := sharerOnFeature(t)
 	x, y := "71111111-2222-4333-8444-555555555555", "72222222-2222-4333-8444-555555555555"
@@ -52,6 +53,9 @@ func TestUnlinkHoldsThroughRewrite(t *testing.T) {
 	a.run(a.dir, "git", "commit", "-q", "--amend", "--no-edit", "limiter.go")
 	amended := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
 	notY("amended", amended)
+	if out := a.convo(a.dir, "record", "-v", amended); !strings.Contains(out, y+" score") || !strings.Contains(out, "not linked: unlinked by hand") {
+		t.Errorf("record -v of the amended commit does not say Y stays unlinked:\n%s", out)
+	}
 	a.convo(a.dir, "relink", amended+"~1.."+amended)
 	notY("amended, relinked", amended)
 
@@ -68,6 +72,11 @@ func TestUnlinkHoldsThroughRewrite(t *testing.T) {
 	}
 	if note := a.noteText(notes.Ref, rebased); !strings.Contains(note, y) {
 		t.Errorf("linked by hand: the note on %s lacks Y:\n%s", rebased[:7], note)
+	}
+	for _, l := range a.blameJSON(a.dir, rebased, "log.go") { // its lines are Y's again
+		if l.WrittenBy == nil || *l.WrittenBy != y {
+			t.Errorf("linked by hand: blame %s log.go line %d: %s by %v, want Y's", rebased[:7], l.Line, l.Attribution, l.WrittenBy)
+		}
 	}
 }
 
