@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -233,5 +234,34 @@ func TestForgetRemovesUnlinks(t *testing.T) {
 				t.Errorf("after forget: %d unlinks %v", n, err)
 			}
 		})
+	}
+}
+
+// TestImportPrototypeKeepsUnlinks: the prototype's links of a pair
+// unlinked here (auto, and manual) are not imported: the unlink is the
+// later word.
+func TestImportPrototypeKeepsUnlinks(t *testing.T) {
+	ctx := context.Background()
+	src := filepath.Join(t.TempDir(), "links.sqlite")
+	repo := "/home/ada/api"
+	newPrototypeDB(t, src, repo, time.Date(2026, 11, 22, 14, 3, 11, 0, time.UTC))
+	s := openTemp(t)
+	if err := s.UpsertCommit(ctx, Commit{Hash: protoHash, RepoPath: repo, RepoKey: repo + "/.git", CommittedAt: time.Now(), Files: []string{"src/auth.ts"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"3f1c9a52-7d0e-4b8e-9a61-2c5d8e4f7a10", "conv-123"} {
+		if err := s.SetManualLink(ctx, id, protoHash, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Unlink(ctx, id, protoHash); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := s.ImportPrototype(ctx, src, *testResolver(repo))
+	if err != nil || n.NewLinks != 0 {
+		t.Fatalf("import: %+v %v", n, err)
+	}
+	if links, _, _ := linkedTo(t, s, protoHash); links != "" {
+		t.Errorf("links after import: %q", links)
 	}
 }
