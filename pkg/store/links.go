@@ -318,6 +318,10 @@ func withdrawnOn(ctx context.Context, q querier, commitHash string) (map[string]
 // commit that loses lines so is no longer examined (linesForgotten): they
 // are no one's now, not a person's.
 func dropWithdrawn(ctx context.Context, tx *sql.Tx, commitHash string) error {
+	var some bool // most commits have none: one look-up each
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM unlinks WHERE commitHash = ?)`, commitHash).Scan(&some); err != nil || !some {
+		return err
+	}
 	const withdrawn = `(SELECT conversationId FROM unlinks WHERE commitHash = ?1)`
 	if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE commitHash = ?1 AND status != 'manual' AND conversationId IN `+withdrawn, commitHash); err != nil {
 		return err
