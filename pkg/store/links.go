@@ -284,7 +284,8 @@ func (s *Store) Unlink(ctx context.Context, convID, commitHash string) (bool, er
 		if err != nil || n == 0 {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO unlinks (conversationId, commitHash, createdAt) VALUES (?, ?, ?)`,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO unlinks (conversationId, commitHash, createdAt) VALUES (?, ?, ?)
+ON CONFLICT (conversationId, commitHash) DO UPDATE SET createdAt = excluded.createdAt, carriedFrom = NULL`,
 			convID, commitHash, isoTime(s.now())); err != nil {
 			return err
 		}

@@ -202,6 +202,43 @@ func TestMarkRewrittenCarriesUnlink(t *testing.T) {
 	}
 }
 
+// TestSquashKeepsALinkedConversation: c (y unlinked) and d (y linked)
+// are squashed into n, in either order of the two rewrites: y is part of n
+// through d, so n stays linked to it and holds no withdrawal. Squashed from
+// c and e, both unlinked from y, n is not linked to y.
+func TestSquashKeepsALinkedConversation(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		olds  []string
+		links string
+		carry bool
+	}{
+		{"c, then d", []string{"c", "d"}, "x:auto y:auto", false},
+		{"d, then c", []string{"d", "c"}, "x:auto y:auto", false},
+		{"c, then e (unlinked too)", []string{"c", "e"}, "x:auto", true},
+		{"e, then c (unlinked too)", []string{"e", "c"}, "x:auto", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := unlinkFixture(t, "d", "e")
+			if _, err := s.Unlink(ctx, "y", "e"); err != nil {
+				t.Fatal(err)
+			}
+			for _, old := range tc.olds {
+				if err := s.MarkRewritten(ctx, old, "n"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if links, _, _ := linkedTo(t, s, "n"); links != tc.links {
+				t.Errorf("n: links %q, want %q", links, tc.links)
+			}
+			if w, err := s.Withdrawn(ctx, "n"); err != nil || w["y"] != tc.carry {
+				t.Errorf("n's withdrawals: %v %v; want y: %v", w, err, tc.carry)
+			}
+		})
+	}
+}
+
 func mustMark(t *testing.T, s *Store) {
 	t.Helper()
 	if err := s.MarkRewritten(context.Background(), "c", "n"); err != nil {
