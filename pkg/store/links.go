@@ -300,6 +300,23 @@ func (s *Store) Withdrawn(ctx context.Context, commitHash string) (map[string]bo
 	return out, classify(s.path, err)
 }
 
+// HaveUnlinks reports which of hashes had a conversation unlinked by hand.
+func (s *Store) HaveUnlinks(ctx context.Context, hashes []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := inChunks(hashes, func(chunk []string) error {
+		rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT commitHash FROM unlinks WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
+		if err != nil {
+			return err
+		}
+		hs, err := scanStrings(rows)
+		for _, h := range hs {
+			out[h] = true
+		}
+		return err
+	})
+	return out, classify(s.path, err)
+}
+
 func withdrawnOn(ctx context.Context, q querier, commitHash string) (map[string]bool, error) {
 	rows, err := q.QueryContext(ctx, `SELECT conversationId FROM unlinks WHERE commitHash = ?`, commitHash)
 	if err != nil {
