@@ -8,12 +8,13 @@ import (
 	"github.com/git-convo/git-convo/pkg/share/notes"
 )
 
-// TestUnlinkHoldsThroughRewrite: A, sharing, commits the lines of X and Y;
-// Y's link is wrong, so A unlinks it. The decision holds: the commit, then
-// the amended one, is not linked to Y (show, blame, log, stats, pr, the
-// note: Y's lines are no one's, not a person's), nor after relink of it,
-// nor after a rebase of it; record -v says why. Linking Y by hand undoes
-// the withdrawal, its lines Y's again.
+// TestUnlinkHoldsThroughRewrite: A, sharing, commits the lines of X and Y
+// and pushes; Y's link is wrong, so A unlinks it. The decision holds: the
+// amended commit (made before A pushes again), then the commit itself, is
+// not linked to Y (show, blame, log, stats, pr, the note: Y's lines are no
+// one's, not a person's), nor after relink of it, nor after a rebase of
+// it; record -v says why. Linking Y by hand undoes the withdrawal, its
+// lines Y's again.
 func TestUnlinkHoldsThroughRewrite(t *testing.T) {
 	a, bare, _ := sharerOnFeature(t)
 	x, y := "71111111-2222-4333-8444-555555555555", "72222222-2222-4333-8444-555555555555"
@@ -23,6 +24,8 @@ func TestUnlinkHoldsThroughRewrite(t *testing.T) {
 	if ids := convIDs(a.showJSON(a.dir, c)); !has(ids, x) || !has(ids, y) {
 		t.Fatalf("before unlink, %s is linked to %v; want X and Y", c[:7], ids)
 	}
+	a.run(a.dir, "git", "push", "-q", "origin", "feature") // the note naming Y is shared already
+	a.convo(a.dir, "push")
 	a.convo(a.dir, "unlink", y, c)
 
 	// notY checks that nothing A reads or shares about commit names Y.
@@ -47,12 +50,12 @@ func TestUnlinkHoldsThroughRewrite(t *testing.T) {
 			}
 		}
 	}
-	notY("unlinked", c)
-
 	a.write(a.dir, "limiter.go", "// Limits each client.\npackage limiter\n\nvar limit = 10\n")
 	a.run(a.dir, "git", "commit", "-q", "--amend", "--no-edit", "limiter.go")
 	amended := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
-	notY("amended", amended)
+	notY("amended", amended) // though the shared note on c still names Y
+	a.convo(a.dir, "push")
+	notY("unlinked, pushed", c)
 	if out := a.convo(a.dir, "record", "-v", amended); !strings.Contains(out, y+" score") || !strings.Contains(out, "not linked: unlinked by hand") {
 		t.Errorf("record -v of the amended commit does not say Y stays unlinked:\n%s", out)
 	}
