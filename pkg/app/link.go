@@ -31,8 +31,9 @@ type LinkRequest struct {
 // 1.0) in s, and returns the conversation's full id. It works when only one
 // side is known yet, and takes back an unlink of the pair. Beyond the link
 // it records the commit when it is not yet (so show has its details), or
-// again when it took back an unlink (its lines), reads the conversation from its agent when
-// the store has no title for it, and rewrites the shared note.
+// again when it took back an unlink (its lines), reads the conversation
+// from its agent when the store has no title for it, and rewrites the
+// shared note.
 func (a *App) Link(ctx context.Context, s *Store, req LinkRequest) (string, error) {
 	id, err := s.ResolveConversation(ctx, req.Conversation, true)
 	if err != nil {

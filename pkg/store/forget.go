@@ -92,8 +92,9 @@ func (s *Store) checkpoint(ctx context.Context) error {
 }
 
 // ForgetRepository removes a repository's commits (with their files, line
-// attributions, links and unlinks), the files and edit lines conversations recorded in
-// it, and the conversations that are left with nothing but this repository.
+// attributions, links and unlinks), the files and edit lines conversations
+// recorded in it, and the conversations that are left with nothing but this
+// repository.
 func (s *Store) ForgetRepository(ctx context.Context, repoKey, root string) (Forgotten, error) {
 	var f Forgotten
 	err := s.write(ctx, func(tx *sql.Tx) error {

@@ -294,7 +294,8 @@ ON CONFLICT (conversationId, commitHash) DO UPDATE SET createdAt = excluded.crea
 	return n > 0, err
 }
 
-// Withdrawn is the set of conversations unlinked by hand from commitHash.
+// Withdrawn is the set of conversations unlinked by hand from commitHash
+// (or from the commit it was amended or rebased from).
 func (s *Store) Withdrawn(ctx context.Context, commitHash string) (map[string]bool, error) {
 	out, err := withdrawnOn(ctx, s.db, commitHash)
 	return out, classify(s.path, err)
