@@ -186,7 +186,9 @@ func (a *App) SquashesAfterFetch(ctx context.Context, dir string) {
 }
 
 // unlinked keeps the commits of hashes that have no link in the local
-// database: a commit this clone linked is its own work, not a squash merge.
+// database: a commit this clone linked is its own work, not a squash merge;
+// so is one whose every link was unlinked by hand (a derived link must not
+// bring one back).
 func (a *App) unlinked(ctx context.Context, hashes []string) ([]string, error) {
 	s, err := a.openExisting(ctx)
 	if err != nil || s == nil {
@@ -197,9 +199,13 @@ func (a *App) unlinked(ctx context.Context, hashes []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	withdrawn, err := s.HaveUnlinks(ctx, hashes)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
 	for _, h := range hashes {
-		if len(linked[h]) == 0 {
+		if len(linked[h]) == 0 && !withdrawn[h] {
 			out = append(out, h)
 		}
 	}

@@ -29,9 +29,11 @@ type LinkRequest struct {
 
 // Link links a conversation to a commit by hand (status manual, confidence
 // 1.0) in s, and returns the conversation's full id. It works when only one
-// side is known yet. Beyond the link it records the commit when it is not
-// yet (so show has its details), reads the conversation from its agent when
-// the store has no title for it, and rewrites the shared note.
+// side is known yet, and takes back an unlink of the pair. Beyond the link
+// it records the commit when it is not yet (so show has its details), or
+// again when it took back an unlink (its lines), reads the conversation
+// from its agent when the store has no title for it, and rewrites the
+// shared note.
 func (a *App) Link(ctx context.Context, s *Store, req LinkRequest) (string, error) {
 	id, err := s.ResolveConversation(ctx, req.Conversation, true)
 	if err != nil {
@@ -42,11 +44,17 @@ func (a *App) Link(ctx context.Context, s *Store, req LinkRequest) (string, erro
 			return "", err
 		}
 	}
+	withdrawn, err := s.Withdrawn(ctx, req.Hash)
+	if err != nil {
+		return "", err
+	}
 	if err := s.SetManualLink(ctx, id, req.Hash, req.Reason); err != nil {
 		return "", err
 	}
 	dir := req.Repo.TopLevel
-	if done, err := s.RecordedCommits(ctx, []string{req.Hash}); err == nil && !done[req.Hash] {
+	// Recorded when it is not yet; examined again when the link takes back
+	// an unlink, whose lines were no one's (store.Unlink).
+	if done, err := s.RecordedCommits(ctx, []string{req.Hash}); err == nil && (!done[req.Hash] || withdrawn[id]) {
 		if r, err := a.NewRecorder(ctx, dir, false); err == nil {
 			_, _, _ = r.Record(ctx, req.Hash, store.LinkSourceRelink)
 			r.Store.Close()

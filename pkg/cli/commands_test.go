@@ -361,7 +361,9 @@ func TestForget(t *testing.T) {
 	sb.agentEdit(repo, "conv-keep-0001", "a.go", "package a // secret-a\n")
 	shaA := sb.commit(repo, "a", "a.go")
 	sb.agentEdit(other, "conv-other-001", "b.go", "package b // secret-b\n")
-	sb.commit(other, "b", "b.go")
+	shaB := sb.commit(other, "b", "b.go")
+	sb.convo(repo, "unlink", "conv-keep-0001", shaA) // an unlink is a record too
+	sb.convo(other, "unlink", "conv-other-001", shaB)
 
 	out := sb.convo(repo, "forget", "conv-keep")
 	if !strings.Contains(out, "forgot conversation conv-keep-0001") {
@@ -375,12 +377,18 @@ func TestForget(t *testing.T) {
 	if strings.Contains(string(db)+string(wal), "secret-a") || strings.Contains(string(db)+string(wal), "please write a.go") {
 		t.Error("the forgotten conversation's text is still in the database file")
 	}
+	if rows := sb.rowsNaming("conv-keep-0001"); len(rows) > 0 {
+		t.Errorf("rows name the forgotten conversation: %v", rows)
+	}
 	out = sb.convo(other, "forget", "--repo")
 	if !strings.Contains(out, "1 conversations") && !strings.Contains(out, "conversations") {
 		t.Errorf("forget --repo: %s", out)
 	}
 	if got := sb.convo(other, "conversations", "--json", "--all"); strings.Contains(got, "conv-other-001") {
 		t.Errorf("forget --repo left the repository's conversation:\n%s", got)
+	}
+	if rows := sb.rowsNaming("conv-other-001", shaB); len(rows) > 0 {
+		t.Errorf("rows name the forgotten repository's conversation or commit: %v", rows)
 	}
 	if r := sb.runEnv(repo, sb.env, "", "git", "convo", "forget"); r.code != ExitUsage {
 		t.Errorf("forget with nothing: exit %d", r.code)

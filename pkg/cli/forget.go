@@ -15,11 +15,11 @@ func forgetCommand(env *Env) *cli.Command {
 		Usage:     "delete what git-convo recorded about a conversation or a repository",
 		UsageText: "git convo forget <conversation>...\ngit convo forget --repo",
 		Description: `Deletes a conversation from links.sqlite: its metadata, prompts, responses, files,
-the lines its edits wrote and its links (manual ones too). With --repo, deletes the current
-repository's commits and links, what conversations recorded in it, and the conversations
-that belong to it alone. The text goes from every file git-convo keeps: the database
-(overwritten, and its write-ahead log emptied), the MCP context file, the spool and the
-error log. Cursor's own database is never touched. See docs/privacy.md.
+the lines its edits wrote, its links (manual ones too) and unlinks. With --repo, deletes
+the current repository's commits, links and unlinks, what conversations recorded in it, and
+the conversations that belong to it alone. The text goes from every file git-convo keeps:
+the database (overwritten, and its write-ahead log emptied), the MCP context file, the
+spool and the error log. Cursor's own database is never touched. See docs/privacy.md.
 
 Forgetting is local: shared notes already written (git convo share) still name the
 conversation, git-convo's later rewrites of this clone's notes keep it (its text as the

@@ -86,16 +86,7 @@ func TestForgetThenRewriteKeepsSharedLines(t *testing.T) {
 	check("amended", amended, []int{2, 4, 5, 6}, 1)
 
 	// Rebase onto main, moved on by a teammate.
-	m := cloneAs(t, bare, "m")
-	m.write(m.dir, "README", "limits\n")
-	m.commit(m.dir, "readme", "README")
-	m.run(m.dir, "git", "push", "-q", "--no-verify", "origin", "main")
-	a.run(a.dir, "git", "fetch", "-q", "origin")
-	a.run(a.dir, "git", "rebase", "-q", "origin/main")
-	rebased := strings.TrimSpace(a.run(a.dir, "git", "rev-parse", "HEAD"))
-	if rebased == amended {
-		t.Fatal("the rebase made no new commit")
-	}
+	rebased := rebaseOntoMovedMain(t, a, bare)
 	a.run(a.dir, "git", "push", "-q", "-f", "origin", "feature")
 	a.convo(a.dir, "push")
 	follow()

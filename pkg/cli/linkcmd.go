@@ -18,7 +18,8 @@ func linkCommand(env *Env) *cli.Command {
 		UsageText: "git convo link <conversation> [<rev>]",
 		Description: `Links a conversation (its id, or a unique prefix of a known id) to a commit (default
 HEAD). It works when only one side is known yet: a conversation git-convo has not seen, or
-a commit not recorded yet. Manual links are never changed by auto-linking.`,
+a commit not recorded yet. Manual links are never changed by auto-linking. Linking a
+conversation unlinked from the commit (git convo unlink) takes the unlink back.`,
 		Action: func(c *cli.Context) error {
 			return runLinkCmd(c, env, true)
 		},
@@ -30,7 +31,10 @@ func unlinkCommand(env *Env) *cli.Command {
 		Name:      "unlink",
 		Usage:     "remove the link between a conversation and a commit",
 		UsageText: "git convo unlink <conversation> [<rev>]",
-		Description: `Removes a link of the local database. A derived link (a squash or rebase merge
+		Description: `Removes a link of the local database, for good: auto-linking never links the
+conversation to the commit again (record, relink, import, a late re-score), an amend or a
+rebase of the commit keeps it unlinked from the new one, and the lines it wrote there are
+no one's (unknown, not a person's); git convo link takes it back. A derived link (a squash or rebase merge
 recognised from shared notes, which git convo doctor --derived lists) is withdrawn instead:
 the withdrawal is recorded in this clone's note, shared on the next push when sharing is
 on, so every teammate's git-convo ignores the link too (kept in this clone when sharing is

@@ -154,7 +154,10 @@ func (s *Store) RecordedCommits(ctx context.Context, hashes []string) (map[strin
 // rebase) and marks old as rewritten. The old commit's row and links stay, so
 // nothing is lost; links already on new are kept (a manual link wins). A new
 // commit rewritten from one never recorded here is not examined: only its
-// local agents' lines are known.
+// local agents' lines are known. The old commit's withdrawals (Unlink) hold
+// on new too, but where new has a manual link or is a squash with another
+// commit linked to the conversation: what new was given before the rewrite
+// was marked (it may be recorded first) is taken back.
 func (s *Store) MarkRewritten(ctx context.Context, oldHash, newHash string) error {
 	now := isoTime(s.now())
 	return s.write(ctx, func(tx *sql.Tx) error {
@@ -170,7 +173,23 @@ func (s *Store) MarkRewritten(ctx context.Context, oldHash, newHash string) erro
 AND NOT EXISTS (SELECT 1 FROM commits o WHERE o.commitHash = ?4 AND o.linesRecorded != ?1)`, linesForgotten, newHash, linesExamined, oldHash); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `
+		// A squash: a conversation old is linked to is part of new, whatever
+		// another of new's commits withdrew...
+		if _, err := tx.ExecContext(ctx, `DELETE FROM unlinks WHERE commitHash = ?1 AND carriedFrom IS NOT NULL
+AND conversationId IN (SELECT conversationId FROM links WHERE commitHash = ?2)`, newHash, oldHash); err != nil {
+			return err
+		}
+		// ...and old's withdrawals hold on new unless so, or new was linked
+		// to the conversation by hand.
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO unlinks (conversationId, commitHash, createdAt, carriedFrom)
+SELECT u.conversationId, ?1, ?2, ?3 FROM unlinks u WHERE u.commitHash = ?3
+AND NOT EXISTS (SELECT 1 FROM links l WHERE l.conversationId = u.conversationId AND l.commitHash = ?1 AND l.status = 'manual')
+AND NOT EXISTS (SELECT 1 FROM commits p JOIN links l ON l.commitHash = p.commitHash
+    WHERE p.rewrittenTo = ?1 AND p.commitHash != ?3 AND l.conversationId = u.conversationId)`,
+			newHash, now, oldHash); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `
 INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt, writtenLines, addedLines, positionLines)
 SELECT conversationId, ?, matchedFiles, confidence, status, ?, 
     CASE WHEN reason = '' THEN 'carried from ' || substr(commitHash, 1, 12) ELSE reason || '; carried from ' || substr(commitHash, 1, 12) END,
@@ -179,8 +198,10 @@ FROM links WHERE commitHash = ?
 ON CONFLICT (conversationId, commitHash) DO UPDATE SET
     confidence = MAX(confidence, excluded.confidence),
     status = CASE WHEN links.status = 'manual' OR excluded.status = 'manual' THEN 'manual' ELSE 'auto' END,
-    updatedAt = excluded.updatedAt`, newHash, now, now, oldHash)
-		return err
+    updatedAt = excluded.updatedAt`, newHash, now, now, oldHash); err != nil {
+			return err
+		}
+		return dropWithdrawn(ctx, tx, newHash)
 	})
 }
 

@@ -18,8 +18,8 @@ type Forgotten struct {
 }
 
 // ForgetConversation removes a conversation and everything recorded about it:
-// its files, prompts, responses, edit lines, line attributions and links
-// (manual ones too: forgetting is the user's explicit wish).
+// its files, prompts, responses, edit lines, line attributions, links
+// (manual ones too: forgetting is the user's explicit wish) and unlinks.
 func (s *Store) ForgetConversation(ctx context.Context, convID string) (Forgotten, error) {
 	var f Forgotten
 	err := s.write(ctx, func(tx *sql.Tx) error {
@@ -45,6 +45,7 @@ AND commitHash IN (SELECT commitHash FROM commit_lines WHERE conversationId = ?)
 			`DELETE FROM edit_lines WHERE conversationId = ?`,
 			`DELETE FROM edit_spans WHERE conversationId = ?`,
 			`DELETE FROM commit_lines WHERE conversationId = ?`,
+			`DELETE FROM unlinks WHERE conversationId = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, convID); err != nil {
 				return err
@@ -91,8 +92,9 @@ func (s *Store) checkpoint(ctx context.Context) error {
 }
 
 // ForgetRepository removes a repository's commits (with their files, line
-// attributions and links), the files and edit lines conversations recorded in
-// it, and the conversations that are left with nothing but this repository.
+// attributions, links and unlinks), the files and edit lines conversations
+// recorded in it, and the conversations that are left with nothing but this
+// repository.
 func (s *Store) ForgetRepository(ctx context.Context, repoKey, root string) (Forgotten, error) {
 	var f Forgotten
 	err := s.write(ctx, func(tx *sql.Tx) error {
@@ -123,6 +125,7 @@ WHERE (EXISTS (SELECT 1 FROM conversation_files f WHERE f.conversationId = c.con
 		for _, q := range []string{
 			`DELETE FROM commit_files WHERE commitHash IN ` + commitSub,
 			`DELETE FROM commit_lines WHERE commitHash IN ` + commitSub,
+			`DELETE FROM unlinks WHERE commitHash IN ` + commitSub,
 			`DELETE FROM conversation_files WHERE repoKey = ?`,
 			`DELETE FROM edit_lines WHERE repoKey = ?`,
 			`DELETE FROM edit_spans WHERE repoKey = ?`,
@@ -140,7 +143,7 @@ WHERE (EXISTS (SELECT 1 FROM conversation_files f WHERE f.conversationId = c.con
 			for _, q := range []string{`DELETE FROM links WHERE conversationId = ?`, `DELETE FROM conversation_files WHERE conversationId = ?`,
 				`DELETE FROM conversation_roots WHERE conversationId = ?`, `DELETE FROM prompts WHERE conversationId = ?`,
 				`DELETE FROM responses WHERE conversationId = ?`, `DELETE FROM edit_lines WHERE conversationId = ?`,
-				`DELETE FROM edit_spans WHERE conversationId = ?`} {
+				`DELETE FROM edit_spans WHERE conversationId = ?`, `DELETE FROM unlinks WHERE conversationId = ?`} {
 				if _, err := tx.ExecContext(ctx, q, id); err != nil {
 					return err
 				}

@@ -163,7 +163,8 @@ const (
 
 // SetCommitLines stores which of a commit's added lines conversations wrote,
 // and the per-file counts, replacing what was there. A commit whose lines a
-// forgotten conversation wrote stays unexamined (linesForgotten).
+// forgotten conversation wrote stays unexamined (linesForgotten), as does
+// one whose lines a conversation unlinked from it wrote (dropWithdrawn).
 func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLines, lines []CommitLine) error {
 	return s.write(ctx, func(tx *sql.Tx) error { return setCommitLines(ctx, tx, hash, files, lines) })
 }
@@ -207,9 +208,11 @@ AND EXISTS (SELECT 1 FROM commit_lines WHERE commitHash = ?2)`, linesForgotten, 
 			return err
 		}
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ? WHERE commitHash = ? AND linesRecorded != ?`,
-		linesExamined, hash, linesForgotten)
-	return err
+	if _, err = tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ? WHERE commitHash = ? AND linesRecorded != ?`,
+		linesExamined, hash, linesForgotten); err != nil {
+		return err
+	}
+	return dropWithdrawn(ctx, tx, hash)
 }
 
 // LineWriter is who wrote one line of a commit, and how that is known

@@ -188,6 +188,10 @@ func (s *Store) AddAutoLinks(ctx context.Context, commitHash string, links []Lin
 }
 
 func upsertAutoLinks(ctx context.Context, tx *sql.Tx, commitHash string, links []Link, now string, onlyRaise bool) error {
+	withdrawn, err := withdrawnOn(ctx, tx, commitHash)
+	if err != nil {
+		return err
+	}
 	cond := `links.status = 'auto'`
 	if onlyRaise {
 		cond += ` AND excluded.confidence > links.confidence`
@@ -208,6 +212,9 @@ WHERE `+cond)
 	}
 	defer stmt.Close()
 	for _, l := range links {
+		if withdrawn[l.ConversationID] {
+			continue // unlinked by hand: the user's word outlasts any score
+		}
 		src := l.Source
 		if src == "" {
 			src = LinkSourceHook
@@ -220,14 +227,19 @@ WHERE `+cond)
 	return nil
 }
 
-// SetManualLink links a conversation to a commit by hand (confidence 1.0). It
-// works when only one side is known yet: neither row has to exist.
+// SetManualLink links a conversation to a commit by hand (confidence 1.0),
+// undoing an Unlink of the pair. It works when only one side is known yet:
+// neither row has to exist.
 func (s *Store) SetManualLink(ctx context.Context, convID, commitHash, reason string) error {
 	now := isoTime(s.now())
 	if reason == "" {
 		reason = "linked by hand"
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
+		// Linking by hand takes back an unlink of the pair.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM unlinks WHERE conversationId = ? AND commitHash = ?`, convID, commitHash); err != nil {
+			return err
+		}
 		_, err := tx.ExecContext(ctx, `
 INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt)
 VALUES (?, ?, '[]', 1.0, 'manual', ?, ?, 'manual', ?)
@@ -241,34 +253,104 @@ ON CONFLICT (conversationId, commitHash) DO UPDATE SET
 // SetAgentCommitLink links a commit to the conversation whose agent made it
 // (confidence 1.0, status auto, source agent-commit). Like a manual link it
 // works before either row exists, and auto-linking never lowers it; a
-// manual link already there stays as it is.
+// manual link already there stays as it is, and a pair unlinked by hand
+// stays unlinked.
 func (s *Store) SetAgentCommitLink(ctx context.Context, convID, commitHash string) error {
 	now := isoTime(s.now())
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `
 INSERT INTO links (conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt)
-VALUES (?, ?, '[]', 1.0, 'auto', ?, ?, 'agent-commit', ?)
+SELECT ?1, ?2, '[]', 1.0, 'auto', ?3, ?4, 'agent-commit', ?3
+WHERE NOT EXISTS (SELECT 1 FROM unlinks WHERE conversationId = ?1 AND commitHash = ?2)
 ON CONFLICT (conversationId, commitHash) DO UPDATE SET
     confidence = 1.0, reason = excluded.reason, source = 'agent-commit', updatedAt = excluded.updatedAt
 WHERE links.status = 'auto'`,
-			convID, commitHash, now, ReasonAgentCommit, now)
+			convID, commitHash, now, ReasonAgentCommit)
 		return err
 	})
 }
 
 // Unlink removes the link between a conversation and a commit, whatever its
-// status. It reports whether a link was removed.
+// status, and reports whether a link was removed. A removed link is a
+// withdrawal that holds (the unlinks table): auto-linking never links the
+// pair again, an amend or a rebase carries it to the new commit
+// (MarkRewritten), and the lines the conversation wrote in the commit are
+// no longer its (dropWithdrawn). SetManualLink undoes it.
 func (s *Store) Unlink(ctx context.Context, convID, commitHash string) (bool, error) {
 	var n int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM links WHERE conversationId = ? AND commitHash = ?`, convID, commitHash)
+		var err error
+		n, err = execCount(ctx, tx, `DELETE FROM links WHERE conversationId = ? AND commitHash = ?`, convID, commitHash)
+		if err != nil || n == 0 {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO unlinks (conversationId, commitHash, createdAt) VALUES (?, ?, ?)
+ON CONFLICT (conversationId, commitHash) DO UPDATE SET createdAt = excluded.createdAt, carriedFrom = NULL`,
+			convID, commitHash, isoTime(s.now())); err != nil {
+			return err
+		}
+		return dropWithdrawn(ctx, tx, commitHash)
+	})
+	return n > 0, err
+}
+
+// Withdrawn is the set of conversations unlinked by hand from commitHash
+// (or from the commit it was amended or rebased from).
+func (s *Store) Withdrawn(ctx context.Context, commitHash string) (map[string]bool, error) {
+	out, err := withdrawnOn(ctx, s.db, commitHash)
+	return out, classify(s.path, err)
+}
+
+// HaveUnlinks reports which of hashes had a conversation unlinked by hand.
+func (s *Store) HaveUnlinks(ctx context.Context, hashes []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := inChunks(hashes, func(chunk []string) error {
+		rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT commitHash FROM unlinks WHERE commitHash IN (`+placeholders(len(chunk))+`)`, anys(chunk)...)
 		if err != nil {
 			return err
 		}
-		n, err = res.RowsAffected()
+		hs, err := scanStrings(rows)
+		for _, h := range hs {
+			out[h] = true
+		}
 		return err
 	})
-	return n > 0, err
+	return out, classify(s.path, err)
+}
+
+func withdrawnOn(ctx context.Context, q querier, commitHash string) (map[string]bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT conversationId FROM unlinks WHERE commitHash = ?`, commitHash)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := scanStrings(rows)
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out, err
+}
+
+// dropWithdrawn takes from commitHash what its withdrawn conversations
+// still have there: a link not made by hand (scored, imported or carried
+// before the withdrawal reached the commit) and the lines they wrote. A
+// commit that loses lines so is no longer examined (linesForgotten): they
+// are no one's now, not a person's.
+func dropWithdrawn(ctx context.Context, tx *sql.Tx, commitHash string) error {
+	var some bool // most commits have none: one look-up each
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM unlinks WHERE commitHash = ?)`, commitHash).Scan(&some); err != nil || !some {
+		return err
+	}
+	const withdrawn = `(SELECT conversationId FROM unlinks WHERE commitHash = ?1)`
+	if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE commitHash = ?1 AND status != 'manual' AND conversationId IN `+withdrawn, commitHash); err != nil {
+		return err
+	}
+	n, err := execCount(ctx, tx, `DELETE FROM commit_lines WHERE commitHash = ?1 AND conversationId IN `+withdrawn, commitHash)
+	if err != nil || n == 0 {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ? WHERE commitHash = ? AND linesRecorded = ?`, linesForgotten, commitHash, linesExamined)
+	return err
 }
 
 // LinkedConversation is a conversation as seen from one of its commits.

@@ -308,9 +308,11 @@ ON CONFLICT (commitHash) DO NOTHING`,
 		if at == "" {
 			at = now
 		}
+		// A pair unlinked here stays so: the unlink came after the prototype.
 		res, err := tx.ExecContext(ctx, `
 INSERT INTO links (id, conversationId, commitHash, matchedFiles, confidence, status, createdAt, reason, source, updatedAt)
-VALUES (?, ?, ?, ?, ?, ?, ?, 'linked by the prototype (cursor-chat-history-mcp)', 'import', ?)
+SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, 'linked by the prototype (cursor-chat-history-mcp)', 'import', ?8
+WHERE NOT EXISTS (SELECT 1 FROM unlinks WHERE conversationId = ?2 AND commitHash = ?3)
 ON CONFLICT (conversationId, commitHash) DO UPDATE SET
     confidence = excluded.confidence, status = 'manual', matchedFiles = excluded.matchedFiles,
     reason = excluded.reason, source = 'import', updatedAt = excluded.updatedAt

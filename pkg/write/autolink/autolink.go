@@ -24,6 +24,10 @@ type Linker struct {
 	AddOnly bool
 }
 
+// SkippedUnlinked is why a conversation unlinked from the commit by hand
+// (git convo unlink) is not linked to it, whatever its score.
+const SkippedUnlinked = "unlinked by hand (git convo unlink); git convo link takes it back"
+
 // Decision is the scorer's verdict on one candidate, for `record -v` and tests.
 type Decision struct {
 	ConversationID string
@@ -97,6 +101,10 @@ func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready 
 			cands = append(cands, store.Candidate{ConversationID: id, FirstSeenMs: conv.FirstSeenMs, ActivityMs: conv.ActivityMs, Files: map[string]int64{}})
 		}
 	}
+	withdrawn, err := l.Store.Withdrawn(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
 	var decisions []Decision
 	var links []store.Link
 	// A commit recorded after the conversation went on (a queued commit
@@ -122,6 +130,9 @@ func (l *Linker) LinkCommitWhen(ctx context.Context, hash, source string, ready 
 		conv.WrittenLines = written[cand.ConversationID]
 		conv.PositionLines = positioned[cand.ConversationID]
 		r := link.Score(cfg, commit, conv)
+		if r.Linked && withdrawn[cand.ConversationID] {
+			r.Linked, r.Skipped = false, SkippedUnlinked // the store would not link it either
+		}
 		decisions = append(decisions, Decision{ConversationID: cand.ConversationID, Result: r})
 		if !r.Linked {
 			continue
