@@ -1,4 +1,4 @@
--- Version 10: `git convo unlink` is a decision that holds. A withdrawn
+-- Version 11: `git convo unlink` is a decision that holds. A withdrawn
 -- pair (conversation, commit) is never linked again by auto-linking
 -- (record, relink, a late re-score, import, an agent's own commit), its
 -- lines are not the conversation's, and an amend or a rebase carries the
