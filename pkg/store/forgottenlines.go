@@ -77,7 +77,10 @@ func (s *Store) SetExaminedLines(ctx context.Context, hash string, files []FileL
 			if err != nil {
 				return err
 			}
+			// The first EXISTS spares the common case, no line forgotten in
+			// the repository, reading the list.
 			if _, err := tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ?1 WHERE commitHash = ?2 AND linesRecorded != ?1
+AND EXISTS (SELECT 1 FROM forgotten_lines WHERE repoKey = ?4)
 AND EXISTS (SELECT 1 FROM json_each(?3) h CROSS JOIN forgotten_lines f
     ON f.repoKey = ?4 AND f.lineHash = h.value AND f.atMs BETWEEN ?5 AND ?6)`,
 				linesForgotten, hash, string(in), unclaimed.RepoKey, unclaimed.FromMs, unclaimed.ToMs); err != nil {
