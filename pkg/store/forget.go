@@ -37,6 +37,9 @@ func (s *Store) ForgetConversation(ctx context.Context, convID string) (Forgotte
 AND commitHash IN (SELECT commitHash FROM commit_lines WHERE conversationId = ?)`, linesForgotten, linesExamined, convID); err != nil {
 			return err
 		}
+		if err := keepForgottenLines(ctx, tx, convID); err != nil {
+			return err
+		}
 		for _, q := range []string{
 			`DELETE FROM conversation_files WHERE conversationId = ?`,
 			`DELETE FROM conversation_roots WHERE conversationId = ?`,
@@ -129,6 +132,7 @@ WHERE (EXISTS (SELECT 1 FROM conversation_files f WHERE f.conversationId = c.con
 			`DELETE FROM conversation_files WHERE repoKey = ?`,
 			`DELETE FROM edit_lines WHERE repoKey = ?`,
 			`DELETE FROM edit_spans WHERE repoKey = ?`,
+			`DELETE FROM forgotten_lines WHERE repoKey = ?`,
 			`DELETE FROM other_notes WHERE repoKey = ?`, // the index of other tools' notes: rebuilt when read again
 			`DELETE FROM other_notes_tips WHERE repoKey = ?`,
 		} {

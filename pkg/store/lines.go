@@ -330,12 +330,15 @@ func (s *Store) PromptText(ctx context.Context, convID, genID string) (string, e
 	return t, classify(s.path, err)
 }
 
-// PruneEditLines deletes edit lines recorded before beforeMs.
+// PruneEditLines deletes edit lines recorded before beforeMs, and the
+// forgotten lines (keepForgottenLines) written before then.
 func (s *Store) PruneEditLines(ctx context.Context, beforeMs int64) (int64, error) {
 	var n int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM edit_spans WHERE atMs < ?`, beforeMs); err != nil {
-			return err
+		for _, q := range []string{`DELETE FROM edit_spans WHERE atMs < ?`, `DELETE FROM forgotten_lines WHERE atMs < ?`} {
+			if _, err := tx.ExecContext(ctx, q, beforeMs); err != nil {
+				return err
+			}
 		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM edit_lines WHERE atMs < ?`, beforeMs)
 		if err != nil {

@@ -3,6 +3,7 @@ package link
 import (
 	"hash/fnv"
 	"strings"
+	"unicode"
 )
 
 // NormLine is a line as compared: line endings and trailing white space
@@ -22,6 +23,20 @@ func LineHash(s string) int64 {
 // Countable reports whether a line counts as evidence: blank lines do not
 // (every file has them, and nobody "wrote" one).
 func Countable(s string) bool { return strings.TrimSpace(s) != "" }
+
+// Distinctive reports whether a line is long enough to tell one writer's
+// text from another's: four letters or digits at least, and not one bare
+// word (`}`, `});`, `i++`, `return` and `continue` are in every other file).
+func Distinctive(s string) bool {
+	t := strings.TrimSpace(s)
+	alnum := 0
+	for _, r := range t {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			alnum++
+		}
+	}
+	return alnum >= 4 && !(len(strings.Fields(t)) == 1 && alnum == len([]rune(t)))
+}
 
 // SplitLines splits text written by an edit into its countable lines.
 func SplitLines(text string) []string {

@@ -201,3 +201,19 @@ func BenchmarkScore(b *testing.B) {
 		Score(DefaultConfig(), c, conv)
 	}
 }
+
+func TestDistinctive(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"", false}, {"   \t", false}, {"}", false}, {"\t});", false}, {"i++", false},
+		{"\treturn", false}, {"continue", false}, {"end  ", false}, {"x = 1", false},
+		{"return nil", true}, {"@Override", true}, {"\treturn bucket(client).take()", true},
+		{"été", false}, {"日本語です", false}, {"日本語 です", true},
+	} {
+		if got := Distinctive(tc.line); got != tc.want {
+			t.Errorf("Distinctive(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/git-convo/git-convo/pkg/attribution/link"
 	"github.com/git-convo/git-convo/pkg/git/gitx"
@@ -272,7 +271,7 @@ func (g Git) squashOf(ctx context.Context, h string, d commitDiff, sources []evi
 	mayCount := map[string]bool{}
 	for _, ls := range d.added {
 		for _, l := range ls {
-			if t := link.NormLine(l.Text); link.Countable(t) && !trivialLine(t) && !frequent[trace.LineHash(t)] {
+			if t := link.NormLine(l.Text); link.Distinctive(t) && !frequent[trace.LineHash(t)] {
 				mayCount[trace.LineHash(t)] = true
 			}
 		}
@@ -512,7 +511,7 @@ func (g Git) commonLines(ctx context.Context, h string, d commitDiff, texts []st
 			continue
 		}
 		seen[t] = true
-		if trivialLine(t) {
+		if !link.Distinctive(t) {
 			common[trace.LineHash(t)] = true
 			continue
 		}
@@ -553,18 +552,6 @@ func (g Git) commonLines(ctx context.Context, h string, d commitDiff, texts []st
 		}
 	}
 	return common
-}
-
-// trivialLine reports whether a line is too short to be told apart from any
-// other commit's: fewer than four letters or digits, or one bare word.
-func trivialLine(t string) bool {
-	alnum := 0
-	for _, r := range t {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			alnum++
-		}
-	}
-	return alnum < 4 || len(strings.Fields(t)) == 1 && alnum == len([]rune(strings.TrimSpace(t)))
 }
 
 // Shareable reports whether a derived record may go to the shared notes:

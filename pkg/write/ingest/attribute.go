@@ -20,6 +20,10 @@ import (
 //   - by text, the weaker evidence, only for lines no range covers: the
 //     most recent unlocated edit that wrote that text, preferring one in the
 //     same file (a line moved to another file still matches).
+//
+// A line no evidence claims is a person's, unless a forgotten conversation
+// wrote that text in the window: the commit is then not examined
+// (store.SetExaminedLines), its unclaimed lines unknown.
 func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.AddedLine, sc store.Commit) error {
 	cfg := link.DefaultConfig()
 	if r.Linker.Config != nil {
@@ -76,6 +80,7 @@ func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.A
 	if err != nil {
 		return err
 	}
+	unclaimed := store.Unclaimed{RepoKey: sc.RepoKey, FromMs: fromMs, ToMs: toMs}
 	for _, rf := range refs {
 		key := repokey.PathKey(rf.path)
 		var best *store.Evidence
@@ -89,6 +94,7 @@ func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.A
 			}
 		}
 		if best == nil {
+			unclaimed.Hashes = append(unclaimed.Hashes, rf.hash)
 			continue
 		}
 		lines = append(lines, store.CommitLine{Path: link.NormPath(rf.path), Line: rf.line, ConversationID: best.ConversationID,
@@ -99,7 +105,7 @@ func (r *Recorder) AttributeLines(ctx context.Context, added map[string][]gitx.A
 	for _, fl := range counts {
 		files = append(files, *fl)
 	}
-	return r.Store.SetCommitLines(ctx, sc.Hash, files, lines)
+	return r.Store.SetExaminedLines(ctx, sc.Hash, files, lines, unclaimed)
 }
 
 // positionOwners carries every located edit of the commit's files, made
