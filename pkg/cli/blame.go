@@ -26,8 +26,10 @@ func blameCommand(env *Env) *cli.Command {
 		Description: `Runs "git blame --porcelain" (git's own blame: exact and fast) and adds a column
 naming the conversation that wrote each line (found where its edit wrote it, not by its
 text), one color per conversation; "(by hand)" for a person's line in a commit linked to a
-conversation, also one linked by file overlap only (--json: "human"). Lines from commits
-with no conversation keep a blank column.
+conversation, also one linked by file overlap only (--json: "human"). A line no one is
+known to have written keeps a blank column, as --json says "unknown": a commit with no
+conversation, or a line its commit's record does not name where its lines were not examined
+(recorded before line evidence, or a teammate's rewrite read in part).
 
 Every argument git blame takes reaches git as typed, in any order git accepts: -L in all its
 forms (-L 2,5, -L2,+3, -L /re/,+2, -L :func, repeated), -w, -M, -C, --since, --reverse,
@@ -180,7 +182,8 @@ const (
 // introduced it in its commit, or a person (the commit had an agent's
 // conversation and its lines were examined, but not this line), or nobody
 // we know of (no conversation, or a commit recorded before line evidence:
-// linked by its files only). Text and JSON blame both print this answer.
+// linked by its files only). Text and JSON blame both print this answer
+// (blameLabel).
 func lineAttribution(l gitx.BlameLine, writers map[string]map[string]map[int]app.LineWriter, linked []app.LinkedConversation, recorded map[string]bool) (app.LineWriter, string) {
 	// Line evidence is stored under the normalised path record wrote.
 	if w, ok := writers[l.Commit][link.NormPath(l.Filename)][l.OrigLine]; ok {
@@ -390,29 +393,16 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 		}
 		b.WriteString(p.Hash(hash))
 		b.WriteByte(' ')
-		// The column names the conversation that wrote the line; "(by hand)"
-		// marks a person's line in a commit linked to a conversation (also
-		// one linked by its files only: it wrote none of these lines), as
-		// --json's "human"; lines with no evidence stay blank. Commits
-		// recorded before line evidence existed fall back to their
-		// strongest conversation (--json: "unknown").
-		col := strings.Repeat(" ", blameTitleWidth)
 		lcs := linked[l.Commit]
 		w, attr := lineAttribution(l, writers, lcs, recorded)
-		switch {
-		case attr == attrAgent:
-			title := term.Line(w.ConversationID)
-			for _, lc := range lcs {
-				if lc.ConversationID == w.ConversationID {
-					title = displayTitle(lc.Conv, lc.ConversationID)
-				}
+		col := strings.Repeat(" ", blameTitleWidth)
+		if key, label := blameLabel(w, attr, lcs); label != "" {
+			label = padRight(oneLine(label, blameTitleWidth), blameTitleWidth)
+			if attr == attrHuman {
+				col = p.Dim(label)
+			} else {
+				col = p.Key(key, label)
 			}
-			col = p.Key(w.ConversationID, padRight(oneLine(title, blameTitleWidth), blameTitleWidth))
-		case attr == attrHuman:
-			col = p.Dim(padRight("(by hand)", blameTitleWidth))
-		case len(lcs) > 0:
-			title := padRight(oneLine(displayTitle(lcs[0].Conv, lcs[0].ConversationID), blameTitleWidth), blameTitleWidth)
-			col = p.Key(lcs[0].ConversationID, title)
 		}
 		if oc.Any() {
 			col = rc.otherColumn(oc, l, w, attr, lcs, col, &summary)
@@ -430,6 +420,31 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 	}
 	_, err := rc.io.Out.Write([]byte(summary.String()))
 	return err
+}
+
+// blameLabel is text blame's column for a line, from lineAttribution's
+// answer (--json's): the title of the conversation that wrote it, with the
+// key that colors it; "(by hand)" for a person's line in a commit linked to
+// a conversation (also one linked by its files only: it wrote none of these
+// lines); "" where no one is known to have written it.
+func blameLabel(w app.LineWriter, attr string, lcs []app.LinkedConversation) (key, label string) {
+	switch {
+	case attr == attrAgent:
+		title := term.Line(w.ConversationID)
+		for _, lc := range lcs {
+			if lc.ConversationID == w.ConversationID {
+				title = displayTitle(lc.Conv, lc.ConversationID)
+			}
+		}
+		return w.ConversationID, title
+	case attr == attrHuman:
+		return "", "(by hand)"
+	}
+	// Not known (--json: unknown): a commit's link names no line's writer,
+	// neither one linked by its files only (recorded before line evidence)
+	// nor one whose line evidence is of other lines (a record that is not
+	// whole: a teammate's amend of the agent's commit, say).
+	return "", ""
 }
 
 func padRight(s string, n int) string {

@@ -348,7 +348,7 @@ var findings = map[string]string{
 		"amended commit to its own record (the patch changed), so the agent's and every later clone give Claude Code's lines to no one (unknown): recall 0",
 	"amend by a teammate, with their agent": "the teammate's note of the amended commit names their own agent's lines only, not Cursor's " +
 		"(its copy by rewrite is not shared), so the agent's and the later clone give Cursor's 6 lines to no one (unknown, not a person: " +
-		"on 0e04726^, before the last fixes of rewrites, they were a person's); recall 0.625; text blame there shows 9 lines under a conversation that --json gives to none",
+		"on 0e04726^, before the last fixes of rewrites, they were a person's); recall 0.625",
 	"squash by a teammate, reset --soft": "git reports no rewrite, so the teammate's clone has no copy by rewrite, and its blame gives " +
 		"Cursor's 5 non-blank lines of the squash to a person (attribution human), in the commit and at HEAD, though the agent's note " +
 		"says they are Cursor's; the agent's clone recognises the squash after its pull, and it and the later clone are right",
