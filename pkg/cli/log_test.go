@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -270,7 +271,7 @@ func TestLogLinksBatches(t *testing.T) {
 	dated := strings.Fields(sb.run(repo, "git", "log", "--format=%H %ct", "main"))
 	for i := 0; i+1 < len(dated); i += 4 {
 		secs, _ := strconv.ParseInt(dated[i+1], 10, 64)
-		if err := b.UpsertCommit(ctx, store.Commit{Hash: dated[i], RepoPath: repo, CommittedAt: time.Unix(secs, 0), ParentCount: 1}); err != nil {
+		if err := b.UpsertCommit(ctx, store.Commit{Hash: dated[i], RepoPath: repo, CommittedAt: time.Unix(secs, 0), ObjectTime: true, ParentCount: 1}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -379,5 +380,66 @@ func TestLogLinksReplacedCommit(t *testing.T) {
 	after := sb.convo(repo, "log", "-n", "1")
 	if got, want := strings.Split(strings.TrimSpace(after), "\n")[1:], strings.Split(strings.TrimSpace(before), "\n")[1:]; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("log with the commit replaced:\n%s\nbefore:\n%s", after, before)
+	}
+}
+
+// TestLogLinksRecordedUnderAReplacement: a commit recorded (here by
+// import) while a replace ref stands for it is read with the replacement's
+// committer time under its own hash; once the replace ref is gone, the
+// walk hands log the object's own time. The recorder keys no link by a
+// time it did not read from the object itself (store.Commit.ObjectTime),
+// so log still finds the link show finds (review of schema 10).
+func TestLogLinksRecordedUnderAReplacement(t *testing.T) {
+	skipOnWindows(t)
+	sb := newSandbox(t)
+	repo := sb.repo("project")
+	sb.convo(repo, "install", "--cursor=none")
+	const x = "conv-probe-time-0001"
+	tm := teammate{sb, repo}
+	tm.conversation(t, x, "Probe", "Wrote a probe.", "write a probe", "a.go", "package a\n\nfunc Probe() int { return 42 }\n")
+	// c is made with no hook (commit-tree), so nothing records it yet.
+	sb.run(repo, "git", "add", "a.go")
+	tree := strings.TrimSpace(sb.run(repo, "git", "write-tree"))
+	parent := strings.TrimSpace(sb.run(repo, "git", "rev-parse", "HEAD"))
+	c := strings.TrimSpace(sb.run(repo, "git", "commit-tree", tree, "-p", parent, "-m", "a: probe"))
+	sb.run(repo, "git", "update-ref", "HEAD", c)
+	// A replacement of c: the same tree and parent, another committer time.
+	r := sb.runEnv(repo, append(sb.with(), "GIT_COMMITTER_DATE="+strconv.FormatInt(time.Now().Unix()-100, 10)+" +0000"), "", "git", "commit-tree", tree, "-p", parent, "-m", "a: probe")
+	if r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	sb.run(repo, "git", "replace", c, strings.TrimSpace(r.stdout))
+	// import's past links read the commits with git log, which shows the
+	// replacement's time under c's hash: c is recorded so.
+	now := time.Now().UnixMilli()
+	cursorKV(t, sb.cursorDB, "cursorDiskKV", map[string]any{"composerData:" + x: map[string]any{
+		"_v": 10, "name": "Probe", "createdAt": now - 60000, "lastUpdatedAt": now, "status": "completed",
+		"fullConversationHeadersOnly": []any{},
+		"codeBlockData":               map[string]any{"file://" + filepath.Join(repo, "a.go"): map[string]any{"cb1": map[string]any{"_v": 3, "createdAt": now - 50000, "lastAppliedAt": now - 40000}}},
+	}})
+	if r := sb.runEnv(repo, sb.with("CURSOR_DB_PATH="+sb.cursorDB), "", "git", "convo", "import"); r.code != 0 {
+		t.Fatal(r.stderr)
+	} else {
+	}
+	sb.convo(repo, "link", x, c) // c recorded already: its row stands
+	sb.run(repo, "git", "replace", "-d", c)
+	db := sb.openDB()
+	var gitMs, commitMs any
+	db.QueryRow(`SELECT c.gitMs, l.commitMs FROM commits c JOIN links l ON l.commitHash = c.commitHash WHERE c.commitHash = ?`, c).Scan(&gitMs, &commitMs)
+	db.Close()
+	if gitMs != nil || commitMs != nil {
+		t.Errorf("recorded under a replace ref, the commit's time keys its links: gitMs %v, links.commitMs %v", gitMs, commitMs)
+	}
+
+	if !has(convIDs(sb.showJSON(repo, c)), x) {
+		t.Fatalf("show %s no longer names %s", c[:7], x)
+	}
+	// log's text listing reads the lean query (LogLinksForCommits); --json
+	// the full one, by hash.
+	if out := sb.convo(repo, "log", "--json", "-n", "1", c); !strings.Contains(out, x) {
+		t.Errorf("log --json -n 1 %s does not name %s, which show finds:\n%s", c[:7], x, out)
+	}
+	if out := sb.convo(repo, "log", "-n", "1", c); !strings.Contains(out, "Probe") {
+		t.Errorf("log -n 1 %s does not name the conversation Probe, which show and log --json find:\n%s", c[:7], out)
 	}
 }

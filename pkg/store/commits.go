@@ -16,7 +16,11 @@ type Commit struct {
 	Branch      string
 	Author      string    // "Name <email>"
 	Message     string    // subject line
-	CommittedAt time.Time // the committer's time, as the commit object has it
+	CommittedAt time.Time // the committer's time
+	// ObjectTime: CommittedAt was read from the commit object as stored
+	// (git shows no replacement of it), so log may find the commit's links
+	// by it (commits.gitMs, migration 10). Unset, the time keys nothing.
+	ObjectTime bool
 	ParentCount int
 	Files       []string // relative to the repo root
 	FileKeys    []string // Files as compared; defaults to Files
@@ -26,11 +30,13 @@ type Commit struct {
 	MadeMs int64
 }
 
-// gitMs is links' key of a commit read from git (migration 10): its
-// committer time in ms, or NULL where CommitMs takes it for no key (a time
-// with a fraction of a second was not read from a commit object).
-func gitMs(t time.Time) any {
-	if t.Nanosecond() != 0 {
+// gitMs is links' key of a commit (migration 10): its committer time in
+// ms where it is the object's own (ObjectTime), or NULL: a time git showed
+// from a replacement, one with a fraction of a second (never read from a
+// commit), or one CommitMs takes for no key.
+func gitMs(c Commit) any {
+	t := c.CommittedAt
+	if !c.ObjectTime || t.Nanosecond() != 0 {
 		return nil
 	}
 	if ms, ok := CommitMs(t.Unix()); ok {
@@ -68,7 +74,7 @@ ON CONFLICT (commitHash) DO UPDATE SET
     repoKey = excluded.repoKey, committedMs = excluded.committedMs, parentCount = excluded.parentCount,
     madeMs = CASE WHEN madeMs = 0 THEN excluded.madeMs ELSE madeMs END, gitMs = excluded.gitMs`,
 		c.Hash, c.RepoPath, c.Branch, c.Author, c.Message, isoTime(c.CommittedAt), jsonList(c.Files), now,
-		c.RepoKey, c.CommittedAt.UnixMilli(), c.ParentCount, c.MadeMs, gitMs(c.CommittedAt))
+		c.RepoKey, c.CommittedAt.UnixMilli(), c.ParentCount, c.MadeMs, gitMs(c))
 	if err != nil {
 		return err
 	}

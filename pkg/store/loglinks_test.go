@@ -435,7 +435,7 @@ func TestLogLinksCommitTime(t *testing.T) {
 	when := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	commit := func(t *testing.T, s *Store, h string, at time.Time) {
 		t.Helper()
-		if err := s.UpsertCommit(ctx, Commit{Hash: h, RepoKey: "r", CommittedAt: at, ParentCount: 1}); err != nil {
+		if err := s.UpsertCommit(ctx, Commit{Hash: h, RepoKey: "r", CommittedAt: at, ObjectTime: true, ParentCount: 1}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -468,6 +468,12 @@ func TestLogLinksCommitTime(t *testing.T) {
 			commit(t, s, a, when)
 		}, 1, true},
 		{"never recorded", func(t *testing.T, s *Store) {
+			link(t, s, a, "x")
+		}, 0, false},
+		{"a time git showed from a replacement", func(t *testing.T, s *Store) {
+			if err := s.UpsertCommit(ctx, Commit{Hash: a, RepoKey: "r", CommittedAt: when.Add(time.Hour), ParentCount: 1}); err != nil {
+				t.Fatal(err)
+			}
 			link(t, s, a, "x")
 		}, 0, false},
 		{"a time not from a commit object", func(t *testing.T, s *Store) {

@@ -337,7 +337,7 @@ func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey, path str
 	made := 0
 	if !lines { // every commit said to change big.txt, as the read rows' databases always were
 		for _, h := range hashes {
-			if err := b.UpsertCommit(ctx, store.Commit{Hash: h, RepoPath: repo, RepoKey: repoKey, CommittedAt: at[h], ParentCount: 1,
+			if err := b.UpsertCommit(ctx, store.Commit{Hash: h, RepoPath: repo, RepoKey: repoKey, CommittedAt: at[h], ObjectTime: true, ParentCount: 1,
 				Files: []string{"big.txt"}}); err != nil {
 				return made, err
 			}
@@ -366,7 +366,7 @@ func genCommitLinks(ctx context.Context, s *store.Store, repo, repoKey, path str
 			return made, err
 		}
 		conv := convID(made % convs)
-		c := store.Commit{Hash: f[0], RepoPath: repo, RepoKey: repoKey, CommittedAt: time.Unix(secs, 0), ParentCount: 1}
+		c := store.Commit{Hash: f[0], RepoPath: repo, RepoKey: repoKey, CommittedAt: time.Unix(secs, 0), ObjectTime: true, ParentCount: 1}
 		var fl []store.FileLines
 		var cl []store.CommitLine
 		for p, ls := range added {

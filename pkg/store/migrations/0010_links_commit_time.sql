@@ -6,8 +6,9 @@
 -- commit's time as it hands log its hashes.
 --
 -- commits.gitMs is the commit object's committer time (ms), written only
--- where the row was read from git (store.upsertCommit); NULL where it was
--- not (the Node prototype's rows, whose time log cannot trust to be git's).
+-- where it was read from the object as stored (store.Commit.ObjectTime: no
+-- replace ref or graft in the way); NULL otherwise (the Node prototype's
+-- rows, whose time log cannot trust to be git's).
 -- links.commitMs is a copy of its commit's gitMs, kept by the triggers
 -- below whatever writes first. A commit's time is part of its hash, so a
 -- copy once made never goes out of date; a link with no copy (its commit

@@ -135,7 +135,7 @@ func (w Writer) recordPast(ctx context.Context, rec *Recorder, key string, withL
 		return err
 	}
 	sc := store.Commit{Hash: c.Hash, RepoPath: rec.Repo.TopLevel, RepoKey: key, Author: c.Author, Message: c.Subject,
-		CommittedAt: c.CommitTime, ParentCount: len(c.Parents)}
+		CommittedAt: c.CommitTime, ObjectTime: rec.objectTimes(), ParentCount: len(c.Parents)}
 	for _, f := range c.Files {
 		sc.Files = append(sc.Files, link.NormPath(f))
 		sc.FileKeys = append(sc.FileKeys, repokey.PathKey(f))

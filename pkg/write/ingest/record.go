@@ -3,6 +3,8 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"os"
+	"sync"
 	"time"
 
 	"github.com/git-convo/git-convo/pkg/attribution/link"
@@ -51,6 +53,24 @@ type Recorder struct {
 	// one git diff for the whole run), taken by recordOn.
 	read     map[string]readAhead
 	oneByOne bool // no read ahead: each commit's diff by its own git (tests)
+
+	plainOnce sync.Once // objectTimes, asked once
+	plain     bool
+}
+
+// objectTimes says whether the commits this recorder reads carry their
+// objects' own committer times: not where replace refs or grafts change
+// what git shows (gitx.PlainObjects). Only such a time lets log find the
+// commit's links by it (store.Commit.ObjectTime).
+func (r *Recorder) objectTimes() bool {
+	r.plainOnce.Do(func() {
+		getenv := r.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		r.plain = r.Repo.PlainObjects(getenv)
+	})
+	return r.plain
 }
 
 type readAhead struct {
@@ -122,6 +142,7 @@ func (r *Recorder) recordOn(ctx context.Context, rev, branch, source string) (*g
 		Author:      c.Author,
 		Message:     c.Subject,
 		CommittedAt: c.CommitTime,
+		ObjectTime:  r.objectTimes(),
 		ParentCount: len(c.Parents),
 		MadeMs:      r.Repo.MadeMs(c.Hash, c.CommitTime),
 	}
