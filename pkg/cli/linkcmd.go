@@ -34,7 +34,9 @@ func unlinkCommand(env *Env) *cli.Command {
 		Description: `Removes a link of the local database, for good: auto-linking never links the
 conversation to the commit again (record, relink, import, a late re-score), an amend or a
 rebase of the commit keeps it unlinked from the new one, and the lines it wrote there are
-no one's (unknown, not a person's); git convo link takes it back. A derived link (a squash or rebase merge
+no one's (unknown, not a person's, as are its other lines no conversation claims while the
+unlink holds; a cherry-pick is a new commit, scored afresh); git convo link takes it back and
+examines the commit again. A derived link (a squash or rebase merge
 recognised from shared notes, which git convo doctor --derived lists) is withdrawn instead:
 the withdrawal is recorded in this clone's note, shared on the next push when sharing is
 on, so every teammate's git-convo ignores the link too (kept in this clone when sharing is

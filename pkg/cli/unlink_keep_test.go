@@ -145,3 +145,44 @@ func eachString(db *sql.DB, q string, fn func(string)) error {
 	}
 	return rows.Err()
 }
+
+// TestUnlinkThenLinkBack: while Y is unlinked from C, C's lines Y wrote are
+// no one's, so no line of C is called a person's (a typed line reads
+// unknown, never Y's); linking Y back by hand examines C again: the typed
+// line is a person's, Y's lines Y's (review of the unlink: they stayed
+// unknown for good).
+func TestUnlinkThenLinkBack(t *testing.T) {
+	a, _, _ := sharerOnFeature(t)
+	x, y := "71111111-2222-4333-8444-555555555555", "72222222-2222-4333-8444-555555555555"
+	a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go", "package limiter\n\nvar limit = 10\n")
+	a.conversation(t, y, "Add logging", "Added.", "add logging", "log.go", "package limiter\n\nfunc Log(msg string) {\n\tprintln(msg)\n}\n")
+	a.write(a.dir, "NOTES", "typed by hand, every word\n")
+	c := a.commit(a.dir, "api: rate-limit, log, notes", "limiter.go", "log.go", "NOTES")
+	typed := func(what, want string) {
+		t.Helper()
+		for _, l := range a.blameJSON(a.dir, c, "NOTES") {
+			if l.Attribution != want {
+				t.Errorf("%s: blame NOTES line %d (typed by hand): %s, want %s", what, l.Line, l.Attribution, want)
+			}
+		}
+	}
+	ys := func(what string, want bool) {
+		t.Helper()
+		for _, l := range a.blameJSON(a.dir, c, "log.go") {
+			if l.Line == 2 {
+				continue // blank
+			}
+			if got := l.WrittenBy != nil && *l.WrittenBy == y; got != want || !want && l.Attribution == "human" {
+				t.Errorf("%s: blame log.go line %d: %s by %v, want Y's: %v (never a person's)", what, l.Line, l.Attribution, l.WrittenBy, want)
+			}
+		}
+	}
+	typed("before unlink", "human")
+	ys("before unlink", true)
+	a.convo(a.dir, "unlink", y, c)
+	typed("Y unlinked", "unknown")
+	ys("Y unlinked", false)
+	a.convo(a.dir, "link", y, c)
+	typed("Y linked back", "human")
+	ys("Y linked back", true)
+}

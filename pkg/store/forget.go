@@ -33,8 +33,13 @@ func (s *Store) ForgetConversation(ctx context.Context, convID string) (Forgotte
 		// person's): without its lines, their record would say a person
 		// wrote them. Read commands then take a shared note's lines, or say
 		// nothing is known.
-		if _, err := tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ? WHERE linesRecorded = ?
-AND commitHash IN (SELECT commitHash FROM commit_lines WHERE conversationId = ?)`, linesForgotten, linesExamined, convID); err != nil {
+		// So do those it was unlinked from whose lines the unlink took away
+		// (linesWithdrawn): with the unlink gone too, examining them again
+		// would give its lines to a person.
+		if _, err := tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ?1 WHERE linesRecorded IN (?2, ?3)
+AND (commitHash IN (SELECT commitHash FROM commit_lines WHERE conversationId = ?4)
+  OR linesRecorded = ?3 AND commitHash IN (SELECT commitHash FROM unlinks WHERE conversationId = ?4))`,
+			linesForgotten, linesExamined, linesWithdrawn, convID); err != nil {
 			return err
 		}
 		if err := keepForgottenLines(ctx, tx, convID); err != nil {

@@ -159,12 +159,18 @@ const (
 	// lines are examined again (record, a rewrite): the conversations still
 	// here keep the lines their evidence claims, the others stay unknown.
 	linesForgotten = 2
+	// linesWithdrawn: examined, then a conversation unlinked from the
+	// commit by hand had lines taken from it (dropWithdrawn): those lines
+	// are no one's, so no unclaimed line is a person's either, until the
+	// unlink is taken back (link) and the commit examined again.
+	linesWithdrawn = 3
 )
 
 // SetCommitLines stores which of a commit's added lines conversations wrote,
 // and the per-file counts, replacing what was there. A commit whose lines a
-// forgotten conversation wrote stays unexamined (linesForgotten), as does
-// one whose lines a conversation unlinked from it wrote (dropWithdrawn).
+// forgotten conversation wrote stays unexamined (linesForgotten); one
+// whose lines a conversation unlinked from it wrote is unexamined while the
+// unlink holds (linesWithdrawn, dropWithdrawn).
 func (s *Store) SetCommitLines(ctx context.Context, hash string, files []FileLines, lines []CommitLine) error {
 	return s.write(ctx, func(tx *sql.Tx) error { return setCommitLines(ctx, tx, hash, files, lines) })
 }

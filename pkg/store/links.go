@@ -334,8 +334,9 @@ func withdrawnOn(ctx context.Context, q querier, commitHash string) (map[string]
 // dropWithdrawn takes from commitHash what its withdrawn conversations
 // still have there: a link not made by hand (scored, imported or carried
 // before the withdrawal reached the commit) and the lines they wrote. A
-// commit that loses lines so is no longer examined (linesForgotten): they
-// are no one's now, not a person's.
+// commit that loses lines so is no longer examined (linesWithdrawn): they
+// are no one's now, not a person's. Examined again once nothing withdrawn
+// has lines there (setCommitLines, after link takes an unlink back).
 func dropWithdrawn(ctx context.Context, tx *sql.Tx, commitHash string) error {
 	var some bool // most commits have none: one look-up each
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM unlinks WHERE commitHash = ?)`, commitHash).Scan(&some); err != nil || !some {
@@ -349,7 +350,7 @@ func dropWithdrawn(ctx context.Context, tx *sql.Tx, commitHash string) error {
 	if err != nil || n == 0 {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ? WHERE commitHash = ? AND linesRecorded = ?`, linesForgotten, commitHash, linesExamined)
+	_, err = tx.ExecContext(ctx, `UPDATE commits SET linesRecorded = ? WHERE commitHash = ? AND linesRecorded = ?`, linesWithdrawn, commitHash, linesExamined)
 	return err
 }
 

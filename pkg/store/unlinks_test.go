@@ -154,7 +154,8 @@ func TestUnlinkHolds(t *testing.T) {
 // rewrite being marked, n ends linked to x only, with no line of y's, and
 // a later re-score or examination of n keeps it so. A manual link of y on
 // n made before the rewrite is marked is the user's later word: it stays,
-// and the withdrawal is not carried.
+// the withdrawal is not carried, and n stays examined (c was unexamined
+// only while y was withdrawn from it: linesWithdrawn, not forgotten).
 func TestMarkRewrittenCarriesUnlink(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -180,7 +181,7 @@ func TestMarkRewrittenCarriesUnlink(t *testing.T) {
 				t.Fatal(err)
 			}
 			mustMark(t, s)
-		}, "x:auto y:manual", "a.go:1=x b.go:1=y", false, false, "x:auto y:manual"},
+		}, "x:auto y:manual", "a.go:1=x b.go:1=y", true, false, "x:auto y:manual"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := unlinkFixture(t)
@@ -300,5 +301,56 @@ func TestImportPrototypeKeepsUnlinks(t *testing.T) {
 	}
 	if links, _, _ := linkedTo(t, s, protoHash); links != "" {
 		t.Errorf("links after import: %q", links)
+	}
+}
+
+// TestUnlinkTakenBackExaminesAgain: an unlink leaves c unexamined while it
+// holds (y's lines no one's, so no unclaimed line a person's); linking y
+// back by hand and examining c again gives every line its writer again.
+// Forgetting y while the unlink holds makes c forgotten for good: the
+// unlink goes with y, and an examination then could not tell y's lines
+// from a person's.
+func TestUnlinkTakenBackExaminesAgain(t *testing.T) {
+	ctx := context.Background()
+	examine := func(t *testing.T, s *Store) {
+		t.Helper()
+		if err := s.SetCommitLines(ctx, "c", []FileLines{{Path: "a.go", Added: 1, Agent: 1}, {Path: "b.go", Added: 1, Agent: 1}},
+			[]CommitLine{{Path: "a.go", Line: 1, ConversationID: "x"}, {Path: "b.go", Line: 1, ConversationID: "y"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		then     func(t *testing.T, s *Store)
+		lines    string
+		examined bool
+	}{
+		{"the unlink holds", func(t *testing.T, s *Store) { examine(t, s) }, "a.go:1=x", false},
+		{"linked back, examined again", func(t *testing.T, s *Store) {
+			if err := s.SetManualLink(ctx, "y", "c", ""); err != nil {
+				t.Fatal(err)
+			}
+			examine(t, s)
+		}, "a.go:1=x b.go:1=y", true},
+		{"y forgotten while unlinked, examined again", func(t *testing.T, s *Store) {
+			if _, err := s.ForgetConversation(ctx, "y"); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.SetCommitLines(ctx, "c", []FileLines{{Path: "a.go", Added: 1, Agent: 1}, {Path: "b.go", Added: 1}},
+				[]CommitLine{{Path: "a.go", Line: 1, ConversationID: "x"}}); err != nil {
+				t.Fatal(err)
+			}
+		}, "a.go:1=x", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := unlinkFixture(t)
+			if _, lines, examined := linkedTo(t, s, "c"); lines != "a.go:1=x" || examined {
+				t.Fatalf("after the unlink: lines %q (examined %v)", lines, examined)
+			}
+			tc.then(t, s)
+			if _, lines, examined := linkedTo(t, s, "c"); lines != tc.lines || examined != tc.examined {
+				t.Errorf("lines %q (examined %v); want %q (%v)", lines, examined, tc.lines, tc.examined)
+			}
+		})
 	}
 }
