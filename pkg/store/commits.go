@@ -20,7 +20,7 @@ type Commit struct {
 	// ObjectTime: CommittedAt was read from the commit object as stored
 	// (git shows no replacement of it), so log may find the commit's links
 	// by it (commits.gitMs, migration 10). Unset, the time keys nothing.
-	ObjectTime bool
+	ObjectTime  bool
 	ParentCount int
 	Files       []string // relative to the repo root
 	FileKeys    []string // Files as compared; defaults to Files
