@@ -10,7 +10,7 @@ import (
 
 // keepForgottenLines keeps, before conversation convID's edit lines are
 // deleted, the hash of each distinctive line it wrote in a repository,
-// with when it was written: no text, no conversation id. Without them, a
+// with the day it was written: no text, no conversation id. Without them, a
 // commit recorded later that adds those lines (a cherry-pick of its
 // commit, a split, a copy) would find no writer for them and give them to
 // a person. A line too short to tell writers apart (link.Distinctive) is
@@ -46,12 +46,17 @@ func keepForgottenLines(ctx context.Context, tx *sql.Tx, convID string) error {
 	}
 	defer stmt.Close()
 	for _, k := range keep {
-		if _, err := stmt.ExecContext(ctx, k.repoKey, k.hash, k.at); err != nil {
+		// To the day only: when the forgotten conversation worked is itself
+		// a trace; the look-up widens its window by the day it loses.
+		if _, err := stmt.ExecContext(ctx, k.repoKey, k.hash, k.at-k.at%forgottenDayMs); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// forgottenDayMs is the precision forgotten_lines keeps a line's time to.
+const forgottenDayMs = 24 * 60 * 60 * 1000
 
 // Unclaimed is what a commit's examination found no writer for: the
 // hashes (link.LineHash) of its countable added lines that no
@@ -83,7 +88,7 @@ func (s *Store) SetExaminedLines(ctx context.Context, hash string, files []FileL
 AND EXISTS (SELECT 1 FROM forgotten_lines WHERE repoKey = ?4)
 AND EXISTS (SELECT 1 FROM json_each(?3) h CROSS JOIN forgotten_lines f
     ON f.repoKey = ?4 AND f.lineHash = h.value AND f.atMs BETWEEN ?5 AND ?6)`,
-				linesForgotten, hash, string(in), unclaimed.RepoKey, unclaimed.FromMs, unclaimed.ToMs); err != nil {
+				linesForgotten, hash, string(in), unclaimed.RepoKey, unclaimed.FromMs-forgottenDayMs, unclaimed.ToMs); err != nil {
 				return err
 			}
 		}

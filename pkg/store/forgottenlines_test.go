@@ -14,7 +14,7 @@ import (
 // (its unclaimed lines unknown, not a person's); one whose unclaimed lines
 // are common (`}`), a person's own, written in another repository or out
 // of the window, or claimed by a conversation still here, is examined as
-// before. What is kept is a hash and a time per distinctive line, pruned
+// before. What is kept is a hash and a day per distinctive line, pruned
 // with edit lines and removed by forget --repo.
 func TestForgottenLinesKeepCopiesUnknown(t *testing.T) {
 	ctx := context.Background()
@@ -40,6 +40,9 @@ func TestForgottenLinesKeepCopiesUnknown(t *testing.T) {
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM forgotten_lines`).Scan(&n); err != nil || n != 2 {
 		t.Fatalf("forgotten lines kept: %d (%v), want 2 (the brace is no evidence)", n, err)
+	}
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM forgotten_lines WHERE atMs % ? != 0`, forgottenDayMs).Scan(&n); err != nil || n != 0 {
+		t.Errorf("forgotten lines kept with their time of day: %d (%v), want the day only", n, err)
 	}
 
 	person := link.LineHash("\tlog.Printf(\"allowed %s\", client)")
@@ -82,8 +85,11 @@ func TestForgottenLinesKeepCopiesUnknown(t *testing.T) {
 		{"common lines only", with(inWindow, link.LineHash(brace), person), nil, true},
 		{"nothing unclaimed", with(inWindow), keptLine, true},
 		{"written in another repository", with(inWindow, link.LineHash(elsewhere)), nil, true},
-		{"written after the commit", with(Unclaimed{RepoKey: repo, FromMs: t0 - 5000, ToMs: t0 - 1}, link.LineHash(wrote)), nil, true},
-		{"written before the window", with(Unclaimed{RepoKey: repo, FromMs: t0 + 1, ToMs: t0 + 5000}, link.LineHash(wrote)), nil, true},
+		// Kept to the day: a window whose edge is within a day of the line
+		// takes it in (unknown rather than a person's), one a day further not.
+		{"written the day after the commit", with(Unclaimed{RepoKey: repo, FromMs: t0 - 3*forgottenDayMs, ToMs: t0 - forgottenDayMs}, link.LineHash(wrote)), nil, true},
+		{"written the day before the window", with(Unclaimed{RepoKey: repo, FromMs: t0 + forgottenDayMs, ToMs: t0 + 3*forgottenDayMs}, link.LineHash(wrote)), nil, true},
+		{"written the same day, an hour after the commit", with(Unclaimed{RepoKey: repo, FromMs: t0 - 5*3600_000, ToMs: t0 - 3600_000}, link.LineHash(wrote)), nil, false},
 	} {
 		if got := examine(tc.name, tc.u, tc.lines); got != tc.examined {
 			t.Errorf("%s: examined %v, want %v", tc.name, got, tc.examined)
