@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -148,14 +150,71 @@ func TestReaderMergesRefsAndDerived(t *testing.T) {
 		}
 		return out
 	}
-	if got := strings.Join(ids(hs[0]), " "); got != "ca:notes ca2:notes" && got != "ca2:notes ca:notes" {
-		t.Errorf("commit 0 (local note and the tracking ref's): %s", got)
+	// The tracking ref is an ancestor of the live ref: merged whole, so
+	// a@x's older record there (ca) is not read beside its rewrite (ca2).
+	if got := strings.Join(ids(hs[0]), " "); got != "ca2:notes" {
+		t.Errorf("commit 0 (local note, and the merged tracking ref's older one): %s", got)
 	}
 	if got := ids(hs[1]); len(got) != 1 || got[0] != "cb:local" || linked[hs[1]][0].Conv.Title != "t cb" {
 		t.Errorf("commit 1 (linked locally too): %v %+v", got, linked[hs[1]])
 	}
 	if got := ids(hs[2]); len(got) != 1 || got[0] != "cs:notes" {
 		t.Errorf("commit 2 (derived): %v", got)
+	}
+}
+
+// TestReaderReadsUnmergedRefs: a tracking ref the live ref has not merged
+// (a teammate's notes a fetch brought) is read beside it; one it has merged
+// whole is not, so this clone's own record rewritten since (an unlink) is
+// not read with its older copy (the ref's tip reached within mergedMax
+// commits; past that, or where the files cannot tell, it is read).
+func TestReaderReadsUnmergedRefs(t *testing.T) {
+	ctx := context.Background()
+	g, hs := repoWithCommits(t, 1)
+	g.Write(ctx, map[string]*trace.Record{hs[0]: record(hs[0], "a@x", "ca")}, "a@x", "m")
+	// The teammate's history, not merged here: its own notes commit.
+	teammate := string(Encode([]trace.Record{*record(hs[0], "b@x", "cb")}))
+	blob := strings.TrimSpace(git(t, g, teammate, "hash-object", "-w", "--stdin"))
+	tree := strings.TrimSpace(git(t, g, "100644 blob "+blob+"\t"+hs[0]+"\n", "mktree"))
+	tip := strings.TrimSpace(git(t, g, "", "commit-tree", tree, "-m", "b's notes"))
+	git(t, g, "", "update-ref", TrackingRef("origin"), tip)
+	read := func() string {
+		t.Helper()
+		rd := NewReader(ctx, g.Dir)
+		defer rd.Close()
+		recs, err := rd.Records(ctx, hs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := recs[hs[0]]
+		m, _ := rec.Meta()
+		var ids []string
+		for id := range m.Conversations {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		return strings.Join(ids, " ")
+	}
+	if got := read(); got != "ca cb" {
+		t.Errorf("a teammate's unmerged notes: %q, want ca cb", got)
+	}
+	// Merged, then a@x rewrites its record: the tracking ref is an
+	// ancestor of the live ref, and a@x's older record is not read.
+	if _, err := g.Merge(ctx, TrackingRef("origin"), "a@x"); err != nil {
+		t.Fatal(err)
+	}
+	git(t, g, "", "update-ref", TrackingRef("origin"), Ref)
+	g.Write(ctx, map[string]*trace.Record{hs[0]: record(hs[0], "a@x", "ca2")}, "a@x", "m")
+	if got := read(); got != "ca2 cb" {
+		t.Errorf("after a@x's rewrite of its merged record: %q, want ca2 cb", got)
+	}
+	// More writes since the merge than mergedMax: the ref is read as
+	// before (both of a@x's records).
+	for i := range mergedMax {
+		g.Write(ctx, map[string]*trace.Record{hs[0]: record(hs[0], "a@x", fmt.Sprint("ca", 3+i))}, "a@x", "m")
+	}
+	if got := read(); !slices.Contains(strings.Fields(got), "ca") {
+		t.Errorf("past the bound, the merged ref is read (a@x's record there, ca, too): %q", got)
 	}
 }
 

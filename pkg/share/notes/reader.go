@@ -88,6 +88,7 @@ func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool)
 		if len(r.refs) > 0 {
 			if repo, ok := gitx.Discover(dir, r.g.getenv); ok && repo.PlainObjects(r.g.getenv) {
 				r.local = repo // cat-file only if the files cannot answer
+				r.refs = unmergedRefs(repo, r.refs)
 			}
 		}
 		if cat && r.err == nil && len(r.refs) > 0 && r.local == nil {
@@ -97,6 +98,37 @@ func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool)
 		}
 	}()
 	return r
+}
+
+// mergedMax bounds the notes commits unmergedRefs walks back from the live
+// ref's tip: the writes since its last merge of a remote's notes.
+const mergedMax = 64
+
+// unmergedRefs is refs without the tracking refs the live ref (Ref) has
+// merged whole: those whose tip is the live ref's or one of its ancestors,
+// as the object files tell within mergedMax commits. Every note such a ref
+// holds, the live ref holds as this clone has changed it since (an unlink,
+// a withdrawal, its own record written again); read beside it, the ref
+// would bring back this clone's older records, as if a teammate's, until
+// its next push. A ref the files cannot place is kept, as before.
+func unmergedRefs(repo *gitx.Repo, refs []string) []string {
+	if len(refs) < 2 {
+		return refs
+	}
+	tips, ok := repo.RefTipsFromFiles(refs)
+	if !ok || tips[Ref] == "" {
+		return refs
+	}
+	out := refs[:0:0]
+	for _, ref := range refs {
+		if ref != Ref {
+			if merged, known := repo.Reaches(tips[Ref], tips[ref], mergedMax); known && merged {
+				continue
+			}
+		}
+		out = append(out, ref)
+	}
+	return out
 }
 
 // listed returns when the index of every note is listed (All, and

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestUnlinkAfterPushReadsLocal: A shares a commit linked to X and Y and
+// pushes its note; then A unlinks Y. Until A pushes again, the tracking
+// ref still holds A's older record naming Y; A's own reads must take A's
+// record from its live ref (this clone is the authority on its own
+// records), so show, log and blame no longer name Y at once.
+func TestUnlinkAfterPushReadsLocal(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	const x, y = "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222"
+	a.conversation(t, x, "X does limits", "s", "p", "limiter.go", "package limiter\n\nfunc Allow(client string) bool {\n\treturn bucket(client).take()\n}\n")
+	a.conversation(t, y, "Y does logs", "s", "p", "logs.go", "package logs\n\nfunc Write(line string) error {\n\treturn sink.append(line)\n}\n")
+	c := a.commit(a.dir, "limits and logs", "limiter.go", "logs.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	a.convo(a.dir, "fetch")
+	if ids := showIDs(a.showJSON(a.dir, c)); !strings.Contains(ids, y) {
+		t.Fatalf("before unlink: %s", ids)
+	}
+	a.convo(a.dir, "unlink", y, c)
+	if ids := showIDs(a.showJSON(a.dir, c)); strings.Contains(ids, y) {
+		t.Errorf("A's show after unlink, before A pushes again, names Y: %s", ids)
+	}
+	if out := a.convo(a.dir, "log", "-n", "1"); strings.Contains(out, "Y does logs") {
+		t.Errorf("A's log after unlink names Y:\n%s", out)
+	}
+	if out := a.convo(a.dir, "blame", "logs.go"); strings.Contains(out, "Y does logs") {
+		t.Errorf("A's blame after unlink names Y:\n%s", out)
+	}
+}
+
+func showIDs(s showJSON) string {
+	var ids []string
+	for _, c := range s.Conversations {
+		ids = append(ids, c.ID)
+	}
+	return strings.Join(ids, " ")
+}
