@@ -395,7 +395,9 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 		// one linked by its files only: it wrote none of these lines), as
 		// --json's "human"; lines with no evidence stay blank. Commits
 		// recorded before line evidence existed fall back to their
-		// strongest conversation (--json: "unknown").
+		// strongest conversation (--json: "unknown"); an unknown line of a
+		// commit whose record names other lines of the file (a squash read
+		// by text) stays blank: its title there would claim the line.
 		col := strings.Repeat(" ", blameTitleWidth)
 		lcs := linked[l.Commit]
 		w, attr := lineAttribution(l, writers, lcs, recorded)
@@ -410,7 +412,7 @@ func printBlame(rc *readContext, cols blameColumns, width int, lines []gitx.Blam
 			col = p.Key(w.ConversationID, padRight(oneLine(title, blameTitleWidth), blameTitleWidth))
 		case attr == attrHuman:
 			col = p.Dim(padRight("(by hand)", blameTitleWidth))
-		case len(lcs) > 0:
+		case len(lcs) > 0 && len(writers[l.Commit]) == 0:
 			title := padRight(oneLine(displayTitle(lcs[0].Conv, lcs[0].ConversationID), blameTitleWidth), blameTitleWidth)
 			col = p.Key(lcs[0].ConversationID, title)
 		}

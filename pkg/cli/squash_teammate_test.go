@@ -236,3 +236,41 @@ func TestAmendOfTeammatesCommit(t *testing.T) {
 		})
 	}
 }
+
+// TestSquashByTeammateAfterBranchDeleted: A's branch is gone when B's
+// squash of it comes back (B took the branch over), so A recognises the
+// squash from its own note by text alone. X's distinctive lines stay X's;
+// what text cannot tell (X's closing brace below a line a person rewrote,
+// the rewritten line, a function typed beside) is unknown, never a
+// person's: not in A's blame, nor, through A's note, in a later clone's.
+func TestSquashByTeammateAfterBranchDeleted(t *testing.T) {
+	const x = "75555555-2222-4333-8444-555555555555"
+	body := "package ledger\n\nfunc Open(x int) error {\n\tif x < 0 {\n\t\treturn fmt.Errorf(\"open ledger: %d\", x)\n\t}\n\treturn nil\n}\n"
+	a, bare, base := sharerOnFeature(t)
+	a.conversation(t, x, "Open the ledger", "Open.", "open the ledger", "ledger.go", body)
+	a.commit(a.dir, "ledger", "ledger.go")
+	a.write(a.dir, "ledger.go", strings.Replace(body, "\treturn nil\n", "\treturn ledgerErr(x)\n", 1)+
+		"\nfunc Close(y int) error { return shut(y * 2) }\n")
+	a.commit(a.dir, "ledger: by hand", "ledger.go")
+	b, _ := squashedByTeammate(t, a, bare, base)
+	// B's notes stay in B (no pre-push): A reads the squash from its own.
+	b.run(b.dir, "git", "push", "-q", "--no-verify", "origin", "+feature", "feature:main")
+	a.run(a.dir, "git", "checkout", "-q", "main")
+	a.run(a.dir, "git", "branch", "-q", "-D", "feature")
+	a.run(a.dir, "git", "pull", "-q", "--ff-only")
+	const want = "x x x x x x unknown unknown unknown unknown"
+	if got := whoWrote(a, "ledger.go", x, ""); got != want {
+		t.Errorf("A's blame of the squash: %s, want %s", got, want)
+	}
+	// Text blame agrees: no title on a line --json gives no one.
+	for i, l := range strings.Split(strings.TrimSuffix(a.convo(a.dir, "blame", "ledger.go"), "\n"), "\n") {
+		if titled := strings.Contains(l, "Open the ledger"); titled != (i < 6) {
+			t.Errorf("A's text blame, line %d: %q", i+1, l)
+		}
+	}
+	a.convo(a.dir, "push")
+	c := cloneAs(t, bare, "c")
+	if got := whoWrote(c, "ledger.go", x, ""); got != want {
+		t.Errorf("a later clone's blame of the squash: %s, want %s", got, want)
+	}
+}

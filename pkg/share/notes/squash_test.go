@@ -410,3 +410,70 @@ func checkSharer(t *testing.T, commit string, rec trace.Record, conv, sharer, de
 		}
 	}
 }
+
+// A squash recognised by text alone (the branch it joined is gone, its
+// tip's files not the squash's) cannot tell who wrote a line it did not
+// match: a closing brace below a line a person rewrote, a function typed
+// beside. Those lines are unknown, never a person's, while the matched
+// run stays the conversation's.
+func TestSquashByTextLeavesUnmatchedUnknown(t *testing.T) {
+	const wrote = "\nfunc openLedger(x int) error {\n\tif x < 0 {\n\t\treturn fmt.Errorf(\"openLedger: %d\", x)\n\t}\n\treturn nil\n}\n"
+	typed := "\nfunc closeLedger(y int) error {\n\treturn shutLedger(y * 2)\n}\n"
+	rewrote := strings.Replace(wrote, "\treturn nil\n", "\treturn ledgerErr(x)\n", 1)
+	for _, tc := range []struct {
+		name, fix string
+		want      map[string]string // line text -> contributor type
+	}{
+		{"a line rewritten above the brace", rewrote, map[string]string{
+			"func openLedger(x int) error {": "ai", "\treturn ledgerErr(x)": "unknown", "}": "unknown"}},
+		{"a function typed after", wrote + typed, map[string]string{
+			"func openLedger(x int) error {": "ai", "\treturn shutLedger(y * 2)": "unknown"}},
+		{"both", rewrote + typed, map[string]string{
+			"\t\treturn fmt.Errorf(\"openLedger: %d\", x)": "ai", "\treturn ledgerErr(x)": "unknown",
+			"func closeLedger(y int) error {": "unknown"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			h := newHistory(t)
+			h.commit("base", map[string]string{"l/l.go": "package l\n\nimport \"fmt\"\n"})
+			git(t, h.g, "", "checkout", "-q", "-b", "feature")
+			agent := h.commit("agent", map[string]string{"l/l.go": "package l\n\nimport \"fmt\"\n" + wrote})
+			h.note(agent, "conv", "l/l.go", strings.Split(wrote, "\n")...)
+			h.commit("fix by hand", map[string]string{"l/l.go": "package l\n\nimport \"fmt\"\n" + tc.fix})
+			git(t, h.g, "", "checkout", "-q", "main")
+			squash := h.squashOnto("feature", "ledger (#9)")
+			git(t, h.g, "", "branch", "-q", "-D", "feature") // its tip gone: text alone
+			got, err := h.g.SquashesIn(ctx, []string{"--no-walk", squash}, BuildOptions{Writer: "w"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, ok := got[squash]
+			if !ok {
+				t.Fatal("the squash is not recognised")
+			}
+			body := strings.Split(git(t, h.g, "", "show", squash+":l/l.go"), "\n")
+			types := map[string][]string{}
+			for _, f := range rec.Files {
+				for _, c := range f.Conversations {
+					for _, r := range c.Ranges {
+						for n := r.StartLine; n <= r.EndLine; n++ {
+							types[body[n-1]] = append(types[body[n-1]], c.Contributor.Type)
+						}
+					}
+				}
+			}
+			for line, want := range tc.want {
+				if g := types[line]; len(g) == 0 || g[len(g)-1] != want {
+					t.Errorf("%q: %v, want %s", line, g, want)
+				}
+			}
+			for line, ts := range types {
+				for _, ty := range ts {
+					if ty == "human" {
+						t.Errorf("%q given to a person by a text match", line)
+					}
+				}
+			}
+		})
+	}
+}
