@@ -272,6 +272,12 @@ func TestSquashByTeammateAfterBranchDeleted(t *testing.T) {
 	if st := statsOf(t, c, "HEAD~1..HEAD"); st.Examined != 0 {
 		t.Errorf("stats count the squash read by text as examined: %+v", st)
 	}
+	// B's copy by rewrite places X's brace; A's derived reading, which
+	// cannot, does not supersede it.
+	b.convo(b.dir, "fetch")
+	if got := strings.Fields(whoWrote(b, "ledger.go", x, "")); len(got) != 10 || strings.Join(got[:6], " ") != "x x x x x x" || got[7] != "x" {
+		t.Errorf("B's blame of its squash: %v, want X's lines 1-6 and 8", got)
+	}
 }
 
 // statsOf is stats --json of revs in tm's clone.

@@ -351,8 +351,8 @@ var findings = map[string]string{
 		"on 0e04726^, before the last fixes of rewrites, they were a person's); recall 0.625; text blame there shows 9 lines under a conversation that --json gives to none",
 	"squash by a teammate, branch deleted": "the agent's clone, its branch gone, recognises the squash by text match only, and " +
 		"Cursor's closing brace (below the line a person rewrote) matches nothing distinctive: unknown (a person's before the squash " +
-		"reading left unmatched lines unknown); its shared note brings that to the later clone and to the teammate's, whose copy by " +
-		"rewrite it overrides: recall 0.800 in each clone",
+		"reading left unmatched lines unknown); its shared note brings that to the later clone: recall 0.800 there and in the " +
+		"agent's clone (the teammate's places the brace by its copy by rewrite: 1.000)",
 }
 
 // forgeNote is a hostile teammate: they copy the note of the agent's commit
