@@ -264,7 +264,20 @@ func (r *Reader) BlameEvidence(ctx context.Context, hashes, paths, names []strin
 	if err := r.shared.OpenRewrites(ctx, hashes, recorded, r.store.RecordedCommits); err != nil {
 		r.a.Log().Printf("share", "reading the rewritten commits: %v", err)
 	}
+	// The commits this clone examined itself: a teammate's squash made here
+	// by git reset --soft and a commit (a rewrite git does not report) is
+	// one; its derived reading in the shared notes answers for the lines
+	// no local conversation wrote.
+	examined := make([]string, 0, len(recorded))
+	for _, h := range hashes {
+		if recorded[h] {
+			examined = append(examined, h)
+		}
+	}
 	r.mergeSharedLines(ctx, hashes, names, writers, recorded)
+	if err := r.shared.MergeDerivedLinesIn(ctx, examined, names, writers, recorded); err != nil {
+		r.a.Log().Printf("share", "reading shared notes: %v", err)
+	}
 	return BlameEvidence{Linked: linked, Writers: writers, Recorded: recorded}, nil
 }
 

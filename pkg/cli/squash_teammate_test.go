@@ -226,12 +226,122 @@ func TestAmendOfTeammatesCommit(t *testing.T) {
 			if got, want := whoWrote(b, "limiter.go", x, y), "human x x x x x x"; got != want {
 				t.Errorf("B's blame of limiter.go: %s, want %s", got, want)
 			}
-			var st statsJSON
-			if err := json.Unmarshal([]byte(b.convo(b.dir, "stats", "--json", "HEAD~1..HEAD")), &st); err != nil {
-				t.Fatal(err)
-			}
-			if st.Examined != 1 {
+			if st := statsOf(t, b, "HEAD~1..HEAD"); st.Examined != 1 {
 				t.Errorf("stats leave the amended commit out: %+v", st)
+			}
+		})
+	}
+}
+
+// TestSquashByTeammateAfterBranchDeleted: A's branch is gone when B's
+// squash of it comes back (B took the branch over), so A recognises the
+// squash from its own note by text alone. X's distinctive lines stay X's;
+// what text cannot tell (X's closing brace below a line a person rewrote,
+// the rewritten line, a function typed beside) is unknown, never a
+// person's: not in A's blame, nor, through A's note, in a later clone's.
+func TestSquashByTeammateAfterBranchDeleted(t *testing.T) {
+	const x = "75555555-2222-4333-8444-555555555555"
+	body := "package ledger\n\nfunc Open(x int) error {\n\tif x < 0 {\n\t\treturn fmt.Errorf(\"open ledger: %d\", x)\n\t}\n\treturn nil\n}\n"
+	a, bare, base := sharerOnFeature(t)
+	a.conversation(t, x, "Open the ledger", "Open.", "open the ledger", "ledger.go", body)
+	a.commit(a.dir, "ledger", "ledger.go")
+	a.write(a.dir, "ledger.go", strings.Replace(body, "\treturn nil\n", "\treturn ledgerErr(x)\n", 1)+
+		"\nfunc Close(y int) error { return shut(y * 2) }\n")
+	a.commit(a.dir, "ledger: by hand", "ledger.go")
+	b, _ := squashedByTeammate(t, a, bare, base)
+	// B's notes stay in B (no pre-push): A reads the squash from its own.
+	b.run(b.dir, "git", "push", "-q", "--no-verify", "origin", "+feature", "feature:main")
+	a.run(a.dir, "git", "checkout", "-q", "main")
+	a.run(a.dir, "git", "branch", "-q", "-D", "feature")
+	a.run(a.dir, "git", "pull", "-q", "--ff-only")
+	const want = "x x x x x x unknown unknown unknown unknown"
+	if got := whoWrote(a, "ledger.go", x, ""); got != want {
+		t.Errorf("A's blame of the squash: %s, want %s", got, want)
+	}
+	// Text blame agrees: no title on a line --json gives no one.
+	for i, l := range strings.Split(strings.TrimSuffix(a.convo(a.dir, "blame", "ledger.go"), "\n"), "\n") {
+		if titled := strings.Contains(l, "Open the ledger"); titled != (i < 6) {
+			t.Errorf("A's text blame, line %d: %q", i+1, l)
+		}
+	}
+	a.convo(a.dir, "push")
+	c := cloneAs(t, bare, "c")
+	if got := whoWrote(c, "ledger.go", x, ""); got != want {
+		t.Errorf("a later clone's blame of the squash: %s, want %s", got, want)
+	}
+	if st := statsOf(t, c, "HEAD~1..HEAD"); st.Examined != 0 {
+		t.Errorf("stats count the squash read by text as examined: %+v", st)
+	}
+	// B's copy by rewrite places X's brace; A's derived reading, which
+	// cannot, does not supersede it.
+	b.convo(b.dir, "fetch")
+	if got := strings.Fields(whoWrote(b, "ledger.go", x, "")); len(got) != 10 || strings.Join(got[:6], " ") != "x x x x x x" || got[7] != "x" {
+		t.Errorf("B's blame of its squash: %v, want X's lines 1-6 and 8", got)
+	}
+}
+
+// statsOf is stats --json of revs in tm's clone.
+func statsOf(t *testing.T, tm teammate, revs string) statsJSON {
+	t.Helper()
+	var st statsJSON
+	if err := json.Unmarshal([]byte(tm.convo(tm.dir, "stats", "--json", revs)), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestSquashByTeammateResetSoft: B squashes A's branch with git reset
+// --soft and a new commit, a rewrite git does not report (no post-rewrite,
+// no copy by rewrite). B's clone examined the commit itself and found none
+// of its own conversations in X's lines: that says nothing of who wrote
+// them. Once A's clone has recognised the squash and shared it, B reads
+// X's lines as X's, as A and a later clone do; with a conversation of B's
+// own in the commit, B's note does not call X's lines a person's either.
+func TestSquashByTeammateResetSoft(t *testing.T) {
+	const x, y = "76666666-2222-4333-8444-555555555555", "77777777-2222-4333-8444-555555555555"
+	body := "package limiter\n\nfunc Allow(client string) bool {\n\tb := bucket(client)\n\treturn b.take()\n}\n"
+	for _, tc := range []struct {
+		name string
+		own  bool   // B's own conversation adds other.go to the squash
+		want string // every clone's blame of limiter.go
+	}{
+		// A's clone reads the squash by position (its branch's file):
+		// the person's lines are a person's.
+		{"by hand", false, "human x x x x human x"},
+		// B's note reads it by text: the person's lines are unknown.
+		{"with B's own conversation", true, "unknown x x x x unknown x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, bare, base := sharerOnFeature(t)
+			a.conversation(t, x, "Add rate limiting", "A token bucket.", "add rate limiting", "limiter.go", body)
+			a.commit(a.dir, "limiter", "limiter.go")
+			a.write(a.dir, "limiter.go", "// Package limiter.\n"+strings.Replace(body, "b.take()", "b.take() && ok(client)", 1))
+			a.commit(a.dir, "limiter: check the client", "limiter.go")
+			b, _ := squashedByTeammate(t, a, bare, "HEAD") // B on A's branch, nothing squashed yet
+			b.run(b.dir, "git", "reset", "-q", "--soft", base)
+			paths := []string{"limiter.go"}
+			if tc.own {
+				b.conversation(t, y, "Other", "Other.", "other", "other.go", "package other\n\nfunc O() int {\n\treturn 1\n}\n")
+				paths = append(paths, "other.go")
+			}
+			b.commit(b.dir, "limiter", paths...)
+			b.run(b.dir, "git", "push", "-q", "origin", "+feature", "feature:main")
+			b.convo(b.dir, "push")
+			a.run(a.dir, "git", "checkout", "-q", "main")
+			a.run(a.dir, "git", "pull", "-q", "--ff-only")
+			a.convo(a.dir, "push")
+			b.convo(b.dir, "fetch")
+			c := cloneAs(t, bare, "c")
+			for _, tm := range []teammate{a, b, c} {
+				if got := whoWrote(tm, "limiter.go", x, y); got != tc.want {
+					t.Errorf("%s's blame of the squash: %s, want %s", filepath.Base(tm.dir), got, tc.want)
+				}
+				if !tc.own {
+					continue
+				}
+				if got := whoWrote(tm, "other.go", x, y); got != "y y y y y" {
+					t.Errorf("%s's blame of B's other.go: %s", filepath.Base(tm.dir), got)
+				}
 			}
 		})
 	}

@@ -349,12 +349,10 @@ var findings = map[string]string{
 	"amend by a teammate, with their agent": "the teammate's note of the amended commit names their own agent's lines only, not Cursor's " +
 		"(its copy by rewrite is not shared), so the agent's and the later clone give Cursor's 6 lines to no one (unknown, not a person: " +
 		"on 0e04726^, before the last fixes of rewrites, they were a person's); recall 0.625",
-	"squash by a teammate, reset --soft": "git reports no rewrite, so the teammate's clone has no copy by rewrite, and its blame gives " +
-		"Cursor's 5 non-blank lines of the squash to a person (attribution human), in the commit and at HEAD, though the agent's note " +
-		"says they are Cursor's; the agent's clone recognises the squash after its pull, and it and the later clone are right",
-	"squash by a teammate, branch deleted": "the agent's clone, its branch gone, recognises the squash by text match only and gives " +
-		"Cursor's closing brace (below the line a person rewrote) to a person; its shared note brings that to the later clone and " +
-		"to the teammate's, whose copy by rewrite it overrides: 1 line in each clone, recall 0.800",
+	"squash by a teammate, branch deleted": "the agent's clone, its branch gone, recognises the squash by text match only, and " +
+		"Cursor's closing brace (below the line a person rewrote) matches nothing distinctive: unknown (a person's before the squash " +
+		"reading left unmatched lines unknown); its shared note brings that to the later clone: recall 0.800 there and in the " +
+		"agent's clone (the teammate's places the brace by its copy by rewrite: 1.000)",
 }
 
 // forgeNote is a hostile teammate: they copy the note of the agent's commit

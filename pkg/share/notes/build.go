@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -69,6 +70,7 @@ func (g Git) build(ctx context.Context, st *store.Store, have []string, o BuildO
 		return nil, d.err
 	}
 	diffs := d.diffs
+	squashed := g.teammatesSquashed(ctx, todo, writers, examined, diffs, o)
 	for _, h := range todo {
 		in := trace.Input{
 			Commit: h, Time: diffs[h].time, Added: diffs[h].added, Writers: map[string]map[int]string{}, Unexamined: !examined[h],
@@ -89,9 +91,122 @@ func (g Git) build(ctx context.Context, st *store.Store, have []string, o BuildO
 				ActivityMs: lc.Conv.ActivityMs, WrittenLines: lc.WrittenLines, AddedLines: lc.AddedLines, PositionLines: lc.PositionLines,
 			})
 		}
+		if sq, ok := squashed[h]; ok {
+			withSquashed(&in, sq)
+		}
 		out[h] = trace.Build(in)
 	}
 	return out, nil
+}
+
+// teammatesSquashed finds, among this clone's examined commits, those that
+// reproduce teammates' noted lines (git reset --soft over their commits
+// and a commit: a squash git reports as no rewrite), read as a squash
+// merge is (Squashes), from the remotes' notes only. Its lines no
+// conversation of this clone wrote are then no evidence of a person.
+// A first share of a long history (more than squashScan such commits)
+// is left as it was: the rule is for commits made now.
+func (g Git) teammatesSquashed(ctx context.Context, todo []string, writers map[string]map[string]map[int]store.LineWriter,
+	examined map[string]bool, diffs map[string]commitDiff, o BuildOptions) map[string]trace.Record {
+	var cands []string
+	for _, h := range todo {
+		if examined[h] && unwritten(diffs[h].added, writers[h]) {
+			cands = append(cands, h)
+		}
+	}
+	if len(cands) == 0 || len(cands) > squashScan {
+		return nil
+	}
+	all, err := g.SharedRefs(ctx)
+	var refs []string
+	for _, r := range all {
+		if strings.HasPrefix(r, trackingPrefix) {
+			refs = append(refs, r)
+		}
+	}
+	if err != nil || len(refs) == 0 {
+		return nil
+	}
+	recs, err := g.squashesOf(ctx, refs, cands, nil, o)
+	if err != nil {
+		return nil // the record stays as this clone examined it
+	}
+	return recs
+}
+
+// unwritten reports a countable added line no local conversation wrote.
+func unwritten(added map[string][]gitx.AddedLine, writers map[string]map[int]store.LineWriter) bool {
+	for p, ls := range added {
+		for _, l := range ls {
+			if _, ok := writers[p][l.Line]; !ok && link.Countable(l.Text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withSquashed adds to in, a commit of this clone's, what sq (its reading
+// as a squash of teammates' commits) gives their conversations: the lines
+// no conversation of this clone wrote, as derived links, when sq may be
+// shared (Shareable). The commit's other lines are unknown, not a
+// person's, unless sq placed every line by position (its record names no
+// unknown line) and is shared. Conversations this clone shared itself
+// (its own notes, fetched back) are left to its database: a rewrite of
+// its own commits is read by copy, and an unlink stands.
+func withSquashed(in *trace.Input, sq trace.Record) {
+	m, _ := sq.Meta()
+	own := map[string]bool{}
+	for _, l := range in.Links {
+		own[l.ID] = true
+	}
+	theirs := false
+	for id, cm := range m.Conversations {
+		if cm.SharedBy == in.Writer {
+			own[id] = true
+		} else if !own[id] {
+			theirs = true
+		}
+	}
+	if !theirs {
+		return
+	}
+	if !Shareable(sq) {
+		in.Unexamined = true
+		return
+	}
+	in.Unexamined = in.Unexamined || HasUnknown(sq)
+	written := map[string]int{}
+	for _, f := range sq.Files {
+		for _, c := range f.Conversations {
+			id := trace.ConversationID(c.URL)
+			if id == "" || own[id] || c.Contributor == nil || c.Contributor.Type != "ai" {
+				continue
+			}
+			for _, r := range c.Ranges {
+				for n := r.StartLine; n <= r.EndLine; n++ {
+					if in.Writers[f.Path] == nil {
+						in.Writers[f.Path] = map[int]string{}
+					}
+					if in.Writers[f.Path][n] == "" {
+						in.Writers[f.Path][n] = id
+						written[id]++
+					}
+				}
+			}
+		}
+	}
+	ids := make([]string, 0, len(written))
+	for id := range written {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		cm, n := m.Conversations[id], written[id]
+		in.Links = append(in.Links, trace.Link{ID: id, Agent: cm.Agent, Model: cm.Model, Title: cm.Title, Summary: cm.Summary,
+			Status: cm.Status, Reason: cm.Reason, Confidence: cm.Confidence, WrittenLines: n,
+			PositionLines: min(n, cm.PositionLines), Derived: DerivedSquash, SharedBy: cm.SharedBy})
+	}
 }
 
 // existing keeps the hashes that name commits in this repository (a store

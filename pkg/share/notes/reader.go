@@ -539,6 +539,39 @@ func (r *Reader) MergeLineWritersIn(ctx context.Context, hashes, paths []string,
 	})
 }
 
+// MergeDerivedLinesIn is MergeLineWritersIn for own, commits this clone
+// examined itself (recorded), whose shared record holds a derived link: a
+// squash of teammates' commits made here by git reset --soft, which this
+// clone's note reads as one (teammatesSquashed). Their lines no local
+// conversation wrote are then the record's: its derived links' lines, and
+// unknown where the record names no one. Only those commits are clipped.
+func (r *Reader) MergeDerivedLinesIn(ctx context.Context, own, paths []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
+	if len(own) == 0 {
+		return nil
+	}
+	recs, err := r.Records(ctx, own)
+	if err != nil {
+		return err
+	}
+	var need []string
+	for _, h := range own {
+		rec, ok := recs[h]
+		if !ok {
+			continue
+		}
+		m, _ := rec.Meta()
+		for _, c := range m.Conversations {
+			if c.IsDerived() {
+				need = append(need, h)
+				break
+			}
+		}
+	}
+	return r.addLines(ctx, need, writers, recorded, func(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
+		return r.clippedRecordsIn(ctx, hashes, paths)
+	})
+}
+
 // mergeLines adds the AI lines of the records read (clipped or not) for
 // the commits recorded lacks.
 func (r *Reader) mergeLines(ctx context.Context, hashes []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool,
@@ -549,6 +582,13 @@ func (r *Reader) mergeLines(ctx context.Context, hashes []string, writers map[st
 			need = append(need, h)
 		}
 	}
+	return r.addLines(ctx, need, writers, recorded, read)
+}
+
+// addLines adds the AI lines of the records read for need; each commit
+// read counts as examined only where its record names every line (Whole).
+func (r *Reader) addLines(ctx context.Context, need []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool,
+	read func(context.Context, []string) (map[string]trace.Record, error)) error {
 	if len(need) == 0 {
 		return nil
 	}

@@ -250,7 +250,7 @@ func copiedFrom(commit string, preds []string, recs []trace.Record, own func(str
 	}
 	writers := map[string]bool{}
 	for _, r := range direct {
-		if m, ok := r.Meta(); ok {
+		if m, ok := r.Meta(); ok && !allDerived(m) {
 			writers[m.Writer] = true
 		}
 	}
@@ -274,6 +274,19 @@ func copiedFrom(commit string, preds []string, recs []trace.Record, own func(str
 		}
 	}
 	return out, told
+}
+
+// allDerived reports a record whose every link is derived (a squash read
+// from other notes): its writer's inference about a commit it did not
+// make, which supersedes no copy by rewrite (this clone's own pairing of
+// the commits, by position).
+func allDerived(m trace.Meta) bool {
+	for _, c := range m.Conversations {
+		if !c.IsDerived() {
+			return false
+		}
+	}
+	return len(m.Conversations) > 0
 }
 
 // untold reports a commit among firsts (where commit's chains of rewrites

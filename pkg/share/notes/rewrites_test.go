@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-convo/git-convo/pkg/share/trace"
 	"github.com/git-convo/git-convo/pkg/store"
@@ -291,6 +292,41 @@ func TestPredecessors(t *testing.T) {
 			}
 			if fs := firstCommits(m, ps); !slices.Equal(fs, tc.firs) {
 				t.Errorf("first commits %v, want %v", fs, tc.firs)
+			}
+		})
+	}
+}
+
+// A writer's own record of the rewritten commit supersedes the copy of its
+// record of the old one; its derived reading of the new commit (a squash
+// read from other notes, text only perhaps) does not: this clone's pairing
+// of the two commits is the better evidence of the lines.
+func TestCopiedFromDerivedSupersedesNothing(t *testing.T) {
+	const old, now = "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"
+	of := func(commit, derived string) trace.Record {
+		r := trace.Build(trace.Input{Commit: commit, Time: time.Unix(1700000000, 0), Writer: "clone-a",
+			Links: []trace.Link{{ID: "conv", Confidence: 1, Derived: derived}}})
+		return r
+	}
+	own := func(c string) []trace.Record {
+		if c == old {
+			return []trace.Record{of(old, "")}
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		name   string
+		direct []trace.Record
+		copies int
+	}{
+		{"no word of the writer on the new commit", nil, 1},
+		{"the writer's record of the new commit", []trace.Record{of(now, "")}, 0},
+		{"the writer's derived reading of the new commit", []trace.Record{of(now, DerivedSquash)}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := copiedFrom(now, []string{old}, nil, own, tc.direct)
+			if len(got) != tc.copies {
+				t.Errorf("%d copies, want %d", len(got), tc.copies)
 			}
 		})
 	}

@@ -383,7 +383,11 @@ func (g Git) squashOf(ctx context.Context, h string, d commitDiff, sources []evi
 	if len(byConv) == 0 {
 		return trace.Record{}, false
 	}
-	in := trace.Input{Commit: h, Time: d.time, Added: d.added, Writers: writers, Root: o.Root, Home: o.Home,
+	// Text tells whose a distinctive line is, never whose the rest are: a
+	// brace or return below a line a person rewrote may be the agent's, a
+	// typed function may be anyone's. The lines no run holds are unknown,
+	// not a person's (Unexamined), so this record never claims a person.
+	in := trace.Input{Commit: h, Time: d.time, Added: d.added, Writers: writers, Unexamined: true, Root: o.Root, Home: o.Home,
 		ToolVersion: o.ToolVersion, Writer: o.Writer}
 	for conv, j := range byConv {
 		cm := metas[conv]

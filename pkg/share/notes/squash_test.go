@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/trace"
+	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // evidenced is a note for commit saying conversation conv wrote lines of path.
@@ -408,5 +409,170 @@ func checkSharer(t *testing.T, commit string, rec trace.Record, conv, sharer, de
 		if lc.ConversationID == conv && (lc.SharedBy != sharer || lc.DerivedBy != deriver) {
 			t.Errorf("%s: read as shared by %q, derived by %q; want %q, %q", commit[:7], lc.SharedBy, lc.DerivedBy, sharer, deriver)
 		}
+	}
+}
+
+// A squash recognised by text alone (the branch it joined is gone, its
+// tip's files not the squash's) cannot tell who wrote a line it did not
+// match: a closing brace below a line a person rewrote, a function typed
+// beside. Those lines are unknown, never a person's, while the matched
+// run stays the conversation's.
+func TestSquashByTextLeavesUnmatchedUnknown(t *testing.T) {
+	const wrote = "\nfunc openLedger(x int) error {\n\tif x < 0 {\n\t\treturn fmt.Errorf(\"openLedger: %d\", x)\n\t}\n\treturn nil\n}\n"
+	typed := "\nfunc closeLedger(y int) error {\n\treturn shutLedger(y * 2)\n}\n"
+	rewrote := strings.Replace(wrote, "\treturn nil\n", "\treturn ledgerErr(x)\n", 1)
+	for _, tc := range []struct {
+		name, fix string
+		want      map[string]string // line text -> contributor type
+	}{
+		{"a line rewritten above the brace", rewrote, map[string]string{
+			"func openLedger(x int) error {": "ai", "\treturn ledgerErr(x)": "unknown", "}": "unknown"}},
+		{"a function typed after", wrote + typed, map[string]string{
+			"func openLedger(x int) error {": "ai", "\treturn shutLedger(y * 2)": "unknown"}},
+		{"both", rewrote + typed, map[string]string{
+			"\t\treturn fmt.Errorf(\"openLedger: %d\", x)": "ai", "\treturn ledgerErr(x)": "unknown",
+			"func closeLedger(y int) error {": "unknown"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			h := newHistory(t)
+			h.commit("base", map[string]string{"l/l.go": "package l\n\nimport \"fmt\"\n"})
+			git(t, h.g, "", "checkout", "-q", "-b", "feature")
+			agent := h.commit("agent", map[string]string{"l/l.go": "package l\n\nimport \"fmt\"\n" + wrote})
+			h.note(agent, "conv", "l/l.go", strings.Split(wrote, "\n")...)
+			h.commit("fix by hand", map[string]string{"l/l.go": "package l\n\nimport \"fmt\"\n" + tc.fix})
+			git(t, h.g, "", "checkout", "-q", "main")
+			squash := h.squashOnto("feature", "ledger (#9)")
+			git(t, h.g, "", "branch", "-q", "-D", "feature") // its tip gone: text alone
+			got, err := h.g.SquashesIn(ctx, []string{"--no-walk", squash}, BuildOptions{Writer: "w"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, ok := got[squash]
+			if !ok {
+				t.Fatal("the squash is not recognised")
+			}
+			body := strings.Split(git(t, h.g, "", "show", squash+":l/l.go"), "\n")
+			types := map[string][]string{}
+			for _, f := range rec.Files {
+				for _, c := range f.Conversations {
+					for _, r := range c.Ranges {
+						for n := r.StartLine; n <= r.EndLine; n++ {
+							types[body[n-1]] = append(types[body[n-1]], c.Contributor.Type)
+						}
+					}
+				}
+			}
+			for line, want := range tc.want {
+				if g := types[line]; len(g) == 0 || g[len(g)-1] != want {
+					t.Errorf("%q: %v, want %s", line, g, want)
+				}
+			}
+			for line, ts := range types {
+				for _, ty := range ts {
+					if ty == "human" {
+						t.Errorf("%q given to a person by a text match", line)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A commit this clone examined itself keeps its verdict against a
+// teammate's record of it, but for a derived one (a squash of teammates'
+// commits, made here by git reset --soft): its conversation's lines fill
+// the lines no local conversation wrote, and where it read them by text,
+// the rest are unknown, no longer a person's.
+func TestMergeDerivedLinesIntoExamined(t *testing.T) {
+	ctx := context.Background()
+	const body = "package w\n\nfunc W() {\n\tstepOne(ctx, 1)\n\tstepTwo(ctx, 2)\n}\n"
+	for _, tc := range []struct {
+		name         string
+		derived      string // the record's link: "" recorded, else derived
+		unknownRest  bool   // the record gives line 1 to no one
+		wantWriter   bool   // line 4 given to the record's conversation
+		wantRecorded bool
+	}{
+		{"a teammate's record", "", false, false, true},
+		{"a derived record, by position", DerivedSquash, false, true, true},
+		{"a derived record, by text", DerivedSquash, true, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHistory(t)
+			h.commit("base", map[string]string{"x.go": "package x\n"})
+			c := h.commit("squash here", map[string]string{"w.go": body})
+			in := trace.Input{Commit: c, Time: time.Unix(h.now, 0), Writer: "clone-aaaa", Unexamined: tc.unknownRest,
+				Added: map[string][]gitx.AddedLine{}, Writers: map[string]map[int]string{"w.go": {}},
+				Links: []trace.Link{{ID: "conv", Confidence: 1, Status: "auto", Derived: tc.derived}}}
+			for i, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+				in.Added["w.go"] = append(in.Added["w.go"], gitx.AddedLine{Line: i + 1, Text: l})
+				if i >= 2 {
+					in.Writers["w.go"][i+1] = "conv"
+				}
+			}
+			r := trace.Build(in)
+			if _, err := h.g.Write(ctx, map[string]*trace.Record{c: &r}, "clone-aaaa", "m"); err != nil {
+				t.Fatal(err)
+			}
+			git(t, h.g, "", "update-ref", TrackingRef("origin"), Ref)
+			rd := NewReader(ctx, h.g.Dir)
+			defer rd.Close()
+			writers := map[string]map[string]map[int]store.LineWriter{}
+			recorded := map[string]bool{c: true}
+			if err := rd.MergeDerivedLinesIn(ctx, []string{c}, []string{"w.go"}, writers, recorded); err != nil {
+				t.Fatal(err)
+			}
+			_, got := writers[c]["w.go"][4]
+			if got != tc.wantWriter || recorded[c] != tc.wantRecorded {
+				t.Errorf("line 4 given %v, examined %v; want %v, %v", got, recorded[c], tc.wantWriter, tc.wantRecorded)
+			}
+		})
+	}
+}
+
+// This clone's record of a commit that reproduces a teammate's noted lines
+// (withSquashed): their conversation's lines join it as a derived link when
+// the reading may be shared; the lines no one wrote are a person's only when
+// that reading placed every line by position.
+func TestWithSquashed(t *testing.T) {
+	lines := []gitx.AddedLine{{Line: 1, Text: "mine()"}, {Line: 2, Text: "theirs(1)"}, {Line: 3, Text: "theirs(2)"}, {Line: 4, Text: "typed()"}}
+	for _, tc := range []struct {
+		name       string
+		conf       float64
+		unexamined bool   // sq names no one for line 4
+		sharer     string // who shared the noted lines
+		want       string // contributor of lines 1..4
+	}{
+		{"by text", 1, true, "clone-a", "ai:mine ai:theirs ai:theirs unknown"},
+		{"by position", 1, false, "clone-a", "ai:mine ai:theirs ai:theirs human"},
+		{"too weak to share", 0.5, false, "clone-a", "ai:mine unknown unknown unknown"},
+		{"this clone's own notes, fetched back", 1, true, "clone-b", "ai:mine human human human"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sq := trace.Build(trace.Input{Commit: "c", Added: map[string][]gitx.AddedLine{"f.go": lines}, Unexamined: tc.unexamined,
+				Writers: map[string]map[int]string{"f.go": {2: "theirs", 3: "theirs"}},
+				Links:   []trace.Link{{ID: "theirs", Confidence: tc.conf, Derived: DerivedSquash, SharedBy: tc.sharer}}})
+			in := trace.Input{Commit: "c", Added: map[string][]gitx.AddedLine{"f.go": lines}, Writer: "clone-b",
+				Writers: map[string]map[int]string{"f.go": {1: "mine"}}, Links: []trace.Link{{ID: "mine", Confidence: 1}}}
+			withSquashed(&in, sq)
+			got := make([]string, len(lines))
+			for _, f := range trace.Build(in).Files {
+				for _, c := range f.Conversations {
+					who := c.Contributor.Type
+					if id := trace.ConversationID(c.URL); id != "" {
+						who += ":" + id
+					}
+					for _, r := range c.Ranges {
+						for n := r.StartLine; n <= r.EndLine; n++ {
+							got[n-1] = who
+						}
+					}
+				}
+			}
+			if g := strings.Join(got, " "); g != tc.want {
+				t.Errorf("%s, want %s", g, tc.want)
+			}
+		})
 	}
 }
