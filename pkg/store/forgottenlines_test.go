@@ -96,8 +96,16 @@ func TestForgottenLinesKeepCopiesUnknown(t *testing.T) {
 		}
 	}
 
-	// Pruned with edit lines: past the bound, the line is no evidence.
+	// Pruned with edit lines, to the day it keeps: a bound inside the
+	// line's day keeps it (an edit line written later that day would still
+	// be evidence); one past its day prunes it, and it is no evidence.
 	if _, err := s.PruneEditLines(ctx, t0+1); err != nil {
+		t.Fatal(err)
+	}
+	if examine("pruned within its day", with(inWindow, link.LineHash(wrote)), nil) {
+		t.Error("a forgotten line was pruned before its day was past the bound")
+	}
+	if _, err := s.PruneEditLines(ctx, t0+forgottenDayMs); err != nil {
 		t.Fatal(err)
 	}
 	if !examine("after prune", with(inWindow, link.LineHash(wrote)), nil) {

@@ -337,14 +337,17 @@ func (s *Store) PromptText(ctx context.Context, convID, genID string) (string, e
 }
 
 // PruneEditLines deletes edit lines recorded before beforeMs, and the
-// forgotten lines (keepForgottenLines) written before then.
+// forgotten lines (keepForgottenLines) written before then: those keep
+// their day only, so one is kept while its day may hold a time after
+// beforeMs (a line an edit line of the same time would still claim).
 func (s *Store) PruneEditLines(ctx context.Context, beforeMs int64) (int64, error) {
 	var n int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		for _, q := range []string{`DELETE FROM edit_spans WHERE atMs < ?`, `DELETE FROM forgotten_lines WHERE atMs < ?`} {
-			if _, err := tx.ExecContext(ctx, q, beforeMs); err != nil {
-				return err
-			}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM edit_spans WHERE atMs < ?`, beforeMs); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM forgotten_lines WHERE atMs < ?`, beforeMs-forgottenDayMs+1); err != nil {
+			return err
 		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM edit_lines WHERE atMs < ?`, beforeMs)
 		if err != nil {
