@@ -82,7 +82,13 @@ func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
 	// another tool's notes come so instead (git's zlib, not a listing of
 	// the notes and Go's inflate of each): %N joins the notes of every
 	// ref it is given, so only one ref's notes can come that way.
-	if opts.InlineNotes {
+	// %N joins every ref's notes: where this clone's records on a tracking
+	// ref it has not merged must give way to the live ref's (a plain git
+	// fetch moved it since an unlink), the notes are read per batch.
+	if opts.InlineNotes && r.shared.OwnFromLive() {
+		l.inline = false
+	}
+	if l.inline {
 		if l.sharedRefs = r.shared.Refs(); len(l.sharedRefs) == 0 && len(otherRefs) > 0 && l.oidx == nil {
 			l.otherInline = otherRefs[0]
 		}

@@ -33,6 +33,32 @@ func TestUnlinkAfterPushReadsLocal(t *testing.T) {
 	if out := a.convo(a.dir, "blame", "logs.go"); strings.Contains(out, "Y does logs") {
 		t.Errorf("A's blame after unlink names Y:\n%s", out)
 	}
+	// A teammate pushes notes of their own, and A runs a plain git fetch:
+	// the tracking ref moves past what A merged, with A's older record on
+	// it still. A's reads take A's records from the live ref alone, and B's
+	// from the tracking ref (review).
+	const z = "cccccccc-3333-4333-8333-333333333333"
+	b := cloneAs(t, bare, "b")
+	b.convo(b.dir, "share", "on")
+	b.convo(b.dir, "fetch")
+	b.conversation(t, z, "Z does metrics", "s", "p", "metrics.go", "package metrics\n\nfunc Count(name string) int {\n\treturn registry.inc(name)\n}\n")
+	m := b.commit(b.dir, "metrics", "metrics.go")
+	b.run(b.dir, "git", "push", "-q", "origin", "main")
+	b.convo(b.dir, "push")
+	a.run(a.dir, "git", "pull", "-q", "--ff-only")
+	if ids := showIDs(a.showJSON(a.dir, c)); strings.Contains(ids, y) || !strings.Contains(ids, x) {
+		t.Errorf("A's show after a teammate's push and a plain git pull: %s (Y unlinked, X linked)", ids)
+	}
+	if out := a.convo(a.dir, "blame", "logs.go"); strings.Contains(out, "Y does logs") {
+		t.Errorf("A's blame after a plain git pull names Y again:\n%s", out)
+	}
+	out := a.convo(a.dir, "log", "-n", "2")
+	if strings.Contains(out, "Y does logs") || !strings.Contains(out, "X does limits") || !strings.Contains(out, "Z does metrics") {
+		t.Errorf("A's log after a plain git pull (Y unlinked; X and B's Z shown):\n%s", out)
+	}
+	if ids := showIDs(a.showJSON(a.dir, m)); !strings.Contains(ids, z) {
+		t.Errorf("A's show of B's commit, its note on the tracking ref only: %s", ids)
+	}
 }
 
 func showIDs(s showJSON) string {

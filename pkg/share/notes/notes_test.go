@@ -406,3 +406,55 @@ func repoWithNotes(b *testing.B, n int) (Git, []string) {
 	}
 	return g, hashes
 }
+
+// TestReaderOwnRecordsFromLive: where a tracking ref the live ref has not
+// merged holds this clone's older record (a plain git fetch moved it after
+// an unlink here), this clone's records are read from the live ref alone,
+// a teammate's from both; Records and the %N reader's flag agree.
+func TestReaderOwnRecordsFromLive(t *testing.T) {
+	ctx := context.Background()
+	g, hs := repoWithCommits(t, 2)
+	git(t, g, "", "config", KeyWriter, "a@x")
+	// The remote's history: a@x's older record on both commits, b@x's on
+	// the second; not merged here.
+	older := string(Encode([]trace.Record{*record(hs[0], "a@x", "ca")}))
+	both := string(Encode([]trace.Record{*record(hs[1], "a@x", "ca"), *record(hs[1], "b@x", "cb")}))
+	b0 := strings.TrimSpace(git(t, g, older, "hash-object", "-w", "--stdin"))
+	b1 := strings.TrimSpace(git(t, g, both, "hash-object", "-w", "--stdin"))
+	tree := strings.TrimSpace(git(t, g, "100644 blob "+b0+"\t"+hs[0]+"\n100644 blob "+b1+"\t"+hs[1]+"\n", "mktree"))
+	git(t, g, "", "update-ref", TrackingRef("origin"), strings.TrimSpace(git(t, g, "", "commit-tree", tree, "-m", "the remote's notes")))
+	// Here: a@x's record rewritten on the first commit, removed on the second.
+	g.Write(ctx, map[string]*trace.Record{hs[0]: record(hs[0], "a@x", "ca2")}, "a@x", "m")
+	rd := NewReader(ctx, g.Dir)
+	defer rd.Close()
+	if !rd.OwnFromLive() {
+		t.Error("an unmerged tracking ref with this clone's writer configured: OwnFromLive false")
+	}
+	recs, err := rd.Records(ctx, hs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(h string) string {
+		rec := recs[h]
+		m, _ := rec.Meta()
+		var out []string
+		for id := range m.Conversations {
+			out = append(out, id)
+		}
+		sort.Strings(out)
+		return strings.Join(out, " ")
+	}
+	if got := ids(hs[0]); got != "ca2" {
+		t.Errorf("commit 0: %q, want ca2 (a@x's live record only)", got)
+	}
+	if got := ids(hs[1]); got != "cb" {
+		t.Errorf("commit 1: %q, want cb (a@x's record gone here, b@x's from the tracking ref)", got)
+	}
+	// The same through the index of every note (All; Records of many).
+	if recs, err = rd.All(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got0, got1 := ids(hs[0]), ids(hs[1]); got0 != "ca2" || got1 != "cb" {
+		t.Errorf("All: %q, %q; want ca2, cb", got0, got1)
+	}
+}

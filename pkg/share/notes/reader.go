@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 
@@ -37,6 +38,12 @@ type Reader struct {
 	// local reads notes from the object files, no process (nil: only
 	// cat-file can, see gitx.BlobsInProcess).
 	local *gitx.Repo
+	// own is this clone's writer where a tracking ref the live ref has not
+	// merged whole is read (else ""): its records there are older than the
+	// live ref's, which alone are read (ownFromLive). liveBlobs, with
+	// index, are the live ref's note blobs.
+	own       string
+	liveBlobs map[string]bool
 
 	keptMu sync.Mutex
 	kept   map[string]*trace.Record // Keep: each commit's record read (nil: none), nil unless kept
@@ -91,6 +98,11 @@ func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool)
 				r.refs = unmergedRefs(repo, r.refs)
 			}
 		}
+		if len(r.refs) > 1 && slices.Contains(r.refs, Ref) {
+			if st, err := r.g.Settings(ctx); err == nil {
+				r.own = st.Writer
+			}
+		}
 		if cat && r.err == nil && len(r.refs) > 0 && r.local == nil {
 			r.mu.Lock()
 			_ = r.startCat(ctx)
@@ -98,6 +110,40 @@ func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool)
 		}
 	}()
 	return r
+}
+
+// OwnFromLive says whether this clone's records must be told from their
+// older copies on a tracking ref it has not merged (a plain git fetch moved
+// it): a reader of git log's notes (%N, every ref's joined) cannot, so it
+// reads through Records instead.
+func (r *Reader) OwnFromLive() bool {
+	<-r.ready
+	return r.own != ""
+}
+
+// fromLive says whether note query q (a ref:path, or a blob of the index)
+// reads the live ref.
+func (r *Reader) fromLive(q string) bool {
+	if r.index != nil {
+		return r.liveBlobs[q]
+	}
+	return strings.HasPrefix(q, Ref+":")
+}
+
+// dropWriter is note text without writer's records: this clone is the
+// authority on its own, which only the live ref holds as they are now (an
+// unlink since, a record removed). Other lines stay as they were.
+func dropWriter(text []byte, writer string) []byte {
+	var out []byte
+	for _, line := range bytes.Split(text, []byte{'\n'}) {
+		if recs := Decode(line); len(recs) == 1 {
+			if m, _ := recs[0].Meta(); m.Writer == writer {
+				continue
+			}
+		}
+		out = append(append(out, line...), '\n')
+	}
+	return out
 }
 
 // mergedMax bounds the notes commits unmergedRefs walks back from the live
@@ -138,6 +184,15 @@ func (r *Reader) listed(ctx context.Context) {
 	r.indexOnce.Do(func() {
 		if r.err == nil && len(r.refs) > 0 {
 			r.index, r.err = r.g.listNotes(ctx, r.refs)
+		}
+		if r.err == nil && r.own != "" {
+			live, err := r.g.listNotes(ctx, []string{Ref})
+			r.liveBlobs, r.err = map[string]bool{}, err
+			for _, blobs := range live {
+				for _, b := range blobs {
+					r.liveBlobs[b] = true
+				}
+			}
 		}
 	})
 }
@@ -298,6 +353,13 @@ func (r *Reader) records(ctx context.Context, hashes []string) (map[string]trace
 			var err error
 			if contents, err = r.readInOrder(ctx, queries); err != nil {
 				return nil, err
+			}
+		}
+	}
+	if r.own != "" {
+		for i, q := range queries {
+			if contents[i] != nil && !r.fromLive(q) {
+				contents[i] = dropWriter(contents[i], r.own)
 			}
 		}
 	}
