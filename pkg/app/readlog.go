@@ -81,10 +81,10 @@ func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
 	// process per batch, nor one to list the notes. Where there are none,
 	// another tool's notes come so instead (git's zlib, not a listing of
 	// the notes and Go's inflate of each): %N joins the notes of every
-	// ref it is given, so only one ref's notes can come that way.
-	// %N joins every ref's notes: where this clone's records on a tracking
-	// ref it has not merged must give way to the live ref's (a plain git
-	// fetch moved it since an unlink), the notes are read per batch.
+	// ref it is given, so only one ref's notes can come that way, and this
+	// clone's records on a tracking ref it has not merged cannot be told
+	// from the live ref's (a plain git fetch moved it since an unlink):
+	// then the notes are read per batch.
 	if opts.InlineNotes && r.shared.OwnFromLive() {
 		l.inline = false
 	}

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -37,7 +38,10 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string, secs []
 			at[h] = secs[i]
 		}
 	}
-	err := inChunks(uniqueHashes(hashes), func(chunk []string) error {
+	// Each commit once: a repeat would join its links twice in
+	// logTimedQuery (the answer is a map: the order is not kept).
+	unique := slices.Compact(slices.Sorted(slices.Values(hashes)))
+	err := inChunks(unique, func(chunk []string) error {
 		q, args := logLinksQuery(chunk, at)
 		asked := make(map[string]bool, len(chunk))
 		for _, h := range chunk {
@@ -50,20 +54,6 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string, secs []
 		return err
 	})
 	return out, classify(s.path, err)
-}
-
-// uniqueHashes is hashes without repeats (log asks each commit once; a
-// repeat would join its links twice in logTimedQuery).
-func uniqueHashes(hashes []string) []string {
-	seen := make(map[string]bool, len(hashes))
-	out := hashes[:0:0]
-	for _, h := range hashes {
-		if !seen[h] {
-			seen[h] = true
-			out = append(out, h)
-		}
-	}
-	return out
 }
 
 // logLinksQuery is the query of chunk's links and its arguments: by the

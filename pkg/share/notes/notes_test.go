@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -186,14 +185,7 @@ func TestReaderReadsUnmergedRefs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := recs[hs[0]]
-		m, _ := rec.Meta()
-		var ids []string
-		for id := range m.Conversations {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		return strings.Join(ids, " ")
+		return convsOf(recs[hs[0]])
 	}
 	if got := read(); got != "ca cb" {
 		t.Errorf("a teammate's unmerged notes: %q, want ca cb", got)
@@ -434,16 +426,7 @@ func TestReaderOwnRecordsFromLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids := func(h string) string {
-		rec := recs[h]
-		m, _ := rec.Meta()
-		var out []string
-		for id := range m.Conversations {
-			out = append(out, id)
-		}
-		sort.Strings(out)
-		return strings.Join(out, " ")
-	}
+	ids := func(h string) string { return convsOf(recs[h]) }
 	if got := ids(hs[0]); got != "ca2" {
 		t.Errorf("commit 0: %q, want ca2 (a@x's live record only)", got)
 	}
@@ -457,4 +440,11 @@ func TestReaderOwnRecordsFromLive(t *testing.T) {
 	if got0, got1 := ids(hs[0]), ids(hs[1]); got0 != "ca2" || got1 != "cb" {
 		t.Errorf("All: %q, %q; want ca2, cb", got0, got1)
 	}
+}
+
+// convsOf is the conversations a record's metadata names, sorted, spaced.
+func convsOf(rec trace.Record) string {
+	m, _ := rec.Meta()
+	ids := slices.Sorted(maps.Keys(m.Conversations))
+	return strings.Join(ids, " ")
 }

@@ -40,7 +40,7 @@ type Reader struct {
 	local *gitx.Repo
 	// own is this clone's writer where a tracking ref the live ref has not
 	// merged whole is read (else ""): its records there are older than the
-	// live ref's, which alone are read (ownFromLive). liveBlobs, with
+	// live ref's, which alone are read (dropWriter). liveBlobs, with
 	// index, are the live ref's note blobs.
 	own       string
 	liveBlobs map[string]bool
@@ -183,16 +183,10 @@ func (r *Reader) listed(ctx context.Context) {
 	<-r.ready
 	r.indexOnce.Do(func() {
 		if r.err == nil && len(r.refs) > 0 {
-			r.index, r.err = r.g.listNotes(ctx, r.refs)
-		}
-		if r.err == nil && r.own != "" {
-			live, err := r.g.listNotes(ctx, []string{Ref})
-			r.liveBlobs, r.err = map[string]bool{}, err
-			for _, blobs := range live {
-				for _, b := range blobs {
-					r.liveBlobs[b] = true
-				}
+			if r.own != "" {
+				r.liveBlobs = map[string]bool{}
 			}
+			r.index, r.err = r.g.listNotes(ctx, r.refs, r.liveBlobs)
 		}
 	})
 }
@@ -204,8 +198,9 @@ func (r *Reader) Refs() []string {
 	return r.refs
 }
 
-// listNotes maps each commit with a note on refs to the note blobs.
-func (g Git) listNotes(ctx context.Context, refs []string) (map[string][]string, error) {
+// listNotes maps each commit with a note on refs to the note blobs; live,
+// when not nil, gets the blobs of the live ref's notes (Ref).
+func (g Git) listNotes(ctx context.Context, refs []string, live map[string]bool) (map[string][]string, error) {
 	var index map[string][]string
 	for _, ref := range refs {
 		// A vanished or unreadable ref is skipped: the other refs still answer.
@@ -217,7 +212,12 @@ func (g Git) listNotes(ctx context.Context, refs []string) (map[string][]string,
 			// Sized once: growing it took half of reading 23,000 notes.
 			index = make(map[string][]string, bytes.Count(out, []byte{0}))
 		}
-		eachBlobEntry(out, func(commit, blob string) { index[commit] = append(index[commit], blob) })
+		eachBlobEntry(out, func(commit, blob string) {
+			index[commit] = append(index[commit], blob)
+			if live != nil && ref == Ref {
+				live[blob] = true
+			}
+		})
 	}
 	if index == nil {
 		index = map[string][]string{}

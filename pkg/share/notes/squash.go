@@ -74,7 +74,7 @@ func (g Git) SquashesIn(ctx context.Context, revs []string, o BuildOptions) (map
 	if err != nil {
 		return nil, err
 	}
-	index, err := g.listNotes(ctx, refs)
+	index, err := g.listNotes(ctx, refs, nil)
 	if err != nil || len(index) == 0 {
 		return map[string]trace.Record{}, err
 	}
