@@ -1,7 +1,8 @@
 package notes
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/git-convo/git-convo/pkg/share/trace"
@@ -50,35 +51,49 @@ func linkedMeta(commit string, m trace.Meta) []store.LinkedConversation {
 	}
 	out := make([]store.LinkedConversation, 0, len(m.Conversations))
 	for id, c := range m.Conversations {
-		lc := store.LinkedConversation{
-			Link: store.Link{ConversationID: id, CommitHash: commit, MatchedFiles: c.MatchedFiles, Confidence: c.Confidence,
-				Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines,
-				SharedBy: Sharer(c, m), PositionLines: min(c.PositionLines, c.WrittenLines), RewrittenFrom: c.RewrittenFrom},
-			Conv: store.Conversation{ID: id, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
-				Agent: c.Agent, FirstSeenMs: mstime.ParseISO(c.StartedAt), ActivityMs: mstime.ParseISO(c.LastActiveAt)},
-		}
-		if lc.Status == "" {
-			lc.Status = "auto"
-		}
-		if lc.SharedBy != m.Writer {
-			lc.DerivedBy = m.Writer // the clone that derived it from the sharer's note
-		}
-		if c.Derived == "" && c.IsDerived() {
-			lc.Reason += OldRuleLabel
-		}
-		out = append(out, lc)
+		out = append(out, linkedConv(commit, id, c, m.Writer))
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if (a.Status == "manual") != (b.Status == "manual") {
-			return a.Status == "manual"
-		}
-		if a.Confidence != b.Confidence {
-			return a.Confidence > b.Confidence
-		}
-		return a.ConversationID < b.ConversationID
-	})
+	sortLinked(out)
 	return out
+}
+
+// linkedConv is one conversation's link of linkedMeta: c is the
+// conversation id's metadata in a record written by writer.
+func linkedConv(commit, id string, c trace.ConvMeta, writer string) store.LinkedConversation {
+	lc := store.LinkedConversation{
+		Link: store.Link{ConversationID: id, CommitHash: commit, MatchedFiles: c.MatchedFiles, Confidence: c.Confidence,
+			Status: c.Status, Reason: c.Reason, Source: SourceNotes, WrittenLines: c.WrittenLines, AddedLines: c.AddedLines,
+			SharedBy: Sharer(c, trace.Meta{Writer: writer}), PositionLines: min(c.PositionLines, c.WrittenLines), RewrittenFrom: c.RewrittenFrom},
+		Conv: store.Conversation{ID: id, Title: c.Title, Summary: c.Summary, FirstPrompt: c.FirstPrompt, Model: c.Model,
+			Agent: c.Agent, FirstSeenMs: mstime.ParseISO(c.StartedAt), ActivityMs: mstime.ParseISO(c.LastActiveAt)},
+	}
+	if lc.Status == "" {
+		lc.Status = "auto"
+	}
+	if lc.SharedBy != writer {
+		lc.DerivedBy = writer // the clone that derived it from the sharer's note
+	}
+	if c.Derived == "" && c.IsDerived() {
+		lc.Reason += OldRuleLabel
+	}
+	return lc
+}
+
+// sortLinked orders a commit's links strongest first: manual links, then
+// by confidence, then by conversation id.
+func sortLinked(out []store.LinkedConversation) {
+	slices.SortFunc(out, func(a, b store.LinkedConversation) int {
+		if (a.Status == "manual") != (b.Status == "manual") {
+			if a.Status == "manual" {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(b.Confidence, a.Confidence); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ConversationID, b.ConversationID)
+	})
 }
 
 // linkedFromNote is Linked for a commit's note text (and a derived record),
@@ -93,6 +108,9 @@ func linkedFromNote(commit string, derived []byte, text string) []store.LinkedCo
 		// The fast path only for a record plainly about commit (claims).
 		if line := strings.TrimSpace(text); line != "" && !strings.Contains(line, "\n") &&
 			strings.Contains(line, `"revision":"`+commit+`"`) && !strings.Contains(line, `"withdrawn"`) {
+			if lcs, ok := linkedLine(commit, line); ok {
+				return lcs
+			}
 			m, ok := decodeMeta(line)
 			if !ok {
 				return nil
@@ -106,6 +124,70 @@ func linkedFromNote(commit string, derived []byte, text string) []store.LinkedCo
 	}
 	return Linked(commit, rec)
 }
+
+// linkedLine is linkedMeta(commit, decodeMeta(line)) for the usual note:
+// a few conversations, each as git-convo writes it. Their links are built
+// from the raw values, without the metadata's map (a map of ConvMeta took
+// 2 KB of fresh memory a commit: log -n 1000 of noted commits faulted in
+// some 500 pages for it). ok is false for anything else (a repeated id,
+// many conversations, what the scanners refuse): the caller then decodes
+// the note as before, which gives the same answer.
+func linkedLine(commit, line string) (lcs []store.LinkedConversation, ok bool) {
+	var top [2]string
+	if !rawFields(line, top[:], "files", "metadata") || top[0] == "" || top[0][0] != '[' {
+		return nil, false
+	}
+	md := top[1]
+	if md == "" || md == "null" {
+		return nil, true
+	}
+	var mf [1]string
+	if !rawFields(md, mf[:], trace.MetaKey) || mf[0] == "" {
+		return nil, false
+	}
+	var f [3]string
+	var m trace.Meta
+	if !rawFields(mf[0], f[:], "format", "conversations", "writer") ||
+		f[0] != "" && !scanMetaField(&m, "format", f[0]) || f[2] != "" && !plainString(f[2], &m.Writer) {
+		return nil, false
+	}
+	if m.Format > trace.Format || f[1] == "" {
+		return nil, true
+	}
+	type conv struct {
+		id string
+		c  trace.ConvMeta
+	}
+	var first [4]conv
+	convs := first[:0]
+	if f[1][0] != '{' || !eachField(f[1], func(id, raw string) bool {
+		c, ok := scanConvMeta(raw)
+		if !ok || !plainBody(id) || len(convs) == maxLineConvs {
+			return false
+		}
+		for _, e := range convs {
+			if e.id == id {
+				return false // json keeps the last: the long way
+			}
+		}
+		convs = append(convs, conv{id, c})
+		return true
+	}) {
+		return nil, false
+	}
+	if len(convs) == 0 {
+		return nil, true
+	}
+	lcs = make([]store.LinkedConversation, 0, len(convs))
+	for _, e := range convs {
+		lcs = append(lcs, linkedConv(commit, e.id, e.c, m.Writer))
+	}
+	sortLinked(lcs)
+	return lcs, true
+}
+
+// maxLineConvs bounds linkedLine's search for a repeated id.
+const maxLineConvs = 16
 
 // decodeMeta is Decode of a one-record note, keeping only git-convo's
 // metadata (the part Linked reads): a record is accepted as Decode accepts it (an object with a
@@ -174,6 +256,9 @@ func metaForLinks(raw string) string {
 }
 
 func mergeLinks(local, shared []store.LinkedConversation) []store.LinkedConversation {
+	if len(local) == 0 {
+		return shared // a commit only notes link: no copy, no map
+	}
 	at := map[string]int{}
 	for i, lc := range local {
 		at[lc.ConversationID] = i

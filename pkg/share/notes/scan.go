@@ -239,6 +239,10 @@ func scanConvMeta(b string) (c trace.ConvMeta, ok bool) {
 			}
 			return err == nil && jsonNumber(val)
 		case "matched_files":
+			if files, ok := plainStrings(val); ok {
+				c.MatchedFiles = files
+				return true
+			}
 			return val[0] == '[' && json.Unmarshal([]byte(val), &c.MatchedFiles) == nil
 		default:
 			return false
@@ -265,6 +269,43 @@ func metaOf(raw string) trace.Meta {
 		return trace.Meta{}
 	}
 	return m
+}
+
+// plainStrings is the JSON array v of strings that need no decoding (as
+// plainString), sharing v's memory; ok is false for any other value.
+// json.Unmarshal took more than half of a usual note's decoding for the
+// one array a conversation has (matched_files).
+func plainStrings(v string) (out []string, ok bool) {
+	i := skipSpace(v, 0)
+	if i >= len(v) || v[i] != '[' {
+		return nil, false
+	}
+	out = []string{} // json's answer for []
+	i = skipSpace(v, i+1)
+	if i < len(v) && v[i] == ']' {
+		return out, skipSpace(v, i+1) == len(v)
+	}
+	for i < len(v) && v[i] == '"' {
+		end := skipString(v, i)
+		var s string
+		if end < 0 || !plainString(v[i:end], &s) {
+			return nil, false
+		}
+		out = append(out, s)
+		i = skipSpace(v, end)
+		if i >= len(v) {
+			return nil, false
+		}
+		switch v[i] {
+		case ']':
+			return out, skipSpace(v, i+1) == len(v)
+		case ',':
+			i = skipSpace(v, i+1)
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // plainString sets *s to the JSON string v when it needs no decoding: no

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/share/trace"
+	"github.com/git-convo/git-convo/pkg/store"
 )
 
 // fullNote is a real-shaped note: a commit that added 40 lines to each of
@@ -163,6 +164,14 @@ var metaCases = []string{
 	`{"format":1,"conversations":{"a":null}}`,
 	`{"format":1,"conversations":{"a":{"matched_files":null}}}`,
 	`{"format":1,"conversations":{"a":{"matched_files":[]}}}`,
+	`{"format":1,"conversations":{"a":{"matched_files":[ ]}}}`,
+	`{"format":1,"conversations":{"a":{"matched_files":[ "x" , "y\u00e9" ]}}}`,
+	`{"format":1,"conversations":{"a":{"matched_files":["a\"b","c"]}}}`,
+	`{"format":1,"conversations":{"a":{"matched_files":["a",1]}}}`,
+	`{"format":1,"conversations":{"a":{"matched_files":["a",]}}}`,
+	`{"format":1,"conversations":{"a":{"matched_files":["a" "b"]}}}`,
+	`{"format":1,"conversations":{"a":{"matched_files":["a",null]}}}`,
+	`{"format":1,"conversations":{"a":{"matched_files":["` + "\xff" + `"]}}}`,
 	`{"format":1,"conversations":{"a":{"title":"` + "\xff" + `"}}}`,
 	`{"format":1,"conversations":{"a":{"title":"tab` + "\t" + `"}}}`,
 	`{"format":1,"conversations":[]}`,
@@ -265,4 +274,79 @@ func TestJSONNumber(t *testing.T) {
 			t.Errorf("%q: the case disagrees with json.Valid", v)
 		}
 	}
+}
+
+// noteLine is a one-record note whose git-convo metadata is raw.
+func noteLine(commit, raw string) string {
+	return `{"version":"0.1.0","id":"i","vcs":{"type":"git","revision":"` + commit +
+		`"},"files":[{"path":"a.go","conversations":[{"contributor":{"type":"ai"},"ranges":[{"start_line":1,"end_line":2,"content_hash":"h"}]}]}],"metadata":{"` +
+		trace.MetaKey + `":` + raw + `}}`
+}
+
+// TestLinkedLine: a note's links read from its raw values are those of its
+// decoded metadata, wherever linkedLine answers (and it answers for the
+// usual shapes).
+func TestLinkedLine(t *testing.T) {
+	const commit = "1111111111111111111111111111111111111111"
+	lines := []string{
+		`{"files":[],"metadata":null}`,
+		`{"files":[]}`,
+		`{"files":{},"metadata":{}}`,
+		`{"metadata":{"` + trace.MetaKey + `":{"format":1,"conversations":{"x":{}}}}}`,
+		noteLine(commit, `{"format":99,"conversations":{"x":{"title":"future"}}}`),
+		noteLine(commit, `{"format":1,"writer":"w","conversations":{"b":{"confidence":0.5},"a":{"confidence":0.5},"c":{"status":"manual"},"d":{"confidence":0.9,"shared_by":"s"}}}`),
+		noteLine(commit, `{"format":1,"conversations":{"x":{"derived":"","reason":"old","status":"auto","written_lines":0,"rewritten_from":"f"}}}`),
+		noteLine(commit, `{"format":1,"conversations":{"x":{"title":"A"},"y":{},"x":{"title":"B"}}}`),
+	}
+	many := `{"format":1,"conversations":{`
+	for i := range maxLineConvs + 1 {
+		if i > 0 {
+			many += ","
+		}
+		many += fmt.Sprintf(`"c%02d":{"confidence":0.%d}`, i, i%10)
+	}
+	lines = append(lines, noteLine(commit, many+"}}"))
+	for _, raw := range linksMetaCases {
+		lines = append(lines, noteLine(commit, raw))
+	}
+	answered := 0 // with links
+	for _, line := range lines {
+		got, ok := linkedLine(commit, line)
+		if !ok {
+			continue
+		}
+		if len(got) > 0 {
+			answered++
+		}
+		var want []store.LinkedConversation
+		if m, ok := decodeMeta(line); ok {
+			want = linkedMeta(commit, m)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", line, got, want)
+		}
+	}
+	if answered < 12 {
+		t.Errorf("linkedLine gave links for %d of %d notes: it is not tested", answered, len(lines))
+	}
+}
+
+func FuzzLinkedLine(f *testing.F) {
+	const commit = "1111111111111111111111111111111111111111"
+	for _, raw := range linksMetaCases {
+		f.Add(noteLine(commit, raw))
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		got, ok := linkedLine(commit, line)
+		if !ok {
+			return
+		}
+		var want []store.LinkedConversation
+		if m, ok := decodeMeta(line); ok {
+			want = linkedMeta(commit, m)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q:\n got %+v\nwant %+v", line, got, want)
+		}
+	})
 }
