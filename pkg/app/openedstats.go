@@ -36,32 +36,66 @@ func (r *Reader) openedFileStats(ctx context.Context, hashes []string, local []F
 			opened = append(opened, h)
 		}
 	}
-	if len(opened) == 0 {
+	return r.recount(ctx, opened, local)
+}
+
+// recount replaces the local counts of hashes with lineFileStats' count of
+// them, their local writers first (none for a commit whose record does not
+// name every line: not examined).
+func (r *Reader) recount(ctx context.Context, hashes []string, local []FileStat) []FileStat {
+	if len(hashes) == 0 {
 		return local
 	}
-	writers, _, err := r.store.CommitLineWriters(ctx, opened)
+	writers, _, err := r.store.CommitLineWriters(ctx, hashes)
 	if err != nil {
-		r.a.Log().Printf("share", "reading the rewritten commits: %v", err)
+		r.a.Log().Printf("share", "recounting the lines of commits rewritten or squashed here: %v", err)
 		return local
 	}
-	counted, ok := r.lineFileStats(ctx, opened, writers, false)
+	counted, ok := r.lineFileStats(ctx, hashes, writers, false)
 	if !ok {
 		return local
 	}
-	isOpened := map[string]bool{}
-	for _, h := range opened {
-		isOpened[h] = true
+	again := map[string]bool{}
+	for _, h := range hashes {
+		again[h] = true
 	}
 	out := local[:0:0]
 	for _, fs := range local {
-		if !isOpened[fs.CommitHash] {
+		if !again[fs.CommitHash] {
 			out = append(out, fs)
 		}
 	}
-	for _, h := range opened {
+	for _, h := range hashes {
 		out = append(out, counted[h]...) // none when not examined
 	}
 	return out
+}
+
+// derivedFileStats recounts the local counts of the commits this clone
+// examined that its shared record reads as a squash of teammates' commits
+// (git reset --soft and a commit here: notes.Reader.DerivedOwn), as blame
+// and pr read them: the local count gave the teammates' agents' lines to
+// no agent, since none of this clone's conversations wrote them. Only a
+// commit with lines no local conversation wrote can be one.
+func (r *Reader) derivedFileStats(ctx context.Context, hashes []string, local []FileStat) []FileStat {
+	partly := map[string]bool{}
+	for _, fs := range local {
+		if fs.Agent < fs.Added {
+			partly[fs.CommitHash] = true
+		}
+	}
+	var cands []string
+	for _, h := range hashes {
+		if partly[h] {
+			cands = append(cands, h)
+		}
+	}
+	derived, err := r.shared.DerivedOwn(ctx, cands)
+	if err != nil {
+		r.a.Log().Printf("share", "reading shared notes: %v", err)
+		return local
+	}
+	return r.recount(ctx, derived, local)
 }
 
 // sharedFileStats adds line counts from shared notes for the commits the

@@ -307,7 +307,8 @@ func (r *Reader) FileStats(ctx context.Context, hashes []string) (stats []FileSt
 	if stats, err = r.store.CommitFileStats(ctx, hashes); err != nil {
 		return nil, nil, err
 	}
-	stats = r.openedFileStats(ctx, hashes, stats) // rewritten here from a teammate's: as blame and pr read them
+	stats = r.openedFileStats(ctx, hashes, stats)  // rewritten here from a teammate's: as blame and pr read them
+	stats = r.derivedFileStats(ctx, hashes, stats) // a squash of teammates' commits made here: the same
 	stats = r.sharedFileStats(ctx, hashes, stats)
 	stats, sources = r.otherFileStats(ctx, hashes, stats)
 	return stats, sources, nil

@@ -301,15 +301,17 @@ func TestSquashByTeammateResetSoft(t *testing.T) {
 	const x, y = "76666666-2222-4333-8444-555555555555", "77777777-2222-4333-8444-555555555555"
 	body := "package limiter\n\nfunc Allow(client string) bool {\n\tb := bucket(client)\n\treturn b.take()\n}\n"
 	for _, tc := range []struct {
-		name string
-		own  bool   // B's own conversation adds other.go to the squash
-		want string // every clone's blame of limiter.go
+		name     string
+		own      bool   // B's own conversation adds other.go to the squash
+		want     string // every clone's blame of limiter.go
+		examined int    // stats: the squash's lines all known
+		pr       string // pr's limiter.go lines: an agent's, no agent's edit, no record
 	}{
 		// A's clone reads the squash by position (its branch's file):
 		// the person's lines are a person's.
-		{"by hand", false, "human x x x x human x"},
+		{"by hand", false, "human x x x x human x", 1, "4 2 0"},
 		// B's note reads it by text: the person's lines are unknown.
-		{"with B's own conversation", true, "unknown x x x x unknown x"},
+		{"with B's own conversation", true, "unknown x x x x unknown x", 0, "4 0 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, bare, base := sharerOnFeature(t)
@@ -335,6 +337,30 @@ func TestSquashByTeammateResetSoft(t *testing.T) {
 			for _, tm := range []teammate{a, b, c} {
 				if got := whoWrote(tm, "limiter.go", x, y); got != tc.want {
 					t.Errorf("%s's blame of the squash: %s, want %s", filepath.Base(tm.dir), got, tc.want)
+				}
+				// stats and pr count the lines as blame reads them, in
+				// the clone that squashed too (its local count gave X's
+				// lines to no agent).
+				if st := statsOf(t, tm, "HEAD~1..HEAD"); st.Examined != tc.examined || st.Examined == 1 && (st.Added != 6 || st.Agent != 4) {
+					t.Errorf("%s's stats of the squash: %+v, want %d examined (4 of 6 lines an agent's)", filepath.Base(tm.dir), st, tc.examined)
+				}
+				var pr struct {
+					Files []struct {
+						Path                    string
+						Agent, NoEdit, NoRecord int
+					}
+					Commits struct{ Uncovered []struct{ Reason string } }
+				}
+				if err := json.Unmarshal([]byte(tm.convo(tm.dir, "pr", "--json", "HEAD~1..HEAD")), &pr); err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range pr.Files {
+					if got := fmt.Sprintf("%d %d %d", f.Agent, f.NoEdit, f.NoRecord); f.Path == "limiter.go" && got != tc.pr {
+						t.Errorf("%s's pr of limiter.go: agent, no edit, no record %s, want %s", filepath.Base(tm.dir), got, tc.pr)
+					}
+				}
+				if u := pr.Commits.Uncovered; tm.dir == b.dir && tc.examined == 0 && (len(u) != 1 || !strings.Contains(u[0].Reason, "squash")) {
+					t.Errorf("B's pr: the squash made there is uncovered as %+v, want a squash's reason", u)
 				}
 				if !tc.own {
 					continue

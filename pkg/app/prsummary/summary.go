@@ -76,7 +76,7 @@ type Commit struct {
 	Hash    string `json:"hash"`
 	Short   string `json:"shortHash"`
 	Subject string `json:"subject"`
-	Reason  string `json:"reason"` // "no record" or "recorded before line evidence"
+	Reason  string `json:"reason"` // "no record", "recorded before line evidence", or a squash made here read in part
 }
 
 // Commits says how many commits of the range a record covers.
@@ -239,11 +239,26 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 		return nil, err
 	}
 	var claimed notes.ClaimedLines
+	squashedHere := map[string]bool{} // examined here, some lines unknown through this clone's note
 	if in.Notes != nil {
 		// Only lines the replay (or blame) says a commit added are looked
 		// up, once it is done: the notes need no clip to each commit's diff.
 		if err := in.Notes.OpenRewrites(ctx, hashes, covered, in.Store.RecordedCommits); err != nil {
 			in.Log("reading the rewritten commits: %v", err)
+		}
+		// A squash of teammates' commits made here by git reset --soft:
+		// this clone's note reads its lines as blame does.
+		var examined []string
+		for _, h := range hashes {
+			if covered[h] {
+				examined = append(examined, h)
+			}
+		}
+		if err := in.Notes.MergeDerivedLines(ctx, examined, writers, covered); err != nil {
+			in.Log("reading shared notes: %v", err)
+		}
+		for _, h := range examined {
+			squashedHere[h] = !covered[h]
 		}
 		if claimed, err = in.Notes.MergeLinkedClaimed(ctx, hashes, linked, covered); err != nil {
 			in.Log("reading shared notes: %v", err)
@@ -270,7 +285,9 @@ func Summarize(ctx context.Context, in Input) (*Summary, error) {
 			continue
 		}
 		reason := "no record"
-		if anyRecord[c.Hash] {
+		if squashedHere[c.Hash] {
+			reason = "a squash of teammates' commits made here, some lines unknown"
+		} else if anyRecord[c.Hash] {
 			reason = "recorded before line evidence"
 		} else if r := trailerOnly[c.Hash]; r != "" {
 			reason = r

@@ -44,6 +44,9 @@ type Reader struct {
 	// index, are the live ref's note blobs.
 	own       string
 	liveBlobs map[string]bool
+	// fetched: teammates' notes were fetched (a tracking ref exists,
+	// merged or not).
+	fetched bool
 
 	keptMu sync.Mutex
 	kept   map[string]*trace.Record // Keep: each commit's record read (nil: none), nil unless kept
@@ -89,6 +92,7 @@ func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool)
 		if r.refs, r.err = r.g.SharedRefs(ctx); r.err == nil {
 			r.derived, r.err = r.g.LoadDerived(ctx)
 		}
+		r.fetched = slices.ContainsFunc(r.refs, func(ref string) bool { return strings.HasPrefix(ref, trackingPrefix) })
 		if r.err == nil && len(r.refs) > 0 {
 			r.rewrites, _ = r.g.LoadRewrites(ctx) // unreadable: no copy is read
 		}
@@ -608,12 +612,42 @@ func (r *Reader) MergeLineWritersIn(ctx context.Context, hashes, paths []string,
 // conversation wrote are then the record's: its derived links' lines, and
 // unknown where the record names no one. Only those commits are clipped.
 func (r *Reader) MergeDerivedLinesIn(ctx context.Context, own, paths []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
+	need, err := r.DerivedOwn(ctx, own)
+	if err != nil {
+		return err
+	}
+	return r.addLines(ctx, need, writers, recorded, func(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
+		return r.clippedRecordsIn(ctx, hashes, paths)
+	})
+}
+
+// MergeDerivedLines is MergeDerivedLinesIn for every file of the commits
+// (pr).
+func (r *Reader) MergeDerivedLines(ctx context.Context, own []string, writers map[string]map[string]map[int]store.LineWriter, recorded map[string]bool) error {
+	need, err := r.DerivedOwn(ctx, own)
+	if err != nil {
+		return err
+	}
+	return r.addLines(ctx, need, writers, recorded, r.ClippedRecords)
+}
+
+// DerivedOwn is those of own (commits this clone examined itself) whose
+// shared record holds a derived link (MergeDerivedLinesIn), in order. Such
+// a record is this clone's reading of teammates' fetched notes
+// (teammatesSquashed): with none fetched, no record is read (stats of
+// 1,000 commits read the notes of those with a person's line, 35 ms more
+// on 20,000 notes, for nothing).
+func (r *Reader) DerivedOwn(ctx context.Context, own []string) ([]string, error) {
 	if len(own) == 0 {
-		return nil
+		return nil, nil
+	}
+	<-r.ready
+	if !r.fetched {
+		return nil, nil
 	}
 	recs, err := r.Records(ctx, own)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var need []string
 	for _, h := range own {
@@ -629,9 +663,7 @@ func (r *Reader) MergeDerivedLinesIn(ctx context.Context, own, paths []string, w
 			}
 		}
 	}
-	return r.addLines(ctx, need, writers, recorded, func(ctx context.Context, hashes []string) (map[string]trace.Record, error) {
-		return r.clippedRecordsIn(ctx, hashes, paths)
-	})
+	return need, nil
 }
 
 // mergeLines adds the AI lines of the records read (clipped or not) for
