@@ -127,6 +127,16 @@ func (g Git) teammatesSquashed(ctx context.Context, todo []string, writers map[s
 	if err != nil || len(refs) == 0 {
 		return nil
 	}
+	// What squashesOf looks for first: the candidates' lines named in a
+	// teammate's note. Where the kept hashes of those notes say none is,
+	// there is nothing to read (mayMention: no git grep of every note).
+	of := make(map[string]commitDiff, len(cands))
+	for _, h := range cands {
+		of[h] = diffs[h]
+	}
+	if want := lineHashesOf(of); len(want) < squashMinRun || !g.mayMention(ctx, refs, want) {
+		return nil
+	}
 	recs, err := g.squashesOf(ctx, refs, cands, nil, o)
 	if err != nil {
 		return nil // the record stays as this clone examined it

@@ -93,6 +93,22 @@ func (g Git) SquashesIn(ctx context.Context, revs []string, o BuildOptions) (map
 	return g.squashesOf(ctx, refs, cands, nil, o)
 }
 
+// lineHashesOf is the added lines of diffs (each commit's), hashed as
+// evidence is: the lines a squash reading looks for in notes.
+func lineHashesOf(diffs map[string]commitDiff) map[string]bool {
+	want := map[string]bool{}
+	for _, d := range diffs {
+		for _, ls := range d.added {
+			for _, l := range ls {
+				if link.Countable(l.Text) {
+					want[trace.LineHash(l.Text)] = true
+				}
+			}
+		}
+	}
+	return want
+}
+
 // squashesOf derives the records of cands from the evidence of the notes
 // on refs (skip: notes left out, as share clean judges their own records).
 func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[string]bool, o BuildOptions) (map[string]trace.Record, error) {
@@ -104,17 +120,7 @@ func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[stri
 	if err != nil {
 		return nil, err
 	}
-	// The candidates' added lines, hashed as evidence is.
-	want := map[string]bool{}
-	for _, d := range diffs {
-		for _, ls := range d.added {
-			for _, l := range ls {
-				if link.Countable(l.Text) {
-					want[trace.LineHash(l.Text)] = true
-				}
-			}
-		}
-	}
+	want := lineHashesOf(diffs)
 	if len(want) < squashMinRun {
 		return res, nil
 	}
