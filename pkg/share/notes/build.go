@@ -137,7 +137,7 @@ func (g Git) teammatesSquashed(ctx context.Context, todo []string, writers map[s
 	if want := lineHashesOf(of); len(want) < squashMinRun || !g.mayMention(ctx, refs, want) {
 		return nil
 	}
-	recs, err := g.squashesOf(ctx, refs, cands, nil, o)
+	recs, err := g.squashesOfDiffs(ctx, refs, cands, nil, of, o) // the lines asked of mayMention
 	if err != nil {
 		return nil // the record stays as this clone examined it
 	}
@@ -244,6 +244,28 @@ type commitDiff struct {
 	added map[string][]gitx.AddedLine
 }
 
+// commitChunks splits what diffs' git log printed into its commits' parts:
+// each starts with the \x01 of its format at the start of a line. An added
+// line holding a \x01 (after its '+') starts none: splitting at every \x01
+// cut a commit's diff there and filed the rest under a made-up commit.
+func commitChunks(out []byte) [][]byte {
+	var chunks [][]byte
+	start := -1
+	for i, c := range out {
+		if c != 1 || i > 0 && out[i-1] != '\n' {
+			continue
+		}
+		if start >= 0 {
+			chunks = append(chunks, out[start:i])
+		}
+		start = i + 1
+	}
+	if start >= 0 {
+		chunks = append(chunks, out[start:])
+	}
+	return chunks
+}
+
 // diffOptions pin what git log -p prints, whatever the user configured.
 var diffOptions = []string{"-c", "core.quotePath=false", "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false",
 	"-c", "log.showSignature=false"}
@@ -266,10 +288,10 @@ func (g Git) diffs(ctx context.Context, hashes []string, paths ...string) (map[s
 		return nil, err
 	}
 	res := map[string]commitDiff{}
-	for _, chunk := range bytes.Split(out, []byte{1}) {
+	for _, chunk := range commitChunks(out) {
 		head, body, _ := bytes.Cut(chunk, []byte{'\n'})
 		f := strings.Fields(string(head))
-		if len(f) != 2 {
+		if len(f) != 2 || !gitx.IsFullHash(f[0]) {
 			continue
 		}
 		secs, _ := strconv.ParseInt(f[1], 10, 64)

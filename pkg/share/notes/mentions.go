@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"maps"
 	"os"
 	"path/filepath"
@@ -28,9 +29,10 @@ const mentionsFile = "git-convo-note-hashes"
 
 // mentionsHeader starts the file; one "<ref> <tip>" line a ref follows,
 // "big" when a note was over the size bound (then the file cannot say
-// "none"), and an empty line; then the hashes, 8 bytes each, big-endian,
-// sorted, each once.
-const mentionsHeader = "git-convo note hashes 1\n"
+// "none"), "hashes <count> <crc32c of them>", and an empty line; then the
+// hashes, 8 bytes each, big-endian, sorted, each once. A file cut short or
+// damaged otherwise is read again whole, never taken for fewer hashes.
+const mentionsHeader = "git-convo note hashes 2\n"
 
 // mentionsBatch bounds the note blobs read into memory at once.
 const mentionsBatch = 2000
@@ -130,18 +132,28 @@ func (g Git) tips(ctx context.Context, refs []string) (map[string]string, error)
 	if len(refs) == 0 {
 		return tips, nil
 	}
-	args := []string{"for-each-ref", "--format=%(refname) %(objectname)"}
+	args := []string{"for-each-ref", "--format=%(refname) %(objectname)", "refs/replace/"}
 	out, err := g.run(ctx, nil, append(args, refs...)...)
 	if err != nil {
 		return nil, err
 	}
 	for _, line := range strings.Split(string(out), "\n") {
-		if ref, tip, ok := strings.Cut(line, " "); ok && slices.Contains(refs, ref) {
+		ref, tip, ok := strings.Cut(line, " ")
+		if strings.HasPrefix(ref, "refs/replace/") {
+			// git grep reads a note through a replacement made at any
+			// time, which no tip tells.
+			return nil, errReplaced
+		}
+		if ok && slices.Contains(refs, ref) {
 			tips[ref] = tip
 		}
 	}
 	return tips, nil
 }
+
+// errReplaced: the repository replaces objects (git replace); the kept
+// hashes cannot answer for what git reads.
+var errReplaced = errors.New("objects are replaced (refs/replace)")
 
 // changedBlobs are the note blobs the notes commit to has that from has
 // not (added or changed), whatever their history.
@@ -202,6 +214,9 @@ func readNoteHashes(path string) (noteHashes, error) {
 		return noteHashes{}, fmt.Errorf("%s: not a file of note hashes", path)
 	}
 	nh := noteHashes{tips: map[string]string{}}
+	var count int
+	var sum uint32
+	counted := false
 	for {
 		line, after, ok := bytes.Cut(rest, []byte{'\n'})
 		if !ok {
@@ -215,14 +230,18 @@ func readNoteHashes(path string) (noteHashes, error) {
 			nh.big = true
 			continue
 		}
+		if _, err := fmt.Sscanf(string(line), "hashes %d %d", &count, &sum); err == nil {
+			counted = true
+			continue
+		}
 		ref, tip, ok := strings.Cut(string(line), " ")
 		if !ok {
 			return noteHashes{}, fmt.Errorf("%s: a bad line", path)
 		}
 		nh.tips[ref] = tip
 	}
-	if len(rest)%8 != 0 {
-		return noteHashes{}, fmt.Errorf("%s: cut short", path)
+	if !counted || len(rest) != 8*count || checksum(rest) != sum {
+		return noteHashes{}, fmt.Errorf("%s: cut short or damaged", path)
 	}
 	nh.hashes = make([]uint64, len(rest)/8)
 	for i := range nh.hashes {
@@ -253,17 +272,20 @@ func writeNoteHashes(path string, nh noteHashes) error {
 	if nh.big {
 		b.WriteString("big\n")
 	}
-	b.WriteByte('\n')
-	var buf [8]byte
-	for _, h := range nh.hashes {
-		binary.BigEndian.PutUint64(buf[:], h)
-		b.Write(buf[:])
+	payload := make([]byte, 8*len(nh.hashes))
+	for i, h := range nh.hashes {
+		binary.BigEndian.PutUint64(payload[i*8:], h)
 	}
+	fmt.Fprintf(&b, "hashes %d %d\n\n", len(nh.hashes), checksum(payload))
+	b.Write(payload)
 	tmp, err := os.CreateTemp(filepath.Dir(path), mentionsFile+".*")
 	if err != nil {
 		return err
 	}
 	_, werr := tmp.Write(b.Bytes())
+	if werr == nil {
+		werr = tmp.Sync() // whole on disk before it takes the name
+	}
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil {
 		os.Remove(tmp.Name())
@@ -275,3 +297,6 @@ func writeNoteHashes(path string, nh noteHashes) error {
 	}
 	return nil
 }
+
+// checksum is the CRC-32C of the kept hashes (the processor computes it).
+func checksum(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }

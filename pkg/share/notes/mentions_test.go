@@ -2,6 +2,7 @@ package notes
 
 import (
 	"context"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -77,6 +78,50 @@ func TestMayMention(t *testing.T) {
 	}
 	says(a, true)
 	says(c, false)
+	// Cut short by 8 bytes (a hash lost), or one bit flipped: read again.
+	for _, damage := range []func([]byte) []byte{
+		func(b []byte) []byte { return b[:len(b)-8] },
+		func(b []byte) []byte { b[len(b)-1] ^= 1; return b },
+	} {
+		kept, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, damage(kept), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		says(b, true)
+		says(c, false)
+	}
+	// A replaced note is read through its replacement, whatever the tip.
+	blob := git(t, g, "", "rev-parse", ref+":"+hashes[0])
+	other := git(t, g, `{"evidence":[{"hashes":["`+c+`"]}]}`, "hash-object", "-w", "--stdin")
+	git(t, g, "", "replace", blob, other)
+	says(c, true)
+	git(t, g, "", "replace", "-d", blob)
+	says(c, false)
 	note(hashes[2], `{"evidence":[{"hashes":["`+strings.Repeat("x", MaxNoteBytes)+`"]}]}`)
 	says(c, true) // a note too big to read may name it
+}
+
+// TestDiffsLineWithControlByte: an added line holding \x01 (the byte that
+// starts each commit's part of diffs' git log) is a line of its commit:
+// the lines after it stay that commit's, and no commit is made up.
+func TestDiffsLineWithControlByte(t *testing.T) {
+	g, hashes := repoWithCommits(t, 1)
+	os.WriteFile(g.Dir+"/a.txt", []byte("first\nx\x01ab cd\nlast line here\n"), 0o644)
+	os.WriteFile(g.Dir+"/b.txt", []byte("other file\n"), 0o644)
+	git(t, g, "", "add", "-A")
+	git(t, g, "", "commit", "-qm", "ctl")
+	head := git(t, g, "", "rev-parse", "HEAD")
+	diffs, err := g.diffs(context.Background(), []string{hashes[0], head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != 2 {
+		t.Fatalf("commits read: %v, want the two asked", slices.Collect(maps.Keys(diffs)))
+	}
+	if a, b := diffs[head].added["a.txt"], diffs[head].added["b.txt"]; len(a) != 3 || len(b) != 1 {
+		t.Errorf("a.txt %v, b.txt %v: want 3 and 1 added lines", a, b)
+	}
 }

@@ -112,13 +112,20 @@ func lineHashesOf(diffs map[string]commitDiff) map[string]bool {
 // squashesOf derives the records of cands from the evidence of the notes
 // on refs (skip: notes left out, as share clean judges their own records).
 func (g Git) squashesOf(ctx context.Context, refs, cands []string, skip map[string]bool, o BuildOptions) (map[string]trace.Record, error) {
+	return g.squashesOfDiffs(ctx, refs, cands, skip, nil, o)
+}
+
+// squashesOfDiffs is squashesOf with cands' diffs in hand (nil: read).
+func (g Git) squashesOfDiffs(ctx context.Context, refs, cands []string, skip map[string]bool, diffs map[string]commitDiff, o BuildOptions) (map[string]trace.Record, error) {
 	res := map[string]trace.Record{}
 	if len(cands) == 0 {
 		return res, nil
 	}
-	diffs, err := g.diffs(ctx, cands)
-	if err != nil {
-		return nil, err
+	if diffs == nil {
+		var err error
+		if diffs, err = g.diffs(ctx, cands); err != nil {
+			return nil, err
+		}
 	}
 	want := lineHashesOf(diffs)
 	if len(want) < squashMinRun {
