@@ -20,6 +20,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -29,6 +30,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,6 +65,8 @@ func main() {
 		err = genVscdb(os.Args[2:])
 	case "editlines":
 		err = genEditLines(os.Args[2:])
+	case "unwrite":
+		err = unwrite(os.Args[2:])
 	case "importdb":
 		err = genImportDB(os.Args[2:])
 	case "enrich":
@@ -802,4 +806,68 @@ func descendants(pid int) []int {
 		}
 	}
 	return out
+}
+
+// unwrite gives one line of each listed commit that a conversation wrote
+// to a person (the commit's first, by path and line): a commit then has a
+// line no local conversation wrote, as most commits an agent and a person
+// share do, which a clone fetching teammates' notes asks them about.
+func unwrite(args []string) error {
+	fs := flag.NewFlagSet("unwrite", flag.ExitOnError)
+	db := fs.String("db", "", "links.sqlite to change")
+	list := fs.String("commits", "", "a file of commit hashes, one a line")
+	fs.Parse(args)
+	b, err := os.ReadFile(*list)
+	if err != nil {
+		return err
+	}
+	hashes := strings.Fields(string(b))
+	ctx := context.Background()
+	s, err := store.Open(ctx, *db, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	writers, _, err := s.CommitLineWriters(ctx, hashes)
+	if err != nil {
+		return err
+	}
+	stats, err := s.CommitFileStats(ctx, hashes)
+	if err != nil {
+		return err
+	}
+	files := map[string][]store.FileLines{}
+	for _, f := range stats {
+		files[f.CommitHash] = append(files[f.CommitHash], store.FileLines{Path: f.Path, Added: f.Added, Agent: f.Agent})
+	}
+	n := 0
+	for _, h := range hashes {
+		var lines []store.CommitLine
+		for p, ls := range writers[h] {
+			for l, w := range ls {
+				lines = append(lines, store.CommitLine{Path: p, Line: l, ConversationID: w.ConversationID,
+					GenerationID: w.GenerationID, Evidence: w.Evidence})
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		slices.SortFunc(lines, func(a, b store.CommitLine) int {
+			return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line))
+		})
+		gone := lines[0]
+		fl := files[h]
+		for i := range fl {
+			if fl[i].Path == gone.Path && fl[i].Agent > 0 {
+				fl[i].Agent--
+				break
+			}
+		}
+		if err := s.SetCommitLines(ctx, h, fl, lines[1:]); err != nil {
+			return err
+		}
+		n++
+	}
+	fmt.Fprintf(os.Stderr, "%d commits with a line no conversation wrote\n", n)
+	return nil
 }
