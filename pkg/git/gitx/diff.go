@@ -203,14 +203,20 @@ func hunkHeader(b []byte) (oldCount, newStart, newCount int) {
 func rangeOf(b []byte) (start, count int, ok bool) {
 	s, c, found := bytes.Cut(b, []byte{','})
 	start, err := strconv.Atoi(string(s))
-	if err != nil || start < 0 {
+	if err != nil || start < 0 || start > maxPatchLine {
 		return 0, 0, false
 	}
 	count = 1
 	if found {
-		if count, err = strconv.Atoi(string(c)); err != nil || count < 0 {
+		if count, err = strconv.Atoi(string(c)); err != nil || count < 0 || count > maxPatchLine {
 			return 0, 0, false
 		}
 	}
 	return start, count, true
 }
+
+// maxPatchLine bounds the line numbers and counts a hunk header may give:
+// a file is replayed line by line (carry), and a header naming line 10^10
+// (none git writes: the fuzzer's) asked for that many at once. Past it, a
+// header is no hunk.
+const maxPatchLine = 1 << 22

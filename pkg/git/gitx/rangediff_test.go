@@ -148,6 +148,7 @@ func FuzzParseHunks(f *testing.F) {
 	f.Add("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n-a\n+b\n+diff --git c\n+d\n")
 	f.Add("commit 1\ndiff --git a/x b/y\nrename from x\nrename to y\n@@ -0,0 +1 @@\n+z\n\\ No newline at end of file\n")
 	f.Add("commit 1\n--- a/x\n+++ /dev/null\n@@ -1,5 +0,0 @@\n-a\n")
+	f.Add("+++ 0\n@@ -88888888888\nstr") // a line no file has: no hunk, nothing allocated for it
 	f.Fuzz(func(t *testing.T, s string) {
 		hunks, err := ParseHunks(strings.NewReader(s))
 		if err != nil {
