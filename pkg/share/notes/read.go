@@ -133,21 +133,13 @@ func linkedFromNote(commit string, derived []byte, text string) []store.LinkedCo
 // many conversations, what the scanners refuse): the caller then decodes
 // the note as before, which gives the same answer.
 func linkedLine(commit, line string) (lcs []store.LinkedConversation, ok bool) {
-	var top [2]string
-	if !rawFields(line, top[:], "files", "metadata") || top[0] == "" || top[0][0] != '[' {
-		return nil, false
-	}
-	md := top[1]
-	if md == "" || md == "null" {
-		return nil, true
-	}
-	var mf [1]string
-	if !rawFields(md, mf[:], trace.MetaKey) || mf[0] == "" {
-		return nil, false
+	raw, ok := noteMeta(line)
+	if !ok || raw == "" {
+		return nil, ok // no metadata: no link, as decodeMeta reads it
 	}
 	var f [3]string
 	var m trace.Meta
-	if !rawFields(mf[0], f[:], "format", "conversations", "writer") ||
+	if !rawFields(raw, f[:], "format", "conversations", "writer") ||
 		f[0] != "" && !scanMetaField(&m, "format", f[0]) || f[2] != "" && !plainString(f[2], &m.Writer) {
 		return nil, false
 	}
@@ -193,24 +185,36 @@ const maxLineConvs = 16
 // metadata (the part Linked reads): a record is accepted as Decode accepts it (an object with a
 // files array, of a format it knows), the rest is skipped unread.
 func decodeMeta(line string) (trace.Meta, bool) {
-	var top [2]string
-	if !rawFields(line, top[:], "files", "metadata") || top[0] == "" || top[0][0] != '[' {
+	raw, ok := noteMeta(line)
+	if !ok {
 		return trace.Meta{}, false
 	}
 	var m trace.Meta
-	if md := top[1]; md != "" && md != "null" {
-		var mf [1]string
-		if !rawFields(md, mf[:], trace.MetaKey) {
-			return trace.Meta{}, false
-		}
-		if raw := mf[0]; raw != "" {
-			m = linksMeta(raw)
-		}
+	if raw != "" {
+		m = linksMeta(raw)
 	}
 	if m.Format > trace.Format {
 		return trace.Meta{}, false
 	}
 	return m, true
+}
+
+// noteMeta is the raw git-convo metadata of a one-record note ("": none);
+// ok is false where Decode would refuse the record (no files array) or its
+// metadata is no object.
+func noteMeta(line string) (raw string, ok bool) {
+	var top [2]string
+	if !rawFields(line, top[:], "files", "metadata") || top[0] == "" || top[0][0] != '[' {
+		return "", false
+	}
+	if md := top[1]; md != "" && md != "null" {
+		var mf [1]string
+		if !rawFields(md, mf[:], trace.MetaKey) {
+			return "", false
+		}
+		return mf[0], true
+	}
+	return "", true
 }
 
 // linksMeta is metaOf(metaForLinks(raw)) without building that object:
