@@ -34,9 +34,6 @@ const mentionsFile = "git-convo-note-hashes"
 // damaged otherwise is read again whole, never taken for fewer hashes.
 const mentionsHeader = "git-convo note hashes 2\n"
 
-// mentionsBatch bounds the note blobs read into memory at once.
-const mentionsBatch = 2000
-
 // noteHashes is the file's content: the tips read, the hashes (sorted).
 type noteHashes struct {
 	tips   map[string]string
@@ -105,17 +102,12 @@ func (g Git) noteHashes(ctx context.Context, refs []string) (noteHashes, error) 
 	}
 	slices.Sort(blobs)
 	blobs = slices.Compact(blobs)
-	for len(blobs) > 0 {
-		n := min(len(blobs), mentionsBatch)
-		contents, big, err := g.catBlobs(ctx, blobs[:n])
-		if err != nil {
-			return noteHashes{}, err
-		}
-		nh.big = nh.big || len(big) > 0
-		for _, b := range contents {
-			nh.hashes = scanHashes(b, nh.hashes)
-		}
-		blobs = blobs[n:]
+	err = g.eachBlob(ctx, blobs, func(_ string, content []byte, over bool) {
+		nh.big = nh.big || over
+		nh.hashes = scanHashes(content, nh.hashes)
+	})
+	if err != nil {
+		return noteHashes{}, err
 	}
 	slices.Sort(nh.hashes)
 	nh.hashes = slices.Compact(nh.hashes)

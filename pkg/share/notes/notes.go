@@ -206,18 +206,37 @@ func joinLines(parts ...[]byte) []byte {
 // catBlobs reads blobs with one git cat-file, streaming: a blob over
 // MaxNoteBytes is passed over unread and named in big.
 func (g Git) catBlobs(ctx context.Context, shas []string) (contents map[string][]byte, big map[string]bool, err error) {
+	contents, big = map[string][]byte{}, map[string]bool{}
+	err = g.eachBlob(ctx, shas, func(sha string, content []byte, over bool) {
+		if over {
+			big[sha] = true
+		} else if content != nil {
+			contents[sha] = content
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return contents, big, nil
+}
+
+// eachBlob calls fn with each of shas as one git cat-file reads it (over:
+// past MaxNoteBytes, passed over unread; nil content: missing), holding
+// none: a caller that keeps nothing reads 20,000 notes in the memory of
+// one. One process reads them all: git keeps the delta bases it inflated
+// for the next blob (20,000 notes: 0.47 s in one, 2.3 s in ten of 2,000).
+func (g Git) eachBlob(ctx context.Context, shas []string, fn func(sha string, content []byte, over bool)) error {
 	cmd := g.cmd(ctx, "cat-file", "--batch")
 	cmd.Stdin = strings.NewReader(strings.Join(shas, "\n") + "\n")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, nil, err
+		return err
 	}
-	contents, big = map[string][]byte{}, map[string]bool{}
 	rd := bufio.NewReader(out)
 	for {
 		sha, _, content, rerr := readObject(rd)
@@ -225,22 +244,20 @@ func (g Git) catBlobs(ctx context.Context, shas []string) (contents map[string][
 			break
 		}
 		if errors.Is(rerr, errTooLarge) {
-			big[sha] = true
+			fn(sha, nil, true)
 			continue
 		}
 		if rerr != nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
-			return nil, nil, rerr
+			return rerr
 		}
-		if content != nil {
-			contents[sha] = content
-		}
+		fn(sha, content, false)
 	}
 	if err := cmd.Wait(); err != nil {
-		return nil, nil, &gitError{args: []string{"cat-file", "--batch"}, stderr: stderr.String(), err: err}
+		return &gitError{args: []string{"cat-file", "--batch"}, stderr: stderr.String(), err: err}
 	}
-	return contents, big, nil
+	return nil
 }
 
 // errTooLarge: cat-file's object is over MaxNoteBytes; readObject passed
