@@ -34,6 +34,9 @@ type LogSession struct {
 	indexed    chan bool
 	indexKnown bool
 	fromIndex  *OthersIndex
+	// links: the shared notes' links file, up to date (nil: git log
+	// prints the notes, %N).
+	links *notes.LinksIndex
 	// plain: git's commit times are the stored objects' (gitTimesPlain).
 	plainOnce sync.Once
 	plain     bool
@@ -93,6 +96,15 @@ func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
 			l.otherInline = otherRefs[0]
 		}
 	}
+	// The shared notes' links from the file that keeps them
+	// (docs/sharing.md): git reads no note, and a quarter of each is decoded.
+	if len(l.sharedRefs) > 0 {
+		x, err := r.shared.LinksIndex(ctx)
+		if err != nil {
+			r.a.Log().Printf("share", "the notes' links file: %v (git log reads the notes)", err)
+		}
+		l.links = x
+	}
 	// Other tools' sessions git-convo knows, looked up once per log.
 	l.resolve = sync.OnceValue(func() func(map[string][]OtherWriter) { return r.conversationResolver(ctx) })
 	return l
@@ -101,7 +113,7 @@ func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
 // Notes is the notes refs git log is to print with each commit (%N), and
 // the bound of one note's bytes; none without InlineNotes.
 func (l *LogSession) Notes() (refs []string, maxBytes int) {
-	if !l.inline {
+	if !l.inline || l.links != nil {
 		return nil, 0
 	}
 	if l.otherInline != "" {
@@ -141,6 +153,12 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 	}
 	if !l.inline {
 		r.mergeShared(ctx, hashes, linked)
+	} else if l.links != nil {
+		rest := r.shared.MergeLinkedIndexed(hashes, l.links, linked)
+		notes.LocalTitles(ctx, linked, r.localConversation)
+		if rest != nil {
+			r.mergeShared(ctx, rest, linked)
+		}
 	} else if len(l.sharedRefs) > 0 {
 		text := make(map[string]string, len(batch))
 		var over []string // notes too long to take inline: read note by note

@@ -108,7 +108,7 @@ convo.shareRemote, convo.shareWriter: a later install never shares unasked), the
 fetch refspecs (the fetch of git-ai's refs/notes/ai too, where install added it; never one
 you wrote) and notes.rewriteRef, and the files git-convo keeps in .git
 (git-convo-share.json, git-convo-fetched.json, git-convo-derived.jsonl,
-git-convo-rewrites, git-convo-note-hashes); it records the
+git-convo-rewrites, git-convo-note-hashes, git-convo-notes-links); it records the
 commits the hooks queued first. It ends by naming what stays and how to remove it: the
 user-level agent hooks and MCP server (without --<agent>), the links recorded in
 links.sqlite (see "git convo forget") and the notes, which are your team's too.`,

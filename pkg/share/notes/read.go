@@ -134,8 +134,16 @@ func linkedFromNote(commit string, derived []byte, text string) []store.LinkedCo
 // the note as before, which gives the same answer.
 func linkedLine(commit, line string) (lcs []store.LinkedConversation, ok bool) {
 	raw, ok := noteMeta(line)
-	if !ok || raw == "" {
-		return nil, ok // no metadata: no link, as decodeMeta reads it
+	if !ok {
+		return nil, false
+	}
+	return linkedRaw(commit, raw)
+}
+
+// linkedRaw is linkedLine from the note's raw git-convo metadata.
+func linkedRaw(commit, raw string) (lcs []store.LinkedConversation, ok bool) {
+	if raw == "" {
+		return nil, true // no metadata: no link, as decodeMeta reads it
 	}
 	var f [3]string
 	var m trace.Meta
@@ -310,4 +318,50 @@ func Touches(r trace.Record, lc store.LinkedConversation, key string) bool {
 		}
 	}
 	return false
+}
+
+// What the links index (linksindex.go) keeps of a commit's note on one
+// ref: its metadata for links, no link at all, or nothing it can answer
+// from (the note is read the long way).
+const (
+	entryMeta byte = 'm'
+	entryNone byte = 'n'
+	entryLong byte = 'l'
+)
+
+// indexEntry is what the links index keeps of text, commit's note on one
+// ref: linkedIndexed of it gives what linkedFromNote(commit, nil, text)
+// gives, for the usual note (one record plainly about commit); anything
+// else is entryLong.
+func indexEntry(commit, text string) (kind byte, value string) {
+	if len(text) > MaxNoteBytes {
+		return entryLong, ""
+	}
+	line := strings.TrimSpace(text)
+	if line == "" || strings.Contains(line, "\n") || !strings.Contains(line, `"revision":"`+commit+`"`) ||
+		strings.Contains(line, `"withdrawn"`) {
+		return entryLong, ""
+	}
+	raw, ok := noteMeta(line)
+	if !ok {
+		return entryNone, "" // Decode refuses it: no link
+	}
+	// Only what links are read from: a quarter of a note's bytes.
+	return entryMeta, metaForLinks(raw)
+}
+
+// linkedIndexed is the links of commit's note from its index entry (kind
+// entryMeta or entryNone).
+func linkedIndexed(commit string, kind byte, value string) []store.LinkedConversation {
+	if kind != entryMeta {
+		return nil
+	}
+	if lcs, ok := linkedRaw(commit, value); ok {
+		return lcs
+	}
+	m := linksMeta(value)
+	if m.Format > trace.Format {
+		return nil
+	}
+	return linkedMeta(commit, m)
 }

@@ -589,6 +589,53 @@ func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked
 	return rewritten
 }
 
+// LinksIndex is the links file (linksindex.go) for the refs an inline
+// reader's caller has git log print (Refs), brought up to date: then git
+// log prints no note and MergeLinkedIndexed answers. nil, and why, where
+// it cannot answer for those refs as git log's notes would: objects read
+// through replacements or grafts, this clone's records told from a
+// tracking ref's (OwnFromLive), tips the ref files do not tell.
+func (r *Reader) LinksIndex(ctx context.Context) (*LinksIndex, error) {
+	<-r.ready
+	switch {
+	case r.err != nil:
+		return nil, r.err
+	case len(r.refs) == 0 || r.local == nil || r.own != "":
+		return nil, nil
+	}
+	tips, ok := r.local.RefTipsFromFiles(r.refs)
+	if !ok {
+		return nil, nil
+	}
+	return r.g.OpenLinksIndex(ctx, r.local.CommonDir, tips)
+}
+
+// MergeLinkedIndexed is MergeLinkedText with x (LinksIndex) for the notes'
+// text: it returns the commits x cannot answer for (a note that is not
+// the usual one, notes on more than one ref, a commit this clone rewrote
+// into or derived a record of), which the caller reads with MergeLinked.
+func (r *Reader) MergeLinkedIndexed(hashes []string, x *LinksIndex, linked map[string][]store.LinkedConversation) (rest []string) {
+	<-r.ready
+	for _, h := range hashes {
+		if len(r.rewrites[h]) > 0 || r.derived[h] != nil {
+			rest = append(rest, h)
+			continue
+		}
+		n, kind, value := 0, byte(0), ""
+		x.lookup(h, r.refs, func(k byte, v string) { n, kind, value = n+1, k, v })
+		switch {
+		case n == 0:
+		case n > 1 || kind == entryLong:
+			rest = append(rest, h)
+		default:
+			if lcs := linkedIndexed(h, kind, value); lcs != nil {
+				linked[h] = mergeLinks(linked[h], lcs)
+			}
+		}
+	}
+	return rest
+}
+
 // MergeLineWriters adds to writers (per commit, path and line, who wrote
 // it: blame's data) the AI lines of shared notes, for commits the local
 // database has no line evidence of: only lines the commit added (clip).

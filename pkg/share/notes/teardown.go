@@ -25,7 +25,7 @@ func (g Git) Teardown(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return removed, err
 	}
-	for _, name := range []string{stateFile, derivedFile, rewritesFile, mentionsFile} {
+	for _, name := range []string{stateFile, derivedFile, rewritesFile, mentionsFile, linksFile} {
 		p := filepath.Join(common, name)
 		if err := os.Remove(p); err == nil {
 			removed = append(removed, p)

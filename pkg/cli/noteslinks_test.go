@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLogReadsTheNotesLinksFile: log reads teammates' shared notes from
+// the links file it keeps in .git (no note printed by git log), and says
+// what reading the notes says (log --no-notes reads every note itself):
+// built at the first log, brought up to date after a fetch of a new note,
+// and as JSON too.
+func TestLogReadsTheNotesLinksFile(t *testing.T) {
+	_, bare := newTeam(t)
+	a := cloneAs(t, bare, "a")
+	a.convo(a.dir, "share", "on")
+	const conv1, conv2 = "99999999-2222-4333-8444-555555555551", "99999999-2222-4333-8444-555555555552"
+	a.conversation(t, conv1, "Cache the sessions", "Added an LRU cache.", "cache sessions", "cache.go", "package cache\n\nvar Size = 128\n")
+	a.commit(a.dir, "cache", "cache.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+
+	b := newSandbox(t)
+	bdir := filepath.Join(b.root, "b")
+	b.run(b.root, "git", "clone", "-q", bare, bdir)
+	b.convo(bdir, "install", "--cursor=none")
+	file := filepath.Join(bdir, ".git", "git-convo-notes-links")
+	same := func(step, want string) {
+		t.Helper()
+		for _, json := range []bool{false, true} {
+			args := []string{"log"}
+			if json {
+				args = append(args, "--json")
+			}
+			got := b.convo(bdir, args...)
+			read := b.convo(bdir, append(args, "--no-notes")...)
+			if got != read {
+				t.Errorf("%s: log from the links file:\n%s\nfrom the notes:\n%s", step, got, read)
+			}
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: log does not show %q:\n%s", step, want, got)
+			}
+		}
+		if _, err := os.Stat(file); err != nil {
+			t.Errorf("%s: no links file: %v", step, err)
+		}
+	}
+	same("first", "Cache the sessions")
+
+	a.conversation(t, conv2, "Size the cache", "Made the size a setting.", "size", "size.go", "package cache\n\nvar Max = 4\n")
+	a.commit(a.dir, "size", "size.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	a.run(a.dir, "git", "push", "-q", "origin", "refs/notes/convo")
+	b.run(bdir, "git", "pull", "-q")
+	same("after a fetch", "Size the cache")
+
+	// A file damaged is read again from the notes, never taken as it is.
+	if err := os.WriteFile(file, []byte("git-convo notes links 1\nrefs/notes/remotes/origin/convo 0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	same("damaged", "Size the cache")
+}

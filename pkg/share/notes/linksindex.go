@@ -1,0 +1,364 @@
+package notes
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// linksFile keeps, in the git common dir, what log reads of each note on
+// the shared notes refs: the note's metadata for links (a quarter of its
+// bytes), with the tips it was read at. log then asks git for no note
+// (%N: git took longer to read 1,000 notes than for the rest of its log)
+// and decodes a quarter of the bytes. The read that finds it behind a tip
+// brings it up to date from the notes that changed since (git diff-tree of
+// the old tip and the new), reading whole only a ref it has not seen, and
+// a file damaged or missing; where none can be written, git log prints
+// the notes as before. It is a cache of the notes, never an answer of its
+// own.
+const linksFile = "git-convo-notes-links"
+
+// linksHeader starts the file; one "<ref> <tip>" line a ref follows
+// (sorted: an entry names its ref by its place), "entries <count> <heap
+// bytes> <crc32c of the rest>", and an empty line; then the entries,
+// linksEntrySize bytes each, sorted by commit then ref: the commit's hash
+// (20 bytes), the ref's place, the kind (entryMeta, entryNone, entryLong),
+// the value's offset and length in the heap (big-endian uint32s); then
+// the heap.
+const linksHeader = "git-convo notes links 1\n"
+
+const linksEntrySize = 20 + 1 + 1 + 4 + 4
+
+// linksMaxRefs: more refs than an entry's byte can name are not indexed.
+const linksMaxRefs = 250
+
+// LinksIndex is the links file for some refs at their tips.
+type LinksIndex struct {
+	refs    []string // sorted: an entry's ref byte is its place here
+	tips    map[string]string
+	entries []byte
+	heap    []byte
+}
+
+// linksEntry is one note's entry, as an update builds the file.
+type linksEntry struct {
+	commit [20]byte
+	ref    string
+	kind   byte
+	value  string
+}
+
+// OpenLinksIndex is the links file of the repository whose common dir is
+// common, for refs at tips (every ref read from the ref files), brought up
+// to date with g where a tip moved (written back for the next read). An
+// error: the notes are read as before.
+func (g Git) OpenLinksIndex(ctx context.Context, common string, tips map[string]string) (*LinksIndex, error) {
+	if len(tips) == 0 || len(tips) > linksMaxRefs {
+		return nil, errors.New("no notes refs to index, or too many")
+	}
+	path := filepath.Join(common, linksFile)
+	old, oerr := readLinksIndex(path)
+	if oerr == nil && maps.Equal(old.tips, tips) {
+		return old, nil
+	}
+	// The file beside it first: where none can be written (a read-only
+	// repository) every read would read every note again, so none does.
+	tmp, err := os.CreateTemp(common, linksFile+".*")
+	if err != nil {
+		return nil, fmt.Errorf("the notes' links cannot be kept: %w", err)
+	}
+	x, err := g.updateLinks(ctx, old, tips)
+	if err == nil {
+		err = writeLinksIndex(tmp, path, x)
+	} else {
+		tmp.Close()
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	return x, nil
+}
+
+// Lookup calls fn with each entry of commit (a full hash) on one of refs.
+func (x *LinksIndex) lookup(commit string, refs []string, fn func(kind byte, value string)) {
+	var key [20]byte
+	if len(commit) != 40 {
+		return
+	}
+	if _, err := hex.Decode(key[:], []byte(commit)); err != nil {
+		return
+	}
+	n := len(x.entries) / linksEntrySize
+	lo, hi := 0, n
+	for lo < hi { // the first entry not below key
+		m := int(uint(lo+hi) >> 1)
+		if bytes.Compare(x.entries[m*linksEntrySize:m*linksEntrySize+20], key[:]) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for ; lo < n; lo++ {
+		e := x.entries[lo*linksEntrySize : (lo+1)*linksEntrySize]
+		if !bytes.Equal(e[:20], key[:]) {
+			return
+		}
+		ref := int(e[20])
+		if ref >= len(x.refs) || !slices.Contains(refs, x.refs[ref]) {
+			continue
+		}
+		off, ln := binary.BigEndian.Uint32(e[22:]), binary.BigEndian.Uint32(e[26:])
+		fn(e[21], string(x.heap[off:off+ln]))
+	}
+}
+
+// covers reports whether the index reflects refs exactly as read.
+func (x *LinksIndex) covers(tips map[string]string) bool { return x != nil && maps.Equal(x.tips, tips) }
+
+// updateLinks is old (nil or zero: none) brought to tips: a ref at the
+// same tip keeps its entries, a moved one is read from git diff-tree of
+// its old tip and the new, any other whole.
+func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]string) (*LinksIndex, error) {
+	type todo struct {
+		ref, commit, blob string
+	}
+	var read []todo
+	keep := map[string]map[[20]byte]bool{} // per ref moved, the commits whose entries go
+	var entries []linksEntry
+	for ref, tip := range tips {
+		was := ""
+		if old != nil {
+			was = old.tips[ref]
+		}
+		switch {
+		case was == tip:
+			continue
+		case was != "":
+			changed, gone, err := g.changedNotes(ctx, was, tip)
+			if err == nil {
+				drop := map[[20]byte]bool{}
+				for _, c := range gone {
+					drop[c] = true
+				}
+				for c, blob := range changed {
+					if k, ok := commitKey(c); ok {
+						drop[k] = true
+					}
+					read = append(read, todo{ref, c, blob})
+				}
+				keep[ref] = drop
+				break
+			}
+			fallthrough // the old tip is gone (a forced push and a gc): read it whole
+		default:
+			keep[ref] = nil // every entry goes
+			out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", tip)
+			if err != nil {
+				return nil, err
+			}
+			eachBlobEntry(out, func(commit, blob string) { read = append(read, todo{ref, commit, blob}) })
+		}
+	}
+	// The entries kept: every ref still read at an unmoved tip, and a moved
+	// one's but for the commits it changed.
+	if old != nil {
+		for i := 0; i+linksEntrySize <= len(old.entries); i += linksEntrySize {
+			e := old.entries[i : i+linksEntrySize]
+			ref := old.refs[e[20]]
+			drop, moved := keep[ref]
+			if _, still := tips[ref]; !still || moved && (drop == nil || drop[[20]byte(e[:20])]) {
+				continue
+			}
+			off, ln := binary.BigEndian.Uint32(e[22:]), binary.BigEndian.Uint32(e[26:])
+			entries = append(entries, linksEntry{commit: [20]byte(e[:20]), ref: ref, kind: e[21], value: string(old.heap[off : off+ln])})
+		}
+	}
+	// Each note's entry, the long way until its blob is read; a commit
+	// named twice on one ref (fanned out and not, or in two cases) stays
+	// so: which note git reads is its own choice, and the long way asks git.
+	at := make(map[todo]int, len(read)) // (ref, commit) -> its entry
+	byBlob := make(map[string][]int, len(read))
+	twice := map[int]bool{}
+	for _, t := range read {
+		k, ok := commitKey(t.commit)
+		if !ok {
+			continue // no commit's note: git log shows it for no commit
+		}
+		key := todo{ref: t.ref, commit: hex.EncodeToString(k[:])} // as git log names it
+		if i, dup := at[key]; dup {
+			twice[i] = true
+			continue
+		}
+		at[key] = len(entries)
+		byBlob[t.blob] = append(byBlob[t.blob], len(entries))
+		entries = append(entries, linksEntry{commit: k, ref: t.ref, kind: entryLong})
+	}
+	// Each note read is let go once its entries are made: 20,000 notes are
+	// 50 MB.
+	err := g.eachBlob(ctx, slices.Sorted(maps.Keys(byBlob)), func(blob string, content []byte, _ bool) {
+		if content == nil {
+			return // over the bound, or missing: the long way
+		}
+		text := string(content)
+		for _, i := range byBlob[blob] {
+			if e := &entries[i]; !twice[i] {
+				kind, value := indexEntry(hex.EncodeToString(e.commit[:]), text)
+				e.kind, e.value = kind, strings.Clone(value) // not the whole note's bytes
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return buildLinksIndex(tips, entries)
+}
+
+// commitKey is a full commit hash, as the file keeps it (git reads a
+// note's path in either case).
+func commitKey(commit string) (k [20]byte, ok bool) {
+	if len(commit) != 40 {
+		return k, false
+	}
+	_, err := hex.Decode(k[:], []byte(commit))
+	return k, err == nil
+}
+
+// changedNotes is what the notes commit to changed from from: each note
+// added or changed (commit -> blob), and the commits whose note went.
+func (g Git) changedNotes(ctx context.Context, from, to string) (changed map[string]string, gone [][20]byte, err error) {
+	out, err := g.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", from, to)
+	if err != nil {
+		return nil, nil, err
+	}
+	changed = map[string]string{}
+	fields := bytes.Split(out, []byte{0})
+	for i := 0; i+1 < len(fields); i++ {
+		// ":<mode> <mode> <old> <new> <status>", then the path's field.
+		f := strings.Fields(string(fields[i]))
+		if len(f) != 5 || !strings.HasPrefix(f[0], ":") {
+			continue
+		}
+		commit := strings.ReplaceAll(string(fields[i+1]), "/", "")
+		i++
+		if f[4] == "D" {
+			if k, ok := commitKey(commit); ok {
+				gone = append(gone, k)
+			}
+			continue
+		}
+		changed[commit] = f[3]
+	}
+	return changed, gone, nil
+}
+
+// buildLinksIndex is the index of entries at tips.
+func buildLinksIndex(tips map[string]string, entries []linksEntry) (*LinksIndex, error) {
+	refs := slices.Sorted(maps.Keys(tips))
+	at := make(map[string]byte, len(refs))
+	for i, r := range refs {
+		at[r] = byte(i)
+	}
+	slices.SortFunc(entries, func(a, b linksEntry) int {
+		if c := bytes.Compare(a.commit[:], b.commit[:]); c != 0 {
+			return c
+		}
+		return int(at[a.ref]) - int(at[b.ref])
+	})
+	x := &LinksIndex{refs: refs, tips: tips, entries: make([]byte, 0, linksEntrySize*len(entries))}
+	var heap bytes.Buffer
+	for _, e := range entries {
+		if heap.Len()+len(e.value) > 1<<31 {
+			return nil, errors.New("notes links index: too large")
+		}
+		var b [linksEntrySize]byte
+		copy(b[:], e.commit[:])
+		b[20], b[21] = at[e.ref], e.kind
+		binary.BigEndian.PutUint32(b[22:], uint32(heap.Len()))
+		binary.BigEndian.PutUint32(b[26:], uint32(len(e.value)))
+		heap.WriteString(e.value)
+		x.entries = append(x.entries, b[:]...)
+	}
+	x.heap = heap.Bytes()
+	return x, nil
+}
+
+// readLinksIndex reads the file at path (an error when it is missing, not
+// one, cut short or damaged).
+func readLinksIndex(path string) (*LinksIndex, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	rest, ok := bytes.CutPrefix(b, []byte(linksHeader))
+	if !ok {
+		return nil, fmt.Errorf("%s: not a notes links index", path)
+	}
+	x := &LinksIndex{tips: map[string]string{}}
+	var count, heapLen int
+	var sum uint32
+	counted := false
+	for {
+		line, after, ok := bytes.Cut(rest, []byte{'\n'})
+		if !ok {
+			return nil, fmt.Errorf("%s: cut short", path)
+		}
+		rest = after
+		if len(line) == 0 {
+			break
+		}
+		if _, err := fmt.Sscanf(string(line), "entries %d %d %d", &count, &heapLen, &sum); err == nil {
+			counted = true
+			continue
+		}
+		ref, tip, ok := strings.Cut(string(line), " ")
+		if !ok || len(x.refs) > 0 && ref <= x.refs[len(x.refs)-1] {
+			return nil, fmt.Errorf("%s: a bad line", path)
+		}
+		x.refs = append(x.refs, ref)
+		x.tips[ref] = tip
+	}
+	if !counted || count < 0 || heapLen < 0 || len(rest) != count*linksEntrySize+heapLen || checksum(rest) != sum {
+		return nil, fmt.Errorf("%s: cut short or damaged", path)
+	}
+	x.entries, x.heap = rest[:count*linksEntrySize], rest[count*linksEntrySize:]
+	for i := 0; i < len(x.entries); i += linksEntrySize {
+		e := x.entries[i : i+linksEntrySize]
+		off, ln := binary.BigEndian.Uint32(e[22:]), binary.BigEndian.Uint32(e[26:])
+		if int(e[20]) >= len(x.refs) || uint64(off)+uint64(ln) > uint64(len(x.heap)) ||
+			i > 0 && bytes.Compare(x.entries[i-linksEntrySize:i-linksEntrySize+21], e[:21]) >= 0 {
+			return nil, fmt.Errorf("%s: damaged", path)
+		}
+	}
+	return x, nil
+}
+
+// writeLinksIndex writes x to tmp, a new file beside path, and renames it
+// to path: a reader sees the old file or the new.
+func writeLinksIndex(tmp *os.File, path string, x *LinksIndex) error {
+	var b bytes.Buffer
+	b.Grow(len(linksHeader) + 128*len(x.refs) + len(x.entries) + len(x.heap) + 64)
+	b.WriteString(linksHeader)
+	for _, ref := range x.refs {
+		b.WriteString(ref + " " + x.tips[ref] + "\n")
+	}
+	sum := checksum(slices.Concat(x.entries, x.heap))
+	fmt.Fprintf(&b, "entries %d %d %d\n\n", len(x.entries)/linksEntrySize, len(x.heap), sum)
+	b.Write(x.entries)
+	b.Write(x.heap)
+	// Not synced: a file a crash cut short fails its checksum and is built
+	// again; a read does not wait on the disk for a cache.
+	_, werr := tmp.Write(b.Bytes())
+	if cerr := tmp.Close(); werr != nil || cerr != nil {
+		return errors.Join(werr, cerr)
+	}
+	return os.Rename(tmp.Name(), path)
+}

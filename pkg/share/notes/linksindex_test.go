@@ -1,0 +1,212 @@
+package notes
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/git-convo/git-convo/pkg/store"
+)
+
+// TestLinksIndex: the links file says, for every commit and ref, what
+// indexEntry says of the note git shows there, through notes added,
+// changed and removed (read from the change, and the same bytes as a file
+// built whole), a ref added and one gone, a file damaged (built again),
+// and a notes tree naming one commit twice (the long way).
+func TestLinksIndex(t *testing.T) {
+	ctx := context.Background()
+	g, hashes := repoWithCommits(t, 6)
+	common := filepath.Join(g.Dir, ".git")
+	path := filepath.Join(common, linksFile)
+	tracking := TrackingRef("origin")
+	note := func(ref, commit, body string) {
+		git(t, g, body, "notes", "--ref", ref, "add", "-f", "-F", "-", commit)
+	}
+	usual := func(commit, conv string) string {
+		b, err := json.Marshal(record(commit, "w", conv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	tipsOf := func(refs ...string) map[string]string {
+		tips := map[string]string{}
+		for _, ref := range refs {
+			tips[ref] = git(t, g, "", "rev-parse", ref)
+		}
+		return tips
+	}
+	// check opens the index for refs and holds each commit's entries to
+	// the notes git shows, and the file to one built whole.
+	check := func(step string, refs ...string) *LinksIndex {
+		t.Helper()
+		tips := tipsOf(refs...)
+		x, err := g.OpenLinksIndex(ctx, common, tips)
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if !x.covers(tips) {
+			t.Fatalf("%s: the index covers %v, want %v", step, x.tips, tips)
+		}
+		for _, c := range hashes {
+			type entry struct {
+				kind  byte
+				value string
+			}
+			var got, want []entry
+			x.lookup(c, refs, func(k byte, v string) { got = append(got, entry{k, v}) })
+			for _, ref := range slices.Sorted(slices.Values(refs)) {
+				cmd := []string{"notes", "--ref", ref, "list", c}
+				if _, err := g.run(ctx, nil, cmd...); err != nil {
+					continue // no note
+				}
+				text, err := g.run(ctx, nil, "notes", "--ref", ref, "show", c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				k, v := indexEntry(c, string(text))
+				want = append(want, entry{k, v})
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: %.7s: entries %q, want %q", step, c, got, want)
+			}
+		}
+		whole, err := g.updateLinks(ctx, nil, tips)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(whole.entries, x.entries) || !bytes.Equal(whole.heap, x.heap) {
+			t.Errorf("%s: the index differs from one built whole", step)
+		}
+		if read, err := readLinksIndex(path); err != nil || !read.covers(tips) {
+			t.Errorf("%s: the file kept: %v", step, err)
+		}
+		return x
+	}
+
+	note(Ref, hashes[0], usual(hashes[0], "a"))
+	note(Ref, hashes[1], usual(hashes[1], "b"))
+	note(Ref, hashes[2], "two records\nor text")
+	check("first", Ref)
+
+	note(Ref, hashes[0], usual(hashes[0], "a2")) // changed
+	git(t, g, "", "notes", "--ref", Ref, "remove", hashes[1])
+	note(Ref, hashes[3], usual(hashes[3], "d"))         // added
+	note(Ref, hashes[4], usual(hashes[0], "elsewhere")) // about another commit: the long way
+	x := check("changed", Ref)
+	kinds := ""
+	for _, c := range hashes[:5] {
+		x.lookup(c, []string{Ref}, func(k byte, _ string) { kinds += string(k) })
+	}
+	if kinds != "mlml" {
+		t.Errorf("kinds %q, want mlml (commit 1 has no note)", kinds)
+	}
+
+	note(tracking, hashes[0], usual(hashes[0], "t"))
+	note(tracking, hashes[5], usual(hashes[5], "t"))
+	check("a ref added", Ref, tracking)
+
+	// A file cut short is built again, not read as fewer notes.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b[:len(b)-3], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readLinksIndex(path); err == nil {
+		t.Error("a file cut short is read")
+	}
+	note(Ref, hashes[5], usual(hashes[5], "f"))
+	check("damaged", Ref, tracking)
+
+	x = check("a ref gone", tracking)
+	n := 0
+	x.lookup(hashes[3], []string{Ref, tracking}, func(byte, string) { n++ })
+	if n != 0 {
+		t.Error("a ref no longer indexed still answers")
+	}
+
+	// A notes tree naming hashes[1] twice, fanned out and not.
+	blob := func(s string) string { return git(t, g, s, "hash-object", "-w", "--stdin") }
+	c := hashes[1]
+	sub := git(t, g, "100644 blob "+blob(usual(c, "x"))+"\t"+c[2:]+"\n", "mktree")
+	top := git(t, g, "100644 blob "+blob(usual(c, "y"))+"\t"+c+"\n040000 tree "+sub+"\t"+c[:2]+"\n", "mktree")
+	git(t, g, "", "update-ref", "refs/notes/twice", git(t, g, "", "commit-tree", "-m", "n", top))
+	x = check("twice", "refs/notes/twice")
+	kinds = ""
+	x.lookup(c, []string{"refs/notes/twice"}, func(k byte, _ string) { kinds += string(k) })
+	if kinds != "l" {
+		t.Errorf("a commit noted twice on one ref: kinds %q, want l", kinds)
+	}
+}
+
+// FuzzIndexEntry: what the links index keeps of a note gives the links
+// the note's text gives, wherever it answers (and it answers for the usual
+// shapes).
+func FuzzIndexEntry(f *testing.F) {
+	const commit = "1111111111111111111111111111111111111111"
+	for _, raw := range linksMetaCases {
+		f.Add(noteLine(commit, raw))
+	}
+	f.Add(noteLine(commit, `{"format":1,"conversations":{"x":{"title":"A"},"y":{},"x":{"title":"B"}}}`))
+	f.Add(`{"files":[],"metadata":null,"vcs":{"revision":"` + commit + `"}}`)
+	f.Add("\n " + noteLine(commit, `{"format":1,"writer":"w","conversations":{"b":{"confidence":0.5}}}`) + "\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		kind, value := indexEntry(commit, text)
+		if kind == entryLong {
+			if value != "" {
+				t.Errorf("a long entry keeps %q", value)
+			}
+			return
+		}
+		got := linkedIndexed(commit, kind, value)
+		want := linkedFromNote(commit, nil, text)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q (%c %q):\n got %+v\nwant %+v", text, kind, value, got, want)
+		}
+	})
+}
+
+// TestIndexEntry: the usual notes are kept by their metadata, shorter than
+// the note; the rest are read the long way.
+func TestIndexEntry(t *testing.T) {
+	const commit = "1111111111111111111111111111111111111111"
+	meta := `{"format":1,"writer":"w","conversations":{"b":{"confidence":0.5,"title":"T"}}}`
+	for _, tc := range []struct {
+		text string
+		kind byte
+	}{
+		{noteLine(commit, meta), entryMeta},
+		{noteLine(commit, meta) + "\n", entryMeta},
+		{noteLine(commit, meta) + "\n" + noteLine(commit, meta), entryLong},
+		{noteLine("2222222222222222222222222222222222222222", meta), entryLong},
+		{strings.Replace(noteLine(commit, meta), `"format"`, `"withdrawn":["b"],"format"`, 1), entryLong},
+		{`{"vcs":{"revision":"` + commit + `"}}`, entryNone},
+		{"", entryLong},
+	} {
+		kind, value := indexEntry(commit, tc.text)
+		if kind != tc.kind {
+			t.Errorf("%.60q: kind %c, want %c", tc.text, kind, tc.kind)
+		}
+		if kind == entryMeta && len(value) >= len(tc.text) {
+			t.Errorf("%.60q: keeps %d bytes of %d", tc.text, len(value), len(tc.text))
+		}
+		var want []store.LinkedConversation
+		if kind != entryLong {
+			want = linkedFromNote(commit, nil, tc.text)
+		}
+		if kind == entryMeta && len(want) == 0 {
+			t.Errorf("%.60q: no links to compare", tc.text)
+		}
+		if got := linkedIndexed(commit, kind, value); kind != entryLong && !reflect.DeepEqual(got, want) {
+			t.Errorf("%.60q: %+v, want %+v", tc.text, got, want)
+		}
+	}
+}
