@@ -228,12 +228,13 @@ func (l *LogSession) Ahead(ctx context.Context, full bool) func(hashes []string,
 	return l.ahead.add
 }
 
-// Close ends what the session reads ahead: call it before the store is
-// closed.
+// Close ends what the session reads ahead, and lets the notes' links
+// file go: call it before the store is closed.
 func (l *LogSession) Close() {
 	if l.ahead != nil {
 		l.ahead.stop()
 	}
+	l.links.Close()
 }
 
 // Others is, per commit of batch, the writers other tools name: their

@@ -28,24 +28,59 @@ const linksFile = "git-convo-notes-links"
 
 // linksHeader starts the file; one "<ref> <tip>" line a ref follows
 // (sorted: an entry names its ref by its place), "entries <count> <heap
-// bytes> <crc32c of the rest>", and an empty line; then the entries,
+// bytes> <crc32c of the entries>", and an empty line; then the entries,
 // linksEntrySize bytes each, sorted by commit then ref: the commit's hash
 // (20 bytes), the ref's place, the kind (entryMeta, entryNone, entryLong),
-// the value's offset and length in the heap (big-endian uint32s); then
-// the heap.
-const linksHeader = "git-convo notes links 1\n"
+// the value's offset, length and CRC-32C (big-endian uint32s); then the
+// heap of values. The file is mapped, not read: a log touches the entries
+// and the values it asks for, each checked as it is read.
+const linksHeader = "git-convo notes links 2\n"
 
-const linksEntrySize = 20 + 1 + 1 + 4 + 4
+const linksEntrySize = 20 + 1 + 1 + 4 + 4 + 4
 
 // linksMaxRefs: more refs than an entry's byte can name are not indexed.
 const linksMaxRefs = 250
 
-// LinksIndex is the links file for some refs at their tips.
+// LinksIndex is the links file for some refs at their tips. Close it.
 type LinksIndex struct {
 	refs    []string // sorted: an entry's ref byte is its place here
 	tips    map[string]string
 	entries []byte
 	heap    []byte
+	// path and unmap: the file mapped (nil unmap: x is in memory);
+	// damaged: a value failed its checksum (the file goes at Close).
+	path    string
+	unmap   func() error
+	damaged bool
+}
+
+// errLinksDamaged: a value of the links file failed its checksum.
+var errLinksDamaged = errors.New("the notes' links file is damaged")
+
+// value is entry e's value, ok when it passes its checksum.
+func (x *LinksIndex) value(e []byte) (v []byte, ok bool) {
+	off, ln := binary.BigEndian.Uint32(e[22:]), binary.BigEndian.Uint32(e[26:])
+	v = x.heap[off : off+ln : off+ln]
+	if checksum(v) != binary.BigEndian.Uint32(e[30:]) {
+		x.damaged = true
+		return nil, false
+	}
+	return v, true
+}
+
+// Close lets the file go, and removes it when a value was found damaged
+// (the next read builds it again).
+func (x *LinksIndex) Close() {
+	if x == nil {
+		return
+	}
+	if x.unmap != nil {
+		_ = x.unmap()
+		x.unmap, x.entries, x.heap = nil, nil, nil
+	}
+	if x.damaged && x.path != "" {
+		_ = os.Remove(x.path)
+	}
 }
 
 // linksEntry is one note's entry, as an update builds the file.
@@ -53,7 +88,7 @@ type linksEntry struct {
 	commit [20]byte
 	ref    string
 	kind   byte
-	value  string
+	value  []byte // a kept entry's is the old file's: not copied
 }
 
 // OpenLinksIndex is the links file of the repository whose common dir is
@@ -69,6 +104,12 @@ func (g Git) OpenLinksIndex(ctx context.Context, common string, tips map[string]
 	if oerr == nil && maps.Equal(old.tips, tips) {
 		return old, nil
 	}
+	defer func() {
+		if old != nil {
+			old.damaged = false // its damage is read whole below, and the file replaced
+			old.Close()
+		}
+	}()
 	// The file beside it first: where none can be written (a read-only
 	// repository) every read would read every note again, so none does.
 	tmp, err := os.CreateTemp(common, linksFile+".*")
@@ -76,6 +117,9 @@ func (g Git) OpenLinksIndex(ctx context.Context, common string, tips map[string]
 		return nil, fmt.Errorf("the notes' links cannot be kept: %w", err)
 	}
 	x, err := g.updateLinks(ctx, old, tips)
+	if errors.Is(err, errLinksDamaged) {
+		x, err = g.updateLinks(ctx, nil, tips) // read whole
+	}
 	if err == nil {
 		err = writeLinksIndex(tmp, path, x)
 	} else {
@@ -116,8 +160,12 @@ func (x *LinksIndex) lookup(commit string, refs []string, fn func(kind byte, val
 		if ref >= len(x.refs) || !slices.Contains(refs, x.refs[ref]) {
 			continue
 		}
-		off, ln := binary.BigEndian.Uint32(e[22:]), binary.BigEndian.Uint32(e[26:])
-		fn(e[21], string(x.heap[off:off+ln]))
+		v, ok := x.value(e)
+		if !ok {
+			fn(entryLong, "") // the note is read
+			continue
+		}
+		fn(e[21], string(v))
 	}
 }
 
@@ -178,8 +226,11 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 			if _, still := tips[ref]; !still || moved && (drop == nil || drop[[20]byte(e[:20])]) {
 				continue
 			}
-			off, ln := binary.BigEndian.Uint32(e[22:]), binary.BigEndian.Uint32(e[26:])
-			entries = append(entries, linksEntry{commit: [20]byte(e[:20]), ref: ref, kind: e[21], value: string(old.heap[off : off+ln])})
+			v, ok := old.value(e)
+			if !ok {
+				return nil, errLinksDamaged
+			}
+			entries = append(entries, linksEntry{commit: [20]byte(e[:20]), ref: ref, kind: e[21], value: v})
 		}
 	}
 	// Each note's entry, the long way until its blob is read; a commit
@@ -212,7 +263,7 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 		for _, i := range byBlob[blob] {
 			if e := &entries[i]; !twice[i] {
 				kind, value := indexEntry(hex.EncodeToString(e.commit[:]), text)
-				e.kind, e.value = kind, strings.Clone(value) // not the whole note's bytes
+				e.kind, e.value = kind, []byte(value) // not the whole note's bytes
 			}
 		}
 	})
@@ -284,20 +335,33 @@ func buildLinksIndex(tips map[string]string, entries []linksEntry) (*LinksIndex,
 		b[20], b[21] = at[e.ref], e.kind
 		binary.BigEndian.PutUint32(b[22:], uint32(heap.Len()))
 		binary.BigEndian.PutUint32(b[26:], uint32(len(e.value)))
-		heap.WriteString(e.value)
+		binary.BigEndian.PutUint32(b[30:], checksum(e.value))
+		heap.Write(e.value)
 		x.entries = append(x.entries, b[:]...)
 	}
 	x.heap = heap.Bytes()
 	return x, nil
 }
 
-// readLinksIndex reads the file at path (an error when it is missing, not
-// one, cut short or damaged).
+// readLinksIndex maps the file at path (an error when it is missing, not
+// one, cut short or its entries damaged; each value is checked as it is
+// read).
 func readLinksIndex(path string) (*LinksIndex, error) {
-	b, err := os.ReadFile(path)
+	b, unmap, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
+	x, err := parseLinksIndex(path, b)
+	if err != nil {
+		_ = unmap()
+		return nil, err
+	}
+	x.path, x.unmap = path, unmap
+	return x, nil
+}
+
+// parseLinksIndex is readLinksIndex of the file's bytes b.
+func parseLinksIndex(path string, b []byte) (*LinksIndex, error) {
 	rest, ok := bytes.CutPrefix(b, []byte(linksHeader))
 	if !ok {
 		return nil, fmt.Errorf("%s: not a notes links index", path)
@@ -326,10 +390,11 @@ func readLinksIndex(path string) (*LinksIndex, error) {
 		x.refs = append(x.refs, ref)
 		x.tips[ref] = tip
 	}
-	if !counted || count < 0 || heapLen < 0 || len(rest) != count*linksEntrySize+heapLen || checksum(rest) != sum {
+	if !counted || count < 0 || heapLen < 0 || len(rest) != count*linksEntrySize+heapLen ||
+		checksum(rest[:count*linksEntrySize]) != sum {
 		return nil, fmt.Errorf("%s: cut short or damaged", path)
 	}
-	x.entries, x.heap = rest[:count*linksEntrySize], rest[count*linksEntrySize:]
+	x.entries, x.heap = rest[:count*linksEntrySize:count*linksEntrySize], rest[count*linksEntrySize:]
 	for i := 0; i < len(x.entries); i += linksEntrySize {
 		e := x.entries[i : i+linksEntrySize]
 		off, ln := binary.BigEndian.Uint32(e[22:]), binary.BigEndian.Uint32(e[26:])
@@ -350,11 +415,11 @@ func writeLinksIndex(tmp *os.File, path string, x *LinksIndex) error {
 	for _, ref := range x.refs {
 		b.WriteString(ref + " " + x.tips[ref] + "\n")
 	}
-	sum := checksum(slices.Concat(x.entries, x.heap))
+	sum := checksum(x.entries)
 	fmt.Fprintf(&b, "entries %d %d %d\n\n", len(x.entries)/linksEntrySize, len(x.heap), sum)
 	b.Write(x.entries)
 	b.Write(x.heap)
-	// Not synced: a file a crash cut short fails its checksum and is built
+	// Not synced: a file a crash cut short fails its checks and is built
 	// again; a read does not wait on the disk for a cache.
 	_, werr := tmp.Write(b.Bytes())
 	if cerr := tmp.Close(); werr != nil || cerr != nil {

@@ -51,6 +51,7 @@ func TestLinksIndex(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
+		t.Cleanup(x.Close)
 		if !x.covers(tips) {
 			t.Fatalf("%s: the index covers %v, want %v", step, x.tips, tips)
 		}
@@ -84,9 +85,11 @@ func TestLinksIndex(t *testing.T) {
 		if !bytes.Equal(whole.entries, x.entries) || !bytes.Equal(whole.heap, x.heap) {
 			t.Errorf("%s: the index differs from one built whole", step)
 		}
-		if read, err := readLinksIndex(path); err != nil || !read.covers(tips) {
+		read, err := readLinksIndex(path)
+		if err != nil || !read.covers(tips) {
 			t.Errorf("%s: the file kept: %v", step, err)
 		}
+		read.Close()
 		return x
 	}
 
@@ -126,6 +129,38 @@ func TestLinksIndex(t *testing.T) {
 	note(Ref, hashes[5], usual(hashes[5], "f"))
 	check("damaged", Ref, tracking)
 
+	// A value damaged: that note is read, the file goes at Close, and an
+	// update reads every note again.
+	b, err = os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-2] ^= 0x20 // in the last value (the heap ends the file)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	x, err = readLinksIndex(path)
+	if err != nil {
+		t.Fatalf("a damaged value fails the whole file: %v", err)
+	}
+	long := 0
+	for _, c := range hashes {
+		x.lookup(c, []string{Ref, tracking}, func(k byte, v string) {
+			if k == entryLong && v == "" {
+				long++
+			}
+		})
+	}
+	if !x.damaged || long < 2 { // hashes[2]'s note, and the damaged one
+		t.Errorf("a damaged value: damaged %v, %d long entries", x.damaged, long)
+	}
+	x.Close()
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("a damaged file is kept: %v", err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	x = check("a ref gone", tracking)
 	n := 0
 	x.lookup(hashes[3], []string{Ref, tracking}, func(byte, string) { n++ })

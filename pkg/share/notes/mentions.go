@@ -290,5 +290,12 @@ func writeNoteHashes(path string, nh noteHashes) error {
 	return nil
 }
 
-// checksum is the CRC-32C of the kept hashes (the processor computes it).
-func checksum(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }
+// checksum is the CRC-32C of parts, one after the other (the processor
+// computes it).
+func checksum(parts ...[]byte) uint32 {
+	tab, sum := crc32.MakeTable(crc32.Castagnoli), uint32(0)
+	for _, b := range parts {
+		sum = crc32.Update(sum, tab, b)
+	}
+	return sum
+}
