@@ -377,19 +377,17 @@ row "  git convo log / that floor" "$cn" "$fn" "$(ratio "$cn" "$fn")" ""
 # command: that alone).
 links="$work/noted/.git/git-convo-notes-links"
 if [ ! -f "$work/noted-less10.links" ]; then
-  (
-    cd "$work/noted"
-    tip=$(git rev-parse refs/notes/convo)
-    git update-ref refs/notes/bench-less10 "$tip"
-    git notes --ref=convo list | head -10 | while read -r _ c; do git notes --ref=bench-less10 remove "$c" 2>/dev/null; done
-    git update-ref refs/notes/convo refs/notes/bench-less10
-    rm -f "$links"
-    GIT_CONVO_DB="$work/none.sqlite" git convo log -n 1 >/dev/null
-    cp "$links" "$work/noted-less10.links.tmp"
-    git update-ref refs/notes/convo "$tip"
-    git update-ref -d refs/notes/bench-less10
-    mv "$work/noted-less10.links.tmp" "$work/noted-less10.links"
-  )
+  tip=$(git -C "$work/noted" rev-parse refs/notes/convo)
+  git -C "$work/noted" notes --ref=convo list > "$work/noted-less10.list" # a file, not a pipe into head: pipefail
+  git -C "$work/noted" update-ref refs/notes/bench-less10 "$tip"
+  head -10 "$work/noted-less10.list" | while read -r _ c; do git -C "$work/noted" notes --ref=bench-less10 remove "$c" 2>/dev/null; done
+  git -C "$work/noted" update-ref refs/notes/convo refs/notes/bench-less10
+  rm -f "$links"
+  GIT_CONVO_DB="$work/none.sqlite" git -C "$work/noted" convo log -n 1 >/dev/null || true
+  cp "$links" "$work/noted-less10.links.tmp" || true
+  git -C "$work/noted" update-ref refs/notes/convo "$tip" # the notes as they were, whatever happened above
+  git -C "$work/noted" update-ref -d refs/notes/bench-less10
+  mv "$work/noted-less10.links.tmp" "$work/noted-less10.links"
 fi
 read -r cf gf kf < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 10 -dir "$work/noted" \
   -a "rm -f '$links'; git-convo log -n 1000 >/dev/null" -b "git log -n 1000 --notes=convo --oneline >/dev/null" -c "rm -f '$links'")
