@@ -8,10 +8,10 @@ import (
 )
 
 // TestLogReadsTheNotesLinksFile: log reads teammates' shared notes from
-// the links file it keeps in .git (no note printed by git log), and says
-// what reading the notes says (log --no-notes reads every note itself):
-// built at the first log, brought up to date after a fetch of a new note,
-// and as JSON too.
+// the links file it keeps in .git (it asks git for no note: GIT_TRACE),
+// and says what reading the notes says (log --no-notes reads every note
+// itself): built at the first log, brought up to date after a fetch of a
+// new note, a value of it damaged, and as JSON too.
 func TestLogReadsTheNotesLinksFile(t *testing.T) {
 	_, bare := newTeam(t)
 	a := cloneAs(t, bare, "a")
@@ -26,6 +26,7 @@ func TestLogReadsTheNotesLinksFile(t *testing.T) {
 	b.run(b.root, "git", "clone", "-q", bare, bdir)
 	b.convo(bdir, "install", "--cursor=none")
 	file := filepath.Join(bdir, ".git", "git-convo-notes-links")
+	trace := filepath.Join(b.root, "trace")
 	same := func(step, want string) {
 		t.Helper()
 		for _, json := range []bool{false, true} {
@@ -33,7 +34,15 @@ func TestLogReadsTheNotesLinksFile(t *testing.T) {
 			if json {
 				args = append(args, "--json")
 			}
-			got := b.convo(bdir, args...)
+			os.Remove(trace)
+			r := b.runEnv(bdir, b.with("GIT_TRACE="+trace), "", append([]string{"git", "convo"}, args...)...)
+			if r.code != 0 {
+				t.Fatalf("%s: log: %d %s", step, r.code, r.stderr)
+			}
+			got := r.stdout
+			if tr, err := os.ReadFile(trace); err != nil || strings.Contains(string(tr), "--notes") {
+				t.Errorf("%s: log asked git for the notes (%v):\n%s", step, err, tr)
+			}
 			read := b.convo(bdir, append(args, "--no-notes")...)
 			if got != read {
 				t.Errorf("%s: log from the links file:\n%s\nfrom the notes:\n%s", step, got, read)
@@ -55,8 +64,14 @@ func TestLogReadsTheNotesLinksFile(t *testing.T) {
 	b.run(bdir, "git", "pull", "-q")
 	same("after a fetch", "Size the cache")
 
-	// A file damaged is read again from the notes, never taken as it is.
-	if err := os.WriteFile(file, []byte("git-convo notes links 1\nrefs/notes/remotes/origin/convo 0\n"), 0o600); err != nil {
+	// A value damaged is read from its note, never taken as it is (the
+	// last value ends the file).
+	kept, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept[len(kept)-2] ^= 0x20
+	if err := os.WriteFile(file, kept, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	same("damaged", "Size the cache")

@@ -47,9 +47,11 @@ type LinksIndex struct {
 	tips    map[string]string
 	entries []byte
 	heap    []byte
-	// path and unmap: the file mapped (nil unmap: x is in memory);
-	// damaged: a value failed its checksum (the file goes at Close).
+	// path, file and unmap: the file mapped (nil unmap: x is in
+	// memory); damaged: a value failed its checksum (the file goes at
+	// Close, unless another has taken its name).
 	path    string
+	file    os.FileInfo
 	unmap   func() error
 	damaged bool
 }
@@ -78,8 +80,10 @@ func (x *LinksIndex) Close() {
 		_ = x.unmap()
 		x.unmap, x.entries, x.heap = nil, nil, nil
 	}
-	if x.damaged && x.path != "" {
-		_ = os.Remove(x.path)
+	if x.damaged && x.path != "" && x.file != nil {
+		if now, err := os.Stat(x.path); err == nil && os.SameFile(now, x.file) {
+			_ = os.Remove(x.path)
+		}
 	}
 }
 
@@ -191,29 +195,31 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 		case was == tip:
 			continue
 		case was != "":
-			changed, gone, err := g.changedNotes(ctx, was, tip)
+			// The commits whose notes changed, and every note the tip
+			// holds for them: git joins a commit's notes at two paths
+			// (fanned out and not: a merge fans out at fewer notes than
+			// fast-import), of which the change may name one.
+			touched, err := g.changedNotes(ctx, was, tip)
 			if err == nil {
-				drop := map[[20]byte]bool{}
-				for _, c := range gone {
-					drop[c] = true
+				var at []todo
+				err = g.notesAt(ctx, tip, touched, func(commit, blob string) { at = append(at, todo{ref, commit, blob}) })
+				if err == nil {
+					read, keep[ref] = append(read, at...), touched
+					break
 				}
-				for c, blob := range changed {
-					if k, ok := commitKey(c); ok {
-						drop[k] = true
-					}
-					read = append(read, todo{ref, c, blob})
-				}
-				keep[ref] = drop
-				break
 			}
-			fallthrough // the old tip is gone (a forced push and a gc): read it whole
+			fallthrough // the old tip is gone (a forced push and a gc), or a path in upper case: read it whole
 		default:
 			keep[ref] = nil // every entry goes
 			out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", tip)
 			if err != nil {
 				return nil, err
 			}
-			eachBlobEntry(out, func(commit, blob string) { read = append(read, todo{ref, commit, blob}) })
+			eachBlobEntry(out, func(commit, blob string) {
+				if commit != "" { // else no note git reads
+					read = append(read, todo{ref, commit, blob})
+				}
+			})
 		}
 	}
 	// The entries kept: every ref still read at an unmoved tip, and a moved
@@ -283,33 +289,68 @@ func commitKey(commit string) (k [20]byte, ok bool) {
 	return k, err == nil
 }
 
-// changedNotes is what the notes commit to changed from from: each note
-// added or changed (commit -> blob), and the commits whose note went.
-func (g Git) changedNotes(ctx context.Context, from, to string) (changed map[string]string, gone [][20]byte, err error) {
+// changedNotes is the commits whose notes the notes commit to changed
+// from from (added, changed or removed). An error where it cannot tell
+// them: a path in upper case names a commit whose note may lie at another
+// path too, which no listing by path finds.
+func (g Git) changedNotes(ctx context.Context, from, to string) (map[[20]byte]bool, error) {
 	out, err := g.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", from, to)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	changed = map[string]string{}
+	touched := map[[20]byte]bool{}
 	fields := bytes.Split(out, []byte{0})
 	for i := 0; i+1 < len(fields); i++ {
 		// ":<mode> <mode> <old> <new> <status>", then the path's field.
-		f := strings.Fields(string(fields[i]))
-		if len(f) != 5 || !strings.HasPrefix(f[0], ":") {
+		if f := bytes.Fields(fields[i]); len(f) != 5 || !bytes.HasPrefix(f[0], []byte(":")) {
 			continue
 		}
-		commit := strings.ReplaceAll(string(fields[i+1]), "/", "")
 		i++
-		if f[4] == "D" {
-			if k, ok := commitKey(commit); ok {
-				gone = append(gone, k)
-			}
-			continue
+		commit := notePath(fields[i])
+		if commit == "" {
+			continue // no note git reads, before or after
 		}
-		changed[commit] = f[3]
+		if strings.ToLower(commit) != commit {
+			return nil, errors.New("a note's path in upper case")
+		}
+		if k, ok := commitKey(commit); ok {
+			touched[k] = true
+		}
 	}
-	return changed, gone, nil
+	return touched, nil
 }
+
+// notesAt calls fn with each note tip holds for one of commits, at every
+// path (fanned out and not): one git ls-tree, of their paths up to two
+// levels of fan-out (git fans out a level for each 256-fold of notes), or
+// of the whole tree for many commits.
+func (g Git) notesAt(ctx context.Context, tip string, commits map[[20]byte]bool, fn func(commit, blob string)) error {
+	if len(commits) == 0 {
+		return nil
+	}
+	args := []string{"ls-tree", "-r", "-z", "--full-tree", tip}
+	if len(commits) <= notesAtPaths {
+		args = append(args, "--")
+		for k := range commits {
+			c := hex.EncodeToString(k[:])
+			args = append(args, c, c[:2]+"/"+c[2:], c[:2]+"/"+c[2:4]+"/"+c[4:])
+		}
+	}
+	out, err := g.run(ctx, nil, args...)
+	if err != nil {
+		return err
+	}
+	eachBlobEntry(out, func(commit, blob string) {
+		if k, ok := commitKey(commit); ok && commits[k] {
+			fn(commit, blob)
+		}
+	})
+	return nil
+}
+
+// notesAtPaths: past so many commits, notesAt lists the whole tree (a
+// command line of three paths a commit).
+const notesAtPaths = 300
 
 // buildLinksIndex is the index of entries at tips.
 func buildLinksIndex(tips map[string]string, entries []linksEntry) (*LinksIndex, error) {
@@ -347,7 +388,7 @@ func buildLinksIndex(tips map[string]string, entries []linksEntry) (*LinksIndex,
 // one, cut short or its entries damaged; each value is checked as it is
 // read).
 func readLinksIndex(path string) (*LinksIndex, error) {
-	b, unmap, err := mapFile(path)
+	b, fi, unmap, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +397,7 @@ func readLinksIndex(path string) (*LinksIndex, error) {
 		_ = unmap()
 		return nil, err
 	}
-	x.path, x.unmap = path, unmap
+	x.path, x.file, x.unmap = path, fi, unmap
 	return x, nil
 }
 

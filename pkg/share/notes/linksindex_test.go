@@ -245,3 +245,124 @@ func TestIndexEntry(t *testing.T) {
 		}
 	}
 }
+
+// setNotes points ref at a notes commit whose tree holds files (path ->
+// note text; a path may fan out into directories).
+func setNotes(t *testing.T, g Git, ref string, files map[string]string) {
+	t.Helper()
+	var tree func(files map[string]string) string
+	tree = func(files map[string]string) string {
+		dirs := map[string]map[string]string{}
+		var lines []string
+		for p, text := range files {
+			if d, rest, ok := strings.Cut(p, "/"); ok {
+				if dirs[d] == nil {
+					dirs[d] = map[string]string{}
+				}
+				dirs[d][rest] = text
+				continue
+			}
+			lines = append(lines, "100644 blob "+git(t, g, text, "hash-object", "-w", "--stdin")+"\t"+p)
+		}
+		for d, sub := range dirs {
+			lines = append(lines, "040000 tree "+tree(sub)+"\t"+d)
+		}
+		slices.Sort(lines)
+		return git(t, g, strings.Join(lines, "\n")+"\n", "mktree")
+	}
+	git(t, g, "", "update-ref", ref, git(t, g, "", "commit-tree", "-m", "notes", tree(files)))
+}
+
+// TestLinksIndexNotePaths: through each change of a notes tree, log's
+// links from the file (MergeLinkedIndexed, the rest from their notes) are
+// what reading every note gives (MergeLinked: log --no-notes), and the
+// file brought up to date is the file built whole: a commit noted at two
+// paths (fanned out and not, as git notes merge and fast-import leave
+// them), one of them changed, removed or added; a fan-out made; a path git
+// reads as no note.
+func TestLinksIndexNotePaths(t *testing.T) {
+	ctx := context.Background()
+	g, hashes := repoWithCommits(t, 3)
+	c, d := hashes[1], hashes[2]
+	fan := func(h string) string { return h[:2] + "/" + h[2:] }
+	note := func(commit, conv string) string {
+		b, err := json.Marshal(record(commit, "w", conv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, step := range []struct {
+		name  string
+		files map[string]string
+		want  map[string]string // commit -> its conversations, joined
+	}{
+		{"one note", map[string]string{c: note(c, "x"), d: note(d, "z")}, map[string]string{c: "x", d: "z"}},
+		{"a second path added", map[string]string{c: note(c, "x"), fan(c): note(c, "y"), d: note(d, "z")}, map[string]string{c: "x y", d: "z"}},
+		{"one of two changed", map[string]string{c: note(c, "x2"), fan(c): note(c, "y"), d: note(d, "z")}, map[string]string{c: "x2 y", d: "z"}},
+		{"one of two removed", map[string]string{fan(c): note(c, "y"), d: note(d, "z")}, map[string]string{c: "y", d: "z"}},
+		{"fanned out", map[string]string{fan(c): note(c, "y"), fan(d): note(d, "z")}, map[string]string{c: "y", d: "z"}},
+		{"a path git reads as no note", map[string]string{fan(c): note(c, "y"), d[:3] + "/" + d[3:]: note(d, "z")}, map[string]string{c: "y"}},
+	} {
+		setNotes(t, g, Ref, step.files)
+		rd := NewInlineReaderAfter(ctx, g.Dir, nil)
+		x, err := rd.LinksIndex(ctx)
+		if err != nil || x == nil {
+			t.Fatalf("%s: no index: %v", step.name, err)
+		}
+		got := map[string][]store.LinkedConversation{}
+		if err := rd.MergeLinked(ctx, rd.MergeLinkedIndexed(hashes, x, got), got); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][]store.LinkedConversation{}
+		if err := rd.MergeLinked(ctx, hashes, want); err != nil {
+			t.Fatal(err)
+		}
+		ids := func(m map[string][]store.LinkedConversation) map[string]string {
+			out := map[string]string{}
+			for h, lcs := range m {
+				var convs []string
+				for _, lc := range lcs {
+					convs = append(convs, lc.ConversationID)
+				}
+				slices.Sort(convs)
+				out[h] = strings.Join(convs, " ")
+			}
+			return out
+		}
+		if g, w := ids(got), ids(want); !reflect.DeepEqual(g, w) || !reflect.DeepEqual(w, step.want) {
+			t.Errorf("%s: from the file %v, from the notes %v, want %v", step.name, g, w, step.want)
+		}
+		whole, err := g.updateLinks(ctx, nil, x.tips)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(whole.entries, x.entries) || !bytes.Equal(whole.heap, x.heap) {
+			t.Errorf("%s: the file brought up to date differs from one built whole", step.name)
+		}
+		x.Close()
+		rd.Close()
+	}
+}
+
+func TestNotePath(t *testing.T) {
+	const h = "0123456789abcdef0123456789abcdef01234567"
+	for _, tc := range []struct{ path, want string }{
+		{h, h},
+		{h[:2] + "/" + h[2:], h},
+		{h[:2] + "/" + h[2:4] + "/" + h[4:], h},
+		{strings.ToUpper(h), strings.ToUpper(h)}, // git reads either case
+		{h[:3] + "/" + h[3:], ""},                // a directory of three digits
+		{h[:1] + "/" + h[1:], ""},
+		{h[:39], ""},
+		{h + "0", ""},
+		{h[:2] + "/" + h[2:] + "/x", ""},
+		{"zz/" + h[2:], ""},
+		{h[:2] + "//" + h[2:], ""},
+		{"", ""},
+	} {
+		if got := notePath([]byte(tc.path)); got != tc.want {
+			t.Errorf("notePath(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}

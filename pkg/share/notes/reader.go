@@ -217,6 +217,9 @@ func (g Git) listNotes(ctx context.Context, refs []string, live map[string]bool)
 			index = make(map[string][]string, bytes.Count(out, []byte{0}))
 		}
 		eachBlobEntry(out, func(commit, blob string) {
+			if commit == "" {
+				return // no note git reads
+			}
 			index[commit] = append(index[commit], blob)
 			if live != nil && ref == Ref {
 				live[blob] = true
@@ -236,13 +239,18 @@ func (g Git) eachNote(ctx context.Context, ref string, fn func(commit, blob stri
 	if err != nil {
 		return err
 	}
-	eachBlobEntry(out, fn)
+	eachBlobEntry(out, func(commit, blob string) {
+		if commit != "" { // else no note git reads
+			fn(commit, blob)
+		}
+	})
 	return nil
 }
 
 // eachBlobEntry calls fn with each blob of git ls-tree -r -z's out
-// ("<mode> <type> <object>\t<path>\0"), its path's slashes taken out: a
-// notes tree of 23,000 notes is read without splitting it into fields.
+// ("<mode> <type> <object>\t<path>\0") and the commit its path names
+// (notePath; "" for a blob git reads as no note): a notes tree of 23,000
+// notes is read without splitting it into fields.
 func eachBlobEntry(out []byte, fn func(commit, blob string)) {
 	for len(out) > 0 {
 		entry := out
@@ -257,15 +265,41 @@ func eachBlobEntry(out []byte, fn func(commit, blob string)) {
 		if !ok || !ok1 || !ok2 || string(typ) != "blob" || len(object) == 0 || bytes.IndexByte(object, ' ') >= 0 {
 			continue
 		}
-		var buf [128]byte // a commit's hash, once its fan-out's slashes are out
-		commit := buf[:0]
-		for _, c := range path {
-			if c != '/' {
-				commit = append(commit, c)
+		fn(notePath(path), string(object))
+	}
+}
+
+// notePath is the commit whose note a notes tree's path holds, as git
+// reads the tree (notes.c, load_subtree): 40 hex digits, of which each
+// directory holds two (the fan-out); "" for any other path, which git
+// reads as no note.
+func notePath(path []byte) string {
+	var buf [40]byte
+	commit := buf[:0]
+	for len(path) > 0 {
+		part := path
+		if i := bytes.IndexByte(path, '/'); i >= 0 {
+			if i != 2 {
+				return "" // a directory of other than two digits
+			}
+			part, path = path[:i], path[i+1:]
+		} else {
+			path = nil
+		}
+		if len(commit)+len(part) > len(buf) {
+			return ""
+		}
+		for _, c := range part {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return ""
 			}
 		}
-		fn(string(commit), string(object))
+		commit = append(commit, part...)
 	}
+	if len(commit) != len(buf) {
+		return ""
+	}
+	return string(commit)
 }
 
 // Keep has Records remember what it read, so that a command asking for

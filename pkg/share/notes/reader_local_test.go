@@ -50,14 +50,15 @@ func TestReaderReadsNotesWithoutGit(t *testing.T) {
 }
 
 // eachBlobEntry reads git ls-tree -r -z as splitting each entry into
-// fields did, whatever the entries.
+// fields did, whatever the entries; a path that names no commit
+// (TestNotePath) comes as "".
 func TestEachBlobEntry(t *testing.T) {
 	fields := func(out []byte) (got []string) { // the reading it replaced
 		for _, entry := range bytes.Split(out, []byte{0}) {
 			meta, path, ok := bytes.Cut(entry, []byte{'\t'})
 			f := strings.Fields(string(meta))
 			if ok && len(f) == 3 && f[1] == "blob" {
-				got = append(got, strings.ReplaceAll(string(path), "/", "")+" "+f[2])
+				got = append(got, notePath(path)+" "+f[2])
 			}
 		}
 		return got

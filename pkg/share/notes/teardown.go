@@ -33,5 +33,14 @@ func (g Git) Teardown(ctx context.Context) ([]string, error) {
 			return removed, err
 		}
 	}
+	// A cache's file a killed process left half written, beside it.
+	for _, name := range []string{mentionsFile, linksFile} {
+		left, _ := filepath.Glob(filepath.Join(common, name+".*"))
+		for _, p := range left {
+			if err := os.Remove(p); err == nil {
+				removed = append(removed, p)
+			}
+		}
+	}
 	return removed, nil
 }
