@@ -3,7 +3,10 @@ package notes
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -365,4 +368,77 @@ func TestNotePath(t *testing.T) {
 			t.Errorf("notePath(%q) = %q, want %q", tc.path, got, tc.want)
 		}
 	}
+}
+
+// FuzzParseLinksIndex: the links file is read from disk, where anything may
+// have written it: whatever its bytes, parsing them never panics; a file
+// it accepts answers every lookup (each entry's commit, on its refs)
+// without reading past its values, and is what it writes again.
+func FuzzParseLinksIndex(f *testing.F) {
+	a, b := [20]byte{1}, [20]byte{2}
+	x, err := buildLinksIndex(map[string]string{Ref: strings.Repeat("c", 40), TrackingRef("origin"): strings.Repeat("d", 40)}, []linksEntry{
+		{commit: b, ref: Ref, kind: entryMeta, value: []byte(`{"format":1,"conversations":{"x":{}}}`)},
+		{commit: a, ref: TrackingRef("origin"), kind: entryNone},
+		{commit: a, ref: Ref, kind: entryLong},
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+	dir := f.TempDir()
+	tmp, err := os.CreateTemp(dir, "links")
+	if err != nil {
+		f.Fatal(err)
+	}
+	path := filepath.Join(dir, "file")
+	if err := writeLinksIndex(tmp, path, x); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good, uint8(0))
+	f.Add(good[:len(good)-3], uint8(0))
+	f.Add(append(slices.Clone(x.entries), x.heap...), uint8(3))
+	f.Add([]byte(strings.Repeat("\xff", linksEntrySize)), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
+		if n > 0 {
+			// data is n%8 entries and the values: a file whose counts and
+			// checksum agree, for the checks past them.
+			k := int(n % 8)
+			if len(data) < k*linksEntrySize {
+				return
+			}
+			entries, heap := data[:k*linksEntrySize], data[k*linksEntrySize:]
+			refs := slices.Sorted(maps.Keys(x.tips))
+			file := fmt.Appendf(nil, "%s%s %s\n%s %s\nentries %d %d %d\n\n", linksHeader, refs[0], x.tips[refs[0]],
+				refs[1], x.tips[refs[1]], k, len(heap), checksum(entries))
+			data = append(append(file, entries...), heap...)
+		}
+		x, err := parseLinksIndex("file", data)
+		if err != nil {
+			return
+		}
+		for i := 0; i+linksEntrySize <= len(x.entries); i += linksEntrySize {
+			commit := hex.EncodeToString(x.entries[i : i+20])
+			x.lookup(commit, x.refs, func(byte, string) {})
+		}
+		dir := t.TempDir()
+		tmp, err := os.CreateTemp(dir, "links")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := writeLinksIndex(tmp, filepath.Join(dir, "file"), x); err != nil {
+			t.Fatal(err)
+		}
+		again, err := readLinksIndex(filepath.Join(dir, "file"))
+		if err != nil {
+			t.Fatalf("%q, written again: %v", data, err)
+		}
+		defer again.Close()
+		if !reflect.DeepEqual(again.refs, x.refs) || !reflect.DeepEqual(again.tips, x.tips) ||
+			!bytes.Equal(again.entries, x.entries) || !bytes.Equal(again.heap, x.heap) {
+			t.Errorf("%q: written again, another file", data)
+		}
+	})
 }
