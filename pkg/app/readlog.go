@@ -84,13 +84,7 @@ func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
 	// process per batch, nor one to list the notes. Where there are none,
 	// another tool's notes come so instead (git's zlib, not a listing of
 	// the notes and Go's inflate of each): %N joins the notes of every
-	// ref it is given, so only one ref's notes can come that way, and this
-	// clone's records on a tracking ref it has not merged cannot be told
-	// from the live ref's (a plain git fetch moved it since an unlink):
-	// then the notes are read per batch.
-	if opts.InlineNotes && r.shared.OwnFromLive() {
-		l.inline = false
-	}
+	// ref it is given, so only one ref's notes can come that way.
 	if l.inline {
 		if l.sharedRefs = r.shared.Refs(); len(l.sharedRefs) == 0 && len(otherRefs) > 0 && l.oidx == nil {
 			l.otherInline = otherRefs[0]
@@ -104,6 +98,12 @@ func (r *Reader) Log(ctx context.Context, opts LogSessionOptions) *LogSession {
 			r.a.Log().Printf("share", "the notes' links file: %v (git log reads the notes)", err)
 		}
 		l.links = x
+	}
+	// Without it, this clone's records on a tracking ref it has not merged
+	// cannot be told in %N from the live ref's (a plain git fetch moved it
+	// since an unlink): then the notes are read per batch.
+	if l.links == nil && opts.InlineNotes && r.shared.OwnFromLive() {
+		l.inline = false
 	}
 	// Other tools' sessions git-convo knows, looked up once per log.
 	l.resolve = sync.OnceValue(func() func(map[string][]OtherWriter) { return r.conversationResolver(ctx) })
@@ -151,14 +151,14 @@ func (l *LogSession) Links(ctx context.Context, batch []gitx.Commit, hashes []st
 			linked[h] = lcs
 		}
 	}
-	if !l.inline {
-		r.mergeShared(ctx, hashes, linked)
-	} else if l.links != nil {
+	if l.links != nil {
 		rest := r.shared.MergeLinkedIndexed(hashes, l.links, linked)
 		notes.LocalTitles(ctx, linked, r.localConversation)
 		if rest != nil {
 			r.mergeShared(ctx, rest, linked)
 		}
+	} else if !l.inline {
+		r.mergeShared(ctx, hashes, linked)
 	} else if len(l.sharedRefs) > 0 {
 		text := make(map[string]string, len(batch))
 		var over []string // notes too long to take inline: read note by note

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/git-convo/git-convo/pkg/share/notes"
 )
 
 // relativeTime is a relative date, which two runs a second apart print
@@ -81,4 +83,26 @@ func TestLogReadsTheNotesLinksFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	same("damaged", "Size the cache")
+
+	// b shares too, then a plain git fetch brings a's next note to the
+	// tracking ref, not merged: b's own records must be told from their
+	// copies there, and the file still answers (its tips name the
+	// tracking ref's new tip: the log brought it up to date).
+	b.convo(bdir, "share", "on")
+	b.convo(bdir, "fetch") // merges the tracking ref: the live ref is made
+	const conv3 = "99999999-2222-4333-8444-555555555553"
+	a.conversation(t, conv3, "Evict the cache", "Evicted the oldest.", "evict", "evict.go", "package cache\n\nvar Evict = true\n")
+	a.commit(a.dir, "evict", "evict.go")
+	a.run(a.dir, "git", "push", "-q", "origin", "main")
+	a.run(a.dir, "git", "push", "-q", "origin", "refs/notes/convo")
+	b.run(bdir, "git", "pull", "-q")
+	tracking := notes.TrackingRef("origin")
+	tip := strings.TrimSpace(b.run(bdir, "git", "rev-parse", tracking))
+	if live := strings.TrimSpace(b.run(bdir, "git", "rev-parse", notes.Ref)); live == tip {
+		t.Fatalf("the tracking ref is merged already (%s)", tip)
+	}
+	same("a sharing clone, a fetch not merged", "Evict the cache")
+	if kept, err := os.ReadFile(file); err != nil || !strings.Contains(string(kept), "\n"+tracking+" "+tip+"\n") {
+		t.Errorf("the links file does not name the tracking ref's tip %s (%v):\n%.300s", tip, err, kept)
+	}
 }

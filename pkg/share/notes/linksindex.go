@@ -31,12 +31,17 @@ const linksFile = "git-convo-notes-links"
 // bytes> <crc32c of the entries>", and an empty line; then the entries,
 // linksEntrySize bytes each, sorted by commit then ref: the commit's hash
 // (20 bytes), the ref's place, the kind (entryMeta, entryNone, entryLong),
-// the value's offset, length and CRC-32C (big-endian uint32s); then the
-// heap of values. The file is mapped, not read: a log touches the entries
-// and the values it asks for, each checked as it is read.
-const linksHeader = "git-convo notes links 2\n"
+// the note's blob (20 bytes: two refs' notes of a commit are the same note,
+// or not; zero for a commit noted at two paths of a ref), the value's offset, length and CRC-32C (big-endian uint32s);
+// then the heap of values. The file is mapped, not read: a log touches the
+// entries and the values it asks for, each checked as it is read.
+const linksHeader = "git-convo notes links 3\n"
 
-const linksEntrySize = 20 + 1 + 1 + 4 + 4 + 4
+// An entry's fields, by their offsets.
+const (
+	entRef, entKind, entBlob, entOff, entLen, entCRC = 20, 21, 22, 42, 46, 50
+	linksEntrySize                                   = 54
+)
 
 // linksMaxRefs: more refs than an entry's byte can name are not indexed.
 const linksMaxRefs = 250
@@ -61,9 +66,9 @@ var errLinksDamaged = errors.New("the notes' links file is damaged")
 
 // value is entry e's value, ok when it passes its checksum.
 func (x *LinksIndex) value(e []byte) (v []byte, ok bool) {
-	off, ln := binary.BigEndian.Uint32(e[22:]), binary.BigEndian.Uint32(e[26:])
+	off, ln := binary.BigEndian.Uint32(e[entOff:]), binary.BigEndian.Uint32(e[entLen:])
 	v = x.heap[off : off+ln : off+ln]
-	if checksum(v) != binary.BigEndian.Uint32(e[30:]) {
+	if checksum(v) != binary.BigEndian.Uint32(e[entCRC:]) {
 		x.damaged = true
 		return nil, false
 	}
@@ -92,6 +97,7 @@ type linksEntry struct {
 	commit [20]byte
 	ref    string
 	kind   byte
+	blob   [20]byte
 	value  []byte // a kept entry's is the old file's: not copied
 }
 
@@ -136,8 +142,16 @@ func (g Git) OpenLinksIndex(ctx context.Context, common string, tips map[string]
 	return x, nil
 }
 
+// indexed is an entry as lookup gives it.
+type indexed struct {
+	ref   string
+	kind  byte // entryLong for a value that failed its checksum: the note is read
+	blob  [20]byte
+	value string
+}
+
 // Lookup calls fn with each entry of commit (a full hash) on one of refs.
-func (x *LinksIndex) lookup(commit string, refs []string, fn func(kind byte, value string)) {
+func (x *LinksIndex) lookup(commit string, refs []string, fn func(indexed)) {
 	var key [20]byte
 	if len(commit) != 40 {
 		return
@@ -160,16 +174,17 @@ func (x *LinksIndex) lookup(commit string, refs []string, fn func(kind byte, val
 		if !bytes.Equal(e[:20], key[:]) {
 			return
 		}
-		ref := int(e[20])
+		ref := int(e[entRef])
 		if ref >= len(x.refs) || !slices.Contains(refs, x.refs[ref]) {
 			continue
 		}
-		v, ok := x.value(e)
-		if !ok {
-			fn(entryLong, "") // the note is read
-			continue
+		got := indexed{ref: x.refs[ref], kind: e[entKind], blob: [20]byte(e[entBlob:entOff])}
+		if v, ok := x.value(e); ok {
+			got.value = string(v)
+		} else {
+			got.kind = entryLong
 		}
-		fn(e[21], string(v))
+		fn(got)
 	}
 }
 
@@ -227,7 +242,7 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 	if old != nil {
 		for i := 0; i+linksEntrySize <= len(old.entries); i += linksEntrySize {
 			e := old.entries[i : i+linksEntrySize]
-			ref := old.refs[e[20]]
+			ref := old.refs[e[entRef]]
 			drop, moved := keep[ref]
 			if _, still := tips[ref]; !still || moved && (drop == nil || drop[[20]byte(e[:20])]) {
 				continue
@@ -236,7 +251,7 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 			if !ok {
 				return nil, errLinksDamaged
 			}
-			entries = append(entries, linksEntry{commit: [20]byte(e[:20]), ref: ref, kind: e[21], value: v})
+			entries = append(entries, linksEntry{commit: [20]byte(e[:20]), ref: ref, kind: e[entKind], blob: [20]byte(e[entBlob:entOff]), value: v})
 		}
 	}
 	// Each note's entry, the long way until its blob is read; a commit
@@ -246,18 +261,22 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 	byBlob := make(map[string][]int, len(read))
 	twice := map[int]bool{}
 	for _, t := range read {
-		k, ok := commitKey(t.commit)
+		k, ok := hashKey(t.commit)
 		if !ok {
 			continue // no commit's note: git log shows it for no commit
 		}
 		key := todo{ref: t.ref, commit: hex.EncodeToString(k[:])} // as git log names it
 		if i, dup := at[key]; dup {
-			twice[i] = true
+			twice[i], entries[i].blob = true, [20]byte{} // not one note
 			continue
+		}
+		blob, ok := hashKey(t.blob)
+		if !ok {
+			return nil, fmt.Errorf("notes links: a note's blob %q", t.blob)
 		}
 		at[key] = len(entries)
 		byBlob[t.blob] = append(byBlob[t.blob], len(entries))
-		entries = append(entries, linksEntry{commit: k, ref: t.ref, kind: entryLong})
+		entries = append(entries, linksEntry{commit: k, ref: t.ref, kind: entryLong, blob: blob})
 	}
 	// Each note read is let go once its entries are made: 20,000 notes are
 	// 50 MB.
@@ -279,13 +298,13 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 	return buildLinksIndex(tips, entries)
 }
 
-// commitKey is a full commit hash, as the file keeps it (git reads a
-// note's path in either case).
-func commitKey(commit string) (k [20]byte, ok bool) {
-	if len(commit) != 40 {
+// hashKey is a full SHA-1 object hash (a commit's, a note's blob's), as
+// the file keeps it (git reads a note's path in either case).
+func hashKey(hash string) (k [20]byte, ok bool) {
+	if len(hash) != 40 {
 		return k, false
 	}
-	_, err := hex.Decode(k[:], []byte(commit))
+	_, err := hex.Decode(k[:], []byte(hash))
 	return k, err == nil
 }
 
@@ -313,7 +332,7 @@ func (g Git) changedNotes(ctx context.Context, from, to string) (map[[20]byte]bo
 		if strings.ToLower(commit) != commit {
 			return nil, errors.New("a note's path in upper case")
 		}
-		if k, ok := commitKey(commit); ok {
+		if k, ok := hashKey(commit); ok {
 			touched[k] = true
 		}
 	}
@@ -341,7 +360,7 @@ func (g Git) notesAt(ctx context.Context, tip string, commits map[[20]byte]bool,
 		return err
 	}
 	eachBlobEntry(out, func(commit, blob string) {
-		if k, ok := commitKey(commit); ok && commits[k] {
+		if k, ok := hashKey(commit); ok && commits[k] {
 			fn(commit, blob)
 		}
 	})
@@ -367,17 +386,27 @@ func buildLinksIndex(tips map[string]string, entries []linksEntry) (*LinksIndex,
 	})
 	x := &LinksIndex{refs: refs, tips: tips, entries: make([]byte, 0, linksEntrySize*len(entries))}
 	var heap bytes.Buffer
+	// One note on two refs (a clone's live ref and the tracking ref it
+	// merged) is one value: the entries that follow point to the first.
+	prev := map[[40]byte][]byte{} // commit and blob -> the first's entry
 	for _, e := range entries {
-		if heap.Len()+len(e.value) > 1<<31 {
-			return nil, errors.New("notes links index: too large")
-		}
 		var b [linksEntrySize]byte
 		copy(b[:], e.commit[:])
-		b[20], b[21] = at[e.ref], e.kind
-		binary.BigEndian.PutUint32(b[22:], uint32(heap.Len()))
-		binary.BigEndian.PutUint32(b[26:], uint32(len(e.value)))
-		binary.BigEndian.PutUint32(b[30:], checksum(e.value))
-		heap.Write(e.value)
+		b[entRef], b[entKind] = at[e.ref], e.kind
+		copy(b[entBlob:entOff], e.blob[:])
+		key := [40]byte(append(e.commit[:], e.blob[:]...))
+		if first, ok := prev[key]; ok && e.blob != ([20]byte{}) && first[entKind] == e.kind {
+			copy(b[entOff:], first[entOff:])
+		} else {
+			if heap.Len()+len(e.value) > 1<<31 {
+				return nil, errors.New("notes links index: too large")
+			}
+			binary.BigEndian.PutUint32(b[entOff:], uint32(heap.Len()))
+			binary.BigEndian.PutUint32(b[entLen:], uint32(len(e.value)))
+			binary.BigEndian.PutUint32(b[entCRC:], checksum(e.value))
+			heap.Write(e.value)
+			prev[key] = b[:]
+		}
 		x.entries = append(x.entries, b[:]...)
 	}
 	x.heap = heap.Bytes()
@@ -438,8 +467,8 @@ func parseLinksIndex(path string, b []byte) (*LinksIndex, error) {
 	x.entries, x.heap = rest[:count*linksEntrySize:count*linksEntrySize], rest[count*linksEntrySize:]
 	for i := 0; i < len(x.entries); i += linksEntrySize {
 		e := x.entries[i : i+linksEntrySize]
-		off, ln := binary.BigEndian.Uint32(e[22:]), binary.BigEndian.Uint32(e[26:])
-		if int(e[20]) >= len(x.refs) || uint64(off)+uint64(ln) > uint64(len(x.heap)) ||
+		off, ln := binary.BigEndian.Uint32(e[entOff:]), binary.BigEndian.Uint32(e[entLen:])
+		if int(e[entRef]) >= len(x.refs) || uint64(off)+uint64(ln) > uint64(len(x.heap)) ||
 			i > 0 && bytes.Compare(x.entries[i-linksEntrySize:i-linksEntrySize+21], e[:21]) >= 0 {
 			return nil, fmt.Errorf("%s: damaged", path)
 		}

@@ -60,14 +60,15 @@ func TestLinksIndex(t *testing.T) {
 		}
 		for _, c := range hashes {
 			type entry struct {
-				kind  byte
-				value string
+				kind        byte
+				blob, value string
 			}
 			var got, want []entry
-			x.lookup(c, refs, func(k byte, v string) { got = append(got, entry{k, v}) })
+			x.lookup(c, refs, func(e indexed) { got = append(got, entry{e.kind, hex.EncodeToString(e.blob[:]), e.value}) })
 			for _, ref := range slices.Sorted(slices.Values(refs)) {
 				cmd := []string{"notes", "--ref", ref, "list", c}
-				if _, err := g.run(ctx, nil, cmd...); err != nil {
+				blob, err := g.run(ctx, nil, cmd...)
+				if err != nil {
 					continue // no note
 				}
 				text, err := g.run(ctx, nil, "notes", "--ref", ref, "show", c)
@@ -75,7 +76,12 @@ func TestLinksIndex(t *testing.T) {
 					t.Fatal(err)
 				}
 				k, v := indexEntry(c, string(text))
-				want = append(want, entry{k, v})
+				want = append(want, entry{k, strings.TrimSpace(string(blob)), v})
+			}
+			for i := range got { // a long entry's blob tells nothing
+				if i < len(want) && got[i].kind == entryLong && want[i].kind == entryLong {
+					got[i].blob = want[i].blob
+				}
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: %.7s: entries %q, want %q", step, c, got, want)
@@ -108,7 +114,7 @@ func TestLinksIndex(t *testing.T) {
 	x := check("changed", Ref)
 	kinds := ""
 	for _, c := range hashes[:5] {
-		x.lookup(c, []string{Ref}, func(k byte, _ string) { kinds += string(k) })
+		x.lookup(c, []string{Ref}, func(e indexed) { kinds += string(e.kind) })
 	}
 	if kinds != "mlml" {
 		t.Errorf("kinds %q, want mlml (commit 1 has no note)", kinds)
@@ -148,8 +154,8 @@ func TestLinksIndex(t *testing.T) {
 	}
 	long := 0
 	for _, c := range hashes {
-		x.lookup(c, []string{Ref, tracking}, func(k byte, v string) {
-			if k == entryLong && v == "" {
+		x.lookup(c, []string{Ref, tracking}, func(e indexed) {
+			if e.kind == entryLong && e.value == "" {
 				long++
 			}
 		})
@@ -166,7 +172,7 @@ func TestLinksIndex(t *testing.T) {
 	}
 	x = check("a ref gone", tracking)
 	n := 0
-	x.lookup(hashes[3], []string{Ref, tracking}, func(byte, string) { n++ })
+	x.lookup(hashes[3], []string{Ref, tracking}, func(indexed) { n++ })
 	if n != 0 {
 		t.Error("a ref no longer indexed still answers")
 	}
@@ -179,7 +185,7 @@ func TestLinksIndex(t *testing.T) {
 	git(t, g, "", "update-ref", "refs/notes/twice", git(t, g, "", "commit-tree", "-m", "n", top))
 	x = check("twice", "refs/notes/twice")
 	kinds = ""
-	x.lookup(c, []string{"refs/notes/twice"}, func(k byte, _ string) { kinds += string(k) })
+	x.lookup(c, []string{"refs/notes/twice"}, func(e indexed) { kinds += string(e.kind) })
 	if kinds != "l" {
 		t.Errorf("a commit noted twice on one ref: kinds %q, want l", kinds)
 	}
@@ -348,6 +354,115 @@ func TestLinksIndexNotePaths(t *testing.T) {
 	}
 }
 
+// TestLinksIndexOwnFromLive: in a clone that shares, with a tracking ref
+// it has not merged (a plain git fetch moved it), log's links from the
+// file are what reading every note gives, where this clone's records come
+// from the live ref alone: the file answers where the live ref holds the
+// commit's note and any other ref the same note, and the rest are read.
+func TestLinksIndexOwnFromLive(t *testing.T) {
+	ctx := context.Background()
+	g, hs := repoWithCommits(t, 8)
+	git(t, g, "", "config", KeyWriter, "me@x")
+	note := func(commit, writer, conv string) string {
+		b, err := json.Marshal(record(commit, writer, conv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	mine, theirs := note(hs[0], "me@x", "m0"), note(hs[3], "t@x", "t3")
+	setNotes(t, g, Ref, map[string]string{
+		hs[0]: mine,                       // the same note on both refs
+		hs[2]: note(hs[2], "me@x", "m2b"), // this clone's record rewritten since
+		hs[3]: theirs,                     // a teammate's, merged before
+		hs[5]: note(hs[5], "t@x", "t5a"),  // a teammate's, changed by them since
+		hs[6]: note(hs[6], "me@x", "m6"),  // on the live ref alone
+	})
+	setNotes(t, g, TrackingRef("origin"), map[string]string{
+		hs[0]: mine,
+		hs[1]: note(hs[1], "me@x", "m1"), // unlinked here since: not on the live ref
+		hs[2]: note(hs[2], "me@x", "m2a"),
+		hs[3]: theirs,
+		hs[4]: note(hs[4], "t@x", "t4"), // a teammate's, new
+		hs[5]: note(hs[5], "t@x", "t5b"),
+	})
+	rd := NewInlineReaderAfter(ctx, g.Dir, nil)
+	defer rd.Close()
+	if !rd.OwnFromLive() {
+		t.Fatal("the tracking ref is read beside the live ref, and this clone's records told apart")
+	}
+	x, err := rd.LinksIndex(ctx)
+	if err != nil || x == nil {
+		t.Fatalf("no links file: %v", err)
+	}
+	defer x.Close()
+	got := map[string][]store.LinkedConversation{}
+	rest := rd.MergeLinkedIndexed(hs, x, got)
+	if err := rd.MergeLinked(ctx, rest, got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]store.LinkedConversation{}
+	if err := rd.MergeLinked(ctx, hs, want); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(m map[string][]store.LinkedConversation) []string {
+		out := make([]string, len(hs))
+		for i, h := range hs {
+			var convs []string
+			for _, lc := range m[h] {
+				convs = append(convs, lc.ConversationID)
+			}
+			slices.Sort(convs)
+			out[i] = strings.Join(convs, " ")
+		}
+		return out
+	}
+	wantIDs := []string{"m0", "", "m2b", "t3", "t4", "t5a t5b", "m6", ""}
+	if g, w := ids(got), ids(want); !reflect.DeepEqual(g, w) || !reflect.DeepEqual(w, wantIDs) {
+		t.Errorf("from the file %q, from the notes %q, want %q", g, w, wantIDs)
+	}
+	if wantRest := []string{hs[1], hs[2], hs[4], hs[5]}; !reflect.DeepEqual(rest, wantRest) {
+		t.Errorf("read from the notes: %.7s, want %.7s", rest, wantRest)
+	}
+	// The note both refs hold is kept once.
+	var at []string
+	for i := 0; i < len(x.entries); i += linksEntrySize {
+		if e := x.entries[i : i+linksEntrySize]; hex.EncodeToString(e[:20]) == hs[0] {
+			at = append(at, hex.EncodeToString(e[entOff:linksEntrySize]))
+		}
+	}
+	if len(at) != 2 || at[0] != at[1] {
+		t.Errorf("the note on both refs: values at %q, want one value", at)
+	}
+}
+
+// TestLinksIndexSHA256: the file keeps SHA-1 hashes; a repository of
+// SHA-256 objects has none, and its notes are read as before, not found
+// missing.
+func TestLinksIndexSHA256(t *testing.T) {
+	ctx := context.Background()
+	g := Git{Dir: t.TempDir(), Env: gitEnv(t)}
+	if _, err := g.run(ctx, nil, "init", "-q", "--object-format=sha256"); err != nil {
+		t.Skipf("this git makes no SHA-256 repository: %v", err)
+	}
+	git(t, g, "", "commit", "-q", "--allow-empty", "-m", "one")
+	h := strings.TrimSpace(git(t, g, "", "rev-parse", "HEAD"))
+	b, err := json.Marshal(record(h, "w", "c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	git(t, g, "", "notes", "--ref", Ref, "add", "-m", string(b), h)
+	rd := NewInlineReaderAfter(ctx, g.Dir, nil)
+	defer rd.Close()
+	if len(rd.Refs()) != 1 {
+		t.Fatalf("refs %v", rd.Refs())
+	}
+	if x, err := rd.LinksIndex(ctx); x != nil || err != nil {
+		x.Close()
+		t.Errorf("a links file for SHA-256 objects (%v)", err)
+	}
+}
+
 func TestNotePath(t *testing.T) {
 	const h = "0123456789abcdef0123456789abcdef01234567"
 	for _, tc := range []struct{ path, want string }{
@@ -421,7 +536,7 @@ func FuzzParseLinksIndex(f *testing.F) {
 		}
 		for i := 0; i+linksEntrySize <= len(x.entries); i += linksEntrySize {
 			commit := hex.EncodeToString(x.entries[i : i+20])
-			x.lookup(commit, x.refs, func(byte, string) {})
+			x.lookup(commit, x.refs, func(indexed) {})
 		}
 		dir := t.TempDir()
 		tmp, err := os.CreateTemp(dir, "links")

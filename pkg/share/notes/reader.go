@@ -44,6 +44,9 @@ type Reader struct {
 	// index, are the live ref's note blobs.
 	own       string
 	liveBlobs map[string]bool
+	// fileRefs are the refs the links file keeps: refs, with those the
+	// live ref has merged whole.
+	fileRefs []string
 	// fetched: teammates' notes were fetched (a tracking ref exists,
 	// merged or not).
 	fetched bool
@@ -99,6 +102,9 @@ func newReader(ctx context.Context, dir string, after <-chan struct{}, cat bool)
 		if len(r.refs) > 0 {
 			if repo, ok := gitx.Discover(dir, r.g.getenv); ok && repo.PlainObjects(r.g.getenv) {
 				r.local = repo // cat-file only if the files cannot answer
+				// The links file keeps a merged ref too: a fetch that
+				// moves it again then reads only what it changed.
+				r.fileRefs = r.refs
 				r.refs = unmergedRefs(repo, r.refs)
 			}
 		}
@@ -627,17 +633,17 @@ func (r *Reader) MergeLinkedText(hashes []string, text map[string]string, linked
 // reader's caller has git log print (Refs), brought up to date: then git
 // log prints no note and MergeLinkedIndexed answers. nil, and why, where
 // it cannot answer for those refs as git log's notes would: objects read
-// through replacements or grafts, this clone's records told from a
-// tracking ref's (OwnFromLive), tips the ref files do not tell.
+// through replacements or grafts, hashes other than SHA-1, tips the ref
+// files do not tell.
 func (r *Reader) LinksIndex(ctx context.Context) (*LinksIndex, error) {
 	<-r.ready
 	switch {
 	case r.err != nil:
 		return nil, r.err
-	case len(r.refs) == 0 || r.local == nil || r.own != "":
+	case len(r.refs) == 0 || r.local == nil || r.local.ObjectFormat != "sha1" && r.local.ObjectFormat != "":
 		return nil, nil
 	}
-	tips, ok := r.local.RefTipsFromFiles(r.refs)
+	tips, ok := r.local.RefTipsFromFiles(r.fileRefs)
 	if !ok {
 		return nil, nil
 	}
@@ -646,28 +652,59 @@ func (r *Reader) LinksIndex(ctx context.Context) (*LinksIndex, error) {
 
 // MergeLinkedIndexed is MergeLinkedText with x (LinksIndex) for the notes'
 // text: it returns the commits x cannot answer for (a note that is not
-// the usual one, notes on more than one ref, a commit this clone rewrote
-// into or derived a record of), which the caller reads with MergeLinked.
+// the usual one, notes on more than one ref that are not one note, a
+// commit this clone rewrote into or derived a record of), which the caller
+// reads with MergeLinked.
 func (r *Reader) MergeLinkedIndexed(hashes []string, x *LinksIndex, linked map[string][]store.LinkedConversation) (rest []string) {
 	<-r.ready
+	var got []indexed
 	for _, h := range hashes {
 		if len(r.rewrites[h]) > 0 || r.derived[h] != nil {
 			rest = append(rest, h)
 			continue
 		}
-		n, kind, value := 0, byte(0), ""
-		x.lookup(h, r.refs, func(k byte, v string) { n, kind, value = n+1, k, v })
+		got = got[:0]
+		x.lookup(h, r.refs, func(e indexed) { got = append(got, e) })
+		e, ok := r.oneNote(got)
 		switch {
-		case n == 0:
-		case n > 1 || kind == entryLong:
+		case len(got) == 0:
+		case !ok || e.kind == entryLong:
 			rest = append(rest, h)
 		default:
-			if lcs := linkedIndexed(h, kind, value); lcs != nil {
+			if lcs := linkedIndexed(h, e.kind, e.value); lcs != nil {
 				linked[h] = mergeLinks(linked[h], lcs)
 			}
 		}
 	}
 	return rest
+}
+
+// oneNote is the note the refs' entries of one commit (got) come to as
+// Records reads them; !ok where the notes must be read. One entry is its
+// note. In a clone whose own records come from the live ref alone (own),
+// another ref's note is read (its lines of this clone dropped) unless the
+// live ref holds the same note: Records joins the notes line by line, each
+// line once, and the lines it drops are the live ref's too.
+func (r *Reader) oneNote(got []indexed) (e indexed, ok bool) {
+	switch {
+	case r.own == "":
+		if len(got) == 1 {
+			return got[0], true
+		}
+		return e, false
+	case len(got) == 0:
+		return e, false
+	}
+	live := slices.IndexFunc(got, func(e indexed) bool { return e.ref == Ref })
+	if live < 0 {
+		return e, false
+	}
+	for _, o := range got {
+		if o.blob != got[live].blob || o.kind == entryLong {
+			return e, false
+		}
+	}
+	return got[live], true
 }
 
 // MergeLineWriters adds to writers (per commit, path and line, who wrote
