@@ -374,21 +374,20 @@ row "  git convo log / that floor" "$cn" "$fn" "$(ratio "$cn" "$fn")" ""
 # The first log after the notes moved: the links file read whole (4,000
 # notes), and brought up to date after 10 notes more (a file kept at the
 # notes' tip less 10 notes). Each run starts from the file as it was (the -c
-# command: that alone).
+# command: that alone). Made anew each run: a file of an older format is
+# read whole.
 links="$work/noted/.git/git-convo-notes-links"
-if [ ! -f "$work/noted-less10.links" ]; then
-  tip=$(git -C "$work/noted" rev-parse refs/notes/convo)
-  git -C "$work/noted" notes --ref=convo list > "$work/noted-less10.list" # a file, not a pipe into head: pipefail
-  git -C "$work/noted" update-ref refs/notes/bench-less10 "$tip"
-  head -10 "$work/noted-less10.list" | while read -r _ c; do git -C "$work/noted" notes --ref=bench-less10 remove "$c" 2>/dev/null; done
-  git -C "$work/noted" update-ref refs/notes/convo refs/notes/bench-less10
-  rm -f "$links"
-  GIT_CONVO_DB="$work/none.sqlite" git -C "$work/noted" convo log -n 1 >/dev/null || true
-  cp "$links" "$work/noted-less10.links.tmp" || true
-  git -C "$work/noted" update-ref refs/notes/convo "$tip" # the notes as they were, whatever happened above
-  git -C "$work/noted" update-ref -d refs/notes/bench-less10
-  mv "$work/noted-less10.links.tmp" "$work/noted-less10.links"
-fi
+tip=$(git -C "$work/noted" rev-parse refs/notes/convo)
+git -C "$work/noted" notes --ref=convo list > "$work/noted-less10.list" # a file, not a pipe into head: pipefail
+git -C "$work/noted" update-ref refs/notes/bench-less10 "$tip"
+head -10 "$work/noted-less10.list" | while read -r _ c; do git -C "$work/noted" notes --ref=bench-less10 remove "$c" 2>/dev/null; done
+git -C "$work/noted" update-ref refs/notes/convo refs/notes/bench-less10
+rm -f "$links"
+GIT_CONVO_DB="$work/none.sqlite" git -C "$work/noted" convo log -n 1 >/dev/null || true
+cp "$links" "$work/noted-less10.links.tmp" || true
+git -C "$work/noted" update-ref refs/notes/convo "$tip" # the notes as they were, whatever happened above
+git -C "$work/noted" update-ref -d refs/notes/bench-less10
+mv "$work/noted-less10.links.tmp" "$work/noted-less10.links"
 read -r cf gf kf < <(GIT_CONVO_DB="$work/none.sqlite" "$bg" pair -n 10 -dir "$work/noted" \
   -a "rm -f '$links'; git-convo log -n 1000 >/dev/null" -b "git log -n 1000 --notes=convo --oneline >/dev/null" -c "rm -f '$links'")
 row "  first log after the notes moved: links file built, 4,000 notes (ms)" "$cf" "$gf" "$(ratio "$cf" "$gf")" ""
