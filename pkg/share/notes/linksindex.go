@@ -460,7 +460,10 @@ func parseLinksIndex(path string, b []byte) (*LinksIndex, error) {
 		x.refs = append(x.refs, ref)
 		x.tips[ref] = tip
 	}
-	if !counted || count < 0 || heapLen < 0 || len(rest) != count*linksEntrySize+heapLen ||
+	// The counts are bounded by the bytes there before they are multiplied,
+	// so a crafted count cannot wrap around to a small product.
+	if !counted || count < 0 || heapLen < 0 || count > len(rest)/linksEntrySize || heapLen > len(rest) ||
+		len(rest) != count*linksEntrySize+heapLen ||
 		checksum(rest[:count*linksEntrySize]) != sum {
 		return nil, fmt.Errorf("%s: cut short or damaged", path)
 	}

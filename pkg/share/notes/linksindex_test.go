@@ -363,13 +363,7 @@ func TestLinksIndexOwnFromLive(t *testing.T) {
 	ctx := context.Background()
 	g, hs := repoWithCommits(t, 8)
 	git(t, g, "", "config", KeyWriter, "me@x")
-	note := func(commit, writer, conv string) string {
-		b, err := json.Marshal(record(commit, writer, conv))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	note := func(commit, writer, conv string) string { return noteText(t, commit, writer, conv) }
 	mine, theirs := note(hs[0], "me@x", "m0"), note(hs[3], "t@x", "t3")
 	setNotes(t, g, Ref, map[string]string{
 		hs[0]: mine,                       // the same note on both refs
@@ -489,6 +483,31 @@ func TestNotePath(t *testing.T) {
 // have written it: whatever its bytes, parsing them never panics; a file
 // it accepts answers every lookup (each entry's commit, on its refs)
 // without reading past its values, and is what it writes again.
+// TestParseLinksIndexCounts: a header's counts must fit the bytes after
+// it. A count whose product with the entry size wraps around an int to the
+// number of bytes there once panicked (an entry sliced past the end).
+func TestParseLinksIndexCounts(t *testing.T) {
+	entry := bytes.Repeat([]byte{0}, linksEntrySize)
+	for _, tc := range []struct {
+		name   string
+		counts string // entries and heap bytes; the checksum is the body's
+		body   []byte
+	}{
+		{"a count whose product wraps to 2 bytes", fmt.Sprintf("%d 0", 341606371735362067), []byte{0, 0}},
+		{"a count past the bytes", "3 0", entry},
+		{"a heap past the bytes", "0 99", nil},
+		{"negative", "-1 54", entry},
+		{"a heap that wraps", fmt.Sprintf("0 %d", uint64(1)<<63-1), entry},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := fmt.Appendf(nil, "%s%s %s\nentries %s %d\n\n", linksHeader, Ref, strings.Repeat("c", 40), tc.counts, checksum(tc.body))
+			if x, err := parseLinksIndex("f", append(file, tc.body...)); err == nil {
+				t.Errorf("accepted, %d entries", len(x.entries)/linksEntrySize)
+			}
+		})
+	}
+}
+
 func FuzzParseLinksIndex(f *testing.F) {
 	a, b := [20]byte{1}, [20]byte{2}
 	x, err := buildLinksIndex(map[string]string{Ref: strings.Repeat("c", 40), TrackingRef("origin"): strings.Repeat("d", 40)}, []linksEntry{
@@ -556,4 +575,64 @@ func FuzzParseLinksIndex(f *testing.F) {
 			t.Errorf("%q: written again, another file", data)
 		}
 	})
+}
+
+// TestOwnFromLiveNoteOfAnotherCommit: where the live ref holds a note's
+// blob for one commit (git notes copy) and a tracking ref not merged holds
+// the same blob for another whose record this clone has since removed, the
+// removed record stays removed, whether a few commits are read (by path)
+// or many (from the listed notes, which once took the blob alone for the
+// live ref's), and through the links file.
+func TestOwnFromLiveNoteOfAnotherCommit(t *testing.T) {
+	ctx := context.Background()
+	g, hs := repoWithCommits(t, byPathMax+6)
+	git(t, g, "", "config", KeyWriter, "me@x")
+	note := func(commit, writer, conv string) string { return noteText(t, commit, writer, conv) }
+	mine := note(hs[0], "me@x", "m0")
+	setNotes(t, g, Ref, map[string]string{hs[1]: mine})
+	setNotes(t, g, TrackingRef("origin"), map[string]string{hs[0]: mine, hs[2]: note(hs[2], "t@x", "t2")})
+	for _, tc := range []struct {
+		name   string
+		hashes []string
+	}{
+		{"by path", hs[:3]},
+		{"listed", hs},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rd := NewInlineReaderAfter(ctx, g.Dir, nil)
+			defer rd.Close()
+			if !rd.OwnFromLive() {
+				t.Fatal("the tracking ref is not merged: this clone's records come from the live ref")
+			}
+			notes := map[string][]store.LinkedConversation{}
+			if err := rd.MergeLinked(ctx, tc.hashes, notes); err != nil {
+				t.Fatal(err)
+			}
+			x, err := rd.LinksIndex(ctx)
+			if err != nil || x == nil {
+				t.Fatalf("no links file: %v", err)
+			}
+			defer x.Close()
+			file := map[string][]store.LinkedConversation{}
+			if err := rd.MergeLinked(ctx, rd.MergeLinkedIndexed(tc.hashes, x, file), file); err != nil {
+				t.Fatal(err)
+			}
+			for how, m := range map[string]map[string][]store.LinkedConversation{"notes": notes, "file": file} {
+				if len(m[hs[0]]) != 0 || len(m[hs[2]]) != 1 {
+					t.Errorf("from the %s: %d links on the commit unlinked here (want 0), %d on a teammate's (want 1)",
+						how, len(m[hs[0]]), len(m[hs[2]]))
+				}
+			}
+		})
+	}
+}
+
+// noteText is a note of one record, as a line of JSON.
+func noteText(t *testing.T, commit, writer, conv string) string {
+	t.Helper()
+	b, err := json.Marshal(record(commit, writer, conv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -40,10 +40,12 @@ type Reader struct {
 	local *gitx.Repo
 	// own is this clone's writer where a tracking ref the live ref has not
 	// merged whole is read (else ""): its records there are older than the
-	// live ref's, which alone are read (dropWriter). liveBlobs, with
-	// index, are the live ref's note blobs.
+	// live ref's, which alone are read (dropWriter). liveNotes, with
+	// index, are the live ref's notes, as commit+blob: a blob alone may be
+	// the live ref's note of another commit (a note copied) and a tracking
+	// ref's of this one.
 	own       string
-	liveBlobs map[string]bool
+	liveNotes map[string]bool
 	// fileRefs are the refs the links file keeps: refs, with those the
 	// live ref has merged whole.
 	fileRefs []string
@@ -131,11 +133,11 @@ func (r *Reader) OwnFromLive() bool {
 	return r.own != ""
 }
 
-// fromLive says whether note query q (a ref:path, or a blob of the index)
-// reads the live ref.
-func (r *Reader) fromLive(q string) bool {
+// fromLive says whether note query q for commit h (a ref:path, or a blob
+// of the index) reads the live ref.
+func (r *Reader) fromLive(h, q string) bool {
 	if r.index != nil {
-		return r.liveBlobs[q]
+		return r.liveNotes[h+q]
 	}
 	return strings.HasPrefix(q, Ref+":")
 }
@@ -194,9 +196,9 @@ func (r *Reader) listed(ctx context.Context) {
 	r.indexOnce.Do(func() {
 		if r.err == nil && len(r.refs) > 0 {
 			if r.own != "" {
-				r.liveBlobs = map[string]bool{}
+				r.liveNotes = map[string]bool{}
 			}
-			r.index, r.err = r.g.listNotes(ctx, r.refs, r.liveBlobs)
+			r.index, r.err = r.g.listNotes(ctx, r.refs, r.liveNotes)
 		}
 	})
 }
@@ -209,7 +211,7 @@ func (r *Reader) Refs() []string {
 }
 
 // listNotes maps each commit with a note on refs to the note blobs; live,
-// when not nil, gets the blobs of the live ref's notes (Ref).
+// when not nil, gets the live ref's notes (Ref), each as commit+blob.
 func (g Git) listNotes(ctx context.Context, refs []string, live map[string]bool) (map[string][]string, error) {
 	var index map[string][]string
 	for _, ref := range refs {
@@ -228,7 +230,7 @@ func (g Git) listNotes(ctx context.Context, refs []string, live map[string]bool)
 			}
 			index[commit] = append(index[commit], blob)
 			if live != nil && ref == Ref {
-				live[blob] = true
+				live[commit+blob] = true
 			}
 		})
 	}
@@ -401,9 +403,11 @@ func (r *Reader) records(ctx context.Context, hashes []string) (map[string]trace
 		}
 	}
 	if r.own != "" {
-		for i, q := range queries {
-			if contents[i] != nil && !r.fromLive(q) {
-				contents[i] = dropWriter(contents[i], r.own)
+		for i, h := range ask {
+			for j := per[i]; j < per[i+1]; j++ {
+				if contents[j] != nil && !r.fromLive(h, queries[j]) {
+					contents[j] = dropWriter(contents[j], r.own)
+				}
 			}
 		}
 	}
