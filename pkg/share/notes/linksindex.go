@@ -99,6 +99,7 @@ type linksEntry struct {
 	kind   byte
 	blob   [20]byte
 	value  []byte // a kept entry's is the old file's: not copied
+	at     byte   // ref's place among the file's refs (buildLinksIndex's)
 }
 
 // OpenLinksIndex is the links file of the repository whose common dir is
@@ -378,39 +379,72 @@ func buildLinksIndex(tips map[string]string, entries []linksEntry) (*LinksIndex,
 	for i, r := range refs {
 		at[r] = byte(i)
 	}
-	slices.SortFunc(entries, func(a, b linksEntry) int {
-		if c := bytes.Compare(a.commit[:], b.commit[:]); c != 0 {
-			return c
-		}
-		return int(at[a.ref]) - int(at[b.ref])
-	})
+	total := 0
+	for i := range entries {
+		entries[i].at = at[entries[i].ref] // not a map look-up a comparison
+		total += len(entries[i].value)
+	}
+	sortEntries(entries)
 	x := &LinksIndex{refs: refs, tips: tips, entries: make([]byte, 0, linksEntrySize*len(entries))}
-	var heap bytes.Buffer
+	// Sized once, at most what the values hold: a buffer grown by doubling
+	// to 8 MB (20,000 notes) was a fifth of an update's CPU.
+	heap := make([]byte, 0, total)
 	// One note on two refs (a clone's live ref and the tracking ref it
 	// merged) is one value: the entries that follow point to the first.
 	prev := map[[40]byte][]byte{} // commit and blob -> the first's entry
 	for _, e := range entries {
 		var b [linksEntrySize]byte
 		copy(b[:], e.commit[:])
-		b[entRef], b[entKind] = at[e.ref], e.kind
+		b[entRef], b[entKind] = e.at, e.kind
 		copy(b[entBlob:entOff], e.blob[:])
 		key := [40]byte(append(e.commit[:], e.blob[:]...))
 		if first, ok := prev[key]; ok && e.blob != ([20]byte{}) && first[entKind] == e.kind {
 			copy(b[entOff:], first[entOff:])
 		} else {
-			if heap.Len()+len(e.value) > 1<<31 {
+			if len(heap)+len(e.value) > 1<<31 {
 				return nil, errors.New("notes links index: too large")
 			}
-			binary.BigEndian.PutUint32(b[entOff:], uint32(heap.Len()))
+			binary.BigEndian.PutUint32(b[entOff:], uint32(len(heap)))
 			binary.BigEndian.PutUint32(b[entLen:], uint32(len(e.value)))
 			binary.BigEndian.PutUint32(b[entCRC:], checksum(e.value))
-			heap.Write(e.value)
+			heap = append(heap, e.value...)
 			prev[key] = b[:]
 		}
 		x.entries = append(x.entries, b[:]...)
 	}
-	x.heap = heap.Bytes()
+	x.heap = heap
 	return x, nil
+}
+
+// sortEntries orders entries by commit, then ref. An update's are the
+// old file's kept entries, in this order already, then the notes read
+// (a few, after one more note): those are sorted and merged in, where a
+// sort of the whole was a tenth of the update's CPU on 20,000 notes.
+func sortEntries(entries []linksEntry) {
+	cmp := func(a, b *linksEntry) int {
+		if c := bytes.Compare(a.commit[:], b.commit[:]); c != 0 {
+			return c
+		}
+		return int(a.at) - int(b.at)
+	}
+	n := 1 // the sorted run they start with
+	for n < len(entries) && cmp(&entries[n-1], &entries[n]) <= 0 {
+		n++
+	}
+	if n >= len(entries) {
+		return
+	}
+	tail := slices.Clone(entries[n:])
+	slices.SortFunc(tail, func(a, b linksEntry) int { return cmp(&a, &b) })
+	// Merged from the back: each place written is free by then.
+	i, j := n-1, len(tail)-1
+	for k := len(entries) - 1; j >= 0; k-- {
+		if i >= 0 && cmp(&entries[i], &tail[j]) > 0 {
+			entries[k], i = entries[i], i-1
+		} else {
+			entries[k], j = tail[j], j-1
+		}
+	}
 }
 
 // readLinksIndex maps the file at path (an error when it is missing, not
@@ -483,18 +517,21 @@ func parseLinksIndex(path string, b []byte) (*LinksIndex, error) {
 // to path: a reader sees the old file or the new.
 func writeLinksIndex(tmp *os.File, path string, x *LinksIndex) error {
 	var b bytes.Buffer
-	b.Grow(len(linksHeader) + 128*len(x.refs) + len(x.entries) + len(x.heap) + 64)
 	b.WriteString(linksHeader)
 	for _, ref := range x.refs {
 		b.WriteString(ref + " " + x.tips[ref] + "\n")
 	}
 	sum := checksum(x.entries)
 	fmt.Fprintf(&b, "entries %d %d %d\n\n", len(x.entries)/linksEntrySize, len(x.heap), sum)
-	b.Write(x.entries)
-	b.Write(x.heap)
 	// Not synced: a file a crash cut short fails its checks and is built
-	// again; a read does not wait on the disk for a cache.
-	_, werr := tmp.Write(b.Bytes())
+	// again; a read does not wait on the disk for a cache. The entries and
+	// values are written from where they are, not copied after the header.
+	var werr error
+	for _, part := range [][]byte{b.Bytes(), x.entries, x.heap} {
+		if _, werr = tmp.Write(part); werr != nil {
+			break
+		}
+	}
 	if cerr := tmp.Close(); werr != nil || cerr != nil {
 		return errors.Join(werr, cerr)
 	}

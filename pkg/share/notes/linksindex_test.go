@@ -636,3 +636,37 @@ func noteText(t *testing.T, commit, writer, conv string) string {
 	}
 	return string(b)
 }
+
+// TestSortEntries: the merge of a sorted run and the rest orders entries
+// as a sort of the whole does, whatever the run's length and where the
+// rest falls.
+func TestSortEntries(t *testing.T) {
+	e := func(c, at byte) linksEntry { return linksEntry{commit: [20]byte{c}, at: at} }
+	for _, tc := range []struct {
+		name string
+		in   []linksEntry
+	}{
+		{"none", nil},
+		{"one", []linksEntry{e(1, 0)}},
+		{"sorted", []linksEntry{e(1, 0), e(1, 1), e(2, 0), e(3, 0)}},
+		{"reversed", []linksEntry{e(3, 0), e(2, 1), e(2, 0), e(1, 0)}},
+		{"the rest between", []linksEntry{e(1, 0), e(4, 0), e(6, 0), e(5, 0), e(2, 0), e(4, 1)}},
+		{"the rest before all", []linksEntry{e(5, 0), e(6, 0), e(2, 0), e(1, 0)}},
+		{"the rest after all", []linksEntry{e(1, 0), e(2, 0), e(9, 0), e(8, 0)}},
+		{"refs of one commit", []linksEntry{e(1, 1), e(2, 0), e(1, 0), e(2, 2)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, want := slices.Clone(tc.in), slices.Clone(tc.in)
+			sortEntries(got)
+			slices.SortFunc(want, func(a, b linksEntry) int {
+				if c := bytes.Compare(a.commit[:], b.commit[:]); c != 0 {
+					return c
+				}
+				return int(a.at) - int(b.at)
+			})
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got %v, want %v", got, want)
+			}
+		})
+	}
+}
