@@ -37,35 +37,48 @@ func ParseTree(data []byte) ([]TreeEntry, error) {
 // TreePath finds path ("a/b/c") under tree: present is false where it is
 // not there (cat-file's "missing"), ok false where a tree cannot be read.
 func (s *Store) TreePath(tree plumbing.Hash, path string) (h plumbing.Hash, present, ok bool) {
-	h = tree
-	dir := true
+	e, present, ok := s.TreeEntryAt(tree, path, nil)
+	if !present || e.Mode == "160000" {
+		return e.Hash, false, ok // a submodule's commit: not in this repository
+	}
+	return e.Hash, true, ok
+}
+
+// TreeEntryAt is the entry at path ("a/b/c") under tree: present is false
+// where none is there, ok false where a tree cannot be read. trees, when
+// not nil, keeps each tree read for the next look-up (many paths under
+// one tree read it once).
+func (s *Store) TreeEntryAt(tree plumbing.Hash, path string, trees map[plumbing.Hash][]TreeEntry) (e TreeEntry, present, ok bool) {
+	e = TreeEntry{Dir: true, Mode: "40000", Hash: tree}
 	for comp := range strings.SplitSeq(path, "/") {
-		if !dir {
-			return h, false, true // a path under a file
+		if !e.Dir {
+			return e, false, true // a path under a file or a submodule
 		}
-		data, err := s.Typed(h, plumbing.TreeObject)
-		if err != nil {
-			return h, false, false
-		}
-		entries, err := ParseTree(data)
-		if err != nil {
-			return h, false, false
+		entries, kept := trees[e.Hash]
+		if !kept {
+			data, err := s.Typed(e.Hash, plumbing.TreeObject)
+			if err != nil {
+				return e, false, false
+			}
+			if entries, err = ParseTree(data); err != nil {
+				return e, false, false
+			}
+			if trees != nil {
+				trees[e.Hash] = entries
+			}
 		}
 		found := false
-		for _, e := range entries {
-			if e.Name == comp {
-				h, found, dir = e.Hash, true, e.Dir
-				if e.Mode == "160000" {
-					return h, false, true // a submodule's commit: not in this repository
-				}
+		for _, c := range entries {
+			if c.Name == comp {
+				e, found = c, true
 				break
 			}
 		}
 		if !found {
-			return h, false, true
+			return e, false, true
 		}
 	}
-	return h, true, true
+	return e, true, true
 }
 
 // DiffTrees appends the paths that differ between trees a and b (either may

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 )
 
 // linksFile keeps, in the git common dir, what log reads of each note on
@@ -106,7 +108,7 @@ type linksEntry struct {
 // common, for refs at tips (every ref read from the ref files), brought up
 // to date with g where a tip moved (written back for the next read). An
 // error: the notes are read as before.
-func (g Git) OpenLinksIndex(ctx context.Context, common string, tips map[string]string) (*LinksIndex, error) {
+func (g Git) OpenLinksIndex(ctx context.Context, common string, tips map[string]string, local *gitx.Repo) (*LinksIndex, error) {
 	if len(tips) == 0 || len(tips) > linksMaxRefs {
 		return nil, errors.New("no notes refs to index, or too many")
 	}
@@ -127,9 +129,14 @@ func (g Git) OpenLinksIndex(ctx context.Context, common string, tips map[string]
 	if err != nil {
 		return nil, fmt.Errorf("the notes' links cannot be kept: %w", err)
 	}
-	x, err := g.updateLinks(ctx, old, tips)
+	var trees *gitx.TreeReader
+	if local != nil {
+		trees = local.NewTreeReader(g.getenv)
+		defer trees.Close()
+	}
+	x, err := g.updateLinks(ctx, old, tips, trees)
 	if errors.Is(err, errLinksDamaged) {
-		x, err = g.updateLinks(ctx, nil, tips) // read whole
+		x, err = g.updateLinks(ctx, nil, tips, trees) // read whole
 	}
 	if err == nil {
 		err = writeLinksIndex(tmp, path, x)
@@ -195,7 +202,7 @@ func (x *LinksIndex) covers(tips map[string]string) bool { return x != nil && ma
 // updateLinks is old (nil or zero: none) brought to tips: a ref at the
 // same tip keeps its entries, a moved one is read from git diff-tree of
 // its old tip and the new, any other whole.
-func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]string) (*LinksIndex, error) {
+func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]string, trees *gitx.TreeReader) (*LinksIndex, error) {
 	type todo struct {
 		ref, commit, blob string
 	}
@@ -215,10 +222,10 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 			// holds for them: git joins a commit's notes at two paths
 			// (fanned out and not: a merge fans out at fewer notes than
 			// fast-import), of which the change may name one.
-			touched, err := g.changedNotes(ctx, was, tip)
+			touched, err := g.changedNotes(ctx, trees, was, tip)
 			if err == nil {
 				var at []todo
-				err = g.notesAt(ctx, tip, touched, func(commit, blob string) { at = append(at, todo{ref, commit, blob}) })
+				err = g.notesAt(ctx, trees, tip, touched, func(commit, blob string) { at = append(at, todo{ref, commit, blob}) })
 				if err == nil {
 					read, keep[ref] = append(read, at...), touched
 					break
@@ -310,23 +317,34 @@ func hashKey(hash string) (k [20]byte, ok bool) {
 }
 
 // changedNotes is the commits whose notes the notes commit to changed
-// from from (added, changed or removed). An error where it cannot tell
-// them: a path in upper case names a commit whose note may lie at another
-// path too, which no listing by path finds.
-func (g Git) changedNotes(ctx context.Context, from, to string) (map[[20]byte]bool, error) {
-	out, err := g.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", from, to)
-	if err != nil {
-		return nil, err
+// from from (added, changed or removed): read by trees where it can tell
+// (nil: git diff-tree). An error where it cannot tell them: a path in
+// upper case names a commit whose note may lie at another path too, which
+// no listing by path finds.
+func (g Git) changedNotes(ctx context.Context, trees *gitx.TreeReader, from, to string) (map[[20]byte]bool, error) {
+	var paths [][]byte
+	if changed, ok := trees.ChangedPaths(from, to); ok {
+		for _, p := range changed {
+			paths = append(paths, []byte(p))
+		}
+	} else {
+		out, err := g.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", from, to)
+		if err != nil {
+			return nil, err
+		}
+		fields := bytes.Split(out, []byte{0})
+		for i := 0; i+1 < len(fields); i++ {
+			// ":<mode> <mode> <old> <new> <status>", then the path's field.
+			if f := bytes.Fields(fields[i]); len(f) != 5 || !bytes.HasPrefix(f[0], []byte(":")) {
+				continue
+			}
+			i++
+			paths = append(paths, fields[i])
+		}
 	}
 	touched := map[[20]byte]bool{}
-	fields := bytes.Split(out, []byte{0})
-	for i := 0; i+1 < len(fields); i++ {
-		// ":<mode> <mode> <old> <new> <status>", then the path's field.
-		if f := bytes.Fields(fields[i]); len(f) != 5 || !bytes.HasPrefix(f[0], []byte(":")) {
-			continue
-		}
-		i++
-		commit := notePath(fields[i])
+	for _, p := range paths {
+		commit := notePath(p)
 		if commit == "" {
 			continue // no note git reads, before or after
 		}
@@ -341,20 +359,32 @@ func (g Git) changedNotes(ctx context.Context, from, to string) (map[[20]byte]bo
 }
 
 // notesAt calls fn with each note tip holds for one of commits, at every
-// path (fanned out and not): one git ls-tree, of their paths up to two
-// levels of fan-out (git fans out a level for each 256-fold of notes), or
-// of the whole tree for many commits.
-func (g Git) notesAt(ctx context.Context, tip string, commits map[[20]byte]bool, fn func(commit, blob string)) error {
+// path (fanned out and not), up to two levels of fan-out (git fans out a
+// level for each 256-fold of notes): looked up by trees where it can tell
+// (nil: one git ls-tree of those paths), or one git ls-tree of the whole
+// tree for many commits.
+func (g Git) notesAt(ctx context.Context, trees *gitx.TreeReader, tip string, commits map[[20]byte]bool, fn func(commit, blob string)) error {
 	if len(commits) == 0 {
 		return nil
 	}
-	args := []string{"ls-tree", "-r", "-z", "--full-tree", tip}
+	var paths []string
 	if len(commits) <= notesAtPaths {
-		args = append(args, "--")
 		for k := range commits {
 			c := hex.EncodeToString(k[:])
-			args = append(args, c, c[:2]+"/"+c[2:], c[:2]+"/"+c[2:4]+"/"+c[4:])
+			paths = append(paths, c, c[:2]+"/"+c[2:], c[:2]+"/"+c[2:4]+"/"+c[4:])
 		}
+		if blobs, ok := trees.Blobs(tip, paths); ok {
+			for i, blob := range blobs {
+				if blob != "" {
+					fn(strings.ReplaceAll(paths[i], "/", ""), blob)
+				}
+			}
+			return nil
+		}
+	}
+	args := append([]string{"ls-tree", "-r", "-z", "--full-tree", tip}, paths...)
+	if len(paths) > 0 {
+		args = slices.Insert(args, 5, "--")
 	}
 	out, err := g.run(ctx, nil, args...)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-convo/git-convo/pkg/git/gitx"
 	"github.com/git-convo/git-convo/pkg/store"
 )
 
@@ -45,12 +46,16 @@ func TestLinksIndex(t *testing.T) {
 		}
 		return tips
 	}
+	local, err := gitx.Open(ctx, g.Dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// check opens the index for refs and holds each commit's entries to
 	// the notes git shows, and the file to one built whole.
 	check := func(step string, refs ...string) *LinksIndex {
 		t.Helper()
 		tips := tipsOf(refs...)
-		x, err := g.OpenLinksIndex(ctx, common, tips)
+		x, err := g.OpenLinksIndex(ctx, common, tips, local)
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
@@ -87,7 +92,7 @@ func TestLinksIndex(t *testing.T) {
 				t.Errorf("%s: %.7s: entries %q, want %q", step, c, got, want)
 			}
 		}
-		whole, err := g.updateLinks(ctx, nil, tips)
+		whole, err := g.updateLinks(ctx, nil, tips, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -342,7 +347,7 @@ func TestLinksIndexNotePaths(t *testing.T) {
 		if g, w := ids(got), ids(want); !reflect.DeepEqual(g, w) || !reflect.DeepEqual(w, step.want) {
 			t.Errorf("%s: from the file %v, from the notes %v, want %v", step.name, g, w, step.want)
 		}
-		whole, err := g.updateLinks(ctx, nil, x.tips)
+		whole, err := g.updateLinks(ctx, nil, x.tips, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -666,6 +671,94 @@ func TestSortEntries(t *testing.T) {
 			})
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("got %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestNotesChangeInProcess: the links file's update reads which notes a
+// ref's move changed, and every note the new tip holds for them, from the
+// object files (gitx.TreeReader) as git diff-tree and git ls-tree answer
+// them, through notes trees git writes and ones it only reads: fanned out
+// at one level and two, a commit noted flat and fanned out at once, a
+// mode changed alone, blobs
+// that are no note, a directory with a note's name, a symlink, a
+// submodule's commit, a path in upper case (an error both ways).
+func TestNotesChangeInProcess(t *testing.T) {
+	ctx := context.Background()
+	g, hs := repoWithCommits(t, 4)
+	local, err := gitx.Open(ctx, g.Dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees := local.NewTreeReader(g.getenv)
+	defer trees.Close()
+	fan1 := func(c string) string { return c[:2] + "/" + c[2:] }
+	fan2 := func(c string) string { return c[:2] + "/" + c[2:4] + "/" + c[4:] }
+	type file struct{ mode, path, body string }
+	steps := []struct {
+		name  string
+		files []file
+	}{
+		{"flat", []file{{"100644", hs[0], "a"}, {"100644", hs[1], "b"}}},
+		{"one changed, one added", []file{{"100644", hs[0], "a2"}, {"100644", hs[1], "b"}, {"100644", hs[2], "c"}}},
+		{"fanned out", []file{{"100644", fan1(hs[0]), "a2"}, {"100644", fan1(hs[1]), "b"}, {"100644", fan1(hs[2]), "c"}}},
+		{"flat and fanned out at once", []file{{"100644", fan1(hs[0]), "a2"}, {"100644", hs[0], "a3"}, {"100644", fan1(hs[1]), "b"}}},
+		{"two levels", []file{{"100644", fan2(hs[0]), "a3"}, {"100644", fan1(hs[1]), "b"}, {"100755", fan2(hs[3]), "d"}}},
+		{"a mode changed", []file{{"100644", fan2(hs[0]), "a3"}, {"100644", fan1(hs[1]), "b"}, {"100644", fan2(hs[3]), "d"}}},
+		{"no notes beside", []file{{"100644", fan2(hs[0]), "a3"}, {"100644", "README", "r"}, {"100644", hs[1][:2] + "/x", "x"}, {"100644", hs[3] + "/inside", "d"}}},
+		{"a symlink and a submodule", []file{{"120000", hs[0], "target"}, {"160000", fan1(hs[1]), hs[2]}, {"100644", hs[3], "d2"}}},
+		{"in upper case", []file{{"120000", hs[0], "target"}, {"100644", strings.ToUpper(hs[2]), "C"}}},
+		{"all gone", nil},
+	}
+	var tips []string
+	for i, step := range steps {
+		var script strings.Builder
+		fmt.Fprintf(&script, "commit refs/notes/inprocess\ncommitter A <a@x> %d +0000\ndata 0\n", 1700000000+i)
+		if i > 0 {
+			fmt.Fprintf(&script, "from %s\n", tips[i-1])
+		}
+		script.WriteString("deleteall\n")
+		for _, f := range step.files {
+			if f.mode == "160000" {
+				fmt.Fprintf(&script, "M 160000 %s %s\n", f.body, f.path)
+				continue
+			}
+			fmt.Fprintf(&script, "M %s inline %s\ndata %d\n%s\n", f.mode, f.path, len(f.body), f.body)
+		}
+		script.WriteString("done\n")
+		git(t, g, script.String(), "fast-import", "--quiet", "--done")
+		tips = append(tips, git(t, g, "", "rev-parse", "refs/notes/inprocess"))
+		if i == 0 {
+			continue
+		}
+		t.Run(step.name, func(t *testing.T) {
+			if _, ok := trees.ChangedPaths(tips[i-1], tips[i]); !ok {
+				t.Fatal("the object files do not answer: the test compares git with git")
+			}
+			viaGit, gerr := g.changedNotes(ctx, nil, tips[i-1], tips[i])
+			inProcess, perr := g.changedNotes(ctx, trees, tips[i-1], tips[i])
+			if (gerr == nil) != (perr == nil) || !reflect.DeepEqual(viaGit, inProcess) {
+				t.Fatalf("changed: in process %v (%v), git %v (%v)", inProcess, perr, viaGit, gerr)
+			}
+			if gerr != nil {
+				return
+			}
+			asked := maps.Clone(viaGit)
+			for _, h := range hs { // and commits the move did not touch
+				k, _ := hashKey(h)
+				asked[k] = true
+			}
+			at := func(trees *gitx.TreeReader) []string {
+				var out []string
+				if err := g.notesAt(ctx, trees, tips[i], asked, func(commit, blob string) { out = append(out, commit+" "+blob) }); err != nil {
+					t.Fatal(err)
+				}
+				slices.Sort(out)
+				return out
+			}
+			if p, v := at(trees), at(nil); !reflect.DeepEqual(p, v) {
+				t.Errorf("notes at the tip: in process %q, git %q", p, v)
 			}
 		})
 	}

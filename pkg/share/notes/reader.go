@@ -651,7 +651,7 @@ func (r *Reader) LinksIndex(ctx context.Context) (*LinksIndex, error) {
 	if !ok {
 		return nil, nil
 	}
-	return r.g.OpenLinksIndex(ctx, r.local.CommonDir, tips)
+	return r.g.OpenLinksIndex(ctx, r.local.CommonDir, tips, r.local)
 }
 
 // MergeLinkedIndexed is MergeLinkedText with x (LinksIndex) for the notes'
