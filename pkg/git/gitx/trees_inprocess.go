@@ -18,7 +18,7 @@ type TreeReader struct {
 // grafts or another object format could make git read otherwise answers
 // nothing (every ok false).
 func (r *Repo) NewTreeReader(getenv func(string) string) *TreeReader {
-	if r.ObjectFormat != "sha1" && r.ObjectFormat != "" || !r.PlainObjects(getenv) {
+	if r.ObjectFormat != "sha1" || !r.PlainObjects(getenv) {
 		return &TreeReader{}
 	}
 	return &TreeReader{st: odb.Open(r.CommonDir)}
@@ -71,12 +71,8 @@ func (t *TreeReader) Blobs(commit string, paths []string) (blobs []string, ok bo
 		if !ok {
 			return nil, false
 		}
-		switch {
-		case !present || e.Mode == "40000" || e.Mode == "160000":
-		case e.Mode == "100644" || e.Mode == "100755" || e.Mode == "120000":
+		if present && !e.Dir && e.Mode != "160000" { // modes as git reads them (odb.ParseTree)
 			blobs[i] = e.Hash.String()
-		default:
-			return nil, false // a mode git writes no more (100664) or none: git's to read
 		}
 	}
 	return blobs, true

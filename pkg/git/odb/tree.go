@@ -12,11 +12,14 @@ import (
 type TreeEntry struct {
 	Name string
 	Dir  bool
-	Mode string
+	Mode string // as git reads it (canonMode): 40000, 100644, 100755, 120000 or 160000
 	Hash plumbing.Hash
 }
 
 // ParseTree reads a tree object: "<mode> <name>\0<20-byte hash>" entries.
+// A tree git would read otherwise than its entries say is an error (the
+// caller asks git): a mode that is no octal number, and entries out of
+// git's order or repeated (git fsck's treeNotSorted, duplicateEntries).
 func ParseTree(data []byte) ([]TreeEntry, error) {
 	var out []TreeEntry
 	for len(data) > 0 {
@@ -25,13 +28,49 @@ func ParseTree(data []byte) ([]TreeEntry, error) {
 		if sp < 0 || nul < sp || len(data) < nul+21 {
 			return nil, errors.New("malformed tree object")
 		}
-		mode := string(data[:sp])
-		var h plumbing.Hash
-		copy(h[:], data[nul+1:nul+21])
-		out = append(out, TreeEntry{Name: string(data[sp+1 : nul]), Mode: mode, Dir: mode == "40000", Hash: h})
+		mode, ok := canonMode(data[:sp])
+		if !ok {
+			return nil, errors.New("malformed tree object: an entry's mode")
+		}
+		e := TreeEntry{Name: string(data[sp+1 : nul]), Mode: mode, Dir: mode == "40000"}
+		copy(e.Hash[:], data[nul+1:nul+21])
+		if n := len(out); n > 0 && compareEntries(&out[n-1], &e) >= 0 {
+			return nil, errors.New("tree entries out of git's order, or repeated")
+		}
+		out = append(out, e)
 		data = data[nul+21:]
 	}
 	return out, nil
+}
+
+// canonMode is a tree entry's mode as git reads it (canon_mode): whatever
+// the digits, a directory is 40000 (git fsck only warns of 040000), a file
+// 100644 or 100755 by its owner's execute bit, a symlink 120000, and
+// anything else a submodule's commit, 160000. ok is false where git finds
+// no mode (a byte that is no octal digit).
+func canonMode(raw []byte) (mode string, ok bool) {
+	if len(raw) == 0 || len(raw) > 8 {
+		return "", false
+	}
+	var m uint32
+	for _, c := range raw {
+		if c < '0' || c > '7' {
+			return "", false
+		}
+		m = m<<3 | uint32(c-'0')
+	}
+	switch m & 0o170000 {
+	case 0o040000:
+		return "40000", true
+	case 0o100000:
+		if m&0o100 != 0 {
+			return "100755", true
+		}
+		return "100644", true
+	case 0o120000:
+		return "120000", true
+	}
+	return "160000", true
 }
 
 // TreePath finds path ("a/b/c") under tree: present is false where it is
@@ -69,10 +108,16 @@ func (s *Store) TreeEntryAt(tree plumbing.Hash, path string, trees map[plumbing.
 		}
 		found := false
 		for _, c := range entries {
-			if c.Name == comp {
-				e, found = c, true
-				break
+			if c.Name != comp {
+				continue
 			}
+			if found {
+				// A file and a directory of one name (ParseTree lets
+				// them by: git orders them apart): which one git walks
+				// into depends on the path, so git answers.
+				return e, false, false
+			}
+			e, found = c, true
 		}
 		if !found {
 			return e, false, true

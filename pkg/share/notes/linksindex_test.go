@@ -763,3 +763,78 @@ func TestNotesChangeInProcess(t *testing.T) {
 		})
 	}
 }
+
+// TestNotesChangeInProcessOddTrees: notes trees no git command writes but
+// git reads (a directory's mode zero-padded or with other bits, a file's
+// with group write, a path named twice, a file and a directory of one
+// name, entries out of order): the update reads them as git does, from
+// the objects or by asking git, and the file brought up to date is the
+// file built whole. (The zero-padded fan-out once left the old note in
+// the file: the directory read as a file.)
+func TestNotesChangeInProcessOddTrees(t *testing.T) {
+	ctx := context.Background()
+	g, hs := repoWithCommits(t, 2)
+	c := hs[0]
+	local, err := gitx.Open(ctx, g.Dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees := local.NewTreeReader(g.getenv)
+	defer trees.Close()
+	blob := func(conv string) string {
+		return git(t, g, noteText(t, c, "w", conv), "hash-object", "-w", "--stdin")
+	}
+	// tree writes a tree of entries "<mode> <name> <hash>" as they are.
+	tree := func(entries ...string) string {
+		var raw strings.Builder
+		for _, e := range entries {
+			f := strings.Fields(e)
+			k, err := hex.DecodeString(f[2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw.WriteString(f[0] + " " + f[1] + "\x00" + string(k))
+		}
+		return git(t, g, raw.String(), "hash-object", "-t", "tree", "--literally", "-w", "--stdin")
+	}
+	one, two := blob("one"), blob("two")
+	fanned := func(dirMode, fileMode, b string) string {
+		return tree(dirMode + " " + c[:2] + " " + tree(fileMode+" "+c[2:]+" "+b))
+	}
+	for _, tc := range []struct{ name, from, to string }{
+		{"a directory's mode zero-padded", fanned("040000", "100644", one), fanned("040000", "100644", two)},
+		{"a directory's mode with other bits", fanned("40000", "100644", one), fanned("40755", "100644", two)},
+		{"a file's mode with group write", fanned("40000", "100644", one), fanned("40000", "100664", one)},
+		{"the note's mode changed alone", fanned("40000", "100644", one), fanned("40000", "100755", one)},
+		{"a path named twice", tree("100644 " + c + " " + one), tree("100644 "+c+" "+one, "100644 "+c+" "+two)},
+		{"a file and a directory of one name", fanned("40000", "100644", one),
+			tree("100644 "+c[:2]+" "+one, "40000 "+c[:2]+" "+tree("100644 "+c[2:]+" "+two))},
+		{"entries out of order", tree("100644 " + c + " " + one),
+			tree("100644 "+hs[1]+" "+one, "100644 "+c+" "+two)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			from := git(t, g, "", "commit-tree", "-m", "from", tc.from)
+			to := git(t, g, "", "commit-tree", "-m", "to", "-p", from, tc.to)
+			viaGit, gerr := g.changedNotes(ctx, nil, from, to)
+			inProcess, perr := g.changedNotes(ctx, trees, from, to)
+			if (gerr == nil) != (perr == nil) || !reflect.DeepEqual(viaGit, inProcess) {
+				t.Fatalf("changed: in process %v (%v), git %v (%v)", inProcess, perr, viaGit, gerr)
+			}
+			old, err := g.updateLinks(ctx, nil, map[string]string{Ref: from}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, err := g.updateLinks(ctx, old, map[string]string{Ref: to}, trees)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, err := g.updateLinks(ctx, nil, map[string]string{Ref: to}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(x.entries, whole.entries) || !bytes.Equal(x.heap, whole.heap) {
+				t.Errorf("brought up to date: %x %q; built whole: %x %q", x.entries, x.heap, whole.entries, whole.heap)
+			}
+		})
+	}
+}
