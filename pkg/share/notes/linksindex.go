@@ -29,7 +29,8 @@ import (
 const linksFile = "git-convo-notes-links"
 
 // linksHeader starts the file; one "<ref> <tip>" line a ref follows
-// (sorted: an entry names its ref by its place), "entries <count> <heap
+// (sorted: an entry names its ref by its place; "<ref> <tip> whole" for
+// a ref read whole at each move, linksWhole), "entries <count> <heap
 // bytes> <crc32c of the entries>", and an empty line; then the entries,
 // linksEntrySize bytes each, sorted by commit then ref: the commit's hash
 // (20 bytes), the ref's place, the kind (entryMeta, entryNone, entryLong),
@@ -38,6 +39,11 @@ const linksFile = "git-convo-notes-links"
 // then the heap of values. The file is mapped, not read: a log touches the
 // entries and the values it asks for, each checked as it is read.
 const linksHeader = "git-convo notes links 3\n"
+
+// linksWhole marks a ref's line: its moves are read whole (LinksIndex.whole).
+// A binary that knows no mark reads "<tip> whole" as a tip no ref has, and
+// so reads the ref whole too.
+const linksWhole = "whole"
 
 // An entry's fields, by their offsets.
 const (
@@ -50,8 +56,13 @@ const linksMaxRefs = 250
 
 // LinksIndex is the links file for some refs at their tips. Close it.
 type LinksIndex struct {
-	refs    []string // sorted: an entry's ref byte is its place here
-	tips    map[string]string
+	refs []string // sorted: an entry's ref byte is its place here
+	tips map[string]string
+	// whole: the refs whose tree names a note at a path not in lower case.
+	// git joins a commit's notes at every path that names it, in either
+	// case; a move of such a ref is read whole, as no look-up of the paths
+	// a change touched finds the commit's other paths in other cases.
+	whole   map[string]bool
 	entries []byte
 	heap    []byte
 	// path, file and unmap: the file mapped (nil unmap: x is in
@@ -208,6 +219,7 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 	}
 	var read []todo
 	keep := map[string]map[[20]byte]bool{} // per ref moved, the commits whose entries go
+	whole := map[string]bool{}             // the refs to read whole at their next move (LinksIndex.whole)
 	var entries []linksEntry
 	for ref, tip := range tips {
 		was := ""
@@ -217,7 +229,7 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 		switch {
 		case was == tip:
 			continue
-		case was != "":
+		case was != "" && !old.whole[ref]:
 			// The commits whose notes changed, and every note the tip
 			// holds for them: git joins a commit's notes at two paths
 			// (fanned out and not: a merge fans out at fewer notes than
@@ -241,8 +253,16 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 			eachBlobEntry(out, func(commit, blob string) {
 				if commit != "" { // else no note git reads
 					read = append(read, todo{ref, commit, blob})
+					if strings.ToLower(commit) != commit {
+						whole[ref] = true
+					}
 				}
 			})
+		}
+	}
+	for ref := range tips {
+		if drop, moved := keep[ref]; old != nil && (!moved || drop != nil) {
+			whole[ref] = old.whole[ref] // not read whole now: its mark as it was
 		}
 	}
 	// The entries kept: every ref still read at an unmoved tip, and a moved
@@ -303,7 +323,11 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 	if err != nil {
 		return nil, err
 	}
-	return buildLinksIndex(tips, entries)
+	x, err := buildLinksIndex(tips, entries)
+	if x != nil {
+		x.whole = whole
+	}
+	return x, err
 }
 
 // hashKey is a full SHA-1 object hash (a commit's, a note's blob's), as
@@ -500,7 +524,7 @@ func parseLinksIndex(path string, b []byte) (*LinksIndex, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: not a notes links index", path)
 	}
-	x := &LinksIndex{tips: map[string]string{}}
+	x := &LinksIndex{tips: map[string]string{}, whole: map[string]bool{}}
 	var count, heapLen int
 	var sum uint32
 	counted := false
@@ -518,11 +542,15 @@ func parseLinksIndex(path string, b []byte) (*LinksIndex, error) {
 			continue
 		}
 		ref, tip, ok := strings.Cut(string(line), " ")
-		if !ok || len(x.refs) > 0 && ref <= x.refs[len(x.refs)-1] {
+		tip, mark, marked := strings.Cut(tip, " ")
+		if !ok || len(x.refs) > 0 && ref <= x.refs[len(x.refs)-1] || marked && mark != linksWhole {
 			return nil, fmt.Errorf("%s: a bad line", path)
 		}
 		x.refs = append(x.refs, ref)
 		x.tips[ref] = tip
+		if marked {
+			x.whole[ref] = true
+		}
 	}
 	// The counts are bounded by the bytes there before they are multiplied,
 	// so a crafted count cannot wrap around to a small product.
@@ -549,7 +577,11 @@ func writeLinksIndex(tmp *os.File, path string, x *LinksIndex) error {
 	var b bytes.Buffer
 	b.WriteString(linksHeader)
 	for _, ref := range x.refs {
-		b.WriteString(ref + " " + x.tips[ref] + "\n")
+		b.WriteString(ref + " " + x.tips[ref])
+		if x.whole[ref] {
+			b.WriteString(" " + linksWhole)
+		}
+		b.WriteString("\n")
 	}
 	sum := checksum(x.entries)
 	fmt.Fprintf(&b, "entries %d %d %d\n\n", len(x.entries)/linksEntrySize, len(x.heap), sum)

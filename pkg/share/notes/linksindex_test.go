@@ -838,3 +838,63 @@ func TestNotesChangeInProcessOddTrees(t *testing.T) {
 		})
 	}
 }
+
+// TestLinksIndexUpperCaseBeside: a commit noted at a path in upper case
+// (no git command writes one; git reads it) and at one in lower case:
+// git joins the two notes. When only the lower-case one changes, the file
+// brought up to date reads the ref whole, as one built whole does, where
+// a look-up of the touched paths found one note of the two. The mark
+// that says so survives a move of another ref and the file's rereading.
+func TestLinksIndexUpperCaseBeside(t *testing.T) {
+	ctx := context.Background()
+	g, hs := repoWithCommits(t, 3)
+	c, d := hs[1], hs[2]
+	common := filepath.Join(g.Dir, ".git")
+	local, err := gitx.Open(ctx, g.Dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fan := func(h string) string { return h[:2] + "/" + h[2:] }
+	note := func(commit, conv string) string { return noteText(t, commit, "w", conv) }
+	tracking := TrackingRef("origin")
+	for _, step := range []struct {
+		name  string
+		ref   string
+		files map[string]string
+		whole bool // the live ref's mark after the step
+	}{
+		{"lower case only", Ref, map[string]string{fan(c): note(c, "x"), d: note(d, "z")}, false},
+		{"upper case beside", Ref, map[string]string{strings.ToUpper(c): note(c, "u"), fan(c): note(c, "x"), d: note(d, "z")}, true},
+		{"the lower-case one changed", Ref, map[string]string{strings.ToUpper(c): note(c, "u"), fan(c): note(c, "x2"), d: note(d, "z")}, true},
+		{"another ref moved", tracking, map[string]string{d: note(d, "t")}, true},
+		{"the lower-case one changed again", Ref, map[string]string{strings.ToUpper(c): note(c, "u"), fan(c): note(c, "x3"), d: note(d, "z")}, true},
+		{"upper case gone", Ref, map[string]string{fan(c): note(c, "x3"), d: note(d, "z2")}, false}, // read whole once more, and no mark
+		{"lower case only again", Ref, map[string]string{fan(c): note(c, "x4"), d: note(d, "z2")}, false},
+	} {
+		setNotes(t, g, step.ref, step.files)
+		tips := map[string]string{Ref: git(t, g, "", "rev-parse", Ref)}
+		if tip, err := g.run(ctx, nil, "rev-parse", "--verify", "-q", tracking); err == nil {
+			tips[tracking] = strings.TrimSpace(string(tip))
+		}
+		x, err := g.OpenLinksIndex(ctx, common, tips, local)
+		if err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		whole, err := g.updateLinks(ctx, nil, tips, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(whole.entries, x.entries) || !bytes.Equal(whole.heap, x.heap) {
+			t.Errorf("%s: the file brought up to date differs from one built whole", step.name)
+		}
+		x.Close()
+		kept, err := readLinksIndex(filepath.Join(common, linksFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept.whole[Ref] != step.whole {
+			t.Errorf("%s: the live ref read whole at its next move: %v, want %v", step.name, kept.whole[Ref], step.whole)
+		}
+		kept.Close()
+	}
+}
