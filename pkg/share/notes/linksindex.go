@@ -228,8 +228,9 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 		}
 		switch {
 		case was == tip:
+			whole[ref] = old.whole[ref] // read as it was: its mark too
 			continue
-		case was != "" && !old.whole[ref]:
+		case was != "" && !old.whole[ref]: // read by its change: no mark, nor one now (changedNotes)
 			// The commits whose notes changed, and every note the tip
 			// holds for them: git joins a commit's notes at two paths
 			// (fanned out and not: a merge fans out at fewer notes than
@@ -258,11 +259,6 @@ func (g Git) updateLinks(ctx context.Context, old *LinksIndex, tips map[string]s
 					}
 				}
 			})
-		}
-	}
-	for ref := range tips {
-		if drop, moved := keep[ref]; old != nil && (!moved || drop != nil) {
-			whole[ref] = old.whole[ref] // not read whole now: its mark as it was
 		}
 	}
 	// The entries kept: every ref still read at an unmoved tip, and a moved
@@ -346,12 +342,8 @@ func hashKey(hash string) (k [20]byte, ok bool) {
 // upper case names a commit whose note may lie at another path too, which
 // no listing by path finds.
 func (g Git) changedNotes(ctx context.Context, trees *gitx.TreeReader, from, to string) (map[[20]byte]bool, error) {
-	var paths [][]byte
-	if changed, ok := trees.ChangedPaths(from, to); ok {
-		for _, p := range changed {
-			paths = append(paths, []byte(p))
-		}
-	} else {
+	paths, ok := trees.ChangedPaths(from, to)
+	if !ok {
 		out, err := g.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", from, to)
 		if err != nil {
 			return nil, err
@@ -363,12 +355,12 @@ func (g Git) changedNotes(ctx context.Context, trees *gitx.TreeReader, from, to 
 				continue
 			}
 			i++
-			paths = append(paths, fields[i])
+			paths = append(paths, string(fields[i]))
 		}
 	}
 	touched := map[[20]byte]bool{}
 	for _, p := range paths {
-		commit := notePath(p)
+		commit := notePath([]byte(p))
 		if commit == "" {
 			continue // no note git reads, before or after
 		}
@@ -406,9 +398,9 @@ func (g Git) notesAt(ctx context.Context, trees *gitx.TreeReader, tip string, co
 			return nil
 		}
 	}
-	args := append([]string{"ls-tree", "-r", "-z", "--full-tree", tip}, paths...)
+	args := []string{"ls-tree", "-r", "-z", "--full-tree", tip}
 	if len(paths) > 0 {
-		args = slices.Insert(args, 5, "--")
+		args = append(append(args, "--"), paths...)
 	}
 	out, err := g.run(ctx, nil, args...)
 	if err != nil {
