@@ -67,21 +67,21 @@ func abbrevIndexes(dir string) (idxs []string, size int64, ok bool) {
 // openAbbrevObjects reads the pack indexes of the object directory dir; ok
 // is false where git would see objects it does not read (alternates, a
 // multi-pack index, another index version, SHA-256).
-func openAbbrevObjects(dir string) (*abbrevObjects, bool) {
+func openAbbrevObjects(maps *odb.Maps, dir string) (*abbrevObjects, bool) {
 	idxs, size, ok := abbrevIndexes(dir)
 	if !ok || size > MaxIndexBytes {
 		return nil, false
 	}
-	return readAbbrevObjects(dir, idxs)
+	return readAbbrevObjects(maps, dir, idxs)
 }
 
 // readAbbrevObjects maps the names of the pack indexes idxs (only the
-// names are read: not the CRCs and offsets after them); close releases
-// them.
-func readAbbrevObjects(dir string, idxs []string) (*abbrevObjects, bool) {
+// names are read: not the CRCs and offsets after them), shared through
+// maps; close releases them.
+func readAbbrevObjects(maps *odb.Maps, dir string, idxs []string) (*abbrevObjects, bool) {
 	o := &abbrevObjects{dir: dir, loose: map[string][]string{}}
 	for _, p := range idxs {
-		names, fan, unmap, ok := odb.MapIndexNames(p)
+		names, fan, unmap, ok := odb.MapIndexNames(maps, p)
 		if !ok {
 			o.close()
 			return nil, false
@@ -225,7 +225,7 @@ func (r *Repo) abbrevsInProcess(hashes []string, coreAbbrev string, set bool) (m
 	if !ok {
 		return nil, false
 	}
-	o, ok := openAbbrevObjects(dir)
+	o, ok := openAbbrevObjects(&r.maps, dir)
 	if !ok {
 		return nil, false
 	}
@@ -302,7 +302,7 @@ func (r *Repo) StartAbbrev(maxBytes int64, config func() (value string, set, kno
 		if !known || !ok {
 			return
 		}
-		if o, ok := readAbbrevObjects(dir, idxs); ok {
+		if o, ok := readAbbrevObjects(&r.maps, dir, idxs); ok {
 			a.o, a.n = o, n
 		}
 	}()

@@ -112,7 +112,7 @@ type walkCommit struct {
 // streamLogLocal is StreamLog in process where l can tell git's answer;
 // handled is false where nothing was decided (StreamLog asks git).
 func (r *Repo) streamLogLocal(ctx context.Context, l *Local, userArgs []string, opts LogOptions, fn func(Commit) bool) (handled bool, err error) {
-	w, start, limit, ok := l.plan(userArgs, opts)
+	w, start, limit, ok := l.plan(userArgs, opts, &r.maps)
 	if !ok {
 		return false, nil
 	}
@@ -130,8 +130,9 @@ func (r *Repo) streamLogLocal(ctx context.Context, l *Local, userArgs []string, 
 }
 
 // plan decides, before anything is read or shown, whether the log of
-// userArgs can be walked in process, and sets the walk up.
-func (l *Local) plan(userArgs []string, opts LogOptions) (*logWalk, plumbing.Hash, int, bool) {
+// userArgs can be walked in process, and sets the walk up, its pack
+// indexes mapped through maps (shared with the abbreviations).
+func (l *Local) plan(userArgs []string, opts LogOptions, maps *odb.Maps) (*logWalk, plumbing.Hash, int, bool) {
 	var none plumbing.Hash
 	if opts.Files || opts.Decorate || opts.ColorDecorate || len(opts.Notes) > 0 || opts.Mark || opts.Source {
 		return nil, none, 0, false
@@ -169,7 +170,7 @@ func (l *Local) plan(userArgs []string, opts LogOptions) (*logWalk, plumbing.Has
 	if limit >= 0 {
 		seen = make(map[plumbing.Hash]struct{}, min(limit+1, 1<<14))
 	}
-	w := &logWalk{st: odb.Open(r.CommonDir), body: opts.Body, ahead: opts.Ahead, seen: seen}
+	w := &logWalk{st: odb.OpenShared(r.CommonDir, maps), body: opts.Body, ahead: opts.Ahead, seen: seen}
 	fail := func() (*logWalk, plumbing.Hash, int, bool) {
 		w.st.Close()
 		return nil, none, 0, false
@@ -196,7 +197,7 @@ func (l *Local) plan(userArgs []string, opts LogOptions) (*logWalk, plumbing.Has
 		if !ok || size > MaxIndexBytes {
 			return fail() // not measured past it: git's
 		}
-		if w.abbrev, ok = readAbbrevObjects(dir, idxs); !ok {
+		if w.abbrev, ok = readAbbrevObjects(maps, dir, idxs); !ok {
 			return fail()
 		}
 		w.abbrN = n

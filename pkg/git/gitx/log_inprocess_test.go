@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-convo/git-convo/pkg/git/odb"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -86,7 +87,8 @@ func localOf(r *testRepo) *Local {
 // done false where it would hand the rest to git.
 func walkLocal(t testing.TB, r *testRepo, args []string, opts LogOptions) (out []Commit, done, ok bool) {
 	t.Helper()
-	w, start, limit, ok := localOf(r).plan(args, opts)
+	var maps odb.Maps
+	w, start, limit, ok := localOf(r).plan(args, opts, &maps)
 	if !ok {
 		return nil, false, false
 	}

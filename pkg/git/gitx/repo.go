@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/git-convo/git-convo/pkg/git/odb"
 )
 
 // Repo is an opened repository, seen from one work tree (or git dir).
@@ -37,6 +39,10 @@ type Repo struct {
 	diffPlain, deltaCacheSet bool
 
 	maxInflated int // resolveIn's bound on commits inflated (0: maxInflatedWalk)
+
+	// maps shares the pack indexes mapped in process between log's walk
+	// and its abbreviations (StartAbbrev), which search the same pages.
+	maps odb.Maps
 }
 
 // Open finds the repository containing dir with one `git rev-parse`. With

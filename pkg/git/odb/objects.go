@@ -45,13 +45,20 @@ type Store struct {
 	// limit: an object over it is ErrOverLimit, read no further than its
 	// header (0: none). A caller reading what others wrote (notes) sets it.
 	limit     int64
+	maps      *Maps        // the pack indexes' mappings, shared (nil: its own)
 	graph     *CommitGraph // opened on first need (CommitGraph)
 	graphRead bool
 	graphOdd  bool // a graph git may read otherwise: walks are git's
 }
 
-func Open(commonDir string) *Store {
-	s := &Store{}
+// Open reads the objects of the repository whose common directory is
+// commonDir, and of its alternates.
+func Open(commonDir string) *Store { return OpenShared(commonDir, nil) }
+
+// OpenShared is Open with the pack indexes mapped through maps, shared
+// with the repository's other readers (MapIndexNames).
+func OpenShared(commonDir string, maps *Maps) *Store {
+	s := &Store{maps: maps}
 	seen := map[string]bool{}
 	var add func(dir string, depth int)
 	add = func(dir string, depth int) {
@@ -224,7 +231,7 @@ func (s *Store) loadPacks() error {
 			if _, err := os.Stat(packPath); err != nil {
 				continue
 			}
-			p, err := openPackIndex(ip, packPath)
+			p, err := openPackIndex(s.maps, ip, packPath)
 			if err != nil {
 				return fmt.Errorf("reading %s: %w", ip, err)
 			}

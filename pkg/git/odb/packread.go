@@ -40,10 +40,10 @@ type v2Index struct {
 // version and fan-out table.
 const idxNames = 8 + 1024
 
-// openV2Index maps an index and reads its header and fan-out; another
-// version, or a fan-out that is not sorted, is ErrBadPack.
-func openV2Index(path string) (*v2Index, error) {
-	data, unmap, err := mapFile(path)
+// openV2Index maps an index (shared through m) and reads its header and
+// fan-out; another version, or a fan-out that is not sorted, is ErrBadPack.
+func openV2Index(m *Maps, path string) (*v2Index, error) {
+	data, unmap, err := m.mapFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -78,12 +78,13 @@ func (x *v2Index) names(lo, hi uint32) ([]byte, error) {
 }
 
 // MapIndexNames maps a version 2 pack index for abbreviations (which
-// search it for every hash): its sorted object names, in place, and its
-// fan-out table, valid until unmap. Nothing is copied: a lookup touches a
-// few of the mapped pages, where a copy of the names cost log -n 1000 a
-// fresh page of memory for every 200 objects of the pack.
-func MapIndexNames(p string) (names []byte, fan [256]uint32, unmap func(), ok bool) {
-	x, err := openV2Index(p)
+// search it for every hash), shared through m with the repository's other
+// readers: its sorted object names, in place, and its fan-out table,
+// valid until unmap. Nothing is copied: a lookup touches a few of the
+// mapped pages, where a copy of the names cost log -n 1000 a fresh page of
+// memory for every 200 objects of the pack.
+func MapIndexNames(m *Maps, p string) (names []byte, fan [256]uint32, unmap func(), ok bool) {
+	x, err := openV2Index(m, p)
 	if err != nil {
 		return nil, fan, nil, false
 	}
@@ -106,9 +107,10 @@ type packIndex struct {
 	closePack func()
 }
 
-// openPackIndex reads an index's header and fan-out, and opens its pack.
-func openPackIndex(idxPath, packPath string) (*packIndex, error) {
-	x, err := openV2Index(idxPath)
+// openPackIndex reads an index's header and fan-out (its mapping shared
+// through m), and opens its pack.
+func openPackIndex(m *Maps, idxPath, packPath string) (*packIndex, error) {
+	x, err := openV2Index(m, idxPath)
 	if err != nil {
 		return nil, err
 	}
