@@ -212,15 +212,18 @@ ON CONFLICT (conversationId, commitHash) DO UPDATE SET
 }
 
 func inChunks(items []string, fn func([]string) error) error {
-	const size = 500 // well under SQLite's bound-parameter limit
-	for start := 0; start < len(items); start += size {
-		end := min(start+size, len(items))
+	for start := 0; start < len(items); start += chunkSize {
+		end := min(start+chunkSize, len(items))
 		if err := fn(items[start:end]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// chunkSize is how many values a query takes at most (inChunks): well
+// under SQLite's bound-parameter limit.
+const chunkSize = 500
 
 func anys(ss []string) []any {
 	out := make([]any, len(ss))

@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -30,42 +29,57 @@ import (
 // A value of another type than the columns hold sends the batch through
 // database/sql, whose conversions then decide.
 func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string, secs []int64) (map[string][]LinkedConversation, error) {
-	out := make(map[string][]LinkedConversation, len(hashes)) // a link a commit, as an agent's history has
-	var at map[string]int64                                   // each hash's time, when the walk gave them
-	if len(secs) == len(hashes) {
-		at = make(map[string]int64, len(hashes))
-		for i, h := range hashes {
-			at[h] = secs[i]
+	// Each commit once, in the order given: a repeat would join its links
+	// twice in logTimedQuery. at is each hash's place in unique, which
+	// tells the rows of a chunk's commits from another's with the same
+	// prefix; times, each one's time when the walk gave them.
+	at := make(map[string]int, len(hashes))
+	unique := make([]string, 0, len(hashes))
+	var times []int64
+	timed := len(secs) == len(hashes)
+	for i, h := range hashes {
+		if _, ok := at[h]; ok {
+			continue
+		}
+		at[h] = len(unique)
+		unique = append(unique, h)
+		if timed {
+			times = append(times, secs[i])
 		}
 	}
-	// Each commit once: a repeat would join its links twice in
-	// logTimedQuery (the answer is a map: the order is not kept).
-	unique := slices.Compact(slices.Sorted(slices.Values(hashes)))
-	err := inChunks(unique, func(chunk []string) error {
-		q, args := logLinksQuery(chunk, at)
-		asked := make(map[string]bool, len(chunk))
-		for _, h := range chunk {
-			asked[h] = true
+	out := make(map[string][]LinkedConversation, len(unique)) // a link a commit, as an agent's history has
+	for start := 0; start < len(unique); start += chunkSize {
+		end := min(start+chunkSize, len(unique))
+		var ts []int64
+		if timed {
+			ts = times[start:end]
 		}
-		err := s.logLinksRaw(ctx, q, args, asked, out)
+		q, args := logLinksQuery(unique[start:end], ts)
+		asked := func(h string) bool {
+			i, ok := at[h]
+			return ok && i >= start && i < end
+		}
+		err := s.logLinksRaw(ctx, q, args, end-start, asked, out)
 		if errors.Is(err, errRawType) {
 			err = s.logLinksSQL(ctx, q, args, asked, out)
 		}
-		return err
-	})
-	return out, classify(s.path, err)
+		if err != nil {
+			return out, classify(s.path, err)
+		}
+	}
+	return out, nil
 }
 
 // logLinksQuery is the query of chunk's links and its arguments: by the
-// commits' times where every one of them is known (at, in seconds), else
-// by whole hashes.
-func logLinksQuery(chunk []string, at map[string]int64) (string, []any) {
-	if at != nil {
+// commits' times where every one of them is known (times, in seconds, as
+// chunk's), else by whole hashes.
+func logLinksQuery(chunk []string, times []int64) (string, []any) {
+	if times != nil {
 		ms := make([]int64, len(chunk))
 		timed := true
-		for i, h := range chunk {
+		for i := range chunk {
 			var ok bool
-			if ms[i], ok = CommitMs(at[h]); !ok {
+			if ms[i], ok = CommitMs(times[i]); !ok {
 				timed = false
 				break
 			}
@@ -99,7 +113,7 @@ func CommitMs(secs int64) (ms int64, ok bool) {
 // another commit with the same prefix is dropped by the reader. The
 // copies are never out of date (a commit's time is part of its hash).
 func logTimedQuery(hashes []string, ms []int64) (string, []any) {
-	n := len(padded(hashes))
+	n := paddedLen(len(hashes))
 	args := make([]any, 0, 3*n)
 	for i := range n {
 		if i < len(hashes) {
@@ -186,7 +200,7 @@ func logLinkRow(lc *LinkedConversation, dest func(...any) error) error {
 
 // logLinksSQL is logLinksRaw through database/sql, whose conversions
 // decide a value of another type than the columns hold.
-func (s *Store) logLinksSQL(ctx context.Context, q string, args []any, asked map[string]bool, out map[string][]LinkedConversation) error {
+func (s *Store) logLinksSQL(ctx context.Context, q string, args []any, asked func(string) bool, out map[string][]LinkedConversation) error {
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
@@ -197,7 +211,7 @@ func (s *Store) logLinksSQL(ctx context.Context, q string, args []any, asked map
 		if err := logLinkRow(&lc, rows.Scan); err != nil {
 			return err
 		}
-		if asked[lc.CommitHash] {
+		if asked(lc.CommitHash) {
 			lc.Conv.ID = lc.ConversationID
 			out[lc.CommitHash] = append(out[lc.CommitHash], lc)
 		}
@@ -211,14 +225,16 @@ var errRawType = errors.New("unexpected column type")
 // logLinksRaw runs log's query q, reading the driver's rows without
 // database/sql: text as string, REAL as float64, INTEGER as int64; any
 // other value is errRawType (and out is left as it was). Rows of hashes not
-// asked (another commit's with the same prefix) are dropped.
-func (s *Store) logLinksRaw(ctx context.Context, q string, args []any, asked map[string]bool, out map[string][]LinkedConversation) error {
+// asked (another commit's with the same prefix) are dropped. The rows
+// (about one a commit of the n asked) are read into one slice, each
+// commit's a piece of it: the query orders them by commit.
+func (s *Store) logLinksRaw(ctx context.Context, q string, args []any, n int, asked func(string) bool, out map[string][]LinkedConversation) error {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	got := make(map[string][]LinkedConversation, len(asked))
+	got := make([]LinkedConversation, 0, n)
 	err = conn.Raw(func(dc any) error {
 		qc, ok := dc.(driver.QueryerContext)
 		if !ok {
@@ -240,10 +256,11 @@ func (s *Store) logLinksRaw(ctx context.Context, q string, args []any, asked map
 			} else if err != nil {
 				return err
 			}
-			if h, ok := v[0].(string); ok && !asked[h] {
+			if h, ok := v[0].(string); ok && !asked(h) {
 				continue // another commit's with the same prefix, whatever its types
 			}
-			var lc LinkedConversation
+			got = append(got, LinkedConversation{})
+			lc := &got[len(got)-1]
 			var w, a, p int64
 			ok := rawText(v[0], &lc.CommitHash) && rawText(v[1], &lc.ConversationID) && rawReal(v[2], &lc.Confidence) &&
 				rawText(v[3], &lc.Status) && rawText(v[4], &lc.Conv.Title) && rawText(v[5], &lc.Conv.Agent) &&
@@ -254,15 +271,25 @@ func (s *Store) logLinksRaw(ctx context.Context, q string, args []any, asked map
 			}
 			lc.WrittenLines, lc.AddedLines, lc.PositionLines = int(w), int(a), int(p)
 			lc.Conv.ID = lc.ConversationID
-			got[lc.CommitHash] = append(got[lc.CommitHash], lc)
 		}
 	})
-	if err == nil {
-		for h, lcs := range got {
-			out[h] = lcs
-		}
+	if err != nil {
+		return err
 	}
-	return err
+	for i := 0; i < len(got); {
+		j := i + 1
+		for j < len(got) && got[j].CommitHash == got[i].CommitHash {
+			j++
+		}
+		h := got[i].CommitHash
+		if prev, ok := out[h]; ok { // not if ordered by commit, as asked: kept whole all the same
+			out[h] = append(prev, got[i:j]...)
+		} else {
+			out[h] = got[i:j:j]
+		}
+		i = j
+	}
+	return nil
 }
 
 // hashPrefix is h's first logLinkPrefix characters, or h if shorter.

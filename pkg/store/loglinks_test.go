@@ -111,6 +111,57 @@ func TestLogLinksSharedPrefix(t *testing.T) {
 	}
 }
 
+// TestLogLinksChunks: more commits than one query takes (chunkSize), two
+// of them sharing a prefix in different chunks, repeats and commits of
+// several links: log gives each commit its own links once, in show's
+// order.
+func TestLogLinksChunks(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	a := "deadbeef" + strings.Repeat("a", 32)
+	b := "deadbeef" + strings.Repeat("b", 32)
+	hashes := []string{a}
+	for i := range 2*chunkSize + 10 {
+		hashes = append(hashes, fmt.Sprintf("%040x", i+1))
+	}
+	hashes[chunkSize+3] = b
+	unique := hashes
+	hashes = append(hashes[:len(hashes):len(hashes)], a, hashes[7]) // repeats, for log alone
+	for i, h := range []string{a, b, hashes[5], hashes[chunkSize], hashes[2*chunkSize]} {
+		var ls []Link
+		for k := range 1 + i%3 {
+			id := fmt.Sprint("c", i, "-", k)
+			if err := s.RecordActivity(ctx, Activity{ConversationID: id, AtMs: int64(k + 1)}); err != nil {
+				t.Fatal(err)
+			}
+			ls = append(ls, Link{ConversationID: id, Confidence: 0.5 + 0.1*float64(k)})
+		}
+		if err := s.ReplaceAutoLinks(ctx, h, ls); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lean := logLinks(t, s, hashes)
+	full, err := s.ConversationsForCommits(ctx, unique)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full) != 5 || len(lean) != len(full) {
+		t.Fatalf("commits: lean %d, full %d; want 5", len(lean), len(full))
+	}
+	for h, lcs := range full {
+		var got, want []string
+		for _, lc := range lean[h] {
+			got = append(got, lc.ConversationID)
+		}
+		for _, lc := range lcs {
+			want = append(want, lc.ConversationID)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%.12s: %q, want %q", h, got, want)
+		}
+	}
+}
+
 // TestLogLinksTies: links tied on status, confidence and activity come in
 // the order they were made, in log's query (by prefix) and show's (by
 // whole hash) alike, whatever plan each takes.
@@ -188,12 +239,8 @@ func TestLogLinksOddValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, secs := range [][]int64{nil, {1700000000}} {
-		at := map[string]int64{}
-		if secs != nil {
-			at["h-c1"] = secs[0]
-		}
-		q, args := logLinksQuery([]string{"h-c1"}, at)
-		errSQL := s.logLinksSQL(ctx, q, args, map[string]bool{"h-c1": true}, map[string][]LinkedConversation{})
+		q, args := logLinksQuery([]string{"h-c1"}, secs)
+		errSQL := s.logLinksSQL(ctx, q, args, func(h string) bool { return h == "h-c1" }, map[string][]LinkedConversation{})
 		if _, err := s.LogLinksForCommits(ctx, []string{"h-c1"}, secs); err == nil || errSQL == nil || !strings.Contains(err.Error(), errSQL.Error()) {
 			t.Errorf("times %v: a real line count: %v, database/sql's: %v", secs, err, errSQL)
 		}
@@ -210,13 +257,13 @@ func TestLogLinksPlan(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
 	for _, tc := range []struct {
-		at   map[string]int64
+		at   []int64 // the commit's time
 		want []string
 	}{
-		{map[string]int64{"aaa": 1700000000}, []string{"SEARCH l USING INDEX links_commit_time (commitMs=? AND commitHash=?)",
+		{[]int64{1700000000}, []string{"SEARCH l USING INDEX links_commit_time (commitMs=? AND commitHash=?)",
 			"SEARCH l USING INDEX links_commit_untimed (<expr>=?)"}},
 		{nil, []string{"SEARCH l USING INDEX links_commit (commitHash=?)"}},
-		{map[string]int64{"aaa": 0}, []string{"SEARCH l USING INDEX links_commit (commitHash=?)"}},
+		{[]int64{0}, []string{"SEARCH l USING INDEX links_commit (commitHash=?)"}},
 	} {
 		q, args := logLinksQuery([]string{"aaa"}, tc.at)
 		rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, args...)

@@ -314,18 +314,22 @@ func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 // query has one of few shapes and its prepared statement is reused. No
 // stored key is "".
 func padded(values []string) []any {
-	size := len(values)
-	for _, bucket := range []int{32, 128, 500} {
-		if size <= bucket {
-			size = bucket
-			break
-		}
-	}
+	size := paddedLen(len(values))
 	out := anys(values)
 	for len(out) < size {
 		out = append(out, "")
 	}
 	return out
+}
+
+// paddedLen is how many values padded makes of n.
+func paddedLen(n int) int {
+	for _, bucket := range []int{32, 128, chunkSize} {
+		if n <= bucket {
+			return bucket
+		}
+	}
+	return n
 }
 
 // placeholders returns "?,?,?" for n values.
