@@ -74,8 +74,10 @@ if [ "${BENCH:-}" = scale ]; then
 fi
 
 echo "building..." >&2
-# urfave_cli_no_docs: as scripts/install.sh builds it (no man-page renderer).
-go build -C "$root" -tags urfave_cli_no_docs -o "$work/bin/git-convo" ./cmd/git-convo
+# As scripts/install.sh builds it (scripts/lib/build.sh).
+# shellcheck source=scripts/lib/build.sh
+. "$root/scripts/lib/build.sh"
+(cd "$root" && convo_build "$work/bin/git-convo" ./cmd/git-convo)
 go build -C "$root" -o "$work/bin/benchgen" ./scripts/benchgen
 go build -C "$root" -o "$work/bin/hello" ./scripts/benchhello
 go build -C "$root" -o "$work/bin/capturefloor" ./scripts/benchhello/capturefloor

@@ -52,8 +52,10 @@ echo "Building git-convo (the first build compiles SQLite: about a minute)..."
 mkdir -p "$bindir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-CGO_ENABLED=1 go build -trimpath -tags urfave_cli_no_docs -o "$tmp/git-convo" ./cmd/git-convo
-CGO_ENABLED=1 go build -trimpath -o "$tmp/git-convo-mcp" ./cmd/git-convo-mcp
+# shellcheck source=scripts/lib/build.sh
+. scripts/lib/build.sh # linked statically on Linux where the C compiler can
+convo_build "$tmp/git-convo" ./cmd/git-convo -trimpath
+convo_build "$tmp/git-convo-mcp" ./cmd/git-convo-mcp -trimpath
 install -m 0755 "$tmp/git-convo" "$bindir/git-convo"
 install -m 0755 "$tmp/git-convo-mcp" "$bindir/git-convo-mcp"
 

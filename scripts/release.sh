@@ -52,6 +52,8 @@ echo "git-convo $VERSION ($commit), targets: $targets"
 
 # shellcheck source=scripts/lib/toolchain.sh
 . scripts/lib/toolchain.sh
+# shellcheck source=scripts/lib/build.sh
+. scripts/lib/build.sh # convo_build: as install.sh builds (static on Linux where the C compiler can)
 
 # file(1) must name the format and architecture we asked for.
 want_format() {
@@ -96,8 +98,8 @@ build() { # build TARGET DIR BINARY...
   esac
   mkdir -p "$dir"
   for b in "$@"; do
-    CGO_ENABLED=1 GOOS=${t%/*} GOARCH=${t#*/} CC=$cc CGO_LDFLAGS=$cgo_ldflags \
-      go build -trimpath -tags urfave_cli_no_docs -ldflags "$flags" -o "$dir/$b$ext" "./cmd/$b"
+    GOOS=${t%/*} GOARCH=${t#*/} CC=$cc CGO_LDFLAGS=$cgo_ldflags CONVO_LDFLAGS=$flags \
+      convo_build "$dir/$b$ext" "./cmd/$b" -trimpath
     local got
     got=$(file -b "$dir/$b$ext")
     echo "  $t $b$ext: $got"

@@ -20,7 +20,9 @@ install() {
   export PATH="$bin:$PATH"
   if [ "${CONVO_FROM_SOURCE:-false}" = "true" ]; then
     say "building from source"
-    (cd "$action/../.." && go build -trimpath -tags urfave_cli_no_docs -o "$bin/" ./cmd/git-convo ./cmd/git-convo-mcp) || return 1
+    (cd "$action/../.." && . scripts/lib/build.sh &&
+      convo_build "$bin/git-convo" ./cmd/git-convo -trimpath &&
+      convo_build "$bin/git-convo-mcp" ./cmd/git-convo-mcp -trimpath) || return 1
     return 0
   fi
   os=$(uname -s | tr '[:upper:]' '[:lower:]')
