@@ -621,7 +621,7 @@ func median(args []string) error {
 		}
 		ds = append(ds, time.Since(start))
 	}
-	fmt.Printf("%.1f\n", ms(medianOf(ds)))
+	fmt.Printf("%.2f\n", ms(medianOf(ds))) // to 10 µs: a 2 ms row's ratio read to 0.1 ms moved by up to 5 %
 	return noteRSS(*dir, input, cmdArgs...)
 }
 
@@ -707,7 +707,7 @@ func pair(args []string) error {
 		if k > 0 {
 			fmt.Print(" ")
 		}
-		fmt.Printf("%.1f", ms(medianOf(ds[k])))
+		fmt.Printf("%.2f", ms(medianOf(ds[k]))) // as median
 	}
 	fmt.Println()
 	return nil
