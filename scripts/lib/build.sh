@@ -15,24 +15,41 @@
 # dlopen wants its shared libraries at run time. The pure Go resolver and
 # user lookup (netgo, osusergo) keep libc's NSS out of the MCP server.
 #
-# Elsewhere (macOS, Windows), with CONVO_STATIC=0, or where no static C
-# library is installed, it is linked as Go links it. CONVO_LDFLAGS adds to
-# -ldflags (release.sh's version stamp); GOOS and CC name the target.
+# Elsewhere (macOS, Windows), with CONVO_STATIC=0 (or false, no, off), or
+# where no static C library is installed, it is linked as Go links it; so
+# too, with a note, where the static link itself fails (an older glibc's
+# static threads). CONVO_LDFLAGS adds to -ldflags (release.sh's version
+# stamp); GOOS and CC name the target.
 convo_build() {
   local out=$1 pkg=$2
   shift 2
-  local tags=urfave_cli_no_docs ldflags=${CONVO_LDFLAGS:-}
   if convo_static; then
-    tags="$tags,sqlite_omit_load_extension,netgo,osusergo"
-    ldflags="$ldflags -linkmode external -extldflags -static"
+    local log
+    log=$(mktemp)
+    if CGO_ENABLED=1 go build -tags urfave_cli_no_docs,sqlite_omit_load_extension,netgo,osusergo \
+      -ldflags "${CONVO_LDFLAGS:-} -linkmode external -extldflags -static" "$@" -o "$out" "$pkg" 2>"$log"; then
+      cat "$log" >&2
+      rm -f "$log"
+      return 0
+    fi
+    echo "note: $pkg did not link statically (set CONVO_STATIC=0 to skip trying); linking as Go does:" >&2
+    awk 'NF' "$log" | tail -n 1 | cut -c1-300 | sed 's/^/  /' >&2
+    rm -f "$log"
   fi
-  CGO_ENABLED=1 go build -tags "$tags" -ldflags "$ldflags" "$@" -o "$out" "$pkg"
+  # No -ldflags unless asked: a user's GOFLAGS=-ldflags=... then still counts.
+  local ld=()
+  if [ -n "${CONVO_LDFLAGS:-}" ]; then
+    ld=(-ldflags "$CONVO_LDFLAGS")
+  fi
+  CGO_ENABLED=1 go build -tags urfave_cli_no_docs ${ld[@]+"${ld[@]}"} "$@" -o "$out" "$pkg"
 }
 
-# convo_static says whether convo_build links statically: a Linux target
+# convo_static says whether convo_build tries a static link: a Linux target
 # whose C compiler links a static program.
 convo_static() {
-  [ "${CONVO_STATIC:-1}" != 0 ] || return 1
+  case "${CONVO_STATIC:-1}" in
+    0 | false | no | off) return 1 ;;
+  esac
   [ "${GOOS:-$(go env GOOS)}" = linux ] || return 1
   local probe cc=${CC:-$(go env CC)}
   probe=$(mktemp -d) || return 1
