@@ -508,24 +508,29 @@ printf '{"sessionId":"bench-copilot-00001","timestamp":1767225600000,"cwd":"%s",
 # as it reaches git-convo: through Claude Code's hook.
 printf '{"timestamp":"2026-01-01T00:00:00.000Z","cwd":"%s","sessionId":"bench-vscode-00001","hookEventName":"PostToolUse","transcript_path":"%s/none.jsonl","tool_name":"replace_string_in_file","tool_input":{"filePath":"%s/%s","oldString":"x","newString":"y"},"tool_use_id":"c","tool_response":"ok"}' \
   "$work/project" "$work" "$work/project" "$hot" > "$work/payload-vscode.json"
-# The hello world again, next to the captures, so that load drift since the
-# first one does not fall on one side only.
-hello=$("$bg" median -n 20 -dir "$work/project" -- hello)
-cap=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-project.json" -- git-convo capture)
-capc=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-claude.json" -- git-convo capture --agent claude)
-capg=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-gemini.json" -- git-convo capture --agent gemini)
-capx=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-codex.json" -- git-convo capture --agent codex)
-capp=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-copilot.json" -- git-convo capture --agent copilot --event postToolUse)
-capv=$("$bg" median -n 20 -dir "$work/project" -stdin "$work/payload-vscode.json" -- git-convo capture --agent claude)
+# Each capture against a hello world measured right before and right after it
+# (the mean of the two): drift in the machine's load since the first hello
+# world moved a single run's ratios by a tenth.
+caprow() { # caprow LABEL PAYLOAD [capture args...]
+  local label=$1 payload=$2 h1 c h2 h
+  shift 2
+  h1=$("$bg" median -n 20 -dir "$work/project" -- hello)
+  c=$("$bg" median -n 20 -dir "$work/project" -stdin "$payload" -- git-convo capture "$@")
+  h2=$("$bg" median -n 20 -dir "$work/project" -- hello)
+  h=$(awk -v a="$h1" -v b="$h2" 'BEGIN { printf "%.2f", (a + b) / 2 }')
+  row "$label" "$c" "$h" "$(ratio "$c" "$h")" "<= 1.5"
+  caplast=$c hello=$h
+}
+caprow "capture afterFileEdit, whole process / hello world (ms)" "$work/payload-project.json"
+cap=$caplast
+caprow "capture --agent claude, PostToolUse Edit / hello world (ms)" "$work/payload-claude.json" --agent claude
+caprow "capture --agent gemini, AfterTool replace (synchronous hook) / hello world (ms)" "$work/payload-gemini.json" --agent gemini
+caprow "capture --agent codex, PostToolUse apply_patch / hello world (ms)" "$work/payload-codex.json" --agent codex
+caprow "capture --agent copilot, postToolUse edit / hello world (ms)" "$work/payload-copilot.json" --agent copilot --event postToolUse
+caprow "capture --agent claude, VS Code's PostToolUse replace_string_in_file / hello world (ms)" "$work/payload-vscode.json" --agent claude
 # The floor of any capture past process start: open links.sqlite as
 # git-convo does and commit one row (scripts/benchhello/capturefloor).
 capf=$("$bg" median -n 20 -dir "$work/project" -- capturefloor)
-row "capture afterFileEdit, whole process / hello world (ms)" "$cap" "$hello" "$(ratio "$cap" "$hello")" "<= 1.5"
-row "capture --agent claude, PostToolUse Edit / hello world (ms)" "$capc" "$hello" "$(ratio "$capc" "$hello")" "<= 1.5"
-row "capture --agent gemini, AfterTool replace (synchronous hook) / hello world (ms)" "$capg" "$hello" "$(ratio "$capg" "$hello")" "<= 1.5"
-row "capture --agent codex, PostToolUse apply_patch / hello world (ms)" "$capx" "$hello" "$(ratio "$capx" "$hello")" "<= 1.5"
-row "capture --agent copilot, postToolUse edit / hello world (ms)" "$capp" "$hello" "$(ratio "$capp" "$hello")" "<= 1.5"
-row "capture --agent claude, VS Code's PostToolUse replace_string_in_file / hello world (ms)" "$capv" "$hello" "$(ratio "$capv" "$hello")" "<= 1.5"
 row "  floor: Go + go-sqlite3 + open links.sqlite + one write / hello" "$capf" "$hello" "$(ratio "$capf" "$hello")" ""
 row "  capture afterFileEdit / that floor" "$cap" "$capf" "$(ratio "$cap" "$capf")" ""
 if [ "${BENCH:-}" = startup ]; then
