@@ -508,16 +508,13 @@ printf '{"sessionId":"bench-copilot-00001","timestamp":1767225600000,"cwd":"%s",
 # as it reaches git-convo: through Claude Code's hook.
 printf '{"timestamp":"2026-01-01T00:00:00.000Z","cwd":"%s","sessionId":"bench-vscode-00001","hookEventName":"PostToolUse","transcript_path":"%s/none.jsonl","tool_name":"replace_string_in_file","tool_input":{"filePath":"%s/%s","oldString":"x","newString":"y"},"tool_use_id":"c","tool_response":"ok"}' \
   "$work/project" "$work" "$work/project" "$hot" > "$work/payload-vscode.json"
-# Each capture against a hello world measured right before and right after it
-# (the mean of the two): drift in the machine's load since the first hello
-# world moved a single run's ratios by a tenth.
+# Each capture timed in turn with a hello world (benchgen median -vs): drift
+# in the machine's load between two series of runs moved a single run's
+# ratios by a tenth, and the last row measured the most.
 caprow() { # caprow LABEL PAYLOAD [capture args...]
-  local label=$1 payload=$2 h1 c h2 h
+  local label=$1 payload=$2 c h
   shift 2
-  h1=$("$bg" median -n 20 -dir "$work/project" -- hello)
-  c=$("$bg" median -n 20 -dir "$work/project" -stdin "$payload" -- git-convo capture "$@")
-  h2=$("$bg" median -n 20 -dir "$work/project" -- hello)
-  h=$(awk -v a="$h1" -v b="$h2" 'BEGIN { printf "%.2f", (a + b) / 2 }')
+  read -r c h < <("$bg" median -n 20 -dir "$work/project" -stdin "$payload" -vs hello -- git-convo capture "$@")
   row "$label" "$c" "$h" "$(ratio "$c" "$h")" "<= 1.5"
   caplast=$c hello=$h
 }

@@ -6,7 +6,7 @@
 //	benchgen gitai -dir D [-n 1000]
 //	benchgen vscdb -path F [-conversations 500] [-bubbles 50000] [-mb 1100]
 //	benchgen enrich -path F -id ID [-n 20]
-//	benchgen median [-n 20] [-dir D] [-stdin F] -- command args...
+//	benchgen median [-n 20] [-dir D] [-stdin F] [-vs P] -- command args...
 //	benchgen peak [-dir D] -- command args...
 //	benchgen version
 //
@@ -589,11 +589,15 @@ func timeEnrich(args []string) error {
 }
 
 // median runs a command n times and prints its median wall time in ms.
+// With -vs, a program (no arguments, no input) runs after each run of the
+// command, in turn, and its median follows: a ratio of the two is then
+// free of the machine's drift between two series.
 func median(args []string) error {
 	fs := flag.NewFlagSet("median", flag.ExitOnError)
 	n := fs.Int("n", 20, "runs")
 	dir := fs.String("dir", "", "working directory")
 	stdin := fs.String("stdin", "", "file fed on stdin")
+	vs := fs.String("vs", "", "a program timed in turn with the command (its median printed second)")
 	pause := fs.Duration("pause", 0, "pause between runs (lets background work finish)")
 	fs.Parse(args)
 	cmdArgs := fs.Args()
@@ -607,22 +611,43 @@ func median(args []string) error {
 			return err
 		}
 	}
-	var ds []time.Duration
-	for i := 0; i < *n; i++ {
+	run := func(input []byte, args ...string) (time.Duration, error) {
 		time.Sleep(*pause)
-		cmd := exec.Command(cmdArgs[0], cmdArgs[1:]...)
+		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Dir = *dir
 		if input != nil {
 			cmd.Stdin = bytes.NewReader(input)
 		}
 		start := time.Now()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%v: %v\n%s", cmdArgs, err, out)
+			return 0, fmt.Errorf("%v: %v\n%s", args, err, out)
 		}
-		ds = append(ds, time.Since(start))
+		return time.Since(start), nil
 	}
-	fmt.Printf("%.2f\n", ms(medianOf(ds))) // to 10 µs: a 2 ms row's ratio read to 0.1 ms moved by up to 5 %
-	return noteRSS(*dir, input, cmdArgs...)
+	var ds, vds []time.Duration
+	for i := 0; i < *n; i++ {
+		d, err := run(input, cmdArgs...)
+		if err != nil {
+			return err
+		}
+		ds = append(ds, d)
+		if *vs != "" {
+			if d, err = run(nil, *vs); err != nil {
+				return err
+			}
+			vds = append(vds, d)
+		}
+	}
+	// To 10 µs: a 2 ms row's ratio read to 0.1 ms moved by up to 5 %.
+	if *vs == "" {
+		fmt.Printf("%.2f\n", ms(medianOf(ds)))
+		return noteRSS(*dir, input, cmdArgs...)
+	}
+	fmt.Printf("%.2f %.2f\n", ms(medianOf(ds)), ms(medianOf(vds)))
+	if err := noteRSS(*dir, input, cmdArgs...); err != nil {
+		return err
+	}
+	return noteRSS(*dir, nil, *vs)
 }
 
 // noteRSS runs a command once more under /usr/bin/time and appends its
