@@ -48,26 +48,27 @@ func (s *Store) LogLinksForCommits(ctx context.Context, hashes []string, secs []
 		}
 	}
 	out := make(map[string][]LinkedConversation, len(unique)) // a link a commit, as an agent's history has
-	for start := 0; start < len(unique); start += chunkSize {
-		end := min(start+chunkSize, len(unique))
+	// start is the chunk's place in unique.
+	start := 0
+	err := inChunks(unique, func(chunk []string) error {
+		end := start + len(chunk)
+		defer func() { start = end }()
 		var ts []int64
 		if timed {
 			ts = times[start:end]
 		}
-		q, args := logLinksQuery(unique[start:end], ts)
+		q, args := logLinksQuery(chunk, ts)
 		asked := func(h string) bool {
 			i, ok := at[h]
 			return ok && i >= start && i < end
 		}
-		err := s.logLinksRaw(ctx, q, args, end-start, asked, out)
+		err := s.logLinksRaw(ctx, q, args, len(chunk), asked, out)
 		if errors.Is(err, errRawType) {
 			err = s.logLinksSQL(ctx, q, args, asked, out)
 		}
-		if err != nil {
-			return out, classify(s.path, err)
-		}
-	}
-	return out, nil
+		return err
+	})
+	return out, classify(s.path, err)
 }
 
 // logLinksQuery is the query of chunk's links and its arguments: by the

@@ -21,12 +21,12 @@
 # static threads). CONVO_LDFLAGS adds to -ldflags (release.sh's version
 # stamp); GOOS and CC name the target.
 convo_build() {
-  local out=$1 pkg=$2
+  local out=$1 pkg=$2 tags=urfave_cli_no_docs
   shift 2
   if convo_static; then
     local log
     log=$(mktemp)
-    if CGO_ENABLED=1 go build -tags urfave_cli_no_docs,sqlite_omit_load_extension,netgo,osusergo \
+    if CGO_ENABLED=1 go build -tags "$tags,sqlite_omit_load_extension,netgo,osusergo" \
       -ldflags "${CONVO_LDFLAGS:-} -linkmode external -extldflags -static" "$@" -o "$out" "$pkg" 2>"$log"; then
       cat "$log" >&2
       rm -f "$log"
@@ -41,7 +41,7 @@ convo_build() {
   if [ -n "${CONVO_LDFLAGS:-}" ]; then
     ld=(-ldflags "$CONVO_LDFLAGS")
   fi
-  CGO_ENABLED=1 go build -tags urfave_cli_no_docs ${ld[@]+"${ld[@]}"} "$@" -o "$out" "$pkg"
+  CGO_ENABLED=1 go build -tags "$tags" ${ld[@]+"${ld[@]}"} "$@" -o "$out" "$pkg"
 }
 
 # convo_static says whether convo_build tries a static link: a Linux target
